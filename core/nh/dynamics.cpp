@@ -1,0 +1,443 @@
+// Equations of motion: theory §2 (Lagrange–d'Alembert) and §3 (vakonomic).
+#include "nh/dynamics.h"
+
+#include <Eigen/LU>
+#include <Eigen/QR>
+#include <cmath>
+#include <cstdio>
+
+#include "nh/errors.h"
+
+namespace nh {
+
+namespace {
+constexpr double kMinReciprocalCondition = 1e-13;  // below: treated as singular
+
+std::string formatNumber(double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.6g", v);
+  return buf;
+}
+}  // namespace
+
+std::string toString(DynamicsKind kind) {
+  return kind == DynamicsKind::Vakonomic ? "vakonomic" : "nonholonomic";
+}
+std::string toString(Formulation f) {
+  return f == Formulation::GibbsAppell ? "gibbs-appell" : "multipliers";
+}
+DynamicsKind parseDynamics(const std::string& text) {
+  if (text == "nonholonomic") return DynamicsKind::Nonholonomic;
+  if (text == "vakonomic") return DynamicsKind::Vakonomic;
+  throw InputError("unknown dynamics '" + text + "' (allowed: nonholonomic, vakonomic)");
+}
+Formulation parseFormulation(const std::string& text) {
+  if (text == "multipliers") return Formulation::Multipliers;
+  if (text == "gibbs-appell") return Formulation::GibbsAppell;
+  throw InputError("unknown formulation '" + text + "' (allowed: multipliers, gibbs-appell)");
+}
+
+// Preallocated scratch space: the integration hot path allocates nothing.
+struct EquationsWorkspace {
+  MatQY rho;
+  VecQ v;  // ρ y
+  std::vector<double> C;
+  Jet2 t2, q2[kMaxCoordinates], y2[kMaxVelocities], phi2[kMaxConstraints];
+  Jet1 t1, q1[kMaxCoordinates], y1[kMaxVelocities], phi1[kMaxConstraints];
+  MatY M, K;
+  VecY F, p, Q, ydot, ydotParticular, rhs;
+  MatKY A;
+  MatYK MinvAt;
+  MatK S;
+  VecK b, lambda, phiV;
+  Eigen::PartialPivLU<MatY> luM, luK;
+  Eigen::PartialPivLU<MatK> luS;
+  Eigen::HouseholderQR<MatYK> qr;
+  MatY Qfull;
+  double lagrangian = 0;
+};
+
+EquationsOfMotion::EquationsOfMotion(std::shared_ptr<const SystemModel> system,
+                                     DynamicsKind dynamics, Formulation formulation)
+    : system_(std::move(system)),
+      dynamics_(dynamics),
+      formulation_(formulation),
+      parameters_(system_->defaultParameters()),
+      ws_(std::make_unique<EquationsWorkspace>()) {
+  const int n = system_->n(), m = system_->m(), kt = system_->constraintsTotal();
+  if (n > kMaxCoordinates || m > kMaxVelocities || kt > kMaxConstraints || kt > m)
+    throw InputError("system '" + system_->name() + "' is too large for the engine (n ≤ " +
+                     std::to_string(kMaxCoordinates) + ", m ≤ " + std::to_string(kMaxVelocities) +
+                     ", constraints ≤ min(m, " + std::to_string(kMaxConstraints) + "))");
+  ws_->C.assign(static_cast<size_t>(m) * m * m, 0.0);
+}
+
+EquationsOfMotion::~EquationsOfMotion() = default;
+EquationsOfMotion::EquationsOfMotion(const EquationsOfMotion& o)
+    : system_(o.system_),
+      dynamics_(o.dynamics_),
+      formulation_(o.formulation_),
+      parameters_(o.parameters_),
+      ws_(std::make_unique<EquationsWorkspace>(*o.ws_)) {}
+EquationsOfMotion& EquationsOfMotion::operator=(const EquationsOfMotion& o) {
+  if (this != &o) {
+    system_ = o.system_;
+    dynamics_ = o.dynamics_;
+    formulation_ = o.formulation_;
+    parameters_ = o.parameters_;
+    ws_ = std::make_unique<EquationsWorkspace>(*o.ws_);
+  }
+  return *this;
+}
+
+int EquationsOfMotion::stateSize() const {
+  const int base = system_->n() + system_->m();
+  return dynamics_ == DynamicsKind::Vakonomic ? base + system_->constraintsTotal() : base;
+}
+
+void EquationsOfMotion::setParameters(const std::vector<double>& values) {
+  if (values.size() != system_->info().parameters.size())
+    throw InputError("system '" + system_->name() + "' takes " +
+                     std::to_string(system_->info().parameters.size()) + " parameters, got " +
+                     std::to_string(values.size()));
+  parameters_ = values;
+}
+
+void EquationsOfMotion::throwSingular(const char* what, double t, double rcond) const {
+  const double cond = rcond > 0 ? 1.0 / rcond : std::numeric_limits<double>::infinity();
+  throw SingularSystemError("system '" + system_->name() + "' is not regular at t = " +
+                                formatNumber(t) + ": " + what + " is singular (condition number " +
+                                formatNumber(cond) + ")",
+                            t, cond);
+}
+
+// Seeds for the jets (theory §2): y + ε_y, t + ε_s, q + ε_s ρy + Σ ε_σα ρ_α. Then
+//   ∂/∂y → p, A;  ∂/∂s → ∂_t + ρy·∂_q (the total derivative at frozen y);  ∂/∂σ → ρᵀ∂_q.
+void EquationsOfMotion::accelerations(double t, const double* q, const double* y,
+                                      const double* mu) const {
+  EquationsWorkspace& w = *ws_;
+  const SystemModel& sys = *system_;
+  const double* par = parameters_.data();
+  const int n = sys.n(), m = sys.m(), kt = sys.constraintsTotal();
+  const int nj = 2 * m + 1, s = m;
+  const bool vakonomic = dynamics_ == DynamicsKind::Vakonomic;
+
+  w.rho.resize(n, m);
+  sys.anchor(par, q, w.rho.data());
+  w.v.noalias() = w.rho * Eigen::Map<const VecY>(y, m);
+
+  // Lagrangian on a second-order jet.
+  auto seed2 = [&](Jet2& j, double value) {
+    j.v = value;
+    j.n = nj;
+    j.n2 = m + 1;
+    std::fill(j.g, j.g + nj, 0.0);
+    std::fill(j.h, j.h + (m + 1) * (m + 2) / 2, 0.0);
+  };
+  seed2(w.t2, t);
+  w.t2.g[s] = 1;
+  for (int a = 0; a < m; ++a) {
+    seed2(w.y2[a], y[a]);
+    w.y2[a].g[a] = 1;
+  }
+  for (int i = 0; i < n; ++i) {
+    seed2(w.q2[i], q[i]);
+    w.q2[i].g[s] = w.v[i];
+    for (int a = 0; a < m; ++a) w.q2[i].g[m + 1 + a] = w.rho(i, a);
+  }
+  const Jet2 L = sys.lagrangian(par, w.t2, w.q2, w.y2);
+  w.lagrangian = L.v;
+
+  w.M.resize(m, m);
+  w.p.resize(m);
+  w.F.resize(m);
+  for (int a = 0; a < m; ++a) {
+    w.p[a] = L.g[a];
+    for (int b = 0; b < m; ++b) w.M(a, b) = L.hess(a, b);
+    // F = ρᵀ∂L/∂q + Q − (∂p/∂t + ∂p/∂q ρ y); the C-term follows below.
+    w.F[a] = L.g[m + 1 + a] - L.hess(a, s);
+  }
+
+  w.A.resize(kt, m);
+  w.b.resize(kt);
+  w.phiV.resize(kt);
+  if (kt > 0) {
+    if (vakonomic) {
+      // L̃ = L + μ·Φ: add μ_a times each constraint's derivatives (theory §3).
+      sys.constraints(par, w.t2, w.q2, w.y2, w.phi2);
+      for (int c = 0; c < kt; ++c) {
+        const Jet2& phi = w.phi2[c];
+        w.phiV[c] = phi.v;
+        w.b[c] = -phi.g[s];
+        for (int a = 0; a < m; ++a) {
+          w.A(c, a) = phi.g[a];
+          w.p[a] += mu[c] * phi.g[a];
+          for (int b = 0; b < m; ++b) w.M(a, b) += mu[c] * phi.hess(a, b);
+          w.F[a] += mu[c] * (phi.g[m + 1 + a] - phi.hess(a, s));
+        }
+      }
+    } else {
+      auto seed1 = [&](Jet1& j, double value) {
+        j.v = value;
+        j.n = nj;
+        std::fill(j.g, j.g + nj, 0.0);
+      };
+      seed1(w.t1, t);
+      w.t1.g[s] = 1;
+      for (int a = 0; a < m; ++a) {
+        seed1(w.y1[a], y[a]);
+        w.y1[a].g[a] = 1;
+      }
+      for (int i = 0; i < n; ++i) {
+        seed1(w.q1[i], q[i]);
+        w.q1[i].g[s] = w.v[i];
+      }
+      sys.constraints(par, w.t1, w.q1, w.y1, w.phi1);
+      for (int c = 0; c < kt; ++c) {
+        w.phiV[c] = w.phi1[c].v;
+        w.b[c] = -w.phi1[c].g[s];
+        for (int a = 0; a < m; ++a) w.A(c, a) = w.phi1[c].g[a];
+      }
+    }
+  }
+
+  if (sys.hasStructure()) {
+    // C^γ_{βα} y^β p_γ (theory §2; with p̃ = p + μA for the vakonomic case).
+    sys.structure(par, q, w.C.data());
+    for (int a = 0; a < m; ++a) {
+      double sum = 0;
+      for (int b = 0; b < m; ++b) {
+        if (y[b] == 0) continue;
+        for (int g = 0; g < m; ++g) sum += w.C[g + m * (b + m * a)] * y[b] * w.p[g];
+      }
+      w.F[a] += sum;
+    }
+  }
+  if (sys.hasForce()) {
+    w.Q.resize(m);
+    sys.force(par, t, q, y, w.Q.data());
+    w.F += w.Q;
+  }
+
+  w.ydot.resize(m);
+  w.lambda.resize(kt);
+  if (formulation_ == Formulation::Multipliers || kt == 0) {
+    w.luM.compute(w.M);
+    const double rcM = w.luM.rcond();
+    if (!(rcM > kMinReciprocalCondition)) throwSingular("the mass matrix M = ∂²L/∂y²", t, rcM);
+    if (kt == 0) {
+      w.ydot.noalias() = w.luM.solve(w.F);
+      return;
+    }
+    w.MinvAt.resize(m, kt);
+    w.MinvAt.noalias() = w.luM.solve(w.A.transpose());
+    w.rhs.resize(m);
+    w.rhs.noalias() = w.luM.solve(w.F);  // free acceleration M⁻¹F
+    w.S.resize(kt, kt);
+    w.S.noalias() = w.A * w.MinvAt;
+    w.luS.compute(w.S);
+    const double rcS = w.luS.rcond();
+    if (!(rcS > kMinReciprocalCondition)) throwSingular("A M⁻¹ Aᵀ", t, rcS);
+    w.phiV.noalias() = w.b - w.A * w.rhs;  // reuse as scratch: b − A ẏ_free
+    w.lambda.noalias() = w.luS.solve(w.phiV);
+    w.ydot = w.rhs;
+    w.ydot.noalias() += w.MinvAt * w.lambda;
+  } else {
+    // Gibbs–Appell (seed 003 §7.2): ẏ = ẏ_p + N ż with A N = 0, A ẏ_p = b,
+    // (Nᵀ M N) ż = Nᵀ (F − M ẏ_p). N and ẏ_p from the QR factorisation Aᵀ = Q R.
+    w.qr.compute(w.A.transpose());
+    const auto R = w.qr.matrixQR().topRows(kt).template triangularView<Eigen::Upper>();
+    double dmin = INFINITY, dmax = 0;
+    for (int c = 0; c < kt; ++c) {
+      dmin = std::min(dmin, std::abs(w.qr.matrixQR()(c, c)));
+      dmax = std::max(dmax, std::abs(w.qr.matrixQR()(c, c)));
+    }
+    if (!(dmin > kMinReciprocalCondition * dmax)) throwSingular("the constraint matrix A = ∂Φ/∂y", t, dmin / dmax);
+    w.Qfull.resize(m, m);
+    w.Qfull.setIdentity();
+    w.Qfull.applyOnTheLeft(w.qr.householderQ());
+    VecK wv = R.transpose().solve(w.b);
+    w.ydotParticular.noalias() = w.Qfull.leftCols(kt) * wv;
+    const int d = m - kt;
+    w.K.resize(d, d);
+    w.K.noalias() = w.Qfull.rightCols(d).transpose() * w.M * w.Qfull.rightCols(d);
+    w.luK.compute(w.K);
+    const double rcK = w.luK.rcond();
+    if (!(rcK > kMinReciprocalCondition)) throwSingular("the reduced mass matrix Nᵀ M N", t, rcK);
+    w.rhs.resize(m);
+    w.rhs.noalias() = w.F - w.M * w.ydotParticular;
+    VecY z = w.luK.solve(w.Qfull.rightCols(d).transpose() * w.rhs);
+    w.ydot = w.ydotParticular;
+    w.ydot.noalias() += w.Qfull.rightCols(d) * z;
+    // Multipliers only for reporting: R λ = Q₁ᵀ (M ẏ − F).
+    w.rhs.noalias() = w.M * w.ydot - w.F;
+    w.lambda.noalias() = w.Qfull.leftCols(kt).transpose() * w.rhs;
+    R.solveInPlace(w.lambda);
+  }
+}
+
+void EquationsOfMotion::rhs(double t, const double* x, double* dxdt) const {
+  const int n = system_->n(), m = system_->m(), kt = system_->constraintsTotal();
+  accelerations(t, x, x + n, x + n + m);
+  for (int i = 0; i < n; ++i) dxdt[i] = ws_->v[i];
+  for (int a = 0; a < m; ++a) dxdt[n + a] = ws_->ydot[a];
+  if (dynamics_ == DynamicsKind::Vakonomic)
+    for (int c = 0; c < kt; ++c) dxdt[n + m + c] = -ws_->lambda[c];
+}
+
+void EquationsOfMotion::observe(double t, const double* x, Observables& out) const {
+  const SystemModel& sys = *system_;
+  const int n = sys.n(), m = sys.m(), kt = sys.constraintsTotal();
+  accelerations(t, x, x + n, x + n + m);
+  const EquationsWorkspace& w = *ws_;
+  // Energy of the physical Lagrangian, E_L = p·y − L (theory §4); in the vakonomic case
+  // ws.p holds p̃ = p + μA, so the μ part is taken off again.
+  const double* y = x + n;
+  double py = 0;
+  for (int a = 0; a < m; ++a) py += w.p[a] * y[a];
+  if (dynamics_ == DynamicsKind::Vakonomic)
+    for (int c = 0; c < kt; ++c)
+      for (int a = 0; a < m; ++a) py -= x[n + m + c] * w.A(c, a) * y[a];
+  out.energy = py - w.lagrangian;
+  out.phi.resize(kt);
+  sys.constraints(parameters_.data(), t, x, x + n, out.phi.data());
+  out.g.resize(sys.h());
+  if (sys.h() > 0) sys.holonomic(parameters_.data(), t, x, out.g.data());
+  out.lambda = w.lambda;
+  out.ydot = w.ydot;
+  out.reaction.resize(m);
+  if (kt > 0)
+    out.reaction.noalias() = w.A.transpose() * w.lambda;
+  else
+    out.reaction.setZero();
+}
+
+double EquationsOfMotion::energy(double t, const double* x) const {
+  Observables o;
+  observe(t, x, o);
+  return o.energy;
+}
+
+void EquationsOfMotion::velocityJacobian(double t, const double* q, const double* y) const {
+  EquationsWorkspace& w = *ws_;
+  const SystemModel& sys = *system_;
+  const int n = sys.n(), m = sys.m(), kt = sys.constraintsTotal();
+  w.t1 = Jet1(t);
+  for (int i = 0; i < n; ++i) w.q1[i] = Jet1(q[i]);
+  for (int a = 0; a < m; ++a) {
+    w.y1[a].v = y[a];
+    w.y1[a].n = m;
+    std::fill(w.y1[a].g, w.y1[a].g + m, 0.0);
+    w.y1[a].g[a] = 1;
+  }
+  sys.constraints(parameters_.data(), w.t1, w.q1, w.y1, w.phi1);
+  w.phiV.resize(kt);
+  w.A.resize(kt, m);
+  for (int c = 0; c < kt; ++c) {
+    w.phiV[c] = w.phi1[c].v;
+    for (int a = 0; a < m; ++a) w.A(c, a) = w.phi1[c].n ? w.phi1[c].g[a] : 0.0;
+  }
+}
+
+void EquationsOfMotion::massMatrix(double t, const double* q, const double* y) const {
+  EquationsWorkspace& w = *ws_;
+  const SystemModel& sys = *system_;
+  const int n = sys.n(), m = sys.m();
+  w.t2 = Jet2(t);
+  for (int i = 0; i < n; ++i) w.q2[i] = Jet2(q[i]);
+  for (int a = 0; a < m; ++a) {
+    Jet2& j = w.y2[a];
+    j.v = y[a];
+    j.n = m;
+    j.n2 = m;
+    std::fill(j.g, j.g + m, 0.0);
+    std::fill(j.h, j.h + m * (m + 1) / 2, 0.0);
+    j.g[a] = 1;
+  }
+  const Jet2 L = sys.lagrangian(parameters_.data(), w.t2, w.q2, w.y2);
+  w.M.resize(m, m);
+  for (int a = 0; a < m; ++a)
+    for (int b = 0; b < m; ++b) w.M(a, b) = L.n2 ? L.hess(a, b) : 0.0;
+}
+
+double EquationsOfMotion::residual(double t, const double* x) const {
+  const SystemModel& sys = *system_;
+  double worst = 0;
+  VecK phi(sys.constraintsTotal());
+  sys.constraints(parameters_.data(), t, x, x + sys.n(), phi.data());
+  if (phi.size()) worst = phi.cwiseAbs().maxCoeff();
+  if (sys.h() > 0) {
+    VecK g(sys.h());
+    sys.holonomic(parameters_.data(), t, x, g.data());
+    worst = std::max(worst, g.cwiseAbs().maxCoeff());
+  }
+  return worst;
+}
+
+bool EquationsOfMotion::completeVelocities(double t, double* x, const std::vector<bool>& keep) const {
+  const SystemModel& sys = *system_;
+  const int n = sys.n(), m = sys.m(), kt = sys.constraintsTotal();
+  if (kt == 0) return true;
+  EquationsWorkspace& w = *ws_;
+  double* y = x + n;
+  int freeIdx[kMaxVelocities];
+  int f = 0;
+  for (int a = 0; a < m; ++a)
+    if (a >= static_cast<int>(keep.size()) || !keep[a]) freeIdx[f++] = a;
+  if (f < kt) return false;
+  // Newton iterations on Φ(y) = 0 over the free velocities, minimal change in the metric M.
+  for (int iter = 0; iter < 20; ++iter) {
+    velocityJacobian(t, x, y);
+    if (w.phiV.cwiseAbs().maxCoeff() < 1e-14) return true;
+    massMatrix(t, x, y);
+    MatY Mf(f, f);
+    MatKY Af(kt, f);
+    for (int i = 0; i < f; ++i) {
+      for (int j = 0; j < f; ++j) Mf(i, j) = w.M(freeIdx[i], freeIdx[j]);
+      for (int c = 0; c < kt; ++c) Af(c, i) = w.A(c, freeIdx[i]);
+    }
+    Eigen::PartialPivLU<MatY> lu(Mf);
+    if (!(lu.rcond() > kMinReciprocalCondition)) {  // degenerate metric: fall back to Euclidean
+      Mf.setIdentity();
+      lu.compute(Mf);
+    }
+    const MatYK MinvAt = lu.solve(Af.transpose());
+    const MatK S = Af * MinvAt;
+    Eigen::FullPivLU<MatK> luS(S);
+    if (luS.rank() < kt) return false;
+    const VecK correction = luS.solve(w.phiV);
+    const VecY delta = -MinvAt * correction;
+    for (int i = 0; i < f; ++i) y[freeIdx[i]] += delta[i];
+  }
+  velocityJacobian(t, x, y);
+  return w.phiV.cwiseAbs().maxCoeff() < 1e-10;
+}
+
+double EquationsOfMotion::project(double t, double* x) const {
+  const SystemModel& sys = *system_;
+  const int n = sys.n(), m = sys.m(), kt = sys.constraintsTotal(), h = sys.h();
+  for (const QuaternionSlot& qs : sys.info().quaternions) {
+    double* qq = x + qs.first;
+    const double norm = std::sqrt(qq[0] * qq[0] + qq[1] * qq[1] + qq[2] * qq[2] + qq[3] * qq[3]);
+    for (int i = 0; i < 4; ++i) qq[i] /= norm;
+  }
+  if (h > 0) {
+    // Gauss–Newton: q ← q − Gᵀ (G Gᵀ)⁻¹ g.
+    Eigen::VectorXd g(h);
+    Eigen::MatrixXd G(h, n);
+    for (int iter = 0; iter < 10; ++iter) {
+      sys.holonomic(parameters_.data(), t, x, g.data());
+      if (g.cwiseAbs().maxCoeff() < 1e-15) break;
+      sys.holonomicJacobian(parameters_.data(), t, x, G.data());
+      const Eigen::VectorXd dq = G.transpose() * (G * G.transpose()).ldlt().solve(g);
+      for (int i = 0; i < n; ++i) x[i] -= dq[i];
+    }
+  }
+  if (kt > 0) {
+    std::vector<bool> keep(m, false);
+    completeVelocities(t, x, keep);
+  }
+  return residual(t, x);
+}
+
+}  // namespace nh

@@ -1,0 +1,177 @@
+#include "nh/scenario.h"
+
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+
+#include "nh/errors.h"
+
+namespace nh {
+
+std::string formatValue(double v) {
+  char buf[64];
+  for (int precision = 15; precision <= 17; ++precision) {
+    std::snprintf(buf, sizeof buf, "%.*g", precision, v);
+    if (std::strtod(buf, nullptr) == v) break;
+  }
+  return buf;
+}
+
+void Scenario::validate() const {
+  if (!std::isfinite(tEnd) || tEnd < 0)
+    throw InputError("t-end must be a finite number ≥ 0, got " + formatValue(tEnd));
+  if (!std::isfinite(dtOut) || dtOut <= 0)
+    throw InputError("dt-out must be a finite number > 0, got " + formatValue(dtOut));
+  if (tEnd / dtOut > 5e7)
+    throw InputError("t-end / dt-out asks for more than 50 million output rows; use a larger dt-out");
+  integrator.validate();
+}
+
+int StateLayout::find(const std::string& name) const {
+  for (size_t i = 0; i < names.size(); ++i)
+    if (names[i] == name) return static_cast<int>(i);
+  return -1;
+}
+
+StateLayout stateLayout(const SystemModel& system, DynamicsKind dynamics) {
+  StateLayout layout;
+  const SystemInfo& info = system.info();
+  for (const std::string& name : info.stateOrder) {
+    int idx = -1;
+    for (int i = 0; i < system.n(); ++i)
+      if (info.coordinates[i] == name) idx = i;
+    for (int a = 0; a < system.m(); ++a)
+      if (info.velocities[a] == name) idx = system.n() + a;
+    layout.names.push_back(name);
+    layout.index.push_back(idx);
+  }
+  if (dynamics == DynamicsKind::Vakonomic) {
+    const int kt = system.constraintsTotal();
+    for (int c = 0; c < kt; ++c) {
+      layout.names.push_back(kt == 1 ? "mu" : "mu_" + std::to_string(c + 1));
+      layout.index.push_back(system.n() + system.m() + c);
+    }
+  }
+  return layout;
+}
+
+namespace {
+std::string joinNames(const std::vector<std::string>& names) {
+  std::string s;
+  for (const auto& n : names) s += (s.empty() ? "" : ", ") + n;
+  return s;
+}
+}  // namespace
+
+std::vector<double> resolveParameters(const SystemModel& system,
+                                      const std::map<std::string, double>& overrides) {
+  std::vector<double> values = system.defaultParameters();
+  const auto& params = system.info().parameters;
+  for (const auto& [name, value] : overrides) {
+    const int i = system.parameterIndex(name);
+    if (i < 0) {
+      std::vector<std::string> known;
+      for (const auto& p : params) known.push_back(p.name);
+      throw InputError("unknown parameter '" + name + "' for system '" + system.name() +
+                       "' (parameters: " + (known.empty() ? "none" : joinNames(known)) + ")");
+    }
+    if (!params[i].allows(value))
+      throw InputError("parameter '" + name + "' must be in " + params[i].rangeText() + ", got " +
+                       formatValue(value));
+    values[i] = value;
+  }
+  return values;
+}
+
+std::vector<double> initialState(const EquationsOfMotion& equations, double t0,
+                                 const std::map<std::string, double>& overrides,
+                                 std::vector<std::string>* notes) {
+  const SystemModel& system = equations.system();
+  const SystemInfo& info = system.info();
+  const int n = system.n(), m = system.m();
+  const StateLayout layout = stateLayout(system, equations.dynamics());
+  std::vector<double> x(equations.stateSize(), 0.0);
+  for (int i = 0; i < n; ++i) x[i] = info.defaultCoordinates[i];
+  for (int a = 0; a < m; ++a) x[n + a] = info.defaultVelocities[a];
+
+  std::vector<bool> given(m, false);
+  for (const auto& [name, value] : overrides) {
+    const int pos = layout.find(name);
+    if (pos < 0)
+      throw InputError("unknown state variable '" + name + "' for system '" + system.name() +
+                       "' (state: " + joinNames(layout.names) + ")");
+    if (!std::isfinite(value))
+      throw InputError("initial value of '" + name + "' must be finite, got " + formatValue(value));
+    const int idx = layout.index[pos];
+    x[idx] = value;
+    if (idx >= n && idx < n + m) given[idx - n] = true;
+  }
+  for (const QuaternionSlot& qs : info.quaternions) {
+    double norm = 0;
+    for (int i = 0; i < 4; ++i) norm += x[qs.first + i] * x[qs.first + i];
+    if (!(norm > 1e-20))
+      throw InputError("the attitude quaternion (" + info.coordinates[qs.first] + ", …) of '" +
+                       system.name() + "' must not be zero");
+  }
+  const std::vector<double> before = x;
+  // Holonomic constraints and quaternion norms first (keeps y); then the velocities.
+  for (const QuaternionSlot& qs : info.quaternions) {
+    double norm = 0;
+    for (int i = 0; i < 4; ++i) norm += x[qs.first + i] * x[qs.first + i];
+    for (int i = 0; i < 4; ++i) x[qs.first + i] /= std::sqrt(norm);
+  }
+  if (system.h() > 0) {
+    std::vector<double> projected = x;
+    equations.project(t0, projected.data());
+    for (int i = 0; i < n; ++i) x[i] = projected[i];
+  }
+
+  // Keep what the user gave plus the system's independent velocities; if that leaves too
+  // little freedom, keep only what the user gave; failing that, change everything.
+  std::vector<bool> keep = given;
+  for (const std::string& name : info.independentVelocities)
+    for (int a = 0; a < m; ++a)
+      if (info.velocities[a] == name) keep[a] = true;
+  bool ok = equations.completeVelocities(t0, x.data(), keep);
+  if (!ok) ok = equations.completeVelocities(t0, x.data(), given);
+  if (!ok) ok = equations.completeVelocities(t0, x.data(), std::vector<bool>(m, false));
+  if (!ok)
+    throw InputError("the initial velocities of '" + system.name() +
+                     "' cannot be made consistent with its constraints");
+  if (notes) {
+    for (int a = 0; a < m; ++a) {
+      if (!given[a]) continue;
+      const double v0 = before[n + a], v1 = x[n + a];
+      if (std::abs(v1 - v0) > 1e-12 * std::max(1.0, std::abs(v0)))
+        notes->push_back("initial " + info.velocities[a] + " = " + formatValue(v0) +
+                         " violates the constraints; changed to " + formatValue(v1));
+    }
+  }
+  return x;
+}
+
+std::vector<std::string> outputColumns(const EquationsOfMotion& equations) {
+  const SystemModel& system = equations.system();
+  std::vector<std::string> cols = {"t"};
+  for (const std::string& name : stateLayout(system, equations.dynamics()).names) cols.push_back(name);
+  cols.push_back("energy");
+  for (int c = 0; c < system.k(); ++c) cols.push_back("phi_" + std::to_string(c + 1));
+  for (int c = 0; c < system.h(); ++c) cols.push_back("g_" + std::to_string(c + 1));
+  for (int c = 0; c < system.constraintsTotal(); ++c) cols.push_back("lambda_" + std::to_string(c + 1));
+  return cols;
+}
+
+void outputRow(const EquationsOfMotion& equations, const StateLayout& layout, double t,
+               const double* x, Observables& obs, std::vector<double>& row) {
+  const SystemModel& system = equations.system();
+  equations.observe(t, x, obs);
+  row.clear();
+  row.push_back(t);
+  for (int idx : layout.index) row.push_back(x[idx]);
+  row.push_back(obs.energy);
+  for (int c = 0; c < system.k(); ++c) row.push_back(obs.phi[c]);
+  for (int c = 0; c < system.h(); ++c) row.push_back(obs.g[c]);
+  for (int c = 0; c < system.constraintsTotal(); ++c) row.push_back(obs.lambda[c]);
+}
+
+}  // namespace nh

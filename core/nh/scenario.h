@@ -1,0 +1,57 @@
+// A run of one system: parameters, initial state, time span and integrator settings, all
+// by name, as the CLI, the scenario files and the app state them. Also the named layout of
+// state vectors and output rows.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "nh/simulation.h"
+
+namespace nh {
+
+struct Scenario {
+  std::string system = "ball_on_turntable";
+  std::map<std::string, double> parameters;  // overrides of the defaults, by name
+  std::map<std::string, double> initial;     // overrides of the default state, by name
+  double tEnd = 10;
+  double dtOut = 0.01;
+  IntegratorOptions integrator;
+  DynamicsKind dynamics = DynamicsKind::Nonholonomic;
+  Formulation formulation = Formulation::Multipliers;
+
+  void validate() const;  // times and tolerances; throws InputError
+};
+
+// Names of the state vector's entries in display order and their index in the state vector.
+struct StateLayout {
+  std::vector<std::string> names;
+  std::vector<int> index;
+  int find(const std::string& name) const;  // position in names, or -1
+};
+StateLayout stateLayout(const SystemModel& system, DynamicsKind dynamics);
+
+// Defaults overridden by `overrides`; throws InputError for an unknown name or a value
+// outside its range.
+std::vector<double> resolveParameters(const SystemModel& system,
+                                      const std::map<std::string, double>& overrides);
+
+// The system's default state with `overrides` applied, quaternions normalised, q put on
+// g = 0 and the velocities made consistent with the constraints. Velocities named in
+// `overrides` are kept where the constraints allow it (see SystemInfo::initialization).
+// Appends a line to *notes for every velocity that had to change.
+std::vector<double> initialState(const EquationsOfMotion& equations, double t0,
+                                 const std::map<std::string, double>& overrides,
+                                 std::vector<std::string>* notes = nullptr);
+
+// Columns of an output row: t, the state by name, energy, phi_1..k, (g_1..h,) lambda_1..k.
+std::vector<std::string> outputColumns(const EquationsOfMotion& equations);
+// Fills one row (outputColumns().size() entries) at (t, x).
+void outputRow(const EquationsOfMotion& equations, const StateLayout& layout, double t,
+               const double* x, Observables& scratch, std::vector<double>& row);
+
+std::string formatValue(double v);  // shortest round-trip representation ("%.17g" trimmed)
+
+}  // namespace nh

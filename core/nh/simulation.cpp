@@ -1,0 +1,230 @@
+#include "nh/simulation.h"
+
+#include <boost/numeric/odeint.hpp>
+#include <cmath>
+#include <cstdio>
+#include <variant>
+
+#include "nh/errors.h"
+
+namespace nh {
+
+namespace odeint = boost::numeric::odeint;
+using State = std::vector<double>;
+
+std::string toString(Integrator integrator) {
+  switch (integrator) {
+    case Integrator::Rk78: return "rk78";
+    case Integrator::Rk4: return "rk4";
+    default: return "dopri5";
+  }
+}
+
+Integrator parseIntegrator(const std::string& text) {
+  if (text == "dopri5") return Integrator::Dopri5;
+  if (text == "rk78") return Integrator::Rk78;
+  if (text == "rk4") return Integrator::Rk4;
+  throw InputError("unknown integrator '" + text + "' (allowed: dopri5, rk78, rk4)");
+}
+
+namespace {
+std::string fmt(double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.6g", v);
+  return buf;
+}
+}  // namespace
+
+void IntegratorOptions::validate() const {
+  auto positive = [](const char* name, double v) {
+    if (!std::isfinite(v) || v <= 0)
+      throw InputError(std::string(name) + " must be a finite number > 0, got " + fmt(v));
+  };
+  positive("rtol", rtol);
+  positive("atol", atol);
+  positive("step", step);
+}
+
+// The three odeint steppers behind one interface.
+struct Simulation::Stepper {
+  using Dense = odeint::dense_output_runge_kutta<
+      odeint::controlled_runge_kutta<odeint::runge_kutta_dopri5<State>>>;
+  using Controlled78 = odeint::controlled_runge_kutta<odeint::runge_kutta_fehlberg78<State>>;
+  using Fixed = odeint::runge_kutta4<State>;
+  std::variant<Dense, Controlled78, Fixed> impl;
+  double dt = 0;          // current (trial) step
+  bool initialised = false;
+};
+
+Simulation::Simulation(std::shared_ptr<const SystemModel> system, DynamicsKind dynamics,
+                       Formulation formulation, IntegratorOptions options)
+    : equations_(std::move(system), dynamics, formulation), stepper_(std::make_unique<Stepper>()) {
+  setOptions(options);
+  x_.assign(equations_.stateSize(), 0.0);
+}
+
+Simulation::~Simulation() = default;
+
+void Simulation::setOptions(const IntegratorOptions& options) {
+  options.validate();
+  options_ = options;
+  auto& s = *stepper_;
+  switch (options_.method) {
+    case Integrator::Dopri5:
+      s.impl = odeint::make_dense_output(options_.atol, options_.rtol,
+                                         odeint::runge_kutta_dopri5<State>());
+      break;
+    case Integrator::Rk78:
+      s.impl = odeint::make_controlled(options_.atol, options_.rtol,
+                                       odeint::runge_kutta_fehlberg78<State>());
+      break;
+    case Integrator::Rk4: s.impl = Stepper::Fixed(); break;
+  }
+  s.dt = options_.step;
+  s.initialised = false;
+}
+
+void Simulation::setState(double t, const std::vector<double>& x) {
+  if (static_cast<int>(x.size()) != equations_.stateSize())
+    throw InputError("state of system '" + equations_.system().name() + "' has " +
+                     std::to_string(equations_.stateSize()) + " entries, got " +
+                     std::to_string(x.size()));
+  t_ = t;
+  x_ = x;
+  origin_ = t;
+  nextSample_ = 0;
+  lastDtOut_ = 0;
+  steps_ = 0;
+  stepper_->initialised = false;
+  stepper_->dt = options_.step;
+}
+
+void Simulation::setParameters(const std::vector<double>& values) {
+  equations_.setParameters(values);
+  stepper_->initialised = false;  // the dense stepper's cached derivative is stale
+}
+
+void Simulation::setFormulation(Formulation formulation) {
+  equations_.setFormulation(formulation);
+  stepper_->initialised = false;
+}
+
+void Simulation::checkState(double t, const std::vector<double>& x) const {
+  for (double v : x)
+    if (!std::isfinite(v) || std::abs(v) > 1e100)
+      throw IntegrationError("integration of '" + equations_.system().name() +
+                                 "' blew up at t = " + fmt(t) + " (state is no longer finite)",
+                             t);
+}
+
+void Simulation::emitSample(double t, std::vector<double>& x, const SampleCallback& onSample) {
+  if (options_.projection) equations_.project(t, x.data());
+  if (onSample) onSample(t, x.data());
+}
+
+void Simulation::advance(double tEnd, double dtOut, const SampleCallback& onSample) {
+  if (!(dtOut > 0) || !std::isfinite(dtOut))
+    throw InputError("output interval must be a finite number > 0, got " + fmt(dtOut));
+  if (dtOut != lastDtOut_) {
+    if (lastDtOut_ != 0) {  // a new sampling grid from the current time on
+      origin_ = t_;
+      nextSample_ = 1;
+    }
+    lastDtOut_ = dtOut;
+  }
+  auto system = [this](const State& x, State& dxdt, double t) {
+    dxdt.resize(x.size());
+    equations_.rhs(t, x.data(), dxdt.data());
+  };
+  const double eps = 1e-12 * std::max(1.0, std::abs(tEnd));
+  auto sampleTime = [&](long i) { return origin_ + static_cast<double>(i) * dtOut; };
+  State sample(x_.size());
+
+  if (nextSample_ == 0) {  // the initial state
+    if (options_.projection) equations_.project(t_, x_.data());
+    sample = x_;
+    if (onSample) onSample(t_, sample.data());
+    nextSample_ = 1;
+  }
+
+  Stepper& s = *stepper_;
+  try {
+    if (auto* dense = std::get_if<Stepper::Dense>(&s.impl)) {
+      while (t_ < tEnd - eps) {
+        if (!s.initialised) {
+          dense->initialize(x_, t_, std::min(s.dt, tEnd - t_));
+          s.initialised = true;
+        }
+        const auto [t0, t1] = dense->do_step(system);
+        ++steps_;
+        checkState(t1, dense->current_state());
+        if (dense->current_time_step() < 1e-14 * std::max(1.0, std::abs(t1)))
+          throw IntegrationError("integration of '" + equations_.system().name() +
+                                     "' stalled at t = " + fmt(t1) + " (step size underflow)",
+                                 t1);
+        while (sampleTime(nextSample_) <= std::min(t1, tEnd) + eps) {
+          const double ts = sampleTime(nextSample_);
+          dense->calc_state(std::min(ts, t1), sample);
+          emitSample(ts, sample, onSample);
+          ++nextSample_;
+        }
+        if (t1 > tEnd + eps) {  // overshoot: come back to tEnd by interpolation
+          dense->calc_state(tEnd, x_);
+          t_ = tEnd;
+          s.dt = dense->current_time_step();
+          s.initialised = false;
+          break;
+        }
+        x_ = dense->current_state();
+        t_ = t1;
+        s.dt = dense->current_time_step();
+        if (options_.projection) {
+          equations_.project(t_, x_.data());
+          s.initialised = false;  // restart from the projected state
+        }
+      }
+    } else {
+      // Fixed and controlled steppers land exactly on every output time.
+      while (true) {
+        if (std::abs(t_ - sampleTime(nextSample_)) <= eps) {
+          t_ = sampleTime(nextSample_++);
+          sample = x_;
+          if (onSample) onSample(t_, sample.data());
+          continue;
+        }
+        if (t_ >= tEnd - eps) break;
+        const double target = std::min(tEnd, sampleTime(nextSample_));
+        double dt = std::min(s.dt, target - t_);
+        const bool clamped = dt < s.dt;
+        if (auto* fixed = std::get_if<Stepper::Fixed>(&s.impl)) {
+          fixed->do_step(system, x_, t_, dt);
+          t_ += dt;
+        } else {
+          auto& controlled = std::get<Stepper::Controlled78>(s.impl);
+          int failures = 0;
+          while (controlled.try_step(system, x_, t_, dt) == odeint::fail) {
+            if (++failures > 500 || dt < 1e-14 * std::max(1.0, std::abs(t_)))
+              throw IntegrationError("integration of '" + equations_.system().name() +
+                                         "' stalled at t = " + fmt(t_) + " (step size underflow)",
+                                     t_);
+          }
+          // try_step left its proposal for the next step in dt; a step shortened to hit an
+          // output time says nothing about the step size the solution allows.
+          if (!clamped || failures > 0) s.dt = dt;
+        }
+        ++steps_;
+        checkState(t_, x_);
+        if (options_.projection) equations_.project(t_, x_.data());
+      }
+      t_ = std::max(t_, tEnd);
+    }
+  } catch (const Error&) {
+    throw;
+  } catch (const std::exception& e) {  // odeint gives up after too many rejected steps
+    throw IntegrationError("integration of '" + equations_.system().name() + "' failed at t = " +
+                               fmt(t_) + ": " + e.what(),
+                           t_);
+  }
+}
+
+}  // namespace nh

@@ -1,0 +1,75 @@
+// Time integration of the equations of motion with Boost.Odeint, with constraint-drift
+// control after every accepted step (project y onto Φ = 0, q onto g = 0, renormalise
+// quaternions).
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "nh/dynamics.h"
+
+namespace nh {
+
+enum class Integrator { Dopri5, Rk78, Rk4 };
+std::string toString(Integrator integrator);       // "dopri5" | "rk78" | "rk4"
+Integrator parseIntegrator(const std::string& text);  // throws InputError
+
+struct IntegratorOptions {
+  Integrator method = Integrator::Dopri5;  // adaptive Dormand–Prince 5(4) with dense output
+  double rtol = 1e-10;
+  double atol = 1e-12;
+  double step = 1e-3;  // fixed step (rk4) or first trial step (adaptive)
+  bool projection = true;
+  void validate() const;  // throws InputError for non-positive or non-finite values
+};
+
+class Simulation {
+ public:
+  // Called at each output time with the (projected) state.
+  using SampleCallback = std::function<void(double t, const double* x)>;
+
+  Simulation(std::shared_ptr<const SystemModel> system, DynamicsKind dynamics,
+             Formulation formulation = Formulation::Multipliers, IntegratorOptions options = {});
+  ~Simulation();
+
+  EquationsOfMotion& equations() { return equations_; }
+  const EquationsOfMotion& equations() const { return equations_; }
+  const IntegratorOptions& options() const { return options_; }
+  void setOptions(const IntegratorOptions& options);
+
+  // Sets the state (size equations().stateSize()) at time t. Restarts the stepper.
+  void setState(double t, const std::vector<double>& x);
+  double time() const { return t_; }
+  const std::vector<double>& state() const { return x_; }
+
+  // Takes effect from the current state on (the stepper restarts there).
+  void setParameters(const std::vector<double>& values);
+  void setFormulation(Formulation formulation);
+
+  // Integrates to tEnd, calling onSample at every t = origin + i·dtOut in (time(), tEnd]
+  // (origin is the time given to setState). The state afterwards is exactly at tEnd.
+  // Throws IntegrationError (with the time) on a blow-up, SingularSystemError if the
+  // system stops being regular.
+  void advance(double tEnd, double dtOut, const SampleCallback& onSample);
+
+  long stepsTaken() const { return steps_; }
+
+ private:
+  struct Stepper;
+  void checkState(double t, const std::vector<double>& x) const;
+  void emitSample(double t, std::vector<double>& x, const SampleCallback& onSample);
+
+  EquationsOfMotion equations_;
+  IntegratorOptions options_;
+  double t_ = 0;
+  double origin_ = 0;
+  long nextSample_ = 0;
+  double lastDtOut_ = 0;
+  std::vector<double> x_;
+  std::unique_ptr<Stepper> stepper_;
+  long steps_ = 0;
+};
+
+}  // namespace nh

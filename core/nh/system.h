@@ -1,0 +1,229 @@
+// A constrained Lagrangian system on a Lie algebroid, described once, generically over the
+// scalar type (theory §1). The engine (dynamics.h) derives every derivative it needs by
+// automatic differentiation; a system only states its functions.
+//
+// A definition `Def` is a struct of static functions (see core/systems/*.cpp):
+//   static SystemInfo info();
+//   template <class S> static void anchor(const double* p, const S* q, S* rho);   // rho: n×m col-major, zeroed
+//   template <class S> static S lagrangian(const double* p, const S& t, const S* q, const S* y);
+// and optionally
+//   template <class S> static void constraints(const double* p, const S& t, const S* q, const S* y, S* phi); // k
+//   template <class S> static void holonomic(const double* p, const S& t, const S* q, S* g);               // h
+//   static void structure(const double* p, const double* q, double* C);  // C[γ + m(α + mβ)] = C^γ_{αβ}, zeroed
+//   static void force(const double* p, double t, const double* q, const double* y, double* Q);  // m, zeroed
+//   static void scene(const double* p, double t, const double* q, const double* y,
+//                     const double* lambda, SceneFrame& frame);
+// `makeSystem<Def>()` turns it into a SystemModel. Anything able to evaluate these functions
+// over double, Jet1, Jet2 and Tangent<·> (an expression interpreter, say) can derive from
+// SystemModel directly.
+#pragma once
+
+#include <Eigen/Geometry>
+#include <limits>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "nh/autodiff.h"
+
+namespace nh {
+
+struct ParameterInfo {
+  std::string name;
+  std::string unit;
+  std::string description;
+  double defaultValue = 0;
+  double min = -std::numeric_limits<double>::infinity();
+  double max = std::numeric_limits<double>::infinity();
+  bool minExclusive = false;
+  bool maxExclusive = false;
+
+  bool allows(double v) const;
+  std::string rangeText() const;  // e.g. "(0, inf)" or "[0, 1]"
+};
+
+// Where a unit quaternion sits in q (indices of w, x, y, z are first..first+3).
+struct QuaternionSlot {
+  int first = 0;
+};
+
+struct SystemInfo {
+  std::string name;         // CLI name, e.g. "ball_on_turntable"
+  std::string title;        // human title
+  std::string description;  // a paragraph
+  std::string source;       // literature source
+  std::string equations;    // the equations in plain text (for display)
+  std::string initialization;  // how inconsistent initial velocities are completed
+  std::vector<ParameterInfo> parameters;
+  std::vector<std::string> coordinates;  // q names, n
+  std::vector<std::string> velocities;   // y names, m
+  std::vector<std::string> stateOrder;   // all q and y names in display/CSV order
+  std::vector<std::string> independentVelocities;  // kept when completing initial velocities
+  std::vector<double> defaultCoordinates;
+  std::vector<double> defaultVelocities;
+  std::vector<QuaternionSlot> quaternions;
+  int constraintCount = 0;  // k: Φ(t, q, y) = 0
+  int holonomicCount = 0;   // h: g(t, q) = 0
+};
+
+// ---- What a front end draws, in core terms (style guide: scene sync) ----------------------
+
+enum class ShapeKind { Sphere, Table, Disk, Sleigh, Particle, Body, Guide };
+enum class ArrowKind { Reaction, Velocity, AngularVelocity, Force };
+
+struct SceneBody {
+  ShapeKind kind = ShapeKind::Sphere;
+  std::string name;
+  Eigen::Vector3d position = Eigen::Vector3d::Zero();
+  Eigen::Quaterniond orientation = Eigen::Quaterniond::Identity();
+  Eigen::Vector3d size = Eigen::Vector3d::Ones();  // radius / half-extents, shape-specific
+};
+
+struct SceneArrow {
+  ArrowKind kind = ArrowKind::Reaction;
+  std::string name;
+  Eigen::Vector3d origin = Eigen::Vector3d::Zero();
+  Eigen::Vector3d vector = Eigen::Vector3d::Zero();
+};
+
+struct ScenePoint {
+  std::string name;  // e.g. "centre", "contact (table frame)"
+  Eigen::Vector3d position = Eigen::Vector3d::Zero();
+  bool inMovingFrame = false;  // position given in the moving (table) frame
+};
+
+struct SceneFrame {
+  std::vector<SceneBody> bodies;
+  std::vector<SceneArrow> arrows;
+  std::vector<ScenePoint> points;
+  // Orientation of a moving reference frame (the turntable) for "view from the table".
+  Eigen::Quaterniond movingFrame = Eigen::Quaterniond::Identity();
+  double extent = 1;  // typical size of the scene, for cameras and arrow scales
+};
+
+// ---- The type-erased system ---------------------------------------------------------------
+
+class SystemModel {
+ public:
+  explicit SystemModel(SystemInfo info);
+  virtual ~SystemModel() = default;
+
+  const SystemInfo& info() const { return info_; }
+  const std::string& name() const { return info_.name; }
+  int n() const { return static_cast<int>(info_.coordinates.size()); }
+  int m() const { return static_cast<int>(info_.velocities.size()); }
+  int k() const { return info_.constraintCount; }
+  int h() const { return info_.holonomicCount; }
+  int constraintsTotal() const { return k() + h(); }  // Φ plus ġ
+
+  std::vector<double> defaultParameters() const;
+  int parameterIndex(const std::string& name) const;  // -1 if unknown
+
+  virtual void anchor(const double* p, const double* q, double* rho) const = 0;
+  virtual bool hasStructure() const = 0;
+  virtual void structure(const double* p, const double* q, double* C) const = 0;
+  virtual bool hasForce() const = 0;
+  virtual void force(const double* p, double t, const double* q, const double* y, double* Q) const = 0;
+
+  virtual double lagrangian(const double* p, double t, const double* q, const double* y) const = 0;
+  virtual Jet2 lagrangian(const double* p, const Jet2& t, const Jet2* q, const Jet2* y) const = 0;
+
+  // All k + h velocity-level constraints: Φ(t, q, y) followed by ġ = g_t + g_q ρ(q) y.
+  virtual void constraints(const double* p, double t, const double* q, const double* y, double* phi) const = 0;
+  virtual void constraints(const double* p, const Jet1& t, const Jet1* q, const Jet1* y, Jet1* phi) const = 0;
+  virtual void constraints(const double* p, const Jet2& t, const Jet2* q, const Jet2* y, Jet2* phi) const = 0;
+
+  // Holonomic residuals g(t, q) (h of them) and their Jacobian G = ∂g/∂q (h×n, col-major).
+  virtual void holonomic(const double* p, double t, const double* q, double* g) const = 0;
+  virtual void holonomicJacobian(const double* p, double t, const double* q, double* G) const = 0;
+
+  virtual void scene(const double* p, double t, const double* q, const double* y,
+                     const double* lambda, SceneFrame& frame) const = 0;
+
+ private:
+  SystemInfo info_;
+};
+
+// ---- Adapter from a static definition -----------------------------------------------------
+
+template <class Def>
+class DefinedSystem final : public SystemModel {
+ public:
+  DefinedSystem() : SystemModel(Def::info()) {}
+
+  void anchor(const double* p, const double* q, double* rho) const override {
+    std::fill(rho, rho + n() * m(), 0.0);
+    Def::anchor(p, q, rho);
+  }
+  bool hasStructure() const override { return requires { &Def::structure; }; }
+  void structure(const double* p, const double* q, double* C) const override {
+    std::fill(C, C + m() * m() * m(), 0.0);
+    if constexpr (requires { &Def::structure; }) Def::structure(p, q, C);
+  }
+  bool hasForce() const override { return requires { &Def::force; }; }
+  void force(const double* p, double t, const double* q, const double* y, double* Q) const override {
+    std::fill(Q, Q + m(), 0.0);
+    if constexpr (requires { &Def::force; }) Def::force(p, t, q, y, Q);
+  }
+  double lagrangian(const double* p, double t, const double* q, const double* y) const override {
+    return Def::lagrangian(p, t, q, y);
+  }
+  Jet2 lagrangian(const double* p, const Jet2& t, const Jet2* q, const Jet2* y) const override {
+    return Def::lagrangian(p, t, q, y);
+  }
+  void constraints(const double* p, double t, const double* q, const double* y, double* phi) const override {
+    allConstraints(p, t, q, y, phi);
+  }
+  void constraints(const double* p, const Jet1& t, const Jet1* q, const Jet1* y, Jet1* phi) const override {
+    allConstraints(p, t, q, y, phi);
+  }
+  void constraints(const double* p, const Jet2& t, const Jet2* q, const Jet2* y, Jet2* phi) const override {
+    allConstraints(p, t, q, y, phi);
+  }
+  void holonomic(const double* p, double t, const double* q, double* g) const override {
+    if constexpr (requires { &Def::template holonomic<double>; }) Def::holonomic(p, t, q, g);
+  }
+  void holonomicJacobian(const double* p, double t, const double* q, double* G) const override {
+    if constexpr (requires { &Def::template holonomic<double>; }) {
+      using T = Tangent<double>;
+      T tt(t), qt[kMaxCoordinates], gt[kMaxConstraints];
+      for (int j = 0; j < n(); ++j) {
+        for (int i = 0; i < n(); ++i) qt[i] = T(q[i], i == j ? 1.0 : 0.0);
+        Def::holonomic(p, tt, qt, gt);
+        for (int a = 0; a < h(); ++a) G[a + h() * j] = gt[a].d;
+      }
+    }
+  }
+  void scene(const double* p, double t, const double* q, const double* y, const double* lambda,
+             SceneFrame& frame) const override {
+    frame = SceneFrame{};
+    if constexpr (requires { &Def::scene; }) Def::scene(p, t, q, y, lambda, frame);
+  }
+
+ private:
+  template <class S>
+  void allConstraints(const double* p, const S& t, const S* q, const S* y, S* phi) const {
+    if constexpr (requires { &Def::template constraints<S>; }) Def::constraints(p, t, q, y, phi);
+    if constexpr (requires { &Def::template holonomic<S>; }) {
+      // ġ = d/dε g(t + ε, q + ε ρ(q) y): one directional derivative over S.
+      std::vector<S> rho(n() * m(), S(0.0));  // rare path: systems with holonomic constraints
+      Def::anchor(p, q, rho.data());
+      using T = Tangent<S>;
+      T qt[kMaxCoordinates], gt[kMaxConstraints];
+      for (int i = 0; i < n(); ++i) {
+        S v(0.0);
+        for (int a = 0; a < m(); ++a) v = v + rho[i + n() * a] * y[a];
+        qt[i] = T(q[i], v);
+      }
+      Def::holonomic(p, T(t, S(1.0)), qt, gt);
+      for (int a = 0; a < h(); ++a) phi[k() + a] = gt[a].d;
+    }
+  }
+};
+
+template <class Def>
+std::shared_ptr<const SystemModel> makeSystem() {
+  return std::make_shared<DefinedSystem<Def>>();
+}
+
+}  // namespace nh

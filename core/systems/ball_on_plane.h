@@ -1,0 +1,174 @@
+// A homogeneous (or any isotropic) ball rolling without slipping on a plane, optionally
+// rotating about its normal with Ω(t) and tilted by `tilt` (downhill is −x of the plane's
+// non-rotating axes). Theory §5; seed 002 §VI.3, seed 000 Ex. 4, seed 003 Ex. 7.2.
+//
+// q = (x, y, qw, qx, qy, qz), y = (vx, vy, wx, wy, wz) with ω in the (non-rotating) plane
+// frame; algebroid TR² × so(3) with the attitude carried along for rendering.
+#pragma once
+
+#include <cmath>
+
+#include "nh/rotation.h"
+#include "nh/system.h"
+
+namespace nh::systems {
+
+template <bool Rotating>
+struct BallOnPlane {
+  enum : int { kM, kR, kInertiaRatio };
+  static constexpr int kOmega0 = 3, kOmegaRate = 4, kOmegaAmp = 5, kOmegaFreq = 6;
+  static constexpr int kTilt = Rotating ? 7 : 3;
+  static constexpr int kG = Rotating ? 8 : 4;
+  static constexpr double kTableRadius = 2.0;  // drawn size only
+
+  // Ω(t) = Omega0 + Omega_rate·t + Omega_amp·sin(Omega_freq·t)
+  template <class S>
+  static S omega(const double* p, const S& t) {
+    if constexpr (!Rotating) {
+      return S(0.0);
+    } else {
+      using std::sin;
+      return p[kOmega0] + p[kOmegaRate] * t + p[kOmegaAmp] * sin(p[kOmegaFreq] * t);
+    }
+  }
+  // ∫₀ᵗ Ω: the table's rotation angle.
+  static double tableAngle(const double* p, double t) {
+    if constexpr (!Rotating) {
+      return 0;
+    } else {
+      const double f = p[kOmegaFreq];
+      const double osc = f != 0 ? p[kOmegaAmp] * (1 - std::cos(f * t)) / f : 0.0;
+      return p[kOmega0] * t + 0.5 * p[kOmegaRate] * t * t + osc;
+    }
+  }
+  static double inertia(const double* p) { return p[kInertiaRatio] * p[kM] * p[kR] * p[kR]; }
+
+  static SystemInfo info();
+
+  template <class S>
+  static void anchor(const double*, const S* q, S* rho) {
+    constexpr int n = 6;
+    rho[0 + n * 0] = S(1.0);
+    rho[1 + n * 1] = S(1.0);
+    quaternionAnchor(q, rho, n, 2, 2, /*spaceFrame=*/true);
+  }
+
+  static void structure(const double*, const double*, double* C) { so3Structure(C, 5, 2, -1.0); }
+
+  template <class S>
+  static S lagrangian(const double* p, const S&, const S* q, const S* y) {
+    using std::sin;
+    const double m = p[kM], I = inertia(p);
+    const S kinetic = 0.5 * m * (y[0] * y[0] + y[1] * y[1]) +
+                      0.5 * I * (y[2] * y[2] + y[3] * y[3] + y[4] * y[4]);
+    return kinetic - m * p[kG] * std::sin(p[kTilt]) * q[0];  // height of the centre: x sin(tilt)
+  }
+
+  // Contact point at rest relative to the table: v + ω × (−r n) = Ω n × (x, y).
+  template <class S>
+  static void constraints(const double* p, const S& t, const S* q, const S* y, S* phi) {
+    const double r = p[kR];
+    const S W = omega(p, t);
+    phi[0] = y[0] - r * y[3] + W * q[1];
+    phi[1] = y[1] + r * y[2] - W * q[0];
+  }
+
+  static void scene(const double* p, double t, const double* q, const double* y,
+                    const double* lambda, SceneFrame& frame) {
+    const double r = p[kR];
+    const Eigen::Quaterniond tilt(Eigen::AngleAxisd(-p[kTilt], Eigen::Vector3d::UnitY()));
+    const Eigen::Quaterniond table = tilt * Eigen::Quaterniond(Eigen::AngleAxisd(
+                                                tableAngle(p, t), Eigen::Vector3d::UnitZ()));
+    const Eigen::Vector3d centre = tilt * Eigen::Vector3d(q[0], q[1], r);
+    const Eigen::Vector3d contact = tilt * Eigen::Vector3d(q[0], q[1], 0);
+    frame.movingFrame = table;
+    frame.extent = kTableRadius;
+    frame.bodies.push_back({ShapeKind::Table, "table", Eigen::Vector3d::Zero(), table,
+                            Eigen::Vector3d(kTableRadius, kTableRadius, 0.04)});
+    frame.bodies.push_back({ShapeKind::Sphere, "ball", centre, tilt * quaternionAt(q, 2),
+                            Eigen::Vector3d(r, r, r)});
+    // λ = friction force on the ball at the contact point (Aᵀλ's translational part).
+    frame.arrows.push_back({ArrowKind::Reaction, "friction", contact,
+                            tilt * Eigen::Vector3d(lambda[0], lambda[1], 0)});
+    frame.arrows.push_back({ArrowKind::Force, "normal force", contact,
+                            tilt * Eigen::Vector3d(0, 0, p[kM] * p[kG] * std::cos(p[kTilt]))});
+    frame.arrows.push_back({ArrowKind::Velocity, "velocity", centre,
+                            tilt * Eigen::Vector3d(y[0], y[1], 0)});
+    frame.arrows.push_back({ArrowKind::AngularVelocity, "angular velocity", centre,
+                            tilt * Eigen::Vector3d(y[2], y[3], y[4])});
+    frame.points.push_back({"centre", centre, false});
+    frame.points.push_back({"contact (table frame)", table.conjugate() * contact, true});
+  }
+};
+
+template <bool Rotating>
+SystemInfo BallOnPlane<Rotating>::info() {
+  SystemInfo s;
+  const double inf = std::numeric_limits<double>::infinity();
+  s.parameters = {
+      {"m", "kg", "mass of the ball", 1.0, 0, inf, true, false},
+      {"r", "m", "radius of the ball", 0.1, 0, inf, true, false},
+      {"inertia_ratio", "", "I/(m r²): 0.4 for a solid ball, 2/3 for a thin shell", 0.4, 0, 1, true,
+       false},
+  };
+  if constexpr (Rotating) {
+    s.name = "ball_on_turntable";
+    s.title = "Ball on a rotating table";
+    s.description =
+        "A ball rolls without slipping on a horizontal (or tilted) table that turns about its "
+        "vertical axis with angular velocity Ω(t) = Omega0 + Omega_rate·t + "
+        "Omega_amp·sin(Omega_freq·t). For constant Ω the centre of the ball moves on a circle "
+        "with angular frequency Ω·I/(I + m r²) (2Ω/7 for a solid ball), whatever its initial "
+        "velocity: a rolling ball does not fly off a turntable.";
+    s.source =
+        "Iglesias, Marrero, Martín de Diego, Sosa, Nonholonomic systems on Lie affgebroids, "
+        "§VI.3; Grabowska & Grabowski, Variational calculus with constraints on general "
+        "algebroids, Ex. 4";
+    s.parameters.push_back({"Omega0", "rad/s", "constant part of the table's angular velocity",
+                            1.0, -100, 100});
+    s.parameters.push_back({"Omega_rate", "rad/s²", "angular acceleration of the table", 0.0,
+                            -100, 100});
+    s.parameters.push_back({"Omega_amp", "rad/s", "amplitude of the oscillating part of Ω", 0.0,
+                            -100, 100});
+    s.parameters.push_back({"Omega_freq", "rad/s", "frequency of the oscillating part of Ω", 1.0,
+                            0, 1000});
+    s.equations =
+        "L = ½ m (vx² + vy²) + ½ I |ω|² − m g sin(tilt) x,   I = inertia_ratio·m r²\n"
+        "Φ¹ = vx − r ωy + Ω(t) y = 0\n"
+        "Φ² = vy + r ωx − Ω(t) x = 0\n"
+        "reduced (tilt = 0): ẍ = −κ (Ω' y + Ω ẏ),  ÿ = κ (Ω' x + Ω ẋ),  ω̇z = 0,  κ = I/(I + m r²)";
+  } else {
+    s.name = "ball_on_table";
+    s.title = "Ball on a fixed table";
+    s.description =
+        "A ball rolls without slipping on a fixed table (tilted by `tilt`). On a level table it "
+        "rolls in a straight line at constant speed; on an incline it accelerates downhill at "
+        "(1 − κ) g sin(tilt), κ = I/(I + m r²) (5/7 g sin(tilt) for a solid ball).";
+    s.source =
+        "Cariñena, Nunes da Costa, Santos, Quasi-coordinates from the point of view of Lie "
+        "algebroid structures, Ex. 7.2";
+    s.equations =
+        "L = ½ m (vx² + vy²) + ½ I |ω|² − m g sin(tilt) x,   I = inertia_ratio·m r²\n"
+        "Φ¹ = vx − r ωy = 0\n"
+        "Φ² = vy + r ωx = 0";
+  }
+  s.parameters.push_back({"tilt", "rad",
+                          "angle of the table plane to the horizontal (downhill is −x)", 0.0,
+                          -1.4, 1.4});
+  s.parameters.push_back({"g", "m/s²", "gravitational acceleration", 9.81, 0, 1000});
+  s.coordinates = {"x", "y", "qw", "qx", "qy", "qz"};
+  s.velocities = {"vx", "vy", "wx", "wy", "wz"};
+  s.stateOrder = {"x", "y", "vx", "vy", "wx", "wy", "wz", "qw", "qx", "qy", "qz"};
+  s.independentVelocities = {"vx", "vy", "wz"};
+  s.initialization =
+      "vx, vy and wz are free; wx and wy follow from the rolling constraints. If you set wx or "
+      "wy, the velocities you did not set are completed instead (least change in kinetic "
+      "energy).";
+  s.defaultCoordinates = {0.6, 0.0, 1, 0, 0, 0};
+  s.defaultVelocities = {0.0, 0.2, 0, 0, 2.0};
+  s.quaternions = {{2}};
+  s.constraintCount = 2;
+  return s;
+}
+
+}  // namespace nh::systems

@@ -1,0 +1,7 @@
+#include "ball_on_plane.h"
+
+namespace nh {
+std::shared_ptr<const SystemModel> makeBallOnTable() {
+  return makeSystem<systems::BallOnPlane<false>>();
+}
+}  // namespace nh

@@ -1,0 +1,7 @@
+#include "ball_on_plane.h"
+
+namespace nh {
+std::shared_ptr<const SystemModel> makeBallOnTurntable() {
+  return makeSystem<systems::BallOnPlane<true>>();
+}
+}  // namespace nh
