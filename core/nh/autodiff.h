@@ -68,31 +68,53 @@ inline Jet2 chain(const Jet2& x, double f, double d1, double d2) {
   return r;
 }
 inline Jet1 chain(const Jet1& x, double f, double d1, double /*d2*/) { return chain(x, f, d1); }
+// c·x: the linear case of chain, without the (zero) second-order term.
+inline Jet2 scale(const Jet2& x, double c) {
+  Jet2 r(c * x.v);
+  r.n = x.n;
+  r.n2 = x.n2;
+  for (int i = 0; i < x.n; ++i) r.g[i] = c * x.g[i];
+  const int nh = x.n2 * (x.n2 + 1) / 2;
+  for (int k = 0; k < nh; ++k) r.h[k] = c * x.h[k];
+  return r;
+}
+inline Jet1 scale(const Jet1& x, double c) { return chain(x, c * x.v, c); }
 }  // namespace detail
 
 inline Jet1 operator-(const Jet1& a) { return detail::chain(a, -a.v, -1.0); }
+// Gradients may differ in length (velocity seeds carry fewer directions than coordinate
+// seeds); missing entries are zero.
 inline Jet1 operator+(const Jet1& a, const Jet1& b) {
   if (b.n == 0) { Jet1 r = a; r.v += b.v; return r; }
   if (a.n == 0) { Jet1 r = b; r.v += a.v; return r; }
+  const Jet1& longer = a.n >= b.n ? a : b;
+  const int lo = std::min(a.n, b.n);
   Jet1 r(a.v + b.v);
-  r.n = a.n;
-  for (int i = 0; i < a.n; ++i) r.g[i] = a.g[i] + b.g[i];
+  r.n = longer.n;
+  for (int i = 0; i < lo; ++i) r.g[i] = a.g[i] + b.g[i];
+  for (int i = lo; i < longer.n; ++i) r.g[i] = longer.g[i];
   return r;
 }
 inline Jet1 operator-(const Jet1& a, const Jet1& b) {
   if (b.n == 0) { Jet1 r = a; r.v -= b.v; return r; }
   if (a.n == 0) { Jet1 r = -b; r.v += a.v; return r; }
+  const int lo = std::min(a.n, b.n);
   Jet1 r(a.v - b.v);
-  r.n = a.n;
-  for (int i = 0; i < a.n; ++i) r.g[i] = a.g[i] - b.g[i];
+  r.n = std::max(a.n, b.n);
+  for (int i = 0; i < lo; ++i) r.g[i] = a.g[i] - b.g[i];
+  for (int i = lo; i < a.n; ++i) r.g[i] = a.g[i];
+  for (int i = lo; i < b.n; ++i) r.g[i] = -b.g[i];
   return r;
 }
 inline Jet1 operator*(const Jet1& a, const Jet1& b) {
   if (a.n == 0) return detail::chain(b, a.v * b.v, a.v);
   if (b.n == 0) return detail::chain(a, a.v * b.v, b.v);
+  const int lo = std::min(a.n, b.n);
   Jet1 r(a.v * b.v);
-  r.n = a.n;
-  for (int i = 0; i < a.n; ++i) r.g[i] = a.v * b.g[i] + b.v * a.g[i];
+  r.n = std::max(a.n, b.n);
+  for (int i = 0; i < lo; ++i) r.g[i] = a.v * b.g[i] + b.v * a.g[i];
+  for (int i = lo; i < a.n; ++i) r.g[i] = b.v * a.g[i];
+  for (int i = lo; i < b.n; ++i) r.g[i] = a.v * b.g[i];
   return r;
 }
 inline Jet1 operator/(const Jet1& a, const Jet1& b) {
@@ -104,13 +126,17 @@ inline Jet1 operator/(const Jet1& a, const Jet1& b) {
 // ---- Jet2 ---------------------------------------------------------------------------------
 
 inline Jet2 operator-(const Jet2& a) { return detail::chain(a, -a.v, -1.0, 0.0); }
+// Non-constant jets share n2; their gradients may differ in length (see Jet1).
 inline Jet2 operator+(const Jet2& a, const Jet2& b) {
   if (b.n == 0) { Jet2 r = a; r.v += b.v; return r; }
   if (a.n == 0) { Jet2 r = b; r.v += a.v; return r; }
+  const Jet2& longer = a.n >= b.n ? a : b;
+  const int lo = std::min(a.n, b.n);
   Jet2 r(a.v + b.v);
-  r.n = a.n;
+  r.n = longer.n;
   r.n2 = a.n2;
-  for (int i = 0; i < a.n; ++i) r.g[i] = a.g[i] + b.g[i];
+  for (int i = 0; i < lo; ++i) r.g[i] = a.g[i] + b.g[i];
+  for (int i = lo; i < longer.n; ++i) r.g[i] = longer.g[i];
   const int nh = a.n2 * (a.n2 + 1) / 2;
   for (int k = 0; k < nh; ++k) r.h[k] = a.h[k] + b.h[k];
   return r;
@@ -118,28 +144,34 @@ inline Jet2 operator+(const Jet2& a, const Jet2& b) {
 inline Jet2 operator-(const Jet2& a, const Jet2& b) {
   if (b.n == 0) { Jet2 r = a; r.v -= b.v; return r; }
   if (a.n == 0) { Jet2 r = -b; r.v += a.v; return r; }
+  const int lo = std::min(a.n, b.n);
   Jet2 r(a.v - b.v);
-  r.n = a.n;
+  r.n = std::max(a.n, b.n);
   r.n2 = a.n2;
-  for (int i = 0; i < a.n; ++i) r.g[i] = a.g[i] - b.g[i];
+  for (int i = 0; i < lo; ++i) r.g[i] = a.g[i] - b.g[i];
+  for (int i = lo; i < a.n; ++i) r.g[i] = a.g[i];
+  for (int i = lo; i < b.n; ++i) r.g[i] = -b.g[i];
   const int nh = a.n2 * (a.n2 + 1) / 2;
   for (int k = 0; k < nh; ++k) r.h[k] = a.h[k] - b.h[k];
   return r;
 }
 inline Jet2 operator*(const Jet2& a, const Jet2& b) {
-  if (a.n == 0) return detail::chain(b, a.v * b.v, a.v, 0.0);
-  if (b.n == 0) return detail::chain(a, a.v * b.v, b.v, 0.0);
+  if (a.n == 0) return detail::scale(b, a.v);
+  if (b.n == 0) return detail::scale(a, b.v);
+  const int lo = std::min(a.n, b.n);
   Jet2 r(a.v * b.v);
-  r.n = a.n;
+  r.n = std::max(a.n, b.n);
   r.n2 = a.n2;
-  for (int i = 0; i < a.n; ++i) r.g[i] = a.v * b.g[i] + b.v * a.g[i];
+  for (int i = 0; i < lo; ++i) r.g[i] = a.v * b.g[i] + b.v * a.g[i];
+  for (int i = lo; i < a.n; ++i) r.g[i] = b.v * a.g[i];
+  for (int i = lo; i < b.n; ++i) r.g[i] = a.v * b.g[i];
   for (int i = 0, k = 0; i < a.n2; ++i)
     for (int j = 0; j <= i; ++j, ++k)
       r.h[k] = a.v * b.h[k] + b.v * a.h[k] + a.g[i] * b.g[j] + a.g[j] * b.g[i];
   return r;
 }
 inline Jet2 operator/(const Jet2& a, const Jet2& b) {
-  if (b.n == 0) return detail::chain(a, a.v / b.v, 1.0 / b.v, 0.0);
+  if (b.n == 0) return detail::scale(a, 1.0 / b.v);
   const double inv = 1.0 / b.v;
   return a * detail::chain(b, inv, -inv * inv, 2.0 * inv * inv * inv);
 }
@@ -150,9 +182,9 @@ inline Jet2 operator/(const Jet2& a, const Jet2& b) {
   inline J operator+(double a, const J& b) { return J(a) + b; }              \
   inline J operator-(const J& a, double b) { return a - J(b); }              \
   inline J operator-(double a, const J& b) { return J(a) - b; }              \
-  inline J operator*(const J& a, double b) { return detail::chain(a, a.v * b, b, 0.0); } \
-  inline J operator*(double a, const J& b) { return detail::chain(b, a * b.v, a, 0.0); } \
-  inline J operator/(const J& a, double b) { return detail::chain(a, a.v / b, 1.0 / b, 0.0); } \
+  inline J operator*(const J& a, double b) { return detail::scale(a, b); }   \
+  inline J operator*(double a, const J& b) { return detail::scale(b, a); }   \
+  inline J operator/(const J& a, double b) { return detail::scale(a, 1.0 / b); } \
   inline J operator/(double a, const J& b) { return J(a) / b; }              \
   inline J& operator+=(J& a, const J& b) { return a = a + b; }               \
   inline J& operator-=(J& a, const J& b) { return a = a - b; }               \

@@ -3,15 +3,28 @@
 
 #include <Eigen/LU>
 #include <Eigen/QR>
+#include <Eigen/SVD>
 #include <cmath>
 #include <cstdio>
 
 #include "nh/errors.h"
+#include "nh/small_lu.h"
 
 namespace nh {
 
 namespace {
 constexpr double kMinReciprocalCondition = 1e-13;  // below: treated as singular
+
+// LU's rcond() estimate can miss an exactly singular matrix (it divides by a zero
+// pivot); the ratio of the smallest to the largest pivot catches that case too.
+template <class LU>
+double reciprocalCondition(const LU& lu) {
+  const auto diag = lu.matrixLU().diagonal().cwiseAbs();
+  const double maxPivot = diag.maxCoeff();
+  const double pivotRatio = maxPivot > 0 ? diag.minCoeff() / maxPivot : 0.0;
+  const double rc = lu.rcond();
+  return std::isfinite(rc) ? std::min(rc, pivotRatio) : 0.0;
+}
 
 std::string formatNumber(double v) {
   char buf[64];
@@ -42,6 +55,12 @@ struct EquationsWorkspace {
   MatQY rho;
   VecQ v;  // ρ y
   std::vector<double> C;
+  struct StructureEntry {
+    int gamma, beta, alpha;
+    double value;
+  };
+  std::vector<StructureEntry> structure;  // nonzero C^γ_{βα}
+  bool structureValid = false;
   Jet2 t2, q2[kMaxCoordinates], y2[kMaxVelocities], phi2[kMaxConstraints];
   Jet1 t1, q1[kMaxCoordinates], y1[kMaxVelocities], phi1[kMaxConstraints];
   MatY M, K;
@@ -50,8 +69,9 @@ struct EquationsWorkspace {
   MatYK MinvAt;
   MatK S;
   VecK b, lambda, phiV;
-  Eigen::PartialPivLU<MatY> luM, luK;
-  Eigen::PartialPivLU<MatK> luS;
+  SmallLU<kMaxVelocities> luM;
+  SmallLU<kMaxConstraints> luS;
+  Eigen::PartialPivLU<MatY> luK;
   Eigen::HouseholderQR<MatYK> qr;
   MatY Qfull;
   double lagrangian = 0;
@@ -70,6 +90,7 @@ EquationsOfMotion::EquationsOfMotion(std::shared_ptr<const SystemModel> system,
                      std::to_string(kMaxCoordinates) + ", m ≤ " + std::to_string(kMaxVelocities) +
                      ", constraints ≤ min(m, " + std::to_string(kMaxConstraints) + "))");
   ws_->C.assign(static_cast<size_t>(m) * m * m, 0.0);
+  ws_->structure.reserve(static_cast<size_t>(m) * m * m);  // no allocation in the hot path
 }
 
 EquationsOfMotion::~EquationsOfMotion() = default;
@@ -101,10 +122,15 @@ void EquationsOfMotion::setParameters(const std::vector<double>& values) {
                      std::to_string(system_->info().parameters.size()) + " parameters, got " +
                      std::to_string(values.size()));
   parameters_ = values;
+  ws_->structureValid = false;  // structure functions may depend on parameters
 }
 
-void EquationsOfMotion::throwSingular(const char* what, double t, double rcond) const {
-  const double cond = rcond > 0 ? 1.0 / rcond : std::numeric_limits<double>::infinity();
+void EquationsOfMotion::throwSingular(const char* what, double t, const Eigen::MatrixXd& matrix) const {
+  // Off the hot path: the exact 2-norm condition number for the message.
+  const Eigen::JacobiSVD<Eigen::MatrixXd> svd(matrix);
+  const auto sv = svd.singularValues();
+  const double cond = sv.size() && sv.minCoeff() > 0 ? sv.maxCoeff() / sv.minCoeff()
+                                                     : std::numeric_limits<double>::infinity();
   throw SingularSystemError("system '" + system_->name() + "' is not regular at t = " +
                                 formatNumber(t) + ": " + what + " is singular (condition number " +
                                 formatNumber(cond) + ")",
@@ -127,21 +153,22 @@ void EquationsOfMotion::accelerations(double t, const double* q, const double* y
   w.v.noalias() = w.rho * Eigen::Map<const VecY>(y, m);
 
   // Lagrangian on a second-order jet.
-  auto seed2 = [&](Jet2& j, double value) {
+  // Velocities and time only have the first m+1 directions; coordinates have all 2m+1.
+  auto seed2 = [&](Jet2& j, double value, int directions) {
     j.v = value;
-    j.n = nj;
+    j.n = directions;
     j.n2 = m + 1;
-    std::fill(j.g, j.g + nj, 0.0);
+    std::fill(j.g, j.g + directions, 0.0);
     std::fill(j.h, j.h + (m + 1) * (m + 2) / 2, 0.0);
   };
-  seed2(w.t2, t);
+  seed2(w.t2, t, m + 1);
   w.t2.g[s] = 1;
   for (int a = 0; a < m; ++a) {
-    seed2(w.y2[a], y[a]);
+    seed2(w.y2[a], y[a], m + 1);
     w.y2[a].g[a] = 1;
   }
   for (int i = 0; i < n; ++i) {
-    seed2(w.q2[i], q[i]);
+    seed2(w.q2[i], q[i], nj);
     w.q2[i].g[s] = w.v[i];
     for (int a = 0; a < m; ++a) w.q2[i].g[m + 1 + a] = w.rho(i, a);
   }
@@ -151,11 +178,12 @@ void EquationsOfMotion::accelerations(double t, const double* q, const double* y
   w.M.resize(m, m);
   w.p.resize(m);
   w.F.resize(m);
+  if (L.n2 == 0) throw InputError("the Lagrangian of '" + sys.name() + "' does not depend on the velocities");
   for (int a = 0; a < m; ++a) {
     w.p[a] = L.g[a];
     for (int b = 0; b < m; ++b) w.M(a, b) = L.hess(a, b);
     // F = ρᵀ∂L/∂q + Q − (∂p/∂t + ∂p/∂q ρ y); the C-term follows below.
-    w.F[a] = L.g[m + 1 + a] - L.hess(a, s);
+    w.F[a] = (m + 1 + a < L.n ? L.g[m + 1 + a] : 0.0) - L.hess(a, s);
   }
 
   w.A.resize(kt, m);
@@ -168,19 +196,21 @@ void EquationsOfMotion::accelerations(double t, const double* q, const double* y
       for (int c = 0; c < kt; ++c) {
         const Jet2& phi = w.phi2[c];
         w.phiV[c] = phi.v;
+        if (phi.n == 0) throw InputError("constraint " + std::to_string(c + 1) + " of '" + sys.name() + "' is constant");
         w.b[c] = -phi.g[s];
         for (int a = 0; a < m; ++a) {
           w.A(c, a) = phi.g[a];
           w.p[a] += mu[c] * phi.g[a];
           for (int b = 0; b < m; ++b) w.M(a, b) += mu[c] * phi.hess(a, b);
-          w.F[a] += mu[c] * (phi.g[m + 1 + a] - phi.hess(a, s));
+          w.F[a] += mu[c] * ((m + 1 + a < phi.n ? phi.g[m + 1 + a] : 0.0) - phi.hess(a, s));
         }
       }
     } else {
+      // Only A (y directions) and b (the s direction) are needed here: m+1 directions.
       auto seed1 = [&](Jet1& j, double value) {
         j.v = value;
-        j.n = nj;
-        std::fill(j.g, j.g + nj, 0.0);
+        j.n = m + 1;
+        std::fill(j.g, j.g + m + 1, 0.0);
       };
       seed1(w.t1, t);
       w.t1.g[s] = 1;
@@ -194,24 +224,27 @@ void EquationsOfMotion::accelerations(double t, const double* q, const double* y
       }
       sys.constraints(par, w.t1, w.q1, w.y1, w.phi1);
       for (int c = 0; c < kt; ++c) {
-        w.phiV[c] = w.phi1[c].v;
-        w.b[c] = -w.phi1[c].g[s];
-        for (int a = 0; a < m; ++a) w.A(c, a) = w.phi1[c].g[a];
+        const Jet1& phi = w.phi1[c];
+        w.phiV[c] = phi.v;
+        w.b[c] = s < phi.n ? -phi.g[s] : 0.0;
+        for (int a = 0; a < m; ++a) w.A(c, a) = a < phi.n ? phi.g[a] : 0.0;
       }
     }
   }
 
   if (sys.hasStructure()) {
-    // C^γ_{βα} y^β p_γ (theory §2; with p̃ = p + μA for the vakonomic case).
-    sys.structure(par, q, w.C.data());
-    for (int a = 0; a < m; ++a) {
-      double sum = 0;
-      for (int b = 0; b < m; ++b) {
-        if (y[b] == 0) continue;
-        for (int g = 0; g < m; ++g) sum += w.C[g + m * (b + m * a)] * y[b] * w.p[g];
-      }
-      w.F[a] += sum;
+    // C^γ_{βα} y^β p_γ (theory §2; with p̃ = p + μA for the vakonomic case), over the
+    // nonzero structure functions only; computed once when they do not depend on q.
+    if (!w.structureValid) {
+      sys.structure(par, q, w.C.data());
+      w.structure.clear();
+      for (int g = 0; g < m; ++g)
+        for (int b = 0; b < m; ++b)
+          for (int a = 0; a < m; ++a)
+            if (const double c = w.C[g + m * (b + m * a)]; c != 0) w.structure.push_back({g, b, a, c});
+      w.structureValid = sys.info().constantStructure;
     }
+    for (const auto& e : w.structure) w.F[e.alpha] += e.value * y[e.beta] * w.p[e.gamma];
   }
   if (sys.hasForce()) {
     w.Q.resize(m);
@@ -222,26 +255,42 @@ void EquationsOfMotion::accelerations(double t, const double* q, const double* y
   w.ydot.resize(m);
   w.lambda.resize(kt);
   if (formulation_ == Formulation::Multipliers || kt == 0) {
-    w.luM.compute(w.M);
-    const double rcM = w.luM.rcond();
-    if (!(rcM > kMinReciprocalCondition)) throwSingular("the mass matrix M = ∂²L/∂y²", t, rcM);
+    w.luM.compute(w.M, m);
+    const double rcM = w.luM.reciprocalCondition();
+    if (!(rcM > kMinReciprocalCondition)) throwSingular("the mass matrix M = ∂²L/∂y²", t, w.M);
+    w.rhs = w.F;
+    w.luM.solveInPlace(w.rhs);  // free acceleration M⁻¹F
     if (kt == 0) {
-      w.ydot.noalias() = w.luM.solve(w.F);
+      w.ydot = w.rhs;
       return;
     }
     w.MinvAt.resize(m, kt);
-    w.MinvAt.noalias() = w.luM.solve(w.A.transpose());
-    w.rhs.resize(m);
-    w.rhs.noalias() = w.luM.solve(w.F);  // free acceleration M⁻¹F
+    for (int c = 0; c < kt; ++c) {
+      double* col = w.MinvAt.col(c).data();
+      for (int a = 0; a < m; ++a) col[a] = w.A(c, a);
+      w.luM.solveInPlace(col);
+    }
     w.S.resize(kt, kt);
-    w.S.noalias() = w.A * w.MinvAt;
-    w.luS.compute(w.S);
-    const double rcS = w.luS.rcond();
-    if (!(rcS > kMinReciprocalCondition)) throwSingular("A M⁻¹ Aᵀ", t, rcS);
-    w.phiV.noalias() = w.b - w.A * w.rhs;  // reuse as scratch: b − A ẏ_free
-    w.lambda.noalias() = w.luS.solve(w.phiV);
-    w.ydot = w.rhs;
-    w.ydot.noalias() += w.MinvAt * w.lambda;
+    for (int c = 0; c < kt; ++c)
+      for (int d = 0; d < kt; ++d) {
+        double sum = 0;
+        for (int a = 0; a < m; ++a) sum += w.A(c, a) * w.MinvAt(a, d);
+        w.S(c, d) = sum;
+      }
+    w.luS.compute(w.S, kt);
+    const double rcS = w.luS.reciprocalCondition();
+    if (!(rcS > kMinReciprocalCondition)) throwSingular("A M⁻¹ Aᵀ", t, w.S);
+    for (int c = 0; c < kt; ++c) {  // λ = S⁻¹ (b − A ẏ_free)
+      double sum = w.b[c];
+      for (int a = 0; a < m; ++a) sum -= w.A(c, a) * w.rhs[a];
+      w.lambda[c] = sum;
+    }
+    w.luS.solveInPlace(w.lambda);
+    for (int a = 0; a < m; ++a) {
+      double sum = w.rhs[a];
+      for (int c = 0; c < kt; ++c) sum += w.MinvAt(a, c) * w.lambda[c];
+      w.ydot[a] = sum;
+    }
   } else {
     // Gibbs–Appell (seed 003 §7.2): ẏ = ẏ_p + N ż with A N = 0, A ẏ_p = b,
     // (Nᵀ M N) ż = Nᵀ (F − M ẏ_p). N and ẏ_p from the QR factorisation Aᵀ = Q R.
@@ -252,7 +301,7 @@ void EquationsOfMotion::accelerations(double t, const double* q, const double* y
       dmin = std::min(dmin, std::abs(w.qr.matrixQR()(c, c)));
       dmax = std::max(dmax, std::abs(w.qr.matrixQR()(c, c)));
     }
-    if (!(dmin > kMinReciprocalCondition * dmax)) throwSingular("the constraint matrix A = ∂Φ/∂y", t, dmin / dmax);
+    if (!(dmin > kMinReciprocalCondition * dmax)) throwSingular("the constraint matrix A = ∂Φ/∂y", t, w.A);
     w.Qfull.resize(m, m);
     w.Qfull.setIdentity();
     w.Qfull.applyOnTheLeft(w.qr.householderQ());
@@ -262,8 +311,8 @@ void EquationsOfMotion::accelerations(double t, const double* q, const double* y
     w.K.resize(d, d);
     w.K.noalias() = w.Qfull.rightCols(d).transpose() * w.M * w.Qfull.rightCols(d);
     w.luK.compute(w.K);
-    const double rcK = w.luK.rcond();
-    if (!(rcK > kMinReciprocalCondition)) throwSingular("the reduced mass matrix Nᵀ M N", t, rcK);
+    const double rcK = reciprocalCondition(w.luK);
+    if (!(rcK > kMinReciprocalCondition)) throwSingular("the reduced mass matrix Nᵀ M N", t, w.K);
     w.rhs.resize(m);
     w.rhs.noalias() = w.F - w.M * w.ydotParticular;
     VecY z = w.luK.solve(w.Qfull.rightCols(d).transpose() * w.rhs);
@@ -397,7 +446,7 @@ bool EquationsOfMotion::completeVelocities(double t, double* x, const std::vecto
       for (int c = 0; c < kt; ++c) Af(c, i) = w.A(c, freeIdx[i]);
     }
     Eigen::PartialPivLU<MatY> lu(Mf);
-    if (!(lu.rcond() > kMinReciprocalCondition)) {  // degenerate metric: fall back to Euclidean
+    if (!(reciprocalCondition(lu) > kMinReciprocalCondition)) {  // degenerate metric: fall back to Euclidean
       Mf.setIdentity();
       lu.compute(Mf);
     }
@@ -419,7 +468,8 @@ double EquationsOfMotion::project(double t, double* x) const {
   for (const QuaternionSlot& qs : sys.info().quaternions) {
     double* qq = x + qs.first;
     const double norm = std::sqrt(qq[0] * qq[0] + qq[1] * qq[1] + qq[2] * qq[2] + qq[3] * qq[3]);
-    for (int i = 0; i < 4; ++i) qq[i] /= norm;
+    if (norm > 0)
+      for (int i = 0; i < 4; ++i) qq[i] /= norm;
   }
   if (h > 0) {
     // Gauss–Newton: q ← q − Gᵀ (G Gᵀ)⁻¹ g.

@@ -90,7 +90,7 @@ class EquationsOfMotion {
   void accelerations(double t, const double* q, const double* y, const double* mu) const;
   void velocityJacobian(double t, const double* q, const double* y) const;  // ws.phiV, ws.A
   void massMatrix(double t, const double* q, const double* y) const;        // ws.M
-  [[noreturn]] void throwSingular(const char* what, double t, double rcond) const;
+  [[noreturn]] void throwSingular(const char* what, double t, const Eigen::MatrixXd& matrix) const;
 
   std::shared_ptr<const SystemModel> system_;
   DynamicsKind dynamics_;

@@ -102,6 +102,9 @@ void Simulation::setState(double t, const std::vector<double>& x) {
 void Simulation::setParameters(const std::vector<double>& values) {
   equations_.setParameters(values);
   stepper_->initialised = false;  // the dense stepper's cached derivative is stale
+  // Constraints may depend on parameters (the table's Ω): the velocities jump onto the new
+  // constraint manifold, as under an impulsive reaction (least change in kinetic energy).
+  equations_.project(t_, x_.data());
 }
 
 void Simulation::setFormulation(Formulation formulation) {
@@ -160,7 +163,7 @@ void Simulation::advance(double tEnd, double dtOut, const SampleCallback& onSamp
         checkState(t1, dense->current_state());
         if (dense->current_time_step() < 1e-14 * std::max(1.0, std::abs(t1)))
           throw IntegrationError("integration of '" + equations_.system().name() +
-                                     "' stalled at t = " + fmt(t1) + " (step size underflow)",
+                                     "' blew up at t = " + fmt(t1) + " (step size underflow)",
                                  t1);
         while (sampleTime(nextSample_) <= std::min(t1, tEnd) + eps) {
           const double ts = sampleTime(nextSample_);
@@ -205,7 +208,7 @@ void Simulation::advance(double tEnd, double dtOut, const SampleCallback& onSamp
           while (controlled.try_step(system, x_, t_, dt) == odeint::fail) {
             if (++failures > 500 || dt < 1e-14 * std::max(1.0, std::abs(t_)))
               throw IntegrationError("integration of '" + equations_.system().name() +
-                                         "' stalled at t = " + fmt(t_) + " (step size underflow)",
+                                         "' blew up at t = " + fmt(t_) + " (step size underflow)",
                                      t_);
           }
           // try_step left its proposal for the next step in dt; a step shortened to hit an

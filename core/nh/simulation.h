@@ -44,7 +44,8 @@ class Simulation {
   double time() const { return t_; }
   const std::vector<double>& state() const { return x_; }
 
-  // Takes effect from the current state on (the stepper restarts there).
+  // Takes effect from the current state on (the stepper restarts there); velocities are
+  // projected onto the constraints as they read with the new values.
   void setParameters(const std::vector<double>& values);
   void setFormulation(Formulation formulation);
 

@@ -62,6 +62,7 @@ struct SystemInfo {
   std::vector<double> defaultCoordinates;
   std::vector<double> defaultVelocities;
   std::vector<QuaternionSlot> quaternions;
+  bool constantStructure = false;  // C^γ_{αβ} independent of q (a Lie algebra, say)
   int constraintCount = 0;  // k: Φ(t, q, y) = 0
   int holonomicCount = 0;   // h: g(t, q) = 0
 };

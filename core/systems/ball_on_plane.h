@@ -108,8 +108,10 @@ SystemInfo BallOnPlane<Rotating>::info() {
   s.parameters = {
       {"m", "kg", "mass of the ball", 1.0, 0, inf, true, false},
       {"r", "m", "radius of the ball", 0.1, 0, inf, true, false},
-      {"inertia_ratio", "", "I/(m r²): 0.4 for a solid ball, 2/3 for a thin shell", 0.4, 0, 1, true,
-       false},
+      {"inertia_ratio", "",
+       "I/(m r²): 0.4 for a solid ball, 2/3 for a thin shell (0: no rotational inertia, which "
+       "makes the system non-regular)",
+       0.4, 0, 1},
   };
   if constexpr (Rotating) {
     s.name = "ball_on_turntable";
@@ -167,6 +169,7 @@ SystemInfo BallOnPlane<Rotating>::info() {
   s.defaultCoordinates = {0.6, 0.0, 1, 0, 0, 0};
   s.defaultVelocities = {0.0, 0.2, 0, 0, 2.0};
   s.quaternions = {{2}};
+  s.constantStructure = true;
   s.constraintCount = 2;
   return s;
 }

@@ -39,6 +39,7 @@ struct ChaplyginSleigh {
         "held at 0 by the constraint.";
     s.defaultCoordinates = {0, 0, 0};
     s.defaultVelocities = {0.3, 0, 3.0};
+    s.constantStructure = true;
     s.constraintCount = 1;
     return s;
   }

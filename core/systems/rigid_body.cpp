@@ -34,6 +34,7 @@ struct RigidBody {
     s.initialization = "There are no velocity constraints: w1, w2, w3 are free.";
     s.defaultCoordinates = {1, 0, 0, 0};
     s.defaultVelocities = {0.02, 2.0, 0.02};
+    s.constantStructure = true;
     s.quaternions = {{0}};
     return s;
   }

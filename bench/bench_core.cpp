@@ -1,0 +1,142 @@
+// Core benchmark (not a test): right-hand-side evaluations per second and integration steps
+// per second for every catalogue system, and for ball_on_turntable the same with a
+// hand-written closed-form right-hand side of the same equations (same state layout, same
+// stepper), printing the ratio generic / hand-written.
+#include <boost/numeric/odeint.hpp>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <string>
+#include <thread>
+
+#include "nh/catalogue.h"
+#include "nh/scenario.h"
+
+using namespace nh;
+using Clock = std::chrono::steady_clock;
+using State = std::vector<double>;
+
+namespace {
+
+double seconds(Clock::time_point a, Clock::time_point b) {
+  return std::chrono::duration<double>(b - a).count();
+}
+
+// Repeats f until at least `budget` seconds have passed; returns calls per second.
+template <class F>
+double rate(F&& f, double budget = 0.5) {
+  long calls = 0, batch = 64;
+  const auto start = Clock::now();
+  double elapsed = 0;
+  while (elapsed < budget) {
+    for (long i = 0; i < batch; ++i) f();
+    calls += batch;
+    batch *= 2;
+    elapsed = seconds(start, Clock::now());
+  }
+  return calls / elapsed;
+}
+
+// The ball on the turntable written out by hand (theory §5 with the tilt, Ω(t) of the
+// catalogue), in the engine's state layout q = (x, y, qw, qx, qy, qz), y = (vx, vy, ω).
+struct HandWrittenBall {
+  double m, r, ratio, W0, rate, amp, freq, tilt, g;
+  void operator()(const State& s, State& d, double t) const {
+    const double W = W0 + rate * t + amp * std::sin(freq * t);
+    const double Wd = rate + amp * freq * std::cos(freq * t);
+    const double kappa = ratio / (ratio + 1);
+    const double I = ratio * m * r * r;
+    const double x = s[0], y = s[1], qw = s[2], qx = s[3], qy = s[4], qz = s[5];
+    const double vx = s[6], vy = s[7], wx = s[8], wy = s[9], wz = s[10];
+    const double Fx = -m * g * std::sin(tilt);
+    const double ax = (1 - kappa) * Fx / m - kappa * (Wd * y + W * vy);
+    const double ay = kappa * (Wd * x + W * vx);
+    d.resize(11);
+    d[0] = vx;
+    d[1] = vy;
+    d[2] = -0.5 * (wx * qx + wy * qy + wz * qz);
+    d[3] = 0.5 * (qw * wx + wy * qz - wz * qy);
+    d[4] = 0.5 * (qw * wy + wz * qx - wx * qz);
+    d[5] = 0.5 * (qw * wz + wx * qy - wy * qx);
+    d[6] = ax;
+    d[7] = ay;
+    d[8] = r * m * ay / I;          // I ω̇x = r f_y, f = m a − F
+    d[9] = -r * (m * ax - Fx) / I;  // I ω̇y = −r f_x
+    d[10] = 0;
+  }
+};
+
+// Steps per second of odeint's dense-output Dormand–Prince on `system` (no projection).
+template <class System>
+double denseSteps(System system, State x, double rtol, double atol, long* stepsOut = nullptr) {
+  auto stepper = boost::numeric::odeint::make_dense_output(
+      atol, rtol, boost::numeric::odeint::runge_kutta_dopri5<State>());
+  stepper.initialize(x, 0.0, 1e-3);
+  long steps = 0;
+  const auto start = Clock::now();
+  while (seconds(start, Clock::now()) < 1.0) {
+    for (int i = 0; i < 100; ++i) stepper.do_step(system);
+    steps += 100;
+  }
+  if (stepsOut) *stepsOut = steps;
+  return steps / seconds(start, Clock::now());
+}
+
+}  // namespace
+
+int main() {
+  std::printf("Nonholonomic Lab core benchmark (%u hardware threads)\n\n",
+              std::thread::hardware_concurrency());
+  std::printf("%-18s %14s %14s %16s\n", "system", "RHS evals/s", "steps/s", "steps/s (no proj)");
+  for (const auto& system : catalogue()) {
+    Simulation sim(system, DynamicsKind::Nonholonomic);
+    const State x0 = initialState(sim.equations(), 0, {});
+    State dx(x0.size());
+    const EquationsOfMotion& eq = sim.equations();
+    const double rhsRate = rate([&] { eq.rhs(0.3, x0.data(), dx.data()); });
+    auto stepsPerSecond = [&](bool projection) {
+      IntegratorOptions o;
+      o.projection = projection;
+      sim.setOptions(o);
+      sim.setState(0, x0);
+      const auto start = Clock::now();
+      double t = 0;
+      while (seconds(start, Clock::now()) < 1.0) {
+        t += 1.0;
+        sim.advance(t, 1.0, {});
+      }
+      return sim.stepsTaken() / seconds(start, Clock::now());
+    };
+    std::printf("%-18s %14.3g %14.3g %16.3g\n", system->name().c_str(), rhsRate,
+                stepsPerSecond(true), stepsPerSecond(false));
+  }
+
+  // Generic engine against the hand-written closed form, same state, same stepper.
+  const auto ball = findSystem("ball_on_turntable");
+  EquationsOfMotion eq(ball, DynamicsKind::Nonholonomic);
+  const std::map<std::string, double> params = {{"Omega_rate", 0.01}, {"Omega_amp", 0.2}, {"tilt", 0.05}};
+  eq.setParameters(resolveParameters(*ball, params));
+  const State x0 = initialState(eq, 0, {});
+  const auto& p = eq.parameters();
+  const HandWrittenBall hand{p[0], p[1], p[2], p[3], p[4], p[5], p[6], p[7], p[8]};
+  State d1(x0.size()), d2(x0.size());
+  eq.rhs(0.7, x0.data(), d1.data());
+  hand(x0, d2, 0.7);
+  double maxDiff = 0;
+  for (size_t i = 0; i < d1.size(); ++i) maxDiff = std::max(maxDiff, std::abs(d1[i] - d2[i]));
+  const double genericRhs = rate([&] { eq.rhs(0.7, x0.data(), d1.data()); }, 1.0);
+  const double handRhs = rate([&] { hand(x0, d2, 0.7); }, 1.0);
+  auto generic = [&](const State& s, State& d, double t) {
+    d.resize(s.size());
+    eq.rhs(t, s.data(), d.data());
+  };
+  const double genericSteps = denseSteps(generic, x0, 1e-10, 1e-12);
+  const double handSteps = denseSteps(hand, x0, 1e-10, 1e-12);
+  std::printf("\nball_on_turntable, generic engine vs hand-written closed form "
+              "(max |difference| of the RHS: %.1e)\n", maxDiff);
+  std::printf("  RHS evals/s:  generic %.3g, hand-written %.3g, ratio %.1f×\n", genericRhs,
+              handRhs, handRhs / genericRhs);
+  std::printf("  dopri5 steps/s (rtol 1e-10, no projection): generic %.3g, hand-written %.3g, ratio %.1f×\n",
+              genericSteps, handSteps, handSteps / genericSteps);
+  return 0;
+}

@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Installs the Debian 12 packages Nonholonomic Lab needs; installs nothing that is present.
+set -euo pipefail
+packages=(
+  build-essential cmake ninja-build ccache
+  libeigen3-dev libboost-dev
+  qt6-base-dev libqt6opengl6-dev qt6-svg-dev
+  libvtk9-dev
+  libavcodec-dev libavformat-dev libavutil-dev libswscale-dev ffmpeg zlib1g-dev libx11-dev
+  xvfb xauth libgl1-mesa-dri
+)
+missing=()
+for p in "${packages[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$p")
+  fi
+done
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "install-deps: all ${#packages[@]} packages present"
+  exit 0
+fi
+echo "install-deps: installing ${missing[*]}"
+SUDO=""
+if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"

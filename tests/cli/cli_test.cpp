@@ -1,0 +1,193 @@
+// The nhsim command line: output format, scenarios, and every error case with its message
+// and exit code (2: bad input, 3: simulation failed, 1: output failed).
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QtTest>
+
+namespace {
+
+struct Result {
+  int code = -1;
+  QString out, err;
+};
+
+Result nhsim(const QStringList& args) {
+  QProcess p;
+  p.start(NHSIM_PATH, args);
+  p.waitForFinished(120000);
+  Result r;
+  r.code = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
+  r.out = QString::fromUtf8(p.readAllStandardOutput());
+  r.err = QString::fromUtf8(p.readAllStandardError());
+  return r;
+}
+
+QList<QStringList> readCsv(const QString& path) {
+  QFile f(path);
+  if (!f.open(QIODevice::ReadOnly)) return {};
+  QList<QStringList> rows;
+  for (const QByteArray& line : f.readAll().split('\n'))
+    if (!line.isEmpty()) rows.append(QString::fromUtf8(line).split(','));
+  return rows;
+}
+
+}  // namespace
+
+class CliTest : public QObject {
+  Q_OBJECT
+  QTemporaryDir dir_;
+
+  QString path(const QString& name) const { return dir_.filePath(name); }
+  void writeFile(const QString& name, const QByteArray& text) {
+    QFile f(path(name));
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write(text);
+  }
+  // One line on stderr containing `fragment`, exit code `code`.
+  void expectError(const QStringList& args, int code, const QString& fragment) {
+    const Result r = nhsim(args);
+    QVERIFY2(r.code == code, qPrintable(QString("exit %1, stderr: %2").arg(r.code).arg(r.err)));
+    QVERIFY2(r.err.contains(fragment), qPrintable("stderr: " + r.err));
+    QVERIFY2(r.err.trimmed().count('\n') == 0, qPrintable("more than one line: " + r.err));
+    QVERIFY(r.err.startsWith("nhsim: error: "));
+  }
+
+ private slots:
+  void listAndInfo() {
+    const Result list = nhsim({"list"});
+    QCOMPARE(list.code, 0);
+    for (const char* name : {"ball_on_turntable", "ball_on_table", "nh_particle", "central_force",
+                             "rigid_body", "rolling_disk", "chaplygin_sleigh"})
+      QVERIFY(list.out.contains(name));
+    const Result info = nhsim({"info", "ball_on_turntable", "--json"});
+    QCOMPARE(info.code, 0);
+    const QJsonObject o = QJsonDocument::fromJson(info.out.toUtf8()).object();
+    QCOMPARE(o.value("name").toString(), QString("ball_on_turntable"));
+    QStringList params;
+    for (const auto& p : o.value("parameters").toArray()) params << p.toObject().value("name").toString();
+    QCOMPARE(params, QStringList({"m", "r", "inertia_ratio", "Omega0", "Omega_rate", "Omega_amp",
+                                  "Omega_freq", "tilt", "g"}));
+    QStringList state;
+    for (const auto& s : o.value("state").toArray()) state << s.toString();
+    QCOMPARE(state.join(' '), QString("x y vx vy wx wy wz qw qx qy qz"));
+    const Result text = nhsim({"info", "nh_particle"});
+    QCOMPARE(text.code, 0);
+    QVERIFY(text.out.contains("vakonomic adds: mu"));
+    QVERIFY(text.out.contains("Initial velocities:"));
+  }
+
+  void runWritesCsvWithHeader() {
+    const Result r = nhsim({"run", "ball_on_turntable", "--t-end", "2", "--dt-out", "0.5", "--out", path("a.csv")});
+    QCOMPARE(r.code, 0);
+    QVERIFY(r.out.contains("ball_on_turntable"));
+    const auto rows = readCsv(path("a.csv"));
+    QCOMPARE(rows.size(), 6);
+    QCOMPARE(rows[0].join(','), QString("t,x,y,vx,vy,wx,wy,wz,qw,qx,qy,qz,energy,phi_1,phi_2,lambda_1,lambda_2"));
+    QCOMPARE(rows[5][0].toDouble(), 2.0);
+    for (int i = 1; i < rows.size(); ++i) {
+      QVERIFY(std::abs(rows[i][13].toDouble()) < 1e-10);
+      QVERIFY(std::abs(rows[i][14].toDouble()) < 1e-10);
+    }
+    // CSV to stdout with "-", vakonomic adds mu.
+    const Result v = nhsim({"run", "nh_particle", "--dynamics", "vakonomic", "--t-end", "1", "--dt-out", "0.5",
+                            "--init", "mu=0.2", "--out", "-"});
+    QCOMPARE(v.code, 0);
+    const QStringList lines = v.out.trimmed().split('\n');
+    QCOMPARE(lines.size(), 4);
+    QCOMPARE(lines[0], QString("t,x,y,z,vx,vy,vz,mu,energy,phi_1,lambda_1"));
+    QCOMPARE(lines[1].split(',')[7].toDouble(), 0.2);
+  }
+
+  void optionsChangeTheRun() {
+    QCOMPARE(nhsim({"run", "rigid_body", "--t-end", "1", "--integrator", "rk4", "--step", "0.01", "--out", path("rk4.csv")}).code, 0);
+    QCOMPARE(nhsim({"run", "rigid_body", "--t-end", "1", "--integrator", "rk78", "--rtol", "1e-12", "--atol", "1e-14", "--out", path("rk78.csv")}).code, 0);
+    const auto a = readCsv(path("rk4.csv")), b = readCsv(path("rk78.csv"));
+    QCOMPARE(a.size(), b.size());
+    const double d = std::abs(a.last()[1].toDouble() - b.last()[1].toDouble());
+    QVERIFY(d > 0 && d < 1e-6);  // different integrators, same motion
+    QCOMPARE(nhsim({"run", "chaplygin_sleigh", "--t-end", "1", "--formulation", "gibbs-appell", "--no-projection", "--out", path("ga.csv")}).code, 0);
+  }
+
+  void inconsistentInitialVelocitiesAreCompleted() {
+    const Result r = nhsim({"run", "ball_on_turntable", "--init", "vx=0.3", "--init", "vy=0", "--init", "wx=1",
+                            "--init", "wy=1", "--t-end", "0", "--out", path("c.csv")});
+    QCOMPARE(r.code, 0);
+    QVERIFY2(r.err.contains("violates the constraints"), qPrintable(r.err));
+    const auto rows = readCsv(path("c.csv"));
+    QCOMPARE(rows.size(), 2);
+    QVERIFY(std::abs(rows[1][13].toDouble()) < 1e-12);
+  }
+
+  void scenarioRoundTrip() {
+    QCOMPARE(nhsim({"run", "ball_on_turntable", "--set", "Omega0=2", "--set", "Omega_amp=0.5", "--init", "x=0.4",
+                    "--t-end", "3", "--dt-out", "0.1", "--out", path("d1.csv"), "--save-scenario", path("s.json")}).code, 0);
+    QFile f(path("s.json"));
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    const QJsonObject o = QJsonDocument::fromJson(f.readAll()).object();
+    QCOMPARE(o.value("version").toInt(), 1);
+    QCOMPARE(o.value("parameters").toObject().value("Omega0").toDouble(), 2.0);
+    QCOMPARE(o.value("initial").toObject().value("x").toDouble(), 0.4);
+    QCOMPARE(nhsim({"run", path("s.json"), "--out", path("d2.csv")}).code, 0);
+    QCOMPARE(readCsv(path("d1.csv")), readCsv(path("d2.csv")));
+  }
+
+  void badNamesAndValues() {
+    expectError({"run", "teapot"}, 2, "unknown system 'teapot' (known systems: ball_on_turntable");
+    expectError({"run", "ball_on_turntable", "--set", "mass=1"}, 2, "unknown parameter 'mass'");
+    expectError({"run", "ball_on_turntable", "--init", "speed=1"}, 2, "unknown state variable 'speed'");
+    expectError({"run", "ball_on_turntable", "--set", "r=abc"}, 2, "--set r: 'abc' is not a number");
+    expectError({"run", "ball_on_turntable", "--set", "r=inf"}, 2, "must be finite");
+    expectError({"run", "ball_on_turntable", "--init", "x=nan"}, 2, "must be finite");
+    expectError({"run", "ball_on_turntable", "--set", "r=-1"}, 2, "parameter 'r' must be in (0, inf), got -1");
+    expectError({"run", "ball_on_turntable", "--set", "m=0"}, 2, "parameter 'm' must be in (0, inf), got 0");
+    expectError({"run", "ball_on_turntable", "--rtol", "0"}, 2, "rtol must be a finite number > 0, got 0");
+    expectError({"run", "ball_on_turntable", "--atol", "-1e-9"}, 2, "atol must be a finite number > 0");
+    expectError({"run", "ball_on_turntable", "--step", "0"}, 2, "step must be a finite number > 0");
+    expectError({"run", "ball_on_turntable", "--t-end", "-1"}, 2, "t-end must be a finite number ≥ 0, got -1");
+    expectError({"run", "ball_on_turntable", "--dt-out", "0"}, 2, "dt-out must be a finite number > 0");
+    expectError({"run", "ball_on_turntable", "--integrator", "euler"}, 2, "unknown integrator 'euler' (allowed: dopri5, rk78, rk4)");
+    expectError({"run", "ball_on_turntable", "--dynamics", "magic"}, 2, "unknown dynamics 'magic'");
+    expectError({"run", "ball_on_turntable", "--frobnicate"}, 2, "unknown option '--frobnicate'");
+    expectError({"run", "ball_on_turntable", "--set"}, 2, "option --set needs a value");
+    expectError({"bake"}, 2, "unknown command 'bake'");
+  }
+
+  void badScenarioFiles() {
+    writeFile("malformed.json", "{\"format\": \"nonholonomic-lab-scenario\", \"version\": 1,, }");
+    expectError({"run", path("malformed.json")}, 2, "not valid JSON");
+    writeFile("truncated.json", "{\"format\": \"nonholonomic-lab-scenario\", \"version\": 1, \"system\": \"ball_on");
+    expectError({"run", path("truncated.json")}, 2, "not valid JSON");
+    writeFile("version.json", "{\"format\": \"nonholonomic-lab-scenario\", \"version\": 7, \"system\": \"ball_on_table\"}");
+    expectError({"run", path("version.json")}, 2, "unsupported scenario version 7 (this program reads version 1)");
+    writeFile("key.json", "{\"format\": \"nonholonomic-lab-scenario\", \"version\": 1, \"system\": \"ball_on_table\", \"colour\": 1}");
+    expectError({"run", path("key.json")}, 2, "unknown key 'colour'");
+    writeFile("type.json", "{\"format\": \"nonholonomic-lab-scenario\", \"version\": 1, \"system\": \"ball_on_table\", \"t_end\": \"long\"}");
+    expectError({"run", path("type.json")}, 2, "'t_end' must be a number");
+    writeFile("range.json", "{\"format\": \"nonholonomic-lab-scenario\", \"version\": 1, \"system\": \"ball_on_table\", \"parameters\": {\"r\": 0}}");
+    expectError({"run", path("range.json")}, 2, "parameter 'r' must be in (0, inf), got 0");
+    expectError({"run", path("missing.json")}, 2, "cannot read scenario file");
+  }
+
+  void nonRegularSystem() {
+    expectError({"run", "ball_on_turntable", "--set", "inertia_ratio=0"}, 3,
+                "system 'ball_on_turntable' is not regular at t = 0: the mass matrix");
+  }
+
+  // A blow-up keeps the rows written so far and says at which t.
+  void blowUpKeepsRows() {
+    expectError({"run", "central_force", "--set", "k=-1", "--set", "n=3", "--init", "w1=1", "--init", "w2=0",
+                 "--t-end", "5", "--out", path("blow.csv")}, 3, "blew up at t = 1.31");
+    const auto rows = readCsv(path("blow.csv"));
+    QVERIFY(rows.size() > 100);
+    QVERIFY(rows.last()[0].toDouble() > 1.0);
+  }
+
+  void unwritableOutput() {
+    expectError({"run", "ball_on_table", "--out", "/nonexistent-dir/x.csv"}, 1, "cannot write '/nonexistent-dir/x.csv'");
+  }
+};
+
+QTEST_GUILESS_MAIN(CliTest)
+#include "cli_test.moc"

@@ -1,0 +1,111 @@
+// Every catalogue system is well described, starts consistent, draws a scene and runs;
+// closed-form behaviour of the rolling disk.
+#include <QtTest>
+#include <set>
+
+#include "nh/catalogue.h"
+#include "nh/errors.h"
+#include "nh/scenario.h"
+
+using namespace nh;
+
+class CatalogueTest : public QObject {
+  Q_OBJECT
+ private slots:
+  void descriptionsAreComplete() {
+    QCOMPARE(catalogue().size(), size_t(7));
+    for (const auto& system : catalogue()) {
+      const SystemInfo& s = system->info();
+      const QString name = QString::fromStdString(s.name);
+      QVERIFY2(!s.title.empty() && !s.description.empty() && !s.source.empty() && !s.equations.empty() &&
+                   !s.initialization.empty(),
+               qPrintable(name));
+      QCOMPARE(s.defaultCoordinates.size(), s.coordinates.size());
+      QCOMPARE(s.defaultVelocities.size(), s.velocities.size());
+      std::multiset<std::string> all(s.coordinates.begin(), s.coordinates.end());
+      all.insert(s.velocities.begin(), s.velocities.end());
+      QVERIFY2(std::multiset<std::string>(s.stateOrder.begin(), s.stateOrder.end()) == all, qPrintable(name));
+      for (const auto& p : s.parameters)
+        QVERIFY2(p.allows(p.defaultValue) && !p.unit.empty() + !p.description.empty() >= 1, qPrintable(name));
+    }
+  }
+
+  void defaultsAreConsistentDrawAndRun() {
+    for (const auto& system : catalogue()) {
+      for (DynamicsKind kind : {DynamicsKind::Nonholonomic, DynamicsKind::Vakonomic}) {
+        Simulation sim(system, kind);
+        const auto x0 = initialState(sim.equations(), 0, {});
+        QVERIFY(sim.equations().residual(0, x0.data()) < 1e-12);
+        sim.setState(0, x0);
+        int samples = 0;
+        sim.advance(1.0, 0.1, [&](double, const double*) { ++samples; });
+        QCOMPARE(samples, 11);
+        Observables o;
+        sim.equations().observe(sim.time(), sim.state().data(), o);
+        SceneFrame frame;
+        system->scene(sim.equations().parameters().data(), sim.time(), sim.state().data(),
+                      sim.state().data() + system->n(), o.lambda.data(), frame);
+        QVERIFY(!frame.bodies.empty());
+        QVERIFY(!frame.points.empty());
+        QVERIFY(frame.extent > 0);
+      }
+    }
+  }
+
+  void unknownNamesAndBadValuesAreRejected() {
+    QVERIFY_THROWS_EXCEPTION(InputError, findSystem("teapot"));
+    const auto system = findSystem("ball_on_turntable");
+    try {
+      resolveParameters(*system, {{"r", -1}});
+      QFAIL("expected InputError");
+    } catch (const InputError& e) {
+      QCOMPARE(QString(e.what()), QString("parameter 'r' must be in (0, inf), got -1"));
+    }
+    QVERIFY_THROWS_EXCEPTION(InputError, resolveParameters(*system, {{"mass", 1}}));
+    EquationsOfMotion eq(system, DynamicsKind::Nonholonomic);
+    QVERIFY_THROWS_EXCEPTION(InputError, initialState(eq, 0, {{"speed", 1}}));
+    QVERIFY_THROWS_EXCEPTION(InputError, initialState(eq, 0, {{"qw", 0}, {"qx", 0}, {"qy", 0}, {"qz", 0}}));
+  }
+
+  // Initial velocities that violate the constraints are completed, keeping what was given.
+  void initialVelocitiesAreCompleted() {
+    const auto system = findSystem("ball_on_turntable");
+    EquationsOfMotion eq(system, DynamicsKind::Nonholonomic);
+    std::vector<std::string> notes;
+    const auto x = initialState(eq, 0, {{"x", 0.5}, {"vx", 0.1}, {"vy", 0.2}}, &notes);
+    QVERIFY(notes.empty());
+    QVERIFY(std::abs(x[6] - 0.1) < 1e-15 && std::abs(x[7] - 0.2) < 1e-15);
+    QVERIFY(std::abs(x[9] - 0.1 / 0.1) < 1e-12);          // ωy = (vx + Ω y)/r
+    QVERIFY(std::abs(x[8] - (0.5 - 0.2) / 0.1) < 1e-12);  // ωx = (Ω x − vy)/r
+    // Giving ωx too: vy is what changes now.
+    const auto x2 = initialState(eq, 0, {{"x", 0.5}, {"vx", 0.1}, {"wx", 1.0}}, &notes);
+    QVERIFY(std::abs(x2[8] - 1.0) < 1e-15);
+    QVERIFY(std::abs(x2[7] - (0.5 - 0.1)) < 1e-12);
+    QVERIFY(eq.residual(0, x2.data()) < 1e-14);
+    // Contradicting everything: projected, with a note.
+    notes.clear();
+    const auto x3 = initialState(eq, 0, {{"vx", 1}, {"vy", 1}, {"wx", 1}, {"wy", 1}}, &notes);
+    QVERIFY(eq.residual(0, x3.data()) < 1e-12);
+    QVERIFY(!notes.empty());
+  }
+
+  // A vertical disk rolls on a circle of radius r·wtheta/wphi at constant rates.
+  void rollingDiskRunsOnACircle() {
+    const auto system = findSystem("rolling_disk");
+    Simulation sim(system, DynamicsKind::Nonholonomic);
+    const double r = 0.3, wphi = 0.7, wtheta = 2.5;
+    const auto x0 = initialState(sim.equations(), 0, {{"wphi", wphi}, {"wtheta", wtheta}});
+    sim.setState(0, x0);
+    const double R = r * wtheta / wphi;
+    // Centre of the circle: heading 0 at the origin, turning left → centre (0, R).
+    double worst = 0;
+    sim.advance(20, 0.1, [&](double, const double* x) {
+      worst = std::max(worst, std::abs(std::hypot(x[0], x[1] - R) - R));
+      worst = std::max(worst, std::abs(x[6] - wphi) + std::abs(x[7] - wtheta));
+    });
+    QVERIFY2(worst < 1e-9, qPrintable(QString::number(worst)));
+  }
+};
+
+QTEST_APPLESS_MAIN(CatalogueTest)
+#include "catalogue_test.moc"

@@ -1,0 +1,224 @@
+// EquationsOfMotion: independent formulations agree; closed forms of catalogue systems;
+// regularity check; holonomic constraints.
+#include <QtTest>
+#include <random>
+
+#include "nh/catalogue.h"
+#include "nh/errors.h"
+#include "nh/rotation.h"
+#include "nh/scenario.h"
+#include "test_support.h"
+
+using namespace nh;
+
+namespace {
+
+// Two copies of the same constraint: A M⁻¹ Aᵀ is singular.
+struct DuplicateConstraint {
+  static SystemInfo info() {
+    SystemInfo s;
+    s.name = "duplicate_constraint";
+    s.coordinates = {"x", "y"};
+    s.velocities = {"vx", "vy"};
+    s.stateOrder = {"x", "y", "vx", "vy"};
+    s.defaultCoordinates = {0, 0};
+    s.defaultVelocities = {0, 0};
+    s.constraintCount = 2;
+    return s;
+  }
+  template <class S> static void anchor(const double*, const S*, S* rho) {
+    rho[0] = S(1.0);
+    rho[3] = S(1.0);
+  }
+  template <class S> static S lagrangian(const double*, const S&, const S*, const S* y) {
+    return 0.5 * (y[0] * y[0] + y[1] * y[1]);
+  }
+  template <class S> static void constraints(const double*, const S&, const S*, const S* y, S* phi) {
+    phi[0] = y[0] - y[1];
+    phi[1] = 2.0 * (y[0] - y[1]);
+  }
+};
+
+// Spherical pendulum in Cartesian coordinates with the holonomic g = |x|² − l².
+struct SphericalPendulum {
+  static SystemInfo info() {
+    SystemInfo s;
+    s.name = "spherical_pendulum";
+    s.coordinates = {"x", "y", "z"};
+    s.velocities = {"vx", "vy", "vz"};
+    s.stateOrder = {"x", "y", "z", "vx", "vy", "vz"};
+    s.independentVelocities = {"vx", "vy"};
+    s.parameters = {{"l", "m", "length", 1.0}, {"g", "m/s²", "gravity", 9.81}};
+    s.defaultCoordinates = {0.6, 0, -0.8};
+    s.defaultVelocities = {0, 1.0, 0};
+    s.holonomicCount = 1;
+    return s;
+  }
+  template <class S> static void anchor(const double*, const S*, S* rho) {
+    for (int i = 0; i < 3; ++i) rho[i + 3 * i] = S(1.0);
+  }
+  template <class S> static S lagrangian(const double* p, const S&, const S* q, const S* y) {
+    return 0.5 * (y[0] * y[0] + y[1] * y[1] + y[2] * y[2]) - p[1] * q[2];
+  }
+  template <class S> static void holonomic(const double* p, const S&, const S* q, S* g) {
+    g[0] = q[0] * q[0] + q[1] * q[1] + q[2] * q[2] - p[0] * p[0];
+  }
+};
+
+}  // namespace
+
+class DynamicsTest : public QObject {
+  Q_OBJECT
+ private slots:
+  // Theory §2: multipliers (KKT) and Gibbs–Appell (null space of A) must agree to 1e-10
+  // relative at random states of every catalogue system, for both kinds of dynamics.
+  void formulationsAgreeOnEveryCatalogueSystem() {
+    std::mt19937 rng(2026);
+    for (const auto& system : catalogue()) {
+      for (DynamicsKind kind : {DynamicsKind::Nonholonomic, DynamicsKind::Vakonomic}) {
+        EquationsOfMotion mult(system, kind, Formulation::Multipliers);
+        EquationsOfMotion gibbs(system, kind, Formulation::GibbsAppell);
+        double worst = 0;
+        for (int trial = 0; trial < 100; ++trial) {
+          const double t = std::uniform_real_distribution<double>(0, 10)(rng);
+          const auto x = test::randomState(mult, rng, t);
+          Observables a, b;
+          mult.observe(t, x.data(), a);
+          gibbs.observe(t, x.data(), b);
+          const double scale = std::max(1.0, a.ydot.cwiseAbs().maxCoeff());
+          worst = std::max(worst, (a.ydot - b.ydot).cwiseAbs().maxCoeff() / scale);
+          if (a.lambda.size())
+            worst = std::max(worst, (a.lambda - b.lambda).cwiseAbs().maxCoeff() /
+                                        std::max(1.0, a.lambda.cwiseAbs().maxCoeff()));
+        }
+        qInfo("%-18s %-13s max relative difference %.2e", system->name().c_str(),
+              toString(kind).c_str(), worst);
+        QVERIFY2(worst < 1e-10, qPrintable(QString::fromStdString(system->name())));
+      }
+    }
+  }
+
+  // Euler–Poincaré on so(3) (theory §2 sign check): I ω̇ = (I ω) × ω.
+  void rigidBodyGivesEulerEquations() {
+    const auto system = findSystem("rigid_body");
+    EquationsOfMotion eq(system, DynamicsKind::Nonholonomic);
+    std::mt19937 rng(1);
+    std::uniform_real_distribution<double> u(0.5, 3);
+    for (int trial = 0; trial < 100; ++trial) {
+      const Eigen::Vector3d I(u(rng), u(rng), u(rng));
+      eq.setParameters({I.x(), I.y(), I.z()});
+      const auto x = test::randomState(eq, rng, 0);
+      std::vector<double> dx(x.size());
+      eq.rhs(0, x.data(), dx.data());
+      const Eigen::Vector3d w(x[4], x[5], x[6]);
+      const Eigen::Vector3d expected = I.cwiseProduct(w).cross(w).cwiseQuotient(I);
+      for (int i = 0; i < 3; ++i) QVERIFY(std::abs(dx[4 + i] - expected[i]) < 1e-12);
+      // q̇ = ½ q ⊗ (0, ω)
+      const Eigen::Quaterniond q(x[0], x[1], x[2], x[3]);
+      const Eigen::Quaterniond qdot = q * Eigen::Quaterniond(0, w.x(), w.y(), w.z());
+      QVERIFY(std::abs(dx[0] - 0.5 * qdot.w()) < 1e-14);
+      QVERIFY(std::abs(dx[1] - 0.5 * qdot.x()) < 1e-14);
+    }
+  }
+
+  // Chaplygin sleigh: v̇ = a ω², ω̇ = −m a v ω / (I + m a²), and λ is the sideways force.
+  void chaplyginSleighClosedForm() {
+    const auto system = findSystem("chaplygin_sleigh");
+    std::mt19937 rng(4);
+    std::uniform_real_distribution<double> u(-1, 1);
+    for (Formulation f : {Formulation::Multipliers, Formulation::GibbsAppell}) {
+      EquationsOfMotion eq(system, DynamicsKind::Nonholonomic, f);
+      for (int trial = 0; trial < 100; ++trial) {
+        const double m = 1 + 0.5 * u(rng), I = 0.1 + 0.05 * u(rng), a = 0.3 * u(rng);
+        eq.setParameters({m, I, a});
+        const auto x = test::randomState(eq, rng, 0);
+        std::vector<double> dx(x.size());
+        eq.rhs(0, x.data(), dx.data());
+        const double v = x[3], w = x[5];
+        QVERIFY(std::abs(dx[3] - a * w * w) < 1e-12);
+        QVERIFY(std::abs(dx[5] + m * a * v * w / (I + m * a * a)) < 1e-12);
+        QVERIFY(std::abs(dx[4]) < 1e-12);  // u stays 0
+        QVERIFY(std::abs(dx[0] - v * std::cos(x[2])) < 1e-14);
+      }
+    }
+  }
+
+  // Central force in quasi-velocities (seed 003 Ex. 5.1): m ẇ1 = m w2²/r³ − k rⁿ, ẇ2 = 0.
+  void centralForceClosedForm() {
+    const auto system = findSystem("central_force");
+    EquationsOfMotion eq(system, DynamicsKind::Nonholonomic);
+    std::mt19937 rng(8);
+    std::uniform_real_distribution<double> u(-1, 1);
+    for (int trial = 0; trial < 100; ++trial) {
+      const double m = 1 + 0.5 * u(rng), k = 2 * u(rng), n = 2 * u(rng);
+      eq.setParameters({m, k, n});
+      const auto x = test::randomState(eq, rng, 0);
+      std::vector<double> dx(x.size());
+      eq.rhs(0, x.data(), dx.data());
+      const double r = x[0], w1 = x[2], w2 = x[3];
+      QVERIFY(std::abs(dx[2] - (w2 * w2 / (r * r * r) - k * std::pow(r, n) / m)) < 1e-12);
+      QVERIFY(std::abs(dx[3]) < 1e-12);
+      QVERIFY(std::abs(dx[1] - w2 / (r * r)) < 1e-14);
+      QVERIFY(std::abs(dx[0] - w1) < 1e-15);
+    }
+  }
+
+  // E_L = p·y − L: for a natural Lagrangian T − V this is T + V.
+  void energyIsKineticPlusPotential() {
+    const auto system = findSystem("ball_on_turntable");
+    EquationsOfMotion eq(system, DynamicsKind::Nonholonomic);
+    eq.setParameters(resolveParameters(*system, {{"tilt", 0.3}}));
+    std::mt19937 rng(9);
+    const auto x = test::randomState(eq, rng, 0);
+    const double m = 1, r = 0.1, I = 0.4 * m * r * r;
+    const double T = 0.5 * m * (x[6] * x[6] + x[7] * x[7]) + 0.5 * I * (x[8] * x[8] + x[9] * x[9] + x[10] * x[10]);
+    const double V = m * 9.81 * std::sin(0.3) * x[0];
+    QVERIFY(std::abs(eq.energy(0, x.data()) - (T + V)) < 1e-14);
+  }
+
+  void singularConstraintsAreReported() {
+    EquationsOfMotion eq(makeSystem<DuplicateConstraint>(), DynamicsKind::Nonholonomic);
+    std::vector<double> x(4, 0.0), dx(4);
+    for (Formulation f : {Formulation::Multipliers, Formulation::GibbsAppell}) {
+      eq.setFormulation(f);
+      try {
+        eq.rhs(1.25, x.data(), dx.data());
+        QFAIL("expected SingularSystemError");
+      } catch (const SingularSystemError& e) {
+        const QString msg = e.what();
+        QVERIFY2(msg.contains("duplicate_constraint") && msg.contains("t = 1.25") &&
+                     msg.contains("condition number"),
+                 qPrintable(msg));
+        QVERIFY(e.conditionNumber() > 1e12);
+      }
+    }
+  }
+
+  // Holonomic constraint imposed at acceleration level (ġ through ρ) plus drift control.
+  void sphericalPendulumKeepsLengthAndEnergy() {
+    Simulation sim(makeSystem<SphericalPendulum>(), DynamicsKind::Nonholonomic);
+    const auto x0 = initialState(sim.equations(), 0, {});
+    QVERIFY(std::abs(x0[3] * x0[0] + x0[4] * x0[1] + x0[5] * x0[2]) < 1e-14);  // ġ = 0
+    sim.setState(0, x0);
+    const double e0 = sim.equations().energy(0, x0.data());
+    double worstG = 0, worstE = 0, worstPhi = 0;
+    sim.advance(50, 0.1, [&](double t, const double* x) {
+      worstG = std::max(worstG, std::abs(x[0] * x[0] + x[1] * x[1] + x[2] * x[2] - 1));
+      worstE = std::max(worstE, std::abs(sim.equations().energy(t, x) - e0));
+      worstPhi = std::max(worstPhi, sim.equations().residual(t, x));
+    });
+    qInfo("|g| ≤ %.2e, |ΔE| ≤ %.2e, residual ≤ %.2e", worstG, worstE, worstPhi);
+    QVERIFY(worstG < 1e-12);
+    QVERIFY(worstPhi < 1e-10);
+    QVERIFY(worstE < 1e-8);
+    // The rod tension: λ ∂ġ/∂y = 2λ x must point inward and balance gravity + centripetal.
+    Observables o;
+    sim.equations().observe(sim.time(), sim.state().data(), o);
+    QCOMPARE(o.g.size(), 1);
+    QCOMPARE(o.lambda.size(), 1);
+    QVERIFY(o.lambda[0] < 0);
+  }
+};
+
+QTEST_APPLESS_MAIN(DynamicsTest)
+#include "dynamics_test.moc"
