@@ -61,6 +61,13 @@ struct EquationsWorkspace {
   };
   std::vector<StructureEntry> structure;  // nonzero C^γ_{βα}
   bool structureValid = false;
+  // Taped backend: one program computing v, p, F (without C-term and Q), M, A, b, Φ, L.
+  bool taped = false;
+  SymProgram program;
+  int outV = 0, outP = 0, outF = 0, outM = 0, outA = 0, outB = 0, outPhi = 0, outL = 0;
+  bool constantMatrices = false;  // M and A constant: factorisations computed once
+  bool factorsValid = false;
+  std::vector<double> variables;
   Jet2 t2, q2[kMaxCoordinates], y2[kMaxVelocities], phi2[kMaxConstraints];
   Jet1 t1, q1[kMaxCoordinates], y1[kMaxVelocities], phi1[kMaxConstraints];
   MatY M, K;
@@ -91,6 +98,7 @@ EquationsOfMotion::EquationsOfMotion(std::shared_ptr<const SystemModel> system,
                      ", constraints ≤ min(m, " + std::to_string(kMaxConstraints) + "))");
   ws_->C.assign(static_cast<size_t>(m) * m * m, 0.0);
   ws_->structure.reserve(static_cast<size_t>(m) * m * m);  // no allocation in the hot path
+  buildTape();
 }
 
 EquationsOfMotion::~EquationsOfMotion() = default;
@@ -123,6 +131,88 @@ void EquationsOfMotion::setParameters(const std::vector<double>& values) {
                      std::to_string(values.size()));
   parameters_ = values;
   ws_->structureValid = false;  // structure functions may depend on parameters
+  buildTape();                  // parameters are constants of the tape
+}
+
+void EquationsOfMotion::setFormulation(Formulation f) {
+  formulation_ = f;
+  ws_->factorsValid = false;
+}
+
+void EquationsOfMotion::setBackend(Backend backend) {
+  backend_ = backend;
+  buildTape();
+}
+
+// Records the system's functions once on a tape and compiles what theory §2–3 needs:
+//   p = ∂L̃/∂y, M = ∂p/∂y, F = ρᵀ∂L̃/∂q − (∂p/∂t + ∂p/∂q ρy), A = ∂Φ/∂y,
+//   b = −(∂Φ/∂t + ∂Φ/∂q ρy), with L̃ = L + μ·Φ for vakonomic dynamics.
+void EquationsOfMotion::buildTape() {
+  EquationsWorkspace& w = *ws_;
+  w.taped = false;
+  w.factorsValid = false;
+  if (backend_ != Backend::Taped) return;
+  const SystemModel& sys = *system_;
+  const int n = sys.n(), m = sys.m(), kt = sys.constraintsTotal();
+  const bool vakonomic = dynamics_ == DynamicsKind::Vakonomic;
+  const int nv = 1 + n + m + (vakonomic ? kt : 0);
+  const double* par = parameters_.data();
+  try {
+    Tape tape;
+    const Sym t = tape.variable(0);
+    std::vector<Sym> q(n), y(m), mu(kt), rho(n * m), phi(kt);
+    for (int i = 0; i < n; ++i) q[i] = tape.variable(1 + i);
+    for (int a = 0; a < m; ++a) y[a] = tape.variable(1 + n + a);
+    if (vakonomic)
+      for (int c = 0; c < kt; ++c) mu[c] = tape.variable(1 + n + m + c);
+    sys.anchor(par, q.data(), rho.data());
+    std::vector<Sym> v(n, Sym(0.0));
+    for (int i = 0; i < n; ++i)
+      for (int a = 0; a < m; ++a) v[i] += rho[i + n * a] * y[a];
+    const Sym L = sys.lagrangian(par, t, q.data(), y.data());
+    if (kt > 0) sys.constraints(par, t, q.data(), y.data(), phi.data());
+    Sym Lt = L;
+    if (vakonomic)
+      for (int c = 0; c < kt; ++c) Lt += mu[c] * phi[c];
+    auto D = [&](Sym f, int var) { return tape.derivative(f, var); };
+    // Total derivative at frozen y along the motion: ∂_t + (ρy)·∂_q.
+    auto along = [&](Sym f) {
+      Sym r = D(f, 0);
+      for (int i = 0; i < n; ++i) r += D(f, 1 + i) * v[i];
+      return r;
+    };
+    std::vector<Sym> out;
+    w.outV = 0;
+    out.insert(out.end(), v.begin(), v.end());
+    w.outP = static_cast<int>(out.size());
+    std::vector<Sym> p(m);
+    for (int a = 0; a < m; ++a) out.push_back(p[a] = D(Lt, 1 + n + a));
+    w.outF = static_cast<int>(out.size());
+    for (int a = 0; a < m; ++a) {
+      Sym rhoTLq(0.0);
+      for (int i = 0; i < n; ++i) rhoTLq += rho[i + n * a] * D(Lt, 1 + i);
+      out.push_back(rhoTLq - along(p[a]));
+    }
+    w.outM = static_cast<int>(out.size());
+    for (int b = 0; b < m; ++b)
+      for (int a = 0; a < m; ++a) out.push_back(D(p[a], 1 + n + b));  // column-major
+    w.outA = static_cast<int>(out.size());
+    for (int a = 0; a < m; ++a)
+      for (int c = 0; c < kt; ++c) out.push_back(D(phi[c], 1 + n + a));  // column-major
+    w.outB = static_cast<int>(out.size());
+    for (int c = 0; c < kt; ++c) out.push_back(-along(phi[c]));
+    w.outPhi = static_cast<int>(out.size());
+    out.insert(out.end(), phi.begin(), phi.end());
+    w.outL = static_cast<int>(out.size());
+    out.push_back(L);
+    w.program = SymProgram(tape, nv, out);
+    w.constantMatrices = true;
+    for (int i = w.outM; i < w.outB; ++i) w.constantMatrices &= w.program.outputIsConstant(i);
+    w.variables.assign(nv, 0.0);
+    w.taped = true;
+  } catch (const TapeError&) {
+    w.taped = false;  // value-dependent functions: evaluate with jets instead
+  }
 }
 
 void EquationsOfMotion::throwSingular(const char* what, double t, const Eigen::MatrixXd& matrix) const {
@@ -139,6 +229,41 @@ void EquationsOfMotion::throwSingular(const char* what, double t, const Eigen::M
 
 // Seeds for the jets (theory §2): y + ε_y, t + ε_s, q + ε_s ρy + Σ ε_σα ρ_α. Then
 //   ∂/∂y → p, A;  ∂/∂s → ∂_t + ρy·∂_q (the total derivative at frozen y);  ∂/∂σ → ρᵀ∂_q.
+void EquationsOfMotion::loadTaped(double t, const double* q, const double* y,
+                                  const double* mu) const {
+  EquationsWorkspace& w = *ws_;
+  const SystemModel& sys = *system_;
+  const int n = sys.n(), m = sys.m(), kt = sys.constraintsTotal();
+  double* vars = w.variables.data();
+  vars[0] = t;
+  std::copy(q, q + n, vars + 1);
+  std::copy(y, y + m, vars + 1 + n);
+  if (dynamics_ == DynamicsKind::Vakonomic) std::copy(mu, mu + kt, vars + 1 + n + m);
+  const SymProgram& prg = w.program;
+  prg.run(vars);
+  w.v.resize(n);
+  w.p.resize(m);
+  w.F.resize(m);
+  w.M.resize(m, m);
+  w.A.resize(kt, m);
+  w.b.resize(kt);
+  w.phiV.resize(kt);
+  for (int i = 0; i < n; ++i) w.v[i] = prg.output(w.outV + i);
+  for (int a = 0; a < m; ++a) {
+    w.p[a] = prg.output(w.outP + a);
+    w.F[a] = prg.output(w.outF + a);
+  }
+  if (!w.factorsValid) {
+    for (int i = 0; i < m * m; ++i) w.M.data()[i] = prg.output(w.outM + i);
+    for (int i = 0; i < kt * m; ++i) w.A.data()[i] = prg.output(w.outA + i);
+  }
+  for (int c = 0; c < kt; ++c) {
+    w.b[c] = prg.output(w.outB + c);
+    w.phiV[c] = prg.output(w.outPhi + c);
+  }
+  w.lagrangian = prg.output(w.outL);
+}
+
 void EquationsOfMotion::accelerations(double t, const double* q, const double* y,
                                       const double* mu) const {
   EquationsWorkspace& w = *ws_;
@@ -148,86 +273,90 @@ void EquationsOfMotion::accelerations(double t, const double* q, const double* y
   const int nj = 2 * m + 1, s = m;
   const bool vakonomic = dynamics_ == DynamicsKind::Vakonomic;
 
-  w.rho.resize(n, m);
-  sys.anchor(par, q, w.rho.data());
-  w.v.noalias() = w.rho * Eigen::Map<const VecY>(y, m);
+  if (w.taped) {
+    loadTaped(t, q, y, mu);
+  } else {
+    w.rho.resize(n, m);
+    sys.anchor(par, q, w.rho.data());
+    w.v.noalias() = w.rho * Eigen::Map<const VecY>(y, m);
 
-  // Lagrangian on a second-order jet.
-  // Velocities and time only have the first m+1 directions; coordinates have all 2m+1.
-  auto seed2 = [&](Jet2& j, double value, int directions) {
-    j.v = value;
-    j.n = directions;
-    j.n2 = m + 1;
-    std::fill(j.g, j.g + directions, 0.0);
-    std::fill(j.h, j.h + (m + 1) * (m + 2) / 2, 0.0);
-  };
-  seed2(w.t2, t, m + 1);
-  w.t2.g[s] = 1;
-  for (int a = 0; a < m; ++a) {
-    seed2(w.y2[a], y[a], m + 1);
-    w.y2[a].g[a] = 1;
-  }
-  for (int i = 0; i < n; ++i) {
-    seed2(w.q2[i], q[i], nj);
-    w.q2[i].g[s] = w.v[i];
-    for (int a = 0; a < m; ++a) w.q2[i].g[m + 1 + a] = w.rho(i, a);
-  }
-  const Jet2 L = sys.lagrangian(par, w.t2, w.q2, w.y2);
-  w.lagrangian = L.v;
+    // Lagrangian on a second-order jet.
+    // Velocities and time only have the first m+1 directions; coordinates have all 2m+1.
+    auto seed2 = [&](Jet2& j, double value, int directions) {
+      j.v = value;
+      j.n = directions;
+      j.n2 = m + 1;
+      std::fill(j.g, j.g + directions, 0.0);
+      std::fill(j.h, j.h + (m + 1) * (m + 2) / 2, 0.0);
+    };
+    seed2(w.t2, t, m + 1);
+    w.t2.g[s] = 1;
+    for (int a = 0; a < m; ++a) {
+      seed2(w.y2[a], y[a], m + 1);
+      w.y2[a].g[a] = 1;
+    }
+    for (int i = 0; i < n; ++i) {
+      seed2(w.q2[i], q[i], nj);
+      w.q2[i].g[s] = w.v[i];
+      for (int a = 0; a < m; ++a) w.q2[i].g[m + 1 + a] = w.rho(i, a);
+    }
+    const Jet2 L = sys.lagrangian(par, w.t2, w.q2, w.y2);
+    w.lagrangian = L.v;
 
-  w.M.resize(m, m);
-  w.p.resize(m);
-  w.F.resize(m);
-  if (L.n2 == 0) throw InputError("the Lagrangian of '" + sys.name() + "' does not depend on the velocities");
-  for (int a = 0; a < m; ++a) {
-    w.p[a] = L.g[a];
-    for (int b = 0; b < m; ++b) w.M(a, b) = L.hess(a, b);
-    // F = ρᵀ∂L/∂q + Q − (∂p/∂t + ∂p/∂q ρ y); the C-term follows below.
-    w.F[a] = (m + 1 + a < L.n ? L.g[m + 1 + a] : 0.0) - L.hess(a, s);
-  }
+    w.M.resize(m, m);
+    w.p.resize(m);
+    w.F.resize(m);
+    if (L.n2 == 0) throw InputError("the Lagrangian of '" + sys.name() + "' does not depend on the velocities");
+    for (int a = 0; a < m; ++a) {
+      w.p[a] = L.g[a];
+      for (int b = 0; b < m; ++b) w.M(a, b) = L.hess(a, b);
+      // F = ρᵀ∂L/∂q + Q − (∂p/∂t + ∂p/∂q ρ y); the C-term follows below.
+      w.F[a] = (m + 1 + a < L.n ? L.g[m + 1 + a] : 0.0) - L.hess(a, s);
+    }
 
-  w.A.resize(kt, m);
-  w.b.resize(kt);
-  w.phiV.resize(kt);
-  if (kt > 0) {
-    if (vakonomic) {
-      // L̃ = L + μ·Φ: add μ_a times each constraint's derivatives (theory §3).
-      sys.constraints(par, w.t2, w.q2, w.y2, w.phi2);
-      for (int c = 0; c < kt; ++c) {
-        const Jet2& phi = w.phi2[c];
-        w.phiV[c] = phi.v;
-        if (phi.n == 0) throw InputError("constraint " + std::to_string(c + 1) + " of '" + sys.name() + "' is constant");
-        w.b[c] = -phi.g[s];
-        for (int a = 0; a < m; ++a) {
-          w.A(c, a) = phi.g[a];
-          w.p[a] += mu[c] * phi.g[a];
-          for (int b = 0; b < m; ++b) w.M(a, b) += mu[c] * phi.hess(a, b);
-          w.F[a] += mu[c] * ((m + 1 + a < phi.n ? phi.g[m + 1 + a] : 0.0) - phi.hess(a, s));
+    w.A.resize(kt, m);
+    w.b.resize(kt);
+    w.phiV.resize(kt);
+    if (kt > 0) {
+      if (vakonomic) {
+        // L̃ = L + μ·Φ: add μ_a times each constraint's derivatives (theory §3).
+        sys.constraints(par, w.t2, w.q2, w.y2, w.phi2);
+        for (int c = 0; c < kt; ++c) {
+          const Jet2& phi = w.phi2[c];
+          w.phiV[c] = phi.v;
+          if (phi.n == 0) throw InputError("constraint " + std::to_string(c + 1) + " of '" + sys.name() + "' is constant");
+          w.b[c] = -phi.g[s];
+          for (int a = 0; a < m; ++a) {
+            w.A(c, a) = phi.g[a];
+            w.p[a] += mu[c] * phi.g[a];
+            for (int b = 0; b < m; ++b) w.M(a, b) += mu[c] * phi.hess(a, b);
+            w.F[a] += mu[c] * ((m + 1 + a < phi.n ? phi.g[m + 1 + a] : 0.0) - phi.hess(a, s));
+          }
         }
-      }
-    } else {
-      // Only A (y directions) and b (the s direction) are needed here: m+1 directions.
-      auto seed1 = [&](Jet1& j, double value) {
-        j.v = value;
-        j.n = m + 1;
-        std::fill(j.g, j.g + m + 1, 0.0);
-      };
-      seed1(w.t1, t);
-      w.t1.g[s] = 1;
-      for (int a = 0; a < m; ++a) {
-        seed1(w.y1[a], y[a]);
-        w.y1[a].g[a] = 1;
-      }
-      for (int i = 0; i < n; ++i) {
-        seed1(w.q1[i], q[i]);
-        w.q1[i].g[s] = w.v[i];
-      }
-      sys.constraints(par, w.t1, w.q1, w.y1, w.phi1);
-      for (int c = 0; c < kt; ++c) {
-        const Jet1& phi = w.phi1[c];
-        w.phiV[c] = phi.v;
-        w.b[c] = s < phi.n ? -phi.g[s] : 0.0;
-        for (int a = 0; a < m; ++a) w.A(c, a) = a < phi.n ? phi.g[a] : 0.0;
+      } else {
+        // Only A (y directions) and b (the s direction) are needed here: m+1 directions.
+        auto seed1 = [&](Jet1& j, double value) {
+          j.v = value;
+          j.n = m + 1;
+          std::fill(j.g, j.g + m + 1, 0.0);
+        };
+        seed1(w.t1, t);
+        w.t1.g[s] = 1;
+        for (int a = 0; a < m; ++a) {
+          seed1(w.y1[a], y[a]);
+          w.y1[a].g[a] = 1;
+        }
+        for (int i = 0; i < n; ++i) {
+          seed1(w.q1[i], q[i]);
+          w.q1[i].g[s] = w.v[i];
+        }
+        sys.constraints(par, w.t1, w.q1, w.y1, w.phi1);
+        for (int c = 0; c < kt; ++c) {
+          const Jet1& phi = w.phi1[c];
+          w.phiV[c] = phi.v;
+          w.b[c] = s < phi.n ? -phi.g[s] : 0.0;
+          for (int a = 0; a < m; ++a) w.A(c, a) = a < phi.n ? phi.g[a] : 0.0;
+        }
       }
     }
   }
@@ -255,31 +384,38 @@ void EquationsOfMotion::accelerations(double t, const double* q, const double* y
   w.ydot.resize(m);
   w.lambda.resize(kt);
   if (formulation_ == Formulation::Multipliers || kt == 0) {
-    w.luM.compute(w.M, m);
-    const double rcM = w.luM.reciprocalCondition();
-    if (!(rcM > kMinReciprocalCondition)) throwSingular("the mass matrix M = ∂²L/∂y²", t, w.M);
+    const bool reuse = w.taped && w.constantMatrices && w.factorsValid;
+    if (!reuse) {
+      w.luM.compute(w.M, m);
+      const double rcM = w.luM.reciprocalCondition();
+      if (!(rcM > kMinReciprocalCondition)) throwSingular("the mass matrix M = ∂²L/∂y²", t, w.M);
+    }
     w.rhs = w.F;
     w.luM.solveInPlace(w.rhs);  // free acceleration M⁻¹F
     if (kt == 0) {
+      w.factorsValid = w.taped && w.constantMatrices;
       w.ydot = w.rhs;
       return;
     }
-    w.MinvAt.resize(m, kt);
-    for (int c = 0; c < kt; ++c) {
-      double* col = w.MinvAt.col(c).data();
-      for (int a = 0; a < m; ++a) col[a] = w.A(c, a);
-      w.luM.solveInPlace(col);
-    }
-    w.S.resize(kt, kt);
-    for (int c = 0; c < kt; ++c)
-      for (int d = 0; d < kt; ++d) {
-        double sum = 0;
-        for (int a = 0; a < m; ++a) sum += w.A(c, a) * w.MinvAt(a, d);
-        w.S(c, d) = sum;
+    if (!reuse) {
+      w.MinvAt.resize(m, kt);
+      for (int c = 0; c < kt; ++c) {
+        double* col = w.MinvAt.col(c).data();
+        for (int a = 0; a < m; ++a) col[a] = w.A(c, a);
+        w.luM.solveInPlace(col);
       }
-    w.luS.compute(w.S, kt);
-    const double rcS = w.luS.reciprocalCondition();
-    if (!(rcS > kMinReciprocalCondition)) throwSingular("A M⁻¹ Aᵀ", t, w.S);
+      w.S.resize(kt, kt);
+      for (int c = 0; c < kt; ++c)
+        for (int d = 0; d < kt; ++d) {
+          double sum = 0;
+          for (int a = 0; a < m; ++a) sum += w.A(c, a) * w.MinvAt(a, d);
+          w.S(c, d) = sum;
+        }
+      w.luS.compute(w.S, kt);
+      const double rcS = w.luS.reciprocalCondition();
+      if (!(rcS > kMinReciprocalCondition)) throwSingular("A M⁻¹ Aᵀ", t, w.S);
+      w.factorsValid = w.taped && w.constantMatrices;
+    }
     for (int c = 0; c < kt; ++c) {  // λ = S⁻¹ (b − A ẏ_free)
       double sum = w.b[c];
       for (int a = 0; a < m; ++a) sum -= w.A(c, a) * w.rhs[a];

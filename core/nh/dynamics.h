@@ -17,6 +17,10 @@
 namespace nh {
 
 enum class DynamicsKind { Nonholonomic, Vakonomic };
+// How the derivatives are evaluated: a compiled tape of the system's functions (default,
+// fast) or forward-mode jets at every call (the reference; also the fallback when a system
+// cannot be taped). Both must give the same equations (a test).
+enum class Backend { Taped, Jets };
 enum class Formulation { Multipliers, GibbsAppell };
 
 std::string toString(DynamicsKind kind);     // "nonholonomic" | "vakonomic"
@@ -58,7 +62,9 @@ class EquationsOfMotion {
   std::shared_ptr<const SystemModel> systemPtr() const { return system_; }
   DynamicsKind dynamics() const { return dynamics_; }
   Formulation formulation() const { return formulation_; }
-  void setFormulation(Formulation f) { formulation_ = f; }
+  void setFormulation(Formulation f);
+  Backend backend() const { return backend_; }
+  void setBackend(Backend backend);  // Taped falls back to Jets if the system cannot be taped
   int stateSize() const;  // n + m (+ k + h when vakonomic)
 
   // Parameter values in the order of system().info().parameters; not range-checked here.
@@ -90,11 +96,14 @@ class EquationsOfMotion {
   void accelerations(double t, const double* q, const double* y, const double* mu) const;
   void velocityJacobian(double t, const double* q, const double* y) const;  // ws.phiV, ws.A
   void massMatrix(double t, const double* q, const double* y) const;        // ws.M
+  void buildTape();
+  void loadTaped(double t, const double* q, const double* y, const double* mu) const;
   [[noreturn]] void throwSingular(const char* what, double t, const Eigen::MatrixXd& matrix) const;
 
   std::shared_ptr<const SystemModel> system_;
   DynamicsKind dynamics_;
   Formulation formulation_;
+  Backend backend_ = Backend::Taped;
   std::vector<double> parameters_;
   std::unique_ptr<EquationsWorkspace> ws_;
 };

@@ -14,7 +14,7 @@
 //   static void scene(const double* p, double t, const double* q, const double* y,
 //                     const double* lambda, SceneFrame& frame);
 // `makeSystem<Def>()` turns it into a SystemModel. Anything able to evaluate these functions
-// over double, Jet1, Jet2 and Tangent<·> (an expression interpreter, say) can derive from
+// over double, Jet1, Jet2, Sym and Tangent<·> (an expression interpreter, say) can derive from
 // SystemModel directly.
 #pragma once
 
@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "nh/autodiff.h"
+#include "nh/symbolic.h"
 
 namespace nh {
 
@@ -121,6 +122,7 @@ class SystemModel {
   int parameterIndex(const std::string& name) const;  // -1 if unknown
 
   virtual void anchor(const double* p, const double* q, double* rho) const = 0;
+  virtual void anchor(const double* p, const Sym* q, Sym* rho) const = 0;
   virtual bool hasStructure() const = 0;
   virtual void structure(const double* p, const double* q, double* C) const = 0;
   virtual bool hasForce() const = 0;
@@ -128,11 +130,13 @@ class SystemModel {
 
   virtual double lagrangian(const double* p, double t, const double* q, const double* y) const = 0;
   virtual Jet2 lagrangian(const double* p, const Jet2& t, const Jet2* q, const Jet2* y) const = 0;
+  virtual Sym lagrangian(const double* p, const Sym& t, const Sym* q, const Sym* y) const = 0;
 
   // All k + h velocity-level constraints: Φ(t, q, y) followed by ġ = g_t + g_q ρ(q) y.
   virtual void constraints(const double* p, double t, const double* q, const double* y, double* phi) const = 0;
   virtual void constraints(const double* p, const Jet1& t, const Jet1* q, const Jet1* y, Jet1* phi) const = 0;
   virtual void constraints(const double* p, const Jet2& t, const Jet2* q, const Jet2* y, Jet2* phi) const = 0;
+  virtual void constraints(const double* p, const Sym& t, const Sym* q, const Sym* y, Sym* phi) const = 0;
 
   // Holonomic residuals g(t, q) (h of them) and their Jacobian G = ∂g/∂q (h×n, col-major).
   virtual void holonomic(const double* p, double t, const double* q, double* g) const = 0;
@@ -156,6 +160,10 @@ class DefinedSystem final : public SystemModel {
     std::fill(rho, rho + n() * m(), 0.0);
     Def::anchor(p, q, rho);
   }
+  void anchor(const double* p, const Sym* q, Sym* rho) const override {
+    std::fill(rho, rho + n() * m(), Sym(0.0));
+    Def::anchor(p, q, rho);
+  }
   bool hasStructure() const override { return requires { &Def::structure; }; }
   void structure(const double* p, const double* q, double* C) const override {
     std::fill(C, C + m() * m() * m(), 0.0);
@@ -172,6 +180,9 @@ class DefinedSystem final : public SystemModel {
   Jet2 lagrangian(const double* p, const Jet2& t, const Jet2* q, const Jet2* y) const override {
     return Def::lagrangian(p, t, q, y);
   }
+  Sym lagrangian(const double* p, const Sym& t, const Sym* q, const Sym* y) const override {
+    return Def::lagrangian(p, t, q, y);
+  }
   void constraints(const double* p, double t, const double* q, const double* y, double* phi) const override {
     allConstraints(p, t, q, y, phi);
   }
@@ -179,6 +190,9 @@ class DefinedSystem final : public SystemModel {
     allConstraints(p, t, q, y, phi);
   }
   void constraints(const double* p, const Jet2& t, const Jet2* q, const Jet2* y, Jet2* phi) const override {
+    allConstraints(p, t, q, y, phi);
+  }
+  void constraints(const double* p, const Sym& t, const Sym* q, const Sym* y, Sym* phi) const override {
     allConstraints(p, t, q, y, phi);
   }
   void holonomic(const double* p, double t, const double* q, double* g) const override {

@@ -1,0 +1,143 @@
+// Taped automatic differentiation: the system's functions are run once on a recording
+// scalar (Sym), which builds an expression graph with constant folding and hash-consing;
+// derivatives are taken on that graph (forward, by the chain rule per node) and the
+// expressions the equations of motion need are compiled into a flat register program.
+//
+// This is the fast path of the engine (CasADi-style): parameters are baked in as
+// constants, so whatever does not move folds away (for the ball, M and A are constant and
+// their factorisations are computed once). The jets of autodiff.h remain the reference
+// path and the fallback for functions the tape cannot record (value-dependent branches).
+#pragma once
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace nh {
+
+// Thrown while recording when a function branches on a value (comparison, abs of an
+// expression of unknown sign...): the caller falls back to the jet engine.
+class TapeError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+enum class SymOp : std::uint8_t {
+  Const, Var, Add, Sub, Mul, Div, Neg, Sin, Cos, Tan, Exp, Log, Sqrt, Pow, Atan, Atan2
+};
+
+struct SymNode {
+  SymOp op;
+  int a = -1, b = -1;  // operands (node ids)
+  double c = 0;        // constant value, exponent of Pow, or variable index
+};
+
+class Tape;
+
+// A recorded scalar: an index into the current thread's tape.
+struct Sym {
+  int id = -1;
+  Sym() = default;
+  Sym(double value);  // NOLINT: constants convert implicitly, as doubles do
+  explicit Sym(int nodeId, bool) : id(nodeId) {}
+};
+
+class Tape {
+ public:
+  Tape();
+  ~Tape();
+  Tape(const Tape&) = delete;
+  Tape& operator=(const Tape&) = delete;
+
+  static Tape& current();  // the tape being recorded on this thread (throws if none)
+
+  Sym variable(int index);
+  Sym constant(double value);
+  Sym node(SymOp op, int a, int b = -1, double c = 0);  // folds and hash-conses
+
+  const SymNode& at(int id) const { return nodes_[id]; }
+  bool isConstant(int id) const { return nodes_[id].op == SymOp::Const; }
+  double constantValue(int id) const { return nodes_[id].c; }
+  int size() const { return static_cast<int>(nodes_.size()); }
+
+  // ∂(node)/∂(variable var), memoised per variable.
+  Sym derivative(Sym f, int var);
+
+ private:
+  struct Key {
+    SymOp op;
+    int a, b;
+    double c;
+    bool operator==(const Key& o) const { return op == o.op && a == o.a && b == o.b && c == o.c; }
+  };
+  struct KeyHash {
+    size_t operator()(const Key& k) const;
+  };
+  std::vector<SymNode> nodes_;
+  std::unordered_map<Key, int, KeyHash> index_;
+  std::unordered_map<long long, int> derivatives_;  // (node, var) → node
+  Tape* previous_;
+};
+
+Sym operator+(const Sym& a, const Sym& b);
+Sym operator-(const Sym& a, const Sym& b);
+Sym operator*(const Sym& a, const Sym& b);
+Sym operator/(const Sym& a, const Sym& b);
+Sym operator-(const Sym& a);
+inline Sym operator+(const Sym& a, double b) { return a + Sym(b); }
+inline Sym operator+(double a, const Sym& b) { return Sym(a) + b; }
+inline Sym operator-(const Sym& a, double b) { return a - Sym(b); }
+inline Sym operator-(double a, const Sym& b) { return Sym(a) - b; }
+inline Sym operator*(const Sym& a, double b) { return a * Sym(b); }
+inline Sym operator*(double a, const Sym& b) { return Sym(a) * b; }
+inline Sym operator/(const Sym& a, double b) { return a / Sym(b); }
+inline Sym operator/(double a, const Sym& b) { return Sym(a) / b; }
+inline Sym& operator+=(Sym& a, const Sym& b) { return a = a + b; }
+inline Sym& operator-=(Sym& a, const Sym& b) { return a = a - b; }
+inline Sym& operator*=(Sym& a, const Sym& b) { return a = a * b; }
+inline Sym& operator/=(Sym& a, const Sym& b) { return a = a / b; }
+Sym sin(const Sym& x);
+Sym cos(const Sym& x);
+Sym tan(const Sym& x);
+Sym exp(const Sym& x);
+Sym log(const Sym& x);
+Sym sqrt(const Sym& x);
+Sym pow(const Sym& x, double p);
+Sym atan(const Sym& x);
+Sym atan2(const Sym& y, const Sym& x);
+Sym abs(const Sym& x);  // constants only; otherwise TapeError
+// Branching on a recorded value is not representable on the tape.
+bool operator<(const Sym& a, const Sym& b);
+bool operator>(const Sym& a, const Sym& b);
+bool operator<=(const Sym& a, const Sym& b);
+bool operator>=(const Sym& a, const Sym& b);
+
+// A straight-line program evaluating chosen outputs of a tape from its variables.
+class SymProgram {
+ public:
+  // Compiles the expressions `outputs` of `tape` over variables 0..variableCount-1.
+  SymProgram(const Tape& tape, int variableCount, const std::vector<Sym>& outputs);
+  SymProgram() = default;
+
+  // Evaluates with the variables' values; results are read with output(i).
+  void run(const double* variables) const;
+  double output(int i) const { return registers_[outputRegister_[i]]; }
+  bool outputIsConstant(int i) const { return outputConstant_[i]; }
+  int instructionCount() const { return static_cast<int>(code_.size()); }
+
+ private:
+  struct Instruction {
+    SymOp op;
+    int dst, a, b;
+    double c;
+  };
+  std::vector<Instruction> code_;
+  std::vector<int> variableRegister_;  // register of each variable (-1 if unused)
+  std::vector<int> outputRegister_;
+  std::vector<bool> outputConstant_;
+  mutable std::vector<double> registers_;
+};
+
+}  // namespace nh
