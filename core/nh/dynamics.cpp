@@ -66,6 +66,9 @@ struct EquationsWorkspace {
   SymProgram program;
   int outV = 0, outP = 0, outF = 0, outM = 0, outA = 0, outB = 0, outPhi = 0, outL = 0;
   bool constantMatrices = false;  // M and A constant: factorisations computed once
+  bool structureInTape = false;   // constant C-term already part of F on the tape
+  bool direct = false;            // directProgram gives v, ẏ and λ in one run
+  SymProgram directProgram;
   bool factorsValid = false;
   std::vector<double> variables;
   Jet2 t2, q2[kMaxCoordinates], y2[kMaxVelocities], phi2[kMaxConstraints];
@@ -139,6 +142,13 @@ void EquationsOfMotion::setFormulation(Formulation f) {
   ws_->factorsValid = false;
 }
 
+bool EquationsOfMotion::isTaped() const { return ws_->taped; }
+
+std::string EquationsOfMotion::compiledListing() const {
+  if (!ws_->taped) return {};
+  return ws_->direct ? ws_->directProgram.listing() : ws_->program.listing();
+}
+
 void EquationsOfMotion::setBackend(Backend backend) {
   backend_ = backend;
   buildTape();
@@ -188,11 +198,23 @@ void EquationsOfMotion::buildTape() {
     std::vector<Sym> p(m);
     for (int a = 0; a < m; ++a) out.push_back(p[a] = D(Lt, 1 + n + a));
     w.outF = static_cast<int>(out.size());
+    std::vector<Sym> F(m);
     for (int a = 0; a < m; ++a) {
       Sym rhoTLq(0.0);
       for (int i = 0; i < n; ++i) rhoTLq += rho[i + n * a] * D(Lt, 1 + i);
-      out.push_back(rhoTLq - along(p[a]));
+      F[a] = rhoTLq - along(p[a]);
     }
+    // Constant structure functions go onto the tape: F_α += C^γ_{βα} y^β p_γ.
+    w.structureInTape = sys.hasStructure() && sys.info().constantStructure;
+    if (w.structureInTape) {
+      std::vector<double> zeroQ(n, 0.0);
+      sys.structure(par, zeroQ.data(), w.C.data());
+      for (int g = 0; g < m; ++g)
+        for (int b = 0; b < m; ++b)
+          for (int a = 0; a < m; ++a)
+            if (const double c = w.C[g + m * (b + m * a)]; c != 0) F[a] += c * y[b] * p[g];
+    }
+    out.insert(out.end(), F.begin(), F.end());
     w.outM = static_cast<int>(out.size());
     for (int b = 0; b < m; ++b)
       for (int a = 0; a < m; ++a) out.push_back(D(p[a], 1 + n + b));  // column-major
@@ -210,6 +232,52 @@ void EquationsOfMotion::buildTape() {
     for (int i = w.outM; i < w.outB; ++i) w.constantMatrices &= w.program.outputIsConstant(i);
     w.variables.assign(nv, 0.0);
     w.taped = true;
+
+    // With M and A constant the multipliers solution is linear in (F, b) with constant
+    // coefficients: ẏ = P F + Q b, λ = R F + S⁻¹ b (P = M⁻¹ − M⁻¹AᵀS⁻¹AM⁻¹, Q = M⁻¹AᵀS⁻¹,
+    // R = −S⁻¹AM⁻¹). Folding them into the tape leaves one straight-line program for the
+    // whole right-hand side; zero coefficients disappear.
+    w.direct = false;
+    if (w.constantMatrices && (!sys.hasStructure() || w.structureInTape) && !sys.hasForce()) {
+      Eigen::MatrixXd M(m, m), A(kt, m);
+      for (int i = 0; i < m * m; ++i) M.data()[i] = w.program.output(w.outM + i);
+      for (int i = 0; i < kt * m; ++i) A.data()[i] = w.program.output(w.outA + i);
+      const Eigen::FullPivLU<Eigen::MatrixXd> luM(M);
+      if (luM.isInvertible()) {
+        const Eigen::MatrixXd Minv = luM.inverse();
+        Eigen::MatrixXd P = Minv, Q = Eigen::MatrixXd::Zero(m, kt), R = Eigen::MatrixXd::Zero(kt, m),
+                        Sinv = Eigen::MatrixXd::Zero(kt, kt);
+        bool regular = true;
+        if (kt > 0) {
+          const Eigen::FullPivLU<Eigen::MatrixXd> luS(A * Minv * A.transpose());
+          regular = luS.isInvertible();
+          if (regular) {
+            Sinv = luS.inverse();
+            Q = Minv * A.transpose() * Sinv;
+            R = -Sinv * A * Minv;
+            P = Minv + Q * A * Minv * -1.0;
+          }
+        }
+        if (regular) {
+          std::vector<Sym> direct(v.begin(), v.end());
+          const auto bSym = std::vector<Sym>(out.begin() + w.outB, out.begin() + w.outB + kt);
+          for (int a = 0; a < m; ++a) {
+            Sym acc(0.0);
+            for (int b = 0; b < m; ++b) acc += P(a, b) * F[b];
+            for (int c = 0; c < kt; ++c) acc += Q(a, c) * bSym[c];
+            direct.push_back(acc);
+          }
+          for (int c = 0; c < kt; ++c) {
+            Sym lam(0.0);
+            for (int b = 0; b < m; ++b) lam += R(c, b) * F[b];
+            for (int d = 0; d < kt; ++d) lam += Sinv(c, d) * bSym[d];
+            direct.push_back(lam);
+          }
+          w.directProgram = SymProgram(tape, nv, direct);
+          w.direct = true;
+        }
+      }
+    }
   } catch (const TapeError&) {
     w.taped = false;  // value-dependent functions: evaluate with jets instead
   }
@@ -361,7 +429,7 @@ void EquationsOfMotion::accelerations(double t, const double* q, const double* y
     }
   }
 
-  if (sys.hasStructure()) {
+  if (sys.hasStructure() && !(w.taped && w.structureInTape)) {
     // C^γ_{βα} y^β p_γ (theory §2; with p̃ = p + μA for the vakonomic case), over the
     // nonzero structure functions only; computed once when they do not depend on q.
     if (!w.structureValid) {
@@ -463,6 +531,17 @@ void EquationsOfMotion::accelerations(double t, const double* q, const double* y
 
 void EquationsOfMotion::rhs(double t, const double* x, double* dxdt) const {
   const int n = system_->n(), m = system_->m(), kt = system_->constraintsTotal();
+  EquationsWorkspace& w = *ws_;
+  if (w.taped && w.direct && formulation_ == Formulation::Multipliers) {
+    double* vars = w.directProgram.variables();
+    vars[0] = t;
+    std::copy(x, x + w.variables.size() - 1, vars + 1);  // q, y (and μ) in state order
+    w.directProgram.runLoaded();
+    for (int i = 0; i < n + m; ++i) dxdt[i] = w.directProgram.output(i);
+    if (dynamics_ == DynamicsKind::Vakonomic)
+      for (int c = 0; c < kt; ++c) dxdt[n + m + c] = -w.directProgram.output(n + m + c);
+    return;
+  }
   accelerations(t, x, x + n, x + n + m);
   for (int i = 0; i < n; ++i) dxdt[i] = ws_->v[i];
   for (int a = 0; a < m; ++a) dxdt[n + a] = ws_->ydot[a];

@@ -65,6 +65,10 @@ class EquationsOfMotion {
   void setFormulation(Formulation f);
   Backend backend() const { return backend_; }
   void setBackend(Backend backend);  // Taped falls back to Jets if the system cannot be taped
+  bool isTaped() const;              // the taped backend is in use (not fallen back)
+  // The compiled right-hand side, one instruction a line (empty unless taped); for
+  // inspection and the benchmark.
+  std::string compiledListing() const;
   int stateSize() const;  // n + m (+ k + h when vakonomic)
 
   // Parameter values in the order of system().info().parameters; not range-checked here.

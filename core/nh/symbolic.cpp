@@ -2,13 +2,12 @@
 
 #include <cmath>
 #include <functional>
+#include <sstream>
 
 namespace nh {
 
 namespace {
 thread_local Tape* currentTape = nullptr;
-
-bool commutative(SymOp op) { return op == SymOp::Add || op == SymOp::Mul; }
 
 double apply(SymOp op, double a, double b, double c) {
   switch (op) {
@@ -52,34 +51,78 @@ Sym::Sym(double value) : id(Tape::current().constant(value).id) {}
 Sym Tape::variable(int index) { return node(SymOp::Var, -1, -1, index); }
 Sym Tape::constant(double value) { return node(SymOp::Const, -1, -1, value); }
 
+// Folds constants and brings expressions into a canonical form (constants first in
+// products, negations outermost, like terms collected), so that hash-consing finds equal
+// subexpressions and terms that cancel symbolically (x·(I y) − y·(I x)) disappear.
 Sym Tape::node(SymOp op, int a, int b, double c) {
   if (op != SymOp::Const && op != SymOp::Var) {
     const bool ca = a >= 0 && isConstant(a), cb = b < 0 || isConstant(b);
     if (ca && cb) return constant(apply(op, constantValue(a), b >= 0 ? constantValue(b) : 0, c));
     auto is = [&](int id, double v) { return id >= 0 && isConstant(id) && constantValue(id) == v; };
+    auto opOf = [&](int id) { return nodes_[id].op; };
+    // id = c·x with a constant c: returns true and sets (k, x).
+    auto scaled = [&](int id, double& k, int& x) {
+      const SymNode& nd = nodes_[id];
+      if (nd.op != SymOp::Mul || !isConstant(nd.a)) return false;
+      k = constantValue(nd.a);
+      x = nd.b;
+      return true;
+    };
+    double k1 = 0, k2 = 0;
+    int x1 = -1, x2 = -1;
     switch (op) {
+      case SymOp::Neg:
+        if (opOf(a) == SymOp::Neg) return Sym(nodes_[a].a, true);
+        if (scaled(a, k1, x1)) return node(SymOp::Mul, constant(-k1).id, x1);
+        if (opOf(a) == SymOp::Sub) return node(SymOp::Sub, nodes_[a].b, nodes_[a].a);
+        break;
       case SymOp::Add:
         if (is(a, 0)) return Sym(b, true);
         if (is(b, 0)) return Sym(a, true);
+        if (a == b) return node(SymOp::Mul, constant(2).id, a);
+        if (opOf(b) == SymOp::Neg) return node(SymOp::Sub, a, nodes_[b].a);
+        if (opOf(a) == SymOp::Neg) return node(SymOp::Sub, b, nodes_[a].a);
+        if (scaled(a, k1, x1) && scaled(b, k2, x2)) {
+          if (x1 == x2) return node(SymOp::Mul, constant(k1 + k2).id, x1);
+          if (k1 == k2) return node(SymOp::Mul, constant(k1).id, node(SymOp::Add, x1, x2).id);
+          if (k1 == -k2) return node(SymOp::Mul, constant(k2).id, node(SymOp::Sub, x2, x1).id);
+        }
+        if (scaled(a, k1, x1) && x1 == b) return node(SymOp::Mul, constant(k1 + 1).id, b);
+        if (scaled(b, k2, x2) && x2 == a) return node(SymOp::Mul, constant(k2 + 1).id, a);
         break;
       case SymOp::Sub:
         if (is(b, 0)) return Sym(a, true);
         if (a == b) return constant(0);
         if (is(a, 0)) return node(SymOp::Neg, b);
+        if (opOf(b) == SymOp::Neg) return node(SymOp::Add, a, nodes_[b].a);
+        if (opOf(a) == SymOp::Neg) return node(SymOp::Neg, node(SymOp::Add, nodes_[a].a, b).id);
+        if (scaled(a, k1, x1) && scaled(b, k2, x2)) {
+          if (x1 == x2) return node(SymOp::Mul, constant(k1 - k2).id, x1);
+          if (k1 == k2) return node(SymOp::Mul, constant(k1).id, node(SymOp::Sub, x1, x2).id);
+          if (k1 == -k2) return node(SymOp::Mul, constant(k1).id, node(SymOp::Add, x1, x2).id);
+        }
         break;
       case SymOp::Mul:
         if (is(a, 0) || is(b, 0)) return constant(0);
         if (is(a, 1)) return Sym(b, true);
         if (is(b, 1)) return Sym(a, true);
-        if (is(a, -1)) return node(SymOp::Neg, b);
-        if (is(b, -1)) return node(SymOp::Neg, a);
+        if (isConstant(b)) std::swap(a, b);  // constant first
+        if (isConstant(a)) {
+          const double k = constantValue(a);
+          if (k == -1) return node(SymOp::Neg, b);
+          if (scaled(b, k2, x2)) return node(SymOp::Mul, constant(k * k2).id, x2);
+          if (opOf(b) == SymOp::Neg) return node(SymOp::Mul, constant(-k).id, nodes_[b].a);
+          break;
+        }
+        if (opOf(a) == SymOp::Neg) return node(SymOp::Neg, node(SymOp::Mul, nodes_[a].a, b).id);
+        if (opOf(b) == SymOp::Neg) return node(SymOp::Neg, node(SymOp::Mul, a, nodes_[b].a).id);
+        if (scaled(a, k1, x1)) return node(SymOp::Mul, constant(k1).id, node(SymOp::Mul, x1, b).id);
+        if (scaled(b, k2, x2)) return node(SymOp::Mul, constant(k2).id, node(SymOp::Mul, a, x2).id);
+        if (a > b) std::swap(a, b);
         break;
       case SymOp::Div:
         if (is(a, 0)) return constant(0);
         if (is(b, 1)) return Sym(a, true);
-        break;
-      case SymOp::Neg:
-        if (nodes_[a].op == SymOp::Neg) return Sym(nodes_[a].a, true);
         break;
       case SymOp::Pow:
         if (c == 0) return constant(1);
@@ -87,7 +130,7 @@ Sym Tape::node(SymOp op, int a, int b, double c) {
         break;
       default: break;
     }
-    if (commutative(op) && a > b) std::swap(a, b);
+    if (op == SymOp::Add && a > b) std::swap(a, b);
   }
   const Key key{op, a, b, c};
   if (const auto it = index_.find(key); it != index_.end()) return Sym(it->second, true);
@@ -121,6 +164,7 @@ Sym Tape::derivative(Sym f, int var) {
     case SymOp::Pow: r = n.c * pow(a, n.c - 1) * d(a); break;
     case SymOp::Atan: r = d(a) / (1.0 + a * a); break;
     case SymOp::Atan2: r = (b * d(a) - a * d(b)) / (a * a + b * b); break;  // atan2(y = a, x = b)
+    default: throw std::logic_error("fused operations exist only in compiled programs");
   }
   derivatives_.emplace(key, r.id);
   return r;
@@ -165,26 +209,64 @@ bool operator>=(const Sym& a, const Sym& b) { return !(a < b); }
 SymProgram::SymProgram(const Tape& tape, int variableCount, const std::vector<Sym>& outputs) {
   // Node ids are already in topological order (operands are created first).
   std::vector<char> needed(tape.size(), 0);
-  for (const Sym& s : outputs) needed[s.id] = 1;
+  std::vector<int> uses(tape.size(), 0), consumer(tape.size(), -1);
+  for (const Sym& s : outputs) {
+    needed[s.id] = 1;
+    uses[s.id] += 2;  // outputs are never fused away
+  }
   for (int id = tape.size() - 1; id >= 0; --id) {
     if (!needed[id]) continue;
     const SymNode& n = tape.at(id);
-    if (n.a >= 0) needed[n.a] = 1;
-    if (n.b >= 0) needed[n.b] = 1;
+    if (n.op == SymOp::Const || n.op == SymOp::Var) continue;
+    for (int operand : {n.a, n.b}) {
+      if (operand < 0) continue;
+      needed[operand] = 1;
+      ++uses[operand];
+      consumer[operand] = id;
+    }
   }
+  // A product used once, by a sum or difference, is fused into it.
+  auto fusable = [&](int id) { return id >= 0 && tape.at(id).op == SymOp::Mul && uses[id] == 1; };
+  std::vector<char> fused(tape.size(), 0);
   std::vector<int> reg(tape.size(), -1);
-  variableRegister_.assign(variableCount, -1);
-  std::vector<double> initial;
+  variableCount_ = variableCount;
+  std::vector<double> initial(variableCount, 0.0);  // registers 0..variableCount-1: variables
   for (int id = 0; id < tape.size(); ++id) {
     if (!needed[id]) continue;
     const SymNode& n = tape.at(id);
+    if (n.op == SymOp::Var) {
+      reg[id] = static_cast<int>(n.c);
+      continue;
+    }
+    if (n.op == SymOp::Mul && fusable(id)) {
+      const SymOp user = tape.at(consumer[id]).op;
+      if ((user == SymOp::Add || user == SymOp::Sub) && tape.at(consumer[id]).a != tape.at(consumer[id]).b) {
+        fused[id] = 1;
+        continue;
+      }
+    }
     reg[id] = static_cast<int>(initial.size());
     initial.push_back(n.op == SymOp::Const ? n.c : 0.0);
-    if (n.op == SymOp::Var) {
-      variableRegister_.at(static_cast<int>(n.c)) = reg[id];
-    } else if (n.op != SymOp::Const) {
-      code_.push_back({n.op, reg[id], reg[n.a], n.b >= 0 ? reg[n.b] : -1, n.c});
+    if (n.op == SymOp::Const) continue;
+    if ((n.op == SymOp::Add || n.op == SymOp::Sub) && (fused[n.a] || fused[n.b])) {
+      const bool left = fused[n.a];
+      const SymNode& product = tape.at(left ? n.a : n.b);
+      const int other = reg[left ? n.b : n.a];
+      const SymOp op = n.op == SymOp::Add ? SymOp::MulAdd : (left ? SymOp::MulSub : SymOp::SubMul);
+      if (fused[n.a] && fused[n.b]) {  // both products fused: materialise the right one
+        const SymNode& right = tape.at(n.b);
+        const int tmp = static_cast<int>(initial.size());
+        initial.push_back(0.0);
+        code_.push_back({SymOp::Mul, tmp, reg[right.a], reg[right.b], -1, 0});
+        const SymNode& lp = tape.at(n.a);
+        code_.push_back({n.op == SymOp::Add ? SymOp::MulAdd : SymOp::MulSub, reg[id], reg[lp.a],
+                         reg[lp.b], tmp, 0});
+      } else {
+        code_.push_back({op, reg[id], reg[product.a], reg[product.b], other, 0});
+      }
+      continue;
     }
+    code_.push_back({n.op, reg[id], reg[n.a], n.b >= 0 ? reg[n.b] : -1, -1, n.c});
   }
   registers_ = initial;
   for (const Sym& s : outputs) {
@@ -194,17 +276,57 @@ SymProgram::SymProgram(const Tape& tape, int variableCount, const std::vector<Sy
 }
 
 void SymProgram::run(const double* variables) const {
+  std::copy(variables, variables + variableCount_, registers_.data());
+  runLoaded();
+}
+
+void SymProgram::runLoaded() const {
   double* r = registers_.data();
-  for (size_t v = 0; v < variableRegister_.size(); ++v)
-    if (variableRegister_[v] >= 0) r[variableRegister_[v]] = variables[v];
-  for (const Instruction& in : code_) {
-    const double a = r[in.a];
-    double out;
-    switch (in.op) {
-      case SymOp::Add: out = a + r[in.b]; break;
-      case SymOp::Sub: out = a - r[in.b]; break;
-      case SymOp::Mul: out = a * r[in.b]; break;
-      case SymOp::Div: out = a / r[in.b]; break;
+  const Instruction* in = code_.data();
+  const Instruction* const end = in + code_.size();
+#if defined(__GNUC__)
+  // Direct threading (GNU labels as values): one indirect jump per instruction instead of
+  // a bounds-checked switch; the interpreter loop is the whole cost of a taped RHS.
+  static const void* const labels[] = {&&done, &&done, &&add,  &&sub,    &&mul,    &&div,
+                                       &&neg,  &&sin,  &&cos,  &&tan,    &&exp,    &&log,
+                                       &&sqrt, &&pow,  &&atan, &&atan2,  &&muladd, &&mulsub,
+                                       &&submul};
+#define NH_NEXT                                         \
+  do {                                                  \
+    if (++in == end) return;                            \
+    goto* labels[static_cast<int>(in->op)];             \
+  } while (0)
+  if (in == end) return;
+  goto* labels[static_cast<int>(in->op)];
+add: r[in->dst] = r[in->a] + r[in->b]; NH_NEXT;
+sub: r[in->dst] = r[in->a] - r[in->b]; NH_NEXT;
+mul: r[in->dst] = r[in->a] * r[in->b]; NH_NEXT;
+div: r[in->dst] = r[in->a] / r[in->b]; NH_NEXT;
+neg: r[in->dst] = -r[in->a]; NH_NEXT;
+sin: r[in->dst] = std::sin(r[in->a]); NH_NEXT;
+cos: r[in->dst] = std::cos(r[in->a]); NH_NEXT;
+tan: r[in->dst] = std::tan(r[in->a]); NH_NEXT;
+exp: r[in->dst] = std::exp(r[in->a]); NH_NEXT;
+log: r[in->dst] = std::log(r[in->a]); NH_NEXT;
+sqrt: r[in->dst] = std::sqrt(r[in->a]); NH_NEXT;
+pow: r[in->dst] = in->c == 2 ? r[in->a] * r[in->a] : std::pow(r[in->a], in->c); NH_NEXT;
+atan: r[in->dst] = std::atan(r[in->a]); NH_NEXT;
+atan2: r[in->dst] = std::atan2(r[in->a], r[in->b]); NH_NEXT;
+muladd: r[in->dst] = r[in->a] * r[in->b] + r[in->e]; NH_NEXT;
+mulsub: r[in->dst] = r[in->a] * r[in->b] - r[in->e]; NH_NEXT;
+submul: r[in->dst] = r[in->e] - r[in->a] * r[in->b]; NH_NEXT;
+done:
+  return;
+#undef NH_NEXT
+#else
+  for (; in != end; ++in) {
+    const double a = r[in->a];
+    double out = 0;
+    switch (in->op) {
+      case SymOp::Add: out = a + r[in->b]; break;
+      case SymOp::Sub: out = a - r[in->b]; break;
+      case SymOp::Mul: out = a * r[in->b]; break;
+      case SymOp::Div: out = a / r[in->b]; break;
       case SymOp::Neg: out = -a; break;
       case SymOp::Sin: out = std::sin(a); break;
       case SymOp::Cos: out = std::cos(a); break;
@@ -212,13 +334,34 @@ void SymProgram::run(const double* variables) const {
       case SymOp::Exp: out = std::exp(a); break;
       case SymOp::Log: out = std::log(a); break;
       case SymOp::Sqrt: out = std::sqrt(a); break;
-      case SymOp::Pow: out = in.c == 2 ? a * a : std::pow(a, in.c); break;
+      case SymOp::Pow: out = in->c == 2 ? a * a : std::pow(a, in->c); break;
       case SymOp::Atan: out = std::atan(a); break;
-      case SymOp::Atan2: out = std::atan2(a, r[in.b]); break;
-      default: out = 0; break;
+      case SymOp::Atan2: out = std::atan2(a, r[in->b]); break;
+      case SymOp::MulAdd: out = a * r[in->b] + r[in->e]; break;
+      case SymOp::MulSub: out = a * r[in->b] - r[in->e]; break;
+      case SymOp::SubMul: out = r[in->e] - a * r[in->b]; break;
+      default: break;
     }
-    r[in.dst] = out;
+    r[in->dst] = out;
   }
+#endif
 }
 
+}  // namespace nh
+
+namespace nh {
+std::string SymProgram::listing() const {
+  static const char* names[] = {"const", "var", "add",   "sub",    "mul",    "div",   "neg",
+                                "sin",   "cos", "tan",   "exp",    "log",    "sqrt",  "pow",
+                                "atan",  "atan2", "muladd", "mulsub", "submul"};
+  std::ostringstream out;
+  for (const Instruction& in : code_) {
+    out << 'r' << in.dst << " = " << names[static_cast<int>(in.op)] << " r" << in.a;
+    if (in.b >= 0) out << " r" << in.b;
+    if (in.e >= 0) out << " r" << in.e;
+    out << '\n';
+  }
+  for (size_t i = 0; i < outputRegister_.size(); ++i) out << "out" << i << " = r" << outputRegister_[i] << '\n';
+  return out.str();
+}
 }  // namespace nh

@@ -25,7 +25,8 @@ class TapeError : public std::runtime_error {
 };
 
 enum class SymOp : std::uint8_t {
-  Const, Var, Add, Sub, Mul, Div, Neg, Sin, Cos, Tan, Exp, Log, Sqrt, Pow, Atan, Atan2
+  Const, Var, Add, Sub, Mul, Div, Neg, Sin, Cos, Tan, Exp, Log, Sqrt, Pow, Atan, Atan2,
+  MulAdd, MulSub, SubMul  // fused forms, only in compiled programs: a·b + e, a·b − e, e − a·b
 };
 
 struct SymNode {
@@ -123,18 +124,23 @@ class SymProgram {
 
   // Evaluates with the variables' values; results are read with output(i).
   void run(const double* variables) const;
+  // The variables occupy registers 0..variableCount-1: callers may write them in place
+  // and call runLoaded(), saving a copy.
+  double* variables() const { return registers_.data(); }
+  void runLoaded() const;
   double output(int i) const { return registers_[outputRegister_[i]]; }
   bool outputIsConstant(int i) const { return outputConstant_[i]; }
   int instructionCount() const { return static_cast<int>(code_.size()); }
+  std::string listing() const;  // one instruction a line, for inspection
 
  private:
   struct Instruction {
     SymOp op;
-    int dst, a, b;
+    int dst, a, b, e;
     double c;
   };
   std::vector<Instruction> code_;
-  std::vector<int> variableRegister_;  // register of each variable (-1 if unused)
+  int variableCount_ = 0;
   std::vector<int> outputRegister_;
   std::vector<bool> outputConstant_;
   mutable std::vector<double> registers_;
