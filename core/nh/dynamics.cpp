@@ -582,8 +582,16 @@ double EquationsOfMotion::energy(double t, const double* x) const {
   return o.energy;
 }
 
+namespace {
+const double kZeroMultipliers[kMaxConstraints] = {};  // μ = 0: M̃ = M, and Φ, A do not depend on μ
+}  // namespace
+
 void EquationsOfMotion::velocityJacobian(double t, const double* q, const double* y) const {
   EquationsWorkspace& w = *ws_;
+  if (w.taped) {
+    loadTaped(t, q, y, kZeroMultipliers);
+    return;
+  }
   const SystemModel& sys = *system_;
   const int n = sys.n(), m = sys.m(), kt = sys.constraintsTotal();
   w.t1 = Jet1(t);
@@ -605,6 +613,10 @@ void EquationsOfMotion::velocityJacobian(double t, const double* q, const double
 
 void EquationsOfMotion::massMatrix(double t, const double* q, const double* y) const {
   EquationsWorkspace& w = *ws_;
+  if (w.taped) {
+    loadTaped(t, q, y, kZeroMultipliers);
+    return;
+  }
   const SystemModel& sys = *system_;
   const int n = sys.n(), m = sys.m();
   w.t2 = Jet2(t);
@@ -653,7 +665,7 @@ bool EquationsOfMotion::completeVelocities(double t, double* x, const std::vecto
   for (int iter = 0; iter < 20; ++iter) {
     velocityJacobian(t, x, y);
     if (w.phiV.cwiseAbs().maxCoeff() < 1e-14) return true;
-    massMatrix(t, x, y);
+    if (!w.taped) massMatrix(t, x, y);  // the taped program has just produced M as well
     MatY Mf(f, f);
     MatKY Af(kt, f);
     for (int i = 0; i < f; ++i) {
