@@ -16,6 +16,9 @@
 #include "nh/errors.h"
 #include "nh/scenario.h"
 #include "scenario_file.h"
+#ifdef NH_HAVE_EXPORT
+#include "nhsim_export.h"
+#endif
 
 namespace nh::cli {
 
@@ -238,7 +241,11 @@ int main(int argc, char** argv) {
   std::vector<std::string> args(argv + 1, argv + argc);
   try {
     if (args.empty() || args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
-      std::fputs(kUsage, args.empty() ? stderr : stdout);
+      std::FILE* out = args.empty() ? stderr : stdout;
+      std::fputs(kUsage, out);
+#ifdef NH_HAVE_EXPORT
+      std::fputs(kExportUsage, out);
+#endif
       return args.empty() ? kInputError : kOk;
     }
     const std::string command = args[0];
@@ -246,7 +253,13 @@ int main(int argc, char** argv) {
     if (command == "list") return list();
     if (command == "info") return info(rest);
     if (command == "run") return run(rest);
-    throw UsageError("unknown command '" + command + "' (commands: list, info, run; see --help)");
+#ifdef NH_HAVE_EXPORT
+    if (command == "export") return exportCommand(rest);
+    throw UsageError("unknown command '" + command + "' (commands: list, info, run, export; see --help)");
+#else
+    throw UsageError("unknown command '" + command +
+                     "' (commands: list, info, run; export needs a build with NH_BUILD_GUI=ON)");
+#endif
   } catch (const SingularSystemError& e) {
     std::fprintf(stderr, "nhsim: error: %s\n", e.what());
     return kSimulationError;

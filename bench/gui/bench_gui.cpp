@@ -1,0 +1,201 @@
+// Frames per second of the 3D view and of the plots, at 1280×720, with 10⁵-point trails and
+// curves (the ball on the turntable after 1000 s at dt_out = 0.01). Prints one line per case.
+// Run under an X display: scripts/with-display.sh build-gui/bench/gui/bench_gui
+#include <vtkGenericOpenGLRenderWindow.h>
+#include <vtkRenderWindow.h>
+#include <vtkRenderer.h>
+
+#include <QApplication>
+#include <QElapsedTimer>
+#include <QImage>
+#include <QPainter>
+#include <QSurfaceFormat>
+#include <cmath>
+#include <cstdio>
+
+#include "nh/catalogue.h"
+#include "nh/scenario.h"
+#include "plot_widget.h"
+#include "run_history.h"
+#include "scene_renderer.h"
+#include "vtk_view_widget.h"
+
+namespace {
+
+constexpr size_t kPoints = 100000;
+constexpr int kFrames = 60;
+
+// A recorded run of the default scenario with kPoints samples (computed once).
+std::unique_ptr<nhui::RunHistory> recordRun() {
+  auto system = nh::findSystem("ball_on_turntable");
+  nh::Scenario s;
+  nh::Simulation sim(system, s.dynamics, s.formulation, s.integrator);
+  sim.setParameters(system->defaultParameters());
+  sim.setState(0, nh::initialState(sim.equations(), 0, {}));
+  const nhui::RecordLayout layout = nhui::makeRecordLayout(sim.equations());
+  auto run = std::make_unique<nhui::RunHistory>(system, s.dynamics, layout);
+  run->setParametersFrom(0, system->defaultParameters());
+  nh::Observables obs;
+  std::vector<double> row, record(layout.stride());
+  nh::SceneFrame scene;
+  QElapsedTimer timer;
+  timer.start();
+  sim.advance(s.dtOut * (kPoints - 1), s.dtOut, [&](double t, const double* x) {
+    nhui::fillRecord(sim.equations(), layout, t, x, obs, row, scene, record.data());
+    run->append(record.data(), 1);
+  });
+  std::printf(
+      "simulated %zu samples of ball_on_turntable in %.2f s (%.0f samples/s incl. records)\n",
+      run->size(), timer.elapsed() / 1000.0, run->size() / (timer.elapsed() / 1000.0));
+  return run;
+}
+
+std::vector<nhui::TrailSpan> spans(const nhui::RunHistory& run, size_t count) {
+  std::vector<nhui::TrailSpan> out;
+  const size_t begin = run.size() - count;
+  for (const auto& p : run.layout().points)
+    out.push_back({p.name, p.inMovingFrame, run.column(p.column).data() + begin,
+                   run.column(p.column + 1).data() + begin, run.column(p.column + 2).data() + begin,
+                   count});
+  return out;
+}
+
+void benchView(const nhui::RunHistory& run, size_t trailPoints) {
+  nhui::VtkViewWidget view;
+  view.resize(1280, 720);
+  view.show();
+  for (int i = 0; i < 20; ++i) QApplication::processEvents(QEventLoop::AllEvents, 10);
+  nhui::SceneRenderer scene(view.renderer());
+  nhui::SceneDisplayOptions options;
+  options.trailSeconds = 1e9;
+  if (getenv("NOFXAA")) options.fxaa = false;
+  if (getenv("NOTEXT")) {
+    options.legend = false;
+    options.overlayText = false;
+  }
+  if (getenv("NOAXES")) options.axes = false;
+  scene.setOptions(options);
+  nh::SceneFrame frame;
+  run.sceneAt(run.lastTime(), frame);
+  scene.update(frame, spans(run, trailPoints));
+  scene.resetCamera();
+  // Each frame goes through Qt's normal path: update(), paintGL(), composition and flush.
+  auto paintOnce = [&view] {
+    const long before = view.framesPainted();
+    view.update();
+    QElapsedTimer wait;
+    wait.start();
+    while (view.framesPainted() == before && wait.elapsed() < 5000)
+      QApplication::processEvents(QEventLoop::AllEvents, 5);
+  };
+  for (int i = 0; i < 5; ++i) paintOnce();  // warm up (shader compilation)
+  QElapsedTimer timer;
+  timer.start();
+  for (int i = 0; i < kFrames; ++i) {
+    // A new frame each time: scene moved, trails rebuilt from the history.
+    run.sceneAt(run.lastTime() - 0.01 * (kFrames - i), frame);
+    scene.update(frame, spans(run, trailPoints));
+    paintOnce();
+  }
+  const double seconds = timer.nsecsElapsed() * 1e-9;
+  std::printf("3D view 1280x720, 2 trails x %6zu points: %6.1f frames/s (%.1f ms/frame)\n",
+              trailPoints, kFrames / seconds, 1000 * seconds / kFrames);
+}
+
+// The same scene through an offscreen vtkRenderWindow (no Qt): what video export pays.
+void benchOffscreen(const nhui::RunHistory& run, size_t trailPoints) {
+  vtkNew<vtkRenderWindow> window;
+  window->SetOffScreenRendering(true);
+  window->SetSize(1280, 720);
+  vtkNew<vtkRenderer> renderer;
+  window->AddRenderer(renderer);
+  nhui::SceneRenderer scene(renderer);
+  nhui::SceneDisplayOptions options;
+  options.trailSeconds = 1e9;
+  scene.setOptions(options);
+  nh::SceneFrame frame;
+  run.sceneAt(run.lastTime(), frame);
+  scene.update(frame, spans(run, trailPoints));
+  scene.resetCamera();
+  for (int i = 0; i < 5; ++i) window->Render();
+  QElapsedTimer timer;
+  timer.start();
+  double updateSeconds = 0;
+  for (int i = 0; i < kFrames; ++i) {
+    QElapsedTimer u;
+    u.start();
+    run.sceneAt(run.lastTime() - 0.01 * (kFrames - i), frame);
+    scene.update(frame, spans(run, trailPoints));
+    updateSeconds += u.nsecsElapsed() * 1e-9;
+    window->Render();
+  }
+  const double seconds = timer.nsecsElapsed() * 1e-9;
+  std::printf(
+      "offscreen  1280x720, 2 trails x %6zu points: %6.1f frames/s (%.1f ms/frame, scene sync %.1f "
+      "ms)\n",
+      trailPoints, kFrames / seconds, 1000 * seconds / kFrames, 1000 * updateSeconds / kFrames);
+}
+
+void benchPlot(const nhui::RunHistory& run, bool phase, bool comparison) {
+  nhui::PlotWidget plot;
+  plot.resize(1280, 720);
+  plot.show();
+  QApplication::processEvents();
+  std::vector<nhui::PlotPane> panes;
+  auto curve = [&](const char* xs, const char* ys, int r) {
+    nhui::PlotCurve c;
+    c.name = r == 0 ? "nonholonomic" : "comparison";
+    c.colour = r == 0 ? QColor(86, 180, 255) : QColor(255, 150, 40);
+    c.x = run.column(run.columnIndex(xs)).data();
+    c.y = run.column(run.columnIndex(ys)).data();
+    c.count = run.size();
+    c.increasingX = std::string(xs) == "t";
+    return c;
+  };
+  if (phase) {
+    nhui::PlotPane pane;
+    pane.yLabel = "x – y";
+    pane.curves.push_back(curve("x", "y", 0));
+    if (comparison) pane.curves.push_back(curve("vx", "vy", 1));
+    panes.push_back(pane);
+    plot.setEqualAspect(true);
+  } else {
+    for (const char* v : {"energy", "lambda_1", "residual"}) {
+      nhui::PlotPane pane;
+      pane.yLabel = v;
+      pane.curves.push_back(curve("t", v, 0));
+      if (comparison) pane.curves.push_back(curve("t", "lambda_2", 1));
+      panes.push_back(pane);
+    }
+  }
+  plot.setPanes(panes);
+  for (int i = 0; i < 3; ++i) plot.repaint();
+  QElapsedTimer timer;
+  timer.start();
+  for (int i = 0; i < kFrames; ++i) {
+    plot.setPanes(panes);
+    plot.repaint();
+  }
+  const double seconds = timer.nsecsElapsed() * 1e-9;
+  const size_t curves = phase ? (comparison ? 2 : 1) : (comparison ? 6 : 3);
+  std::printf("%-11s 1280x720, %zu curve(s) x %zu points: %6.1f frames/s (%.1f ms/frame)\n",
+              phase ? "phase plot" : "time series", curves, run.size(), kFrames / seconds,
+              1000 * seconds / kFrames);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  QSurfaceFormat::setDefaultFormat(nhui::VtkViewWidget::vtkSurfaceFormat());
+  QApplication app(argc, argv);
+  const auto run = recordRun();
+  benchOffscreen(*run, 1000);
+  benchOffscreen(*run, kPoints);
+  benchView(*run, 1000);
+  benchView(*run, kPoints);
+  benchPlot(*run, true, false);
+  benchPlot(*run, true, true);
+  benchPlot(*run, false, false);
+  benchPlot(*run, false, true);
+  return 0;
+}

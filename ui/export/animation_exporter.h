@@ -1,0 +1,154 @@
+// Animation export: simulates a scenario on a fixed grid of frame times, renders every frame
+// offscreen (SceneRenderer in an offscreen vtkRenderWindow), optionally paints plots beside
+// the 3D view, and feeds the frames to nh::VideoEncoder (MP4, WebM, GIF or a PNG sequence).
+//
+// Deterministic by construction: frame i shows the simulated state at
+//   t_i = tStart + i · speed / fps,   i = 0 … N−1,   N = round((tEnd − tStart) · fps / speed),
+// taken from one Simulation::advance over a fixed output grid, never from wall-clock time. So
+// the same scenario and settings give the same frames on any machine at any speed, and the
+// video lasts exactly N / fps = (tEnd − tStart) / speed seconds.
+//
+// No Qt widgets: usable from the CLI (nhsim export), a worker thread of the app, tests and the
+// benchmark. Rendering needs an X display (VTK renders through GLX only): call
+// nh::ensureDisplay() on the main thread first. Painting plots needs a QGuiApplication.
+#pragma once
+
+#include <array>
+#include <atomic>
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "nh/errors.h"
+#include "nh/scenario.h"
+#include "video_encoder.h"
+
+namespace nhui {
+
+class RunHistory;
+
+// A camera for the 3D view, in world coordinates (the app passes its view's camera).
+struct CameraPose {
+  std::array<double, 3> position{};
+  std::array<double, 3> focalPoint{};
+  std::array<double, 3> viewUp{0, 0, 1};
+  double viewAngle = 30;  // degrees
+};
+
+struct ExportSettings {
+  int width = 1280;  // output pixels, up to 1920 × 1080 (even for MP4 and WebM)
+  int height = 720;
+  double fps = 30;    // video frames per second (≤ 50 for GIF)
+  double tStart = 0;  // simulated seconds: the first frame shows t = tStart
+  double tEnd = 10;   // simulated seconds: the video ends here
+  double speed = 1;   // simulated seconds per video second (< 1 slow motion, > 1 time-lapse)
+
+  bool trails = true;
+  double trailSeconds = 10;  // simulated seconds of trail behind each traced point
+  bool forceArrows = true;   // reaction (constraint) and applied forces
+  bool velocityArrows = false;
+  bool overlay = true;  // time, speed and parameter values in the top-left corner
+
+  bool plots = false;       // plots to the right of the 3D view
+  std::string pathX = "x";  // phase portrait axes ("" for none; skipped if not recorded)
+  std::string pathY = "y";
+  std::vector<std::string> timeSeries = {"energy"};  // variables plotted against t
+  double plotWidthFraction = 0.38;                   // share of the width given to plots
+
+  std::optional<CameraPose> camera;  // default: a 3/4 view of the whole scene
+
+  // Throws nh::InputError naming the setting, its value and the allowed range.
+  void validate() const;
+  int frameCount() const;                           // N above (validate() first)
+  double frameStep() const { return speed / fps; }  // simulated seconds between frames
+  double frameTime(int i) const { return tStart + i * frameStep(); }
+};
+
+// Progress of a running export, reported once per frame (and at stage changes).
+struct ExportProgress {
+  enum class Stage { Simulating, Rendering, Finishing };
+  Stage stage = Stage::Simulating;
+  int frame = 0;       // frames done
+  int frameCount = 0;  // N
+  double elapsedSeconds = 0;
+  double remainingSeconds = -1;  // estimate; < 0 while unknown
+};
+
+struct ExportResult {
+  bool cancelled = false;  // nothing was written
+  std::filesystem::path output;
+  std::filesystem::path scenarioFile;  // the resolved scenario, next to the output (or empty)
+  int frames = 0;
+  std::uintmax_t bytes = 0;  // size of the file, or of all frames of a PNG sequence
+  double seconds = 0;        // wall-clock time taken
+};
+
+// A failure while rendering (no X display, no usable OpenGL). Encoding and file errors are
+// nh::VideoError, simulation failures nh::IntegrationError / nh::SingularSystemError, bad
+// settings nh::InputError; all derive from nh::Error.
+class RenderError : public nh::Error {
+ public:
+  using nh::Error::Error;
+};
+
+// The sidecar that reproduces an export: "clip.mp4" → "clip.json", "frames/" → "frames.json".
+std::filesystem::path scenarioPathFor(const std::filesystem::path& output);
+
+// One line for the overlay per group of parameters, e.g. "Omega0 = 1 rad/s   r = 0.1 m".
+std::string parameterSummary(const nh::SystemModel& system, const std::vector<double>& values,
+                             int maxLineLength);
+
+class AnimationExporter {
+ public:
+  using ProgressCallback = std::function<void(const ExportProgress&)>;
+
+  // Validates both (nh::InputError: unknown system or parameter, bad range, bad settings).
+  AnimationExporter(const nh::Scenario& scenario, const ExportSettings& settings);
+  ~AnimationExporter();
+  AnimationExporter(const AnimationExporter&) = delete;
+  AnimationExporter& operator=(const AnimationExporter&) = delete;
+
+  const ExportSettings& settings() const { return settings_; }
+  // The scenario as simulated: every parameter and initial value spelled out, t_end = tEnd and
+  // dt_out = the sampling step, so `nhsim run` on it gives the samples behind the frames.
+  const nh::Scenario& resolvedScenario() const { return resolved_; }
+
+  // Exports to `output` (format from its extension, or a PNG sequence directory) and writes
+  // the resolved scenario to scenarioPathFor(output) when writeScenario is set. Checks the
+  // target before simulating, so an unwritable target fails at once. `cancel` is polled once
+  // per frame: once set, the partial output is removed and the result says cancelled.
+  // progress is called on the calling thread. Throws nh::Error subclasses (see RenderError).
+  ExportResult run(const std::filesystem::path& output, const ProgressCallback& progress = {},
+                   const std::atomic<bool>* cancel = nullptr, bool writeScenario = true);
+
+  int frameCount() const;
+  // The simulated time frame i shows: settings().frameTime(i) up to rounding of the grid.
+  // Simulates on first use.
+  double sampleTime(int i);
+  // Frame i (0 ≤ i < frameCount()) as packed RGB, top row first (tests, previews). Simulates
+  // on first use; renders on the calling thread.
+  nh::RgbImage renderFrame(int i);
+
+  // The recorded samples behind the frames, from t = 0 to the end of the video (the columns
+  // of nh::outputColumns() first). Simulates on first use.
+  const RunHistory& history();
+
+ private:
+  struct Impl;
+  void simulate(const ProgressCallback& progress, const std::atomic<bool>* cancel);
+  // Renders frame i; *rgb and *stride then describe it (top row first), valid until the next call.
+  void composeFrame(int i, const std::uint8_t** rgb, std::ptrdiff_t* stride);
+  void setUpPlots();
+  void paintPlots(size_t sample);
+
+  nh::Scenario scenario_;
+  nh::Scenario resolved_;
+  ExportSettings settings_;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace nhui

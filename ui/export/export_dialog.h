@@ -1,0 +1,135 @@
+// The app's export UI: the animation export dialog (runs AnimationExporter on a worker thread,
+// with progress, an estimate and Cancel) and the interactive "Export screenshot / plot / data"
+// actions over stills.h. Entry points for the main window's File menu:
+//
+//   nhui::showExportDialog(this, controller.scenario(), defaults);          // Export animation…
+//   nhui::exportScreenshot(this, controller.primary(), request);           // Export screenshot…
+//   nhui::exportPlot(this, *phasePanel->plot(), phasePanel->xVariable());   // Export plot…
+//   nhui::exportData(this, controller.primary(), controller.scenario());    // Export data…
+#pragma once
+
+#include <QDialog>
+#include <QFutureWatcher>
+#include <atomic>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "animation_exporter.h"
+#include "nh/scenario.h"
+#include "scene_renderer.h"
+#include "stills.h"
+
+class QCheckBox;
+class QComboBox;
+class QDoubleSpinBox;
+class QLabel;
+class QLineEdit;
+class QProgressBar;
+class QPushButton;
+class QSpinBox;
+
+namespace nh {
+class VirtualDisplay;
+}
+
+namespace nhui {
+
+class PlotWidget;
+class RunHistory;
+
+// What the dialog starts with, taken from the app's current state.
+struct ExportDefaults {
+  QString directory;               // where the file chooser opens (empty: home)
+  QString baseName = "animation";  // file name without extension
+  double tEnd = 10;                // e.g. the time simulated so far
+  SceneDisplayOptions view;        // trails (and their length), arrows, overlay as in the view
+  std::optional<CameraPose>
+      camera;  // the view's camera (cameraPoseOf(renderer->GetActiveCamera()))
+  std::string pathX = "x", pathY = "y";              // phase portrait variables of the plot panel
+  std::vector<std::string> timeSeries = {"energy"};  // variables of the time-series panel
+};
+
+// Opens the export dialog (non-modal, deleted on close) for `scenario`, which it copies: the
+// export simulates it afresh from t = 0, so it does not depend on the app's running simulation.
+void showExportDialog(QWidget* parent, const nh::Scenario& scenario,
+                      const ExportDefaults& defaults);
+
+// Asks for a PNG file name and a size, renders `request` at that size and reports the result
+// (or the error) in a message box. request.size is the suggested size.
+void exportScreenshot(QWidget* parent, const RunHistory& run, SceneImageRequest request);
+
+// Asks for a .png or .svg file name and a size and saves the plot as shown.
+void exportPlot(QWidget* parent, const PlotWidget& plot, const QString& xLabel,
+                const QString& suggestedName = "plot");
+
+// Asks for a .csv file name and saves the run's samples, with the scenario JSON next to it.
+void exportData(QWidget* parent, const RunHistory& run, const nh::Scenario& scenario);
+
+class ExportDialog : public QDialog {
+  Q_OBJECT
+
+ public:
+  ExportDialog(const nh::Scenario& scenario, const ExportDefaults& defaults,
+               QWidget* parent = nullptr);
+  ~ExportDialog() override;  // cancels a running export and waits for it
+
+  // The settings and path as currently entered (tests drive the dialog through these).
+  ExportSettings settings() const;
+  QString outputPath() const;
+  void setOutputPath(const QString& path);
+  bool isRunning() const;
+
+ public slots:
+  void startExport();
+  void cancelExport();
+
+ signals:
+  // Emitted on the GUI thread when an export ends: ok, cancelled, or failed with message.
+  void exportFinished(bool ok, bool cancelled, const QString& message);
+
+ private:
+  struct Outcome {
+    ExportResult result;
+    QString error;
+  };
+  void buildUi();
+  void updateSummary();
+  void formatChosen();
+  void pathEdited();
+  void browse();
+  void onProgress(const ExportProgress& progress);
+  void onFinished();
+  void setRunning(bool running);
+
+  nh::Scenario scenario_;
+  ExportDefaults defaults_;
+  std::atomic<bool> cancel_{false};
+  QFutureWatcher<Outcome> watcher_;
+  std::unique_ptr<nh::VirtualDisplay> display_;
+
+  QLineEdit* path_ = nullptr;
+  QComboBox* format_ = nullptr;
+  QComboBox* resolution_ = nullptr;
+  QSpinBox* width_ = nullptr;
+  QSpinBox* height_ = nullptr;
+  QDoubleSpinBox* fps_ = nullptr;
+  QDoubleSpinBox* tStart_ = nullptr;
+  QDoubleSpinBox* tEnd_ = nullptr;
+  QDoubleSpinBox* speed_ = nullptr;
+  QCheckBox* trails_ = nullptr;
+  QDoubleSpinBox* trailSeconds_ = nullptr;
+  QCheckBox* forces_ = nullptr;
+  QCheckBox* velocities_ = nullptr;
+  QCheckBox* overlay_ = nullptr;
+  QCheckBox* plots_ = nullptr;
+  QLabel* summary_ = nullptr;
+  QProgressBar* progress_ = nullptr;
+  QLabel* status_ = nullptr;
+  QPushButton* exportButton_ = nullptr;
+  QPushButton* cancelButton_ = nullptr;
+  QPushButton* closeButton_ = nullptr;
+};
+
+}  // namespace nhui

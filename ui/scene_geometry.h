@@ -1,0 +1,44 @@
+// Procedural meshes for the scene: patterned so that rotation and rolling are visible.
+// Every mesh carries per-cell RGB colours in the cell array "Colors" and point normals.
+#pragma once
+
+#include <vtkSmartPointer.h>
+
+#include <Eigen/Geometry>
+#include <array>
+
+class vtkPolyData;
+
+namespace nhui::geometry {
+
+struct Rgb {
+  unsigned char r, g, b;
+};
+
+// Sphere whose octants alternate between two colours (cell edges lie on the octant
+// boundaries, so the pattern is crisp), with a thin dark equator band.
+vtkSmartPointer<vtkPolyData> checkeredSphere(double radius, Rgb a, Rgb b, int resolution = 48);
+
+// Plain sphere of one colour.
+vtkSmartPointer<vtkPolyData> sphere(double radius, Rgb colour, int resolution = 32);
+
+// Turntable: a disk with its top face at z = 0, a checker of rings × sectors and one marked
+// sector, a rim, and thickness below z = 0.
+vtkSmartPointer<vtkPolyData> table(double radius, double thickness);
+
+// Coin-like disk with its axis along y: alternating sectors on both faces and the rim.
+vtkSmartPointer<vtkPolyData> sectoredDisk(double radius, double halfWidth, Rgb a, Rgb b);
+
+// Box with half-extents `half`; faces coloured ±x, ±y, ±z in that order.
+vtkSmartPointer<vtkPolyData> box(const Eigen::Vector3d& half, const std::array<Rgb, 6>& faces);
+
+// Chaplygin sleigh: a flat body (half-extents `half`) with a pointed front at +x.
+vtkSmartPointer<vtkPolyData> sleigh(const Eigen::Vector3d& half);
+
+// Square in the local xy plane (±half.x × ±half.y), both sides.
+vtkSmartPointer<vtkPolyData> square(double halfX, double halfY, Rgb colour);
+
+// Lines of a ground grid at height z, major lines every `major` minor ones.
+vtkSmartPointer<vtkPolyData> groundGrid(double halfSize, double spacing, double z);
+
+}  // namespace nhui::geometry

@@ -1,0 +1,46 @@
+// Undoable edits (QUndoStack): a parameter value, and the initial-condition overrides.
+#pragma once
+
+#include <QUndoCommand>
+#include <map>
+#include <string>
+
+namespace nhui {
+
+class SimulationController;
+
+// Sets one parameter. Slider moves of one drag (same `mergeKey` ≠ 0) merge into one command.
+class SetParameterCommand : public QUndoCommand {
+ public:
+  SetParameterCommand(SimulationController* controller, std::string name, double before,
+                      double after, long mergeKey = 0);
+  void redo() override;
+  void undo() override;
+  int id() const override { return mergeKey_ != 0 ? 1 : -1; }
+  bool mergeWith(const QUndoCommand* other) override;
+
+ private:
+  SimulationController* controller_;
+  std::string name_;
+  double before_, after_;
+  long mergeKey_;
+};
+
+// Replaces the initial-condition overrides; `applied` says the change is already in effect
+// (a drag in the view), so the first redo() does nothing.
+class SetInitialCommand : public QUndoCommand {
+ public:
+  SetInitialCommand(SimulationController* controller, std::map<std::string, double> before,
+                    std::map<std::string, double> after, bool resetAfter, bool applied);
+  void redo() override;
+  void undo() override;
+
+ private:
+  void apply(const std::map<std::string, double>& overrides);
+  SimulationController* controller_;
+  std::map<std::string, double> before_, after_;
+  bool resetAfter_;
+  bool skipRedo_;
+};
+
+}  // namespace nhui
