@@ -13,7 +13,30 @@
 #include "simulation_controller.h"
 #include "vtk_view_widget.h"
 
+namespace {
+// Qt aborts with a long message when there is no display; say it in one line instead, but
+// let --help and --version work anywhere.
+bool checkDisplay(int argc, char** argv) {
+  if (!qEnvironmentVariableIsEmpty("DISPLAY") || !qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY") ||
+      !qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
+    return true;
+  for (int i = 1; i < argc; ++i) {
+    const QByteArray a(argv[i]);
+    if (a == "-h" || a == "--help" || a == "--help-all" || a == "-v" || a == "--version") {
+      qputenv("QT_QPA_PLATFORM", "offscreen");
+      return true;
+    }
+  }
+  std::fprintf(stderr,
+               "nhlab: error: no display (DISPLAY is unset). nhlab is a desktop application: start "
+               "it in a desktop session, or under xvfb-run for screenshots "
+               "(xvfb-run -a nhlab --screenshot shot.png). For headless videos use nhsim export.\n");
+  return false;
+}
+}  // namespace
+
 int main(int argc, char** argv) {
+  if (!checkDisplay(argc, argv)) return 1;
   // VTK needs an OpenGL 3.2 core context; set it before any GL widget exists.
   QSurfaceFormat::setDefaultFormat(nhui::VtkViewWidget::vtkSurfaceFormat());
   QApplication app(argc, argv);
@@ -65,26 +88,33 @@ int main(int argc, char** argv) {
   nhui::SimulationController* controller = window.controller();
   for (const QString& assignment : parser.values(setOption)) {
     const int eq = assignment.indexOf('=');
+    bool ok = false;
+    const double value = assignment.mid(eq + 1).toDouble(&ok);
+    if (eq <= 0 || !ok) {
+      std::fprintf(stderr, "nhlab: error: --set expects NAME=NUMBER, got '%s'\n", qPrintable(assignment));
+      return 2;
+    }
     try {
-      controller->setParameter(assignment.left(eq).toStdString(),
-                               assignment.mid(eq + 1).toDouble());
+      controller->setParameter(assignment.left(eq).toStdString(), value);
     } catch (const std::exception& e) {
-      std::fprintf(stderr, "nhlab: %s\n", e.what());
+      std::fprintf(stderr, "nhlab: error: %s\n", e.what());
+      return 2;
     }
   }
   if (parser.isSet(speedOption)) controller->setSpeed(parser.value(speedOption).toDouble());
   if (parser.isSet(compareOption)) {
     const QString what = parser.value(compareOption);
-    try {
-      if (what == "vakonomic") {
-        controller->setCompare(nhui::CompareMode::Vakonomic);
-      } else {
-        const int eq = what.indexOf('=');
-        controller->setCompare(nhui::CompareMode::Ghost, what.left(eq).toStdString(),
-                               what.mid(eq + 1).toDouble());
-      }
-    } catch (const std::exception& e) {
-      std::fprintf(stderr, "nhlab: %s\n", e.what());
+    const int eq = what.indexOf('=');
+    bool ok = false;
+    const double value = what.mid(eq + 1).toDouble(&ok);
+    if (what == "vakonomic") {
+      window.setCompare(nhui::CompareMode::Vakonomic);
+    } else if (eq > 0 && ok) {
+      window.setCompare(nhui::CompareMode::Ghost, what.left(eq), value);
+    } else {
+      std::fprintf(stderr, "nhlab: error: --compare expects vakonomic or PARAM=NUMBER, got '%s'\n",
+                   qPrintable(what));
+      return 2;
     }
   }
   const QStringList extras = parser.value(optionsOption).split(',', Qt::SkipEmptyParts);

@@ -469,6 +469,23 @@ QWidget* MainWindow::createComparePanel() {
   return panel;
 }
 
+void MainWindow::setCompare(CompareMode mode, const QString& parameter, double value) {
+  {
+    const QSignalBlocker blockMode(compareMode_), blockParameter(ghostParameter_), blockValue(ghostValue_);
+    compareMode_->setCurrentIndex(mode == CompareMode::None ? 0 : mode == CompareMode::Vakonomic ? 1 : 2);
+    if (mode == CompareMode::Ghost) {
+      const int index = ghostParameter_->findText(parameter);
+      if (index < 0) {
+        statusBar()->showMessage(tr("unknown parameter '%1' for the ghost run").arg(parameter), 8000);
+        return;
+      }
+      ghostParameter_->setCurrentIndex(index);
+      ghostValue_->setValue(value);
+    }
+  }
+  applyCompare();
+}
+
 void MainWindow::applyCompare() {
   const int mode = compareMode_->currentIndex();
   try {

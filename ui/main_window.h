@@ -6,6 +6,7 @@
 #include <memory>
 
 #include "scene_renderer.h"
+#include "simulation_controller.h"
 
 class QLabel;
 class QSlider;
@@ -53,6 +54,8 @@ class MainWindow : public QMainWindow {
   void chooseSystem(const QString& name);
 
   void setPresentationMode(bool on);
+  // Sets the Compare panel (mode, ghost parameter and value) and starts the comparison.
+  void setCompare(CompareMode mode, const QString& parameter = {}, double value = 0);
   bool presentationMode() const { return presentation_; }
 
  protected:
