@@ -33,30 +33,6 @@ const char* kUsage =
     "                 [--formulation multipliers|gibbs-appell] [--no-projection]\n"
     "                 [--out FILE|-] [--save-scenario FILE] [--quiet]\n";
 
-class UsageError : public InputError {
- public:
-  using InputError::InputError;
-};
-
-double parseNumber(const std::string& text, const std::string& what) {
-  const char* begin = text.c_str();
-  char* end = nullptr;
-  errno = 0;
-  const double v = std::strtod(begin, &end);
-  if (text.empty() || end != begin + text.size())
-    throw InputError(what + ": '" + text + "' is not a number");
-  if (!std::isfinite(v)) throw InputError(what + ": value must be finite, got '" + text + "'");
-  return v;
-}
-
-std::pair<std::string, double> parseAssignment(const std::string& text, const std::string& option) {
-  const auto eq = text.find('=');
-  if (eq == std::string::npos || eq == 0)
-    throw UsageError(option + " expects NAME=VALUE, got '" + text + "'");
-  const std::string name = text.substr(0, eq);
-  return {name, parseNumber(text.substr(eq + 1), option + " " + name)};
-}
-
 int list() {
   for (const auto& s : catalogue())
     std::printf("%-18s %s\n", s->name().c_str(), s->info().title.c_str());
@@ -140,14 +116,7 @@ struct RunOptions {
 RunOptions parseRun(const std::vector<std::string>& args) {
   if (args.empty()) throw UsageError("run needs a system name or a scenario file");
   RunOptions o;
-  const std::string& target = args[0];
-  const bool isFile = target.size() > 5 && target.substr(target.size() - 5) == ".json";
-  if (isFile || QFileInfo(QString::fromStdString(target)).isFile())
-    o.scenario = readScenarioFile(QString::fromStdString(target));
-  else {
-    findSystem(target);
-    o.scenario.system = target;
-  }
+  o.scenario = loadTarget(args[0]);
   Scenario& s = o.scenario;
   for (size_t i = 1; i < args.size(); ++i) {
     const std::string& a = args[i];
@@ -155,20 +124,13 @@ RunOptions parseRun(const std::vector<std::string>& args) {
       if (i + 1 >= args.size()) throw UsageError("option " + a + " needs a value");
       return args[++i];
     };
-    if (a == "--set") {
-      const auto [n, v] = parseAssignment(value(), "--set");
-      s.parameters[n] = v;
-    } else if (a == "--init") {
-      const auto [n, v] = parseAssignment(value(), "--init");
-      s.initial[n] = v;
-    } else if (a == "--t-end") s.tEnd = parseNumber(value(), "--t-end");
+    if (parseScenarioOption(args, i, s)) continue;
+    if (a == "--t-end") s.tEnd = parseNumber(value(), "--t-end");
     else if (a == "--dt-out") s.dtOut = parseNumber(value(), "--dt-out");
     else if (a == "--integrator") s.integrator.method = parseIntegrator(value());
     else if (a == "--rtol") s.integrator.rtol = parseNumber(value(), "--rtol");
     else if (a == "--atol") s.integrator.atol = parseNumber(value(), "--atol");
     else if (a == "--step") s.integrator.step = parseNumber(value(), "--step");
-    else if (a == "--dynamics") s.dynamics = parseDynamics(value());
-    else if (a == "--formulation") s.formulation = parseFormulation(value());
     else if (a == "--no-projection") s.integrator.projection = false;
     else if (a == "--out") o.out = value();
     else if (a == "--save-scenario") o.saveScenario = value();
@@ -238,8 +200,8 @@ int run(const std::vector<std::string>& args) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::vector<std::string> args(argv + 1, argv + argc);
-  try {
+  const std::vector<std::string> args(argv + 1, argv + argc);
+  return reportErrors([&]() -> int {
     if (args.empty() || args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
       std::FILE* out = args.empty() ? stderr : stdout;
       std::fputs(kUsage, out);
@@ -260,22 +222,7 @@ int main(int argc, char** argv) {
     throw UsageError("unknown command '" + command +
                      "' (commands: list, info, run; export needs a build with NH_BUILD_GUI=ON)");
 #endif
-  } catch (const SingularSystemError& e) {
-    std::fprintf(stderr, "nhsim: error: %s\n", e.what());
-    return kSimulationError;
-  } catch (const IntegrationError& e) {
-    std::fprintf(stderr, "nhsim: error: %s\n", e.what());
-    return kSimulationError;
-  } catch (const InputError& e) {
-    std::fprintf(stderr, "nhsim: error: %s\n", e.what());
-    return kInputError;
-  } catch (const Error& e) {
-    std::fprintf(stderr, "nhsim: error: %s\n", e.what());
-    return kOutputError;
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "nhsim: internal error: %s\n", e.what());
-    return kOutputError;
-  }
+  });
 }
 
 }  // namespace nh::cli

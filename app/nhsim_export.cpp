@@ -44,35 +44,11 @@ const char* kExportHelp =
     "next to the output (OUT.json, or DIR.json for frames) so that the export is reproducible.\n"
     "Works without a display: with DISPLAY unset a private Xvfb is started and stopped.\n";
 
-class UsageError : public InputError {
- public:
-  using InputError::InputError;
-};
-
-double parseNumber(const std::string& text, const std::string& what) {
-  const char* begin = text.c_str();
-  char* end = nullptr;
-  errno = 0;
-  const double v = std::strtod(begin, &end);
-  if (text.empty() || end != begin + text.size())
-    throw InputError(what + ": '" + text + "' is not a number");
-  if (!std::isfinite(v)) throw InputError(what + ": value must be finite, got '" + text + "'");
-  return v;
-}
-
 int parseInteger(const std::string& text, const std::string& what) {
   const double v = parseNumber(text, what);
   if (v != std::floor(v) || std::abs(v) > 1e6)
     throw InputError(what + ": expected a whole number of pixels, got '" + text + "'");
   return static_cast<int>(v);
-}
-
-std::pair<std::string, double> parseAssignment(const std::string& text, const std::string& option) {
-  const auto eq = text.find('=');
-  if (eq == std::string::npos || eq == 0)
-    throw UsageError(option + " expects NAME=VALUE, got '" + text + "'");
-  const std::string name = text.substr(0, eq);
-  return {name, parseNumber(text.substr(eq + 1), option + " " + name)};
 }
 
 std::vector<std::string> splitList(const std::string& text) {
@@ -103,17 +79,9 @@ ExportOptions parseExport(const std::vector<std::string>& args) {
   if (args.empty() || args[0] == "--help" || args[0] == "-h")
     throw UsageError("export needs a system name or a scenario file (see 'nhsim export --help')");
   ExportOptions o;
-  const std::string& target = args[0];
-  const bool isFile = target.size() > 5 && target.substr(target.size() - 5) == ".json";
   bool tEndGiven = false;
-  if (isFile || QFileInfo(QString::fromStdString(target)).isFile()) {
-    o.scenario = readScenarioFile(QString::fromStdString(target));
-    o.settings.tEnd = o.scenario.tEnd;
-    tEndGiven = true;
-  } else {
-    findSystem(target);
-    o.scenario.system = target;
-  }
+  o.scenario = loadTarget(args[0], &tEndGiven);  // a scenario file brings its own t_end
+  o.settings.tEnd = o.scenario.tEnd;
   Scenario& s = o.scenario;
   nhui::ExportSettings& e = o.settings;
   bool pathGiven = false;
@@ -123,17 +91,12 @@ ExportOptions parseExport(const std::vector<std::string>& args) {
       if (i + 1 >= args.size()) throw UsageError("option " + a + " needs a value");
       return args[++i];
     };
+    if (parseScenarioOption(args, i, s)) continue;
     if (a == "--video" || a == "--frames") {
       if (!o.output.empty()) throw UsageError("give one of --video and --frames, once");
       o.output = value();
       o.frames = a == "--frames";
       if (o.output.empty()) throw UsageError(a + " needs a non-empty path");
-    } else if (a == "--set") {
-      const auto [n, v] = parseAssignment(value(), "--set");
-      s.parameters[n] = v;
-    } else if (a == "--init") {
-      const auto [n, v] = parseAssignment(value(), "--init");
-      s.initial[n] = v;
     } else if (a == "--width")
       e.width = parseInteger(value(), "--width");
     else if (a == "--height")
@@ -147,10 +110,6 @@ ExportOptions parseExport(const std::vector<std::string>& args) {
       tEndGiven = true;
     } else if (a == "--speed")
       e.speed = parseNumber(value(), "--speed");
-    else if (a == "--dynamics")
-      s.dynamics = parseDynamics(value());
-    else if (a == "--formulation")
-      s.formulation = parseFormulation(value());
     else if (a == "--trail")
       e.trailSeconds = parseNumber(value(), "--trail");
     else if (a == "--no-trails")
@@ -286,35 +245,18 @@ int runExport(const std::vector<std::string>& args) {
 }  // namespace
 
 int exportCommand(const std::vector<std::string>& args) {
-  // The same error lines and exit codes as the other commands (nhsim.h), with the video
-  // errors sorted by whose fault they are.
-  try {
-    return runExport(args);
-  } catch (const VideoError& e) {
-    std::fprintf(stderr, "nhsim: error: %s\n", e.what());
-    switch (e.kind()) {
-      case VideoError::Kind::UnsupportedFormat:
-      case VideoError::Kind::InvalidSettings:
-        return kInputError;
-      default:
-        return kOutputError;
+  // The same error lines and exit codes as the other commands; video errors are sorted by
+  // whose fault they are.
+  return reportErrors([&] {
+    try {
+      return runExport(args);
+    } catch (const VideoError& e) {
+      if (e.kind() == VideoError::Kind::UnsupportedFormat ||
+          e.kind() == VideoError::Kind::InvalidSettings)
+        throw InputError(e.what());
+      throw;
     }
-  } catch (const SingularSystemError& e) {
-    std::fprintf(stderr, "nhsim: error: %s\n", e.what());
-    return kSimulationError;
-  } catch (const IntegrationError& e) {
-    std::fprintf(stderr, "nhsim: error: %s\n", e.what());
-    return kSimulationError;
-  } catch (const InputError& e) {
-    std::fprintf(stderr, "nhsim: error: %s\n", e.what());
-    return kInputError;
-  } catch (const Error& e) {
-    std::fprintf(stderr, "nhsim: error: %s\n", e.what());
-    return kOutputError;
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "nhsim: internal error: %s\n", e.what());
-    return kOutputError;
-  }
+  });
 }
 
 }  // namespace nh::cli
