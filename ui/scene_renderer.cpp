@@ -619,6 +619,31 @@ void SceneRenderer::updateLegend() {
   }
 }
 
+void SceneRenderer::resetCamera(const Eigen::AlignedBox3d& region) {
+  bool haveTable = false;
+  for (const auto& b : frame_.bodies) haveTable |= b.kind == nh::ShapeKind::Table;
+  if (haveTable || region.isEmpty()) {
+    resetCamera();
+    return;
+  }
+  Eigen::AlignedBox3d box = region;
+  for (const auto& b : frame_.bodies) {
+    box.extend(b.position + b.size.cwiseAbs());
+    box.extend(b.position - b.size.cwiseAbs());
+  }
+  const Eigen::Vector3d focus = box.center();
+  const double radius = std::max(0.5, 0.5 * box.diagonal().norm());
+  const Eigen::Vector3d direction = Eigen::Vector3d(0.55, -1.0, 0.62).normalized();
+  // 30° view angle: at 2.6 radii the sphere around the box fits the height with a margin.
+  const Eigen::Vector3d eye = focus + 2.6 * radius * direction;
+  vtkCamera* cam = renderer_->GetActiveCamera();
+  cam->SetFocalPoint(focus.x(), focus.y(), focus.z());
+  cam->SetPosition(eye.x(), eye.y(), eye.z());
+  cam->SetViewUp(0, 0, 1);
+  cam->SetViewAngle(30);
+  renderer_->ResetCameraClippingRange();
+}
+
 void SceneRenderer::resetCamera() {
   vtkCamera* cam = renderer_->GetActiveCamera();
   const double extent = std::max(1e-6, frame_.extent);

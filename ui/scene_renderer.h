@@ -6,6 +6,8 @@
 
 #include <vtkSmartPointer.h>
 
+#include <Eigen/Geometry>
+
 #include <map>
 #include <memory>
 #include <string>
@@ -73,6 +75,9 @@ class SceneRenderer {
 
   // A 3/4 view that shows the whole scene.
   void resetCamera();
+  // A 3/4 view that shows `region` (e.g. where a trajectory goes) and the bodies; scenes
+  // with a table keep the table view.
+  void resetCamera(const Eigen::AlignedBox3d& region);
 
   const nh::SceneFrame& lastFrame() const { return frame_; }
   // Length in world units drawn for a vector of magnitude `value` of the named arrow.

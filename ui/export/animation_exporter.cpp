@@ -351,7 +351,18 @@ void AnimationExporter::composeFrame(int i, const std::uint8_t** rgb, std::ptrdi
       cam->SetViewUp(c.viewUp.data());
       cam->SetViewAngle(c.viewAngle);
     } else {
-      scene.resetCamera();
+      // Frame where the trail points go over the whole clip (the run is simulated first).
+      Eigen::AlignedBox3d region;
+      for (const auto& p : run.layout().points) {
+        if (p.inMovingFrame) continue;
+        const auto& xs = run.column(p.column);
+        const auto& ys = run.column(p.column + 1);
+        const auto& zs = run.column(p.column + 2);
+        for (size_t j = d.firstFrameSample; j < run.size(); ++j)
+          if (std::isfinite(xs[j]) && std::isfinite(ys[j]) && std::isfinite(zs[j]))
+            region.extend(Eigen::Vector3d(xs[j], ys[j], zs[j]));
+      }
+      scene.resetCamera(region);
     }
   }
   if (settings_.overlay) {
