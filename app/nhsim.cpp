@@ -176,6 +176,9 @@ int run(const std::vector<std::string>& args) {
   };
   try {
     sim.advance(s.tEnd, s.dtOut, onSample);
+    // A t-end off the output grid still gets its row: the run's final state.
+    if (last.empty() || last[0] < s.tEnd - 1e-12 * std::max(1.0, s.tEnd))
+      onSample(sim.time(), sim.state().data());
   } catch (const Error&) {
     csv.flush();  // the rows written so far are kept
     csv.close();

@@ -27,6 +27,11 @@ void checkKeys(const QJsonObject& obj, const QStringList& allowed, const QString
       fail(origin, "unknown key '" + key + "' in " + where + " (allowed: " + allowed.join(", ") + ")");
 }
 
+QString text(const QJsonValue& v, const QString& key, const QString& origin) {
+  if (!v.isString()) fail(origin, "'" + key + "' must be a string");
+  return v.toString();
+}
+
 double number(const QJsonValue& v, const QString& key, const QString& origin) {
   if (!v.isDouble()) fail(origin, "'" + key + "' must be a number");
   return v.toDouble();
@@ -67,7 +72,7 @@ Scenario parseScenarioJson(const QByteArray& json, const QString& origin) {
   if (!root.contains("version")) fail(origin, "missing 'version'");
   const double version = number(root.value("version"), "version", origin);
   if (version != kScenarioFormatVersion)
-    fail(origin, "unsupported scenario version " + QString::number(version) +
+    fail(origin, "unsupported scenario version " + QString::fromStdString(formatValue(version)) +
                      " (this program reads version " + QString::number(kScenarioFormatVersion) + ")");
   if (!root.value("system").isString()) fail(origin, "'system' must be a string naming a system");
 
@@ -78,14 +83,30 @@ Scenario parseScenarioJson(const QByteArray& json, const QString& origin) {
   if (root.contains("initial")) s.initial = numberMap(root.value("initial"), "initial", origin);
   if (root.contains("t_end")) s.tEnd = number(root.value("t_end"), "t_end", origin);
   if (root.contains("dt_out")) s.dtOut = number(root.value("dt_out"), "dt_out", origin);
-  if (root.contains("dynamics")) s.dynamics = parseDynamics(root.value("dynamics").toString().toStdString());
-  if (root.contains("formulation"))
-    s.formulation = parseFormulation(root.value("formulation").toString().toStdString());
+  // Named values: parse errors carry the file name like every other message here.
+  try {
+    if (root.contains("dynamics"))
+      s.dynamics = parseDynamics(text(root.value("dynamics"), "dynamics", origin).toStdString());
+    if (root.contains("formulation"))
+      s.formulation =
+          parseFormulation(text(root.value("formulation"), "formulation", origin).toStdString());
+  } catch (const InputError& e) {
+    if (QString(e.what()).startsWith(origin)) throw;
+    fail(origin, e.what());
+  }
   if (root.contains("integrator")) {
     if (!root.value("integrator").isObject()) fail(origin, "'integrator' must be an object");
     const QJsonObject in = root.value("integrator").toObject();
     checkKeys(in, {"method", "rtol", "atol", "step", "projection"}, "'integrator'", origin);
-    if (in.contains("method")) s.integrator.method = parseIntegrator(in.value("method").toString().toStdString());
+    if (in.contains("method")) {
+      try {
+        s.integrator.method =
+            parseIntegrator(text(in.value("method"), "integrator.method", origin).toStdString());
+      } catch (const InputError& e) {
+        if (QString(e.what()).startsWith(origin)) throw;
+        fail(origin, e.what());
+      }
+    }
     if (in.contains("rtol")) s.integrator.rtol = number(in.value("rtol"), "integrator.rtol", origin);
     if (in.contains("atol")) s.integrator.atol = number(in.value("atol"), "integrator.atol", origin);
     if (in.contains("step")) s.integrator.step = number(in.value("step"), "integrator.step", origin);

@@ -1,5 +1,7 @@
 #include "vtk_view_widget.h"
 
+#include "render_lock.h"
+
 #include <vtkCamera.h>
 #include <vtkCommand.h>
 #include <vtkGenericOpenGLRenderWindow.h>
@@ -106,7 +108,10 @@ void VtkViewWidget::paintGL() {
   state->Push();
   state->vtkglDepthFunc(GL_LEQUAL);  // Qt's default is GL_LESS; VTK expects LEQUAL
   renderWindow_->SetReadyForRendering(true);
-  renderWindow_->Render();
+  {
+    const std::lock_guard lock(vtkRenderMutex());  // an export may be rendering meanwhile
+    renderWindow_->Render();
+  }
   renderWindow_->SetReadyForRendering(false);
   state->Pop();
 

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <algorithm>
 
 #include "nh/errors.h"
 
@@ -24,6 +25,8 @@ void Scenario::validate() const {
     throw InputError("dt-out must be a finite number > 0, got " + formatValue(dtOut));
   if (tEnd / dtOut > 5e7)
     throw InputError("t-end / dt-out asks for more than 50 million output rows; use a larger dt-out");
+  if (integrator.method == Integrator::Rk4 && tEnd / integrator.step > 1e9)
+    throw InputError("t-end / step asks for more than a billion rk4 steps; use a larger step");
   integrator.validate();
 }
 
@@ -107,11 +110,14 @@ std::vector<double> initialState(const EquationsOfMotion& equations, double t0,
     if (idx >= n && idx < n + m) given[idx - n] = true;
   }
   for (const QuaternionSlot& qs : info.quaternions) {
-    double norm = 0;
-    for (int i = 0; i < 4; ++i) norm += x[qs.first + i] * x[qs.first + i];
-    if (!(norm > 1e-20))
+    // Scaled by the largest component first, so that neither 1e200 nor 1e-200 under- or
+    // overflows the norm.
+    double* qq = x.data() + qs.first;
+    const double largest = std::max({std::abs(qq[0]), std::abs(qq[1]), std::abs(qq[2]), std::abs(qq[3])});
+    if (!(largest > 0))
       throw InputError("the attitude quaternion (" + info.coordinates[qs.first] + ", …) of '" +
                        system.name() + "' must not be zero");
+    for (int i = 0; i < 4; ++i) qq[i] /= largest;
   }
   const std::vector<double> before = x;
   // Holonomic constraints and quaternion norms first (keeps y); then the velocities.

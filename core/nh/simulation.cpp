@@ -43,6 +43,8 @@ void IntegratorOptions::validate() const {
   positive("rtol", rtol);
   positive("atol", atol);
   positive("step", step);
+  if (step < 1e-12) throw InputError("step must be at least 1e-12, got " + fmt(step));
+  if (maxSteps < 1) throw InputError("the step budget must be at least 1");
 }
 
 // The three odeint steppers behind one interface.
@@ -151,6 +153,14 @@ void Simulation::advance(double tEnd, double dtOut, const SampleCallback& onSamp
   }
 
   Stepper& s = *stepper_;
+  long stepsThisCall = 0;
+  auto throwStepBudget = [&](double t) {
+    throw IntegrationError("integration of '" + equations_.system().name() + "' needs more than " +
+                               std::to_string(options_.maxSteps) + " steps to reach t = " +
+                               fmt(tEnd) + "; stopped at t = " + fmt(t) +
+                               " (the motion is too fast for this time span, or the step too small)",
+                           t);
+  };
   try {
     if (auto* dense = std::get_if<Stepper::Dense>(&s.impl)) {
       while (t_ < tEnd - eps) {
@@ -159,6 +169,7 @@ void Simulation::advance(double tEnd, double dtOut, const SampleCallback& onSamp
           s.initialised = true;
         }
         const auto [t0, t1] = dense->do_step(system);
+        if (++stepsThisCall > options_.maxSteps) throwStepBudget(t1);
         ++steps_;
         checkState(t1, dense->current_state());
         if (dense->current_time_step() < 1e-14 * std::max(1.0, std::abs(t1)))
@@ -171,9 +182,11 @@ void Simulation::advance(double tEnd, double dtOut, const SampleCallback& onSamp
           emitSample(ts, sample, onSample);
           ++nextSample_;
         }
-        if (t1 > tEnd + eps) {  // overshoot: come back to tEnd by interpolation
-          dense->calc_state(tEnd, x_);
+        if (t1 > tEnd - eps) {  // at or past tEnd: the state exactly at tEnd, on the manifold
+          if (t1 > tEnd + eps) dense->calc_state(tEnd, x_);
+          else x_ = dense->current_state();
           t_ = tEnd;
+          if (options_.projection) equations_.project(t_, x_.data());
           s.dt = dense->current_time_step();
           s.initialised = false;
           break;
@@ -215,6 +228,7 @@ void Simulation::advance(double tEnd, double dtOut, const SampleCallback& onSamp
           // output time says nothing about the step size the solution allows.
           if (!clamped || failures > 0) s.dt = dt;
         }
+        if (++stepsThisCall > options_.maxSteps) throwStepBudget(t_);
         ++steps_;
         checkState(t_, x_);
         if (options_.projection) equations_.project(t_, x_.data());

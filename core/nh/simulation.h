@@ -22,7 +22,8 @@ struct IntegratorOptions {
   double atol = 1e-12;
   double step = 1e-3;  // fixed step (rk4) or first trial step (adaptive)
   bool projection = true;
-  void validate() const;  // throws InputError for non-positive or non-finite values
+  long maxSteps = 20'000'000;  // per advance() call: a run that needs more stops with an error
+  void validate() const;  // throws InputError for non-positive, non-finite or tiny values
 };
 
 class Simulation {

@@ -110,6 +110,20 @@ class CliTest : public QObject {
     QCOMPARE(nhsim({"run", "chaplygin_sleigh", "--t-end", "1", "--formulation", "gibbs-appell", "--no-projection", "--out", path("ga.csv")}).code, 0);
   }
 
+  // A t-end off the output grid still ends with the state at t-end; huge quaternion
+  // components are normalised, not overflowed.
+  void edgesOfTheOutputGridAndOfTheInput() {
+    QCOMPARE(nhsim({"run", "ball_on_turntable", "--t-end", "1.005", "--dt-out", "0.01", "--out", path("g.csv")}).code, 0);
+    const auto rows = readCsv(path("g.csv"));
+    QCOMPARE(rows.size(), 1 + 101 + 1);
+    QCOMPARE(rows.last()[0].toDouble(), 1.005);
+    QVERIFY(std::abs(rows.last()[13].toDouble()) < 1e-10);
+    QCOMPARE(nhsim({"run", "ball_on_turntable", "--init", "qw=1e200", "--init", "qx=1e200", "--t-end", "0", "--out", path("q.csv")}).code, 0);
+    const auto q = readCsv(path("q.csv"));
+    QVERIFY(std::abs(q[1][8].toDouble() - std::sqrt(0.5)) < 1e-15);
+    QVERIFY(std::abs(q[1][9].toDouble() - std::sqrt(0.5)) < 1e-15);
+  }
+
   void inconsistentInitialVelocitiesAreCompleted() {
     const Result r = nhsim({"run", "ball_on_turntable", "--init", "vx=0.3", "--init", "vy=0", "--init", "wx=1",
                             "--init", "wy=1", "--t-end", "0", "--out", path("c.csv")});
@@ -152,6 +166,9 @@ class CliTest : public QObject {
     expectError({"run", "ball_on_turntable", "--frobnicate"}, 2, "unknown option '--frobnicate'");
     expectError({"run", "ball_on_turntable", "--set"}, 2, "option --set needs a value");
     expectError({"bake"}, 2, "unknown command 'bake'");
+    expectError({"run", "ball_on_turntable", "--integrator", "rk4", "--step", "1e-9", "--t-end", "10"}, 2,
+                "more than a billion rk4 steps");
+    expectError({"run", "ball_on_turntable", "--step", "1e-16"}, 2, "step must be at least 1e-12");
   }
 
   void badScenarioFiles() {
@@ -168,6 +185,10 @@ class CliTest : public QObject {
     writeFile("range.json", "{\"format\": \"nonholonomic-lab-scenario\", \"version\": 1, \"system\": \"ball_on_table\", \"parameters\": {\"r\": 0}}");
     expectError({"run", path("range.json")}, 2, "parameter 'r' must be in (0, inf), got 0");
     expectError({"run", path("missing.json")}, 2, "cannot read scenario file");
+    writeFile("close.json", "{\"format\": \"nonholonomic-lab-scenario\", \"version\": 1.0000000001, \"system\": \"ball_on_table\"}");
+    expectError({"run", path("close.json")}, 2, "unsupported scenario version 1.0000000001");
+    writeFile("dyn.json", "{\"format\": \"nonholonomic-lab-scenario\", \"version\": 1, \"system\": \"ball_on_table\", \"dynamics\": 5}");
+    expectError({"run", path("dyn.json")}, 2, "dyn.json: 'dynamics' must be a string");
   }
 
   void nonRegularSystem() {

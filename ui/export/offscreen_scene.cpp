@@ -1,5 +1,7 @@
 #include "offscreen_scene.h"
 
+#include "render_lock.h"
+
 #include <vtkCamera.h>
 #include <vtkNew.h>
 #include <vtkRenderWindow.h>
@@ -57,6 +59,7 @@ int OffscreenScene::height() const { return impl_->height; }
 
 const std::uint8_t* OffscreenScene::render() {
   impl_->renderer->ResetCameraClippingRange();
+  const std::lock_guard lock(vtkRenderMutex());  // the app's view renders on the GUI thread
   impl_->window->Render();
   // The back buffer holds the frame just rendered (offscreen windows never swap to a screen).
   const int ok =
