@@ -78,7 +78,11 @@ void SimulationController::setParameter(const std::string& name, double value) {
   // The next reset starts from initial conditions completed for these parameters.
   try {
     computeInitialState(initialOverrides_, x0_, initialNotes_);
-  } catch (const nh::Error&) {
+  } catch (const nh::Error& e) {
+    // The running motion goes on; Reset would start from the previous initial state.
+    emit errorOccurred(QString("the initial conditions do not fit the new parameters (%1); Reset "
+                               "keeps the previous ones")
+                           .arg(QString::fromStdString(e.what())));
   }
   if (!primary().empty()) restartFrom(displayIndex());
   emit parametersChanged();

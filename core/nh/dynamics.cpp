@@ -662,9 +662,17 @@ bool EquationsOfMotion::completeVelocities(double t, double* x, const std::vecto
     if (a >= static_cast<int>(keep.size()) || !keep[a]) freeIdx[f++] = a;
   if (f < kt) return false;
   // Newton iterations on Φ(y) = 0 over the free velocities, minimal change in the metric M.
+  // Tolerances relative to the size of the terms of Φ (|A||y|): 1e7 m/s velocities
+  // cannot be met to 1e-14 absolute.
+  auto tolerance = [&](double relative) {
+    double scale = 1;
+    for (int c = 0; c < kt; ++c)
+      for (int a = 0; a < m; ++a) scale = std::max(scale, std::abs(w.A(c, a) * y[a]));
+    return relative * scale;
+  };
   for (int iter = 0; iter < 20; ++iter) {
     velocityJacobian(t, x, y);
-    if (w.phiV.cwiseAbs().maxCoeff() < 1e-14) return true;
+    if (w.phiV.cwiseAbs().maxCoeff() < tolerance(1e-14)) return true;
     if (!w.taped) massMatrix(t, x, y);  // the taped program has just produced M as well
     MatY Mf(f, f);
     MatKY Af(kt, f);
@@ -686,7 +694,7 @@ bool EquationsOfMotion::completeVelocities(double t, double* x, const std::vecto
     for (int i = 0; i < f; ++i) y[freeIdx[i]] += delta[i];
   }
   velocityJacobian(t, x, y);
-  return w.phiV.cwiseAbs().maxCoeff() < 1e-10;
+  return w.phiV.cwiseAbs().maxCoeff() < tolerance(1e-10);
 }
 
 double EquationsOfMotion::project(double t, double* x) const {
