@@ -90,10 +90,16 @@ int info(const std::vector<std::string>& args) {
               s.description.c_str(), s.source.c_str());
   std::printf("  %s\n", QString::fromStdString(s.equations).replace("\n", "\n  ").toStdString().c_str());
   std::printf("\nParameters (--set NAME=VALUE):\n");
+  // printf pads by bytes; units like "rad/s²" need padding by characters.
+  auto padded = [](const std::string& text, int width) {
+    const int characters = QString::fromStdString(text).size();
+    return text + std::string(std::max(0, width - characters), ' ');
+  };
   for (const auto& p : s.parameters)
-    std::printf("  %-14s %-8s default %-8s range %-14s %s\n", p.name.c_str(),
-                p.unit.empty() ? "-" : p.unit.c_str(), formatValue(p.defaultValue).c_str(),
-                p.rangeText().c_str(), p.description.c_str());
+    std::printf("  %s %s default %s range %s %s\n", padded(p.name, 14).c_str(),
+                padded(p.unit.empty() ? "-" : p.unit, 8).c_str(),
+                padded(formatValue(p.defaultValue), 8).c_str(), padded(p.rangeText(), 14).c_str(),
+                p.description.c_str());
   std::printf("\nState (--init NAME=VALUE):\n  ");
   for (const auto& n : nh.names) std::printf("%s ", n.c_str());
   if (vk.names.size() > nh.names.size()) {

@@ -22,8 +22,12 @@ bool ParameterInfo::allows(double v) const {
 }
 
 std::string ParameterInfo::rangeText() const {
-  return std::string(minExclusive || std::isinf(min) ? "(" : "[") + bound(min) + ", " + bound(max) +
-         (maxExclusive || std::isinf(max) ? ")" : "]");
+  std::string text(minExclusive || std::isinf(min) ? "(" : "[");
+  text += bound(min);
+  text += ", ";
+  text += bound(max);
+  text += maxExclusive || std::isinf(max) ? ")" : "]";
+  return text;
 }
 
 SystemModel::SystemModel(SystemInfo info) : info_(std::move(info)) {}
