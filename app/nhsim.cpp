@@ -107,6 +107,8 @@ int info(const std::vector<std::string>& args) {
     for (size_t i = nh.names.size(); i < vk.names.size(); ++i) std::printf("%s ", vk.names[i].c_str());
     std::printf("(initial multipliers, default 0)");
   }
+  for (const auto& limit : s.stateLimits)
+    std::printf("\n  %s must be in %s", limit.name.c_str(), limit.rangeText().c_str());
   std::printf("\n\nInitial velocities: %s\n", s.initialization.c_str());
   std::printf("\nConstraints: %d nonholonomic, %d holonomic\n", s.constraintCount, s.holonomicCount);
   return kOk;

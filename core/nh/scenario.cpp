@@ -105,6 +105,10 @@ std::vector<double> initialState(const EquationsOfMotion& equations, double t0,
                        "' (state: " + joinNames(layout.names) + ")");
     if (!std::isfinite(value))
       throw InputError("initial value of '" + name + "' must be finite, got " + formatValue(value));
+    for (const ParameterInfo& limit : info.stateLimits)
+      if (limit.name == name && !limit.allows(value))
+        throw InputError("initial value of '" + name + "' must be in " + limit.rangeText() +
+                         ", got " + formatValue(value));
     const int idx = layout.index[pos];
     x[idx] = value;
     if (idx >= n && idx < n + m) given[idx - n] = true;

@@ -63,6 +63,9 @@ struct SystemInfo {
   std::vector<double> defaultCoordinates;
   std::vector<double> defaultVelocities;
   std::vector<QuaternionSlot> quaternions;
+  // Allowed ranges of state variables where the model needs one (e.g. r > 0); the
+  // ParameterInfo fields name, min, max and the exclusivity flags are used.
+  std::vector<ParameterInfo> stateLimits;
   bool constantStructure = false;  // C^γ_{αβ} independent of q (a Lie algebra, say)
   int constraintCount = 0;  // k: Φ(t, q, y) = 0
   int holonomicCount = 0;   // h: g(t, q) = 0

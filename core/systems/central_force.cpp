@@ -34,6 +34,7 @@ struct CentralForce {
     s.stateOrder = {"r", "theta", "w1", "w2"};
     s.independentVelocities = {"w1", "w2"};
     s.initialization = "There are no velocity constraints: w1 and w2 are free.";
+    s.stateLimits = {{"r", "m", "distance from the centre", 1.0, 0, inf, true, false}};
     s.defaultCoordinates = {1.0, 0.0};
     s.defaultVelocities = {0.0, 0.8};
     return s;

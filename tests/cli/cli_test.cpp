@@ -154,6 +154,7 @@ class CliTest : public QObject {
     expectError({"run", "ball_on_turntable", "--set", "r=abc"}, 2, "--set r: 'abc' is not a number");
     expectError({"run", "ball_on_turntable", "--set", "r=inf"}, 2, "must be finite");
     expectError({"run", "ball_on_turntable", "--init", "x=nan"}, 2, "must be finite");
+    expectError({"run", "central_force", "--init", "r=-1"}, 2, "initial value of 'r' must be in (0, inf), got -1");
     expectError({"run", "ball_on_turntable", "--set", "r=-1"}, 2, "parameter 'r' must be in (0, inf), got -1");
     expectError({"run", "ball_on_turntable", "--set", "m=0"}, 2, "parameter 'm' must be in (0, inf), got 0");
     expectError({"run", "ball_on_turntable", "--rtol", "0"}, 2, "rtol must be a finite number > 0, got 0");
