@@ -68,6 +68,8 @@ struct EquationsWorkspace {
   bool constantMatrices = false;  // M and A constant: factorisations computed once
   bool structureInTape = false;   // constant C-term already part of F on the tape
   bool direct = false;            // directProgram gives v, ẏ and λ in one run
+  bool directGuarded = false;     // ... followed by det(A M⁻¹ Aᵀ) and its scale, to check
+  double minvNorm = 1;            // max |M⁻¹| entry, for the 1×1 check
   SymProgram directProgram;
   bool factorsValid = false;
   std::vector<double> variables;
@@ -276,6 +278,73 @@ void EquationsOfMotion::buildTape() {
           w.directProgram = SymProgram(tape, nv, direct);
           w.direct = true;
         }
+      }
+    }
+
+    // Constant M with a state-dependent A and at most two constraints (the particle, the
+    // disk): A M⁻¹ Aᵀ is inverted in closed form on the tape. Its determinant and a scale
+    // are extra outputs, so that a (nearly) singular state falls back to the general path,
+    // which reports it with the condition number.
+    w.directGuarded = false;
+    bool constantM = true;
+    for (int i = w.outM; i < w.outA; ++i) constantM &= w.program.outputIsConstant(i);
+    if (!w.direct && constantM && kt >= 1 && kt <= 2 && (!sys.hasStructure() || w.structureInTape) &&
+        !sys.hasForce()) {
+      Eigen::MatrixXd M(m, m);
+      for (int i = 0; i < m * m; ++i) M.data()[i] = w.program.output(w.outM + i);
+      const Eigen::FullPivLU<Eigen::MatrixXd> luM(M);
+      if (luM.isInvertible()) {
+        const Eigen::MatrixXd Minv = luM.inverse();
+        auto at = [&](int c, int a) { return Sym(out[w.outA + a * kt + c].id, true); };  // A(c, a)
+        std::vector<Sym> u(m), W(m * kt);  // u = M⁻¹F, W = M⁻¹Aᵀ (column-major m×kt)
+        for (int a = 0; a < m; ++a) {
+          Sym acc(0.0);
+          for (int b = 0; b < m; ++b) acc += Minv(a, b) * F[b];
+          u[a] = acc;
+          for (int c = 0; c < kt; ++c) {
+            Sym wc(0.0);
+            for (int b = 0; b < m; ++b) wc += Minv(a, b) * at(c, b);
+            W[a + m * c] = wc;
+          }
+        }
+        Sym S[2][2], r[2], scale(0.0);
+        for (int c = 0; c < kt; ++c) {
+          Sym rc(out[w.outB + c].id, true);
+          for (int a = 0; a < m; ++a) rc -= at(c, a) * u[a];
+          r[c] = rc;
+          for (int d = 0; d < kt; ++d) {
+            Sym sc(0.0);
+            for (int a = 0; a < m; ++a) sc += at(c, a) * W[a + m * d];
+            S[c][d] = sc;
+          }
+        }
+        Sym lambda[2], det;
+        if (kt == 1) {
+          det = S[0][0];
+          scale = S[0][0];  // S = A M⁻¹ Aᵀ is a scalar; the relative test is on M⁻¹ below
+          lambda[0] = r[0] / det;
+        } else {
+          det = S[0][0] * S[1][1] - S[0][1] * S[1][0];
+          scale = S[0][0] * S[1][1];
+          lambda[0] = (S[1][1] * r[0] - S[0][1] * r[1]) / det;
+          lambda[1] = (S[0][0] * r[1] - S[1][0] * r[0]) / det;
+        }
+        Sym normA(0.0);  // Σ A², for the scale of a 1×1 S
+        for (int c = 0; c < kt; ++c)
+          for (int a = 0; a < m; ++a) normA += at(c, a) * at(c, a);
+        std::vector<Sym> direct(v.begin(), v.end());
+        for (int a = 0; a < m; ++a) {
+          Sym acc = u[a];
+          for (int c = 0; c < kt; ++c) acc += W[a + m * c] * lambda[c];
+          direct.push_back(acc);
+        }
+        for (int c = 0; c < kt; ++c) direct.push_back(lambda[c]);
+        direct.push_back(det);
+        direct.push_back(kt == 1 ? normA : scale);
+        w.directProgram = SymProgram(tape, nv, direct);
+        w.direct = true;
+        w.directGuarded = true;
+        w.minvNorm = Minv.cwiseAbs().maxCoeff();
       }
     }
   } catch (const TapeError&) {
@@ -537,10 +606,19 @@ void EquationsOfMotion::rhs(double t, const double* x, double* dxdt) const {
     vars[0] = t;
     std::copy(x, x + w.variables.size() - 1, vars + 1);  // q, y (and μ) in state order
     w.directProgram.runLoaded();
-    for (int i = 0; i < n + m; ++i) dxdt[i] = w.directProgram.output(i);
-    if (dynamics_ == DynamicsKind::Vakonomic)
-      for (int c = 0; c < kt; ++c) dxdt[n + m + c] = -w.directProgram.output(n + m + c);
-    return;
+    bool regular = true;
+    if (w.directGuarded) {
+      const double det = w.directProgram.output(n + m + kt), scale = w.directProgram.output(n + m + kt + 1);
+      const double reference = kt == 1 ? scale * w.minvNorm : std::abs(scale);
+      regular = std::isfinite(det) && std::abs(det) > kMinReciprocalCondition * reference;
+    }
+    if (regular) {
+      for (int i = 0; i < n + m; ++i) dxdt[i] = w.directProgram.output(i);
+      if (dynamics_ == DynamicsKind::Vakonomic)
+        for (int c = 0; c < kt; ++c) dxdt[n + m + c] = -w.directProgram.output(n + m + c);
+      return;
+    }
+    // Nearly singular: the general path decides, and reports it.
   }
   accelerations(t, x, x + n, x + n + m);
   for (int i = 0; i < n; ++i) dxdt[i] = ws_->v[i];

@@ -39,6 +39,33 @@ struct DuplicateConstraint {
   }
 };
 
+// Constant mass matrix and the constraint x·vx = 0, whose row A = (x, 0) vanishes at x = 0:
+// regular everywhere else (the taped closed-form solve must hand that state to the general
+// path, which reports it).
+struct VanishingConstraint {
+  static SystemInfo info() {
+    SystemInfo s;
+    s.name = "vanishing_constraint";
+    s.coordinates = {"x", "y"};
+    s.velocities = {"vx", "vy"};
+    s.stateOrder = {"x", "y", "vx", "vy"};
+    s.defaultCoordinates = {1, 0};
+    s.defaultVelocities = {0, 1};
+    s.constraintCount = 1;
+    return s;
+  }
+  template <class S> static void anchor(const double*, const S*, S* rho) {
+    rho[0] = S(1.0);
+    rho[3] = S(1.0);
+  }
+  template <class S> static S lagrangian(const double*, const S&, const S*, const S* y) {
+    return 0.5 * (y[0] * y[0] + y[1] * y[1]);
+  }
+  template <class S> static void constraints(const double*, const S&, const S* q, const S* y, S* phi) {
+    phi[0] = q[0] * y[0];
+  }
+};
+
 // Spherical pendulum in Cartesian coordinates with the holonomic g = |x|² − l².
 struct SphericalPendulum {
   static SystemInfo info() {
@@ -227,6 +254,16 @@ class DynamicsTest : public QObject {
         QVERIFY(e.conditionNumber() > 1e12);
       }
     }
+  }
+
+  void stateDependentSingularityIsReported() {
+    EquationsOfMotion eq(makeSystem<VanishingConstraint>(), DynamicsKind::Nonholonomic);
+    QVERIFY(eq.isTaped());
+    std::vector<double> x = {1.0, 0.0, 0.0, 1.0}, dx(4);
+    eq.rhs(0, x.data(), dx.data());  // regular at x = 1: vx stays 0, vy free
+    QCOMPARE(dx[2], 0.0);
+    x[0] = 0.0;
+    QVERIFY_THROWS_EXCEPTION(SingularSystemError, eq.rhs(0.5, x.data(), dx.data()));
   }
 
   // Holonomic constraint imposed at acceleration level (ġ through ρ) plus drift control.
