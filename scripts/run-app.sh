@@ -4,11 +4,7 @@
 # Extra arguments go to nhlab (see ./build/release/ui/nhlab --help).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-./scripts/install-deps.sh
-launcher=()
-if command -v ccache >/dev/null 2>&1; then launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache); fi
-cmake --preset release "${launcher[@]}" >/dev/null
-cmake --build --preset release --target nhlab nhsim
+./scripts/build.sh nhlab nhsim
 if [ -z "${DISPLAY:-}" ] && [ -z "${WAYLAND_DISPLAY:-}" ]; then
   echo "run-app: no display found (DISPLAY is unset). nhlab is a desktop application;" >&2
   echo "run-app: on a machine without a screen try: xvfb-run -a ./scripts/run-app.sh --screenshot shot.png" >&2

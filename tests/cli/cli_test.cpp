@@ -6,23 +6,13 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include "nhsim_process.h"
+
 namespace {
 
-struct Result {
-  int code = -1;
-  QString out, err;
-};
+using Result = nh::test::ProcessResult;
 
-Result nhsim(const QStringList& args) {
-  QProcess p;
-  p.start(NHSIM_PATH, args);
-  p.waitForFinished(120000);
-  Result r;
-  r.code = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
-  r.out = QString::fromUtf8(p.readAllStandardOutput());
-  r.err = QString::fromUtf8(p.readAllStandardError());
-  return r;
-}
+Result nhsim(const QStringList& args) { return nh::test::runNhsim(args); }
 
 QList<QStringList> readCsv(const QString& path) {
   QFile f(path);

@@ -13,17 +13,17 @@ using namespace nh;
 
 namespace {
 
-// Two copies of the same constraint: A M⁻¹ Aᵀ is singular.
-struct DuplicateConstraint {
-  static SystemInfo info() {
+// A unit-mass particle in the plane; the systems below add their constraints.
+struct PlanarParticle {
+  static SystemInfo info(const char* name, int constraints, double x0, double vy0) {
     SystemInfo s;
-    s.name = "duplicate_constraint";
+    s.name = name;
     s.coordinates = {"x", "y"};
     s.velocities = {"vx", "vy"};
     s.stateOrder = {"x", "y", "vx", "vy"};
-    s.defaultCoordinates = {0, 0};
-    s.defaultVelocities = {0, 0};
-    s.constraintCount = 2;
+    s.defaultCoordinates = {x0, 0};
+    s.defaultVelocities = {0, vy0};
+    s.constraintCount = constraints;
     return s;
   }
   template <class S> static void anchor(const double*, const S*, S* rho) {
@@ -33,6 +33,11 @@ struct DuplicateConstraint {
   template <class S> static S lagrangian(const double*, const S&, const S*, const S* y) {
     return 0.5 * (y[0] * y[0] + y[1] * y[1]);
   }
+};
+
+// Two copies of the same constraint: A M⁻¹ Aᵀ is singular.
+struct DuplicateConstraint : PlanarParticle {
+  static SystemInfo info() { return PlanarParticle::info("duplicate_constraint", 2, 0, 0); }
   template <class S> static void constraints(const double*, const S&, const S*, const S* y, S* phi) {
     phi[0] = y[0] - y[1];
     phi[1] = 2.0 * (y[0] - y[1]);
@@ -42,25 +47,8 @@ struct DuplicateConstraint {
 // Constant mass matrix and the constraint x·vx = 0, whose row A = (x, 0) vanishes at x = 0:
 // regular everywhere else (the taped closed-form solve must hand that state to the general
 // path, which reports it).
-struct VanishingConstraint {
-  static SystemInfo info() {
-    SystemInfo s;
-    s.name = "vanishing_constraint";
-    s.coordinates = {"x", "y"};
-    s.velocities = {"vx", "vy"};
-    s.stateOrder = {"x", "y", "vx", "vy"};
-    s.defaultCoordinates = {1, 0};
-    s.defaultVelocities = {0, 1};
-    s.constraintCount = 1;
-    return s;
-  }
-  template <class S> static void anchor(const double*, const S*, S* rho) {
-    rho[0] = S(1.0);
-    rho[3] = S(1.0);
-  }
-  template <class S> static S lagrangian(const double*, const S&, const S*, const S* y) {
-    return 0.5 * (y[0] * y[0] + y[1] * y[1]);
-  }
+struct VanishingConstraint : PlanarParticle {
+  static SystemInfo info() { return PlanarParticle::info("vanishing_constraint", 1, 1, 1); }
   template <class S> static void constraints(const double*, const S&, const S* q, const S* y, S* phi) {
     phi[0] = q[0] * y[0];
   }

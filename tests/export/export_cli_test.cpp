@@ -12,29 +12,20 @@
 #include <cmath>
 
 #include "nh/scenario.h"
+#include "nhsim_process.h"
 #include "scenario_file.h"
 #include "video_probe.h"
 
 namespace {
 
-struct Result {
-  int code = -1;
-  QString out, err;
-};
+using Result = nh::test::ProcessResult;
 
+// Every export runs without DISPLAY and WAYLAND_DISPLAY: the headless path.
 Result nhsim(const QStringList& args) {
-  QProcess p;
   QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
   env.remove("DISPLAY");
   env.remove("WAYLAND_DISPLAY");
-  p.setProcessEnvironment(env);
-  p.start(NHSIM_PATH, QStringList{"export"} + args);
-  if (!p.waitForFinished(180000)) p.kill();
-  Result r;
-  r.code = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
-  r.out = QString::fromUtf8(p.readAllStandardOutput());
-  r.err = QString::fromUtf8(p.readAllStandardError());
-  return r;
+  return nh::test::runNhsim(QStringList{"export"} + args, env);
 }
 
 QStringList entriesOf(const QString& folder) {
