@@ -9,8 +9,8 @@
 #include <string>
 #include <thread>
 
-#include "nh/catalogue.h"
-#include "nh/scenario.h"
+#include "core/nh/catalogue.h"
+#include "core/nh/scenario.h"
 
 using namespace nh;
 using Clock = std::chrono::steady_clock;

@@ -9,8 +9,8 @@
 #include <cstdio>
 #include <cstdlib>
 
-#include "animation_exporter.h"
-#include "virtual_display.h"
+#include "ui/export/animation_exporter.h"
+#include "ui/export/media/virtual_display.h"
 
 int main(int argc, char** argv) {
   const auto display = nh::ensureDisplay();

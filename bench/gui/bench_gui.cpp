@@ -13,12 +13,12 @@
 #include <cmath>
 #include <cstdio>
 
-#include "nh/catalogue.h"
-#include "nh/scenario.h"
-#include "plot_widget.h"
-#include "run_history.h"
-#include "scene_renderer.h"
-#include "vtk_view_widget.h"
+#include "core/nh/catalogue.h"
+#include "core/nh/scenario.h"
+#include "ui/plot/plot_widget.h"
+#include "ui/sim/run_history.h"
+#include "ui/scene/scene_renderer.h"
+#include "ui/scene/vtk_view_widget.h"
 
 namespace {
 

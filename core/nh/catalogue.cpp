@@ -1,6 +1,6 @@
-#include "nh/catalogue.h"
+#include "core/nh/catalogue.h"
 
-#include "nh/errors.h"
+#include "core/nh/errors.h"
 
 namespace nh {
 

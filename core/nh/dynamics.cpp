@@ -1,5 +1,5 @@
 // Equations of motion: theory §2 (Lagrange–d'Alembert) and §3 (vakonomic).
-#include "nh/dynamics.h"
+#include "core/nh/dynamics.h"
 
 #include <Eigen/LU>
 #include <Eigen/QR>
@@ -7,8 +7,8 @@
 #include <cmath>
 #include <cstdio>
 
-#include "nh/errors.h"
-#include "nh/small_lu.h"
+#include "core/nh/errors.h"
+#include "core/nh/small_lu.h"
 
 namespace nh {
 

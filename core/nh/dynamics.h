@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "nh/system.h"
+#include "core/nh/system.h"
 
 namespace nh {
 

@@ -1,11 +1,11 @@
-#include "nh/scenario.h"
+#include "core/nh/scenario.h"
 
 #include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <algorithm>
 
-#include "nh/errors.h"
+#include "core/nh/errors.h"
 
 namespace nh {
 

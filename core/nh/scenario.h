@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "nh/simulation.h"
+#include "core/nh/simulation.h"
 
 namespace nh {
 

@@ -1,11 +1,11 @@
-#include "nh/simulation.h"
+#include "core/nh/simulation.h"
 
 #include <boost/numeric/odeint.hpp>
 #include <cmath>
 #include <cstdio>
 #include <variant>
 
-#include "nh/errors.h"
+#include "core/nh/errors.h"
 
 namespace nh {
 

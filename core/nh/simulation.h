@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "nh/dynamics.h"
+#include "core/nh/dynamics.h"
 
 namespace nh {
 

@@ -1,4 +1,4 @@
-#include "nh/symbolic.h"
+#include "core/nh/symbolic.h"
 
 #include <cmath>
 #include <functional>

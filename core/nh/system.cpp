@@ -1,4 +1,4 @@
-#include "nh/system.h"
+#include "core/nh/system.h"
 
 #include <cmath>
 #include <cstdio>

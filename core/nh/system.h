@@ -24,8 +24,8 @@
 #include <string>
 #include <vector>
 
-#include "nh/autodiff.h"
-#include "nh/symbolic.h"
+#include "core/nh/autodiff.h"
+#include "core/nh/symbolic.h"
 
 namespace nh {
 

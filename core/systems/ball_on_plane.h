@@ -8,8 +8,8 @@
 
 #include <cmath>
 
-#include "nh/rotation.h"
-#include "nh/system.h"
+#include "core/nh/rotation.h"
+#include "core/nh/system.h"
 
 namespace nh::systems {
 

@@ -3,7 +3,7 @@
 // [X₁, X₂] = −(2/r) X₂, so C²₁₂ = −2/r = −C²₂₁. Force f(r) = −k rⁿ (n = −2: gravity).
 #include <cmath>
 
-#include "nh/system.h"
+#include "core/nh/system.h"
 
 namespace nh {
 namespace {

@@ -5,7 +5,7 @@
 // [X_ω, X_u] = −X_v. The knife edge is Φ = u = 0. Then v̇ = a ω², ω̇ = −m a v ω /(I + m a²).
 #include <cmath>
 
-#include "nh/system.h"
+#include "core/nh/system.h"
 
 namespace nh {
 namespace {

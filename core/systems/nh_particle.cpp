@@ -2,7 +2,7 @@
 // ż = y ẋ. Multipliers give λ = m ẋ ẏ /(1 + y²) (m = 1 in the paper).
 #include <cmath>
 
-#include "nh/system.h"
+#include "core/nh/system.h"
 
 namespace nh {
 namespace {

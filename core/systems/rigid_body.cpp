@@ -2,8 +2,8 @@
 // attitude q̇ = ½ q ⊗ (0, ω) carried along. [e_i, e_j] = ε_ijk e_k gives I ω̇ = (Iω) × ω.
 #include <cmath>
 
-#include "nh/rotation.h"
-#include "nh/system.h"
+#include "core/nh/rotation.h"
+#include "core/nh/system.h"
 
 namespace nh {
 namespace {

@@ -3,7 +3,7 @@
 // the vertical diameter.
 #include <cmath>
 
-#include "nh/system.h"
+#include "core/nh/system.h"
 
 namespace nh {
 namespace {

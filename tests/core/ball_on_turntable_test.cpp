@@ -3,9 +3,9 @@
 #include <complex>
 #include <random>
 
-#include "nh/catalogue.h"
-#include "nh/errors.h"
-#include "nh/scenario.h"
+#include "core/nh/catalogue.h"
+#include "core/nh/errors.h"
+#include "core/nh/scenario.h"
 #include "test_support.h"
 
 using namespace nh;

@@ -3,10 +3,10 @@
 #include <QtTest>
 #include <random>
 
-#include "nh/catalogue.h"
-#include "nh/errors.h"
-#include "nh/rotation.h"
-#include "nh/scenario.h"
+#include "core/nh/catalogue.h"
+#include "core/nh/errors.h"
+#include "core/nh/rotation.h"
+#include "core/nh/scenario.h"
 #include "test_support.h"
 
 using namespace nh;

@@ -2,8 +2,8 @@
 #include <QtTest>
 #include <random>
 
-#include "nh/catalogue.h"
-#include "nh/scenario.h"
+#include "core/nh/catalogue.h"
+#include "core/nh/scenario.h"
 #include "test_support.h"
 
 using namespace nh;

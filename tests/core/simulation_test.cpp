@@ -3,9 +3,9 @@
 #include <QtTest>
 #include <boost/numeric/odeint.hpp>
 
-#include "nh/catalogue.h"
-#include "nh/errors.h"
-#include "nh/scenario.h"
+#include "core/nh/catalogue.h"
+#include "core/nh/errors.h"
+#include "core/nh/scenario.h"
 
 using namespace nh;
 namespace odeint = boost::numeric::odeint;

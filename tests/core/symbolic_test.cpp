@@ -3,10 +3,10 @@
 #include <QtTest>
 #include <random>
 
-#include "nh/autodiff.h"
-#include "nh/dynamics.h"
-#include "nh/scenario.h"
-#include "nh/symbolic.h"
+#include "core/nh/autodiff.h"
+#include "core/nh/dynamics.h"
+#include "core/nh/scenario.h"
+#include "core/nh/symbolic.h"
 
 using namespace nh;
 

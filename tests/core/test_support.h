@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "nh/scenario.h"
+#include "core/nh/scenario.h"
 
 namespace nh::test {
 

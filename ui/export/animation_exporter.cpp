@@ -1,4 +1,4 @@
-#include "animation_exporter.h"
+#include "ui/export/animation_exporter.h"
 
 #include <vtkCamera.h>
 #include <vtkRenderer.h>
@@ -16,11 +16,11 @@
 #include <cstdio>
 #include <cstring>
 
-#include "nh/catalogue.h"
-#include "offscreen_scene.h"
-#include "plot_widget.h"
-#include "run_history.h"
-#include "scenario_file.h"
+#include "core/nh/catalogue.h"
+#include "ui/export/offscreen_scene.h"
+#include "ui/plot/plot_widget.h"
+#include "ui/sim/run_history.h"
+#include "core/io/scenario_file.h"
 
 namespace nhui {
 
@@ -665,7 +665,7 @@ ExportResult AnimationExporter::run(const std::filesystem::path& output,
   if (writeScenario) {
     result.scenarioFile = scenarioPathFor(output);
     try {
-      nh::writeScenarioFile(resolved_, QString::fromStdString(result.scenarioFile.string()));
+      nh::writeScenarioFile(resolved_, result.scenarioFile.string());
     } catch (...) {
       // All or nothing: a video that cannot be reproduced is not left half-documented.
       std::filesystem::remove_all(output, ec);

@@ -23,9 +23,9 @@
 #include <string>
 #include <vector>
 
-#include "nh/errors.h"
-#include "nh/scenario.h"
-#include "video_encoder.h"
+#include "core/nh/errors.h"
+#include "core/nh/scenario.h"
+#include "ui/export/media/video_encoder.h"
 
 namespace nhui {
 

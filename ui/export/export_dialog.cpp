@@ -1,4 +1,4 @@
-#include "export_dialog.h"
+#include "ui/export/export_dialog.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -21,9 +21,9 @@
 #include <QtConcurrent/QtConcurrentRun>
 #include <cmath>
 
-#include "plot_widget.h"
-#include "run_history.h"
-#include "virtual_display.h"
+#include "ui/plot/plot_widget.h"
+#include "ui/sim/run_history.h"
+#include "ui/export/media/virtual_display.h"
 
 namespace nhui {
 

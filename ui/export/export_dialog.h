@@ -16,10 +16,10 @@
 #include <string>
 #include <vector>
 
-#include "animation_exporter.h"
-#include "nh/scenario.h"
-#include "scene_renderer.h"
-#include "stills.h"
+#include "ui/export/animation_exporter.h"
+#include "core/nh/scenario.h"
+#include "ui/scene/scene_renderer.h"
+#include "ui/export/stills.h"
 
 class QCheckBox;
 class QComboBox;

@@ -1,6 +1,6 @@
-#include "offscreen_scene.h"
+#include "ui/export/offscreen_scene.h"
 
-#include "render_lock.h"
+#include "ui/scene/render_lock.h"
 
 #include <vtkCamera.h>
 #include <vtkNew.h>
@@ -11,8 +11,8 @@
 #include <cstdlib>
 #include <string>
 
-#include "animation_exporter.h"
-#include "virtual_display.h"
+#include "ui/export/animation_exporter.h"
+#include "ui/export/media/virtual_display.h"
 
 namespace nhui {
 

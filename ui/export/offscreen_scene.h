@@ -8,7 +8,7 @@
 #include <cstdint>
 #include <memory>
 
-#include "scene_renderer.h"
+#include "ui/scene/scene_renderer.h"
 
 class vtkRenderer;
 class vtkCamera;

@@ -1,4 +1,4 @@
-#include "stills.h"
+#include "ui/export/stills.h"
 
 #include <vtkCamera.h>
 
@@ -13,9 +13,9 @@
 #include <cstdio>
 #include <cstring>
 
-#include "offscreen_scene.h"
-#include "run_history.h"
-#include "scenario_file.h"
+#include "ui/export/offscreen_scene.h"
+#include "ui/sim/run_history.h"
+#include "core/io/scenario_file.h"
 
 namespace nhui {
 
@@ -208,7 +208,7 @@ QString saveTrajectory(const QString& csvPath, const RunHistory& run, const nh::
                "file starts from this state at t = 0.")
                .arg(run.firstTime());
   writeHistoryCsv(csvPath, run, begin, end);
-  nh::writeScenarioFile(s, scenarioPathForData(csvPath));
+  nh::writeScenarioFile(s, scenarioPathForData(csvPath).toStdString());
   return note;
 }
 

@@ -10,9 +10,9 @@
 #include <string>
 #include <vector>
 
-#include "animation_exporter.h"
-#include "plot_widget.h"
-#include "scene_renderer.h"
+#include "ui/export/animation_exporter.h"
+#include "ui/plot/plot_widget.h"
+#include "ui/scene/scene_renderer.h"
 
 class vtkCamera;
 

@@ -1,0 +1,148 @@
+// nhlab: the Nonholonomic Lab desktop app. Starts with the default scenario (a solid ball on
+// a table turning at Ω = 1 rad/s) already playing, or with a scenario file.
+#include <QApplication>
+#include <QCommandLineParser>
+#include <QDir>
+#include <QScreen>
+#include <QSurfaceFormat>
+#include <QTimer>
+#include <cstdio>
+
+#include "ui/window/main_window.h"
+#include "ui/scene/scene_view.h"
+#include "ui/sim/simulation_controller.h"
+#include "ui/scene/vtk_view_widget.h"
+
+namespace {
+// Qt aborts with a long message when there is no display; say it in one line instead, but
+// let --help and --version work anywhere.
+bool checkDisplay(int argc, char** argv) {
+  if (!qEnvironmentVariableIsEmpty("DISPLAY") || !qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY") ||
+      !qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
+    return true;
+  for (int i = 1; i < argc; ++i) {
+    const QByteArray a(argv[i]);
+    if (a == "-h" || a == "--help" || a == "--help-all" || a == "-v" || a == "--version") {
+      qputenv("QT_QPA_PLATFORM", "offscreen");
+      return true;
+    }
+  }
+  std::fprintf(stderr,
+               "nhlab: error: no display (DISPLAY is unset). nhlab is a desktop application: start "
+               "it in a desktop session, or under xvfb-run for screenshots "
+               "(xvfb-run -a nhlab --screenshot shot.png). For headless videos use nhsim export.\n");
+  return false;
+}
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (!checkDisplay(argc, argv)) return 1;
+  // VTK needs an OpenGL 3.2 core context; set it before any GL widget exists.
+  QSurfaceFormat::setDefaultFormat(nhui::VtkViewWidget::vtkSurfaceFormat());
+  QApplication app(argc, argv);
+  QApplication::setOrganizationName("NonholonomicLab");
+  QApplication::setApplicationName("nhlab");
+  QApplication::setApplicationVersion("0.1.0");
+
+  QCommandLineParser parser;
+  parser.setApplicationDescription("Nonholonomic Lab: watch nonholonomic systems move.");
+  parser.addHelpOption();
+  parser.addVersionOption();
+  parser.addPositionalArgument("scenario", "Scenario file (JSON, as written by nhsim) to open.",
+                               "[scenario.json]");
+  QCommandLineOption systemOption("system", "Start with this catalogue system.", "name");
+  QCommandLineOption screenshotOption("screenshot",
+                                      "Save a screenshot of the window to FILE and quit.", "file");
+  QCommandLineOption viewShotOption("view-screenshot", "Also save the 3D view alone to FILE.",
+                                    "file");
+  QCommandLineOption afterOption("after", "Seconds to run before the screenshot (default 3).",
+                                 "seconds", "3");
+  QCommandLineOption presentationOption("presentation", "Start in presentation mode.");
+  QCommandLineOption sizeOption("size", "Window size WxH (default 1600x1000).", "WxH");
+  QCommandLineOption speedOption("speed", "Playback speed (0.01 to 1000).", "factor");
+  QCommandLineOption compareOption("compare", "Compare: vakonomic or PARAM=VALUE (ghost run).",
+                                   "what");
+  QCommandLineOption noSettingsOption("no-settings", "Neither read nor write saved preferences.");
+  QCommandLineOption setOption("set", "Set a parameter NAME=VALUE.", "assignment");
+  QCommandLineOption optionsOption(
+      "show", "Comma list of extras to show: angular,follow,table-frame,edit.", "list");
+  parser.addOptions({systemOption, screenshotOption, viewShotOption, afterOption,
+                     presentationOption, sizeOption, speedOption, compareOption, noSettingsOption,
+                     setOption, optionsOption});
+  parser.process(app);
+
+  const bool scripted = parser.isSet(screenshotOption) || parser.isSet(viewShotOption);
+  nhui::MainWindow window(!parser.isSet(noSettingsOption) && !scripted);
+  if (parser.isSet(sizeOption)) {
+    const QStringList wh = parser.value(sizeOption).split('x');
+    if (wh.size() == 2) window.resize(wh[0].toInt(), wh[1].toInt());
+  }
+  window.show();
+  if (!parser.positionalArguments().isEmpty()) {
+    if (!window.openScenario(parser.positionalArguments().first()))
+      std::fprintf(stderr, "nhlab: could not open %s\n",
+                   qPrintable(parser.positionalArguments().first()));
+  } else if (parser.isSet(systemOption)) {
+    window.chooseSystem(parser.value(systemOption));
+  }
+  nhui::SimulationController* controller = window.controller();
+  for (const QString& assignment : parser.values(setOption)) {
+    const int eq = assignment.indexOf('=');
+    bool ok = false;
+    const double value = assignment.mid(eq + 1).toDouble(&ok);
+    if (eq <= 0 || !ok) {
+      std::fprintf(stderr, "nhlab: error: --set expects NAME=NUMBER, got '%s'\n", qPrintable(assignment));
+      return 2;
+    }
+    try {
+      controller->setParameter(assignment.left(eq).toStdString(), value);
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "nhlab: error: %s\n", e.what());
+      return 2;
+    }
+  }
+  if (parser.isSet(speedOption)) controller->setSpeed(parser.value(speedOption).toDouble());
+  if (parser.isSet(compareOption)) {
+    const QString what = parser.value(compareOption);
+    const int eq = what.indexOf('=');
+    bool ok = false;
+    const double value = what.mid(eq + 1).toDouble(&ok);
+    if (what == "vakonomic") {
+      window.setCompare(nhui::CompareMode::Vakonomic);
+    } else if (eq > 0 && ok) {
+      window.setCompare(nhui::CompareMode::Ghost, what.left(eq), value);
+    } else {
+      std::fprintf(stderr, "nhlab: error: --compare expects vakonomic or PARAM=NUMBER, got '%s'\n",
+                   qPrintable(what));
+      return 2;
+    }
+  }
+  const QStringList extras = parser.value(optionsOption).split(',', Qt::SkipEmptyParts);
+  if (extras.contains("angular")) {
+    nhui::SceneDisplayOptions o = window.sceneView()->options();
+    o.angularVelocityArrows = true;
+    window.sceneView()->setOptions(o);
+  }
+  if (extras.contains("follow")) window.sceneView()->setFollow(true);
+  if (extras.contains("table-frame")) window.sceneView()->setTableFrame(true);
+  if (parser.isSet(presentationOption)) window.setPresentationMode(true);
+  controller->play();
+
+  if (scripted) {
+    const int ms = static_cast<int>(1000 * parser.value(afterOption).toDouble());
+    QTimer::singleShot(ms, &app, [&] {
+      if (parser.isSet(screenshotOption)) {
+        const QString path = parser.value(screenshotOption);
+        if (!window.grab().save(path))
+          std::fprintf(stderr, "nhlab: could not write %s\n", qPrintable(path));
+      }
+      if (parser.isSet(viewShotOption)) {
+        const QString path = parser.value(viewShotOption);
+        if (!window.sceneView()->grabFramebuffer().save(path))
+          std::fprintf(stderr, "nhlab: could not write %s\n", qPrintable(path));
+      }
+      app.quit();
+    });
+  }
+  return app.exec();
+}

@@ -1,0 +1,253 @@
+#include "app/nhsim/export_command.h"
+
+#include <unistd.h>
+
+#include <filesystem>
+#include <QGuiApplication>
+#include <cerrno>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <memory>
+#include <optional>
+
+#include "ui/export/animation_exporter.h"
+#include "core/nh/catalogue.h"
+#include "core/nh/errors.h"
+#include "core/nh/scenario.h"
+#include "app/nhsim/cli_support.h"
+#include "app/nhsim/export_usage.h"
+#include "ui/sim/run_history.h"
+#include "core/io/scenario_file.h"
+#include "ui/export/stills.h"
+#include "ui/export/media/virtual_display.h"
+
+namespace nh::cli {
+
+namespace {
+
+const char* kExportHelp =
+    "Renders the 3D view (optionally with plots beside it) at fixed simulated times:\n"
+    "frame i shows t = T0 + i*S/F, and the clip has round((T - T0)*F/S) frames, so it plays\n"
+    "(T - T0)/S seconds. Defaults: 1280x720, 30 fps, T0 = 0, T = the scenario's t_end (10 s),\n"
+    "S = 1 (simulated seconds per video second: 0.25 slow motion, 4 time-lapse), trails of\n"
+    "10 s, force arrows and the time/parameter overlay on. The resolved scenario is written\n"
+    "next to the output (OUT.json, or DIR.json for frames) so that the export is reproducible.\n"
+    "Works without a display: with DISPLAY unset a private Xvfb is started and stopped.\n";
+
+int parseInteger(const std::string& text, const std::string& what) {
+  const double v = parseNumber(text, what);
+  if (v != std::floor(v) || std::abs(v) > 1e6)
+    throw InputError(what + ": expected a whole number of pixels, got '" + text + "'");
+  return static_cast<int>(v);
+}
+
+std::vector<std::string> splitList(const std::string& text) {
+  std::vector<std::string> out;
+  size_t start = 0;
+  while (start <= text.size()) {
+    const size_t comma = text.find(',', start);
+    const std::string item =
+        text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+    if (!item.empty()) out.push_back(item);
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  return out;
+}
+
+struct ExportOptions {
+  Scenario scenario;
+  nhui::ExportSettings settings;
+  std::string output;
+  bool frames = false;
+  std::string csv;
+  bool writeScenario = true;
+  bool quiet = false;
+};
+
+ExportOptions parseExport(const std::vector<std::string>& args) {
+  if (args.empty() || args[0] == "--help" || args[0] == "-h")
+    throw UsageError("export needs a system name or a scenario file (see 'nhsim export --help')");
+  ExportOptions o;
+  bool tEndGiven = false;
+  o.scenario = loadTarget(args[0], &tEndGiven);  // a scenario file brings its own t_end
+  o.settings.tEnd = o.scenario.tEnd;
+  Scenario& s = o.scenario;
+  nhui::ExportSettings& e = o.settings;
+  bool pathGiven = false;
+  for (size_t i = 1; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    auto value = [&]() -> const std::string& {
+      if (i + 1 >= args.size()) throw UsageError("option " + a + " needs a value");
+      return args[++i];
+    };
+    if (parseScenarioOption(args, i, s)) continue;
+    if (a == "--video" || a == "--frames") {
+      if (!o.output.empty()) throw UsageError("give one of --video and --frames, once");
+      o.output = value();
+      o.frames = a == "--frames";
+      if (o.output.empty()) throw UsageError(a + " needs a non-empty path");
+    } else if (a == "--width")
+      e.width = parseInteger(value(), "--width");
+    else if (a == "--height")
+      e.height = parseInteger(value(), "--height");
+    else if (a == "--fps")
+      e.fps = parseNumber(value(), "--fps");
+    else if (a == "--t-start")
+      e.tStart = parseNumber(value(), "--t-start");
+    else if (a == "--t-end") {
+      e.tEnd = parseNumber(value(), "--t-end");
+      tEndGiven = true;
+    } else if (a == "--speed")
+      e.speed = parseNumber(value(), "--speed");
+    else if (a == "--trail")
+      e.trailSeconds = parseNumber(value(), "--trail");
+    else if (a == "--no-trails")
+      e.trails = false;
+    else if (a == "--no-forces")
+      e.forceArrows = false;
+    else if (a == "--velocities")
+      e.velocityArrows = true;
+    else if (a == "--no-overlay")
+      e.overlay = false;
+    else if (a == "--plots")
+      e.plots = true;
+    else if (a == "--plot-path") {
+      const std::string v = value();
+      const auto xy = splitList(v);
+      if (v == "none") {
+        e.pathX.clear();
+        e.pathY.clear();
+      } else if (xy.size() == 2) {
+        e.pathX = xy[0];
+        e.pathY = xy[1];
+      } else {
+        throw UsageError("--plot-path expects X,Y (two recorded variables) or none, got '" + v +
+                         "'");
+      }
+      pathGiven = true;
+      e.plots = true;
+    } else if (a == "--plot") {
+      e.timeSeries = splitList(value());
+      e.plots = true;
+    } else if (a == "--csv")
+      o.csv = value();
+    else if (a == "--no-scenario")
+      o.writeScenario = false;
+    else if (a == "--quiet")
+      o.quiet = true;
+    else
+      throw UsageError("unknown option '" + a + "' for export (see 'nhsim export --help')");
+  }
+  if (o.output.empty())
+    throw UsageError("export needs --video OUT.mp4|OUT.webm|OUT.gif or --frames DIR");
+  // --frames always means a PNG sequence (whatever the folder is called); --video a file.
+  if (o.frames) {
+    if (std::filesystem::is_regular_file(o.output))
+      throw UsageError("--frames " + o.output +
+                       ": this is a file; give a folder for the PNG frames");
+    if (o.output.back() != '/') o.output += '/';
+  } else if (videoFormatForPath(o.output) == VideoFormat::PngSequence) {
+    throw UsageError("--video " + o.output +
+                     ": give a file ending in .mp4, .webm or .gif (or use --frames DIR)");
+  }
+  // Systems without x and y (the rigid body) have no path to plot unless one is named.
+  if (e.plots && !pathGiven) {
+    const StateLayout layout = stateLayout(*findSystem(s.system), s.dynamics);
+    if (layout.find("x") < 0 || layout.find("y") < 0) {
+      e.pathX.clear();
+      e.pathY.clear();
+    }
+  }
+  if (!tEndGiven) e.tEnd = s.tEnd;
+  s.validate();
+  e.validate();
+  return o;
+}
+
+std::string megabytes(std::uintmax_t bytes) {
+  char buf[32];
+  if (bytes >= 1000000)
+    std::snprintf(buf, sizeof buf, "%.1f MB", bytes / 1e6);
+  else
+    std::snprintf(buf, sizeof buf, "%.0f kB", bytes / 1e3);
+  return buf;
+}
+
+int runExport(const std::vector<std::string>& args) {
+  if (!args.empty() && (args[0] == "--help" || args[0] == "-h")) {
+    std::printf("usage:%s\n%s", kExportUsage + 6, kExportHelp);
+    return kOk;
+  }
+  const ExportOptions o = parseExport(args);
+  // VTK renders through GLX only: without a reachable X server, start a private one (kept
+  // until the export is done, stopped by its destructor).
+  const std::unique_ptr<VirtualDisplay> display = ensureDisplay();
+  // QPainter needs a QGuiApplication for text; the offscreen platform needs no display.
+  std::unique_ptr<QGuiApplication> app;
+  // Qt's start-up chatter (XDG_RUNTIME_DIR and the like) is not for the user: errors only.
+  qInstallMessageHandler([](QtMsgType type, const QMessageLogContext&, const QString& message) {
+    if (type == QtCriticalMsg || type == QtFatalMsg)
+      std::fprintf(stderr, "nhsim: qt: %s\n", qPrintable(message));
+  });
+  static int argc = 3;
+  static char arg0[] = "nhsim", arg1[] = "-platform", arg2[] = "offscreen";
+  static char* argv[] = {arg0, arg1, arg2, nullptr};
+  if (!QCoreApplication::instance()) app = std::make_unique<QGuiApplication>(argc, argv);
+
+  nhui::AnimationExporter exporter(o.scenario, o.settings);
+  const bool showProgress = !o.quiet && isatty(STDERR_FILENO);
+  auto progress = [&](const nhui::ExportProgress& p) {
+    if (!showProgress) return;
+    if (p.stage == nhui::ExportProgress::Stage::Rendering)
+      std::fprintf(stderr, "\rnhsim: frame %d/%d, %.0f s left   ", p.frame, p.frameCount,
+                   std::max(0.0, p.remainingSeconds));
+    else if (p.stage == nhui::ExportProgress::Stage::Finishing)
+      std::fprintf(stderr, "\rnhsim: finishing %s…                 ", o.output.c_str());
+  };
+  nhui::ExportResult r;
+  try {
+    r = exporter.run(o.output, progress, nullptr, o.writeScenario);
+  } catch (...) {
+    if (showProgress) std::fputc('\n', stderr);
+    throw;
+  }
+  if (showProgress) std::fprintf(stderr, "\r%60s\r", "");
+  if (!o.csv.empty()) {
+    const nhui::RunHistory& run = exporter.history();
+    nhui::writeHistoryCsv(QString::fromStdString(o.csv), run, 0, run.size());
+  }
+  if (!o.quiet) {
+    const auto& e = o.settings;
+    const double videoSeconds = r.frames / e.fps;
+    std::printf(
+        "%s: %d frames %dx%d at %g fps (%.4g s of video, t = %g … %g s, speed %g) to %s, %s"
+        " in %.1f s (%.2fx real time)%s%s\n",
+        o.scenario.system.c_str(), r.frames, e.width, e.height, e.fps, videoSeconds, e.tStart,
+        exporter.resolvedScenario().tEnd, e.speed, r.output.string().c_str(),
+        megabytes(r.bytes).c_str(), r.seconds, videoSeconds / std::max(r.seconds, 1e-9),
+        r.scenarioFile.empty() ? "" : "; scenario ",
+        r.scenarioFile.empty() ? "" : r.scenarioFile.string().c_str());
+  }
+  return kOk;
+}
+
+}  // namespace
+
+int exportCommand(const std::vector<std::string>& args) {
+  // The same error lines and exit codes as the other commands; video errors are sorted by
+  // whose fault they are.
+  return reportErrors([&] {
+    try {
+      return runExport(args);
+    } catch (const VideoError& e) {
+      if (e.kind() == VideoError::Kind::UnsupportedFormat ||
+          e.kind() == VideoError::Kind::InvalidSettings)
+        throw InputError(e.what());
+      throw;
+    }
+  });
+}
+
+}  // namespace nh::cli

@@ -1,0 +1,10 @@
+// nhsim-export: the `nhsim export` command as its own executable, so that nhsim's other
+// commands load neither Qt nor VTK. nhsim runs it with the arguments after "export".
+#include <string>
+#include <vector>
+
+#include "app/nhsim/export_command.h"
+
+int main(int argc, char** argv) {
+  return nh::cli::exportCommand(std::vector<std::string>(argv + 1, argv + argc));
+}

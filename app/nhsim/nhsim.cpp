@@ -1,0 +1,272 @@
+#include "app/nhsim/nhsim.h"
+
+#include <unistd.h>
+
+#include <cerrno>
+#include <climits>
+#include <cmath>
+#include <cstring>
+#include <cstdio>
+#include <cstdlib>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "core/io/csv_writer.h"
+#include "core/nh/catalogue.h"
+#include "core/nh/errors.h"
+#include "core/nh/scenario.h"
+#include "core/io/scenario_file.h"
+#include "app/nhsim/export_usage.h"
+#include "core/nh/version.h"
+
+namespace nh::cli {
+
+namespace {
+
+const char* kUsage =
+    "usage: nhsim list\n"
+    "       nhsim info SYSTEM [--json]\n"
+    "       nhsim run SYSTEM|SCENARIO.json [--set NAME=VALUE]... [--init NAME=VALUE]...\n"
+    "                 [--t-end T] [--dt-out H] [--integrator dopri5|rk78|rk4] [--rtol R]\n"
+    "                 [--atol A] [--step H] [--dynamics nonholonomic|vakonomic]\n"
+    "                 [--formulation multipliers|gibbs-appell] [--no-projection]\n"
+    "                 [--out FILE|-] [--save-scenario FILE] [--quiet]\n";
+
+int list() {
+  for (const auto& s : catalogue())
+    std::printf("%-18s %s\n", s->name().c_str(), s->info().title.c_str());
+  return kOk;
+}
+
+int info(const std::vector<std::string>& args) {
+  if (args.empty()) throw UsageError("info needs a system name (see 'nhsim list')");
+  bool json = false;
+  std::string name;
+  for (const auto& a : args) {
+    if (a == "--json") json = true;
+    else if (a.rfind("--", 0) == 0) throw UsageError("unknown option '" + a + "' for info");
+    else if (name.empty()) name = a;
+    else throw UsageError("info takes one system name, got also '" + a + "'");
+  }
+  const auto system = findSystem(name);
+  const SystemInfo& s = system->info();
+  const StateLayout nh = stateLayout(*system, DynamicsKind::Nonholonomic);
+  const StateLayout vk = stateLayout(*system, DynamicsKind::Vakonomic);
+  if (json) {
+    nlohmann::json root;  // keys sorted
+    root["name"] = s.name;
+    root["title"] = s.title;
+    root["description"] = s.description;
+    root["source"] = s.source;
+    root["equations"] = s.equations;
+    root["initialization"] = s.initialization;
+    root["parameters"] = nlohmann::json::array();
+    for (const auto& p : s.parameters) {
+      nlohmann::json o;
+      o["name"] = p.name;
+      o["unit"] = p.unit;
+      o["description"] = p.description;
+      o["default"] = p.defaultValue;
+      o["range"] = p.rangeText();
+      if (std::isfinite(p.min)) o["min"] = p.min;
+      if (std::isfinite(p.max)) o["max"] = p.max;
+      o["min_exclusive"] = p.minExclusive;
+      o["max_exclusive"] = p.maxExclusive;
+      root["parameters"].push_back(o);
+    }
+    root["state"] = nh.names;
+    root["state_vakonomic"] = vk.names;
+    root["constraints"] = s.constraintCount;
+    root["holonomic_constraints"] = s.holonomicCount;
+    std::fputs((root.dump(4) + "\n").c_str(), stdout);
+    return kOk;
+  }
+  std::printf("%s — %s\n\n%s\n\nSource: %s\n\nEquations:\n", s.name.c_str(), s.title.c_str(),
+              s.description.c_str(), s.source.c_str());
+  std::string equations = s.equations;
+  for (size_t at = equations.find('\n'); at != std::string::npos; at = equations.find('\n', at + 3))
+    equations.replace(at, 1, "\n  ");
+  std::printf("  %s\n", equations.c_str());
+  std::printf("\nParameters (--set NAME=VALUE):\n");
+  // printf pads by bytes; units like "rad/s²" need padding by characters.
+  auto padded = [](const std::string& text, int width) {
+    int characters = 0;  // UTF-8: count the bytes that start a character
+    for (const unsigned char c : text) characters += (c & 0xC0) != 0x80;
+    return text + std::string(std::max(0, width - characters), ' ');
+  };
+  for (const auto& p : s.parameters)
+    std::printf("  %s %s default %s range %s %s\n", padded(p.name, 14).c_str(),
+                padded(p.unit.empty() ? "-" : p.unit, 8).c_str(),
+                padded(formatValue(p.defaultValue), 8).c_str(), padded(p.rangeText(), 14).c_str(),
+                p.description.c_str());
+  std::printf("\nState (--init NAME=VALUE):\n  ");
+  for (const auto& n : nh.names) std::printf("%s ", n.c_str());
+  if (vk.names.size() > nh.names.size()) {
+    std::printf("\n  vakonomic adds: ");
+    for (size_t i = nh.names.size(); i < vk.names.size(); ++i) std::printf("%s ", vk.names[i].c_str());
+    std::printf("(initial multipliers, default 0)");
+  }
+  for (const auto& limit : s.stateLimits)
+    std::printf("\n  %s must be in %s", limit.name.c_str(), limit.rangeText().c_str());
+  std::printf("\n\nInitial velocities: %s\n", s.initialization.c_str());
+  std::printf("\nConstraints: %d nonholonomic, %d holonomic\n", s.constraintCount, s.holonomicCount);
+  return kOk;
+}
+
+struct RunOptions {
+  Scenario scenario;
+  std::string out = "-";
+  std::string saveScenario;
+  bool quiet = false;
+};
+
+RunOptions parseRun(const std::vector<std::string>& args) {
+  if (args.empty()) throw UsageError("run needs a system name or a scenario file");
+  RunOptions o;
+  o.scenario = loadTarget(args[0]);
+  Scenario& s = o.scenario;
+  for (size_t i = 1; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    auto value = [&]() -> const std::string& {
+      if (i + 1 >= args.size()) throw UsageError("option " + a + " needs a value");
+      return args[++i];
+    };
+    if (parseScenarioOption(args, i, s)) continue;
+    if (a == "--t-end") s.tEnd = parseNumber(value(), "--t-end");
+    else if (a == "--dt-out") s.dtOut = parseNumber(value(), "--dt-out");
+    else if (a == "--integrator") s.integrator.method = parseIntegrator(value());
+    else if (a == "--rtol") s.integrator.rtol = parseNumber(value(), "--rtol");
+    else if (a == "--atol") s.integrator.atol = parseNumber(value(), "--atol");
+    else if (a == "--step") s.integrator.step = parseNumber(value(), "--step");
+    else if (a == "--no-projection") s.integrator.projection = false;
+    else if (a == "--out") o.out = value();
+    else if (a == "--save-scenario") o.saveScenario = value();
+    else if (a == "--quiet") o.quiet = true;
+    else throw UsageError("unknown option '" + a + "' for run");
+  }
+  s.validate();
+  return o;
+}
+
+int run(const std::vector<std::string>& args) {
+  const RunOptions o = parseRun(args);
+  const Scenario& s = o.scenario;
+  const auto system = findSystem(s.system);
+  Simulation sim(system, s.dynamics, s.formulation, s.integrator);
+  const std::vector<double> params = resolveParameters(*system, s.parameters);
+  sim.setParameters(params);
+  std::vector<std::string> notes;
+  const std::vector<double> x0 = initialState(sim.equations(), 0.0, s.initial, &notes);
+  for (const auto& note : notes) std::fprintf(stderr, "nhsim: note: %s\n", note.c_str());
+  sim.setState(0.0, x0);
+  if (!o.saveScenario.empty())
+    writeScenarioFile(resolvedScenario(s, params, x0), o.saveScenario);
+
+  const EquationsOfMotion& eq = sim.equations();
+  const StateLayout layout = stateLayout(*system, s.dynamics);
+  CsvWriter csv(o.out, outputColumns(eq));
+  Observables obs;
+  std::vector<double> row;
+  long rows = 0;
+  double maxResidual = 0, maxLambda = 0, e0 = 0, e1 = 0;
+  std::vector<double> last;
+  auto onSample = [&](double t, const double* x) {
+    outputRow(eq, layout, t, x, obs, row);
+    csv.write(row);
+    if (rows == 0) e0 = obs.energy;
+    e1 = obs.energy;
+    ++rows;
+    for (int c = 0; c < obs.phi.size(); ++c) maxResidual = std::max(maxResidual, std::abs(obs.phi[c]));
+    for (int c = 0; c < obs.g.size(); ++c) maxResidual = std::max(maxResidual, std::abs(obs.g[c]));
+    for (int c = 0; c < obs.lambda.size(); ++c) maxLambda = std::max(maxLambda, std::abs(obs.lambda[c]));
+    last = row;
+  };
+  try {
+    sim.advance(s.tEnd, s.dtOut, onSample);
+    // A t-end off the output grid still gets its row: the run's final state.
+    if (last.empty() || last[0] < s.tEnd - 1e-12 * std::max(1.0, s.tEnd))
+      onSample(sim.time(), sim.state().data());
+  } catch (const Error&) {
+    csv.flush();  // the rows written so far are kept
+    csv.close();
+    throw;
+  }
+  csv.close();
+  if (!o.quiet && o.out != "-") {
+    std::printf("%s (%s, %s, %s): t = 0 … %s, %ld steps, %ld rows written to %s\n", s.system.c_str(),
+                toString(s.dynamics).c_str(), toString(s.formulation).c_str(),
+                toString(s.integrator.method).c_str(), formatValue(s.tEnd).c_str(), sim.stepsTaken(),
+                rows, o.out.c_str());
+    std::printf("  energy %s → %s;  max |constraint residual| %.3g;  max |lambda| %.6g\n",
+                formatValue(e0).c_str(), formatValue(e1).c_str(), maxResidual, maxLambda);
+    std::printf("  final state:");
+    for (size_t i = 0; i < layout.names.size(); ++i)
+      std::printf(" %s=%.6g", layout.names[i].c_str(), last[1 + i]);
+    std::printf("\n");
+  }
+  return kOk;
+}
+
+// nhsim-export beside this executable (build tree) or in libexec (installed), or "".
+std::string exportHelperPath() {
+  char self[PATH_MAX];
+  const ssize_t n = ::readlink("/proc/self/exe", self, sizeof self - 1);
+  if (n <= 0) return {};
+  self[n] = '\0';
+  std::string dir(self);
+  dir = dir.substr(0, dir.rfind('/'));
+  const std::string candidates[] = {
+      dir + "/nhsim-export",
+      dir + "/../" + NH_LIBEXEC_SUBDIR + "/nhsim-export",
+  };
+  for (const auto& path : candidates)
+    if (::access(path.c_str(), X_OK) == 0) return path;
+  return {};
+}
+
+// Replaces this process by nhsim-export with the arguments after "export": its exit code,
+// messages and signals are those of the command.
+int exportCommand(char** argv, int argc) {
+  const std::string helper = exportHelperPath();
+  if (helper.empty())
+    throw UsageError(
+        "export is not available: nhsim-export was not found beside nhsim or in " +
+        std::string(NH_LIBEXEC_SUBDIR) + " (it is built with NH_BUILD_GUI=ON)");
+  std::vector<char*> helperArgs;
+  helperArgs.push_back(const_cast<char*>(helper.c_str()));
+  for (int i = 2; i < argc; ++i) helperArgs.push_back(argv[i]);
+  helperArgs.push_back(nullptr);
+  std::fflush(stdout);
+  ::execv(helper.c_str(), helperArgs.data());
+  throw Error("cannot run '" + helper + "': " + std::strerror(errno));
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const std::vector<std::string> args(argv + 1, argv + argc);
+  return reportErrors([&]() -> int {
+    if (args.empty() || args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
+      std::FILE* out = args.empty() ? stderr : stdout;
+      std::fputs(kUsage, out);
+      std::fputs(kExportUsage, out);
+      return args.empty() ? kInputError : kOk;
+    }
+    const std::string command = args[0];
+    const std::vector<std::string> rest(args.begin() + 1, args.end());
+    if (command == "list") return list();
+    if (command == "info") return info(rest);
+    if (command == "run") return run(rest);
+    if (command == "--version") {
+      std::printf("nhsim %s\n", kVersion);
+      return kOk;
+    }
+    if (command == "export") return exportCommand(argv, argc);
+    throw UsageError("unknown command '" + command + "' (commands: list, info, run, export; see --help)");
+  });
+}
+
+}  // namespace nh::cli

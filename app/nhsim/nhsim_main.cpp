@@ -1,0 +1,3 @@
+#include "app/nhsim/nhsim.h"
+
+int main(int argc, char** argv) { return nh::cli::main(argc, argv); }

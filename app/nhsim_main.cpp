@@ -1,3 +1,0 @@
-#include "nhsim.h"
-
-int main(int argc, char** argv) { return nh::cli::main(argc, argv); }

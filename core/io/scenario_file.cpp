@@ -1,0 +1,184 @@
+#include "core/io/scenario_file.h"
+
+#include <nlohmann/json.hpp>
+
+#include "core/io/atomic_file.h"
+#include "core/nh/catalogue.h"
+#include "core/nh/errors.h"
+
+namespace nh {
+
+namespace {
+
+using Json = nlohmann::json;
+using OrderedJson = nlohmann::ordered_json;
+
+const char* kFormatName = "nonholonomic-lab-scenario";
+
+[[noreturn]] void fail(const std::string& origin, const std::string& what) {
+  throw InputError(origin + ": " + what);
+}
+
+std::string join(const std::vector<std::string>& items) {
+  std::string out;
+  for (const auto& item : items) out += (out.empty() ? "" : ", ") + item;
+  return out;
+}
+
+void checkKeys(const Json& obj, const std::vector<std::string>& allowed, const std::string& where,
+               const std::string& origin) {
+  for (const auto& [key, value] : obj.items()) {
+    bool known = false;
+    for (const auto& a : allowed) known = known || a == key;
+    if (!known)
+      fail(origin, "unknown key '" + key + "' in " + where + " (allowed: " + join(allowed) + ")");
+  }
+}
+
+std::string text(const Json& v, const std::string& key, const std::string& origin) {
+  if (!v.is_string()) fail(origin, "'" + key + "' must be a string");
+  return v.get<std::string>();
+}
+
+double number(const Json& v, const std::string& key, const std::string& origin) {
+  if (!v.is_number()) fail(origin, "'" + key + "' must be a number");
+  return v.get<double>();
+}
+
+std::map<std::string, double> numberMap(const Json& v, const std::string& key,
+                                        const std::string& origin) {
+  if (!v.is_object()) fail(origin, "'" + key + "' must be an object of name: number");
+  std::map<std::string, double> out;
+  for (const auto& [name, value] : v.items()) out[name] = number(value, key + "." + name, origin);
+  return out;
+}
+
+// Runs `parse`, prefixing its InputError with the file name unless it already names it.
+template <typename F>
+auto withOrigin(const std::string& origin, F&& parse) {
+  try {
+    return parse();
+  } catch (const InputError& e) {
+    if (std::string(e.what()).rfind(origin, 0) == 0) throw;
+    fail(origin, e.what());
+  }
+}
+
+}  // namespace
+
+Scenario parseScenarioJson(const std::string& json, const std::string& origin) {
+  Json root;
+  try {
+    root = Json::parse(json);
+  } catch (const Json::parse_error& e) {
+    // e.what() is "[json.exception.parse_error.101] parse error at line 1, column 5: ...".
+    std::string reason = e.what();
+    const auto bracket = reason.find("] ");
+    if (bracket != std::string::npos) reason = reason.substr(bracket + 2);
+    fail(origin, "not valid JSON (" + reason + ")");
+  }
+  if (!root.is_object()) fail(origin, "a scenario must be a JSON object");
+  checkKeys(root,
+            {"format", "version", "system", "parameters", "initial", "t_end", "dt_out",
+             "integrator", "dynamics", "formulation"},
+            "the scenario", origin);
+  if (!root.contains("format") || !root["format"].is_string() || root["format"] != kFormatName)
+    fail(origin, std::string("'format' must be \"") + kFormatName + "\"");
+  if (!root.contains("version")) fail(origin, "missing 'version'");
+  const double version = number(root["version"], "version", origin);
+  if (version != kScenarioFormatVersion)
+    fail(origin, "unsupported scenario version " + formatValue(version) +
+                     " (this program reads version " + std::to_string(kScenarioFormatVersion) +
+                     ")");
+  if (!root.contains("system") || !root["system"].is_string())
+    fail(origin, "'system' must be a string naming a system");
+
+  Scenario s;
+  s.system = root["system"].get<std::string>();
+  withOrigin(origin, [&] { return findSystem(s.system); });  // lists the known systems
+  if (root.contains("parameters"))
+    s.parameters = numberMap(root["parameters"], "parameters", origin);
+  if (root.contains("initial")) s.initial = numberMap(root["initial"], "initial", origin);
+  if (root.contains("t_end")) s.tEnd = number(root["t_end"], "t_end", origin);
+  if (root.contains("dt_out")) s.dtOut = number(root["dt_out"], "dt_out", origin);
+  // Named values: parse errors carry the file name like every other message here.
+  if (root.contains("dynamics"))
+    s.dynamics = withOrigin(origin, [&] {
+      return parseDynamics(text(root["dynamics"], "dynamics", origin));
+    });
+  if (root.contains("formulation"))
+    s.formulation = withOrigin(origin, [&] {
+      return parseFormulation(text(root["formulation"], "formulation", origin));
+    });
+  if (root.contains("integrator")) {
+    const Json& in = root["integrator"];
+    if (!in.is_object()) fail(origin, "'integrator' must be an object");
+    checkKeys(in, {"method", "rtol", "atol", "step", "projection"}, "'integrator'", origin);
+    if (in.contains("method"))
+      s.integrator.method = withOrigin(origin, [&] {
+        return parseIntegrator(text(in["method"], "integrator.method", origin));
+      });
+    if (in.contains("rtol")) s.integrator.rtol = number(in["rtol"], "integrator.rtol", origin);
+    if (in.contains("atol")) s.integrator.atol = number(in["atol"], "integrator.atol", origin);
+    if (in.contains("step")) s.integrator.step = number(in["step"], "integrator.step", origin);
+    if (in.contains("projection")) {
+      if (!in["projection"].is_boolean())
+        fail(origin, "'integrator.projection' must be true or false");
+      s.integrator.projection = in["projection"].get<bool>();
+    }
+  }
+  withOrigin(origin, [&] {
+    s.validate();
+    return 0;
+  });
+  return s;
+}
+
+Scenario readScenarioFile(const std::string& path) {
+  return parseScenarioJson(readRegularFile(path, "scenario file"), path);
+}
+
+std::string scenarioToJson(const Scenario& s) {
+  OrderedJson root;
+  root["format"] = kFormatName;
+  root["version"] = kScenarioFormatVersion;
+  root["system"] = s.system;
+  root["parameters"] = OrderedJson::object();
+  for (const auto& [name, value] : s.parameters) root["parameters"][name] = value;
+  root["initial"] = OrderedJson::object();
+  for (const auto& [name, value] : s.initial) root["initial"][name] = value;
+  root["t_end"] = s.tEnd;
+  root["dt_out"] = s.dtOut;
+  root["integrator"] = {{"method", toString(s.integrator.method)},
+                        {"rtol", s.integrator.rtol},
+                        {"atol", s.integrator.atol},
+                        {"step", s.integrator.step},
+                        {"projection", s.integrator.projection}};
+  root["dynamics"] = toString(s.dynamics);
+  root["formulation"] = toString(s.formulation);
+  return root.dump(4) + "\n";
+}
+
+void writeScenarioFile(const Scenario& scenario, const std::string& path) {
+  try {
+    writeFileAtomically(path, scenarioToJson(scenario));
+  } catch (const Error& e) {
+    throw Error(std::string("scenario file: ") + e.what());
+  }
+}
+
+Scenario resolvedScenario(const Scenario& scenario, const std::vector<double>& parameters,
+                          const std::vector<double>& initialState) {
+  Scenario s = scenario;
+  const auto system = findSystem(s.system);
+  s.parameters.clear();
+  for (size_t i = 0; i < parameters.size(); ++i)
+    s.parameters[system->info().parameters[i].name] = parameters[i];
+  s.initial.clear();
+  const StateLayout layout = stateLayout(*system, s.dynamics);
+  for (size_t i = 0; i < layout.names.size(); ++i)
+    s.initial[layout.names[i]] = initialState[layout.index[i]];
+  return s;
+}
+
+}  // namespace nh

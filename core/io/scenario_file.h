@@ -1,0 +1,30 @@
+// Scenario files: JSON holding exactly the settings of a run (nh::Scenario), with a format
+// version. Shared by nhsim and nhlab; Qt-free (nlohmann-json).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "core/nh/scenario.h"
+
+namespace nh {
+
+inline constexpr int kScenarioFormatVersion = 1;
+
+// Throws InputError with a message naming `origin` (the file) and what is wrong with it.
+Scenario parseScenarioJson(const std::string& json, const std::string& origin);
+// Reads a regular file (a directory, FIFO or device is refused: reading one could block).
+Scenario readScenarioFile(const std::string& path);
+
+// Indented JSON, keys in a fixed order, numbers that read back to the same doubles.
+std::string scenarioToJson(const Scenario& scenario);
+// Writes through writeFileAtomically (core/io/atomic_file.h): a failure never leaves a
+// truncated file. Throws Error.
+void writeScenarioFile(const Scenario& scenario, const std::string& path);
+
+// The scenario with every parameter and every state variable spelled out (defaults and
+// completed velocities included), so that the run is reproduced exactly.
+Scenario resolvedScenario(const Scenario& scenario, const std::vector<double>& parameters,
+                          const std::vector<double>& initialState);
+
+}  // namespace nh

@@ -1,0 +1,161 @@
+// Scenario files in-process (core/io/scenario_file): every key read, every error named with
+// the file and the reason, and a write → read round trip that keeps every double exactly.
+#include <sys/stat.h>
+
+#include <QtTest>
+#include <cmath>
+#include <string>
+
+#include "core/io/scenario_file.h"
+#include "core/nh/catalogue.h"
+#include "core/nh/errors.h"
+
+namespace {
+
+const std::string kHead = R"({"format": "nonholonomic-lab-scenario", "version": 1, )";
+
+// The message of the InputError that parsing `json` throws, or "" if it parses.
+QString parseError(const std::string& json) {
+  try {
+    nh::parseScenarioJson(json, "test.json");
+  } catch (const nh::InputError& e) {
+    return QString::fromUtf8(e.what());
+  }
+  return {};
+}
+
+}  // namespace
+
+class ScenarioFileTest : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void readsEveryKey() {
+    const nh::Scenario s = nh::parseScenarioJson(
+        kHead + R"("system": "rolling_disk", "parameters": {"r": 0.25}, "initial": {"wphi": 2},
+        "t_end": 7.5, "dt_out": 0.125, "dynamics": "vakonomic", "formulation": "gibbs-appell",
+        "integrator": {"method": "rk78", "rtol": 1e-9, "atol": 1e-11, "step": 0.002,
+                       "projection": false}})",
+        "test.json");
+    QCOMPARE(s.system, std::string("rolling_disk"));
+    QCOMPARE(s.parameters.at("r"), 0.25);
+    QCOMPARE(s.initial.at("wphi"), 2.0);
+    QCOMPARE(s.tEnd, 7.5);
+    QCOMPARE(s.dtOut, 0.125);
+    QVERIFY(s.dynamics == nh::DynamicsKind::Vakonomic);
+    QVERIFY(s.formulation == nh::Formulation::GibbsAppell);
+    QVERIFY(s.integrator.method == nh::Integrator::Rk78);
+    QCOMPARE(s.integrator.rtol, 1e-9);
+    QCOMPARE(s.integrator.atol, 1e-11);
+    QCOMPARE(s.integrator.step, 0.002);
+    QVERIFY(!s.integrator.projection);
+  }
+
+  void defaultsWhenKeysAreMissing() {
+    const nh::Scenario s = nh::parseScenarioJson(kHead + R"("system": "ball_on_table"})", "x");
+    const nh::Scenario defaults;
+    QCOMPARE(s.tEnd, defaults.tEnd);
+    QCOMPARE(s.dtOut, defaults.dtOut);
+    QVERIFY(s.parameters.empty());
+    QVERIFY(s.integrator.projection);
+  }
+
+  void errorsNameTheFileAndTheReason_data() {
+    QTest::addColumn<QString>("json");
+    QTest::addColumn<QString>("fragment");
+    auto row = [](const char* name, const std::string& json, const char* fragment) {
+      QTest::newRow(name) << QString::fromStdString(json) << fragment;
+    };
+    row("syntax", kHead + "\"system\": ,}", "not valid JSON (parse error at line 1");
+    row("array", "[1, 2]", "a scenario must be a JSON object");
+    row("format", R"({"format": "other", "version": 1, "system": "ball_on_table"})",
+        "'format' must be \"nonholonomic-lab-scenario\"");
+    row("no version", R"({"format": "nonholonomic-lab-scenario", "system": "ball_on_table"})",
+        "missing 'version'");
+    row("version", R"({"format": "nonholonomic-lab-scenario", "version": 2})",
+        "unsupported scenario version 2 (this program reads version 1)");
+    row("system type", kHead + R"("system": 3})", "'system' must be a string naming a system");
+    row("unknown system", kHead + R"("system": "bicycle"})", "unknown system 'bicycle'");
+    row("unknown key", kHead + R"("system": "ball_on_table", "colour": 1})",
+        "unknown key 'colour' in the scenario");
+    row("parameter type", kHead + R"("system": "ball_on_table", "parameters": {"r": "big"}})",
+        "'parameters.r' must be a number");
+    row("initial not object", kHead + R"("system": "ball_on_table", "initial": [1]})",
+        "'initial' must be an object of name: number");
+    row("integrator key", kHead + R"("system": "ball_on_table", "integrator": {"order": 5}})",
+        "unknown key 'order' in 'integrator'");
+    row("method", kHead + R"("system": "ball_on_table", "integrator": {"method": "euler"}})",
+        "test.json: unknown integrator 'euler'");
+    row("projection", kHead + R"("system": "ball_on_table", "integrator": {"projection": 1}})",
+        "'integrator.projection' must be true or false");
+    row("dynamics", kHead + R"("system": "ball_on_table", "dynamics": "lagrange"})",
+        "test.json: unknown dynamics 'lagrange'");
+    row("validate", kHead + R"("system": "ball_on_table", "t_end": -1})", "test.json: ");
+  }
+  void errorsNameTheFileAndTheReason() {
+    QFETCH(QString, json);
+    QFETCH(QString, fragment);
+    const QString message = parseError(json.toStdString());
+    QVERIFY2(message.startsWith("test.json: "), qPrintable(message));
+    QVERIFY2(message.contains(fragment), qPrintable(message));
+  }
+
+  // Written and read back, a resolved scenario keeps every value bit for bit (the numbers
+  // chosen have no short decimal form).
+  void roundTripKeepsEveryDouble() {
+    QTemporaryDir dir;
+    nh::Scenario s;
+    s.system = "chaplygin_sleigh";
+    s.parameters = {{"m", 1.0 / 3.0}, {"a", std::sqrt(2.0)}};
+    s.initial = {{"v", M_PI}, {"omega", -1e-17}};
+    s.tEnd = 12.345678901234567;
+    s.integrator.rtol = 3.3e-11;
+    s.dynamics = nh::DynamicsKind::Vakonomic;
+    const std::string path = dir.filePath("s.json").toStdString();
+    nh::writeScenarioFile(s, path);
+    const nh::Scenario back = nh::readScenarioFile(path);
+    QVERIFY(back.parameters == s.parameters);
+    QVERIFY(back.initial == s.initial);
+    QCOMPARE(back.tEnd, s.tEnd);
+    QCOMPARE(back.integrator.rtol, s.integrator.rtol);
+    QVERIFY(back.dynamics == s.dynamics);
+    QCOMPARE(nh::scenarioToJson(back), nh::scenarioToJson(s));
+  }
+
+  void resolvedScenarioNamesEveryParameterAndStateVariable() {
+    for (const auto& system : nh::catalogue()) {
+      const auto& info = system->info();
+      std::vector<double> parameters;
+      for (const auto& p : info.parameters) parameters.push_back(p.defaultValue);
+      const nh::StateLayout layout = nh::stateLayout(*system, nh::DynamicsKind::Nonholonomic);
+      std::vector<double> x(layout.names.size());
+      for (size_t i = 0; i < x.size(); ++i) x[layout.index[i]] = 0.5 + static_cast<double>(i);
+      nh::Scenario s;
+      s.system = system->name();
+      const nh::Scenario r = nh::resolvedScenario(s, parameters, x);
+      QCOMPARE(r.parameters.size(), info.parameters.size());
+      QCOMPARE(r.initial.size(), layout.names.size());
+      for (size_t i = 0; i < layout.names.size(); ++i)
+        QCOMPARE(r.initial.at(layout.names[i]), x[layout.index[i]]);
+    }
+  }
+
+  void refusesNonRegularFiles() {
+    QTemporaryDir dir;
+    const std::string fifo = dir.filePath("pipe.json").toStdString();
+    QCOMPARE(::mkfifo(fifo.c_str(), 0600), 0);
+    for (const std::string& path : {fifo, dir.path().toStdString(), std::string("/dev/null")}) {
+      try {
+        nh::readScenarioFile(path);  // must not block on the FIFO
+        QFAIL(qPrintable(QString::fromStdString("no error for " + path)));
+      } catch (const nh::InputError& e) {
+        QVERIFY2(QString(e.what()).startsWith(QString::fromStdString(
+                     "cannot read scenario file '" + path + "'")),
+                 e.what());
+      }
+    }
+  }
+};
+
+QTEST_GUILESS_MAIN(ScenarioFileTest)
+#include "scenario_file_test.moc"

@@ -1,0 +1,234 @@
+// AnimationExporter in-process: the frame grid, validation, cancellation, early failure on an
+// unwritable target, determinism of rendered frames, plots beside the 3D view, the scenario
+// sidecar. Renders through ensureDisplay() (a private Xvfb when DISPLAY is unusable).
+#include "ui/export/animation_exporter.h"
+
+#include <QDir>
+#include <QGuiApplication>
+#include <QTemporaryDir>
+#include <QTest>
+#include <atomic>
+#include <cmath>
+
+#include "core/nh/errors.h"
+#include "ui/sim/run_history.h"
+#include "core/io/scenario_file.h"
+#include "ui/export/media/video_probe.h"
+#include "ui/export/media/virtual_display.h"
+
+using nhui::AnimationExporter;
+using nhui::ExportSettings;
+
+namespace {
+
+ExportSettings small(double tEnd = 1.0) {
+  ExportSettings s;
+  s.width = 320;
+  s.height = 240;
+  s.fps = 15;
+  s.tEnd = tEnd;
+  return s;
+}
+
+QStringList entriesOf(const QString& folder) {
+  return QDir(folder).entryList(QDir::AllEntries | QDir::Hidden | QDir::System |
+                                QDir::NoDotAndDotDot);
+}
+
+template <class F>
+QString inputErrorOf(F f) {
+  try {
+    f();
+  } catch (const nh::InputError& e) {
+    return QString::fromUtf8(e.what());
+  }
+  return {};
+}
+
+}  // namespace
+
+class AnimationExporterTest : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void initTestCase() {
+    display_ = nh::ensureDisplay();
+    QVERIFY(dir_.isValid());
+  }
+
+  // N = round((tEnd − tStart)·fps/speed); frame i at tStart + i·speed/fps.
+  void frameGrid() {
+    ExportSettings s;
+    s.tEnd = 10;
+    QCOMPARE(s.frameCount(), 300);
+    s.speed = 0.25;
+    s.tStart = 1;
+    s.tEnd = 2;
+    QCOMPARE(s.frameCount(), 120);
+    QVERIFY(std::abs(s.frameTime(4) - (1 + 4 * 0.25 / 30)) < 1e-15);
+    s.speed = 4;
+    s.tStart = 0;
+    s.tEnd = 3;
+    s.fps = 10;
+    QCOMPARE(s.frameCount(), 8);  // 7.5 rounds up
+  }
+
+  // The recorded sample behind each frame sits on the grid, also for a start off the grid.
+  void sampleTimesOnGrid() {
+    ExportSettings s = small(1.0);
+    s.tStart = 0.33;
+    AnimationExporter exporter(nh::Scenario{}, s);
+    QCOMPARE(exporter.frameCount(), 10);  // round(0.67 · 15)
+    for (int i = 0; i < exporter.frameCount(); ++i)
+      QVERIFY2(std::abs(exporter.sampleTime(i) - s.frameTime(i)) < 1e-9,
+               qPrintable(QString("frame %1: %2").arg(i).arg(exporter.sampleTime(i))));
+    // The history also holds the lead-in before tStart (trails start there).
+    QCOMPARE(exporter.history().firstTime(), 0.0);
+  }
+
+  void validation_data() {
+    QTest::addColumn<int>("which");
+    QTest::addColumn<QString>("mentions");
+    QTest::newRow("width") << 0 << "video size";
+    QTest::newRow("fps") << 1 << "fps";
+    QTest::newRow("span") << 2 << "end time";
+    QTest::newRow("speed") << 3 << "speed";
+    QTest::newRow("no frame") << 4 << "no frame";
+    QTest::newRow("plot variable") << 5 << "'nope'";
+    QTest::newRow("parameter") << 6 << "r";
+  }
+  void validation() {
+    QFETCH(int, which);
+    QFETCH(QString, mentions);
+    ExportSettings s = small();
+    nh::Scenario scenario;
+    switch (which) {
+      case 0:
+        s.width = 2000;
+        break;
+      case 1:
+        s.fps = 0;
+        break;
+      case 2:
+        s.tEnd = s.tStart;
+        break;
+      case 3:
+        s.speed = 0;
+        break;
+      case 4:
+        s.tEnd = 0.01;
+        break;
+      case 5:
+        s.plots = true;
+        s.timeSeries = {"nope"};
+        break;
+      case 6:
+        scenario.parameters["r"] = -1;
+        break;
+    }
+    const QString message = inputErrorOf([&] { AnimationExporter(scenario, s); });
+    QVERIFY2(message.contains(mentions), qPrintable(message));
+  }
+
+  // Cancel after a few frames: the result says so and the folder stays empty (no temporary).
+  void cancelLeavesNothing() {
+    const QString folder = dir_.filePath("cancel");
+    QVERIFY(QDir().mkpath(folder));
+    for (const char* name : {"clip.mp4", "clip.gif", "frames/"}) {
+      AnimationExporter exporter(nh::Scenario{}, small(2.0));
+      std::atomic<bool> cancel{false};
+      int frames = 0;
+      const auto result =
+          exporter.run((folder + "/" + name).toStdString(),
+                       [&](const nhui::ExportProgress& p) {
+                         if (p.stage == nhui::ExportProgress::Stage::Rendering && ++frames == 3)
+                           cancel = true;
+                       },
+                       &cancel);
+      QVERIFY(result.cancelled);
+      QCOMPARE(frames, 3);
+      QVERIFY2(entriesOf(folder).isEmpty(), qPrintable(entriesOf(folder).join(", ")));
+    }
+  }
+
+  // An unwritable target fails at once (before simulating), with a message naming it.
+  void unwritableFailsEarly() {
+    AnimationExporter exporter(nh::Scenario{}, small());
+    int calls = 0;
+    try {
+      exporter.run(dir_.filePath("no/such/folder/clip.mp4").toStdString(),
+                   [&](const nhui::ExportProgress&) { ++calls; });
+      QFAIL("no error");
+    } catch (const nh::VideoError& e) {
+      QCOMPARE(e.kind(), nh::VideoError::Kind::Unwritable);
+      QVERIFY2(QString(e.what()).contains("folder"), e.what());
+    }
+    QCOMPARE(calls, 0);
+  }
+
+  // Same scenario, two exporters: byte-identical frames; different frames differ.
+  void framesAreDeterministic() {
+    AnimationExporter a(nh::Scenario{}, small()), b(nh::Scenario{}, small());
+    const nh::RgbImage a5 = a.renderFrame(5), b5 = b.renderFrame(5);
+    QVERIFY(a5.pixels == b5.pixels);
+    const nh::RgbImage a9 = a.renderFrame(9);
+    QVERIFY(a9.pixels != a5.pixels);
+  }
+
+  // Plots on the right: the plot background there, the 3D scene (gradient, table) on the left.
+  void plotsBesideTheScene() {
+    ExportSettings s = small(2.0);
+    s.width = 640;
+    s.height = 360;
+    s.plots = true;
+    s.timeSeries = {"energy", "lambda_1"};
+    AnimationExporter exporter(nh::Scenario{}, s);
+    const nh::RgbImage frame = exporter.renderFrame(20);
+    QCOMPARE(frame.width, 640);
+    QCOMPARE(frame.height, 360);
+    // PlotStyle's background (24, 27, 34) fills the plot column's margin.
+    const std::uint8_t* corner = frame.row(2) + 3 * (640 - 3);
+    QVERIFY2(corner[0] == 24 && corner[1] == 27 && corner[2] == 34,
+             qPrintable(QString("%1 %2 %3").arg(corner[0]).arg(corner[1]).arg(corner[2])));
+    // The curves' colour (86, 180, 255) appears in the plot column.
+    int curve = 0;
+    for (int y = 0; y < 360; ++y)
+      for (int x = 420; x < 640; ++x) {
+        const std::uint8_t* p = frame.row(y) + 3 * x;
+        curve += std::abs(p[0] - 86) < 30 && std::abs(p[1] - 180) < 30 && p[2] > 220;
+      }
+    QVERIFY2(curve > 50, qPrintable(QString::number(curve)));
+  }
+
+  // A finished export writes the clip and the resolved scenario, which reproduces the grid.
+  void scenarioSidecar() {
+    const QString folder = dir_.filePath("sidecar");
+    QVERIFY(QDir().mkpath(folder));
+    nh::Scenario scenario;
+    scenario.system = "rolling_disk";
+    scenario.parameters["r"] = 0.4;
+    ExportSettings s = small(1.0);
+    s.speed = 0.5;
+    AnimationExporter exporter(scenario, s);
+    const auto result = exporter.run((folder + "/disk.gif").toStdString());
+    QVERIFY(!result.cancelled);
+    QCOMPARE(result.frames, 30);
+    QCOMPARE(entriesOf(folder), (QStringList{"disk.gif", "disk.json"}));
+    const nh::Scenario back = nh::readScenarioFile((folder + "/disk.json").toStdString());
+    QCOMPARE(back.parameters.at("r"), 0.4);
+    QVERIFY(std::abs(back.tEnd - 1.0) < 1e-12);
+    // dt_out divides the frame step (0.5/15 s) into whole samples.
+    const double perFrame = (0.5 / 15) / back.dtOut;
+    QVERIFY2(std::abs(perFrame - std::round(perFrame)) < 1e-9,
+             qPrintable(QString::number(perFrame)));
+    const nh::VideoInfo info = nh::probeVideo((folder + "/disk.gif").toStdString());
+    QCOMPARE(info.frameCount, 30);
+  }
+
+ private:
+  std::unique_ptr<nh::VirtualDisplay> display_;
+  QTemporaryDir dir_;
+};
+
+QTEST_MAIN(AnimationExporterTest)
+#include "animation_exporter_test.moc"

@@ -1,0 +1,153 @@
+// The scene sync layer without any widget: every catalogue system renders into an offscreen
+// vtkRenderWindow (as video export will use it), and options change what is drawn.
+#include "ui/scene/scene_renderer.h"
+
+#include <vtkNew.h>
+#include <vtkRenderWindow.h>
+#include <vtkRenderer.h>
+#include <vtkUnsignedCharArray.h>
+
+#include <QtTest>
+
+#include "core/nh/catalogue.h"
+#include "core/nh/scenario.h"
+#include "ui/sim/run_history.h"
+
+namespace {
+
+struct Offscreen {
+  vtkNew<vtkRenderWindow> window;
+  vtkNew<vtkRenderer> renderer;
+  Offscreen() {
+    window->SetOffScreenRendering(true);
+    window->SetSize(640, 400);
+    window->AddRenderer(renderer);
+  }
+  // RGB pixels of the last render.
+  std::vector<unsigned char> render() {
+    window->Render();
+    vtkNew<vtkUnsignedCharArray> pixels;
+    window->GetPixelData(0, 0, 639, 399, 1, pixels);
+    return std::vector<unsigned char>(pixels->GetPointer(0), pixels->GetPointer(0) + 640 * 400 * 3);
+  }
+};
+
+long differingPixels(const std::vector<unsigned char>& a, const std::vector<unsigned char>& b) {
+  long n = 0;
+  for (size_t i = 0; i + 2 < a.size(); i += 3)
+    if (std::abs(a[i] - b[i]) + std::abs(a[i + 1] - b[i + 1]) + std::abs(a[i + 2] - b[i + 2]) > 24)
+      ++n;
+  return n;
+}
+
+// A short recorded run of a system (default scenario), for scenes and trails.
+std::unique_ptr<nhui::RunHistory> record(const std::string& name, double tEnd) {
+  auto system = nh::findSystem(name);
+  nh::Simulation sim(system, nh::DynamicsKind::Nonholonomic);
+  sim.setParameters(system->defaultParameters());
+  sim.setState(0, nh::initialState(sim.equations(), 0, {}));
+  const auto layout = nhui::makeRecordLayout(sim.equations());
+  auto run = std::make_unique<nhui::RunHistory>(system, nh::DynamicsKind::Nonholonomic, layout);
+  run->setParametersFrom(0, system->defaultParameters());
+  nh::Observables obs;
+  std::vector<double> row, rec(layout.stride());
+  nh::SceneFrame scene;
+  sim.advance(tEnd, 0.01, [&](double t, const double* x) {
+    nhui::fillRecord(sim.equations(), layout, t, x, obs, row, scene, rec.data());
+    run->append(rec.data(), 1);
+  });
+  return run;
+}
+
+std::vector<nhui::TrailSpan> trails(const nhui::RunHistory& run) {
+  std::vector<nhui::TrailSpan> out;
+  for (const auto& p : run.layout().points)
+    out.push_back({p.name, p.inMovingFrame, run.column(p.column).data(),
+                   run.column(p.column + 1).data(), run.column(p.column + 2).data(), run.size(),
+                   0});
+  return out;
+}
+
+}  // namespace
+
+class SceneRendererTest : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void everySystemDrawsItsBodies() {
+    for (const auto& system : nh::catalogue()) {
+      Offscreen view;
+      nhui::SceneRenderer scene(view.renderer);
+      nhui::SceneDisplayOptions bare;
+      bare.grid = bare.axes = bare.legend = bare.overlayText = bare.trails = false;
+      bare.reactionArrows = bare.velocityArrows = false;
+      scene.setOptions(bare);
+      const auto run = record(system->name(), 0.5);
+      nh::SceneFrame frame;
+      run->sceneAt(0.5, frame);
+      scene.update(frame, {});
+      scene.resetCamera();
+      const auto withBodies = view.render();
+      scene.setVisible(false);
+      const auto empty = view.render();
+      // The bodies must cover a visible part of the view (0.5 % of it at least).
+      const long covered = differingPixels(withBodies, empty);
+      QVERIFY2(
+          covered > 640 * 400 / 200,
+          qPrintable(
+              QString("%1: %2 pixels").arg(QString::fromStdString(system->name())).arg(covered)));
+    }
+  }
+
+  void optionsChangeWhatIsDrawn() {
+    Offscreen view;
+    nhui::SceneRenderer scene(view.renderer);
+    const auto run = record("ball_on_turntable", 20.0);
+    nh::SceneFrame frame;
+    run->sceneAt(20.0, frame);
+    nhui::SceneDisplayOptions options;
+    options.trails = false;
+    options.reactionArrows = options.velocityArrows = false;
+    scene.setOptions(options);
+    scene.update(frame, trails(*run));
+    scene.resetCamera();
+    const auto plain = view.render();
+    options.trails = true;
+    scene.setOptions(options);
+    scene.update(frame, trails(*run));
+    const auto withTrails = view.render();
+    QVERIFY(differingPixels(plain, withTrails) > 300);
+    options.velocityArrows = options.reactionArrows = true;
+    scene.setOptions(options);
+    scene.update(frame, trails(*run));
+    const auto withArrows = view.render();
+    QVERIFY(differingPixels(withTrails, withArrows) > 100);
+    // The arrow scale is a 1-2-5 number at least as large as the vector it draws.
+    QVERIFY(scene.arrowLength("velocity", 1.0) > 0);
+  }
+
+  void movingFrameTrailTurnsWithTheTable() {
+    Offscreen view;
+    nhui::SceneRenderer scene(view.renderer);
+    const auto run = record("ball_on_turntable", 10.0);
+    nhui::SceneDisplayOptions options;
+    options.hiddenTrails = {"centre"};
+    options.reactionArrows = options.velocityArrows = false;
+    scene.setOptions(options);
+    nh::SceneFrame frame;
+    run->sceneAt(10.0, frame);
+    auto spans = trails(*run);
+    scene.update(frame, spans);
+    scene.resetCamera();
+    const auto a = view.render();
+    // Same trail points, table turned by a further half turn: the drawn trail moves.
+    frame.movingFrame =
+        frame.movingFrame * Eigen::Quaterniond(Eigen::AngleAxisd(M_PI, Eigen::Vector3d::UnitZ()));
+    scene.update(frame, spans);
+    const auto b = view.render();
+    QVERIFY(differingPixels(a, b) > 100);
+  }
+};
+
+QTEST_GUILESS_MAIN(SceneRendererTest)
+#include "scene_renderer_test.moc"

@@ -1,0 +1,356 @@
+#include "ui/panels/parameter_panel.h"
+
+#include <QGridLayout>
+#include <QHBoxLayout>
+#include <QKeyEvent>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QSlider>
+#include <QUndoStack>
+#include <QVBoxLayout>
+#include <cmath>
+
+#include "core/nh/errors.h"
+#include "ui/sim/simulation_controller.h"
+#include "ui/panels/undo_commands.h"
+
+namespace nhui {
+
+namespace {
+
+constexpr int kSliderSteps = 1000;
+
+QString formatValue(double v) { return QString::number(v, 'g', 8); }
+
+QString rangeReason(const nh::ParameterInfo& info, double v) {
+  if (info.allows(v)) return {};
+  return QObject::tr("%1 must be in %2, got %3")
+      .arg(QString::fromStdString(info.name), QString::fromStdString(info.rangeText()),
+           formatValue(v));
+}
+
+QLabel* makeReasonLabel() {
+  auto* label = new QLabel;
+  label->setObjectName("reason");
+  label->setWordWrap(true);
+  label->setStyleSheet("color: #ff6b5b; font-weight: bold;");
+  label->hide();
+  return label;
+}
+
+}  // namespace
+
+// ---- CheckedSpinBox -----------------------------------------------------------------------
+
+CheckedSpinBox::CheckedSpinBox(std::function<QString(double)> check, QWidget* parent)
+    : QDoubleSpinBox(parent), check_(std::move(check)) {
+  setRange(-1e15, 1e15);
+  setDecimals(12);
+  setKeyboardTracking(false);  // commit on Enter or focus-out, not per keystroke
+  setAccelerated(true);
+  setMinimumWidth(90);
+  connect(lineEdit(), &QLineEdit::textEdited, this, &CheckedSpinBox::onTextEdited);
+  lineEdit()->installEventFilter(this);
+}
+
+bool CheckedSpinBox::eventFilter(QObject* watched, QEvent* event) {
+  // Ctrl+Z / Ctrl+Shift+Z belong to the window's undo stack (values are committed on Enter),
+  // not to the line edit's own text undo.
+  if (event->type() == QEvent::ShortcutOverride) {
+    auto* key = static_cast<QKeyEvent*>(event);
+    if (key->matches(QKeySequence::Undo) || key->matches(QKeySequence::Redo) ||
+        (key->key() == Qt::Key_Z && (key->modifiers() & Qt::ControlModifier))) {
+      event->ignore();
+      return true;
+    }
+  }
+  return QDoubleSpinBox::eventFilter(watched, event);
+}
+
+QString CheckedSpinBox::textFromValue(double value) const { return formatValue(value); }
+
+double CheckedSpinBox::valueFromText(const QString& text) const {
+  return QLocale::c().toDouble(text.trimmed());
+}
+
+QValidator::State CheckedSpinBox::validate(QString& text, int&) const {
+  bool ok = false;
+  const double v = QLocale::c().toDouble(text.trimmed(), &ok);
+  if (!ok || !std::isfinite(v)) return QValidator::Intermediate;
+  return check_(v).isEmpty() ? QValidator::Acceptable : QValidator::Intermediate;
+}
+
+void CheckedSpinBox::fixup(QString&) const {}
+
+void CheckedSpinBox::onTextEdited(const QString& text) {
+  bool ok = false;
+  const double v = QLocale::c().toDouble(text.trimmed(), &ok);
+  QString reason;
+  if (!text.trimmed().isEmpty() && text.trimmed() != "-" && text.trimmed() != "+") {
+    if (!ok || !std::isfinite(v))
+      reason = tr("'%1' is not a number").arg(text.trimmed());
+    else
+      reason = check_(v);
+  }
+  // The reason stays up after Enter restores the previous value, until a valid edit.
+  refusal_ = reason;
+  setStyleSheet(reason.isEmpty() ? QString()
+                                 : QStringLiteral("QDoubleSpinBox { border: 2px solid #ff6b5b; }"));
+  emit refusalChanged(reason);
+}
+
+// ---- ParameterPanel -----------------------------------------------------------------------
+
+ParameterPanel::ParameterPanel(SimulationController* controller, QUndoStack* undo, QWidget* parent)
+    : QWidget(parent), controller_(controller), undo_(undo) {
+  layout_ = new QVBoxLayout(this);
+  layout_->setContentsMargins(6, 6, 6, 6);
+  rebuild();
+  connect(controller_, &SimulationController::parametersChanged, this, &ParameterPanel::syncValues);
+}
+
+void ParameterPanel::rebuild() {
+  if (body_) body_->deleteLater();
+  rows_.clear();
+  body_ = new QWidget;
+  auto* grid = new QGridLayout(body_);
+  grid->setContentsMargins(0, 0, 0, 0);
+  grid->setVerticalSpacing(2);
+  grid->setColumnStretch(1, 1);
+  const auto& infos = controller_->system().info().parameters;
+  rows_.reserve(infos.size());
+  int gridRow = 0;
+  for (const nh::ParameterInfo& info : infos) {
+    Row row;
+    row.name = QString::fromStdString(info.name);
+    row.info = info;
+    const double d = info.defaultValue;
+    const double scale = d != 0 ? std::abs(d) : 1.0;
+    double lo = std::max(info.min, d - 4 * scale), hi = std::min(info.max, d + 4 * scale);
+    if (info.minExclusive && lo <= info.min) lo = info.min + 1e-3 * (hi - info.min);
+    if (info.maxExclusive && hi >= info.max) hi = info.max - 1e-3 * (info.max - lo);
+    row.lo = lo;
+    row.hi = hi;
+    const QString unit = QString::fromStdString(info.unit);
+    auto* label =
+        new QLabel(unit.isEmpty() ? row.name : QStringLiteral("%1 [%2]").arg(row.name, unit));
+    const QString tip = QStringLiteral("<b>%1</b>%2<br>%3<br>allowed: %4, default %5")
+                            .arg(row.name, unit.isEmpty() ? QString() : " [" + unit + "]",
+                                 QString::fromStdString(info.description).toHtmlEscaped(),
+                                 QString::fromStdString(info.rangeText()), formatValue(d));
+    label->setToolTip(tip);
+    row.slider = new QSlider(Qt::Horizontal);
+    row.slider->setObjectName("slider_" + row.name);
+    row.slider->setRange(0, kSliderSteps);
+    row.slider->setToolTip(tip);
+    row.spin = new CheckedSpinBox([info](double v) { return rangeReason(info, v); });
+    row.spin->setObjectName("spin_" + row.name);
+    row.spin->setToolTip(tip);
+    row.spin->setSingleStep(std::pow(10.0, std::floor(std::log10((hi - lo) / 100))));
+    row.reason = makeReasonLabel();
+    row.reason->setObjectName("reason_" + row.name);
+    grid->addWidget(label, gridRow, 0);
+    grid->addWidget(row.slider, gridRow, 1);
+    grid->addWidget(row.spin, gridRow, 2);
+    grid->addWidget(row.reason, gridRow + 1, 0, 1, 3);
+    gridRow += 2;
+    rows_.push_back(row);
+  }
+  for (Row& row : rows_) {
+    Row* r = &row;
+    connect(row.slider, &QSlider::sliderPressed, this, [this] { ++dragSerial_; });
+    connect(row.slider, &QSlider::valueChanged, this, [this, r](int p) { sliderMoved(*r, p); });
+    connect(row.spin, &QDoubleSpinBox::valueChanged, this,
+            [this, r](double v) { spinCommitted(*r, v); });
+    connect(row.spin, &CheckedSpinBox::refusalChanged, this, [r](const QString& reason) {
+      r->reason->setText(reason.isEmpty() ? QString() : QObject::tr("Refused: %1").arg(reason));
+      r->reason->setVisible(!reason.isEmpty());
+    });
+  }
+  auto* defaults = new QPushButton(tr("Restore defaults"));
+  connect(defaults, &QPushButton::clicked, this, [this] {
+    undo_->beginMacro(tr("Restore default parameters"));
+    for (Row& row : rows_) {
+      const double now = controller_->parameter(row.info.name);
+      if (now != row.info.defaultValue)
+        undo_->push(
+            new SetParameterCommand(controller_, row.info.name, now, row.info.defaultValue));
+    }
+    undo_->endMacro();
+  });
+  grid->addWidget(defaults, gridRow, 0, 1, 3);
+  grid->setRowStretch(gridRow + 1, 1);
+  layout_->addWidget(body_);
+  syncValues();
+}
+
+void ParameterPanel::syncValues() {
+  syncing_ = true;
+  for (Row& row : rows_) {
+    const double v = controller_->parameter(row.info.name);
+    QSignalBlocker bs(row.slider), bp(row.spin);
+    row.spin->setValue(v);
+    const double f = std::clamp((v - row.lo) / (row.hi - row.lo), 0.0, 1.0);
+    row.slider->setValue(static_cast<int>(std::lround(f * kSliderSteps)));
+  }
+  syncing_ = false;
+}
+
+void ParameterPanel::sliderMoved(Row& row, int position) {
+  if (syncing_) return;
+  double v = row.lo + (row.hi - row.lo) * position / kSliderSteps;
+  // Round to 4 significant digits of the span so values read cleanly.
+  const double step = std::pow(10.0, std::floor(std::log10(row.hi - row.lo)) - 3);
+  v = std::round(v / step) * step;
+  if (!row.info.allows(v)) return;
+  const double before = controller_->parameter(row.info.name);
+  if (before == v) return;
+  {
+    QSignalBlocker block(row.spin);
+    row.spin->setValue(v);
+  }
+  // One drag (or one run of key presses without a press in between) merges into one step.
+  undo_->push(new SetParameterCommand(controller_, row.info.name, before, v,
+                                      row.slider->isSliderDown() ? dragSerial_ : -1 - dragSerial_));
+}
+
+void ParameterPanel::spinCommitted(Row& row, double value) {
+  if (syncing_) return;
+  const QString reason = rangeReason(row.info, value);
+  if (!reason.isEmpty()) {
+    row.reason->setText(tr("Refused: %1").arg(reason));
+    row.reason->show();
+    syncValues();
+    return;
+  }
+  row.reason->hide();
+  const double before = controller_->parameter(row.info.name);
+  if (before == value) return;
+  undo_->push(new SetParameterCommand(controller_, row.info.name, before, value));
+}
+
+CheckedSpinBox* ParameterPanel::spinBox(const QString& name) const {
+  for (const Row& r : rows_)
+    if (r.name == name) return r.spin;
+  return nullptr;
+}
+
+QSlider* ParameterPanel::slider(const QString& name) const {
+  for (const Row& r : rows_)
+    if (r.name == name) return r.slider;
+  return nullptr;
+}
+
+QLabel* ParameterPanel::reasonLabel(const QString& name) const {
+  for (const Row& r : rows_)
+    if (r.name == name) return r.reason;
+  return nullptr;
+}
+
+// ---- InitialStatePanel --------------------------------------------------------------------
+
+InitialStatePanel::InitialStatePanel(SimulationController* controller, QUndoStack* undo,
+                                     QWidget* parent)
+    : QWidget(parent), controller_(controller), undo_(undo) {
+  layout_ = new QVBoxLayout(this);
+  layout_->setContentsMargins(6, 6, 6, 6);
+  rebuild();
+  connect(controller_, &SimulationController::initialChanged, this, &InitialStatePanel::syncValues);
+}
+
+void InitialStatePanel::rebuild() {
+  if (body_) body_->deleteLater();
+  spins_.clear();
+  body_ = new QWidget;
+  auto* grid = new QGridLayout(body_);
+  grid->setContentsMargins(0, 0, 0, 0);
+  grid->setVerticalSpacing(2);
+  const nh::StateLayout layout = controller_->primary().layout().state;
+  int row = 0;
+  for (size_t i = 0; i < layout.names.size(); ++i) {
+    const QString name = QString::fromStdString(layout.names[i]);
+    auto* spin = new CheckedSpinBox(
+        [](double v) { return std::isfinite(v) ? QString() : QObject::tr("must be finite"); });
+    spin->setObjectName("initial_" + name);
+    spin->setSingleStep(0.1);
+    auto* reason = makeReasonLabel();
+    connect(spin, &CheckedSpinBox::refusalChanged, reason, [reason](const QString& r) {
+      reason->setText(r);
+      reason->setVisible(!r.isEmpty());
+    });
+    connect(spin, &QDoubleSpinBox::valueChanged, this, [this, name, reason](double v) {
+      if (syncing_) return;
+      auto before = controller_->initialOverrides();
+      auto after = before;
+      after[name.toStdString()] = v;
+      try {
+        // Check first: a state the constraints cannot complete is refused here.
+        controller_->setInitialOverrides(after);
+        controller_->setInitialOverrides(before);
+        undo_->push(new SetInitialCommand(controller_, before, after, false, false));
+        reason->hide();
+      } catch (const nh::Error& e) {
+        reason->setText(tr("Refused: %1").arg(QString::fromStdString(e.what())));
+        reason->show();
+        syncValues();
+      }
+    });
+    grid->addWidget(new QLabel(name), row, 0);
+    grid->addWidget(spin, row, 1);
+    grid->addWidget(reason, row + 1, 0, 1, 2);
+    row += 2;
+    spins_.emplace_back(name, spin);
+  }
+  notes_ = new QLabel;
+  notes_->setWordWrap(true);
+  notes_->setStyleSheet("color: #e0b050;");
+  grid->addWidget(notes_, row++, 0, 1, 2);
+  auto* info = new QLabel(QString::fromStdString(controller_->system().info().initialization));
+  info->setWordWrap(true);
+  info->setStyleSheet("color: palette(mid);");
+  grid->addWidget(info, row++, 0, 1, 2);
+  auto* buttons = new QHBoxLayout;
+  auto* resetButton = new QPushButton(tr("Reset to these (R)"));
+  auto* clearButton = new QPushButton(tr("Defaults"));
+  buttons->addWidget(resetButton);
+  buttons->addWidget(clearButton);
+  grid->addLayout(buttons, row++, 0, 1, 2);
+  grid->setRowStretch(row, 1);
+  connect(resetButton, &QPushButton::clicked, controller_, &SimulationController::reset);
+  connect(clearButton, &QPushButton::clicked, this, [this] {
+    if (controller_->initialOverrides().empty()) return;
+    undo_->push(
+        new SetInitialCommand(controller_, controller_->initialOverrides(), {}, false, false));
+  });
+  layout_->addWidget(body_);
+  syncValues();
+}
+
+void InitialStatePanel::syncValues() {
+  syncing_ = true;
+  const nh::StateLayout& layout = controller_->primary().layout().state;
+  const auto& x0 = controller_->initialState();
+  const auto& overrides = controller_->initialOverrides();
+  for (size_t i = 0; i < spins_.size() && i < layout.index.size(); ++i) {
+    auto& [name, spin] = spins_[i];
+    QSignalBlocker block(spin);
+    if (layout.index[i] < static_cast<int>(x0.size())) spin->setValue(x0[layout.index[i]]);
+    QFont f = spin->font();
+    f.setBold(overrides.count(name.toStdString()) > 0);
+    spin->setFont(f);
+  }
+  QStringList notes;
+  for (const auto& n : controller_->initialNotes()) notes << QString::fromStdString(n);
+  notes_->setText(notes.join("\n"));
+  notes_->setVisible(!notes.isEmpty());
+  syncing_ = false;
+}
+
+CheckedSpinBox* InitialStatePanel::spinBox(const QString& name) const {
+  for (const auto& [n, s] : spins_)
+    if (n == name) return s;
+  return nullptr;
+}
+
+}  // namespace nhui

@@ -1,0 +1,67 @@
+#include "ui/panels/system_chooser.h"
+
+#include <QDialogButtonBox>
+#include <QHBoxLayout>
+#include <QListWidget>
+#include <QTextBrowser>
+#include <QVBoxLayout>
+
+#include "core/nh/catalogue.h"
+
+namespace nhui {
+
+QString systemHtml(const nh::SystemModel& system) {
+  const nh::SystemInfo& info = system.info();
+  auto esc = [](const std::string& s) { return QString::fromStdString(s).toHtmlEscaped(); };
+  QString html = QStringLiteral("<h2>%1</h2><p><i>%2</i></p><p>%3</p>")
+                     .arg(esc(info.title), esc(info.name), esc(info.description));
+  html += QStringLiteral("<h3>Equations</h3><pre style='font-size: 10pt'>%1</pre>")
+              .arg(esc(info.equations));
+  html += QStringLiteral("<h3>Source</h3><p>%1</p>").arg(esc(info.source));
+  html += "<h3>Parameters</h3><table cellspacing='4'>";
+  for (const auto& p : info.parameters)
+    html += QStringLiteral("<tr><td><b>%1</b></td><td>%2</td><td>%3</td><td>%4</td></tr>")
+                .arg(esc(p.name), esc(p.unit), esc(p.rangeText()), esc(p.description));
+  html += "</table>";
+  html += QStringLiteral("<h3>Initial velocities</h3><p>%1</p>").arg(esc(info.initialization));
+  html += QStringLiteral("<p>Constraints: %1 nonholonomic, %2 holonomic.</p>")
+              .arg(system.k())
+              .arg(system.h());
+  return html;
+}
+
+SystemChooser::SystemChooser(const QString& current, QWidget* parent) : QDialog(parent) {
+  setWindowTitle(tr("Choose a system"));
+  resize(900, 560);
+  auto* layout = new QVBoxLayout(this);
+  auto* row = new QHBoxLayout;
+  list_ = new QListWidget;
+  list_->setMaximumWidth(260);
+  text_ = new QTextBrowser;
+  text_->setOpenExternalLinks(true);
+  row->addWidget(list_);
+  row->addWidget(text_, 1);
+  layout->addLayout(row, 1);
+  for (const auto& s : nh::catalogue()) {
+    auto* item = new QListWidgetItem(QString::fromStdString(s->info().title), list_);
+    item->setData(Qt::UserRole, QString::fromStdString(s->name()));
+    if (s->name() == current.toStdString()) list_->setCurrentItem(item);
+  }
+  connect(list_, &QListWidget::currentItemChanged, this, [this](QListWidgetItem* item) {
+    if (!item) return;
+    text_->setHtml(systemHtml(*nh::findSystem(item->data(Qt::UserRole).toString().toStdString())));
+  });
+  connect(list_, &QListWidget::itemDoubleClicked, this, &QDialog::accept);
+  if (!list_->currentItem()) list_->setCurrentRow(0);
+  text_->setHtml(systemHtml(*nh::findSystem(chosenSystem().toStdString())));
+  auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel);
+  connect(buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
+  connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+  layout->addWidget(buttons);
+}
+
+QString SystemChooser::chosenSystem() const {
+  return list_->currentItem() ? list_->currentItem()->data(Qt::UserRole).toString() : QString();
+}
+
+}  // namespace nhui

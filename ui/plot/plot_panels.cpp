@@ -1,0 +1,237 @@
+#include "ui/plot/plot_panels.h"
+
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QListWidget>
+#include <QSplitter>
+#include <QToolButton>
+#include <QVBoxLayout>
+#include <cstring>
+
+#include "ui/sim/simulation_controller.h"
+
+namespace nhui {
+
+namespace {
+
+QStringList variableNames(const SimulationController& c) {
+  QStringList names;
+  for (const std::string& n : c.primary().layout().columns) names << QString::fromStdString(n);
+  return names;
+}
+
+// Samples of a run up to the displayed moment.
+size_t shownCount(const SimulationController& c, const RunHistory& run) {
+  if (run.empty()) return 0;
+  return run.indexAtOrBefore(c.displayTime() + 1e-9 * c.dtOut()) + 1;
+}
+
+bool isPosition(const QString& name) {
+  return name == "x" || name == "y" || name == "z" || name.endsWith(".x") || name.endsWith(".y") ||
+         name.endsWith(".z");
+}
+
+}  // namespace
+
+QString runName(const SimulationController& c, int run) {
+  if (run == 0 || c.compareMode() == CompareMode::Vakonomic) {
+    const RunHistory* h = run == 0 ? &c.primary() : c.comparison();
+    return h ? QString::fromStdString(nh::toString(h->dynamics())) : QString();
+  }
+  return QStringLiteral("ghost: %1 = %2")
+      .arg(QString::fromStdString(c.ghostParameter()))
+      .arg(c.ghostValue());
+}
+
+QColor runColour(int run) { return run == 0 ? QColor(86, 180, 255) : QColor(255, 150, 40); }
+
+PhasePortraitPanel::PhasePortraitPanel(SimulationController* controller, QWidget* parent)
+    : QWidget(parent), controller_(controller) {
+  auto* layout = new QVBoxLayout(this);
+  layout->setContentsMargins(4, 4, 4, 4);
+  auto* row = new QHBoxLayout;
+  xBox_ = new QComboBox;
+  yBox_ = new QComboBox;
+  xBox_->setObjectName("phaseX");
+  yBox_->setObjectName("phaseY");
+  auto* autoscale = new QToolButton;
+  autoscale->setText(tr("Autoscale"));
+  autoscale->setCheckable(true);
+  autoscale->setChecked(true);
+  row->addWidget(new QLabel(tr("horizontal")));
+  row->addWidget(xBox_, 1);
+  row->addWidget(new QLabel(tr("vertical")));
+  row->addWidget(yBox_, 1);
+  row->addWidget(autoscale);
+  layout->addLayout(row);
+  plot_ = new PlotWidget;
+  plot_->setObjectName("phasePlot");
+  layout->addWidget(plot_, 1);
+  connect(autoscale, &QToolButton::toggled, plot_, &PlotWidget::setAutoscale);
+  connect(plot_, &PlotWidget::autoscaleChanged, autoscale, &QToolButton::setChecked);
+  auto changed = [this] {
+    plot_->setAutoscale(true);
+    plot_->setPanes({});
+    refresh();
+  };
+  connect(xBox_, &QComboBox::currentIndexChanged, this, changed);
+  connect(yBox_, &QComboBox::currentIndexChanged, this, changed);
+  resetVariables();
+}
+
+QString PhasePortraitPanel::xVariable() const { return xBox_->currentText(); }
+QString PhasePortraitPanel::yVariable() const { return yBox_->currentText(); }
+
+void PhasePortraitPanel::setVariables(const QString& x, const QString& y) {
+  if (xBox_->findText(x) >= 0) xBox_->setCurrentText(x);
+  if (yBox_->findText(y) >= 0) yBox_->setCurrentText(y);
+}
+
+void PhasePortraitPanel::resetVariables() {
+  const QStringList names = variableNames(*controller_);
+  QSignalBlocker bx(xBox_), by(yBox_);
+  xBox_->clear();
+  yBox_->clear();
+  xBox_->addItems(names);
+  yBox_->addItems(names);
+  QString x = names.value(1), y = names.value(2);
+  if (names.contains("x") && names.contains("y")) {
+    x = "x";
+    y = "y";
+  }
+  xBox_->setCurrentText(x);
+  yBox_->setCurrentText(y);
+  plot_->setAutoscale(true);
+  plot_->setPanes({});
+  refresh();
+}
+
+namespace {
+// What a plot shows changes only with the displayed moment, the recorded samples or an edit.
+qulonglong dataSignature(const SimulationController& c) {
+  const auto h = [](qulonglong seed, qulonglong v) { return seed * 1000003ULL ^ v; };
+  qulonglong s = h(static_cast<qulonglong>(c.epoch()), c.primary().size());
+  s = h(s, c.comparison() ? c.comparison()->size() : 0);
+  double t = c.displayTime();
+  qulonglong bits;
+  std::memcpy(&bits, &t, sizeof bits);
+  return h(s, bits);
+}
+}  // namespace
+
+void PhasePortraitPanel::refresh() {
+  const qulonglong signature =
+      dataSignature(*controller_) ^ qHash(xBox_->currentText() + "|" + yBox_->currentText());
+  if (signature == signature_ && !plot_->panes().empty()) return;
+  signature_ = signature;
+  const std::string xn = xBox_->currentText().toStdString(),
+                    yn = yBox_->currentText().toStdString();
+  PlotPane pane;
+  pane.yLabel = QStringLiteral("%1 – %2").arg(xBox_->currentText(), yBox_->currentText());
+  for (int r = 0; r < 2; ++r) {
+    const RunHistory* run = r == 0 ? &controller_->primary() : controller_->comparison();
+    if (!run) continue;
+    const int xc = run->columnIndex(xn), yc = run->columnIndex(yn);
+    if (xc < 0 || yc < 0) continue;
+    PlotCurve c;
+    c.name = controller_->comparison() ? runName(*controller_, r) : QString();
+    c.colour = runColour(r);
+    c.x = run->column(xc).data();
+    c.y = run->column(yc).data();
+    c.count = shownCount(*controller_, *run);
+    c.increasingX = xn == "t";
+    pane.curves.push_back(c);
+  }
+  plot_->setEqualAspect(isPosition(xBox_->currentText()) && isPosition(yBox_->currentText()));
+  plot_->setXLabel(xBox_->currentText());
+  plot_->setPanes({pane});
+}
+
+TimeSeriesPanel::TimeSeriesPanel(SimulationController* controller, QWidget* parent)
+    : QWidget(parent), controller_(controller) {
+  auto* layout = new QHBoxLayout(this);
+  layout->setContentsMargins(4, 4, 4, 4);
+  auto* side = new QVBoxLayout;
+  list_ = new QListWidget;
+  list_->setObjectName("timeSeriesVariables");
+  list_->setMaximumWidth(150);
+  list_->setToolTip(tr("Tick the variables to plot against time"));
+  auto* autoscale = new QToolButton;
+  autoscale->setText(tr("Autoscale"));
+  autoscale->setCheckable(true);
+  autoscale->setChecked(true);
+  side->addWidget(list_, 1);
+  side->addWidget(autoscale);
+  layout->addLayout(side);
+  plot_ = new PlotWidget;
+  plot_->setObjectName("timeSeriesPlot");
+  plot_->setXLabel("t [s]");
+  layout->addWidget(plot_, 1);
+  connect(autoscale, &QToolButton::toggled, plot_, &PlotWidget::setAutoscale);
+  connect(plot_, &PlotWidget::autoscaleChanged, autoscale, &QToolButton::setChecked);
+  connect(list_, &QListWidget::itemChanged, this, [this] {
+    plot_->setPanes({});
+    refresh();
+  });
+  resetVariables();
+}
+
+void TimeSeriesPanel::resetVariables() {
+  const QStringList names = variableNames(*controller_);
+  QStringList defaults;
+  for (const QString& n : {QString("energy"), QString("residual"), QString("lambda_1")})
+    if (names.contains(n)) defaults << n;
+  setVariables(defaults);
+}
+
+void TimeSeriesPanel::setVariables(const QStringList& chosen) {
+  const QStringList names = variableNames(*controller_);
+  QSignalBlocker block(list_);
+  list_->clear();
+  for (const QString& n : names) {
+    if (n == "t") continue;
+    auto* item = new QListWidgetItem(n, list_);
+    item->setFlags(item->flags() | Qt::ItemIsUserCheckable);
+    item->setCheckState(chosen.contains(n) ? Qt::Checked : Qt::Unchecked);
+  }
+  plot_->setAutoscale(true);
+  plot_->setPanes({});
+  refresh();
+}
+
+QStringList TimeSeriesPanel::variables() const {
+  QStringList out;
+  for (int i = 0; i < list_->count(); ++i)
+    if (list_->item(i)->checkState() == Qt::Checked) out << list_->item(i)->text();
+  return out;
+}
+
+void TimeSeriesPanel::refresh() {
+  const qulonglong signature = dataSignature(*controller_) ^ qHash(variables().join("|"));
+  if (signature == signature_ && !plot_->panes().empty()) return;
+  signature_ = signature;
+  std::vector<PlotPane> panes;
+  for (const QString& name : variables()) {
+    PlotPane pane;
+    pane.yLabel = name;
+    for (int r = 0; r < 2; ++r) {
+      const RunHistory* run = r == 0 ? &controller_->primary() : controller_->comparison();
+      if (!run) continue;
+      const int c = run->columnIndex(name.toStdString());
+      if (c < 0) continue;
+      PlotCurve curve;
+      curve.name = controller_->comparison() ? runName(*controller_, r) : QString();
+      curve.colour = runColour(r);
+      curve.x = run->times().data();
+      curve.y = run->column(c).data();
+      curve.count = shownCount(*controller_, *run);
+      curve.increasingX = true;
+      pane.curves.push_back(curve);
+    }
+    panes.push_back(std::move(pane));
+  }
+  plot_->setPanes(std::move(panes));
+}
+
+}  // namespace nhui

@@ -1,0 +1,59 @@
+// The two plot docks: a phase portrait of any pair of recorded variables and stacked time
+// series of chosen variables, for the primary and (in another colour) the comparison run.
+#pragma once
+
+#include <QStringList>
+#include <QWidget>
+
+#include "ui/plot/plot_widget.h"
+
+class QComboBox;
+class QListWidget;
+class QToolButton;
+
+namespace nhui {
+
+class SimulationController;
+
+QString runName(const SimulationController& controller, int run);
+QColor runColour(int run);
+
+class PhasePortraitPanel : public QWidget {
+  Q_OBJECT
+
+ public:
+  explicit PhasePortraitPanel(SimulationController* controller, QWidget* parent = nullptr);
+  void refresh();         // new samples: repaint
+  void resetVariables();  // system changed: default pair
+  void setVariables(const QString& x, const QString& y);
+  PlotWidget* plot() const { return plot_; }
+  QString xVariable() const;
+  QString yVariable() const;
+
+ private:
+  SimulationController* controller_;
+  QComboBox* xBox_;
+  QComboBox* yBox_;
+  PlotWidget* plot_;
+  qulonglong signature_ = 0;
+};
+
+class TimeSeriesPanel : public QWidget {
+  Q_OBJECT
+
+ public:
+  explicit TimeSeriesPanel(SimulationController* controller, QWidget* parent = nullptr);
+  void refresh();
+  void resetVariables();
+  void setVariables(const QStringList& names);
+  QStringList variables() const;
+  PlotWidget* plot() const { return plot_; }
+
+ private:
+  SimulationController* controller_;
+  QListWidget* list_;
+  PlotWidget* plot_;
+  qulonglong signature_ = 0;
+};
+
+}  // namespace nhui

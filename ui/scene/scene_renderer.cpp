@@ -1,0 +1,668 @@
+#include "ui/scene/scene_renderer.h"
+
+#include <vtkActor.h>
+#include <vtkArrowSource.h>
+#include <vtkAxesActor.h>
+#include <vtkCamera.h>
+#include <vtkCaptionActor2D.h>
+#include <vtkCellArray.h>
+#include <vtkCommand.h>
+#include <vtkIdTypeArray.h>
+#include <vtkLight.h>
+#include <vtkMatrix4x4.h>
+#include <vtkPointData.h>
+#include <vtkPoints.h>
+#include <vtkPolyData.h>
+#include <vtkPolyDataMapper.h>
+#include <vtkProperty.h>
+#include <vtkRenderWindow.h>
+#include <vtkRenderer.h>
+#include <vtkTextActor.h>
+#include <vtkTextProperty.h>
+#include <vtkUnsignedCharArray.h>
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+
+#include "ui/scene/scene_geometry.h"
+
+namespace nhui {
+
+namespace {
+
+using geometry::Rgb;
+
+constexpr Rgb kBallA{236, 84, 62}, kBallB{246, 242, 232};
+constexpr Rgb kComparisonColour{255, 150, 40};
+
+const char* fontFile() {
+  static const std::string path = [] {
+    const char* candidates[] = {"/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",
+                                "/usr/share/fonts/dejavu/DejaVuSans.ttf"};
+    for (const char* c : candidates)
+      if (std::filesystem::exists(c)) return std::string(c);
+    return std::string();
+  }();
+  return path.empty() ? nullptr : path.c_str();
+}
+
+void styleText(vtkTextProperty* p, double size, const double rgb[3], bool bold = false) {
+  if (const char* file = fontFile()) {
+    p->SetFontFamily(VTK_FONT_FILE);
+    p->SetFontFile(file);
+  }
+  p->SetFontSize(static_cast<int>(std::lround(size)));
+  p->SetColor(rgb[0], rgb[1], rgb[2]);
+  p->SetBold(bold);
+  p->SetShadow(true);
+  p->SetShadowOffset(1, -1);
+}
+
+void setPose(vtkActor* actor, const Eigen::Vector3d& position, const Eigen::Quaterniond& rotation,
+             const Eigen::Vector3d& scale = Eigen::Vector3d::Ones()) {
+  const Eigen::Matrix3d R = rotation.normalized().toRotationMatrix() * scale.asDiagonal();
+  vtkNew<vtkMatrix4x4> m;
+  for (int i = 0; i < 3; ++i) {
+    for (int j = 0; j < 3; ++j) m->SetElement(i, j, R(i, j));
+    m->SetElement(i, 3, position[i]);
+  }
+  actor->SetUserMatrix(m);
+}
+
+vtkSmartPointer<vtkActor> meshActor(vtkPolyData* poly) {
+  vtkNew<vtkPolyDataMapper> mapper;
+  mapper->SetInputData(poly);
+  mapper->SetScalarModeToUseCellData();
+  mapper->SetColorModeToDirectScalars();
+  auto actor = vtkSmartPointer<vtkActor>::New();
+  actor->SetMapper(mapper);
+  return actor;
+}
+
+std::array<double, 3> arrowColour(nh::ArrowKind kind) {
+  switch (kind) {
+    case nh::ArrowKind::Reaction:
+      return {0.95, 0.28, 0.24};
+    case nh::ArrowKind::Force:
+      return {0.98, 0.78, 0.18};
+    case nh::ArrowKind::Velocity:
+      return {0.25, 0.85, 0.40};
+    case nh::ArrowKind::AngularVelocity:
+      return {0.35, 0.62, 1.00};
+  }
+  return {1, 1, 1};
+}
+
+// The unit a legend shows: the core states kinds, not units; forces say so in their name.
+std::string arrowUnit(const nh::SceneArrow& a) {
+  switch (a.kind) {
+    case nh::ArrowKind::Reaction:
+      return "N";
+    case nh::ArrowKind::Velocity:
+      return "m/s";
+    case nh::ArrowKind::AngularVelocity:
+      return "rad/s";
+    case nh::ArrowKind::Force:
+      return a.name.find("force") != std::string::npos ? "N" : "";
+  }
+  return "";
+}
+
+// Smallest 1-2-5 number ≥ v.
+double niceCeil(double v) {
+  if (!(v > 0) || !std::isfinite(v)) return 1;
+  const double p = std::pow(10.0, std::floor(std::log10(v)));
+  for (double m : {1.0, 2.0, 5.0, 10.0})
+    if (m * p >= v * (1 - 1e-12)) return m * p;
+  return 10 * p;
+}
+
+std::string formatNumber(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.3g", v);
+  return buf;
+}
+
+std::array<Rgb, 6> boxColours() {
+  return {Rgb{220, 80, 70}, Rgb{150, 50, 45},  Rgb{90, 190, 100},
+          Rgb{50, 120, 60}, Rgb{80, 130, 230}, Rgb{45, 75, 150}};
+}
+
+}  // namespace
+
+struct SceneRenderer::Body {
+  nh::ShapeKind kind;
+  Eigen::Vector3d size;
+  vtkSmartPointer<vtkActor> actor;
+};
+
+struct SceneRenderer::Arrow {
+  nh::ArrowKind kind;
+  std::string unit;
+  vtkSmartPointer<vtkArrowSource> source;
+  vtkSmartPointer<vtkActor> actor;
+  double reference = 0;  // magnitude drawn with the reference length (a 1-2-5 number)
+  double lastMagnitude = 0;
+  int quietFrames = 0;
+};
+
+struct SceneRenderer::Trail {
+  std::string name;
+  std::vector<size_t> indices;
+  vtkSmartPointer<vtkPolyData> poly;
+  vtkSmartPointer<vtkActor> actor;
+};
+
+SceneRenderer::SceneRenderer(vtkRenderer* renderer, SceneRole role)
+    : renderer_(renderer), role_(role) {
+  if (role_ == SceneRole::Primary) setUpStage();
+}
+
+SceneRenderer::~SceneRenderer() {
+  setSystem(nullptr);
+  if (grid_) renderer_->RemoveActor(grid_);
+  if (overlay_) renderer_->RemoveActor2D(overlay_);
+  if (startObserver_) renderer_->RemoveObserver(startObserver_);
+  if (axesRenderer_ && axesRenderer_->GetRenderWindow())
+    axesRenderer_->GetRenderWindow()->RemoveRenderer(axesRenderer_);
+}
+
+void SceneRenderer::setUpStage() {
+  renderer_->GradientBackgroundOn();
+  // Two lights (a key light from above and a camera headlight as fill): each light costs
+  // per-fragment work, and software GL is fragment-bound.
+  renderer_->RemoveAllLights();
+  vtkNew<vtkLight> key;
+  key->SetLightTypeToCameraLight();
+  key->SetPosition(0.4, 1.0, 1.0);
+  key->SetFocalPoint(0, 0, 0);
+  key->SetIntensity(0.75);
+  renderer_->AddLight(key);
+  vtkNew<vtkLight> fill;
+  fill->SetLightTypeToHeadlight();
+  fill->SetIntensity(0.4);
+  renderer_->AddLight(fill);
+  renderer_->AutomaticLightCreationOff();
+  renderer_->SetTwoSidedLighting(true);
+
+  overlay_ = vtkSmartPointer<vtkTextActor>::New();
+  renderer_->AddActor2D(overlay_);
+
+  axesActor_ = vtkSmartPointer<vtkAxesActor>::New();
+  axesActor_->SetShaftTypeToCylinder();
+  axesActor_->SetCylinderRadius(0.04);
+  axesActor_->SetConeRadius(0.5);
+  axesActor_->SetTotalLength(1, 1, 1);
+  for (vtkCaptionActor2D* c :
+       {axesActor_->GetXAxisCaptionActor2D(), axesActor_->GetYAxisCaptionActor2D(),
+        axesActor_->GetZAxisCaptionActor2D()}) {
+    c->GetTextActor()->SetTextScaleModeToNone();
+    const double white[3] = {0.95, 0.95, 0.95};
+    styleText(c->GetCaptionTextProperty(), 14, white, true);
+  }
+  axesRenderer_ = vtkSmartPointer<vtkRenderer>::New();
+  axesRenderer_->SetViewport(0.0, 0.0, 0.13, 0.2);
+  axesRenderer_->SetLayer(1);
+  axesRenderer_->InteractiveOff();
+  axesRenderer_->AddActor(axesActor_);
+  // The corner axes follow the main camera's orientation just before each render.
+  startObserver_ =
+      renderer_->AddObserver(vtkCommand::StartEvent, this, &SceneRenderer::syncAxesCamera);
+  setOptions(options_);
+}
+
+void SceneRenderer::syncAxesCamera() {
+  if (!axesRenderer_) return;
+  vtkCamera* main = renderer_->GetActiveCamera();
+  vtkCamera* cam = axesRenderer_->GetActiveCamera();
+  double dop[3], up[3];
+  main->GetDirectionOfProjection(dop);
+  main->GetViewUp(up);
+  cam->SetFocalPoint(0.45, 0.45, 0.45);
+  cam->SetPosition(0.45 - 4.5 * dop[0], 0.45 - 4.5 * dop[1], 0.45 - 4.5 * dop[2]);
+  cam->SetViewUp(up);
+  cam->SetViewAngle(30);
+  axesRenderer_->ResetCameraClippingRange();
+  axesRenderer_->SetDraw(options_.axes && visible_);
+}
+
+void SceneRenderer::setSystem(const nh::SystemModel*) {
+  for (auto& b : bodies_) renderer_->RemoveActor(b->actor);
+  bodies_.clear();
+  for (auto& [name, a] : arrows_) renderer_->RemoveActor(a->actor);
+  arrows_.clear();
+  for (auto& t : trails_) renderer_->RemoveActor(t->actor);
+  trails_.clear();
+  for (auto& l : legend_) renderer_->RemoveActor2D(l);
+  legend_.clear();
+  haveFrame_ = false;
+  frame_ = nh::SceneFrame{};
+}
+
+void SceneRenderer::setOptions(const SceneDisplayOptions& options) {
+  options_ = options;
+  if (role_ == SceneRole::Primary) {
+    if (options_.highContrast) {
+      renderer_->SetBackground(0.0, 0.0, 0.0);
+      renderer_->SetBackground2(0.10, 0.11, 0.14);
+    } else {
+      renderer_->SetBackground(0.09, 0.10, 0.13);
+      renderer_->SetBackground2(0.40, 0.46, 0.56);
+    }
+    renderer_->SetUseFXAA(options_.fxaa);
+    const double white[3] = {1, 1, 1};
+    styleText(overlay_->GetTextProperty(), 17 * options_.textScale, white, true);
+    if (grid_) grid_->SetVisibility(options_.grid && visible_);
+  }
+  if (haveFrame_) {
+    updateArrows();
+    updateLegend();
+  }
+}
+
+void SceneRenderer::setVisible(bool visible) {
+  visible_ = visible;
+  for (auto& b : bodies_) b->actor->SetVisibility(visible);
+  for (auto& t : trails_) t->actor->SetVisibility(visible && options_.trails);
+  if (haveFrame_) updateArrows();
+}
+
+void SceneRenderer::setOverlayText(const std::string& text) {
+  if (!overlay_) return;
+  overlay_->SetInput(text.c_str());
+  overlay_->SetVisibility(options_.overlayText && !text.empty());
+  overlay_->GetPositionCoordinate()->SetCoordinateSystemToNormalizedViewport();
+  overlay_->SetTextScaleModeToNone();
+  overlay_->GetTextProperty()->SetVerticalJustificationToTop();
+  overlay_->SetPosition(0.015, 0.975);
+}
+
+bool SceneRenderer::arrowShown(nh::ArrowKind kind) const {
+  switch (kind) {
+    case nh::ArrowKind::Reaction:
+    case nh::ArrowKind::Force:
+      return options_.reactionArrows;
+    case nh::ArrowKind::Velocity:
+      return options_.velocityArrows;
+    case nh::ArrowKind::AngularVelocity:
+      return options_.angularVelocityArrows;
+  }
+  return false;
+}
+
+void SceneRenderer::update(const nh::SceneFrame& frame, const std::vector<TrailSpan>& trails) {
+  frame_ = frame;
+  haveFrame_ = true;
+  updateBodies();
+  updateArrows();
+  updateTrails(trails);
+  if (role_ == SceneRole::Primary) {
+    updateGrid();
+    updateLegend();
+    // The corner axes live in their own layer of the same window (added once it is known).
+    vtkRenderWindow* window = renderer_->GetRenderWindow();
+    if (window && axesRenderer_ && !axesRenderer_->GetRenderWindow()) {
+      window->SetNumberOfLayers(std::max(2, window->GetNumberOfLayers()));
+      window->AddRenderer(axesRenderer_);
+    }
+  }
+}
+
+void SceneRenderer::updateBodies() {
+  const bool comparison = role_ == SceneRole::Comparison;
+  if (bodies_.size() != frame_.bodies.size()) {
+    for (auto& b : bodies_) renderer_->RemoveActor(b->actor);
+    bodies_.clear();
+    for (const auto& sb : frame_.bodies) {
+      auto b = std::make_unique<Body>();
+      b->kind = sb.kind;
+      b->size = Eigen::Vector3d::Constant(-1);  // geometry built below
+      bodies_.push_back(std::move(b));
+    }
+  }
+  for (size_t i = 0; i < frame_.bodies.size(); ++i) {
+    const nh::SceneBody& sb = frame_.bodies[i];
+    Body& b = *bodies_[i];
+    // The comparison run shares the table and guides with the primary one.
+    const bool skip = comparison && (sb.kind == nh::ShapeKind::Table);
+    if (b.size != sb.size || b.kind != sb.kind || !b.actor) {
+      if (b.actor) renderer_->RemoveActor(b.actor);
+      b.kind = sb.kind;
+      b.size = sb.size;
+      vtkSmartPointer<vtkPolyData> poly;
+      double specular = 0.3, opacity = 1.0;
+      switch (sb.kind) {
+        case nh::ShapeKind::Sphere:
+          poly = geometry::checkeredSphere(sb.size.x(), kBallA, kBallB, 64);
+          break;
+        case nh::ShapeKind::Table:
+          poly = geometry::table(sb.size.x(), sb.size.z());
+          specular = 0.12;
+          break;
+        case nh::ShapeKind::Disk:
+          poly = geometry::sectoredDisk(sb.size.x(), sb.size.y(), Rgb{236, 190, 70},
+                                        Rgb{120, 90, 200});
+          break;
+        case nh::ShapeKind::Sleigh:
+          poly = geometry::sleigh(sb.size);
+          break;
+        case nh::ShapeKind::Particle:
+          poly = geometry::sphere(sb.size.x(), Rgb{250, 210, 70}, 40);
+          break;
+        case nh::ShapeKind::Body:
+          poly = geometry::box(sb.size, boxColours());
+          break;
+        case nh::ShapeKind::Guide:
+          if (sb.size.z() == 0) {
+            poly = geometry::square(sb.size.x(), sb.size.y(), Rgb{120, 200, 255});
+            opacity = 0.35;
+          } else {
+            poly = geometry::box(sb.size,
+                                 {Rgb{200, 205, 215}, Rgb{200, 205, 215}, Rgb{170, 175, 185},
+                                  Rgb{170, 175, 185}, Rgb{230, 232, 240}, Rgb{120, 120, 130}});
+            specular = 0.8;
+          }
+          break;
+      }
+      b.actor = meshActor(poly);
+      vtkProperty* p = b.actor->GetProperty();
+      p->SetSpecular(specular);
+      p->SetSpecularPower(40);
+      p->SetDiffuse(0.85);
+      p->SetAmbient(0.12);
+      p->SetOpacity(opacity);
+      if (sb.kind == nh::ShapeKind::Body || sb.kind == nh::ShapeKind::Sleigh)
+        p->SetInterpolationToFlat();
+      if (comparison) {
+        b.actor->GetMapper()->ScalarVisibilityOff();
+        p->SetColor(kComparisonColour.r / 255.0, kComparisonColour.g / 255.0,
+                    kComparisonColour.b / 255.0);
+        p->SetOpacity(0.45);
+      }
+      renderer_->AddActor(b.actor);
+    }
+    b.actor->SetVisibility(visible_ && !skip);
+    setPose(b.actor, sb.position, sb.orientation);
+  }
+}
+
+void SceneRenderer::updateArrows() {
+  const double extent = std::max(1e-6, frame_.extent);
+  const double referenceLength = 0.35 * extent;
+  for (auto& [name, a] : arrows_) a->actor->SetVisibility(false);
+  for (const nh::SceneArrow& sa : frame_.arrows) {
+    auto& slot = arrows_[sa.name];
+    if (!slot) {
+      slot = std::make_unique<Arrow>();
+      slot->kind = sa.kind;
+      slot->unit = arrowUnit(sa);
+      slot->source = vtkSmartPointer<vtkArrowSource>::New();
+      slot->source->SetShaftResolution(24);
+      slot->source->SetTipResolution(32);
+      vtkNew<vtkPolyDataMapper> mapper;
+      mapper->SetInputConnection(slot->source->GetOutputPort());
+      slot->actor = vtkSmartPointer<vtkActor>::New();
+      slot->actor->SetMapper(mapper);
+      const auto c = arrowColour(sa.kind);
+      slot->actor->GetProperty()->SetColor(c[0], c[1], c[2]);
+      slot->actor->GetProperty()->SetSpecular(0.4);
+      slot->actor->GetProperty()->SetAmbient(0.25);
+      renderer_->AddActor(slot->actor);
+    }
+    Arrow& a = *slot;
+    const double magnitude = sa.vector.norm();
+    a.lastMagnitude = magnitude;
+    // The scale changes in 1-2-5 steps only when a vector outgrows it or stays far below it.
+    if (magnitude > a.reference) {
+      a.reference = niceCeil(magnitude);
+      a.quietFrames = 0;
+    } else if (magnitude < 0.1 * a.reference) {
+      if (++a.quietFrames > 120 && magnitude > 0) {
+        a.reference = niceCeil(magnitude);
+        a.quietFrames = 0;
+      }
+    } else {
+      a.quietFrames = 0;
+    }
+    const bool comparison = role_ == SceneRole::Comparison;
+    if (comparison || !visible_ || !arrowShown(sa.kind) || !(magnitude > 1e-9 * a.reference) ||
+        !std::isfinite(magnitude))
+      continue;
+    const double length = referenceLength * magnitude / a.reference;
+    const double tip = std::min(0.5, 0.07 * extent / length);
+    a.source->SetTipLength(tip);
+    a.source->SetTipRadius(0.022 * extent);
+    a.source->SetShaftRadius(0.0075 * extent);
+    a.actor->SetVisibility(true);
+    const Eigen::Quaterniond rotation =
+        Eigen::Quaterniond::FromTwoVectors(Eigen::Vector3d::UnitX(), sa.vector / magnitude);
+    setPose(a.actor, sa.origin, rotation, Eigen::Vector3d(length, 1, 1));
+  }
+}
+
+double SceneRenderer::arrowLength(const std::string& arrowName, double value) const {
+  auto it = arrows_.find(arrowName);
+  if (it == arrows_.end() || !(it->second->reference > 0)) return 0;
+  return 0.35 * frame_.extent * value / it->second->reference;
+}
+
+void SceneRenderer::updateTrails(const std::vector<TrailSpan>& spans) {
+  const bool comparison = role_ == SceneRole::Comparison;
+  static const Rgb primaryColours[] = {
+      {255, 214, 70}, {80, 225, 255}, {180, 255, 120}, {255, 140, 220}};
+  static const Rgb comparisonColours[] = {
+      {255, 140, 40}, {255, 90, 160}, {255, 170, 90}, {240, 110, 200}};
+  // One trail actor per span, matched by position.
+  while (trails_.size() > spans.size()) {
+    renderer_->RemoveActor(trails_.back()->actor);
+    trails_.pop_back();
+  }
+  while (trails_.size() < spans.size()) {
+    auto t = std::make_unique<Trail>();
+    t->poly = vtkSmartPointer<vtkPolyData>::New();
+    vtkNew<vtkPolyDataMapper> mapper;
+    mapper->SetInputData(t->poly);
+    mapper->SetScalarModeToUsePointData();
+    mapper->SetColorModeToDirectScalars();
+    t->actor = vtkSmartPointer<vtkActor>::New();
+    t->actor->SetMapper(mapper);
+    t->actor->GetProperty()->SetLineWidth(2.5f);
+    t->actor->GetProperty()->SetLighting(false);
+    t->actor->GetProperty()->SetOpacity(0.999);  // blended: the tail fades out
+    renderer_->AddActor(t->actor);
+    trails_.push_back(std::move(t));
+  }
+  for (size_t i = 0; i < spans.size(); ++i) {
+    const TrailSpan& s = spans[i];
+    Trail& t = *trails_[i];
+    t.name = s.name;
+    const bool hidden = std::find(options_.hiddenTrails.begin(), options_.hiddenTrails.end(),
+                                  s.name) != options_.hiddenTrails.end();
+    const bool show = visible_ && options_.trails && !hidden && s.count >= 2;
+    t.actor->SetVisibility(show);
+    if (!show) continue;
+    const Rgb c = comparison ? comparisonColours[i % 4] : primaryColours[i % 4];
+    // Long trails are thinned to every stride-th sample (anchored to the absolute sample
+    // index, so the drawn points do not shimmer as the window slides); the newest samples
+    // are always drawn. Sub-pixel spacing makes this invisible.
+    constexpr size_t kMaxDrawn = 8000;
+    const size_t stride = (s.count + kMaxDrawn - 1) / kMaxDrawn;
+    std::vector<size_t>& idx = t.indices;
+    idx.clear();
+    for (size_t k = (s.first % stride == 0) ? 0 : stride - s.first % stride; k < s.count;
+         k += stride)
+      idx.push_back(k);
+    if (idx.empty() || idx.back() != s.count - 1) idx.push_back(s.count - 1);
+    const auto n = static_cast<vtkIdType>(idx.size());
+    vtkNew<vtkPoints> points;
+    points->SetDataTypeToFloat();
+    points->SetNumberOfPoints(n);
+    auto* xyz = static_cast<float*>(points->GetVoidPointer(0));
+    vtkNew<vtkUnsignedCharArray> colours;
+    colours->SetNumberOfComponents(4);
+    colours->SetNumberOfTuples(n);
+    colours->SetName("Colors");
+    unsigned char* rgba = colours->GetPointer(0);
+    // Lifted a little off the table so the contact trail does not fight with its surface.
+    const double lift = s.inMovingFrame ? 0.003 * frame_.extent : 0.0;
+    const double last = static_cast<double>(std::max<size_t>(1, s.count - 1));
+    vtkNew<vtkIdTypeArray> connectivity;
+    connectivity->SetNumberOfValues(n);
+    vtkNew<vtkIdTypeArray> offsets;
+    offsets->SetNumberOfValues(2);
+    offsets->SetValue(0, 0);
+    offsets->SetValue(1, n);
+    for (vtkIdType j = 0; j < n; ++j) {
+      const size_t k = idx[j];
+      xyz[3 * j] = static_cast<float>(s.x[k]);
+      xyz[3 * j + 1] = static_cast<float>(s.y[k]);
+      xyz[3 * j + 2] = static_cast<float>(s.z[k] + lift);
+      const double age = 1.0 - k / last;  // 0 newest, 1 oldest
+      rgba[4 * j] = c.r;
+      rgba[4 * j + 1] = c.g;
+      rgba[4 * j + 2] = c.b;
+      rgba[4 * j + 3] = static_cast<unsigned char>(std::lround(255 * (1.0 - 0.85 * age)));
+      connectivity->SetValue(j, j);
+    }
+    vtkNew<vtkCellArray> line;
+    line->SetData(offsets, connectivity);
+    t.poly->Initialize();
+    t.poly->SetPoints(points);
+    t.poly->SetLines(line);
+    t.poly->GetPointData()->SetScalars(colours);
+    t.poly->Modified();
+    if (s.inMovingFrame)
+      setPose(t.actor, Eigen::Vector3d::Zero(), frame_.movingFrame);
+    else
+      t.actor->SetUserMatrix(nullptr);
+  }
+}
+
+void SceneRenderer::updateGrid() {
+  const double extent = std::max(1e-6, frame_.extent);
+  // Below everything at the start: the lowest point of the table or of the bodies.
+  double z = 0;
+  for (const auto& b : frame_.bodies) {
+    if (b.kind == nh::ShapeKind::Table) {
+      const Eigen::Vector3d normal = b.orientation * Eigen::Vector3d::UnitZ();
+      const double sinTilt = std::sqrt(std::max(0.0, 1 - normal.z() * normal.z()));
+      z = std::min(z, b.position.z() - b.size.x() * sinTilt - b.size.z() - 0.02 * extent);
+    } else if (b.kind != nh::ShapeKind::Guide) {
+      z = std::min(z, b.position.z() - b.size.norm() - 0.002 * extent);
+    }
+  }
+  if (z > -0.002 * extent) z = -0.002 * extent;
+  const double half = 2.5 * extent;
+  if (grid_ && std::abs(z - gridZ_) < 0.05 * extent && half == gridHalf_) {
+    grid_->SetVisibility(options_.grid && visible_);
+    return;
+  }
+  if (grid_) renderer_->RemoveActor(grid_);
+  gridZ_ = z;
+  gridHalf_ = half;
+  const double spacing = niceCeil(extent / 8);
+  auto poly = geometry::groundGrid(half, spacing, z);
+  vtkNew<vtkPolyDataMapper> mapper;
+  mapper->SetInputData(poly);
+  mapper->SetScalarModeToUseCellData();
+  mapper->SetColorModeToDirectScalars();
+  grid_ = vtkSmartPointer<vtkActor>::New();
+  grid_->SetMapper(mapper);
+  grid_->GetProperty()->SetLighting(false);
+  grid_->GetProperty()->SetOpacity(0.999);
+  grid_->SetVisibility(options_.grid && visible_);
+  grid_->PickableOff();
+  renderer_->AddActor(grid_);
+}
+
+void SceneRenderer::updateLegend() {
+  std::vector<std::string> lines;
+  std::vector<std::array<double, 3>> colours;
+  if (options_.legend) {
+    for (const nh::SceneArrow& sa : frame_.arrows) {
+      if (!arrowShown(sa.kind)) continue;
+      const Arrow& a = *arrows_.at(sa.name);
+      if (!(a.reference > 0)) continue;
+      const double length = 0.35 * frame_.extent;
+      lines.push_back("\u2192 " + sa.name + ":  " + formatNumber(length) + " m \u2259 " +
+                      formatNumber(a.reference) + (a.unit.empty() ? "" : " " + a.unit));
+      colours.push_back(arrowColour(sa.kind));
+    }
+  }
+  while (legend_.size() > lines.size()) {
+    renderer_->RemoveActor2D(legend_.back());
+    legend_.pop_back();
+  }
+  while (legend_.size() < lines.size()) {
+    auto t = vtkSmartPointer<vtkTextActor>::New();
+    t->SetTextScaleModeToNone();
+    renderer_->AddActor2D(t);
+    legend_.push_back(t);
+  }
+  const double size = 14 * options_.textScale;
+  for (size_t i = 0; i < lines.size(); ++i) {
+    vtkTextActor* t = legend_[i];
+    t->SetInput(lines[i].c_str());
+    styleText(t->GetTextProperty(), size, colours[i].data(), true);
+    t->GetTextProperty()->SetJustificationToRight();
+    t->GetPositionCoordinate()->SetCoordinateSystemToNormalizedViewport();
+    t->GetPosition2Coordinate()->SetCoordinateSystemToNormalizedViewport();
+    t->SetPosition(0.985, 0.0);
+    // Stacked from the bottom right in pixels: one line per arrow.
+    t->GetPositionCoordinate()->SetCoordinateSystemToDisplay();
+    vtkRenderWindow* w = renderer_->GetRenderWindow();
+    const int width = w ? w->GetSize()[0] : 800;
+    t->SetDisplayPosition(width - static_cast<int>(12 * options_.textScale),
+                          static_cast<int>(10 + (lines.size() - 1 - i) * size * 1.45));
+    t->SetVisibility(visible_);
+  }
+}
+
+void SceneRenderer::resetCamera(const Eigen::AlignedBox3d& region) {
+  bool haveTable = false;
+  for (const auto& b : frame_.bodies) haveTable |= b.kind == nh::ShapeKind::Table;
+  if (haveTable || region.isEmpty()) {
+    resetCamera();
+    return;
+  }
+  Eigen::AlignedBox3d box = region;
+  for (const auto& b : frame_.bodies) {
+    box.extend(b.position + b.size.cwiseAbs());
+    box.extend(b.position - b.size.cwiseAbs());
+  }
+  const Eigen::Vector3d focus = box.center();
+  const double radius = std::max(0.5, 0.5 * box.diagonal().norm());
+  const Eigen::Vector3d direction = Eigen::Vector3d(0.55, -1.0, 0.62).normalized();
+  // 30° view angle: at 2.6 radii the sphere around the box fits the height with a margin.
+  const Eigen::Vector3d eye = focus + 2.6 * radius * direction;
+  vtkCamera* cam = renderer_->GetActiveCamera();
+  cam->SetFocalPoint(focus.x(), focus.y(), focus.z());
+  cam->SetPosition(eye.x(), eye.y(), eye.z());
+  cam->SetViewUp(0, 0, 1);
+  cam->SetViewAngle(30);
+  renderer_->ResetCameraClippingRange();
+}
+
+void SceneRenderer::resetCamera() {
+  vtkCamera* cam = renderer_->GetActiveCamera();
+  const double extent = std::max(1e-6, frame_.extent);
+  Eigen::Vector3d focus = Eigen::Vector3d::Zero();
+  bool haveTable = false;
+  for (const auto& b : frame_.bodies) haveTable |= b.kind == nh::ShapeKind::Table;
+  if (!haveTable && !frame_.bodies.empty()) {
+    for (const auto& b : frame_.bodies) focus += b.position;
+    focus /= static_cast<double>(frame_.bodies.size());
+    focus.z() = std::max(focus.z(), 0.0);
+  }
+  const Eigen::Vector3d direction = Eigen::Vector3d(0.55, -1.0, 0.62).normalized();
+  // A table fills the view; a free body is seen closer, with room to move around it.
+  const Eigen::Vector3d eye = focus + (haveTable ? 2.45 : 1.7) * extent * direction;
+  cam->SetFocalPoint(focus.x(), focus.y(), focus.z());
+  cam->SetPosition(eye.x(), eye.y(), eye.z());
+  cam->SetViewUp(0, 0, 1);
+  cam->SetViewAngle(30);
+  renderer_->ResetCameraClippingRange();
+}
+
+}  // namespace nhui

@@ -1,0 +1,96 @@
+// The app's 3D view: a VtkViewWidget showing the controller's displayed moment through two
+// SceneRenderers (primary and comparison run), with camera following, the rotating-table
+// frame, and editing of the initial position and velocity by dragging.
+#pragma once
+
+#include <Eigen/Geometry>
+#include <map>
+#include <memory>
+#include <string>
+
+#include "ui/scene/scene_renderer.h"
+#include "ui/scene/vtk_view_widget.h"
+
+namespace nhui {
+
+class SimulationController;
+
+class SceneView : public VtkViewWidget {
+  Q_OBJECT
+
+ public:
+  explicit SceneView(SimulationController* controller, QWidget* parent = nullptr);
+  ~SceneView() override;
+
+  void setOptions(const SceneDisplayOptions& options);
+  const SceneDisplayOptions& options() const { return options_; }
+  void setFollow(bool follow);
+  bool follow() const { return follow_; }
+  void setTableFrame(bool tableFrame);
+  bool tableFrame() const { return tableFrame_; }
+  // Dragging the body sets the initial position, dragging the velocity arrow (or Ctrl+drag
+  // from the body) the initial velocity. Turning it on resets to the initial state.
+  void setEditInitial(bool edit);
+  bool editInitial() const { return editInitial_; }
+  // Whether this system's state has x, y (and vx, vy) to edit by dragging.
+  bool canEditInitial() const;
+
+  void resetCamera();
+  // Pulls the displayed moment from the controller into the renderers and schedules a paint.
+  void refresh();
+  // Forget the system's actors (after a system change).
+  void rebuild();
+
+  SceneRenderer& primaryRenderer() { return *primary_; }
+
+ signals:
+  // A drag finished: initial overrides before and after (for the undo stack).
+  void initialDragged(const std::map<std::string, double>& before,
+                      const std::map<std::string, double>& after);
+
+ protected:
+  bool handleMousePress(QMouseEvent* event) override;
+  bool handleMouseMove(QMouseEvent* event) override;
+  bool handleMouseRelease(QMouseEvent* event) override;
+
+ private:
+  void captureCamera();
+  void applyCamera();
+  Eigen::Quaterniond referenceRotation() const;
+  const nh::SceneBody* movableBody() const;
+  bool planePoint(const QPointF& pos, double height, Eigen::Vector3d& point) const;
+
+  SimulationController* controller_;
+  std::unique_ptr<SceneRenderer> primary_;
+  std::unique_ptr<SceneRenderer> comparison_;
+  SceneDisplayOptions options_;
+  nh::SceneFrame frame_;
+  bool follow_ = false;
+  bool tableFrame_ = false;
+  bool editInitial_ = false;
+  bool needCameraReset_ = true;
+  // Camera in the reference frame (world, or the table's when tableFrame_).
+  Eigen::Vector3d cameraFocus_ = Eigen::Vector3d::Zero();
+  Eigen::Vector3d cameraOffset_ = Eigen::Vector3d(1, -2, 1);
+  Eigen::Vector3d cameraUp_ = Eigen::Vector3d::UnitZ();
+  Eigen::Quaterniond appliedRotation_ = Eigen::Quaterniond::Identity();
+
+  struct Signature {
+    double time = -1;
+    long epoch = -1;
+    size_t samples = 0;
+    long options = 0;
+    bool operator==(const Signature&) const = default;
+  };
+  Signature lastSignature_;
+  long optionsSerial_ = 0;
+
+  enum class Drag { None, Position, Velocity } drag_ = Drag::None;
+  Eigen::Vector3d dragStart_ = Eigen::Vector3d::Zero();
+  Eigen::Vector3d velocityOrigin_ = Eigen::Vector3d::Zero();
+  double velocityPerLength_ = 1;
+  std::map<std::string, double> dragBefore_;
+  double startX_ = 0, startY_ = 0;
+};
+
+}  // namespace nhui

@@ -1,0 +1,168 @@
+#include "ui/sim/run_history.h"
+
+#include <algorithm>
+#include <cassert>
+#include <cmath>
+
+namespace nhui {
+
+RecordLayout makeRecordLayout(const nh::EquationsOfMotion& equations) {
+  const nh::SystemModel& system = equations.system();
+  RecordLayout layout;
+  layout.columns = nh::outputColumns(equations);
+  layout.state = nh::stateLayout(system, equations.dynamics());
+  layout.stateSize = equations.stateSize();
+  layout.firstState = 1;
+  layout.lambdaCount = system.constraintsTotal();
+  layout.firstLambda = static_cast<int>(layout.columns.size()) - layout.lambdaCount;
+  layout.residualColumn = static_cast<int>(layout.columns.size());
+  layout.columns.push_back("residual");
+
+  // The scene's named points, from the default state (their number does not change).
+  const auto& info = system.info();
+  std::vector<double> q(info.defaultCoordinates), y(info.defaultVelocities);
+  std::vector<double> lambda(std::max(1, system.constraintsTotal()), 0.0);
+  nh::SceneFrame frame;
+  system.scene(system.defaultParameters().data(), 0.0, q.data(), y.data(), lambda.data(), frame);
+  for (const nh::ScenePoint& p : frame.points) {
+    RecordLayout::Point point{p.name, p.inMovingFrame, static_cast<int>(layout.columns.size())};
+    layout.points.push_back(point);
+    for (const char* axis : {".x", ".y", ".z"}) layout.columns.push_back(p.name + axis);
+  }
+  return layout;
+}
+
+void fillRecord(const nh::EquationsOfMotion& equations, const RecordLayout& layout, double t,
+                const double* x, nh::Observables& obs, std::vector<double>& row,
+                nh::SceneFrame& scene, double* out) {
+  const nh::SystemModel& system = equations.system();
+  nh::outputRow(equations, layout.state, t, x, obs, row);
+  std::copy(row.begin(), row.end(), out);
+  double residual = 0;
+  for (int c = 0; c < obs.phi.size(); ++c) residual = std::max(residual, std::abs(obs.phi[c]));
+  for (int c = 0; c < obs.g.size(); ++c) residual = std::max(residual, std::abs(obs.g[c]));
+  out[layout.residualColumn] = residual;
+  if (!layout.points.empty()) {
+    const int n = system.n();
+    system.scene(equations.parameters().data(), t, x, x + n, obs.lambda.data(), scene);
+    for (const auto& p : layout.points) {
+      Eigen::Vector3d v = Eigen::Vector3d::Constant(std::nan(""));
+      for (const auto& sp : scene.points)
+        if (sp.name == p.name) v = sp.position;
+      out[p.column] = v.x();
+      out[p.column + 1] = v.y();
+      out[p.column + 2] = v.z();
+    }
+  }
+}
+
+RunHistory::RunHistory(std::shared_ptr<const nh::SystemModel> system, nh::DynamicsKind dynamics,
+                       RecordLayout layout)
+    : system_(std::move(system)), dynamics_(dynamics), layout_(std::move(layout)) {
+  columns_.resize(layout_.columns.size());
+}
+
+int RunHistory::columnIndex(const std::string& name) const {
+  for (size_t c = 0; c < layout_.columns.size(); ++c)
+    if (layout_.columns[c] == name) return static_cast<int>(c);
+  return -1;
+}
+
+size_t RunHistory::indexAtOrBefore(double t) const {
+  const auto& ts = columns_[0];
+  auto it = std::upper_bound(ts.begin(), ts.end(), t);
+  if (it == ts.begin()) return 0;
+  return static_cast<size_t>(it - ts.begin()) - 1;
+}
+
+size_t RunHistory::indexAtOrAfter(double t) const {
+  const auto& ts = columns_[0];
+  return static_cast<size_t>(std::lower_bound(ts.begin(), ts.end(), t) - ts.begin());
+}
+
+void RunHistory::append(const double* records, size_t count) {
+  const int stride = layout_.stride();
+  for (int c = 0; c < stride; ++c) {
+    auto& col = columns_[c];
+    if (col.capacity() < col.size() + count)
+      col.reserve(std::max(2 * col.capacity(), col.size() + count + 1024));
+    for (size_t r = 0; r < count; ++r) col.push_back(records[r * stride + c]);
+  }
+}
+
+void RunHistory::truncate(size_t n) {
+  for (auto& col : columns_)
+    if (col.size() > n) col.resize(n);
+  while (segments_.size() > 1 && segments_.back().start >= std::max<size_t>(n, 1))
+    segments_.pop_back();
+}
+
+void RunHistory::dropFront(size_t count) {
+  count = std::min(count, size());
+  for (auto& col : columns_) col.erase(col.begin(), col.begin() + static_cast<long>(count));
+  // Keep the segment in force at the new first sample.
+  std::vector<Segment> kept;
+  for (size_t i = 0; i < segments_.size(); ++i) {
+    const bool nextStartsBefore = i + 1 < segments_.size() && segments_[i + 1].start <= count;
+    if (nextStartsBefore) continue;
+    Segment s = segments_[i];
+    s.start = s.start > count ? s.start - count : 0;
+    kept.push_back(std::move(s));
+  }
+  segments_ = std::move(kept);
+}
+
+void RunHistory::clear() {
+  for (auto& col : columns_) col.clear();
+  segments_.clear();
+}
+
+std::vector<double> RunHistory::state(size_t k) const {
+  std::vector<double> x(layout_.stateSize, 0.0);
+  for (size_t i = 0; i < layout_.state.index.size(); ++i)
+    x[layout_.state.index[i]] = columns_[layout_.firstState + i][k];
+  return x;
+}
+
+void RunHistory::setParametersFrom(size_t start, const std::vector<double>& parameters) {
+  while (!segments_.empty() && segments_.back().start >= start) segments_.pop_back();
+  segments_.push_back({start, parameters});
+}
+
+const std::vector<double>& RunHistory::parametersAt(size_t k) const {
+  assert(!segments_.empty());
+  for (size_t i = segments_.size(); i-- > 0;)
+    if (segments_[i].start <= k) return segments_[i].parameters;
+  return segments_.front().parameters;
+}
+
+void RunHistory::sceneAt(double t, nh::SceneFrame& frame) const {
+  if (empty()) {
+    frame = nh::SceneFrame{};
+    return;
+  }
+  const size_t k0 = indexAtOrBefore(t);
+  const size_t k1 = std::min(k0 + 1, size() - 1);
+  double w = 0;
+  if (k1 != k0) {
+    const double t0 = time(k0), t1 = time(k1);
+    w = std::clamp((t - t0) / (t1 - t0), 0.0, 1.0);
+  }
+  // A parameter change between the two samples: no blending across it.
+  if (&parametersAt(k0) != &parametersAt(k1)) w = 0;
+  const double tt = w == 0 ? time(k0) : (1 - w) * time(k0) + w * time(k1);
+  std::vector<double> x0 = state(k0);
+  if (w > 0) {
+    const std::vector<double> x1 = state(k1);
+    for (size_t i = 0; i < x0.size(); ++i) x0[i] = (1 - w) * x0[i] + w * x1[i];
+  }
+  std::vector<double> lambda(std::max(1, layout_.lambdaCount), 0.0);
+  for (int c = 0; c < layout_.lambdaCount; ++c) {
+    const auto& col = columns_[layout_.firstLambda + c];
+    lambda[c] = (1 - w) * col[k0] + w * col[k1];
+  }
+  const int n = system_->n();
+  system_->scene(parametersAt(k0).data(), tt, x0.data(), x0.data() + n, lambda.data(), frame);
+}
+
+}  // namespace nhui

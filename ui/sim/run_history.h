@@ -1,0 +1,95 @@
+// The recorded samples of one run, column by column (t, the state by name, energy,
+// residuals, multipliers, the largest residual, and the scene's trail points), so that plots
+// and trails read contiguous arrays without copying. Owned by the GUI thread.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/nh/dynamics.h"
+#include "core/nh/scenario.h"
+
+namespace nhui {
+
+// What one record holds, in order; shared by the worker (which fills records) and the history.
+struct RecordLayout {
+  std::vector<std::string>
+      columns;            // "t", state names, "energy", "phi_1", …, "residual", "<point>.x", …
+  nh::StateLayout state;  // state names and their index in the state vector
+  int stateSize = 0;      // equations().stateSize()
+  int firstState = 1;     // column of the first state entry
+  int firstLambda = 0;    // column of lambda_1 (k + h of them)
+  int lambdaCount = 0;
+  int residualColumn = 0;
+  struct Point {
+    std::string name;
+    bool inMovingFrame = false;
+    int column = 0;  // x; y and z follow
+  };
+  std::vector<Point> points;
+  int stride() const { return static_cast<int>(columns.size()); }
+};
+
+// Columns for runs of these equations (scene points found from the default state).
+RecordLayout makeRecordLayout(const nh::EquationsOfMotion& equations);
+
+// Fills one record (layout.stride() values) at (t, x). Allocates nothing after the first call
+// for the same scratch objects.
+void fillRecord(const nh::EquationsOfMotion& equations, const RecordLayout& layout, double t,
+                const double* x, nh::Observables& obs, std::vector<double>& row,
+                nh::SceneFrame& scene, double* out);
+
+class RunHistory {
+ public:
+  RunHistory() = default;
+  RunHistory(std::shared_ptr<const nh::SystemModel> system, nh::DynamicsKind dynamics,
+             RecordLayout layout);
+
+  const RecordLayout& layout() const { return layout_; }
+  const nh::SystemModel& system() const { return *system_; }
+  nh::DynamicsKind dynamics() const { return dynamics_; }
+  size_t size() const { return columns_.empty() ? 0 : columns_[0].size(); }
+  bool empty() const { return size() == 0; }
+
+  int columnIndex(const std::string& name) const;  // -1 if absent
+  const std::vector<double>& column(int c) const { return columns_[c]; }
+  const std::vector<double>& times() const { return columns_[0]; }
+  double time(size_t k) const { return columns_[0][k]; }
+  double firstTime() const { return empty() ? 0 : columns_[0].front(); }
+  double lastTime() const { return empty() ? 0 : columns_[0].back(); }
+
+  // Largest k with time(k) ≤ t (0 if t is before the first sample). Requires !empty().
+  size_t indexAtOrBefore(double t) const;
+  // First k with time(k) ≥ t.
+  size_t indexAtOrAfter(double t) const;
+
+  void append(const double* records, size_t count);  // count records of layout().stride()
+  void truncate(size_t size);                        // keeps samples [0, size)
+  void dropFront(size_t count);
+  void clear();
+
+  // The full state vector recorded at sample k.
+  std::vector<double> state(size_t k) const;
+
+  // Parameters in force from sample `start` on (kept sorted by start).
+  void setParametersFrom(size_t start, const std::vector<double>& parameters);
+  const std::vector<double>& parametersAt(size_t k) const;
+
+  // The scene at time t, interpolated linearly between the neighbouring samples (display
+  // only: quaternions are renormalised by the systems' scene functions).
+  void sceneAt(double t, nh::SceneFrame& frame) const;
+
+ private:
+  std::shared_ptr<const nh::SystemModel> system_;
+  nh::DynamicsKind dynamics_ = nh::DynamicsKind::Nonholonomic;
+  RecordLayout layout_;
+  std::vector<std::vector<double>> columns_;
+  struct Segment {
+    size_t start;
+    std::vector<double> parameters;
+  };
+  std::vector<Segment> segments_;
+};
+
+}  // namespace nhui

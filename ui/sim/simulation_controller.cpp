@@ -1,0 +1,407 @@
+#include "ui/sim/simulation_controller.h"
+
+#include <QThread>
+#include <algorithm>
+#include <cmath>
+
+#include "core/nh/catalogue.h"
+#include "core/nh/errors.h"
+
+namespace nhui {
+
+SimulationController::SimulationController(QObject* parent)
+    : QObject(parent), worker_(std::make_unique<SimulationWorker>()) {
+  wall_.start();
+  loadScenario(nh::Scenario{});
+  timer_.setTimerType(Qt::PreciseTimer);
+  timer_.setInterval(16);
+  connect(&timer_, &QTimer::timeout, this, &SimulationController::tick);
+  timer_.start();
+}
+
+SimulationController::~SimulationController() = default;
+
+// ---- Scenario ---------------------------------------------------------------------------
+
+void SimulationController::loadScenario(const nh::Scenario& s) {
+  s.validate();
+  auto system = nh::findSystem(s.system);
+  const std::vector<double> parameters = nh::resolveParameters(*system, s.parameters);
+  nh::EquationsOfMotion equations(system, s.dynamics, s.formulation);
+  equations.setParameters(parameters);
+  std::vector<std::string> notes;
+  const std::vector<double> x0 = nh::initialState(equations, 0.0, s.initial, &notes);
+
+  system_ = system;
+  scenario_ = s;
+  parameters_ = parameters;
+  initialOverrides_ = s.initial;
+  x0_ = x0;
+  initialNotes_ = notes;
+  dtOut_ = s.dtOut;
+  if (compareMode_ == CompareMode::Ghost && system_->parameterIndex(ghostParameter_) < 0)
+    compareMode_ = CompareMode::None;
+  lastError_.clear();
+  rebuildRuns();
+  restartFromInitial();
+  emit scenarioChanged();
+  emit parametersChanged();
+  emit initialChanged();
+}
+
+nh::Scenario SimulationController::scenario() const {
+  nh::Scenario s = scenario_;
+  s.system = system_->name();
+  s.parameters.clear();
+  const auto& infos = system_->info().parameters;
+  for (size_t i = 0; i < infos.size(); ++i) s.parameters[infos[i].name] = parameters_[i];
+  s.initial = initialOverrides_;
+  return s;
+}
+
+double SimulationController::parameter(const std::string& name) const {
+  const int i = system_->parameterIndex(name);
+  if (i < 0) throw nh::InputError("unknown parameter '" + name + "'");
+  return parameters_[i];
+}
+
+void SimulationController::setParameter(const std::string& name, double value) {
+  const int i = system_->parameterIndex(name);
+  if (i < 0)
+    throw nh::InputError("unknown parameter '" + name + "' for system '" + system_->name() + "'");
+  const nh::ParameterInfo& info = system_->info().parameters[i];
+  if (!info.allows(value))
+    throw nh::InputError("'" + name + "' must be in " + info.rangeText() + ", got " +
+                         nh::formatValue(value));
+  if (parameters_[i] == value) return;
+  parameters_[i] = value;
+  // The next reset starts from initial conditions completed for these parameters.
+  try {
+    computeInitialState(initialOverrides_, x0_, initialNotes_);
+  } catch (const nh::Error& e) {
+    // The running motion goes on; Reset would start from the previous initial state.
+    emit errorOccurred(QString("the initial conditions do not fit the new parameters (%1); Reset "
+                               "keeps the previous ones")
+                           .arg(QString::fromStdString(e.what())));
+  }
+  if (!primary().empty()) restartFrom(displayIndex());
+  emit parametersChanged();
+  emit initialChanged();
+}
+
+void SimulationController::computeInitialState(const std::map<std::string, double>& overrides,
+                                               std::vector<double>& x0,
+                                               std::vector<std::string>& notes) const {
+  nh::EquationsOfMotion equations(system_, scenario_.dynamics, scenario_.formulation);
+  equations.setParameters(parameters_);
+  std::vector<std::string> n;
+  x0 = nh::initialState(equations, 0.0, overrides, &n);
+  notes = n;
+}
+
+void SimulationController::setInitialOverrides(const std::map<std::string, double>& overrides) {
+  std::vector<double> x0;
+  std::vector<std::string> notes;
+  computeInitialState(overrides, x0, notes);
+  initialOverrides_ = overrides;
+  x0_ = x0;
+  initialNotes_ = notes;
+  emit initialChanged();
+}
+
+void SimulationController::setFormulation(nh::Formulation formulation) {
+  if (scenario_.formulation == formulation) return;
+  scenario_.formulation = formulation;
+  if (!primary().empty()) restartFrom(displayIndex());
+}
+
+void SimulationController::setIntegrator(const nh::IntegratorOptions& options) {
+  options.validate();
+  scenario_.integrator = options;
+  if (!primary().empty()) restartFrom(displayIndex());
+}
+
+// ---- Comparison -------------------------------------------------------------------------
+
+void SimulationController::setCompare(CompareMode mode, const std::string& ghostParameter,
+                                      double ghostValue) {
+  if (mode == CompareMode::Ghost) {
+    const int i = system_->parameterIndex(ghostParameter);
+    if (i < 0) throw nh::InputError("unknown parameter '" + ghostParameter + "' for the ghost run");
+    const nh::ParameterInfo& info = system_->info().parameters[i];
+    if (!info.allows(ghostValue))
+      throw nh::InputError("ghost value of '" + ghostParameter + "' must be in " +
+                           info.rangeText() + ", got " + nh::formatValue(ghostValue));
+  }
+  compareMode_ = mode;
+  ghostParameter_ = ghostParameter;
+  ghostValue_ = ghostValue;
+  rebuildRuns();
+  restartFromInitial();
+  emit scenarioChanged();
+}
+
+nh::DynamicsKind SimulationController::comparisonDynamics() const {
+  if (compareMode_ != CompareMode::Vakonomic) return scenario_.dynamics;
+  return scenario_.dynamics == nh::DynamicsKind::Nonholonomic ? nh::DynamicsKind::Vakonomic
+                                                              : nh::DynamicsKind::Nonholonomic;
+}
+
+std::vector<double> SimulationController::comparisonParameters() const {
+  std::vector<double> p = parameters_;
+  if (compareMode_ == CompareMode::Ghost) p[system_->parameterIndex(ghostParameter_)] = ghostValue_;
+  return p;
+}
+
+std::vector<double> SimulationController::comparisonState(const std::vector<double>& x) const {
+  // Same q and y; the vakonomic multipliers μ start at 0 (the nhsim default).
+  std::vector<double> c = x;
+  c.resize(runs_[1]->layout().stateSize, 0.0);
+  return c;
+}
+
+void SimulationController::rebuildRuns() {
+  runs_.clear();
+  auto makeRun = [&](nh::DynamicsKind dynamics) {
+    nh::EquationsOfMotion equations(system_, dynamics, scenario_.formulation);
+    return std::make_unique<RunHistory>(system_, dynamics, makeRecordLayout(equations));
+  };
+  runs_.push_back(makeRun(scenario_.dynamics));
+  if (compareMode_ != CompareMode::None) runs_.push_back(makeRun(comparisonDynamics()));
+  runFailed_.assign(runs_.size(), false);
+}
+
+// ---- Restarts ---------------------------------------------------------------------------
+
+void SimulationController::submit(double t0, bool emitInitial,
+                                  const std::vector<std::vector<double>>& states) {
+  SimulationWorker::Job job;
+  job.epoch = ++epoch_;
+  job.t0 = t0;
+  job.dtOut = dtOut_;
+  job.emitInitial = emitInitial;
+  for (size_t i = 0; i < runs_.size(); ++i) {
+    if (states[i].empty()) continue;
+    if (i == 1 && states[0].empty()) break;
+    SimulationWorker::RunSetup setup;
+    setup.system = system_;
+    setup.dynamics = runs_[i]->dynamics();
+    setup.formulation = scenario_.formulation;
+    setup.options = scenario_.integrator;
+    setup.parameters = i == 0 ? parameters_ : comparisonParameters();
+    setup.x0 = states[i];
+    setup.layout = runs_[i]->layout();
+    job.runs.push_back(std::move(setup));
+  }
+  // A failed comparison run has no state to restart from: the job holds the primary only.
+  if (job.runs.size() < runs_.size() && runs_.size() > 1 && !states[0].empty())
+    runFailed_[1] = true;
+  worker_->submit(std::move(job));
+  updateTarget();
+}
+
+void SimulationController::restartFromInitial() {
+  std::vector<std::vector<double>> states;
+  for (size_t i = 0; i < runs_.size(); ++i) {
+    runs_[i]->clear();
+    runs_[i]->setParametersFrom(0, i == 0 ? parameters_ : comparisonParameters());
+    runFailed_[i] = false;
+    states.push_back(i == 0 ? x0_ : comparisonState(x0_));
+  }
+  clock_ = displayTime_ = 0;
+  scrubbed_ = false;
+  rateWindow_.clear();
+  submit(0.0, true, states);
+  emit historyReset();
+}
+
+void SimulationController::restartFrom(size_t k) {
+  std::vector<std::vector<double>> states(runs_.size());
+  const double t = primary().time(k);
+  for (size_t i = 0; i < runs_.size(); ++i) {
+    RunHistory& run = *runs_[i];
+    if (run.empty() || run.time(std::min(k, run.size() - 1)) != t || run.size() <= k) continue;
+    run.truncate(k + 1);
+    run.setParametersFrom(k + 1, i == 0 ? parameters_ : comparisonParameters());
+    states[i] = run.state(k);
+    runFailed_[i] = false;
+  }
+  clock_ = displayTime_ = t;
+  scrubbed_ = false;
+  rateWindow_.clear();
+  lastError_.clear();
+  submit(t, false, states);
+  emit historyReset();
+}
+
+// ---- Time -------------------------------------------------------------------------------
+
+void SimulationController::play() {
+  if (playing_) return;
+  if (scrubbed_ && !primary().empty() && displayIndex() + 1 < primary().size())
+    restartFrom(displayIndex());
+  else if (runFailed_[0] && !scrubbed_) {
+    emit errorOccurred(lastError_.isEmpty() ? tr("The simulation stopped.") : lastError_);
+    return;
+  } else if (scrubbed_ && !primary().empty() && runFailed_[0]) {
+    restartFrom(displayIndex());
+  }
+  scrubbed_ = false;
+  playing_ = true;
+  lastWallNs_ = wall_.nsecsElapsed();
+  rateWindow_.clear();
+  updateTarget();
+  emit playingChanged(true);
+}
+
+void SimulationController::pause() {
+  if (!playing_) return;
+  playing_ = false;
+  clock_ = displayTime_;
+  realTimeFactor_ = 0;
+  updateTarget();
+  emit playingChanged(false);
+}
+
+void SimulationController::stepForward() {
+  pause();
+  const RunHistory& run = primary();
+  if (run.empty()) return;
+  const size_t k = displayIndex();
+  clock_ = k + 1 < run.size() ? run.time(k + 1) : run.time(k) + dtOut_;
+  updateTarget();
+}
+
+void SimulationController::stepBack() {
+  pause();
+  const RunHistory& run = primary();
+  if (run.empty()) return;
+  size_t k = displayIndex();
+  // Between two samples, "back" first lands on the earlier one.
+  if (!(displayTime_ > run.time(k) + 1e-9 * dtOut_) && k > 0) --k;
+  clock_ = displayTime_ = run.time(k);
+  scrubbed_ = true;
+  updateTarget();
+  emit ticked();
+}
+
+void SimulationController::reset() {
+  const bool wasPlaying = playing_;
+  lastError_.clear();
+  restartFromInitial();
+  if (wasPlaying) updateTarget();
+}
+
+void SimulationController::seek(double time) {
+  pause();
+  const RunHistory& run = primary();
+  if (run.empty()) return;
+  clock_ = displayTime_ = std::clamp(time, run.firstTime(), run.lastTime());
+  scrubbed_ = true;
+  updateTarget();
+  emit ticked();
+}
+
+void SimulationController::setSpeed(double factor) {
+  factor = std::clamp(factor, 0.01, 1000.0);
+  if (factor == speed_) return;
+  speed_ = factor;
+  rateWindow_.clear();
+  updateTarget();
+  emit speedChanged(speed_);
+}
+
+size_t SimulationController::displayIndex() const {
+  const RunHistory& run = primary();
+  if (run.empty()) return 0;
+  return run.indexAtOrBefore(displayTime_ + 1e-9 * dtOut_);
+}
+
+bool SimulationController::displayedScene(int index, nh::SceneFrame& frame) const {
+  if (index >= static_cast<int>(runs_.size())) return false;
+  const RunHistory& run = *runs_[index];
+  if (run.empty()) return false;
+  run.sceneAt(std::min(displayTime_, run.lastTime()), frame);
+  return true;
+}
+
+double SimulationController::displayedResidual() const {
+  const RunHistory& run = primary();
+  if (run.empty()) return 0;
+  return run.column(run.layout().residualColumn)[displayIndex()];
+}
+
+void SimulationController::updateTarget() {
+  // The worker stays a little ahead of the display: enough for a few frames at this speed.
+  const double lead = playing_ ? std::max(0.3, 0.3 * speed_) : 3 * dtOut_;
+  worker_->setTarget(clock_ + lead);
+}
+
+void SimulationController::drain() {
+  bool failedNow = false;
+  for (SimulationWorker::Output& out : worker_->take()) {
+    if (out.epoch != epoch_ || out.run >= static_cast<int>(runs_.size())) continue;
+    RunHistory& run = *runs_[out.run];
+    if (!out.records.empty())
+      run.append(out.records.data(), out.records.size() / static_cast<size_t>(out.stride));
+    if (!out.error.empty()) {
+      runFailed_[out.run] = true;
+      if (out.run == 0) {
+        lastError_ = QString::fromStdString(out.error);
+        failedNow = true;
+      } else {
+        emit errorOccurred(
+            tr("The comparison run stopped: %1").arg(QString::fromStdString(out.error)));
+      }
+    }
+  }
+  if (primary().size() > kMaxSamples) {
+    const size_t drop = kMaxSamples / 4;
+    for (auto& run : runs_) run->dropFront(std::min(drop, run->size()));
+    emit historyReset();
+  }
+  if (failedNow) {
+    pause();
+    emit errorOccurred(lastError_);
+  }
+}
+
+void SimulationController::tick() {
+  drain();
+  const qint64 now = wall_.nsecsElapsed();
+  const double dt = std::min(0.1, (now - lastWallNs_) * 1e-9);  // no leap after a stall
+  lastWallNs_ = now;
+  const RunHistory& run = primary();
+  if (playing_) {
+    clock_ += speed_ * dt;
+    // If the worker falls behind, the display waits for it (the real-time factor shows it).
+    if (!run.empty() && clock_ > run.lastTime()) clock_ = run.lastTime();
+  }
+  displayTime_ = run.empty() ? 0 : std::clamp(clock_, run.firstTime(), run.lastTime());
+  if (playing_) {
+    rateWindow_.emplace_back(now, displayTime_);
+    while (rateWindow_.size() > 2 && now - rateWindow_.front().first > 1'000'000'000LL)
+      rateWindow_.pop_front();
+    const double span = (rateWindow_.back().first - rateWindow_.front().first) * 1e-9;
+    if (span > 0.2)
+      realTimeFactor_ = (rateWindow_.back().second - rateWindow_.front().second) / span;
+  }
+  updateTarget();
+  emit ticked();
+}
+
+bool SimulationController::waitForTime(double t, int timeoutMs) {
+  QElapsedTimer timer;
+  timer.start();
+  worker_->setTarget(std::max(t + dtOut_, clock_));
+  while (timer.elapsed() < timeoutMs) {
+    drain();
+    if (!primary().empty() && primary().lastTime() >= t - 1e-9) return true;
+    if (runFailed_[0]) return false;
+    worker_->setTarget(std::max(t + dtOut_, clock_));
+    QThread::msleep(2);
+  }
+  return false;
+}
+
+}  // namespace nhui

@@ -1,0 +1,152 @@
+// What the window shows and edits of a simulation, on the GUI thread: the scenario
+// (system, parameters, initial conditions), the recorded history of the primary and the
+// comparison run, and the display clock (play, pause, step, scrub, speed). Every edit is
+// queued to the SimulationWorker as a restart from a recorded state; the worker is the only
+// thing that changes simulation state.
+#pragma once
+
+#include <QElapsedTimer>
+#include <QObject>
+#include <QTimer>
+#include <deque>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/nh/scenario.h"
+#include "ui/sim/run_history.h"
+#include "ui/sim/simulation_worker.h"
+
+namespace nhui {
+
+enum class CompareMode { None, Vakonomic, Ghost };
+
+class SimulationController : public QObject {
+  Q_OBJECT
+
+ public:
+  explicit SimulationController(QObject* parent = nullptr);
+  ~SimulationController() override;
+
+  // ---- Scenario ---------------------------------------------------------------------------
+  // Replaces the scenario and restarts from its initial state. Throws nh::InputError.
+  void loadScenario(const nh::Scenario& scenario);
+  // The current settings as a scenario (parameters and initial overrides by name).
+  nh::Scenario scenario() const;
+  const nh::SystemModel& system() const { return *system_; }
+  std::shared_ptr<const nh::SystemModel> systemPtr() const { return system_; }
+
+  const std::vector<double>& parameters() const { return parameters_; }
+  double parameter(const std::string& name) const;
+  // Takes effect at once from the displayed moment (later history is dropped).
+  // Throws nh::InputError naming the allowed range.
+  void setParameter(const std::string& name, double value);
+
+  // Initial conditions: overrides by state name; used by the next reset().
+  const std::map<std::string, double>& initialOverrides() const { return initialOverrides_; }
+  // Throws nh::InputError if the completed initial state cannot be formed.
+  void setInitialOverrides(const std::map<std::string, double>& overrides);
+  // The completed initial state (x0, primary dynamics) and notes about changed velocities.
+  const std::vector<double>& initialState() const { return x0_; }
+  const std::vector<std::string>& initialNotes() const { return initialNotes_; }
+
+  void setFormulation(nh::Formulation formulation);
+  void setIntegrator(const nh::IntegratorOptions& options);
+
+  // ---- Comparison -------------------------------------------------------------------------
+  // Vakonomic: the other dynamics from the same initial state. Ghost: a second run with one
+  // parameter changed. Both restart from the initial state.
+  void setCompare(CompareMode mode, const std::string& ghostParameter = {}, double ghostValue = 0);
+  CompareMode compareMode() const { return compareMode_; }
+  const std::string& ghostParameter() const { return ghostParameter_; }
+  double ghostValue() const { return ghostValue_; }
+
+  // ---- Time -------------------------------------------------------------------------------
+  void play();
+  void pause();
+  void togglePlay() { playing_ ? pause() : play(); }
+  bool playing() const { return playing_; }
+  void stepForward();
+  void stepBack();
+  void reset();                  // restart from the initial conditions
+  void seek(double time);        // pauses; play() then resumes from there
+  void setSpeed(double factor);  // 0.01 … 1000 × real time
+  double speed() const { return speed_; }
+  double displayTime() const { return displayTime_; }
+  double realTimeFactor() const { return realTimeFactor_; }
+  double dtOut() const { return dtOut_; }
+
+  // ---- Data -------------------------------------------------------------------------------
+  const RunHistory& primary() const { return *runs_[0]; }
+  // nullptr without a comparison run.
+  const RunHistory* comparison() const { return runs_.size() > 1 ? runs_[1].get() : nullptr; }
+  size_t displayIndex() const;  // sample at or before displayTime() (primary)
+  // Scene at the display time; false if there is nothing recorded yet.
+  bool displayedScene(int run, nh::SceneFrame& frame) const;
+  double displayedResidual() const;
+  const QString& lastError() const { return lastError_; }
+  long epoch() const { return epoch_; }
+
+  // Drains the worker and advances the display clock; the controller's own timer calls it
+  // at the screen rate. Public for tests and benchmarks.
+  void tick();
+  // Blocks (processing nothing else) until the primary run has reached time t or failed.
+  bool waitForTime(double t, int timeoutMs);
+
+  static constexpr size_t kMaxSamples = 400000;  // per run; the oldest are dropped beyond
+
+ signals:
+  void scenarioChanged();  // system or everything else replaced
+  void parametersChanged();
+  void initialChanged();
+  void playingChanged(bool playing);
+  void historyReset();  // histories cleared or truncated
+  void ticked();
+  void errorOccurred(const QString& message);
+  void speedChanged(double speed);
+
+ private:
+  void rebuildRuns();
+  void computeInitialState(const std::map<std::string, double>& overrides, std::vector<double>& x0,
+                           std::vector<std::string>& notes) const;
+  std::vector<double> comparisonParameters() const;
+  nh::DynamicsKind comparisonDynamics() const;
+  std::vector<double> comparisonState(const std::vector<double>& primaryState) const;
+  // Restarts both runs from recorded sample k (dropping later samples), or from x0 at t = 0.
+  void restartFrom(size_t k);
+  void restartFromInitial();
+  void submit(double t0, bool emitInitial, const std::vector<std::vector<double>>& states);
+  void updateTarget();
+  void drain();
+
+  std::shared_ptr<const nh::SystemModel> system_;
+  nh::Scenario scenario_;  // integrator, dynamics, formulation, dtOut as loaded
+  std::vector<double> parameters_;
+  std::map<std::string, double> initialOverrides_;
+  std::vector<double> x0_;
+  std::vector<std::string> initialNotes_;
+  CompareMode compareMode_ = CompareMode::None;
+  std::string ghostParameter_;
+  double ghostValue_ = 0;
+  double dtOut_ = 0.01;
+
+  std::vector<std::unique_ptr<RunHistory>> runs_;
+  std::vector<bool> runFailed_;
+  std::unique_ptr<SimulationWorker> worker_;
+  long epoch_ = 0;
+
+  bool playing_ = false;
+  bool scrubbed_ = false;
+  double speed_ = 1;
+  double clock_ = 0;        // requested display time
+  double displayTime_ = 0;  // min(clock, last recorded)
+  QElapsedTimer wall_;
+  qint64 lastWallNs_ = 0;
+  std::deque<std::pair<qint64, double>> rateWindow_;
+  double realTimeFactor_ = 0;
+  QString lastError_;
+  QTimer timer_;
+};
+
+}  // namespace nhui

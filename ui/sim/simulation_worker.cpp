@@ -1,0 +1,143 @@
+#include "ui/sim/simulation_worker.h"
+
+#include <chrono>
+
+#include "core/nh/errors.h"
+
+namespace nhui {
+
+SimulationWorker::SimulationWorker() {
+  thread_ = std::thread([this] { loop(); });
+}
+
+SimulationWorker::~SimulationWorker() {
+  {
+    std::lock_guard lock(mutex_);
+    stop_ = true;
+  }
+  wake_.notify_all();
+  thread_.join();
+}
+
+void SimulationWorker::submit(Job job) {
+  {
+    std::lock_guard lock(mutex_);
+    pending_ = std::move(job);
+    halted_ = false;
+  }
+  wake_.notify_all();
+}
+
+void SimulationWorker::setTarget(double t) {
+  target_.store(t);
+  wake_.notify_all();
+}
+
+void SimulationWorker::halt() {
+  std::lock_guard lock(mutex_);
+  halted_ = true;
+  pending_.reset();
+}
+
+std::vector<SimulationWorker::Output> SimulationWorker::take() {
+  std::lock_guard lock(mutex_);
+  std::vector<Output> out;
+  out.swap(outbox_);
+  return out;
+}
+
+void SimulationWorker::loop() {
+  struct Run {
+    std::unique_ptr<nh::Simulation> sim;
+    RecordLayout layout;
+    bool failed = false;
+    nh::Observables obs;
+    std::vector<double> row;
+    nh::SceneFrame scene;
+    std::vector<double> buffer;
+  };
+  std::vector<Run> runs;
+  Job job;
+  bool active = false;
+  long chunk = 0;
+
+  while (true) {
+    {
+      std::unique_lock lock(mutex_);
+      auto ready = [&] {
+        if (stop_ || pending_) return true;
+        if (!active || halted_) return false;
+        return job.t0 + chunk * kChunkSamples * job.dtOut < target_.load();
+      };
+      wake_.wait_for(lock, std::chrono::milliseconds(50), ready);
+      if (stop_) return;
+      if (halted_) active = false;
+      if (pending_) {
+        job = std::move(*pending_);
+        pending_.reset();
+        lock.unlock();
+        runs.clear();
+        active = true;
+        chunk = 0;
+        reached_.store(job.t0);
+        for (size_t i = 0; i < job.runs.size(); ++i) {
+          RunSetup& setup = job.runs[i];
+          Run run;
+          run.layout = setup.layout;
+          try {
+            run.sim = std::make_unique<nh::Simulation>(setup.system, setup.dynamics,
+                                                       setup.formulation, setup.options);
+            run.sim->setParameters(setup.parameters);
+            run.sim->setState(job.t0, setup.x0);
+          } catch (const std::exception& e) {
+            run.failed = true;
+            std::lock_guard relock(mutex_);
+            outbox_.push_back({job.epoch, static_cast<int>(i), 0, {}, e.what()});
+          }
+          runs.push_back(std::move(run));
+        }
+        if (runs.empty() || runs[0].failed) active = false;
+        continue;
+      }
+      if (!ready()) continue;
+    }
+
+    // One chunk of every live run, outside the lock.
+    const double tEnd = job.t0 + (chunk + 1) * kChunkSamples * job.dtOut;
+    std::vector<Output> produced;
+    for (size_t i = 0; i < runs.size(); ++i) {
+      Run& run = runs[i];
+      if (run.failed) continue;
+      const int stride = run.layout.stride();
+      run.buffer.clear();
+      bool skipFirst = !job.emitInitial && chunk == 0;
+      std::string error;
+      try {
+        run.sim->advance(tEnd, job.dtOut, [&](double t, const double* x) {
+          if (skipFirst) {  // the restart state is already recorded
+            skipFirst = false;
+            return;
+          }
+          const size_t at = run.buffer.size();
+          run.buffer.resize(at + stride);
+          fillRecord(run.sim->equations(), run.layout, t, x, run.obs, run.row, run.scene,
+                     run.buffer.data() + at);
+        });
+      } catch (const std::exception& e) {
+        error = e.what();
+        run.failed = true;
+      }
+      if (!run.buffer.empty() || !error.empty())
+        produced.push_back({job.epoch, static_cast<int>(i), stride, run.buffer, error});
+    }
+    ++chunk;
+    reached_.store(tEnd);
+    {
+      std::lock_guard lock(mutex_);
+      for (auto& o : produced) outbox_.push_back(std::move(o));
+      if (runs.empty() || runs[0].failed) active = false;
+    }
+  }
+}
+
+}  // namespace nhui

@@ -1,0 +1,78 @@
+// The simulation thread: the only place where simulation state changes. It integrates one
+// or two runs (primary and comparison) in lockstep, in chunks of simulated time laid on a
+// fixed grid from the restart time, so a run depends only on its start (t0, x0, parameters)
+// and never on wall-clock pacing. The GUI queues jobs (every edit is a restart from a
+// recorded state with new settings), moves the target time along, and collects records.
+#pragma once
+
+#include <atomic>
+#include <condition_variable>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "core/nh/simulation.h"
+#include "ui/sim/run_history.h"
+
+namespace nhui {
+
+class SimulationWorker {
+ public:
+  struct RunSetup {
+    std::shared_ptr<const nh::SystemModel> system;
+    nh::DynamicsKind dynamics = nh::DynamicsKind::Nonholonomic;
+    nh::Formulation formulation = nh::Formulation::Multipliers;
+    nh::IntegratorOptions options;
+    std::vector<double> parameters;
+    std::vector<double> x0;
+    RecordLayout layout;
+  };
+  struct Job {
+    long epoch = 0;
+    double t0 = 0;
+    double dtOut = 0.01;
+    bool emitInitial = true;     // false when t0 is already the last recorded sample
+    std::vector<RunSetup> runs;  // [0] primary, [1] comparison (optional)
+  };
+  // Records produced since the last take(), per run, or the error that stopped a run.
+  struct Output {
+    long epoch = 0;
+    int run = 0;
+    int stride = 0;
+    std::vector<double> records;
+    std::string error;  // non-empty: the run stopped here
+  };
+
+  SimulationWorker();
+  ~SimulationWorker();
+
+  // Replaces whatever the thread was doing after its current chunk.
+  void submit(Job job);
+  // Integrate until the runs reach this simulated time (then wait).
+  void setTarget(double t);
+  // Stops integrating until the next job.
+  void halt();
+  std::vector<Output> take();
+  // Simulated time the worker has reached (for its epoch).
+  double reachedTime() const { return reached_.load(); }
+
+  static constexpr int kChunkSamples = 5;  // samples per chunk: the grid of restarts
+
+ private:
+  void loop();
+
+  std::thread thread_;
+  mutable std::mutex mutex_;
+  std::condition_variable wake_;
+  std::optional<Job> pending_;
+  std::vector<Output> outbox_;
+  std::atomic<double> target_{0};
+  std::atomic<double> reached_{0};
+  bool stop_ = false;
+  bool halted_ = false;
+};
+
+}  // namespace nhui

@@ -1,0 +1,168 @@
+// The nhlab main window, built in small steps (actions, tool bars, docks, status bar).
+#pragma once
+
+#include <QMainWindow>
+#include <QStringList>
+#include <memory>
+
+#include "ui/scene/scene_renderer.h"
+#include "ui/sim/simulation_controller.h"
+
+class QLabel;
+class QSlider;
+class QUndoStack;
+class QComboBox;
+class QDoubleSpinBox;
+class QCheckBox;
+class QDockWidget;
+class QTextBrowser;
+class QToolButton;
+class QMenu;
+class QVBoxLayout;
+
+namespace nhui {
+
+class SimulationController;
+class SceneView;
+class ParameterPanel;
+class InitialStatePanel;
+class PhasePortraitPanel;
+class TimeSeriesPanel;
+class CheckedSpinBox;
+
+class MainWindow : public QMainWindow {
+  Q_OBJECT
+
+ public:
+  // useSettings: restore and keep layout and preferences in QSettings (off in tests).
+  explicit MainWindow(bool useSettings = true, QWidget* parent = nullptr);
+  ~MainWindow() override;
+
+  SimulationController* controller() const { return controller_; }
+  SceneView* sceneView() const { return view_; }
+  ParameterPanel* parameterPanel() const { return parameters_; }
+  InitialStatePanel* initialPanel() const { return initial_; }
+  PhasePortraitPanel* phasePanel() const { return phase_; }
+  TimeSeriesPanel* timeSeriesPanel() const { return timeSeries_; }
+  QUndoStack* undoStack() const { return undo_; }
+  QSlider* timeline() const { return timeline_; }
+  QLabel* errorBanner() const { return banner_; }
+
+  // Open/save without dialogs; false (and a message) on failure.
+  bool openScenario(const QString& path);
+  bool saveScenario(const QString& path);
+  void chooseSystem(const QString& name);
+
+  void setPresentationMode(bool on);
+  // Sets the Compare panel (mode, ghost parameter and value) and starts the comparison.
+  void setCompare(CompareMode mode, const QString& parameter = {}, double value = 0);
+  bool presentationMode() const { return presentation_; }
+
+ protected:
+  void closeEvent(QCloseEvent* event) override;
+  void dragEnterEvent(QDragEnterEvent* event) override;
+  void dropEvent(QDropEvent* event) override;
+  void resizeEvent(QResizeEvent* event) override;
+
+ private:
+  void createActions();
+  void createToolBars();
+  void createCentral();
+  void createDockWindows();
+  void createMenus();
+  void exportAnimation();
+  void exportScreenshot();
+  void createStatusBar();
+  QWidget* createDisplayPanel();
+  QWidget* createComparePanel();
+  void readSettings();
+  void writeSettings();
+
+  void onTick();
+  void onScenarioChanged();
+  void onError(const QString& message);
+  void updatePlayAction(bool playing);
+  void updateTimeline();
+  void updateStatus();
+  void applyDisplayOptions();
+  void rebuildTrailChecks();
+  void applyCompare();
+  void addRecentFile(const QString& path);
+  void updateRecentMenu();
+  void openDialog();
+  bool saveAsDialog();
+  void toggleShortcutOverlay();
+  void positionOverlays();
+
+  bool useSettings_;
+  SimulationController* controller_;
+  QUndoStack* undo_;
+  SceneView* view_ = nullptr;
+  ParameterPanel* parameters_ = nullptr;
+  InitialStatePanel* initial_ = nullptr;
+  PhasePortraitPanel* phase_ = nullptr;
+  TimeSeriesPanel* timeSeries_ = nullptr;
+  QTextBrowser* systemText_ = nullptr;
+  QDockWidget* parametersDock_ = nullptr;
+  QDockWidget* systemDock_ = nullptr;
+  QDockWidget* phaseDock_ = nullptr;
+  QDockWidget* timeDock_ = nullptr;
+  QDockWidget* displayDock_ = nullptr;
+  QDockWidget* compareDock_ = nullptr;
+
+  QAction* playAction_ = nullptr;
+  QAction* stepAction_ = nullptr;
+  QAction* stepBackAction_ = nullptr;
+  QAction* resetAction_ = nullptr;
+  QAction* openAction_ = nullptr;
+  QAction* saveAction_ = nullptr;
+  QAction* saveAsAction_ = nullptr;
+  QAction* undoAction_ = nullptr;
+  QAction* redoAction_ = nullptr;
+  QAction* presentationAction_ = nullptr;
+  QAction* shortcutsAction_ = nullptr;
+  QAction* followAction_ = nullptr;
+  QAction* tableFrameAction_ = nullptr;
+  QAction* resetCameraAction_ = nullptr;
+  QAction* editInitialAction_ = nullptr;
+  QAction* chooseSystemAction_ = nullptr;
+  QMenu* recentMenu_ = nullptr;
+  QMenu* viewMenu_ = nullptr;
+
+  QComboBox* systemBox_ = nullptr;
+  QSlider* speedSlider_ = nullptr;
+  QLabel* speedLabel_ = nullptr;
+  QSlider* timeline_ = nullptr;
+  QLabel* timelineLabel_ = nullptr;
+  bool timelineDragging_ = false;
+  QLabel* banner_ = nullptr;
+  QLabel* shortcutOverlay_ = nullptr;
+
+  QLabel* statusTime_ = nullptr;
+  QLabel* statusRate_ = nullptr;
+  QLabel* statusFps_ = nullptr;
+  QLabel* statusResidual_ = nullptr;
+
+  // Display options widgets.
+  SceneDisplayOptions display_;
+  QVBoxLayout* trailChecksLayout_ = nullptr;
+  QWidget* trailChecks_ = nullptr;
+
+  // Compare widgets.
+  QComboBox* compareMode_ = nullptr;
+  QComboBox* ghostParameter_ = nullptr;
+  CheckedSpinBox* ghostValue_ = nullptr;
+
+  QString currentFile_;
+  QStringList recentFiles_;
+  std::string lastSystem_;
+  bool presentation_ = false;
+  QFont normalFont_;
+  QPalette normalPalette_;
+  bool wasMaximized_ = false;
+  long lastFrames_ = 0;
+  qint64 lastFpsTime_ = 0;
+  double fps_ = 0;
+};
+
+}  // namespace nhui
