@@ -2,7 +2,7 @@
 # Installs the Debian 12 packages Nonholonomic Lab needs; installs nothing that is present.
 set -euo pipefail
 packages=(
-  build-essential cmake ninja-build ccache pkg-config
+  build-essential cmake ninja-build ccache pkg-config clang-format git
   libeigen3-dev libboost-dev nlohmann-json3-dev
   qt6-base-dev libqt6opengl6-dev qt6-svg-dev
   libvtk9-dev

@@ -1,7 +1,17 @@
 #!/usr/bin/env bash
-# Builds everything and runs all test suites (GUI and export suites under a virtual X
-# display). Installs missing Debian packages first. Usage: ./scripts/run-tests.sh
+# Builds everything and runs every check, as CI does. Installs missing Debian packages first.
+#   1. source checks: layers (core ← ui ← app) and clang-format
+#   2. release build with warnings as errors; all suites (GUI and export suites under a
+#      virtual X display)
+#   3. AddressSanitizer + UndefinedBehaviorSanitizer build of the core, file formats and
+#      nhsim, and their suites
+# Usage: ./scripts/run-tests.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
+./scripts/install-deps.sh
+./scripts/check-layers.sh
+./scripts/check-format.sh
 ./scripts/build.sh
 ctest --preset release
+./scripts/build.sh --preset asan
+ctest --preset asan

@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# Checks that dependencies run one way, core ← ui ← app, folder by folder:
+#   rank 0  core/nh            the engine
+#   rank 1  core/systems core/io
+#   rank 2  ui/sim ui/export/media
+#   rank 3  ui/scene ui/plot ui/panels
+#   rank 4  ui/export
+#   rank 5  ui/window
+#   rank 6  app/nhsim app/nhlab   (nhlab may use nhsim's command-line helpers)
+# A source may include headers from its own folder and from folders of lower rank only; a
+# CMakeLists.txt may build only the sources beside it (no ../ or paths into other folders).
+# Usage: scripts/check-layers.sh [SOURCE_DIR]. Prints each violation; exit 1 if any.
+set -euo pipefail
+cd "${1:-$(dirname "$0")/..}"
+
+rank_of() {
+  case "$1" in
+    core/nh) echo 0 ;;
+    core/systems|core/io) echo 1 ;;
+    ui/sim|ui/export/media) echo 2 ;;
+    ui/scene|ui/plot|ui/panels) echo 3 ;;
+    ui/export) echo 4 ;;
+    ui/window) echo 5 ;;
+    app/nhsim|app/nhlab) echo 6 ;;
+    *) echo "" ;;
+  esac
+}
+
+violations=0
+report() { echo "layers: $*"; violations=$((violations + 1)); }
+
+while IFS= read -r file; do
+  folder=$(dirname "$file")
+  own=$(rank_of "$folder")
+  [ -n "$own" ] || { report "$file: folder $folder has no layer (add it to scripts/check-layers.sh)"; continue; }
+  while IFS= read -r line; do
+    header=${line#*\"}
+    header=${header%%\"*}
+    case "$header" in
+      *.moc|*_autogen/*) continue ;;
+    esac
+    if [[ "$header" != */* ]]; then
+      report "$file: includes \"$header\" without naming its layer (write \"$folder/$header\")"
+      continue
+    fi
+    target=$(dirname "$header")
+    theirs=$(rank_of "$target")
+    if [ -z "$theirs" ]; then
+      report "$file: includes \"$header\" from a folder with no layer"
+    elif [ "$target" != "$folder" ] && { [ "$theirs" -gt "$own" ] ||
+         { [ "$theirs" -eq "$own" ] && [[ "$folder" != app/* ]]; }; }; then
+      report "$file: includes \"$header\" ($target is not below $folder)"
+    fi
+  done < <(grep -E '^\s*#\s*include\s+"' "$file" || true)
+done < <(git ls-files 'core/*.h' 'core/*.cpp' 'ui/*.h' 'ui/*.cpp' 'app/*.h' 'app/*.cpp' 2>/dev/null ||
+         find core ui app -name '*.h' -o -name '*.cpp')
+
+# Build rules next to their sources.
+while IFS= read -r cml; do
+  if grep -nE '\.\./|\$\{(CMAKE|PROJECT)_SOURCE_DIR\}/(core|ui|app)/' "$cml" | grep -v '^\s*#' >/dev/null; then
+    report "$cml: refers to sources outside its folder: $(grep -nE '\.\./|\$\{(CMAKE|PROJECT)_SOURCE_DIR\}/(core|ui|app)/' "$cml" | head -1)"
+  fi
+done < <(git ls-files 'core/*CMakeLists.txt' 'ui/*CMakeLists.txt' 'app/*CMakeLists.txt' 2>/dev/null ||
+         find core ui app -name CMakeLists.txt)
+
+# Lower layers link no target of a higher one.
+uses() {  # uses PATTERN FOLDER: non-comment CMake lines under FOLDER naming a target in PATTERN
+  grep -rnwE "$1" "$2" --include=CMakeLists.txt | grep -vE '^[^:]+:[0-9]+:[[:space:]]*#' || true
+}
+found=$(uses 'nhui\w*|nhscene|nhplot|nhpanels|nhexport|nhvideo|nhdisplay|nhwindow|nhresources|nhcli|nhsim|nhlab' core)
+[ -z "$found" ] || report "core/ links a ui/ or app/ target: $found"
+found=$(uses 'nhcli|nhsim|nhlab|nhsim-export' ui)
+[ -z "$found" ] || report "ui/ links an app/ target: $found"
+
+if [ "$violations" -gt 0 ]; then
+  echo "layers: $violations violation(s)"
+  exit 1
+fi
+echo "layers: core ← ui ← app holds ($(git ls-files 'core/*' 'ui/*' 'app/*' | wc -l) files checked)"
