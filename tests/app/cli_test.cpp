@@ -196,6 +196,43 @@ class CliTest : public QObject {
     QVERIFY(rows.last()[0].toDouble() > 1.0);
   }
 
+  // list, info and run load neither Qt nor VTK (issue 7: nhsim starts in milliseconds); the
+  // dynamic loader's own log (LD_DEBUG=libs) lists every shared library it loads.
+  void loadsNeitherQtNorVtk() {
+    for (const QStringList& args : {QStringList{"list"}, QStringList{"info", "rolling_disk"},
+                                    QStringList{"run", "ball_on_turntable", "--t-end", "0.01"}}) {
+      QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+      env.insert("LD_DEBUG", "libs");
+      const Result r = nh::test::runNhsim(args, env);
+      QCOMPARE(r.code, 0);
+      QVERIFY2(r.err.contains("calling init"), "LD_DEBUG printed nothing: cannot check");
+      for (const char* library : {"libQt6", "libvtk", "libGL", "libavcodec", "libX11"})
+        QVERIFY2(!r.err.contains(library),
+                 qPrintable(args.join(' ') + " loads " + library));
+    }
+  }
+
+  void version() {
+    const Result r = nhsim({"--version"});
+    QCOMPARE(r.code, 0);
+    QCOMPARE(r.out.trimmed(), QString("nhsim " NH_PROJECT_VERSION));
+  }
+
+  // A copy of nhsim without nhsim-export beside it says that export is not available.
+  void exportWithoutItsHelper() {
+    const QString copy = path("lonely-nhsim");
+    QFile::remove(copy);
+    QVERIFY(QFile::copy(NHSIM_PATH, copy));
+    QProcess p;
+    p.start(copy, {"export", "ball_on_table", "--video", path("x.mp4")});
+    QVERIFY(p.waitForFinished(30000));
+    QCOMPARE(p.exitCode(), 2);
+    const QString err = QString::fromUtf8(p.readAllStandardError());
+    QVERIFY2(err.startsWith("nhsim: error: export is not available: nhsim-export was not found"),
+             qPrintable(err));
+    QVERIFY(!QFile::exists(path("x.mp4")));
+  }
+
   void unwritableOutput() {
     expectError({"run", "ball_on_table", "--out", "/nonexistent-dir/x.csv"}, 1, "cannot write '/nonexistent-dir/x.csv'");
   }
