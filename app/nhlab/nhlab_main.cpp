@@ -8,6 +8,8 @@
 #include <QTimer>
 #include <cstdio>
 
+#include "core/nh/version.h"
+#include "resources/app_resources.h"
 #include "ui/window/main_window.h"
 #include "ui/scene/scene_view.h"
 #include "ui/sim/simulation_controller.h"
@@ -42,7 +44,9 @@ int main(int argc, char** argv) {
   QApplication app(argc, argv);
   QApplication::setOrganizationName("NonholonomicLab");
   QApplication::setApplicationName("nhlab");
-  QApplication::setApplicationVersion("0.1.0");
+  QApplication::setApplicationVersion(nh::kVersion);
+  QApplication::setDesktopFileName(nhres::applicationId());
+  QApplication::setWindowIcon(nhres::applicationIcon());
 
   QCommandLineParser parser;
   parser.setApplicationDescription("Nonholonomic Lab: watch nonholonomic systems move.");

@@ -43,6 +43,7 @@
 #include "ui/sim/simulation_controller.h"
 #include "ui/panels/system_chooser.h"
 #include "ui/panels/undo_commands.h"
+#include "resources/app_resources.h"
 
 namespace nhui {
 
@@ -60,24 +61,6 @@ QString speedText(double s) {
   return s < 1 ? QStringLiteral("%1×").arg(s, 0, 'g', 2)
                : QStringLiteral("%1×").arg(s, 0, 'f', s < 10 ? 1 : 0);
 }
-
-const char* kShortcutHelp =
-    "<table cellspacing='6'>"
-    "<tr><td colspan='2'><b style='font-size:15pt'>Keyboard</b></td></tr>"
-    "<tr><td><b>Space</b></td><td>play / pause</td></tr>"
-    "<tr><td><b>→ / ←</b></td><td>step / step back</td></tr>"
-    "<tr><td><b>R</b></td><td>reset to the initial conditions</td></tr>"
-    "<tr><td><b>Ctrl+Z / Ctrl+Shift+Z</b></td><td>undo / redo an edit</td></tr>"
-    "<tr><td><b>Ctrl+O / Ctrl+S</b></td><td>open / save a scenario</td></tr>"
-    "<tr><td><b>F11</b></td><td>presentation mode</td></tr>"
-    "<tr><td><b>C</b></td><td>reset the camera</td></tr>"
-    "<tr><td><b>F1</b></td><td>this overlay</td></tr>"
-    "<tr><td colspan='2'><b style='font-size:15pt'>Mouse in the 3D view</b></td></tr>"
-    "<tr><td><b>left drag</b></td><td>orbit</td></tr>"
-    "<tr><td><b>Shift+left / middle drag</b></td><td>pan</td></tr>"
-    "<tr><td><b>wheel / right drag</b></td><td>zoom</td></tr>"
-    "<tr><td><b>Edit start</b> on</td><td>drag the body or its green arrow</td></tr>"
-    "</table>";
 
 }  // namespace
 
@@ -121,35 +104,36 @@ MainWindow::~MainWindow() = default;
 // ---- Construction -------------------------------------------------------------------------
 
 void MainWindow::createActions() {
-  QStyle* s = style();
-  playAction_ = new QAction(s->standardIcon(QStyle::SP_MediaPlay), tr("Play"), this);
+  playAction_ = new QAction(nhres::themedIcon(nhres::icons::play), tr("Play"), this);
   playAction_->setShortcut(Qt::Key_Space);
   playAction_->setToolTip(tr("Play / pause (Space)"));
   connect(playAction_, &QAction::triggered, controller_, &SimulationController::togglePlay);
 
-  stepAction_ = new QAction(s->standardIcon(QStyle::SP_MediaSeekForward), tr("Step"), this);
+  stepAction_ = new QAction(nhres::themedIcon(nhres::icons::stepForward), tr("Step"), this);
   stepAction_->setShortcut(Qt::Key_Right);
   stepAction_->setToolTip(tr("One output step forward (→)"));
   connect(stepAction_, &QAction::triggered, controller_, &SimulationController::stepForward);
 
   stepBackAction_ =
-      new QAction(s->standardIcon(QStyle::SP_MediaSeekBackward), tr("Step back"), this);
+      new QAction(nhres::themedIcon(nhres::icons::stepBack), tr("Step back"), this);
   stepBackAction_->setShortcut(Qt::Key_Left);
   stepBackAction_->setToolTip(tr("One output step back through the history (←)"));
   connect(stepBackAction_, &QAction::triggered, controller_, &SimulationController::stepBack);
 
-  resetAction_ = new QAction(s->standardIcon(QStyle::SP_MediaSkipBackward), tr("Reset"), this);
+  resetAction_ = new QAction(nhres::themedIcon(nhres::icons::reset), tr("Reset"), this);
   resetAction_->setShortcut(Qt::Key_R);
   resetAction_->setToolTip(tr("Restart from the initial conditions (R)"));
   connect(resetAction_, &QAction::triggered, controller_, &SimulationController::reset);
 
   openAction_ =
-      new QAction(s->standardIcon(QStyle::SP_DialogOpenButton), tr("&Open scenario…"), this);
+      new QAction(nhres::themedIcon(nhres::icons::open), tr("&Open scenario…"), this);
   openAction_->setShortcut(QKeySequence::Open);
+  openAction_->setToolTip(tr("Open a scenario file (Ctrl+O)"));
   connect(openAction_, &QAction::triggered, this, &MainWindow::openDialog);
   saveAction_ =
-      new QAction(s->standardIcon(QStyle::SP_DialogSaveButton), tr("&Save scenario"), this);
+      new QAction(nhres::themedIcon(nhres::icons::save), tr("&Save scenario"), this);
   saveAction_->setShortcut(QKeySequence::Save);
+  saveAction_->setToolTip(tr("Save the scenario (Ctrl+S)"));
   connect(saveAction_, &QAction::triggered, this, [this] {
     if (currentFile_.isEmpty())
       saveAsDialog();
@@ -157,8 +141,14 @@ void MainWindow::createActions() {
       saveScenario(currentFile_);
   });
   saveAsAction_ = new QAction(tr("Save scenario &as…"), this);
-  saveAsAction_->setShortcut(QKeySequence::SaveAs);
+  // QKeySequence::SaveAs is empty under Qt's plain X11 key scheme (no desktop theme).
+  saveAsAction_->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S));
   connect(saveAsAction_, &QAction::triggered, this, &MainWindow::saveAsDialog);
+  exportAnimationAction_ = new QAction(nhres::themedIcon(nhres::icons::exportAnimation),
+                                       tr("&Animation (MP4, GIF, WebM, PNG frames)…"), this);
+  exportAnimationAction_->setShortcut(QKeySequence(tr("Ctrl+E")));
+  exportAnimationAction_->setToolTip(tr("Export an animation (Ctrl+E)"));
+  connect(exportAnimationAction_, &QAction::triggered, this, &MainWindow::exportAnimation);
 
   undoAction_ = undo_->createUndoAction(this, tr("&Undo"));
   undoAction_->setShortcut(QKeySequence::Undo);
@@ -166,7 +156,8 @@ void MainWindow::createActions() {
   redoAction_->setShortcuts(
       {QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Z), QKeySequence(Qt::CTRL | Qt::Key_Y)});
 
-  presentationAction_ = new QAction(tr("&Presentation mode"), this);
+  presentationAction_ =
+      new QAction(nhres::themedIcon(nhres::icons::presentation), tr("&Presentation mode"), this);
   presentationAction_->setCheckable(true);
   presentationAction_->setShortcut(Qt::Key_F11);
   presentationAction_->setToolTip(tr("Full screen, large fonts, high contrast (F11)"));
@@ -176,15 +167,19 @@ void MainWindow::createActions() {
   shortcutsAction_->setShortcut(Qt::Key_F1);
   connect(shortcutsAction_, &QAction::triggered, this, &MainWindow::toggleShortcutOverlay);
 
-  followAction_ = new QAction(tr("Follow"), this);
+  followAction_ = new QAction(nhres::themedIcon(nhres::icons::follow), tr("Follow"), this);
   followAction_->setCheckable(true);
   followAction_->setToolTip(tr("Keep the camera on the moving body"));
-  tableFrameAction_ = new QAction(tr("Table frame"), this);
+  tableFrameAction_ =
+      new QAction(nhres::themedIcon(nhres::icons::tableFrame), tr("Table frame"), this);
   tableFrameAction_->setCheckable(true);
   tableFrameAction_->setToolTip(tr("View from the rotating table's frame"));
-  resetCameraAction_ = new QAction(tr("Reset camera"), this);
+  resetCameraAction_ =
+      new QAction(nhres::themedIcon(nhres::icons::resetCamera), tr("Reset camera"), this);
   resetCameraAction_->setShortcut(Qt::Key_C);
-  editInitialAction_ = new QAction(tr("Edit start"), this);
+  resetCameraAction_->setToolTip(tr("Reset the camera (C)"));
+  editInitialAction_ =
+      new QAction(nhres::themedIcon(nhres::icons::editStart), tr("Edit start"), this);
   editInitialAction_->setCheckable(true);
   editInitialAction_->setToolTip(
       tr("Set the initial position and velocity by dragging the body and its velocity arrow "
@@ -240,7 +235,8 @@ void MainWindow::createCentral() {
   });
 
   shortcutOverlay_ = new QLabel(view_);
-  shortcutOverlay_->setText(tr(kShortcutHelp));
+  shortcutOverlay_->setTextFormat(Qt::RichText);
+  shortcutOverlay_->setText(nhres::shortcutHelpHtml());
   shortcutOverlay_->setStyleSheet(
       "QLabel { background: rgba(15, 18, 24, 215); color: #f0f0f0; border: 1px solid #8090a0;"
       " border-radius: 10px; padding: 16px; font-size: 12pt; }");
@@ -250,6 +246,12 @@ void MainWindow::createCentral() {
 }
 
 void MainWindow::createToolBars() {
+  QToolBar* files = addToolBar(tr("File"));
+  files->setObjectName("fileToolBar");
+  files->addAction(openAction_);
+  files->addAction(saveAction_);
+  files->addAction(exportAnimationAction_);
+
   QToolBar* sim = addToolBar(tr("Simulation"));
   sim->setObjectName("simulationToolBar");
   systemBox_ = new QComboBox;
@@ -506,14 +508,23 @@ void MainWindow::createMenus() {
   QMenu* file = menuBar()->addMenu(tr("&File"));
   file->addAction(chooseSystemAction_);
   file->addAction(openAction_);
+  QMenu* examples = file->addMenu(tr("Open e&xample"));
+  examples->setObjectName("examplesMenu");
+  examples->setToolTipsVisible(true);
+  for (const nhres::Example& example : nhres::examples()) {
+    QAction* a = examples->addAction(example.title, this, [this, example] {
+      if (openScenario(example.resourcePath()))
+        setWindowTitle(tr("%1 — Nonholonomic Lab").arg(example.title));
+    });
+    a->setToolTip(example.note);
+    a->setStatusTip(example.note);
+  }
   recentMenu_ = file->addMenu(tr("Open &recent"));
   file->addAction(saveAction_);
   file->addAction(saveAsAction_);
   file->addSeparator();
   QMenu* exportMenu = file->addMenu(tr("&Export"));
-  QAction* exportAnimation = exportMenu->addAction(tr("&Animation (MP4, GIF, WebM, PNG frames)…"),
-                                                   this, &MainWindow::exportAnimation);
-  exportAnimation->setShortcut(QKeySequence(tr("Ctrl+E")));
+  exportMenu->addAction(exportAnimationAction_);
   exportMenu->addAction(tr("&Screenshot of the 3D view…"), this, &MainWindow::exportScreenshot);
   exportMenu->addAction(tr("&Phase portrait (PNG, SVG)…"), this, [this] {
     nhui::exportPlot(this, *phase_->plot(), phase_->xVariable(), "phase-portrait");
@@ -639,7 +650,9 @@ void MainWindow::closeEvent(QCloseEvent* event) {
 
 bool MainWindow::openScenario(const QString& path) {
   try {
-    const nh::Scenario s = nh::readScenarioFile(path.toStdString());
+    // A path under ":/" is a bundled example, read from the Qt resource.
+    const nh::Scenario s = path.startsWith(":/") ? nhres::readResourceScenario(path)
+                                                 : nh::readScenarioFile(path.toStdString());
     controller_->loadScenario(s);
   } catch (const std::exception& e) {
     const QString message =
@@ -649,8 +662,10 @@ bool MainWindow::openScenario(const QString& path) {
     banner_->show();
     return false;
   }
-  currentFile_ = path;
-  addRecentFile(path);
+  // A bundled example has no file to save back to: Save asks for one.
+  const bool bundled = path.startsWith(":/");
+  currentFile_ = bundled ? QString() : path;
+  if (!bundled) addRecentFile(path);
   undo_->clear();
   setWindowTitle(tr("%1 — Nonholonomic Lab").arg(QFileInfo(path).fileName()));
   controller_->play();
@@ -793,8 +808,7 @@ void MainWindow::onError(const QString& message) {
 }
 
 void MainWindow::updatePlayAction(bool playing) {
-  playAction_->setIcon(
-      style()->standardIcon(playing ? QStyle::SP_MediaPause : QStyle::SP_MediaPlay));
+  playAction_->setIcon(nhres::themedIcon(playing ? nhres::icons::pause : nhres::icons::play));
   playAction_->setText(playing ? tr("Pause") : tr("Play"));
 }
 

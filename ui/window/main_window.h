@@ -117,6 +117,7 @@ class MainWindow : public QMainWindow {
   QAction* openAction_ = nullptr;
   QAction* saveAction_ = nullptr;
   QAction* saveAsAction_ = nullptr;
+  QAction* exportAnimationAction_ = nullptr;
   QAction* undoAction_ = nullptr;
   QAction* redoAction_ = nullptr;
   QAction* presentationAction_ = nullptr;
