@@ -2,7 +2,7 @@
 # Checks that dependencies run one way, core ← ui ← app, folder by folder:
 #   rank 0  core/nh            the engine
 #   rank 1  core/systems core/io
-#   rank 2  ui/sim ui/export/media
+#   rank 2  ui/sim ui/export/media resources (the bundled files and their Qt-Gui accessors)
 #   rank 3  ui/scene ui/plot ui/panels
 #   rank 4  ui/export
 #   rank 5  ui/window
@@ -17,7 +17,7 @@ rank_of() {
   case "$1" in
     core/nh) echo 0 ;;
     core/systems|core/io) echo 1 ;;
-    ui/sim|ui/export/media) echo 2 ;;
+    ui/sim|ui/export/media|resources) echo 2 ;;
     ui/scene|ui/plot|ui/panels) echo 3 ;;
     ui/export) echo 4 ;;
     ui/window) echo 5 ;;
@@ -52,16 +52,18 @@ while IFS= read -r file; do
       report "$file: includes \"$header\" ($target is not below $folder)"
     fi
   done < <(grep -E '^\s*#\s*include\s+"' "$file" || true)
-done < <(git ls-files 'core/*.h' 'core/*.cpp' 'ui/*.h' 'ui/*.cpp' 'app/*.h' 'app/*.cpp' 2>/dev/null ||
-         find core ui app -name '*.h' -o -name '*.cpp')
+done < <(git ls-files 'core/*.h' 'core/*.cpp' 'ui/*.h' 'ui/*.cpp' 'app/*.h' 'app/*.cpp' \
+           'resources/*.h' 'resources/*.cpp' 2>/dev/null ||
+         find core ui app resources -name '*.h' -o -name '*.cpp')
 
 # Build rules next to their sources.
 while IFS= read -r cml; do
   if grep -nE '\.\./|\$\{(CMAKE|PROJECT)_SOURCE_DIR\}/(core|ui|app)/' "$cml" | grep -v '^\s*#' >/dev/null; then
     report "$cml: refers to sources outside its folder: $(grep -nE '\.\./|\$\{(CMAKE|PROJECT)_SOURCE_DIR\}/(core|ui|app)/' "$cml" | head -1)"
   fi
-done < <(git ls-files 'core/*CMakeLists.txt' 'ui/*CMakeLists.txt' 'app/*CMakeLists.txt' 2>/dev/null ||
-         find core ui app -name CMakeLists.txt)
+done < <(git ls-files 'core/*CMakeLists.txt' 'ui/*CMakeLists.txt' 'app/*CMakeLists.txt' \
+           'resources/*CMakeLists.txt' 2>/dev/null ||
+         find core ui app resources -name CMakeLists.txt)
 
 # Lower layers link no target of a higher one.
 uses() {  # uses PATTERN FOLDER: non-comment CMake lines under FOLDER naming a target in PATTERN
@@ -71,9 +73,11 @@ found=$(uses 'nhui\w*|nhscene|nhplot|nhpanels|nhexport|nhvideo|nhdisplay|nhwindo
 [ -z "$found" ] || report "core/ links a ui/ or app/ target: $found"
 found=$(uses 'nhcli|nhsim|nhlab|nhsim-export' ui)
 [ -z "$found" ] || report "ui/ links an app/ target: $found"
+found=$(uses 'nhuisim|nhscene|nhplot|nhpanels|nhexport|nhwindow|nhcli|nhsim|nhlab' resources)
+[ -z "$found" ] || report "resources/ links a ui/ or app/ target: $found"
 
 if [ "$violations" -gt 0 ]; then
   echo "layers: $violations violation(s)"
   exit 1
 fi
-echo "layers: core ← ui ← app holds ($(git ls-files 'core/*' 'ui/*' 'app/*' | wc -l) files checked)"
+echo "layers: core ← ui ← app holds ($(git ls-files 'core/*' 'ui/*' 'app/*' 'resources/*' | wc -l) files checked)"
