@@ -67,7 +67,9 @@ done < <(git ls-files 'core/*CMakeLists.txt' 'ui/*CMakeLists.txt' 'app/*CMakeLis
 
 # Lower layers link no target of a higher one.
 uses() {  # uses PATTERN FOLDER: non-comment CMake lines under FOLDER naming a target in PATTERN
-  grep -rnwE "$1" "$2" --include=CMakeLists.txt | grep -vE '^[^:]+:[0-9]+:[[:space:]]*#' || true
+  # A target name stands alone: not part of a file name, app id or path (no '.', '-', '/').
+  grep -rnP "(?<![\w./-])($1)(?![\w./-])" "$2" --include=CMakeLists.txt |
+    grep -vE '^[^:]+:[0-9]+:[[:space:]]*#' || true
 }
 found=$(uses 'nhui\w*|nhscene|nhplot|nhpanels|nhexport|nhvideo|nhdisplay|nhwindow|nhresources|nhcli|nhsim|nhlab' core)
 [ -z "$found" ] || report "core/ links a ui/ or app/ target: $found"
