@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs a command with an X display: the current one if it answers, else a private Xvfb
-# (GUI tests and benchmarks need one; VTK renders through GLX only).
+# (GUI tests and benchmarks need one; VTK renders through GLX only). The private server
+# picks a free display number itself (-displayfd), so parallel runs never race for one.
 set -euo pipefail
 if [ -n "${DISPLAY:-}" ] && command -v xdpyinfo >/dev/null 2>&1 && xdpyinfo >/dev/null 2>&1; then
   exec "$@"
@@ -9,5 +10,27 @@ if [ -n "${DISPLAY:-}" ] && ! command -v xdpyinfo >/dev/null 2>&1; then
   # Without xdpyinfo we cannot probe the display; trust it.
   exec "$@"
 fi
-unset DISPLAY
-exec xvfb-run -a -s "-screen 0 1920x1080x24" "$@"
+work=$(mktemp -d)
+Xvfb -displayfd 3 -screen 0 1920x1080x24 -nolisten tcp 3>"$work/display" 2>"$work/log" &
+server=$!
+cleanup() {
+  kill "$server" 2>/dev/null || true
+  wait "$server" 2>/dev/null || true
+  rm -rf "$work"
+}
+trap cleanup EXIT
+for _ in $(seq 200); do
+  [ -s "$work/display" ] && break
+  kill -0 "$server" 2>/dev/null || break
+  sleep 0.05
+done
+if [ ! -s "$work/display" ]; then
+  echo "with-display: Xvfb did not start:" >&2
+  cat "$work/log" >&2
+  exit 1
+fi
+export DISPLAY=":$(head -n1 "$work/display")"
+set +e
+"$@"
+status=$?
+exit $status
