@@ -768,7 +768,7 @@ void MainWindow::onScenarioChanged() {
       const double p0 = controller_->parameters()[0];
       ghostValue_->setValue(p0 != 0 ? 2 * p0 : 1);
     }
-    const bool hasTable = controller_->system().name() == "ball_on_turntable";
+    const bool hasTable = controller_->system().info().editing.movingFrame;
     tableFrameAction_->setEnabled(hasTable);
     if (!hasTable) tableFrameAction_->setChecked(false);
     if (editInitialAction_->isChecked()) editInitialAction_->setChecked(false);

@@ -47,6 +47,10 @@ class MainWindow : public QMainWindow {
   QUndoStack* undoStack() const { return undo_; }
   QSlider* timeline() const { return timeline_; }
   QLabel* errorBanner() const { return banner_; }
+  // Checkable View actions: "view from the moving frame" (enabled only when the system's scene
+  // has one) and "edit the start by dragging".
+  QAction* tableFrameAction() const { return tableFrameAction_; }
+  QAction* editInitialAction() const { return editInitialAction_; }
 
   // Open/save without dialogs; false (and a message) on failure.
   bool openScenario(const QString& path);
