@@ -785,9 +785,12 @@ void MainWindow::onScenarioChanged() {
 }
 
 void MainWindow::onError(const QString& message) {
-  banner_->setText(tr("⚠  %1\nThe simulation is paused; nothing recorded so far is lost. Change a "
-                      "parameter, scrub back, or press R to reset.")
-                       .arg(message));
+  // Some errors (a refused undo, initial conditions that no longer fit) leave the run going.
+  banner_->setText(controller_->playing()
+                       ? tr("⚠  %1").arg(message)
+                       : tr("⚠  %1\nThe simulation is paused; nothing recorded so far is lost. "
+                            "Change a parameter, scrub back, or press R to reset.")
+                             .arg(message));
   banner_->show();
   statusBar()->showMessage(message, 15000);
 }
