@@ -155,9 +155,10 @@ int main(int argc, char** argv) {
   if (extras.contains("follow")) window.sceneView()->setFollow(true);
   if (extras.contains("table-frame") && window.tableFrameAction()->isEnabled())
     window.tableFrameAction()->setChecked(true);
-  if (extras.contains("edit")) window.editInitialAction()->setChecked(true);
   if (parser.isSet(presentationOption)) window.setPresentationMode(true);
   controller->play();
+  // Editing the start pauses at t = 0, so it comes after play().
+  if (extras.contains("edit")) window.editInitialAction()->setChecked(true);
 
   if (scripted) {
     const int ms = static_cast<int>(1000 * parser.value(afterOption).toDouble());
