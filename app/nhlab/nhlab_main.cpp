@@ -4,10 +4,17 @@
 #include <QCommandLineParser>
 #include <QDir>
 #include <QScreen>
+#include <QSize>
 #include <QSurfaceFormat>
 #include <QTimer>
+#include <QAction>
+#include <QRegularExpression>
 #include <cstdio>
+#include <optional>
+#include <utility>
+#include <vector>
 
+#include "app/nhsim/cli_support.h"
 #include "core/nh/version.h"
 #include "resources/app_resources.h"
 #include "ui/window/main_window.h"
@@ -35,6 +42,32 @@ bool checkDisplay(int argc, char** argv) {
                "(xvfb-run -a nhlab --screenshot shot.png). For headless videos use nhsim export.\n");
   return false;
 }
+
+// Window sizes nhlab accepts: from a small laptop panel to an 8K screen.
+constexpr int kMinWidth = 320, kMaxWidth = 7680, kMinHeight = 240, kMaxHeight = 4320;
+
+// "WxH" with both sides in range; throws nh::cli::UsageError otherwise.
+QSize parseWindowSize(const QString& text) {
+  static const QRegularExpression pattern("^([0-9]{1,5})x([0-9]{1,5})$");
+  const QRegularExpressionMatch m = pattern.match(text);
+  const int w = m.hasMatch() ? m.captured(1).toInt() : 0;
+  const int h = m.hasMatch() ? m.captured(2).toInt() : 0;
+  if (!m.hasMatch() || w < kMinWidth || w > kMaxWidth || h < kMinHeight || h > kMaxHeight)
+    throw nh::cli::UsageError("--size expects WIDTHxHEIGHT between " + std::to_string(kMinWidth) +
+                              "x" + std::to_string(kMinHeight) + " and " +
+                              std::to_string(kMaxWidth) + "x" + std::to_string(kMaxHeight) +
+                              ", got '" + text.toStdString() + "'");
+  return QSize(w, h);
+}
+
+// What the command line asks for beyond the parser's own checks, validated before any window
+// exists so that a mistake costs one line on stderr.
+struct Request {
+  std::optional<QSize> size;
+  std::vector<std::pair<std::string, double>> assignments;  // --set
+  std::optional<std::pair<std::string, double>> ghost;      // --compare NAME=VALUE
+  bool vakonomic = false;                                   // --compare vakonomic
+};
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -75,12 +108,26 @@ int main(int argc, char** argv) {
                      setOption, optionsOption});
   parser.process(app);
 
+  Request request;
+  try {
+    if (parser.isSet(sizeOption)) request.size = parseWindowSize(parser.value(sizeOption));
+    for (const QString& assignment : parser.values(setOption))
+      request.assignments.push_back(nh::cli::parseAssignment(assignment.toStdString(), "--set"));
+    if (parser.isSet(compareOption)) {
+      const QString what = parser.value(compareOption);
+      if (what == "vakonomic")
+        request.vakonomic = true;
+      else
+        request.ghost = nh::cli::parseAssignment(what.toStdString(), "--compare");
+    }
+  } catch (const nh::Error& e) {
+    std::fprintf(stderr, "nhlab: error: %s\n", e.what());
+    return nh::cli::kInputError;
+  }
+
   const bool scripted = parser.isSet(screenshotOption) || parser.isSet(viewShotOption);
   nhui::MainWindow window(!parser.isSet(noSettingsOption) && !scripted);
-  if (parser.isSet(sizeOption)) {
-    const QStringList wh = parser.value(sizeOption).split('x');
-    if (wh.size() == 2) window.resize(wh[0].toInt(), wh[1].toInt());
-  }
+  if (request.size) window.resize(*request.size);
   window.show();
   if (!parser.positionalArguments().isEmpty()) {
     if (!window.openScenario(parser.positionalArguments().first()))
@@ -90,37 +137,19 @@ int main(int argc, char** argv) {
     window.chooseSystem(parser.value(systemOption));
   }
   nhui::SimulationController* controller = window.controller();
-  for (const QString& assignment : parser.values(setOption)) {
-    const int eq = assignment.indexOf('=');
-    bool ok = false;
-    const double value = assignment.mid(eq + 1).toDouble(&ok);
-    if (eq <= 0 || !ok) {
-      std::fprintf(stderr, "nhlab: error: --set expects NAME=NUMBER, got '%s'\n", qPrintable(assignment));
-      return 2;
-    }
+  for (const auto& [name, value] : request.assignments) {
     try {
-      controller->setParameter(assignment.left(eq).toStdString(), value);
-    } catch (const std::exception& e) {
+      controller->setParameter(name, value);
+    } catch (const nh::Error& e) {
       std::fprintf(stderr, "nhlab: error: %s\n", e.what());
-      return 2;
+      return nh::cli::kInputError;
     }
   }
   if (parser.isSet(speedOption)) controller->setSpeed(parser.value(speedOption).toDouble());
-  if (parser.isSet(compareOption)) {
-    const QString what = parser.value(compareOption);
-    const int eq = what.indexOf('=');
-    bool ok = false;
-    const double value = what.mid(eq + 1).toDouble(&ok);
-    if (what == "vakonomic") {
-      window.setCompare(nhui::CompareMode::Vakonomic);
-    } else if (eq > 0 && ok) {
-      window.setCompare(nhui::CompareMode::Ghost, what.left(eq), value);
-    } else {
-      std::fprintf(stderr, "nhlab: error: --compare expects vakonomic or PARAM=NUMBER, got '%s'\n",
-                   qPrintable(what));
-      return 2;
-    }
-  }
+  if (request.vakonomic) window.setCompare(nhui::CompareMode::Vakonomic);
+  if (request.ghost)
+    window.setCompare(nhui::CompareMode::Ghost, QString::fromStdString(request.ghost->first),
+                      request.ghost->second);
   const QStringList extras = parser.value(optionsOption).split(',', Qt::SkipEmptyParts);
   if (extras.contains("angular")) {
     nhui::SceneDisplayOptions o = window.sceneView()->options();
@@ -128,9 +157,12 @@ int main(int argc, char** argv) {
     window.sceneView()->setOptions(o);
   }
   if (extras.contains("follow")) window.sceneView()->setFollow(true);
-  if (extras.contains("table-frame")) window.sceneView()->setTableFrame(true);
+  if (extras.contains("table-frame") && window.tableFrameAction()->isEnabled())
+    window.tableFrameAction()->setChecked(true);
   if (parser.isSet(presentationOption)) window.setPresentationMode(true);
   controller->play();
+  // Editing the start pauses at t = 0, so it comes after play().
+  if (extras.contains("edit")) window.editInitialAction()->setChecked(true);
 
   if (scripted) {
     const int ms = static_cast<int>(1000 * parser.value(afterOption).toDouble());

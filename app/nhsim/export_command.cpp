@@ -152,13 +152,12 @@ ExportOptions parseExport(const std::vector<std::string>& args) {
     throw UsageError("--video " + o.output +
                      ": give a file ending in .mp4, .webm or .gif (or use --frames DIR)");
   }
-  // Systems without x and y (the rigid body) have no path to plot unless one is named.
+  // Unless one is named, the path plotted is the ground-plane pair the system's drag handle
+  // moves (SystemInfo::editing); systems without one (the rigid body) get none.
   if (e.plots && !pathGiven) {
-    const StateLayout layout = stateLayout(*findSystem(s.system), s.dynamics);
-    if (layout.find("x") < 0 || layout.find("y") < 0) {
-      e.pathX.clear();
-      e.pathY.clear();
-    }
+    const auto& drag = findSystem(s.system)->info().editing.drag;
+    e.pathX = drag ? drag->x : std::string();
+    e.pathY = drag ? drag->y : std::string();
   }
   if (!tEndGiven) e.tEnd = s.tEnd;
   s.validate();

@@ -21,6 +21,7 @@
 #include <Eigen/Geometry>
 #include <limits>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -48,6 +49,26 @@ struct QuaternionSlot {
   int first = 0;
 };
 
+// How a front end may edit the start of a run in the scene, and what moves in it (style
+// guide: the UI knows no system by name). Dragging the scene body `body` by (dx, dy) in the
+// plane through it parallel to the ground adds dx to the state variable `x` and dy to `y`;
+// pulling the tip of the Velocity arrow `arrow` to the ground-plane vector w sets `vx` and
+// `vy` to w's components along the world x and y axes or, with velocityInBodyAxes, along the
+// body's own x and y axes. An empty variable name leaves that component alone.
+struct DragHandle {
+  std::string body;
+  std::string x, y;
+  std::string arrow;  // "" : no velocity to drag
+  std::string vx, vy;
+  bool velocityInBodyAxes = false;
+};
+
+struct SceneEditing {
+  std::optional<DragHandle> drag;  // none: the start is edited in the panels only
+  std::string followBody;          // the body a following camera keeps in view ("" : none)
+  bool movingFrame = false;        // SceneFrame::movingFrame turns: a "view from it" makes sense
+};
+
 struct SystemInfo {
   std::string name;         // CLI name, e.g. "ball_on_turntable"
   std::string title;        // human title
@@ -69,6 +90,7 @@ struct SystemInfo {
   bool constantStructure = false;  // C^γ_{αβ} independent of q (a Lie algebra, say)
   int constraintCount = 0;  // k: Φ(t, q, y) = 0
   int holonomicCount = 0;   // h: g(t, q) = 0
+  SceneEditing editing;
 };
 
 // ---- What a front end draws, in core terms (style guide: scene sync) ----------------------

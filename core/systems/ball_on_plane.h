@@ -171,6 +171,10 @@ SystemInfo BallOnPlane<Rotating>::info() {
   s.quaternions = {{2}};
   s.constantStructure = true;
   s.constraintCount = 2;
+  s.editing.drag = DragHandle{.body = "ball", .x = "x", .y = "y", .arrow = "velocity",
+                              .vx = "vx", .vy = "vy"};
+  s.editing.followBody = "ball";
+  s.editing.movingFrame = Rotating;
   return s;
 }
 

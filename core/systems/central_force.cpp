@@ -37,6 +37,7 @@ struct CentralForce {
     s.stateLimits = {{"r", "m", "distance from the centre", 1.0, 0, inf, true, false}};
     s.defaultCoordinates = {1.0, 0.0};
     s.defaultVelocities = {0.0, 0.8};
+    s.editing.followBody = "particle";
     return s;
   }
   template <class S>

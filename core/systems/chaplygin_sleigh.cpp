@@ -41,6 +41,9 @@ struct ChaplyginSleigh {
     s.defaultVelocities = {0.3, 0, 3.0};
     s.constantStructure = true;
     s.constraintCount = 1;
+    s.editing.drag = DragHandle{.body = "sleigh", .x = "x", .y = "y", .arrow = "velocity",
+                                .vx = "v", .vy = "", .velocityInBodyAxes = true};
+    s.editing.followBody = "sleigh";
     return s;
   }
   template <class S>

@@ -34,6 +34,9 @@ struct NonholonomicParticle {
     s.defaultCoordinates = {0, 0.5, 0};
     s.defaultVelocities = {1.0, 0.5, 0.5};
     s.constraintCount = 1;
+    s.editing.drag = DragHandle{.body = "particle", .x = "x", .y = "y", .arrow = "velocity",
+                                .vx = "vx", .vy = "vy"};
+    s.editing.followBody = "particle";
     return s;
   }
   template <class S>

@@ -36,6 +36,7 @@ struct RigidBody {
     s.defaultVelocities = {0.02, 2.0, 0.02};
     s.constantStructure = true;
     s.quaternions = {{0}};
+    s.editing.followBody = "body";
     return s;
   }
   template <class S>

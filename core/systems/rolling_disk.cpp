@@ -36,6 +36,9 @@ struct RollingDisk {
     s.defaultCoordinates = {0, 0, 0, 0};
     s.defaultVelocities = {0, 0, 0.5, 2.0};
     s.constraintCount = 2;
+    s.editing.drag = DragHandle{.body = "disk", .x = "x", .y = "y", .arrow = "velocity",
+                                .vx = "vx", .vy = "vy"};
+    s.editing.followBody = "disk";
     return s;
   }
   template <class S>

@@ -1,6 +1,7 @@
 // Every catalogue system is well described, starts consistent, draws a scene and runs;
 // closed-form behaviour of the rolling disk.
 #include <QtTest>
+#include <algorithm>
 #include <set>
 
 #include "core/nh/catalogue.h"
@@ -49,6 +50,49 @@ class CatalogueTest : public QObject {
         QVERIFY(!frame.points.empty());
         QVERIFY(frame.extent > 0);
       }
+    }
+  }
+
+  // The scene-editing description (read by the GUI instead of system names) names bodies,
+  // arrows and state variables that exist, and says "moving frame" exactly when the scene's
+  // moving frame turns.
+  void sceneEditingNamesWhatExists() {
+    for (const auto& system : catalogue()) {
+      const SystemInfo& s = system->info();
+      const QString name = QString::fromStdString(s.name);
+      Simulation sim(system, DynamicsKind::Nonholonomic);
+      const auto x0 = initialState(sim.equations(), 0, {});
+      Observables o;
+      sim.equations().observe(0, x0.data(), o);
+      const double* p = sim.equations().parameters().data();
+      SceneFrame start, later;
+      system->scene(p, 0, x0.data(), x0.data() + system->n(), o.lambda.data(), start);
+      system->scene(p, 1, x0.data(), x0.data() + system->n(), o.lambda.data(), later);
+      auto hasBody = [&](const std::string& b) {
+        return std::any_of(start.bodies.begin(), start.bodies.end(),
+                           [&](const SceneBody& body) { return body.name == b; });
+      };
+      auto isState = [&](const std::string& v) {
+        return std::find(s.stateOrder.begin(), s.stateOrder.end(), v) != s.stateOrder.end();
+      };
+      const SceneEditing& e = s.editing;
+      QVERIFY2(e.followBody.empty() || hasBody(e.followBody), qPrintable(name));
+      if (e.drag) {
+        QVERIFY2(hasBody(e.drag->body), qPrintable(name));
+        QVERIFY2(isState(e.drag->x) && isState(e.drag->y), qPrintable(name));
+        if (!e.drag->arrow.empty()) {
+          QVERIFY2(std::any_of(start.arrows.begin(), start.arrows.end(),
+                               [&](const SceneArrow& a) {
+                                 return a.name == e.drag->arrow && a.kind == ArrowKind::Velocity;
+                               }),
+                   qPrintable(name));
+          QVERIFY2(!e.drag->vx.empty() || !e.drag->vy.empty(), qPrintable(name));
+        }
+        for (const std::string& v : {e.drag->vx, e.drag->vy})
+          QVERIFY2(v.empty() || isState(v), qPrintable(name));
+      }
+      const bool turns = start.movingFrame.angularDistance(later.movingFrame) > 1e-6;
+      QVERIFY2(turns == e.movingFrame, qPrintable(name));
     }
   }
 

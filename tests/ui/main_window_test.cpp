@@ -3,6 +3,7 @@
 // deterministically, scenarios round-trip through files, and the 3D view really draws.
 #include "ui/window/main_window.h"
 
+#include <QAction>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMouseEvent>
@@ -11,7 +12,9 @@
 #include <QUndoStack>
 #include <QtTest>
 #include <cmath>
+#include <set>
 
+#include "core/nh/catalogue.h"
 #include "ui/panels/parameter_panel.h"
 #include "ui/scene/scene_view.h"
 #include "ui/sim/simulation_controller.h"
@@ -252,10 +255,10 @@ class MainWindowTest : public QObject {
 
   void everySystemPlaysAndDraws() {
     SimulationController* c = window_->controller();
-    for (const char* name : {"ball_on_table", "nh_particle", "central_force", "rigid_body",
-                             "rolling_disk", "chaplygin_sleigh", "ball_on_turntable"}) {
+    for (const auto& system : nh::catalogue()) {
+      const QString name = QString::fromStdString(system->name());
       window_->chooseSystem(name);
-      QCOMPARE(QString::fromStdString(c->system().name()), QString(name));
+      QCOMPARE(QString::fromStdString(c->system().name()), name);
       QTRY_VERIFY_WITH_TIMEOUT(c->displayTime() > 0.2, 10000);
       QVERIFY2(c->lastError().isEmpty(), qPrintable(c->lastError()));
       nh::SceneFrame frame;
@@ -312,6 +315,89 @@ class MainWindowTest : public QObject {
     QCOMPARE(window_->undoStack()->count(), undoCount + 1);
     window_->undoStack()->undo();
     QVERIFY(c->initialOverrides().empty());
+  }
+
+  // The window reads what can be dragged, and whether there is a moving frame to view from,
+  // from each system's SceneEditing description: dragging the named body adds its
+  // ground-plane displacement to the named coordinates, Ctrl+dragging from the named arrow
+  // sets exactly the named velocities (for the sleigh: its forward speed v, along its axis).
+  void draggingFollowsEachSystemsDescription() {
+    SimulationController* c = window_->controller();
+    nhui::SceneView* view = window_->sceneView();
+    for (const auto& system : nh::catalogue()) {
+      window_->chooseSystem(QString::fromStdString(system->name()));
+      const QString name = QString::fromStdString(system->name());
+      const nh::SceneEditing& editing = system->info().editing;
+      QCOMPARE(window_->tableFrameAction()->isEnabled(), editing.movingFrame);
+      QCOMPARE(view->canEditInitial(), editing.drag.has_value());
+      window_->editInitialAction()->setChecked(true);
+      QCOMPARE(view->editInitial(), editing.drag.has_value());
+      if (!editing.drag) {
+        QVERIFY(!window_->editInitialAction()->isChecked());
+        continue;
+      }
+      const nh::DragHandle& drag = *editing.drag;
+      auto bodyPosition = [&] {
+        nh::SceneFrame frame;
+        c->tick();
+        if (!c->displayedScene(0, frame)) return Eigen::Vector3d(Eigen::Vector3d::Zero());
+        for (const auto& b : frame.bodies)
+          if (b.name == drag.body) return b.position;
+        return Eigen::Vector3d(Eigen::Vector3d::Zero());
+      };
+      auto stateValue = [&](const std::string& variable) {
+        const nh::StateLayout& layout = c->primary().layout().state;
+        return c->initialState()[layout.index[layout.find(variable)]];
+      };
+      auto dragMouse = [&](const QPoint& from, const QPoint& to, Qt::KeyboardModifiers mods) {
+        QTest::mousePress(view, Qt::LeftButton, mods, from);
+        QMouseEvent move(QEvent::MouseMove, QPointF(to), view->mapToGlobal(QPointF(to)),
+                         Qt::NoButton, Qt::LeftButton, mods);
+        QApplication::sendEvent(view, &move);
+        QTest::mouseRelease(view, Qt::LeftButton, mods, to);
+      };
+      QTest::qWait(50);
+
+      const Eigen::Vector3d before = bodyPosition();
+      const double x0 = stateValue(drag.x), y0 = stateValue(drag.y);
+      const double world[3] = {before.x(), before.y(), before.z()};
+      const QPoint from = view->worldToWidget(world).toPoint();
+      dragMouse(from, from + QPoint(-50, 20), Qt::NoModifier);
+      const Eigen::Vector3d moved = bodyPosition() - before;
+      QVERIFY2(moved.norm() > 1e-3, qPrintable(name));
+      QVERIFY2(c->initialOverrides().count(drag.x) && c->initialOverrides().count(drag.y),
+               qPrintable(name));
+      // Ground-plane displacement = change of the coordinates (1e-9: rounding only).
+      QVERIFY2(std::abs(stateValue(drag.x) - x0 - moved.x()) < 1e-9, qPrintable(name));
+      QVERIFY2(std::abs(stateValue(drag.y) - y0 - moved.y()) < 1e-9, qPrintable(name));
+
+      if (!drag.arrow.empty()) {
+        nh::SceneFrame frame;
+        QVERIFY(c->displayedScene(0, frame));
+        Eigen::Vector3d origin = Eigen::Vector3d::Zero();
+        for (const auto& a : frame.arrows)
+          if (a.name == drag.arrow) origin = a.origin;
+        const double o[3] = {origin.x(), origin.y(), origin.z()};
+        const std::map<std::string, double> positionOnly = c->initialOverrides();
+        const QPoint start = view->worldToWidget(o).toPoint();
+        dragMouse(start, start + QPoint(40, -30), Qt::ControlModifier);
+        std::map<std::string, double> added = c->initialOverrides();
+        for (const auto& [k, v] : positionOnly) added.erase(k);
+        std::set<std::string> expected;
+        for (const std::string& v : {drag.vx, drag.vy})
+          if (!v.empty()) expected.insert(v);
+        std::set<std::string> got;
+        for (const auto& [k, v] : added) got.insert(k);
+        QVERIFY2(got == expected, qPrintable(name));
+        // Free velocities start as dragged; dependent ones (the disk's vx, vy) are completed
+        // onto the constraints from there.
+        const auto& free = system->info().independentVelocities;
+        for (const std::string& v : expected)
+          if (std::find(free.begin(), free.end(), v) != free.end())
+            QVERIFY2(std::abs(stateValue(v) - added.at(v)) < 1e-9, qPrintable(name));
+      }
+      window_->editInitialAction()->setChecked(false);
+    }
   }
 
   void compareRunsShareInitialState() {

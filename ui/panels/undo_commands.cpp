@@ -7,6 +7,20 @@
 
 namespace nhui {
 
+namespace {
+// Both controller calls below check everything before they change anything, so a command that
+// throws has applied nothing. It is then made obsolete: QUndoStack deletes it (push, undo and
+// redo all do), so the stack never lists an edit that is not in effect, and the reason goes
+// out on the controller's error signal.
+void refuse(QUndoCommand* command, SimulationController* controller, const char* action,
+            const nh::Error& error) {
+  command->setObsolete(true);
+  controller->reportEditError(
+      QObject::tr("Could not %1 \"%2\": %3. The edit was taken off the undo history.")
+          .arg(QString::fromLatin1(action), command->text(), QString::fromUtf8(error.what())));
+}
+}  // namespace
+
 SetParameterCommand::SetParameterCommand(SimulationController* controller, std::string name,
                                          double before, double after, long mergeKey)
     : controller_(controller),
@@ -17,25 +31,27 @@ SetParameterCommand::SetParameterCommand(SimulationController* controller, std::
   setText(QObject::tr("Set %1 = %2").arg(QString::fromStdString(name_)).arg(after_));
 }
 
-// Values were checked before the command was pushed; a failure here must not unwind
-// through Qt's undo stack.
 void SetParameterCommand::redo() {
   try {
     controller_->setParameter(name_, after_);
-  } catch (const nh::Error&) {
+  } catch (const nh::Error& e) {
+    refuse(this, controller_, "redo", e);
   }
 }
 
 void SetParameterCommand::undo() {
   try {
     controller_->setParameter(name_, before_);
-  } catch (const nh::Error&) {
+  } catch (const nh::Error& e) {
+    refuse(this, controller_, "undo", e);
   }
 }
 
 bool SetParameterCommand::mergeWith(const QUndoCommand* other) {
   const auto* o = dynamic_cast<const SetParameterCommand*>(other);
-  if (!o || o->name_ != name_ || o->mergeKey_ != mergeKey_ || mergeKey_ == 0) return false;
+  // A refused move applied nothing: it must not extend the drag it follows.
+  if (!o || o->isObsolete() || o->name_ != name_ || o->mergeKey_ != mergeKey_ || mergeKey_ == 0)
+    return false;
   after_ = o->after_;
   setText(QObject::tr("Set %1 = %2").arg(QString::fromStdString(name_)).arg(after_));
   return true;
@@ -53,12 +69,16 @@ SetInitialCommand::SetInitialCommand(SimulationController* controller,
   setText(QObject::tr("Change initial conditions"));
 }
 
-void SetInitialCommand::apply(const std::map<std::string, double>& overrides) {
+bool SetInitialCommand::apply(const std::map<std::string, double>& overrides,
+                              const char* action) {
   try {
     controller_->setInitialOverrides(overrides);
-    if (resetAfter_) controller_->reset();
-  } catch (const nh::Error&) {
+  } catch (const nh::Error& e) {
+    refuse(this, controller_, action, e);
+    return false;
   }
+  if (resetAfter_) controller_->reset();
+  return true;
 }
 
 void SetInitialCommand::redo() {
@@ -66,9 +86,9 @@ void SetInitialCommand::redo() {
     skipRedo_ = false;
     return;
   }
-  apply(after_);
+  apply(after_, "redo");
 }
 
-void SetInitialCommand::undo() { apply(before_); }
+void SetInitialCommand::undo() { apply(before_, "undo"); }
 
 }  // namespace nhui

@@ -1,4 +1,6 @@
-// Undoable edits (QUndoStack): a parameter value, and the initial-condition overrides.
+// Undoable edits (QUndoStack): a parameter value, and the initial-condition overrides. A
+// command the controller refuses (nh::Error) applies nothing, reports the reason through
+// SimulationController::reportEditError and makes itself obsolete, so QUndoStack drops it.
 #pragma once
 
 #include <QUndoCommand>
@@ -36,7 +38,8 @@ class SetInitialCommand : public QUndoCommand {
   void undo() override;
 
  private:
-  void apply(const std::map<std::string, double>& overrides);
+  // false: refused; `action` ("undo", "redo") names it in the report.
+  bool apply(const std::map<std::string, double>& overrides, const char* action);
   SimulationController* controller_;
   std::map<std::string, double> before_, after_;
   bool resetAfter_;

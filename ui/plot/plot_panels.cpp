@@ -27,9 +27,15 @@ size_t shownCount(const SimulationController& c, const RunHistory& run) {
   return run.indexAtOrBefore(c.displayTime() + 1e-9 * c.dtOut()) + 1;
 }
 
-bool isPosition(const QString& name) {
-  return name == "x" || name == "y" || name == "z" || name.endsWith(".x") || name.endsWith(".y") ||
-         name.endsWith(".z");
+// A length in the ground plane: a scene point's recorded coordinate, or a coordinate the
+// system's drag handle moves with the ground plane (both drawn with equal axes).
+bool isPosition(const SimulationController& c, const QString& name) {
+  const std::string n = name.toStdString();
+  for (const auto& p : c.primary().layout().points)
+    for (int i = 0; i < 3; ++i)
+      if (c.primary().layout().columns[p.column + i] == n) return true;
+  const auto& drag = c.system().info().editing.drag;
+  return drag && (n == drag->x || n == drag->y);
 }
 
 }  // namespace
@@ -96,9 +102,13 @@ void PhasePortraitPanel::resetVariables() {
   xBox_->addItems(names);
   yBox_->addItems(names);
   QString x = names.value(1), y = names.value(2);
-  if (names.contains("x") && names.contains("y")) {
-    x = "x";
-    y = "y";
+  // The ground-plane coordinates the system's drag handle moves, when it has one.
+  if (const auto& drag = controller_->system().info().editing.drag) {
+    const QString dx = QString::fromStdString(drag->x), dy = QString::fromStdString(drag->y);
+    if (names.contains(dx) && names.contains(dy)) {
+      x = dx;
+      y = dy;
+    }
   }
   xBox_->setCurrentText(x);
   yBox_->setCurrentText(y);
@@ -143,7 +153,8 @@ void PhasePortraitPanel::refresh() {
     c.increasingX = xn == "t";
     pane.curves.push_back(c);
   }
-  plot_->setEqualAspect(isPosition(xBox_->currentText()) && isPosition(yBox_->currentText()));
+  plot_->setEqualAspect(isPosition(*controller_, xBox_->currentText()) &&
+                        isPosition(*controller_, yBox_->currentText()));
   plot_->setXLabel(xBox_->currentText());
   plot_->setPanes({pane});
 }

@@ -102,12 +102,16 @@ Eigen::Quaterniond SceneView::referenceRotation() const {
   return tableFrame_ ? frame_.movingFrame : Eigen::Quaterniond::Identity();
 }
 
-const nh::SceneBody* SceneView::movableBody() const {
+const nh::SceneBody* SceneView::findBody(const std::string& name) const {
+  if (name.empty()) return nullptr;
   for (const auto& b : frame_.bodies)
-    if (b.kind != nh::ShapeKind::Table && b.kind != nh::ShapeKind::Guide &&
-        !(b.kind == nh::ShapeKind::Body && b.name == "centre"))
-      return &b;
+    if (b.name == name) return &b;
   return nullptr;
+}
+
+const nh::DragHandle* SceneView::dragHandle() const {
+  const auto& drag = controller_->system().info().editing.drag;
+  return drag ? &*drag : nullptr;
 }
 
 void SceneView::captureCamera() {
@@ -130,7 +134,8 @@ void SceneView::applyCamera() {
   const Eigen::Quaterniond R = referenceRotation();
   Eigen::Vector3d focus = R * cameraFocus_;
   if (follow_) {
-    if (const nh::SceneBody* b = movableBody()) focus = b->position;
+    if (const nh::SceneBody* b = findBody(controller_->system().info().editing.followBody))
+      focus = b->position;
   }
   const Eigen::Vector3d eye = focus + R * cameraOffset_;
   const Eigen::Vector3d up = R * cameraUp_;
@@ -189,11 +194,7 @@ void SceneView::refresh() {
   update();
 }
 
-bool SceneView::canEditInitial() const {
-  const nh::StateLayout layout =
-      nh::stateLayout(controller_->system(), nh::DynamicsKind::Nonholonomic);
-  return layout.find("x") >= 0 && layout.find("y") >= 0;
-}
+bool SceneView::canEditInitial() const { return dragHandle() != nullptr; }
 
 void SceneView::setEditInitial(bool edit) {
   editInitial_ = edit && canEditInitial();
@@ -219,40 +220,40 @@ bool SceneView::planePoint(const QPointF& pos, double height, Eigen::Vector3d& p
 
 bool SceneView::handleMousePress(QMouseEvent* event) {
   if (!editInitial_ || event->button() != Qt::LeftButton) return false;
-  const nh::SceneBody* body = movableBody();
+  const nh::DragHandle* handle = dragHandle();
+  if (!handle) return false;
+  const nh::SceneBody* body = findBody(handle->body);
   if (!body) return false;
   const nh::StateLayout& layout = controller_->primary().layout().state;
   const auto& x0 = controller_->initialState();
-  const int ix = layout.find("x"), iy = layout.find("y");
+  const int ix = layout.find(handle->x), iy = layout.find(handle->y);
   if (ix < 0 || iy < 0) return false;
   startX_ = x0[layout.index[ix]];
   startY_ = x0[layout.index[iy]];
   dragBefore_ = controller_->initialOverrides();
+  velocityAxes_ = handle->velocityInBodyAxes ? body->orientation.toRotationMatrix()
+                                             : Eigen::Matrix3d::Identity();
 
-  // The velocity arrow's tip, if the system has one the state can set (vx, vy).
-  const bool hasVelocity = layout.find("vx") >= 0 && layout.find("vy") >= 0;
   const QPointF p = event->position();
-  if (hasVelocity) {
-    for (const auto& a : frame_.arrows) {
-      if (a.kind != nh::ArrowKind::Velocity) continue;
-      const double magnitude = a.vector.norm();
-      const double length = primary_->arrowLength(a.name, magnitude);
-      const Eigen::Vector3d tip =
-          magnitude > 0 ? Eigen::Vector3d(a.origin + a.vector / magnitude * length) : a.origin;
-      const double tipWorld[3] = {tip.x(), tip.y(), tip.z()};
-      const double originWorld[3] = {a.origin.x(), a.origin.y(), a.origin.z()};
-      const QPointF tipScreen = worldToWidget(tipWorld), originScreen = worldToWidget(originWorld);
-      const bool nearTip = QLineF(tipScreen, p).length() < 18;
-      const bool fromBody =
-          (event->modifiers() & Qt::ControlModifier) && QLineF(originScreen, p).length() < 40;
-      if ((nearTip && options_.velocityArrows) || fromBody) {
-        drag_ = Drag::Velocity;
-        velocityOrigin_ = a.origin;
-        velocityPerLength_ = length > 0 && magnitude > 0
-                                 ? magnitude / length
-                                 : 1.0 / std::max(1e-6, 0.35 * frame_.extent);
-        return true;
-      }
+  for (const auto& a : frame_.arrows) {
+    if (handle->arrow.empty() || a.name != handle->arrow) continue;
+    const double magnitude = a.vector.norm();
+    const double length = primary_->arrowLength(a.name, magnitude);
+    const Eigen::Vector3d tip =
+        magnitude > 0 ? Eigen::Vector3d(a.origin + a.vector / magnitude * length) : a.origin;
+    const double tipWorld[3] = {tip.x(), tip.y(), tip.z()};
+    const double originWorld[3] = {a.origin.x(), a.origin.y(), a.origin.z()};
+    const QPointF tipScreen = worldToWidget(tipWorld), originScreen = worldToWidget(originWorld);
+    const bool nearTip = QLineF(tipScreen, p).length() < 18;
+    const bool fromBody =
+        (event->modifiers() & Qt::ControlModifier) && QLineF(originScreen, p).length() < 40;
+    if ((nearTip && options_.velocityArrows) || fromBody) {
+      drag_ = Drag::Velocity;
+      velocityOrigin_ = a.origin;
+      velocityPerLength_ = length > 0 && magnitude > 0
+                               ? magnitude / length
+                               : 1.0 / std::max(1e-6, 0.35 * frame_.extent);
+      return true;
     }
   }
   Eigen::Vector3d hit;
@@ -269,17 +270,20 @@ bool SceneView::handleMousePress(QMouseEvent* event) {
 
 bool SceneView::handleMouseMove(QMouseEvent* event) {
   if (drag_ == Drag::None) return false;
+  const nh::DragHandle* handle = dragHandle();
+  if (!handle) return false;
   std::map<std::string, double> overrides = controller_->initialOverrides();
   Eigen::Vector3d hit;
   if (drag_ == Drag::Position) {
     if (!planePoint(event->position(), dragStart_.z(), hit)) return true;
-    overrides["x"] = startX_ + (hit.x() - dragStart_.x());
-    overrides["y"] = startY_ + (hit.y() - dragStart_.y());
+    overrides[handle->x] = startX_ + (hit.x() - dragStart_.x());
+    overrides[handle->y] = startY_ + (hit.y() - dragStart_.y());
   } else {
     if (!planePoint(event->position(), velocityOrigin_.z(), hit)) return true;
-    const Eigen::Vector3d v = (hit - velocityOrigin_) * velocityPerLength_;
-    overrides["vx"] = v.x();
-    overrides["vy"] = v.y();
+    const Eigen::Vector3d w = (hit - velocityOrigin_) * velocityPerLength_;
+    const Eigen::Vector3d v = velocityAxes_.transpose() * w;  // components along the axes
+    if (!handle->vx.empty()) overrides[handle->vx] = v.x();
+    if (!handle->vy.empty()) overrides[handle->vy] = v.y();
   }
   try {
     controller_->setInitialOverrides(overrides);

@@ -28,11 +28,12 @@ class SceneView : public VtkViewWidget {
   bool follow() const { return follow_; }
   void setTableFrame(bool tableFrame);
   bool tableFrame() const { return tableFrame_; }
-  // Dragging the body sets the initial position, dragging the velocity arrow (or Ctrl+drag
-  // from the body) the initial velocity. Turning it on resets to the initial state.
+  // Dragging the system's drag-handle body sets the initial position, dragging its velocity
+  // arrow (or Ctrl+drag from the arrow's origin) the initial velocity, as the system's
+  // SceneEditing describes. Turning it on resets to the initial state.
   void setEditInitial(bool edit);
   bool editInitial() const { return editInitial_; }
-  // Whether this system's state has x, y (and vx, vy) to edit by dragging.
+  // Whether the system's description offers a drag handle (SystemInfo::editing.drag).
   bool canEditInitial() const;
 
   void resetCamera();
@@ -57,7 +58,8 @@ class SceneView : public VtkViewWidget {
   void captureCamera();
   void applyCamera();
   Eigen::Quaterniond referenceRotation() const;
-  const nh::SceneBody* movableBody() const;
+  const nh::SceneBody* findBody(const std::string& name) const;  // in the displayed frame
+  const nh::DragHandle* dragHandle() const;                       // nullptr: nothing to drag
   bool planePoint(const QPointF& pos, double height, Eigen::Vector3d& point) const;
 
   SimulationController* controller_;
@@ -89,6 +91,7 @@ class SceneView : public VtkViewWidget {
   Eigen::Vector3d dragStart_ = Eigen::Vector3d::Zero();
   Eigen::Vector3d velocityOrigin_ = Eigen::Vector3d::Zero();
   double velocityPerLength_ = 1;
+  Eigen::Matrix3d velocityAxes_ = Eigen::Matrix3d::Identity();  // columns: the axes of vx, vy
   std::map<std::string, double> dragBefore_;
   double startX_ = 0, startY_ = 0;
 };

@@ -86,6 +86,9 @@ class SimulationController : public QObject {
   bool displayedScene(int run, nh::SceneFrame& frame) const;
   double displayedResidual() const;
   const QString& lastError() const { return lastError_; }
+  // Reports an edit that could not be applied (a refused undo or redo, say) on
+  // errorOccurred; the simulation and lastError() are left as they are.
+  void reportEditError(const QString& message) { emit errorOccurred(message); }
   long epoch() const { return epoch_; }
 
   // Drains the worker and advances the display clock; the controller's own timer calls it

@@ -1,7 +1,5 @@
 #include "ui/sim/simulation_worker.h"
 
-#include <chrono>
-
 #include "core/nh/errors.h"
 
 namespace nhui {
@@ -23,20 +21,31 @@ void SimulationWorker::submit(Job job) {
   {
     std::lock_guard lock(mutex_);
     pending_ = std::move(job);
-    halted_ = false;
   }
   wake_.notify_all();
 }
 
+// The predicate the thread waits on is read under the mutex, so it is changed under the
+// mutex too: a change between the thread's check and its wait would otherwise be missed.
 void SimulationWorker::setTarget(double t) {
-  target_.store(t);
+  {
+    std::lock_guard lock(mutex_);
+    target_.store(t);
+  }
   wake_.notify_all();
 }
 
 void SimulationWorker::halt() {
-  std::lock_guard lock(mutex_);
-  halted_ = true;
+  std::unique_lock lock(mutex_);
   pending_.reset();
+  const long request = ++haltRequested_;
+  wake_.notify_all();
+  haltDone_.wait(lock, [&] { return haltAcknowledged_ >= request || stop_; });
+}
+
+void SimulationWorker::setBeforeWaitHook(std::function<void()> hook) {
+  std::lock_guard lock(mutex_);
+  beforeWait_ = std::move(hook);
 }
 
 std::vector<SimulationWorker::Output> SimulationWorker::take() {
@@ -65,13 +74,23 @@ void SimulationWorker::loop() {
     {
       std::unique_lock lock(mutex_);
       auto ready = [&] {
-        if (stop_ || pending_) return true;
-        if (!active || halted_) return false;
+        if (stop_ || pending_ || haltRequested_ != haltAcknowledged_) return true;
+        if (!active) return false;
         return job.t0 + chunk * kChunkSamples * job.dtOut < target_.load();
       };
-      wake_.wait_for(lock, std::chrono::milliseconds(50), ready);
+      // No timeout: every change of what `ready` reads is made under the mutex and notified.
+      while (!ready()) {
+        if (beforeWait_) beforeWait_();
+        wake_.wait(lock);
+      }
       if (stop_) return;
-      if (halted_) active = false;
+      if (haltRequested_ != haltAcknowledged_) {
+        active = false;
+        runs.clear();
+        haltAcknowledged_ = haltRequested_;
+        haltDone_.notify_all();
+        continue;
+      }
       if (pending_) {
         job = std::move(*pending_);
         pending_.reset();
@@ -87,8 +106,10 @@ void SimulationWorker::loop() {
           try {
             run.sim = std::make_unique<nh::Simulation>(setup.system, setup.dynamics,
                                                        setup.formulation, setup.options);
-            run.sim->setParameters(setup.parameters);
+            // State first: setting the parameters projects the current state onto the
+            // constraints as they read with the new values (the table's Ω, say).
             run.sim->setState(job.t0, setup.x0);
+            run.sim->setParameters(setup.parameters);
           } catch (const std::exception& e) {
             run.failed = true;
             std::lock_guard relock(mutex_);
@@ -99,7 +120,6 @@ void SimulationWorker::loop() {
         if (runs.empty() || runs[0].failed) active = false;
         continue;
       }
-      if (!ready()) continue;
     }
 
     // One chunk of every live run, outside the lock.

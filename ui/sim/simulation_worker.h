@@ -7,6 +7,7 @@
 
 #include <atomic>
 #include <condition_variable>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -53,7 +54,9 @@ class SimulationWorker {
   void submit(Job job);
   // Integrate until the runs reach this simulated time (then wait).
   void setTarget(double t);
-  // Stops integrating until the next job.
+  // Drops the pending job and stops integrating until the next submit(). Returns once the
+  // thread has finished its current chunk and let go of the runs: nothing of the halted job is
+  // added to the outbox afterwards (what is already there stays for take()).
   void halt();
   std::vector<Output> take();
   // Simulated time the worker has reached (for its epoch).
@@ -61,18 +64,25 @@ class SimulationWorker {
 
   static constexpr int kChunkSamples = 5;  // samples per chunk: the grid of restarts
 
+  // For tests: called on the worker thread, with the worker's mutex held, each time it has
+  // found nothing to do and is about to wait. Empty: none.
+  void setBeforeWaitHook(std::function<void()> hook);
+
  private:
   void loop();
 
   std::thread thread_;
   mutable std::mutex mutex_;
   std::condition_variable wake_;
+  std::condition_variable haltDone_;
   std::optional<Job> pending_;
   std::vector<Output> outbox_;
   std::atomic<double> target_{0};
   std::atomic<double> reached_{0};
   bool stop_ = false;
-  bool halted_ = false;
+  long haltRequested_ = 0;
+  long haltAcknowledged_ = 0;
+  std::function<void()> beforeWait_;
 };
 
 }  // namespace nhui

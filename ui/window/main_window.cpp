@@ -2,7 +2,6 @@
 
 #include <QAction>
 #include <QApplication>
-#include <QCheckBox>
 #include <QCloseEvent>
 #include <QComboBox>
 #include <QDateTime>
@@ -10,8 +9,6 @@
 #include <QDragEnterEvent>
 #include <QFileDialog>
 #include <QFileInfo>
-#include <QFormLayout>
-#include <QGroupBox>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QMenuBar>
@@ -20,7 +17,6 @@
 #include <QScrollArea>
 #include <QSettings>
 #include <QSlider>
-#include <QSpinBox>
 #include <QStatusBar>
 #include <QStyle>
 #include <QTabWidget>
@@ -43,13 +39,15 @@
 #include "ui/sim/simulation_controller.h"
 #include "ui/panels/system_chooser.h"
 #include "ui/panels/undo_commands.h"
+#include "ui/panels/compare_panel.h"
+#include "ui/window/display_panel.h"
+#include "ui/window/timeline_bar.h"
 #include "resources/app_resources.h"
 
 namespace nhui {
 
 namespace {
 
-constexpr int kTimelineSteps = 10000;
 constexpr int kSpeedSteps = 500;  // log scale 0.01× … 1000×
 
 double speedFromSlider(int p) { return std::pow(10.0, -2.0 + 5.0 * p / kSpeedSteps); }
@@ -100,6 +98,8 @@ MainWindow::MainWindow(bool useSettings, QWidget* parent)
 }
 
 MainWindow::~MainWindow() = default;
+
+QSlider* MainWindow::timeline() const { return timelineBar_->slider(); }
 
 // ---- Construction -------------------------------------------------------------------------
 
@@ -213,26 +213,8 @@ void MainWindow::createCentral() {
   view_->setObjectName("sceneView");
   layout->addWidget(view_, 1);
 
-  auto* timeRow = new QHBoxLayout;
-  timeRow->setContentsMargins(8, 4, 8, 4);
-  timeline_ = new QSlider(Qt::Horizontal);
-  timeline_->setObjectName("timeline");
-  timeline_->setRange(0, kTimelineSteps);
-  timeline_->setToolTip(tr("Scrub through the recorded history; Play resumes from there"));
-  timelineLabel_ = new QLabel;
-  timelineLabel_->setMinimumWidth(170);
-  timeRow->addWidget(new QLabel(tr("History")));
-  timeRow->addWidget(timeline_, 1);
-  timeRow->addWidget(timelineLabel_);
-  layout->addLayout(timeRow);
-  connect(timeline_, &QSlider::sliderPressed, this, [this] { timelineDragging_ = true; });
-  connect(timeline_, &QSlider::sliderReleased, this, [this] { timelineDragging_ = false; });
-  connect(timeline_, &QSlider::valueChanged, this, [this](int v) {
-    if (!timeline_->isSliderDown() && !timelineDragging_ && !timeline_->hasFocus()) return;
-    const RunHistory& run = controller_->primary();
-    if (run.empty()) return;
-    controller_->seek(run.firstTime() + (run.lastTime() - run.firstTime()) * v / kTimelineSteps);
-  });
+  timelineBar_ = new TimelineBar(controller_);
+  layout->addWidget(timelineBar_);
 
   shortcutOverlay_ = new QLabel(view_);
   shortcutOverlay_->setTextFormat(Qt::RichText);
@@ -337,10 +319,14 @@ void MainWindow::createDockWindows() {
 
   systemText_ = new QTextBrowser;
   systemDock_ = makeDock(tr("System"), "systemDock", systemText_, Qt::RightDockWidgetArea);
-  displayDock_ = makeDock(tr("Display"), "displayDock", scrolled(createDisplayPanel()),
+  displayPanel_ = new DisplayPanel;
+  connect(displayPanel_, &DisplayPanel::optionsChanged, this, &MainWindow::applyDisplayOptions);
+  displayDock_ = makeDock(tr("Display"), "displayDock", scrolled(displayPanel_),
                           Qt::LeftDockWidgetArea);
-  compareDock_ =
-      makeDock(tr("Compare"), "compareDock", createComparePanel(), Qt::LeftDockWidgetArea);
+  comparePanel_ = new ComparePanel(controller_);
+  connect(comparePanel_, &ComparePanel::refused, this,
+          [this](const QString& message) { statusBar()->showMessage(message, 8000); });
+  compareDock_ = makeDock(tr("Compare"), "compareDock", comparePanel_, Qt::LeftDockWidgetArea);
   tabifyDockWidget(parametersDock_, systemDock_);
   parametersDock_->raise();
 
@@ -354,154 +340,8 @@ void MainWindow::createDockWindows() {
   resizeDocks({phaseDock_, timeDock_}, {330, 330}, Qt::Vertical);
 }
 
-QWidget* MainWindow::createDisplayPanel() {
-  auto* panel = new QWidget;
-  auto* layout = new QVBoxLayout(panel);
-  auto check = [this, layout](const QString& text, bool SceneDisplayOptions::*member) {
-    auto* box = new QCheckBox(text);
-    box->setChecked(display_.*member);
-    connect(box, &QCheckBox::toggled, this, [this, member](bool on) {
-      display_.*member = on;
-      applyDisplayOptions();
-    });
-    layout->addWidget(box);
-    return box;
-  };
-  auto* arrows = new QLabel(tr("<b>Arrows</b>"));
-  layout->addWidget(arrows);
-  check(tr("Constraint && applied forces"), &SceneDisplayOptions::reactionArrows)
-      ->setObjectName("forceArrows");
-  check(tr("Velocity"), &SceneDisplayOptions::velocityArrows)->setObjectName("velocityArrows");
-  check(tr("Angular velocity"), &SceneDisplayOptions::angularVelocityArrows)
-      ->setObjectName("angularArrows");
-  check(tr("Scale legend"), &SceneDisplayOptions::legend);
-  layout->addWidget(new QLabel(tr("<b>Trails</b>")));
-  check(tr("Show trails"), &SceneDisplayOptions::trails)->setObjectName("trails");
-  auto* lengthRow = new QHBoxLayout;
-  auto* length = new QDoubleSpinBox;
-  length->setObjectName("trailLength");
-  length->setRange(0.1, 100000);
-  length->setDecimals(1);
-  length->setSuffix(" s");
-  length->setValue(display_.trailSeconds);
-  length->setToolTip(tr("Length of the trails in simulated seconds"));
-  connect(length, &QDoubleSpinBox::valueChanged, this, [this](double v) {
-    display_.trailSeconds = v;
-    applyDisplayOptions();
-  });
-  lengthRow->addWidget(new QLabel(tr("length")));
-  lengthRow->addWidget(length, 1);
-  layout->addLayout(lengthRow);
-  trailChecks_ = new QWidget;
-  trailChecksLayout_ = new QVBoxLayout(trailChecks_);
-  trailChecksLayout_->setContentsMargins(12, 0, 0, 0);
-  layout->addWidget(trailChecks_);
-  layout->addWidget(new QLabel(tr("<b>Scene</b>")));
-  check(tr("Ground grid"), &SceneDisplayOptions::grid);
-  check(tr("Axes"), &SceneDisplayOptions::axes);
-  check(tr("Time overlay"), &SceneDisplayOptions::overlayText);
-  layout->addStretch(1);
-  return panel;
-}
-
-void MainWindow::rebuildTrailChecks() {
-  while (QLayoutItem* item = trailChecksLayout_->takeAt(0)) {
-    delete item->widget();
-    delete item;
-  }
-  for (const auto& p : controller_->primary().layout().points) {
-    const QString name = QString::fromStdString(p.name);
-    auto* box = new QCheckBox(name);
-    box->setChecked(std::find(display_.hiddenTrails.begin(), display_.hiddenTrails.end(), p.name) ==
-                    display_.hiddenTrails.end());
-    connect(box, &QCheckBox::toggled, this, [this, n = p.name](bool on) {
-      auto& hidden = display_.hiddenTrails;
-      hidden.erase(std::remove(hidden.begin(), hidden.end(), n), hidden.end());
-      if (!on) hidden.push_back(n);
-      applyDisplayOptions();
-    });
-    trailChecksLayout_->addWidget(box);
-  }
-}
-
-QWidget* MainWindow::createComparePanel() {
-  auto* panel = new QWidget;
-  auto* form = new QFormLayout(panel);
-  compareMode_ = new QComboBox;
-  compareMode_->setObjectName("compareMode");
-  compareMode_->addItem(tr("Off"));
-  compareMode_->addItem(tr("Nonholonomic vs vakonomic"));
-  compareMode_->addItem(tr("Ghost: another parameter value"));
-  ghostParameter_ = new QComboBox;
-  ghostValue_ = new CheckedSpinBox([this](double v) {
-    const int i =
-        controller_->system().parameterIndex(ghostParameter_->currentText().toStdString());
-    if (i < 0) return QString();
-    const auto& info = controller_->system().info().parameters[i];
-    return info.allows(v) ? QString()
-                          : tr("must be in %1").arg(QString::fromStdString(info.rangeText()));
-  });
-  auto* reason = new QLabel;
-  reason->setStyleSheet("color: #ff6b5b;");
-  reason->setWordWrap(true);
-  connect(ghostValue_, &CheckedSpinBox::refusalChanged, reason, &QLabel::setText);
-  form->addRow(tr("Compare"), compareMode_);
-  form->addRow(tr("Ghost parameter"), ghostParameter_);
-  form->addRow(tr("Ghost value"), ghostValue_);
-  form->addRow(reason);
-  auto* note =
-      new QLabel(tr("The second run starts from the same initial state and is drawn "
-                    "in orange in the scene and in every plot."));
-  note->setWordWrap(true);
-  form->addRow(note);
-  connect(compareMode_, &QComboBox::activated, this, &MainWindow::applyCompare);
-  connect(ghostParameter_, &QComboBox::activated, this, [this] {
-    const int i =
-        controller_->system().parameterIndex(ghostParameter_->currentText().toStdString());
-    if (i >= 0) {
-      QSignalBlocker block(ghostValue_);
-      ghostValue_->setValue(2 * controller_->parameters()[i] != 0 ? 2 * controller_->parameters()[i]
-                                                                  : 1);
-    }
-    if (compareMode_->currentIndex() == 2) applyCompare();
-  });
-  connect(ghostValue_, &QDoubleSpinBox::valueChanged, this, [this] {
-    if (compareMode_->currentIndex() == 2) applyCompare();
-  });
-  return panel;
-}
-
 void MainWindow::setCompare(CompareMode mode, const QString& parameter, double value) {
-  {
-    const QSignalBlocker blockMode(compareMode_), blockParameter(ghostParameter_), blockValue(ghostValue_);
-    compareMode_->setCurrentIndex(mode == CompareMode::None ? 0 : mode == CompareMode::Vakonomic ? 1 : 2);
-    if (mode == CompareMode::Ghost) {
-      const int index = ghostParameter_->findText(parameter);
-      if (index < 0) {
-        statusBar()->showMessage(tr("unknown parameter '%1' for the ghost run").arg(parameter), 8000);
-        return;
-      }
-      ghostParameter_->setCurrentIndex(index);
-      ghostValue_->setValue(value);
-    }
-  }
-  applyCompare();
-}
-
-void MainWindow::applyCompare() {
-  const int mode = compareMode_->currentIndex();
-  try {
-    if (mode == 0)
-      controller_->setCompare(CompareMode::None);
-    else if (mode == 1)
-      controller_->setCompare(CompareMode::Vakonomic);
-    else
-      controller_->setCompare(CompareMode::Ghost, ghostParameter_->currentText().toStdString(),
-                              ghostValue_->value());
-    controller_->play();
-  } catch (const nh::Error& e) {
-    statusBar()->showMessage(QString::fromStdString(e.what()), 8000);
-  }
+  comparePanel_->setCompare(mode, parameter, value);
 }
 
 void MainWindow::createMenus() {
@@ -597,30 +437,19 @@ void MainWindow::readSettings() {
     restoreGeometry(settings.value("window/geometry").toByteArray());
   if (settings.contains("window/state")) restoreState(settings.value("window/state").toByteArray());
   recentFiles_ = settings.value("files/recent").toStringList();
-  display_.trails = settings.value("display/trails", display_.trails).toBool();
-  display_.trailSeconds = settings.value("display/trailSeconds", display_.trailSeconds).toDouble();
-  display_.reactionArrows = settings.value("display/forces", display_.reactionArrows).toBool();
-  display_.velocityArrows = settings.value("display/velocity", display_.velocityArrows).toBool();
-  display_.angularVelocityArrows =
-      settings.value("display/angularVelocity", display_.angularVelocityArrows).toBool();
-  display_.grid = settings.value("display/grid", display_.grid).toBool();
-  display_.axes = settings.value("display/axes", display_.axes).toBool();
-  display_.legend = settings.value("display/legend", display_.legend).toBool();
+  SceneDisplayOptions display = displayPanel_->options();
+  display.trails = settings.value("display/trails", display.trails).toBool();
+  display.trailSeconds = settings.value("display/trailSeconds", display.trailSeconds).toDouble();
+  display.reactionArrows = settings.value("display/forces", display.reactionArrows).toBool();
+  display.velocityArrows = settings.value("display/velocity", display.velocityArrows).toBool();
+  display.angularVelocityArrows =
+      settings.value("display/angularVelocity", display.angularVelocityArrows).toBool();
+  display.grid = settings.value("display/grid", display.grid).toBool();
+  display.axes = settings.value("display/axes", display.axes).toBool();
+  display.legend = settings.value("display/legend", display.legend).toBool();
+  displayPanel_->setOptions(display);
   const double speed = settings.value("simulation/speed", 1.0).toDouble();
   controller_->setSpeed(speed);
-  // The display panel was built with the defaults: bring its widgets in line.
-  for (QCheckBox* box : displayDock_->findChildren<QCheckBox*>()) {
-    const QString n = box->objectName();
-    QSignalBlocker block(box);
-    if (n == "forceArrows") box->setChecked(display_.reactionArrows);
-    if (n == "velocityArrows") box->setChecked(display_.velocityArrows);
-    if (n == "angularArrows") box->setChecked(display_.angularVelocityArrows);
-    if (n == "trails") box->setChecked(display_.trails);
-  }
-  if (auto* length = displayDock_->findChild<QDoubleSpinBox*>("trailLength")) {
-    QSignalBlocker block(length);
-    length->setValue(display_.trailSeconds);
-  }
   updateRecentMenu();
 }
 
@@ -629,14 +458,15 @@ void MainWindow::writeSettings() {
   settings.setValue("window/geometry", saveGeometry());
   settings.setValue("window/state", saveState());
   settings.setValue("files/recent", recentFiles_);
-  settings.setValue("display/trails", display_.trails);
-  settings.setValue("display/trailSeconds", display_.trailSeconds);
-  settings.setValue("display/forces", display_.reactionArrows);
-  settings.setValue("display/velocity", display_.velocityArrows);
-  settings.setValue("display/angularVelocity", display_.angularVelocityArrows);
-  settings.setValue("display/grid", display_.grid);
-  settings.setValue("display/axes", display_.axes);
-  settings.setValue("display/legend", display_.legend);
+  const SceneDisplayOptions& display = displayPanel_->options();
+  settings.setValue("display/trails", display.trails);
+  settings.setValue("display/trailSeconds", display.trailSeconds);
+  settings.setValue("display/forces", display.reactionArrows);
+  settings.setValue("display/velocity", display.velocityArrows);
+  settings.setValue("display/angularVelocity", display.angularVelocityArrows);
+  settings.setValue("display/grid", display.grid);
+  settings.setValue("display/axes", display.axes);
+  settings.setValue("display/legend", display.legend);
   settings.setValue("simulation/speed", controller_->speed());
 }
 
@@ -771,19 +601,13 @@ void MainWindow::onScenarioChanged() {
     timeSeries_->resetVariables();
     systemText_->setHtml(systemHtml(controller_->system()));
     view_->rebuild();
-    rebuildTrailChecks();
+    std::vector<std::string> trailPoints;
+    for (const auto& p : controller_->primary().layout().points) trailPoints.push_back(p.name);
+    displayPanel_->setTrailPoints(trailPoints);
     const int i = systemBox_->findData(QString::fromStdString(lastSystem_));
     systemBox_->setCurrentIndex(i);
-    QSignalBlocker block(ghostParameter_);
-    ghostParameter_->clear();
-    for (const auto& p : controller_->system().info().parameters)
-      ghostParameter_->addItem(QString::fromStdString(p.name));
-    if (!controller_->parameters().empty()) {
-      QSignalBlocker blockValue(ghostValue_);
-      const double p0 = controller_->parameters()[0];
-      ghostValue_->setValue(p0 != 0 ? 2 * p0 : 1);
-    }
-    const bool hasTable = controller_->system().name() == "ball_on_turntable";
+    comparePanel_->rebuild();
+    const bool hasTable = controller_->system().info().editing.movingFrame;
     tableFrameAction_->setEnabled(hasTable);
     if (!hasTable) tableFrameAction_->setChecked(false);
     if (editInitialAction_->isChecked()) editInitialAction_->setChecked(false);
@@ -791,18 +615,18 @@ void MainWindow::onScenarioChanged() {
     parameters_->syncValues();
     initial_->syncValues();
   }
-  {
-    QSignalBlocker block(compareMode_);
-    compareMode_->setCurrentIndex(static_cast<int>(controller_->compareMode()));
-  }
+  comparePanel_->syncMode();
   phase_->refresh();
   timeSeries_->refresh();
 }
 
 void MainWindow::onError(const QString& message) {
-  banner_->setText(tr("⚠  %1\nThe simulation is paused; nothing recorded so far is lost. Change a "
-                      "parameter, scrub back, or press R to reset.")
-                       .arg(message));
+  // Some errors (a refused undo, initial conditions that no longer fit) leave the run going.
+  banner_->setText(controller_->playing()
+                       ? tr("⚠  %1").arg(message)
+                       : tr("⚠  %1\nThe simulation is paused; nothing recorded so far is lost. "
+                            "Change a parameter, scrub back, or press R to reset.")
+                             .arg(message));
   banner_->show();
   statusBar()->showMessage(message, 15000);
 }
@@ -816,21 +640,8 @@ void MainWindow::onTick() {
   view_->refresh();
   if (!phaseDock_->isHidden() && phase_->isVisible()) phase_->refresh();
   if (!timeDock_->isHidden() && timeSeries_->isVisible()) timeSeries_->refresh();
-  updateTimeline();
+  timelineBar_->refresh();
   updateStatus();
-}
-
-void MainWindow::updateTimeline() {
-  const RunHistory& run = controller_->primary();
-  const double t = controller_->displayTime();
-  const double t0 = run.firstTime(), t1 = run.lastTime();
-  if (!timeline_->isSliderDown()) {
-    QSignalBlocker block(timeline_);
-    timeline_->setValue(t1 > t0
-                            ? static_cast<int>(std::lround((t - t0) / (t1 - t0) * kTimelineSteps))
-                            : kTimelineSteps);
-  }
-  timelineLabel_->setText(QStringLiteral("%1 / %2 s").arg(t, 0, 'f', 2).arg(t1, 0, 'f', 2));
 }
 
 void MainWindow::updateStatus() {
@@ -850,7 +661,7 @@ void MainWindow::updateStatus() {
 }
 
 void MainWindow::applyDisplayOptions() {
-  SceneDisplayOptions o = display_;
+  SceneDisplayOptions o = displayPanel_->options();
   o.textScale = presentation_ ? 1.7 : 1.0;
   o.highContrast = presentation_;
   view_->setOptions(o);

@@ -28,7 +28,9 @@ class ParameterPanel;
 class InitialStatePanel;
 class PhasePortraitPanel;
 class TimeSeriesPanel;
-class CheckedSpinBox;
+class DisplayPanel;
+class TimelineBar;
+class ComparePanel;
 
 class MainWindow : public QMainWindow {
   Q_OBJECT
@@ -45,8 +47,12 @@ class MainWindow : public QMainWindow {
   PhasePortraitPanel* phasePanel() const { return phase_; }
   TimeSeriesPanel* timeSeriesPanel() const { return timeSeries_; }
   QUndoStack* undoStack() const { return undo_; }
-  QSlider* timeline() const { return timeline_; }
+  QSlider* timeline() const;
   QLabel* errorBanner() const { return banner_; }
+  // Checkable View actions: "view from the moving frame" (enabled only when the system's scene
+  // has one) and "edit the start by dragging".
+  QAction* tableFrameAction() const { return tableFrameAction_; }
+  QAction* editInitialAction() const { return editInitialAction_; }
 
   // Open/save without dialogs; false (and a message) on failure.
   bool openScenario(const QString& path);
@@ -73,8 +79,6 @@ class MainWindow : public QMainWindow {
   void exportAnimation();
   void exportScreenshot();
   void createStatusBar();
-  QWidget* createDisplayPanel();
-  QWidget* createComparePanel();
   void readSettings();
   void writeSettings();
 
@@ -82,11 +86,8 @@ class MainWindow : public QMainWindow {
   void onScenarioChanged();
   void onError(const QString& message);
   void updatePlayAction(bool playing);
-  void updateTimeline();
   void updateStatus();
   void applyDisplayOptions();
-  void rebuildTrailChecks();
-  void applyCompare();
   void addRecentFile(const QString& path);
   void updateRecentMenu();
   void openDialog();
@@ -133,9 +134,7 @@ class MainWindow : public QMainWindow {
   QComboBox* systemBox_ = nullptr;
   QSlider* speedSlider_ = nullptr;
   QLabel* speedLabel_ = nullptr;
-  QSlider* timeline_ = nullptr;
-  QLabel* timelineLabel_ = nullptr;
-  bool timelineDragging_ = false;
+  TimelineBar* timelineBar_ = nullptr;
   QLabel* banner_ = nullptr;
   QLabel* shortcutOverlay_ = nullptr;
 
@@ -144,15 +143,8 @@ class MainWindow : public QMainWindow {
   QLabel* statusFps_ = nullptr;
   QLabel* statusResidual_ = nullptr;
 
-  // Display options widgets.
-  SceneDisplayOptions display_;
-  QVBoxLayout* trailChecksLayout_ = nullptr;
-  QWidget* trailChecks_ = nullptr;
-
-  // Compare widgets.
-  QComboBox* compareMode_ = nullptr;
-  QComboBox* ghostParameter_ = nullptr;
-  CheckedSpinBox* ghostValue_ = nullptr;
+  DisplayPanel* displayPanel_ = nullptr;
+  ComparePanel* comparePanel_ = nullptr;
 
   QString currentFile_;
   QStringList recentFiles_;

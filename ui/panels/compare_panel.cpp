@@ -1,0 +1,121 @@
+#include "ui/panels/compare_panel.h"
+
+#include <QComboBox>
+#include <QFormLayout>
+#include <QLabel>
+
+#include "core/nh/errors.h"
+#include "ui/panels/parameter_panel.h"
+
+namespace nhui {
+
+namespace {
+// Rows of the mode box, in CompareMode order.
+int rowOf(CompareMode mode) {
+  return mode == CompareMode::None ? 0 : mode == CompareMode::Vakonomic ? 1 : 2;
+}
+}  // namespace
+
+ComparePanel::ComparePanel(SimulationController* controller, QWidget* parent)
+    : QWidget(parent), controller_(controller) {
+  auto* form = new QFormLayout(this);
+  mode_ = new QComboBox;
+  mode_->setObjectName("compareMode");
+  mode_->addItem(tr("Off"));
+  mode_->addItem(tr("Nonholonomic vs vakonomic"));
+  mode_->addItem(tr("Ghost: another parameter value"));
+  ghostParameter_ = new QComboBox;
+  ghostParameter_->setObjectName("ghostParameter");
+  ghostValue_ = new CheckedSpinBox([this](double v) {
+    const int i =
+        controller_->system().parameterIndex(ghostParameter_->currentText().toStdString());
+    if (i < 0) return QString();
+    const auto& info = controller_->system().info().parameters[i];
+    return info.allows(v) ? QString()
+                          : tr("must be in %1").arg(QString::fromStdString(info.rangeText()));
+  });
+  ghostValue_->setObjectName("ghostValue");
+  auto* reason = new QLabel;
+  reason->setStyleSheet("color: #ff6b5b;");
+  reason->setWordWrap(true);
+  connect(ghostValue_, &CheckedSpinBox::refusalChanged, reason, &QLabel::setText);
+  form->addRow(tr("Compare"), mode_);
+  form->addRow(tr("Ghost parameter"), ghostParameter_);
+  form->addRow(tr("Ghost value"), ghostValue_);
+  form->addRow(reason);
+  auto* note = new QLabel(tr("The second run starts from the same initial state and is drawn "
+                             "in orange in the scene and in every plot."));
+  note->setWordWrap(true);
+  form->addRow(note);
+  connect(mode_, &QComboBox::activated, this, &ComparePanel::apply);
+  connect(ghostParameter_, &QComboBox::activated, this, [this] {
+    const int i =
+        controller_->system().parameterIndex(ghostParameter_->currentText().toStdString());
+    if (i >= 0) {
+      QSignalBlocker block(ghostValue_);
+      const double p = controller_->parameters()[i];
+      ghostValue_->setValue(p != 0 ? 2 * p : 1);
+    }
+    if (mode_->currentIndex() == rowOf(CompareMode::Ghost)) apply();
+  });
+  connect(ghostValue_, &QDoubleSpinBox::valueChanged, this, [this] {
+    if (mode_->currentIndex() == rowOf(CompareMode::Ghost)) apply();
+  });
+  rebuild();
+}
+
+void ComparePanel::setCompare(CompareMode mode, const QString& parameter, double value) {
+  {
+    const QSignalBlocker blockMode(mode_), blockParameter(ghostParameter_),
+        blockValue(ghostValue_);
+    if (mode == CompareMode::Ghost) {
+      const int index = ghostParameter_->findText(parameter);
+      if (index < 0) {
+        emit refused(tr("unknown parameter '%1' for the ghost run").arg(parameter));
+        return;
+      }
+      ghostParameter_->setCurrentIndex(index);
+      ghostValue_->setValue(value);
+    }
+    mode_->setCurrentIndex(rowOf(mode));
+  }
+  apply();
+}
+
+void ComparePanel::rebuild() {
+  QSignalBlocker block(ghostParameter_);
+  ghostParameter_->clear();
+  for (const auto& p : controller_->system().info().parameters)
+    ghostParameter_->addItem(QString::fromStdString(p.name));
+  if (!controller_->parameters().empty()) {
+    QSignalBlocker blockValue(ghostValue_);
+    const double p0 = controller_->parameters()[0];
+    ghostValue_->setValue(p0 != 0 ? 2 * p0 : 1);
+  }
+}
+
+void ComparePanel::syncMode() {
+  QSignalBlocker block(mode_);
+  mode_->setCurrentIndex(rowOf(controller_->compareMode()));
+}
+
+void ComparePanel::apply() {
+  try {
+    switch (mode_->currentIndex()) {
+      case 0:
+        controller_->setCompare(CompareMode::None);
+        break;
+      case 1:
+        controller_->setCompare(CompareMode::Vakonomic);
+        break;
+      default:
+        controller_->setCompare(CompareMode::Ghost, ghostParameter_->currentText().toStdString(),
+                                ghostValue_->value());
+    }
+    controller_->play();
+  } catch (const nh::Error& e) {
+    emit refused(QString::fromStdString(e.what()));
+  }
+}
+
+}  // namespace nhui
