@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Runs a command with an X display: the current one if it answers, else a private Xvfb
 # (GUI tests and benchmarks need one; VTK renders through GLX only). The private server
-# picks a free display number itself (-displayfd), so parallel runs never race for one.
+# picks a free display number itself (-displayfd), so parallel runs never race for one, and
+# does not reset when its last client leaves (-noreset): a reset drops new connections, which
+# made suites that open and close VTK windows one after another fail at random.
 set -euo pipefail
 if [ -n "${DISPLAY:-}" ] && command -v xdpyinfo >/dev/null 2>&1 && xdpyinfo >/dev/null 2>&1; then
   exec "$@"
@@ -11,7 +13,7 @@ if [ -n "${DISPLAY:-}" ] && ! command -v xdpyinfo >/dev/null 2>&1; then
   exec "$@"
 fi
 work=$(mktemp -d)
-Xvfb -displayfd 3 -screen 0 1920x1080x24 -nolisten tcp 3>"$work/display" 2>"$work/log" &
+Xvfb -displayfd 3 -screen 0 1920x1080x24 -nolisten tcp -noreset 3>"$work/display" 2>"$work/log" &
 server=$!
 cleanup() {
   kill "$server" 2>/dev/null || true
