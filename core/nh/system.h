@@ -224,7 +224,10 @@ class DefinedSystem final : public SystemModel {
     if constexpr (requires { &Def::template constraints<S>; }) Def::constraints(p, t, q, y, phi);
     if constexpr (requires { &Def::template holonomic<S>; }) {
       // ġ = d/dε g(t + ε, q + ε ρ(q) y): one directional derivative over S.
-      std::vector<S> rho(n() * m(), S(0.0));  // rare path: systems with holonomic constraints
+      // Per-thread scratch for ρ (n×m over S; for Jet2 too large for the stack): allocated on
+      // a thread's first call, reused after, so the hot path allocates nothing.
+      thread_local std::vector<S> rho;
+      rho.assign(n() * m(), S(0.0));
       Def::anchor(p, q, rho.data());
       using T = Tangent<S>;
       T qt[kMaxCoordinates], gt[kMaxConstraints];

@@ -41,7 +41,7 @@ class CatalogueTest : public QObject {
         sim.advance(1.0, 0.1, [&](double, const double*) { ++samples; });
         QCOMPARE(samples, 11);
         Observables o;
-        sim.equations().observe(sim.time(), sim.state().data(), o);
+        sim.equations().observe(sim.workspace(), sim.time(), sim.state().data(), o);
         SceneFrame frame;
         system->scene(sim.equations().parameters().data(), sim.time(), sim.state().data(),
                       sim.state().data() + system->n(), o.lambda.data(), frame);
