@@ -120,7 +120,10 @@ int main() {
   EquationsWorkspace ws(eq);
   const State x0 = initialState(eq, 0, {});
   const auto& p = eq.parameters();
-  const HandWrittenBall hand{p[0], p[1], p[2], p[3], p[4], p[5], p[6], p[7], p[8]};
+  auto at = [&](const char* name) { return p[ball->parameterIndex(name)]; };
+  const HandWrittenBall hand{at("m"),         at("r"),         at("inertia_ratio"),
+                             at("Omega0"),    at("Omega_rate"), at("Omega_amp"),
+                             at("Omega_freq"), at("tilt"),      at("g")};
   State d1(x0.size()), d2(x0.size());
   eq.rhs(ws, 0.7, x0.data(), d1.data());
   hand(x0, d2, 0.7);

@@ -13,10 +13,15 @@ class CatalogueTest : public QObject {
   Q_OBJECT
  private slots:
   void descriptionsAreComplete() {
-    QCOMPARE(catalogue().size(), size_t(7));
+    QVERIFY(!catalogue().empty());
+    std::set<std::string> systemNames;
     for (const auto& system : catalogue()) {
       const SystemInfo& s = system->info();
       const QString name = QString::fromStdString(s.name);
+      QVERIFY2(systemNames.insert(s.name).second, qPrintable(name));  // names are unique ...
+      QCOMPARE(findSystem(s.name), system);                           // ... and found by name
+      std::set<std::string> parameterNames;
+      for (const auto& p : s.parameters) QVERIFY2(parameterNames.insert(p.name).second, qPrintable(name));
       QVERIFY2(!s.title.empty() && !s.description.empty() && !s.source.empty() && !s.equations.empty() &&
                    !s.initialization.empty(),
                qPrintable(name));
