@@ -116,9 +116,10 @@ EquationsOfMotion::EquationsOfMotion(std::shared_ptr<const CompiledEquations> co
     : compiled_(std::move(compiled)), formulation_(formulation) {}
 
 EquationsOfMotion EquationsOfMotion::withParameters(std::vector<double> values) const {
-  if (values.empty())
+  if (values.size() != compiled_->parameters.size())  // empty would mean the defaults below
     throw InputError("system '" + compiled_->system->name() + "' takes " +
-                     std::to_string(compiled_->parameters.size()) + " parameters, got 0");
+                     std::to_string(compiled_->parameters.size()) + " parameters, got " +
+                     std::to_string(values.size()));
   return EquationsOfMotion(compiled_->system, compiled_->dynamics, formulation_, std::move(values),
                            compiled_->backend);
 }
