@@ -93,7 +93,8 @@ int main() {
     const State x0 = initialState(sim.equations(), 0, {});
     State dx(x0.size());
     const EquationsOfMotion& eq = sim.equations();
-    const double rhsRate = rate([&] { eq.rhs(0.3, x0.data(), dx.data()); });
+    EquationsWorkspace& ws = sim.workspace();
+    const double rhsRate = rate([&] { eq.rhs(ws, 0.3, x0.data(), dx.data()); });
     auto stepsPerSecond = [&](bool projection) {
       IntegratorOptions o;
       o.projection = projection;
@@ -113,22 +114,26 @@ int main() {
 
   // Generic engine against the hand-written closed form, same state, same stepper.
   const auto ball = findSystem("ball_on_turntable");
-  EquationsOfMotion eq(ball, DynamicsKind::Nonholonomic);
   const std::map<std::string, double> params = {{"Omega_rate", 0.01}, {"Omega_amp", 0.2}, {"tilt", 0.05}};
-  eq.setParameters(resolveParameters(*ball, params));
+  const EquationsOfMotion eq(ball, DynamicsKind::Nonholonomic, Formulation::Multipliers,
+                             resolveParameters(*ball, params));
+  EquationsWorkspace ws(eq);
   const State x0 = initialState(eq, 0, {});
   const auto& p = eq.parameters();
-  const HandWrittenBall hand{p[0], p[1], p[2], p[3], p[4], p[5], p[6], p[7], p[8]};
+  auto at = [&](const char* name) { return p[ball->parameterIndex(name)]; };
+  const HandWrittenBall hand{at("m"),         at("r"),         at("inertia_ratio"),
+                             at("Omega0"),    at("Omega_rate"), at("Omega_amp"),
+                             at("Omega_freq"), at("tilt"),      at("g")};
   State d1(x0.size()), d2(x0.size());
-  eq.rhs(0.7, x0.data(), d1.data());
+  eq.rhs(ws, 0.7, x0.data(), d1.data());
   hand(x0, d2, 0.7);
   double maxDiff = 0;
   for (size_t i = 0; i < d1.size(); ++i) maxDiff = std::max(maxDiff, std::abs(d1[i] - d2[i]));
-  const double genericRhs = rate([&] { eq.rhs(0.7, x0.data(), d1.data()); }, 1.0);
+  const double genericRhs = rate([&] { eq.rhs(ws, 0.7, x0.data(), d1.data()); }, 1.0);
   const double handRhs = rate([&] { hand(x0, d2, 0.7); }, 1.0);
   auto generic = [&](const State& s, State& d, double t) {
     d.resize(s.size());
-    eq.rhs(t, s.data(), d.data());
+    eq.rhs(ws, t, s.data(), d.data());
   };
   const double genericSteps = denseSteps(generic, x0, 1e-10, 1e-12);
   const double handSteps = denseSteps(hand, x0, 1e-10, 1e-12);

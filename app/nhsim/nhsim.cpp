@@ -174,7 +174,7 @@ int run(const std::vector<std::string>& args) {
   double maxResidual = 0, maxLambda = 0, e0 = 0, e1 = 0;
   std::vector<double> last;
   auto onSample = [&](double t, const double* x) {
-    outputRow(eq, layout, t, x, obs, row);
+    outputRow(eq, sim.workspace(), layout, t, x, obs, row);
     csv.write(row);
     if (rows == 0) e0 = obs.energy;
     e1 = obs.energy;

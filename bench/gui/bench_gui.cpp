@@ -41,7 +41,7 @@ std::unique_ptr<nhui::RunHistory> recordRun() {
   QElapsedTimer timer;
   timer.start();
   sim.advance(s.dtOut * (kPoints - 1), s.dtOut, [&](double t, const double* x) {
-    nhui::fillRecord(sim.equations(), layout, t, x, obs, row, scene, record.data());
+    nhui::fillRecord(sim.equations(), sim.workspace(), layout, t, x, obs, row, scene, record.data());
     run->append(record.data(), 1);
   });
   std::printf(

@@ -48,68 +48,105 @@ struct Observables {
   VecY reaction;      // reaction force in the algebroid basis, Aᵀλ
 };
 
-struct EquationsWorkspace;
+class EquationsOfMotion;
+struct CompiledEquations;
 
+// Everything a call of EquationsOfMotion writes: tape registers, jets, matrices and their
+// factorisations (Pinocchio's Data to the equations' Model). Owned by the caller, one per
+// thread at a time. It serves any EquationsOfMotion: used with compiled equations other
+// than those it last served, it loads their constants into its registers (allocating if
+// they need more). Used with the same ones, rhs, observe, project and completeVelocities
+// allocate nothing (tests/core/allocation_test.cpp).
+class EquationsWorkspace {
+ public:
+  EquationsWorkspace();
+  explicit EquationsWorkspace(const EquationsOfMotion& equations);  // prepared for these
+  ~EquationsWorkspace();
+  EquationsWorkspace(EquationsWorkspace&&) noexcept;
+  EquationsWorkspace& operator=(EquationsWorkspace&&) noexcept;
+  EquationsWorkspace(const EquationsWorkspace&) = delete;
+  EquationsWorkspace& operator=(const EquationsWorkspace&) = delete;
+
+  struct Data;  // defined in equations_detail.h
+
+ private:
+  friend class EquationsOfMotion;
+  std::unique_ptr<Data> data_;
+};
+
+// The compiled equations of one system with one set of parameter values: immutable after
+// construction, so one instance may be shared by any number of threads, each passing its
+// own EquationsWorkspace. Copies are cheap and share the compiled tape. Parameters are
+// constants of the tape (they fold away); other values mean other equations
+// (withParameters(), which re-tapes).
 class EquationsOfMotion {
  public:
+  // parameters: in the order of system->info().parameters; empty for the defaults. Not
+  // range-checked here. Backend::Taped falls back to jets if the system cannot be taped.
   EquationsOfMotion(std::shared_ptr<const SystemModel> system, DynamicsKind dynamics,
-                    Formulation formulation = Formulation::Multipliers);
-  ~EquationsOfMotion();
-  EquationsOfMotion(const EquationsOfMotion& other);
-  EquationsOfMotion& operator=(const EquationsOfMotion& other);
+                    Formulation formulation = Formulation::Multipliers,
+                    std::vector<double> parameters = {}, Backend backend = Backend::Taped);
 
-  const SystemModel& system() const { return *system_; }
-  std::shared_ptr<const SystemModel> systemPtr() const { return system_; }
-  DynamicsKind dynamics() const { return dynamics_; }
+  // The same equations with other parameter values (taped anew), formulation (sharing
+  // the tape) or backend.
+  EquationsOfMotion withParameters(std::vector<double> values) const;
+  EquationsOfMotion withFormulation(Formulation formulation) const;
+  EquationsOfMotion withBackend(Backend backend) const;
+
+  const SystemModel& system() const;
+  std::shared_ptr<const SystemModel> systemPtr() const;
+  DynamicsKind dynamics() const;
   Formulation formulation() const { return formulation_; }
-  void setFormulation(Formulation f);
-  Backend backend() const { return backend_; }
-  void setBackend(Backend backend);  // Taped falls back to Jets if the system cannot be taped
-  bool isTaped() const;              // the taped backend is in use (not fallen back)
+  Backend backend() const;  // as requested; isTaped() says what is in use
+  bool isTaped() const;     // the compiled tape is in use (the system could be taped)
   // The compiled right-hand side, one instruction a line (empty unless taped); for
   // inspection and the benchmark.
   std::string compiledListing() const;
   int stateSize() const;  // n + m (+ k + h when vakonomic)
-
-  // Parameter values in the order of system().info().parameters; not range-checked here.
-  void setParameters(const std::vector<double>& values);
-  const std::vector<double>& parameters() const { return parameters_; }
+  const std::vector<double>& parameters() const;
 
   // dx/dt at (t, x); x and dxdt have stateSize() entries. Throws SingularSystemError.
-  void rhs(double t, const double* x, double* dxdt) const;
+  void rhs(EquationsWorkspace& ws, double t, const double* x, double* dxdt) const;
 
   // Energy, residuals, multipliers, accelerations and reactions at (t, x).
-  void observe(double t, const double* x, Observables& out) const;
+  void observe(EquationsWorkspace& ws, double t, const double* x, Observables& out) const;
 
   // Drift control after a step: normalise quaternions, Gauss–Newton q onto g = 0, then
   // project y onto Φ = 0 in the kinetic-energy metric M. Returns the largest residual left.
-  double project(double t, double* x) const;
+  double project(EquationsWorkspace& ws, double t, double* x) const;
 
   // Makes initial velocities consistent with the constraints. Velocities with keep[α] set
-  // are held fixed; the others change as little as possible (metric M). Returns false when
-  // the free velocities cannot satisfy the constraints (the caller then frees more).
-  bool completeVelocities(double t, double* x, const std::vector<bool>& keep) const;
+  // are held fixed (keep may be shorter than m: the rest are free); the others change as
+  // little as possible (metric M). Returns false when the free velocities cannot satisfy
+  // the constraints (the caller then frees more).
+  bool completeVelocities(EquationsWorkspace& ws, double t, double* x,
+                          const std::vector<bool>& keep) const;
 
-  // Largest |Φ| and |g| at (t, x).
+  // Largest |Φ| and |g| at (t, x). Needs no workspace and allocates nothing.
   double residual(double t, const double* x) const;
 
-  // Ready-made observers, for callers that only need one number.
-  double energy(double t, const double* x) const;
+  // E_L at (t, x), for callers that only need that number.
+  double energy(EquationsWorkspace& ws, double t, const double* x) const;
 
  private:
-  void accelerations(double t, const double* q, const double* y, const double* mu) const;
-  void velocityJacobian(double t, const double* q, const double* y) const;  // ws.phiV, ws.A
-  void massMatrix(double t, const double* q, const double* y) const;        // ws.M
-  void buildTape();
-  void loadTaped(double t, const double* q, const double* y, const double* mu) const;
+  friend class EquationsWorkspace;
+  using Workspace = EquationsWorkspace::Data;
+  EquationsOfMotion(std::shared_ptr<const CompiledEquations> compiled, Formulation formulation);
+  Workspace& prepare(EquationsWorkspace& ws) const;  // sizes ws for compiled_
+  // equations.cpp: v, ẏ, λ into ws by the configured backend and formulation.
+  void accelerations(Workspace& w, double t, const double* q, const double* y, const double* mu) const;
+  // tape_builder.cpp / jets_backend.cpp: v, p, F, M, A, b, Φ, L at (t, q, y, μ).
+  void loadTaped(Workspace& w, double t, const double* q, const double* y, const double* mu) const;
+  void loadJets(Workspace& w, double t, const double* q, const double* y, const double* mu) const;
+  void velocityJacobian(Workspace& w, double t, const double* q, const double* y) const;  // w.phiV, w.A
+  void massMatrix(Workspace& w, double t, const double* q, const double* y) const;        // w.M
+  // multipliers.cpp / gibbs_appell.cpp: ẏ and λ from M, F, A, b in ws.
+  void solveMultipliers(Workspace& w, double t) const;
+  void solveGibbsAppell(Workspace& w, double t) const;
   [[noreturn]] void throwSingular(const char* what, double t, const Eigen::MatrixXd& matrix) const;
 
-  std::shared_ptr<const SystemModel> system_;
-  DynamicsKind dynamics_;
+  std::shared_ptr<const CompiledEquations> compiled_;
   Formulation formulation_;
-  Backend backend_ = Backend::Taped;
-  std::vector<double> parameters_;
-  std::unique_ptr<EquationsWorkspace> ws_;
 };
 
 }  // namespace nh

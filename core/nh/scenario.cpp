@@ -93,6 +93,7 @@ std::vector<double> initialState(const EquationsOfMotion& equations, double t0,
   const SystemInfo& info = system.info();
   const int n = system.n(), m = system.m();
   const StateLayout layout = stateLayout(system, equations.dynamics());
+  EquationsWorkspace ws(equations);
   std::vector<double> x(equations.stateSize(), 0.0);
   for (int i = 0; i < n; ++i) x[i] = info.defaultCoordinates[i];
   for (int a = 0; a < m; ++a) x[n + a] = info.defaultVelocities[a];
@@ -132,7 +133,7 @@ std::vector<double> initialState(const EquationsOfMotion& equations, double t0,
   }
   if (system.h() > 0) {
     std::vector<double> projected = x;
-    equations.project(t0, projected.data());
+    equations.project(ws, t0, projected.data());
     for (int i = 0; i < n; ++i) x[i] = projected[i];
   }
 
@@ -142,9 +143,9 @@ std::vector<double> initialState(const EquationsOfMotion& equations, double t0,
   for (const std::string& name : info.independentVelocities)
     for (int a = 0; a < m; ++a)
       if (info.velocities[a] == name) keep[a] = true;
-  bool ok = equations.completeVelocities(t0, x.data(), keep);
-  if (!ok) ok = equations.completeVelocities(t0, x.data(), given);
-  if (!ok) ok = equations.completeVelocities(t0, x.data(), std::vector<bool>(m, false));
+  bool ok = equations.completeVelocities(ws, t0, x.data(), keep);
+  if (!ok) ok = equations.completeVelocities(ws, t0, x.data(), given);
+  if (!ok) ok = equations.completeVelocities(ws, t0, x.data(), std::vector<bool>(m, false));
   if (!ok)
     throw InputError("the initial velocities of '" + system.name() +
                      "' cannot be made consistent with its constraints");
@@ -171,10 +172,10 @@ std::vector<std::string> outputColumns(const EquationsOfMotion& equations) {
   return cols;
 }
 
-void outputRow(const EquationsOfMotion& equations, const StateLayout& layout, double t,
-               const double* x, Observables& obs, std::vector<double>& row) {
+void outputRow(const EquationsOfMotion& equations, EquationsWorkspace& ws, const StateLayout& layout,
+               double t, const double* x, Observables& obs, std::vector<double>& row) {
   const SystemModel& system = equations.system();
-  equations.observe(t, x, obs);
+  equations.observe(ws, t, x, obs);
   row.clear();
   row.push_back(t);
   for (int idx : layout.index) row.push_back(x[idx]);

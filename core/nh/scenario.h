@@ -41,7 +41,7 @@ std::vector<double> resolveParameters(const SystemModel& system,
 // The system's default state with `overrides` applied, quaternions normalised, q put on
 // g = 0 and the velocities made consistent with the constraints. Velocities named in
 // `overrides` are kept where the constraints allow it (see SystemInfo::initialization).
-// Appends a line to *notes for every velocity that had to change.
+// Appends a line to *notes for every velocity that had to change. Allocates a workspace.
 std::vector<double> initialState(const EquationsOfMotion& equations, double t0,
                                  const std::map<std::string, double>& overrides,
                                  std::vector<std::string>* notes = nullptr);
@@ -49,8 +49,8 @@ std::vector<double> initialState(const EquationsOfMotion& equations, double t0,
 // Columns of an output row: t, the state by name, energy, phi_1..k, (g_1..h,) lambda_1..k.
 std::vector<std::string> outputColumns(const EquationsOfMotion& equations);
 // Fills one row (outputColumns().size() entries) at (t, x).
-void outputRow(const EquationsOfMotion& equations, const StateLayout& layout, double t,
-               const double* x, Observables& scratch, std::vector<double>& row);
+void outputRow(const EquationsOfMotion& equations, EquationsWorkspace& ws, const StateLayout& layout,
+               double t, const double* x, Observables& scratch, std::vector<double>& row);
 
 std::string formatValue(double v);  // shortest round-trip representation ("%.17g" trimmed)
 

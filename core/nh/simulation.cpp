@@ -60,9 +60,15 @@ struct Simulation::Stepper {
 
 Simulation::Simulation(std::shared_ptr<const SystemModel> system, DynamicsKind dynamics,
                        Formulation formulation, IntegratorOptions options)
-    : equations_(std::move(system), dynamics, formulation), stepper_(std::make_unique<Stepper>()) {
+    : Simulation(std::make_shared<const EquationsOfMotion>(std::move(system), dynamics, formulation),
+                 options) {}
+
+Simulation::Simulation(std::shared_ptr<const EquationsOfMotion> equations, IntegratorOptions options)
+    : equations_(std::move(equations)),
+      workspace_(*equations_),
+      stepper_(std::make_unique<Stepper>()) {
   setOptions(options);
-  x_.assign(equations_.stateSize(), 0.0);
+  x_.assign(equations_->stateSize(), 0.0);
 }
 
 Simulation::~Simulation() = default;
@@ -87,9 +93,9 @@ void Simulation::setOptions(const IntegratorOptions& options) {
 }
 
 void Simulation::setState(double t, const std::vector<double>& x) {
-  if (static_cast<int>(x.size()) != equations_.stateSize())
-    throw InputError("state of system '" + equations_.system().name() + "' has " +
-                     std::to_string(equations_.stateSize()) + " entries, got " +
+  if (static_cast<int>(x.size()) != equations_->stateSize())
+    throw InputError("state of system '" + equations_->system().name() + "' has " +
+                     std::to_string(equations_->stateSize()) + " entries, got " +
                      std::to_string(x.size()));
   t_ = t;
   x_ = x;
@@ -102,28 +108,28 @@ void Simulation::setState(double t, const std::vector<double>& x) {
 }
 
 void Simulation::setParameters(const std::vector<double>& values) {
-  equations_.setParameters(values);
+  equations_ = std::make_shared<const EquationsOfMotion>(equations_->withParameters(values));
   stepper_->initialised = false;  // the dense stepper's cached derivative is stale
   // Constraints may depend on parameters (the table's Ω): the velocities jump onto the new
   // constraint manifold, as under an impulsive reaction (least change in kinetic energy).
-  equations_.project(t_, x_.data());
+  equations_->project(workspace_, t_, x_.data());
 }
 
 void Simulation::setFormulation(Formulation formulation) {
-  equations_.setFormulation(formulation);
+  equations_ = std::make_shared<const EquationsOfMotion>(equations_->withFormulation(formulation));
   stepper_->initialised = false;
 }
 
 void Simulation::checkState(double t, const std::vector<double>& x) const {
   for (double v : x)
     if (!std::isfinite(v) || std::abs(v) > 1e100)
-      throw IntegrationError("integration of '" + equations_.system().name() +
+      throw IntegrationError("integration of '" + equations_->system().name() +
                                  "' blew up at t = " + fmt(t) + " (state is no longer finite)",
                              t);
 }
 
 void Simulation::emitSample(double t, std::vector<double>& x, const SampleCallback& onSample) {
-  if (options_.projection) equations_.project(t, x.data());
+  if (options_.projection) equations_->project(workspace_, t, x.data());
   if (onSample) onSample(t, x.data());
 }
 
@@ -139,14 +145,15 @@ void Simulation::advance(double tEnd, double dtOut, const SampleCallback& onSamp
   }
   auto system = [this](const State& x, State& dxdt, double t) {
     dxdt.resize(x.size());
-    equations_.rhs(t, x.data(), dxdt.data());
+    equations_->rhs(workspace_, t, x.data(), dxdt.data());
   };
   const double eps = 1e-12 * std::max(1.0, std::abs(tEnd));
   auto sampleTime = [&](long i) { return origin_ + static_cast<double>(i) * dtOut; };
-  State sample(x_.size());
+  State& sample = sample_;  // sized once: advance() allocates nothing after its first call
+  sample.resize(x_.size());
 
   if (nextSample_ == 0) {  // the initial state
-    if (options_.projection) equations_.project(t_, x_.data());
+    if (options_.projection) equations_->project(workspace_, t_, x_.data());
     sample = x_;
     if (onSample) onSample(t_, sample.data());
     nextSample_ = 1;
@@ -155,7 +162,7 @@ void Simulation::advance(double tEnd, double dtOut, const SampleCallback& onSamp
   Stepper& s = *stepper_;
   long stepsThisCall = 0;
   auto throwStepBudget = [&](double t) {
-    throw IntegrationError("integration of '" + equations_.system().name() + "' needs more than " +
+    throw IntegrationError("integration of '" + equations_->system().name() + "' needs more than " +
                                std::to_string(options_.maxSteps) + " steps to reach t = " +
                                fmt(tEnd) + "; stopped at t = " + fmt(t) +
                                " (the motion is too fast for this time span, or the step too small)",
@@ -173,7 +180,7 @@ void Simulation::advance(double tEnd, double dtOut, const SampleCallback& onSamp
         ++steps_;
         checkState(t1, dense->current_state());
         if (dense->current_time_step() < 1e-14 * std::max(1.0, std::abs(t1)))
-          throw IntegrationError("integration of '" + equations_.system().name() +
+          throw IntegrationError("integration of '" + equations_->system().name() +
                                      "' blew up at t = " + fmt(t1) + " (step size underflow)",
                                  t1);
         while (sampleTime(nextSample_) <= std::min(t1, tEnd) + eps) {
@@ -186,7 +193,7 @@ void Simulation::advance(double tEnd, double dtOut, const SampleCallback& onSamp
           if (t1 > tEnd + eps) dense->calc_state(tEnd, x_);
           else x_ = dense->current_state();
           t_ = tEnd;
-          if (options_.projection) equations_.project(t_, x_.data());
+          if (options_.projection) equations_->project(workspace_, t_, x_.data());
           s.dt = dense->current_time_step();
           s.initialised = false;
           break;
@@ -195,7 +202,7 @@ void Simulation::advance(double tEnd, double dtOut, const SampleCallback& onSamp
         t_ = t1;
         s.dt = dense->current_time_step();
         if (options_.projection) {
-          equations_.project(t_, x_.data());
+          equations_->project(workspace_, t_, x_.data());
           s.initialised = false;  // restart from the projected state
         }
       }
@@ -220,7 +227,7 @@ void Simulation::advance(double tEnd, double dtOut, const SampleCallback& onSamp
           int failures = 0;
           while (controlled.try_step(system, x_, t_, dt) == odeint::fail) {
             if (++failures > 500 || dt < 1e-14 * std::max(1.0, std::abs(t_)))
-              throw IntegrationError("integration of '" + equations_.system().name() +
+              throw IntegrationError("integration of '" + equations_->system().name() +
                                          "' blew up at t = " + fmt(t_) + " (step size underflow)",
                                      t_);
           }
@@ -231,14 +238,14 @@ void Simulation::advance(double tEnd, double dtOut, const SampleCallback& onSamp
         if (++stepsThisCall > options_.maxSteps) throwStepBudget(t_);
         ++steps_;
         checkState(t_, x_);
-        if (options_.projection) equations_.project(t_, x_.data());
+        if (options_.projection) equations_->project(workspace_, t_, x_.data());
       }
       t_ = std::max(t_, tEnd);
     }
   } catch (const Error&) {
     throw;
   } catch (const std::exception& e) {  // odeint gives up after too many rejected steps
-    throw IntegrationError("integration of '" + equations_.system().name() + "' failed at t = " +
+    throw IntegrationError("integration of '" + equations_->system().name() + "' failed at t = " +
                                fmt(t_) + ": " + e.what(),
                            t_);
   }

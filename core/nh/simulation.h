@@ -33,10 +33,16 @@ class Simulation {
 
   Simulation(std::shared_ptr<const SystemModel> system, DynamicsKind dynamics,
              Formulation formulation = Formulation::Multipliers, IntegratorOptions options = {});
+  // On compiled equations that may be shared with other simulations (on other threads).
+  explicit Simulation(std::shared_ptr<const EquationsOfMotion> equations,
+                      IntegratorOptions options = {});
   ~Simulation();
 
-  EquationsOfMotion& equations() { return equations_; }
-  const EquationsOfMotion& equations() const { return equations_; }
+  const EquationsOfMotion& equations() const { return *equations_; }
+  std::shared_ptr<const EquationsOfMotion> equationsPtr() const { return equations_; }
+  // This simulation's scratch space for calls of equations() (observe, energy...) between
+  // advance() calls or from its sample callback; never to be shared with another thread.
+  EquationsWorkspace& workspace() { return workspace_; }
   const IntegratorOptions& options() const { return options_; }
   void setOptions(const IntegratorOptions& options);
 
@@ -46,7 +52,8 @@ class Simulation {
   const std::vector<double>& state() const { return x_; }
 
   // Takes effect from the current state on (the stepper restarts there); velocities are
-  // projected onto the constraints as they read with the new values.
+  // projected onto the constraints as they read with the new values. New parameter values
+  // compile new equations (the tape folds them in).
   void setParameters(const std::vector<double>& values);
   void setFormulation(Formulation formulation);
 
@@ -63,13 +70,15 @@ class Simulation {
   void checkState(double t, const std::vector<double>& x) const;
   void emitSample(double t, std::vector<double>& x, const SampleCallback& onSample);
 
-  EquationsOfMotion equations_;
+  std::shared_ptr<const EquationsOfMotion> equations_;
+  EquationsWorkspace workspace_;
   IntegratorOptions options_;
   double t_ = 0;
   double origin_ = 0;
   long nextSample_ = 0;
   double lastDtOut_ = 0;
   std::vector<double> x_;
+  std::vector<double> sample_;  // the state at an output time, handed to the callback
   std::unique_ptr<Stepper> stepper_;
   long steps_ = 0;
 };

@@ -268,20 +268,20 @@ SymProgram::SymProgram(const Tape& tape, int variableCount, const std::vector<Sy
     }
     code_.push_back({n.op, reg[id], reg[n.a], n.b >= 0 ? reg[n.b] : -1, -1, n.c});
   }
-  registers_ = initial;
+  initialRegisters_ = std::move(initial);
   for (const Sym& s : outputs) {
     outputRegister_.push_back(reg[s.id]);
     outputConstant_.push_back(tape.isConstant(s.id));
   }
 }
 
-void SymProgram::run(const double* variables) const {
-  std::copy(variables, variables + variableCount_, registers_.data());
-  runLoaded();
+void SymProgram::run(double* registers, const double* variables) const {
+  std::copy(variables, variables + variableCount_, registers);
+  runLoaded(registers);
 }
 
-void SymProgram::runLoaded() const {
-  double* r = registers_.data();
+void SymProgram::runLoaded(double* registers) const {
+  double* const r = registers;
   const Instruction* in = code_.data();
   const Instruction* const end = in + code_.size();
 #if defined(__GNUC__)

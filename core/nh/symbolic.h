@@ -116,20 +116,31 @@ bool operator<=(const Sym& a, const Sym& b);
 bool operator>=(const Sym& a, const Sym& b);
 
 // A straight-line program evaluating chosen outputs of a tape from its variables.
+// Immutable once compiled, so one program may run on many threads at once: each caller
+// owns its registers (registerCount() doubles, first filled with initialRegisters(), which
+// holds the folded constants) and passes them to every call.
 class SymProgram {
  public:
   // Compiles the expressions `outputs` of `tape` over variables 0..variableCount-1.
   SymProgram(const Tape& tape, int variableCount, const std::vector<Sym>& outputs);
   SymProgram() = default;
 
-  // Evaluates with the variables' values; results are read with output(i).
-  void run(const double* variables) const;
+  int registerCount() const { return static_cast<int>(initialRegisters_.size()); }
+  // Constants in their registers, zeros elsewhere: the registers' contents before a first run.
+  const std::vector<double>& initialRegisters() const { return initialRegisters_; }
+  std::vector<double> makeRegisters() const { return initialRegisters_; }
+
+  // Evaluates with the variables' values into `registers` (initialised as above).
+  void run(double* registers, const double* variables) const;
   // The variables occupy registers 0..variableCount-1: callers may write them in place
   // and call runLoaded(), saving a copy.
-  double* variables() const { return registers_.data(); }
-  void runLoaded() const;
-  double output(int i) const { return registers_[outputRegister_[i]]; }
+  void runLoaded(double* registers) const;
+  double output(const double* registers, int i) const { return registers[outputRegister_[i]]; }
   bool outputIsConstant(int i) const { return outputConstant_[i]; }
+  // The value of an output whose value does not depend on the variables.
+  double constantOutput(int i) const { return initialRegisters_[outputRegister_[i]]; }
+  int outputCount() const { return static_cast<int>(outputRegister_.size()); }
+  int variableCount() const { return variableCount_; }
   int instructionCount() const { return static_cast<int>(code_.size()); }
   std::string listing() const;  // one instruction a line, for inspection
 
@@ -143,7 +154,7 @@ class SymProgram {
   int variableCount_ = 0;
   std::vector<int> outputRegister_;
   std::vector<bool> outputConstant_;
-  mutable std::vector<double> registers_;
+  std::vector<double> initialRegisters_;
 };
 
 }  // namespace nh

@@ -19,10 +19,13 @@
 #pragma once
 
 #include <Eigen/Geometry>
+#include <array>
+#include <cstddef>
 #include <limits>
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/nh/autodiff.h"
@@ -43,6 +46,51 @@ struct ParameterInfo {
   bool allows(double v) const;
   std::string rangeText() const;  // e.g. "(0, inf)" or "[0, 1]"
 };
+
+// A parameter as a system declares it, once, in a constexpr table written with designated
+// initialisers; systems read values by name through indexOf() on that table, and
+// parameterInfos() turns the table into SystemInfo::parameters (same order, by construction).
+struct ParameterSpec {
+  std::string_view name;
+  std::string_view unit;
+  std::string_view description;
+  double defaultValue = 0;
+  double min = -std::numeric_limits<double>::infinity();
+  double max = std::numeric_limits<double>::infinity();
+  bool minExclusive = false;
+  bool maxExclusive = false;
+};
+
+constexpr std::string_view nameOf(const ParameterSpec& spec) { return spec.name; }
+constexpr std::string_view nameOf(std::string_view name) { return name; }
+
+// Position of `name` in a table of ParameterSpec or of names. Evaluated at compile time: a
+// name the table does not hold, or holds twice, does not compile.
+template <class Entry, std::size_t N>
+consteval int indexOf(const std::array<Entry, N>& table, std::string_view name) {
+  int found = -1;
+  for (std::size_t i = 0; i < N; ++i) {
+    if (nameOf(table[i]) != name) continue;
+    if (found >= 0) throw "indexOf: name declared twice";
+    found = static_cast<int>(i);
+  }
+  if (found < 0) throw "indexOf: no such name in the table";
+  return found;
+}
+
+template <std::size_t N>
+std::vector<ParameterInfo> parameterInfos(const std::array<ParameterSpec, N>& table) {
+  std::vector<ParameterInfo> infos;
+  for (const ParameterSpec& p : table)
+    infos.push_back({std::string(p.name), std::string(p.unit), std::string(p.description),
+                     p.defaultValue, p.min, p.max, p.minExclusive, p.maxExclusive});
+  return infos;
+}
+
+template <std::size_t N>
+std::vector<std::string> names(const std::array<std::string_view, N>& table) {
+  return std::vector<std::string>(table.begin(), table.end());
+}
 
 // Where a unit quaternion sits in q (indices of w, x, y, z are first..first+3).
 struct QuaternionSlot {
@@ -246,7 +294,10 @@ class DefinedSystem final : public SystemModel {
     if constexpr (requires { &Def::template constraints<S>; }) Def::constraints(p, t, q, y, phi);
     if constexpr (requires { &Def::template holonomic<S>; }) {
       // ġ = d/dε g(t + ε, q + ε ρ(q) y): one directional derivative over S.
-      std::vector<S> rho(n() * m(), S(0.0));  // rare path: systems with holonomic constraints
+      // Per-thread scratch for ρ (n×m over S; for Jet2 too large for the stack): allocated on
+      // a thread's first call, reused after, so the hot path allocates nothing.
+      thread_local std::vector<S> rho;
+      rho.assign(n() * m(), S(0.0));
       Def::anchor(p, q, rho.data());
       using T = Tangent<S>;
       T qt[kMaxCoordinates], gt[kMaxConstraints];

@@ -13,12 +13,58 @@
 
 namespace nh::systems {
 
+namespace ball_parameters {
+inline constexpr ParameterSpec kMass{.name = "m", .unit = "kg", .description = "mass of the ball",
+                                     .defaultValue = 1.0, .min = 0, .minExclusive = true};
+inline constexpr ParameterSpec kRadius{.name = "r", .unit = "m", .description = "radius of the ball",
+                                       .defaultValue = 0.1, .min = 0, .minExclusive = true};
+inline constexpr ParameterSpec kInertiaRatio{
+    .name = "inertia_ratio",
+    .unit = "",
+    .description = "I/(m r²): 0.4 for a solid ball, 2/3 for a thin shell (0: no rotational "
+                   "inertia, which makes the system non-regular)",
+    .defaultValue = 0.4,
+    .min = 0,
+    .max = 1};
+inline constexpr ParameterSpec kOmega0{.name = "Omega0", .unit = "rad/s",
+                                       .description = "constant part of the table's angular velocity",
+                                       .defaultValue = 1.0, .min = -100, .max = 100};
+inline constexpr ParameterSpec kOmegaRate{.name = "Omega_rate", .unit = "rad/s²",
+                                          .description = "angular acceleration of the table",
+                                          .defaultValue = 0.0, .min = -100, .max = 100};
+inline constexpr ParameterSpec kOmegaAmp{.name = "Omega_amp", .unit = "rad/s",
+                                         .description = "amplitude of the oscillating part of Ω",
+                                         .defaultValue = 0.0, .min = -100, .max = 100};
+inline constexpr ParameterSpec kOmegaFreq{.name = "Omega_freq", .unit = "rad/s",
+                                          .description = "frequency of the oscillating part of Ω",
+                                          .defaultValue = 1.0, .min = 0, .max = 1000};
+inline constexpr ParameterSpec kTilt{
+    .name = "tilt", .unit = "rad",
+    .description = "angle of the table plane to the horizontal (downhill is −x)",
+    .defaultValue = 0.0, .min = -1.4, .max = 1.4};
+inline constexpr ParameterSpec kGravity{.name = "g", .unit = "m/s²",
+                                        .description = "gravitational acceleration",
+                                        .defaultValue = 9.81, .min = 0, .max = 1000};
+
+// The turntable's parameters: the fixed table's plus Ω(t) before the tilt.
+template <bool Rotating>
+constexpr auto table() {
+  if constexpr (Rotating)
+    return std::array<ParameterSpec, 9>{kMass,      kRadius,   kInertiaRatio, kOmega0, kOmegaRate,
+                                        kOmegaAmp, kOmegaFreq, kTilt,         kGravity};
+  else
+    return std::array<ParameterSpec, 5>{kMass, kRadius, kInertiaRatio, kTilt, kGravity};
+}
+}  // namespace ball_parameters
+
 template <bool Rotating>
 struct BallOnPlane {
-  enum : int { kM, kR, kInertiaRatio };
-  static constexpr int kOmega0 = 3, kOmegaRate = 4, kOmegaAmp = 5, kOmegaFreq = 6;
-  static constexpr int kTilt = Rotating ? 7 : 3;
-  static constexpr int kG = Rotating ? 8 : 4;
+  static constexpr auto kParameters = ball_parameters::table<Rotating>();
+  static constexpr int kM = indexOf(kParameters, "m");
+  static constexpr int kR = indexOf(kParameters, "r");
+  static constexpr int kInertiaRatio = indexOf(kParameters, "inertia_ratio");
+  static constexpr int kTilt = indexOf(kParameters, "tilt");
+  static constexpr int kG = indexOf(kParameters, "g");
   static constexpr double kTableRadius = 2.0;  // drawn size only
 
   // Ω(t) = Omega0 + Omega_rate·t + Omega_amp·sin(Omega_freq·t)
@@ -28,7 +74,9 @@ struct BallOnPlane {
       return S(0.0);
     } else {
       using std::sin;
-      return p[kOmega0] + p[kOmegaRate] * t + p[kOmegaAmp] * sin(p[kOmegaFreq] * t);
+      constexpr int k0 = indexOf(kParameters, "Omega0"), kRate = indexOf(kParameters, "Omega_rate");
+      constexpr int kAmp = indexOf(kParameters, "Omega_amp"), kFreq = indexOf(kParameters, "Omega_freq");
+      return p[k0] + p[kRate] * t + p[kAmp] * sin(p[kFreq] * t);
     }
   }
   // ∫₀ᵗ Ω: the table's rotation angle.
@@ -36,9 +84,11 @@ struct BallOnPlane {
     if constexpr (!Rotating) {
       return 0;
     } else {
-      const double f = p[kOmegaFreq];
-      const double osc = f != 0 ? p[kOmegaAmp] * (1 - std::cos(f * t)) / f : 0.0;
-      return p[kOmega0] * t + 0.5 * p[kOmegaRate] * t * t + osc;
+      constexpr int k0 = indexOf(kParameters, "Omega0"), kRate = indexOf(kParameters, "Omega_rate");
+      constexpr int kAmp = indexOf(kParameters, "Omega_amp"), kFreq = indexOf(kParameters, "Omega_freq");
+      const double f = p[kFreq];
+      const double osc = f != 0 ? p[kAmp] * (1 - std::cos(f * t)) / f : 0.0;
+      return p[k0] * t + 0.5 * p[kRate] * t * t + osc;
     }
   }
   static double inertia(const double* p) { return p[kInertiaRatio] * p[kM] * p[kR] * p[kR]; }
@@ -104,15 +154,7 @@ struct BallOnPlane {
 template <bool Rotating>
 SystemInfo BallOnPlane<Rotating>::info() {
   SystemInfo s;
-  const double inf = std::numeric_limits<double>::infinity();
-  s.parameters = {
-      {"m", "kg", "mass of the ball", 1.0, 0, inf, true, false},
-      {"r", "m", "radius of the ball", 0.1, 0, inf, true, false},
-      {"inertia_ratio", "",
-       "I/(m r²): 0.4 for a solid ball, 2/3 for a thin shell (0: no rotational inertia, which "
-       "makes the system non-regular)",
-       0.4, 0, 1},
-  };
+  s.parameters = parameterInfos(kParameters);
   if constexpr (Rotating) {
     s.name = "ball_on_turntable";
     s.title = "Ball on a rotating table";
@@ -126,14 +168,6 @@ SystemInfo BallOnPlane<Rotating>::info() {
         "Iglesias, Marrero, Martín de Diego, Sosa, Nonholonomic systems on Lie affgebroids, "
         "§VI.3; Grabowska & Grabowski, Variational calculus with constraints on general "
         "algebroids, Ex. 4";
-    s.parameters.push_back({"Omega0", "rad/s", "constant part of the table's angular velocity",
-                            1.0, -100, 100});
-    s.parameters.push_back({"Omega_rate", "rad/s²", "angular acceleration of the table", 0.0,
-                            -100, 100});
-    s.parameters.push_back({"Omega_amp", "rad/s", "amplitude of the oscillating part of Ω", 0.0,
-                            -100, 100});
-    s.parameters.push_back({"Omega_freq", "rad/s", "frequency of the oscillating part of Ω", 1.0,
-                            0, 1000});
     s.equations =
         "L = ½ m (vx² + vy²) + ½ I |ω|² − m g sin(tilt) x,   I = inertia_ratio·m r²\n"
         "Φ¹ = vx − r ωy + Ω(t) y = 0\n"
@@ -154,10 +188,6 @@ SystemInfo BallOnPlane<Rotating>::info() {
         "Φ¹ = vx − r ωy = 0\n"
         "Φ² = vy + r ωx = 0";
   }
-  s.parameters.push_back({"tilt", "rad",
-                          "angle of the table plane to the horizontal (downhill is −x)", 0.0,
-                          -1.4, 1.4});
-  s.parameters.push_back({"g", "m/s²", "gravitational acceleration", 9.81, 0, 1000});
   s.coordinates = {"x", "y", "qw", "qx", "qy", "qz"};
   s.velocities = {"vx", "vy", "wx", "wy", "wz"};
   s.stateOrder = {"x", "y", "vx", "vy", "wx", "wy", "wz", "qw", "qx", "qy", "qz"};

@@ -9,10 +9,20 @@ namespace nh {
 namespace {
 
 struct CentralForce {
-  enum : int { kM, kK, kN };
+  static constexpr std::array<ParameterSpec, 3> kParameters{{
+      {.name = "m", .unit = "kg", .description = "mass of the particle", .defaultValue = 1.0,
+       .min = 0, .minExclusive = true},
+      {.name = "k", .unit = "N·m^-n", .description = "strength of the attraction",
+       .defaultValue = 1.0, .min = -1e6, .max = 1e6},
+      {.name = "n", .unit = "", .description = "exponent of the force law f(r) = −k rⁿ (−2: gravity)",
+       .defaultValue = -2.0, .min = -5, .max = 5},
+  }};
+  static constexpr int kM = indexOf(kParameters, "m");
+  static constexpr int kK = indexOf(kParameters, "k");
+  static constexpr int kN = indexOf(kParameters, "n");
+
   static SystemInfo info() {
     SystemInfo s;
-    const double inf = std::numeric_limits<double>::infinity();
     s.name = "central_force";
     s.title = "Central force in quasi-velocities";
     s.description =
@@ -26,15 +36,14 @@ struct CentralForce {
         "ṙ = w1,  θ̇ = w2 / r²\n"
         "L = ½ m (w1² + w2²/r²) − V(r),  V' = k rⁿ\n"
         "C²₁₂ = −2/r:  m ẇ1 = m w2²/r³ − k rⁿ,  ẇ2 = 0";
-    s.parameters = {{"m", "kg", "mass of the particle", 1.0, 0, inf, true, false},
-                    {"k", "N·m^-n", "strength of the attraction", 1.0, -1e6, 1e6},
-                    {"n", "", "exponent of the force law f(r) = −k rⁿ (−2: gravity)", -2.0, -5, 5}};
+    s.parameters = parameterInfos(kParameters);
     s.coordinates = {"r", "theta"};
     s.velocities = {"w1", "w2"};
     s.stateOrder = {"r", "theta", "w1", "w2"};
     s.independentVelocities = {"w1", "w2"};
     s.initialization = "There are no velocity constraints: w1 and w2 are free.";
-    s.stateLimits = {{"r", "m", "distance from the centre", 1.0, 0, inf, true, false}};
+    s.stateLimits = {{.name = "r", .unit = "m", .description = "distance from the centre",
+                      .defaultValue = 1.0, .min = 0, .minExclusive = true}};
     s.defaultCoordinates = {1.0, 0.0};
     s.defaultVelocities = {0.0, 0.8};
     s.editing.followBody = "particle";

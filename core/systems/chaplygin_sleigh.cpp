@@ -11,11 +11,24 @@ namespace nh {
 namespace {
 
 struct ChaplyginSleigh {
-  enum : int { kM, kI, kA };
-  enum : int { kV, kU, kOmega };
+  static constexpr std::array<ParameterSpec, 3> kParameters{{
+      {.name = "m", .unit = "kg", .description = "mass of the sleigh", .defaultValue = 1.0,
+       .min = 0, .minExclusive = true},
+      {.name = "I", .unit = "kg·m²", .description = "moment of inertia about the centre of mass",
+       .defaultValue = 0.05, .min = 0, .minExclusive = true},
+      {.name = "a", .unit = "m", .description = "distance from the knife edge to the centre of mass",
+       .defaultValue = 0.2, .min = -10, .max = 10},
+  }};
+  static constexpr int kM = indexOf(kParameters, "m");
+  static constexpr int kI = indexOf(kParameters, "I");
+  static constexpr int kA = indexOf(kParameters, "a");
+  static constexpr std::array<std::string_view, 3> kVelocities{"v", "u", "omega"};
+  static constexpr int kV = indexOf(kVelocities, "v");
+  static constexpr int kU = indexOf(kVelocities, "u");
+  static constexpr int kOmega = indexOf(kVelocities, "omega");
+
   static SystemInfo info() {
     SystemInfo s;
-    const double inf = std::numeric_limits<double>::infinity();
     s.name = "chaplygin_sleigh";
     s.title = "Chaplygin sleigh";
     s.description =
@@ -27,11 +40,9 @@ struct ChaplyginSleigh {
         "ẋ = v cos θ − u sin θ,  ẏ = v sin θ + u cos θ,  θ̇ = ω\n"
         "L = ½ m (v² + (u + a ω)²) + ½ I ω²,   Φ = u = 0\n"
         "v̇ = a ω²,  ω̇ = −m a v ω / (I + m a²)";
-    s.parameters = {{"m", "kg", "mass of the sleigh", 1.0, 0, inf, true, false},
-                    {"I", "kg·m²", "moment of inertia about the centre of mass", 0.05, 0, inf, true, false},
-                    {"a", "m", "distance from the knife edge to the centre of mass", 0.2, -10, 10}};
+    s.parameters = parameterInfos(kParameters);
     s.coordinates = {"x", "y", "theta"};
-    s.velocities = {"v", "u", "omega"};
+    s.velocities = names(kVelocities);
     s.stateOrder = {"x", "y", "theta", "v", "omega", "u"};
     s.independentVelocities = {"v", "omega"};
     s.initialization =

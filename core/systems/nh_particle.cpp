@@ -8,6 +8,12 @@ namespace nh {
 namespace {
 
 struct NonholonomicParticle {
+  static constexpr std::array<ParameterSpec, 1> kParameters{{
+      {.name = "m", .unit = "kg", .description = "mass of the particle", .defaultValue = 1.0,
+       .min = 0, .minExclusive = true},
+  }};
+  static constexpr int kM = indexOf(kParameters, "m");
+
   static SystemInfo info() {
     SystemInfo s;
     s.name = "nh_particle";
@@ -22,8 +28,7 @@ struct NonholonomicParticle {
         "L = ½ m (vx² + vy² + vz²)\n"
         "Φ = vz − y vx = 0\n"
         "nonholonomic: m ẍ = −y λ, m ÿ = 0, m z̈ = λ,  λ = m ẋ ẏ / (1 + y²)";
-    s.parameters = {{"m", "kg", "mass of the particle", 1.0, 0,
-                     std::numeric_limits<double>::infinity(), true, false}};
+    s.parameters = parameterInfos(kParameters);
     s.coordinates = {"x", "y", "z"};
     s.velocities = {"vx", "vy", "vz"};
     s.stateOrder = {"x", "y", "z", "vx", "vy", "vz"};
@@ -45,7 +50,7 @@ struct NonholonomicParticle {
   }
   template <class S>
   static S lagrangian(const double* p, const S&, const S*, const S* y) {
-    return 0.5 * p[0] * (y[0] * y[0] + y[1] * y[1] + y[2] * y[2]);
+    return 0.5 * p[kM] * (y[0] * y[0] + y[1] * y[1] + y[2] * y[2]);
   }
   template <class S>
   static void constraints(const double*, const S&, const S* q, const S* y, S* phi) {

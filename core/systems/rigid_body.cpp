@@ -9,9 +9,20 @@ namespace nh {
 namespace {
 
 struct RigidBody {
+  static constexpr std::array<ParameterSpec, 3> kParameters{{
+      {.name = "I1", .unit = "kg·m²", .description = "principal moment of inertia 1",
+       .defaultValue = 1.0, .min = 0, .minExclusive = true},
+      {.name = "I2", .unit = "kg·m²", .description = "principal moment of inertia 2",
+       .defaultValue = 2.0, .min = 0, .minExclusive = true},
+      {.name = "I3", .unit = "kg·m²", .description = "principal moment of inertia 3",
+       .defaultValue = 3.0, .min = 0, .minExclusive = true},
+  }};
+  static constexpr int kI1 = indexOf(kParameters, "I1");
+  static constexpr int kI2 = indexOf(kParameters, "I2");
+  static constexpr int kI3 = indexOf(kParameters, "I3");
+
   static SystemInfo info() {
     SystemInfo s;
-    const double inf = std::numeric_limits<double>::infinity();
     s.name = "rigid_body";
     s.title = "Free rigid body";
     s.description =
@@ -24,9 +35,7 @@ struct RigidBody {
     s.equations =
         "L = ½ (I1 w1² + I2 w2² + I3 w3²),  C^k_ij = ε_ijk\n"
         "I ω̇ = (I ω) × ω,   q̇ = ½ q ⊗ (0, ω)";
-    s.parameters = {{"I1", "kg·m²", "principal moment of inertia 1", 1.0, 0, inf, true, false},
-                    {"I2", "kg·m²", "principal moment of inertia 2", 2.0, 0, inf, true, false},
-                    {"I3", "kg·m²", "principal moment of inertia 3", 3.0, 0, inf, true, false}};
+    s.parameters = parameterInfos(kParameters);
     s.coordinates = {"qw", "qx", "qy", "qz"};
     s.velocities = {"w1", "w2", "w3"};
     s.stateOrder = {"w1", "w2", "w3", "qw", "qx", "qy", "qz"};
@@ -46,14 +55,15 @@ struct RigidBody {
   static void structure(const double*, const double*, double* C) { so3Structure(C, 3, 0, 1.0); }
   template <class S>
   static S lagrangian(const double* p, const S&, const S*, const S* y) {
-    return 0.5 * (p[0] * y[0] * y[0] + p[1] * y[1] * y[1] + p[2] * y[2] * y[2]);
+    return 0.5 * (p[kI1] * y[0] * y[0] + p[kI2] * y[1] * y[1] + p[kI3] * y[2] * y[2]);
   }
   static void scene(const double* p, double, const double* q, const double* y, const double*,
                     SceneFrame& f) {
     // A uniform box with these principal moments: a² = 6(I2 + I3 − I1)/m, … (m = 1).
-    Eigen::Vector3d half(std::sqrt(std::max(1e-6, 6 * (p[1] + p[2] - p[0]))),
-                         std::sqrt(std::max(1e-6, 6 * (p[0] + p[2] - p[1]))),
-                         std::sqrt(std::max(1e-6, 6 * (p[0] + p[1] - p[2]))));
+    const double I1 = p[kI1], I2 = p[kI2], I3 = p[kI3];
+    Eigen::Vector3d half(std::sqrt(std::max(1e-6, 6 * (I2 + I3 - I1))),
+                         std::sqrt(std::max(1e-6, 6 * (I1 + I3 - I2))),
+                         std::sqrt(std::max(1e-6, 6 * (I1 + I2 - I3))));
     half *= 0.5 / half.maxCoeff();  // drawn with its longest side 1
     const Eigen::Quaterniond att = quaternionAt(q, 0);
     f.extent = 1.2;
@@ -61,7 +71,7 @@ struct RigidBody {
     f.arrows.push_back({ArrowKind::AngularVelocity, "angular velocity", Eigen::Vector3d::Zero(),
                         att * Eigen::Vector3d(y[0], y[1], y[2])});
     f.arrows.push_back({ArrowKind::Force, "angular momentum", Eigen::Vector3d::Zero(),
-                        att * Eigen::Vector3d(p[0] * y[0], p[1] * y[1], p[2] * y[2])});
+                        att * Eigen::Vector3d(I1 * y[0], I2 * y[1], I3 * y[2])});
     f.points.push_back({"tip of axis 1", att * Eigen::Vector3d(half.x(), 0, 0), false});
   }
 };

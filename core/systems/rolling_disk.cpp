@@ -9,10 +9,17 @@ namespace nh {
 namespace {
 
 struct RollingDisk {
-  enum : int { kM, kR };
+  static constexpr std::array<ParameterSpec, 2> kParameters{{
+      {.name = "m", .unit = "kg", .description = "mass of the disk", .defaultValue = 1.0, .min = 0,
+       .minExclusive = true},
+      {.name = "r", .unit = "m", .description = "radius of the disk", .defaultValue = 0.3, .min = 0,
+       .minExclusive = true},
+  }};
+  static constexpr int kM = indexOf(kParameters, "m");
+  static constexpr int kR = indexOf(kParameters, "r");
+
   static SystemInfo info() {
     SystemInfo s;
-    const double inf = std::numeric_limits<double>::infinity();
     s.name = "rolling_disk";
     s.title = "Vertical rolling disk";
     s.description =
@@ -24,8 +31,7 @@ struct RollingDisk {
         "L = ½ m (vx² + vy²) + ½ (¼ m r²) wphi² + ½ (½ m r²) wtheta²\n"
         "Φ¹ = vx − r wtheta cos(phi) = 0\n"
         "Φ² = vy − r wtheta sin(phi) = 0";
-    s.parameters = {{"m", "kg", "mass of the disk", 1.0, 0, inf, true, false},
-                    {"r", "m", "radius of the disk", 0.3, 0, inf, true, false}};
+    s.parameters = parameterInfos(kParameters);
     s.coordinates = {"x", "y", "phi", "theta"};
     s.velocities = {"vx", "vy", "wphi", "wtheta"};
     s.stateOrder = {"x", "y", "phi", "theta", "wphi", "wtheta", "vx", "vy"};

@@ -67,12 +67,13 @@ class BallOnTurntableTest : public QObject {
       Params p{1 + 0.5 * u(rng), 0.1 + 0.05 * u(rng), 0.4 + 0.2 * u(rng), u(rng),
                u(rng), u(rng),  1 + 0.5 * u(rng),    0.3 * u(rng),       9.81};
       for (Formulation f : {Formulation::Multipliers, Formulation::GibbsAppell}) {
-        EquationsOfMotion eq(system, DynamicsKind::Nonholonomic, f);
-        eq.setParameters(resolveParameters(*system, asMap(p)));
+        EquationsOfMotion eq(system, DynamicsKind::Nonholonomic, f,
+                             resolveParameters(*system, asMap(p)));
+        EquationsWorkspace ws;
         const double t = 5 * (1 + u(rng));
         const auto x = test::randomState(eq, rng, t);
         std::vector<double> dx(x.size());
-        eq.rhs(t, x.data(), dx.data());
+        eq.rhs(ws, t, x.data(), dx.data());
         const double W = p.Omega0 + p.rate * t + p.amp * std::sin(p.freq * t);
         const double Wdot = p.rate + p.amp * p.freq * std::cos(p.freq * t);
         const double kappa = p.ratio / (p.ratio + 1);
@@ -93,13 +94,14 @@ class BallOnTurntableTest : public QObject {
   // The friction force (λ) is what the ball's centre feels beyond gravity: m a = F_g + λ.
   void multipliersAreTheFrictionForce() {
     const auto system = findSystem("ball_on_turntable");
-    EquationsOfMotion eq(system, DynamicsKind::Nonholonomic);
     const double tilt = 0.2, m = 1.7, g = 9.81;
-    eq.setParameters(resolveParameters(*system, {{"tilt", tilt}, {"m", m}, {"Omega_rate", 0.3}}));
+    EquationsOfMotion eq(system, DynamicsKind::Nonholonomic, Formulation::Multipliers,
+                         resolveParameters(*system, {{"tilt", tilt}, {"m", m}, {"Omega_rate", 0.3}}));
+    EquationsWorkspace ws;
     std::mt19937 rng(3);
     const auto x = test::randomState(eq, rng, 1.0);
     Observables o;
-    eq.observe(1.0, x.data(), o);
+    eq.observe(ws, 1.0, x.data(), o);
     QVERIFY(test::relativeDifference(m * o.ydot[0], -m * g * std::sin(tilt) + o.lambda[0]) < 1e-12);
     QVERIFY(test::relativeDifference(m * o.ydot[1], o.lambda[1]) < 1e-12);
     SceneFrame frame;
@@ -150,12 +152,13 @@ class BallOnTurntableTest : public QObject {
   // Regularity: a ball without rotational inertia has a singular mass matrix.
   void nonRegularSystemIsReported() {
     const auto system = findSystem("ball_on_turntable");
-    EquationsOfMotion eq(system, DynamicsKind::Nonholonomic);
-    eq.setParameters(resolveParameters(*system, {{"inertia_ratio", 0.0}}));
+    EquationsOfMotion eq(system, DynamicsKind::Nonholonomic, Formulation::Multipliers,
+                         resolveParameters(*system, {{"inertia_ratio", 0.0}}));
+    EquationsWorkspace ws;
     std::vector<double> x(eq.stateSize(), 0.0), dx(eq.stateSize());
     x[2] = 1;
     try {
-      eq.rhs(2.5, x.data(), dx.data());
+      eq.rhs(ws, 2.5, x.data(), dx.data());
       QFAIL("expected SingularSystemError");
     } catch (const SingularSystemError& e) {
       const QString msg = e.what();

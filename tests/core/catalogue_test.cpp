@@ -14,10 +14,15 @@ class CatalogueTest : public QObject {
   Q_OBJECT
  private slots:
   void descriptionsAreComplete() {
-    QCOMPARE(catalogue().size(), size_t(7));
+    QVERIFY(!catalogue().empty());
+    std::set<std::string> systemNames;
     for (const auto& system : catalogue()) {
       const SystemInfo& s = system->info();
       const QString name = QString::fromStdString(s.name);
+      QVERIFY2(systemNames.insert(s.name).second, qPrintable(name));  // names are unique ...
+      QCOMPARE(findSystem(s.name), system);                           // ... and found by name
+      std::set<std::string> parameterNames;
+      for (const auto& p : s.parameters) QVERIFY2(parameterNames.insert(p.name).second, qPrintable(name));
       QVERIFY2(!s.title.empty() && !s.description.empty() && !s.source.empty() && !s.equations.empty() &&
                    !s.initialization.empty(),
                qPrintable(name));
@@ -42,7 +47,7 @@ class CatalogueTest : public QObject {
         sim.advance(1.0, 0.1, [&](double, const double*) { ++samples; });
         QCOMPARE(samples, 11);
         Observables o;
-        sim.equations().observe(sim.time(), sim.state().data(), o);
+        sim.equations().observe(sim.workspace(), sim.time(), sim.state().data(), o);
         SceneFrame frame;
         system->scene(sim.equations().parameters().data(), sim.time(), sim.state().data(),
                       sim.state().data() + system->n(), o.lambda.data(), frame);

@@ -71,11 +71,11 @@ class NhParticleTest : public QObject {
     for (int trial = 0; trial < 300; ++trial) {
       const double m = trial % 2 ? 1.0 : 0.5 + std::abs(u(rng));
       for (Formulation f : {Formulation::Multipliers, Formulation::GibbsAppell}) {
-        EquationsOfMotion eq(system, DynamicsKind::Nonholonomic, f);
-        eq.setParameters({m});
+        EquationsOfMotion eq(system, DynamicsKind::Nonholonomic, f, {m});
+        EquationsWorkspace ws;
         const auto x = initialState(eq, 0, {{"x", u(rng)}, {"y", u(rng)}, {"z", u(rng)}, {"vx", u(rng)}, {"vy", u(rng)}});
         Observables o;
-        eq.observe(0, x.data(), o);
+        eq.observe(ws, 0, x.data(), o);
         const double expected = m * x[3] * x[4] / (1 + x[1] * x[1]);
         QVERIFY2(test::relativeDifference(o.lambda[0], expected, 1e-300) < 1e-12,
                  qPrintable(QString("%1 vs %2").arg(o.lambda[0]).arg(expected)));
@@ -95,10 +95,11 @@ class NhParticleTest : public QObject {
     std::uniform_real_distribution<double> u(-1.5, 1.5);
     for (Formulation f : {Formulation::Multipliers, Formulation::GibbsAppell}) {
       EquationsOfMotion eq(system, DynamicsKind::Vakonomic, f);
+      EquationsWorkspace ws;
       for (int trial = 0; trial < 200; ++trial) {
         auto x = initialState(eq, 0, {{"y", u(rng)}, {"vx", u(rng)}, {"vy", u(rng)}, {"mu", u(rng)}});
         std::vector<double> dx(x.size());
-        eq.rhs(0, x.data(), dx.data());
+        eq.rhs(ws, 0, x.data(), dx.data());
         const double y = x[1], vx = x[3], vy = x[4], mu = x[6];
         const double ax = dx[3], ay = dx[4], az = dx[5], dmu = dx[6];
         QVERIFY(std::abs(ax - dmu * y - mu * vy) < 1e-12);

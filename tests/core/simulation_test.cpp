@@ -24,11 +24,12 @@ IntegratorOptions tight(Integrator method = Integrator::Rk78) {
 template <class Stepper>
 double fixedStepError(const char* system, double h, double T, const std::vector<double>& reference) {
   EquationsOfMotion eq(findSystem(system), DynamicsKind::Nonholonomic);
+  EquationsWorkspace ws;
   std::vector<double> x = initialState(eq, 0, {});
   Stepper stepper;
   auto rhs = [&](const std::vector<double>& s, std::vector<double>& d, double t) {
     d.resize(s.size());
-    eq.rhs(t, s.data(), d.data());
+    eq.rhs(ws, t, s.data(), d.data());
   };
   const int steps = static_cast<int>(std::lround(T / h));
   double t = 0;
@@ -53,7 +54,7 @@ class SimulationTest : public QObject {
     auto momentum = [](const double* x) {
       return Eigen::Vector3d(1.0 * x[4], 2.0 * x[5], 3.5 * x[6]).norm();
     };
-    const double e0 = sim.equations().energy(0, x0.data()), l0 = momentum(x0.data());
+    const double e0 = sim.equations().energy(sim.workspace(), 0, x0.data()), l0 = momentum(x0.data());
     // The momentum in the space frame is constant as a vector: R(q) I ω.
     auto spaceMomentum = [](const double* x) {
       return Eigen::Quaterniond(x[0], x[1], x[2], x[3]) * Eigen::Vector3d(1.0 * x[4], 2.0 * x[5], 3.5 * x[6]);
@@ -61,7 +62,7 @@ class SimulationTest : public QObject {
     const Eigen::Vector3d L0 = spaceMomentum(x0.data());
     double worstE = 0, worstL = 0, worstVec = 0;
     sim.advance(1000, 1.0, [&](double t, const double* x) {
-      worstE = std::max(worstE, std::abs(sim.equations().energy(t, x) - e0) / e0);
+      worstE = std::max(worstE, std::abs(sim.equations().energy(sim.workspace(), t, x) - e0) / e0);
       worstL = std::max(worstL, std::abs(momentum(x) - l0) / l0);
       worstVec = std::max(worstVec, (spaceMomentum(x) - L0).norm() / l0);
     });
@@ -77,11 +78,11 @@ class SimulationTest : public QObject {
     Simulation sim(system, DynamicsKind::Nonholonomic, Formulation::Multipliers, tight());
     const auto x0 = initialState(sim.equations(), 0, {{"w1", 0.2}, {"w2", 0.9}});
     sim.setState(0, x0);
-    const double e0 = sim.equations().energy(0, x0.data());
+    const double e0 = sim.equations().energy(sim.workspace(), 0, x0.data());
     double worstW = 0, worstE = 0, prevTheta = x0[1], prevT = 0, worstAreal = 0;
     sim.advance(1000, 0.01, [&](double t, const double* x) {
       worstW = std::max(worstW, std::abs(x[3] - 0.9) / 0.9);
-      worstE = std::max(worstE, std::abs(sim.equations().energy(t, x) - e0) / std::abs(e0));
+      worstE = std::max(worstE, std::abs(sim.equations().energy(sim.workspace(), t, x) - e0) / std::abs(e0));
       if (t > 0 && t < 20) {  // r² θ̇ from the trajectory itself (central differences are O(dt²))
         const double thetaDot = (x[1] - prevTheta) / (t - prevT);
         worstAreal = std::max(worstAreal, std::abs(x[0] * x[0] * thetaDot - 0.9));

@@ -53,7 +53,7 @@ std::unique_ptr<nhui::RunHistory> record(const std::string& name, double tEnd) {
   std::vector<double> row, rec(layout.stride());
   nh::SceneFrame scene;
   sim.advance(tEnd, 0.01, [&](double t, const double* x) {
-    nhui::fillRecord(sim.equations(), layout, t, x, obs, row, scene, rec.data());
+    nhui::fillRecord(sim.equations(), sim.workspace(), layout, t, x, obs, row, scene, rec.data());
     run->append(rec.data(), 1);
   });
   return run;

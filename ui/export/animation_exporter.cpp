@@ -198,8 +198,8 @@ AnimationExporter::AnimationExporter(const nh::Scenario& scenario, const ExportS
   Impl& d = *impl_;
   d.system = nh::findSystem(scenario_.system);
   d.parameters = nh::resolveParameters(*d.system, scenario_.parameters);
-  nh::EquationsOfMotion equations(d.system, scenario_.dynamics, scenario_.formulation);
-  equations.setParameters(d.parameters);
+  const nh::EquationsOfMotion equations(d.system, scenario_.dynamics, scenario_.formulation,
+                                        d.parameters);
   d.x0 = nh::initialState(equations, 0.0, scenario_.initial);
   if (settings_.plots) {
     // Unknown plot variables fail here, before a file is opened or a frame rendered.
@@ -256,7 +256,7 @@ void AnimationExporter::simulate(const ProgressCallback& progress,
   const double tLast = settings_.frameTime(d.frames);  // end of the video
   long count = 0;
   auto add = [&](double t, const double* x) {
-    fillRecord(sim.equations(), layout, t, x, obs, row, scratch, record.data());
+    fillRecord(sim.equations(), sim.workspace(), layout, t, x, obs, row, scratch, record.data());
     history->append(record.data(), 1);
     if (++count % 2000 == 0) {
       if (cancel && cancel->load()) throw Cancelled{};

@@ -32,11 +32,11 @@ RecordLayout makeRecordLayout(const nh::EquationsOfMotion& equations) {
   return layout;
 }
 
-void fillRecord(const nh::EquationsOfMotion& equations, const RecordLayout& layout, double t,
-                const double* x, nh::Observables& obs, std::vector<double>& row,
-                nh::SceneFrame& scene, double* out) {
+void fillRecord(const nh::EquationsOfMotion& equations, nh::EquationsWorkspace& ws,
+                const RecordLayout& layout, double t, const double* x, nh::Observables& obs,
+                std::vector<double>& row, nh::SceneFrame& scene, double* out) {
   const nh::SystemModel& system = equations.system();
-  nh::outputRow(equations, layout.state, t, x, obs, row);
+  nh::outputRow(equations, ws, layout.state, t, x, obs, row);
   std::copy(row.begin(), row.end(), out);
   double residual = 0;
   for (int c = 0; c < obs.phi.size(); ++c) residual = std::max(residual, std::abs(obs.phi[c]));

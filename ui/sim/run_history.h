@@ -34,11 +34,12 @@ struct RecordLayout {
 // Columns for runs of these equations (scene points found from the default state).
 RecordLayout makeRecordLayout(const nh::EquationsOfMotion& equations);
 
-// Fills one record (layout.stride() values) at (t, x). Allocates nothing after the first call
-// for the same scratch objects.
-void fillRecord(const nh::EquationsOfMotion& equations, const RecordLayout& layout, double t,
-                const double* x, nh::Observables& obs, std::vector<double>& row,
-                nh::SceneFrame& scene, double* out);
+// Fills one record (layout.stride() values) at (t, x), observing with the caller's
+// workspace. Not allocation-free: the system's scene() (for the points) builds its frame,
+// names included, at every call.
+void fillRecord(const nh::EquationsOfMotion& equations, nh::EquationsWorkspace& ws,
+                const RecordLayout& layout, double t, const double* x, nh::Observables& obs,
+                std::vector<double>& row, nh::SceneFrame& scene, double* out);
 
 class RunHistory {
  public:

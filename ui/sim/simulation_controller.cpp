@@ -27,8 +27,7 @@ void SimulationController::loadScenario(const nh::Scenario& s) {
   s.validate();
   auto system = nh::findSystem(s.system);
   const std::vector<double> parameters = nh::resolveParameters(*system, s.parameters);
-  nh::EquationsOfMotion equations(system, s.dynamics, s.formulation);
-  equations.setParameters(parameters);
+  const nh::EquationsOfMotion equations(system, s.dynamics, s.formulation, parameters);
   std::vector<std::string> notes;
   const std::vector<double> x0 = nh::initialState(equations, 0.0, s.initial, &notes);
 
@@ -92,8 +91,8 @@ void SimulationController::setParameter(const std::string& name, double value) {
 void SimulationController::computeInitialState(const std::map<std::string, double>& overrides,
                                                std::vector<double>& x0,
                                                std::vector<std::string>& notes) const {
-  nh::EquationsOfMotion equations(system_, scenario_.dynamics, scenario_.formulation);
-  equations.setParameters(parameters_);
+  const nh::EquationsOfMotion equations(system_, scenario_.dynamics, scenario_.formulation,
+                                        parameters_);
   std::vector<std::string> n;
   x0 = nh::initialState(equations, 0.0, overrides, &n);
   notes = n;

@@ -127,7 +127,7 @@ class ExportStillsTest : public QObject {
     nh::Observables obs;
     std::vector<double> row;
     sim.advance(s.tEnd, s.dtOut, [&](double t, const double* x) {
-      nh::outputRow(sim.equations(), layout, t, x, obs, row);
+      nh::outputRow(sim.equations(), sim.workspace(), layout, t, x, obs, row);
       rows.push_back(row);
     });
 

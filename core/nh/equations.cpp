@@ -1,0 +1,279 @@
+// Equations of motion: theory §2 (Lagrange–d'Alembert) and §3 (vakonomic). What is
+// compiled once, the dispatch of a call to the backends and solvers, and what is reported.
+#include <Eigen/SVD>
+#include <atomic>
+#include <cstdio>
+#include <limits>
+#include <string>
+
+#include "core/nh/equations_detail.h"
+#include "core/nh/errors.h"
+
+namespace nh {
+
+namespace {
+std::string formatNumber(double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.6g", v);
+  return buf;
+}
+
+std::uint64_t nextSerial() {
+  static std::atomic<std::uint64_t> counter{0};
+  return ++counter;
+}
+}  // namespace
+
+std::string toString(DynamicsKind kind) {
+  return kind == DynamicsKind::Vakonomic ? "vakonomic" : "nonholonomic";
+}
+std::string toString(Formulation f) {
+  return f == Formulation::GibbsAppell ? "gibbs-appell" : "multipliers";
+}
+DynamicsKind parseDynamics(const std::string& text) {
+  if (text == "nonholonomic") return DynamicsKind::Nonholonomic;
+  if (text == "vakonomic") return DynamicsKind::Vakonomic;
+  throw InputError("unknown dynamics '" + text + "' (allowed: nonholonomic, vakonomic)");
+}
+Formulation parseFormulation(const std::string& text) {
+  if (text == "multipliers") return Formulation::Multipliers;
+  if (text == "gibbs-appell") return Formulation::GibbsAppell;
+  throw InputError("unknown formulation '" + text + "' (allowed: multipliers, gibbs-appell)");
+}
+
+// ---- The workspace ------------------------------------------------------------------------
+
+EquationsWorkspace::EquationsWorkspace() : data_(std::make_unique<Data>()) {}
+EquationsWorkspace::EquationsWorkspace(const EquationsOfMotion& equations) : EquationsWorkspace() {
+  equations.prepare(*this);
+}
+EquationsWorkspace::~EquationsWorkspace() = default;
+EquationsWorkspace::EquationsWorkspace(EquationsWorkspace&&) noexcept = default;
+EquationsWorkspace& EquationsWorkspace::operator=(EquationsWorkspace&&) noexcept = default;
+
+EquationsOfMotion::Workspace& EquationsOfMotion::prepare(EquationsWorkspace& ws) const {
+  if (!ws.data_) ws.data_ = std::make_unique<Workspace>();  // moved from
+  Workspace& w = *ws.data_;
+  const CompiledEquations& ce = *compiled_;
+  if (w.preparedFor != ce.serial) {  // registers start with this program's constants
+    w.registers = ce.program.initialRegisters();
+    w.directRegisters = ce.directProgram.initialRegisters();
+    w.preparedFor = ce.serial;
+  }
+  return w;
+}
+
+// ---- Compilation --------------------------------------------------------------------------
+
+EquationsOfMotion::EquationsOfMotion(std::shared_ptr<const SystemModel> system,
+                                     DynamicsKind dynamics, Formulation formulation,
+                                     std::vector<double> parameters, Backend backend)
+    : formulation_(formulation) {
+  const SystemModel& sys = *system;
+  const int n = sys.n(), m = sys.m(), kt = sys.constraintsTotal();
+  if (n > kMaxCoordinates || m > kMaxVelocities || kt > kMaxConstraints || kt > m)
+    throw InputError("system '" + sys.name() + "' is too large for the engine (n ≤ " +
+                     std::to_string(kMaxCoordinates) + ", m ≤ " + std::to_string(kMaxVelocities) +
+                     ", constraints ≤ min(m, " + std::to_string(kMaxConstraints) + "))");
+  if (parameters.empty()) parameters = sys.defaultParameters();
+  if (parameters.size() != sys.info().parameters.size())
+    throw InputError("system '" + sys.name() + "' takes " +
+                     std::to_string(sys.info().parameters.size()) + " parameters, got " +
+                     std::to_string(parameters.size()));
+  auto c = std::make_shared<CompiledEquations>();
+  c->system = std::move(system);
+  c->dynamics = dynamics;
+  c->backend = backend;
+  c->parameters = std::move(parameters);
+  c->serial = nextSerial();
+  c->n = n;
+  c->m = m;
+  c->kt = kt;
+  if (sys.hasStructure() && sys.info().constantStructure) {
+    std::array<double, kMaxVelocities * kMaxVelocities * kMaxVelocities> C{};
+    const double zeroQ[kMaxCoordinates] = {};
+    sys.structure(c->parameters.data(), zeroQ, C.data());
+    for (int g = 0; g < m; ++g)
+      for (int b = 0; b < m; ++b)
+        for (int a = 0; a < m; ++a)
+          if (const double value = C[g + m * (b + m * a)]; value != 0)
+            c->structure.push_back({g, b, a, value});
+  }
+  compileTape(*c);
+  if (c->taped && c->constantMatrices) {
+    MatY M(m, m);
+    MatKY A(kt, m);
+    for (int i = 0; i < m * m; ++i) M.data()[i] = c->program.constantOutput(c->outM + i);
+    for (int i = 0; i < kt * m; ++i) A.data()[i] = c->program.constantOutput(c->outA + i);
+    // A singular M or S stays to be reported by the first call, with its time.
+    c->constantFactors = c->factors.compute(M, A, m, kt) == MultiplierFactors::Result::Regular;
+  }
+  compiled_ = std::move(c);
+}
+
+EquationsOfMotion::EquationsOfMotion(std::shared_ptr<const CompiledEquations> compiled,
+                                     Formulation formulation)
+    : compiled_(std::move(compiled)), formulation_(formulation) {}
+
+EquationsOfMotion EquationsOfMotion::withParameters(std::vector<double> values) const {
+  if (values.size() != compiled_->parameters.size())  // empty would mean the defaults below
+    throw InputError("system '" + compiled_->system->name() + "' takes " +
+                     std::to_string(compiled_->parameters.size()) + " parameters, got " +
+                     std::to_string(values.size()));
+  return EquationsOfMotion(compiled_->system, compiled_->dynamics, formulation_, std::move(values),
+                           compiled_->backend);
+}
+EquationsOfMotion EquationsOfMotion::withFormulation(Formulation formulation) const {
+  return EquationsOfMotion(compiled_, formulation);
+}
+EquationsOfMotion EquationsOfMotion::withBackend(Backend backend) const {
+  return EquationsOfMotion(compiled_->system, compiled_->dynamics, formulation_,
+                           compiled_->parameters, backend);
+}
+
+const SystemModel& EquationsOfMotion::system() const { return *compiled_->system; }
+std::shared_ptr<const SystemModel> EquationsOfMotion::systemPtr() const { return compiled_->system; }
+DynamicsKind EquationsOfMotion::dynamics() const { return compiled_->dynamics; }
+Backend EquationsOfMotion::backend() const { return compiled_->backend; }
+bool EquationsOfMotion::isTaped() const { return compiled_->taped; }
+const std::vector<double>& EquationsOfMotion::parameters() const { return compiled_->parameters; }
+
+std::string EquationsOfMotion::compiledListing() const {
+  const CompiledEquations& ce = *compiled_;
+  if (!ce.taped) return {};
+  return ce.direct ? ce.directProgram.listing() : ce.program.listing();
+}
+
+int EquationsOfMotion::stateSize() const {
+  const CompiledEquations& ce = *compiled_;
+  return ce.dynamics == DynamicsKind::Vakonomic ? ce.n + ce.m + ce.kt : ce.n + ce.m;
+}
+
+// ---- One evaluation -----------------------------------------------------------------------
+
+void EquationsOfMotion::throwSingular(const char* what, double t, const Eigen::MatrixXd& matrix) const {
+  // Off the hot path: the exact 2-norm condition number for the message.
+  const Eigen::JacobiSVD<Eigen::MatrixXd> svd(matrix);
+  const auto sv = svd.singularValues();
+  const double cond = sv.size() && sv.minCoeff() > 0 ? sv.maxCoeff() / sv.minCoeff()
+                                                     : std::numeric_limits<double>::infinity();
+  throw SingularSystemError("system '" + compiled_->system->name() + "' is not regular at t = " +
+                                formatNumber(t) + ": " + what + " is singular (condition number " +
+                                formatNumber(cond) + ")",
+                            t, cond);
+}
+
+void EquationsOfMotion::accelerations(Workspace& w, double t, const double* q, const double* y,
+                                      const double* mu) const {
+  const CompiledEquations& ce = *compiled_;
+  const SystemModel& sys = *ce.system;
+  const double* par = ce.parameters.data();
+  const int m = ce.m;
+  if (ce.taped) loadTaped(w, t, q, y, mu);
+  else loadJets(w, t, q, y, mu);
+
+  if (sys.hasStructure() && !(ce.taped && ce.structureInTape)) {
+    // C^γ_{βα} y^β p_γ (theory §2; with p̃ = p + μA for the vakonomic case), over the
+    // nonzero structure functions only; listed once when they do not depend on q.
+    if (sys.info().constantStructure) {
+      for (const auto& e : ce.structure) w.F[e.alpha] += e.value * y[e.beta] * w.p[e.gamma];
+    } else {
+      sys.structure(par, q, w.C.data());
+      for (int g = 0; g < m; ++g)
+        for (int b = 0; b < m; ++b)
+          for (int a = 0; a < m; ++a)
+            if (const double c = w.C[g + m * (b + m * a)]; c != 0) w.F[a] += c * y[b] * w.p[g];
+    }
+  }
+  if (sys.hasForce()) {
+    w.Q.resize(m);
+    sys.force(par, t, q, y, w.Q.data());
+    w.F += w.Q;
+  }
+  if (formulation_ == Formulation::Multipliers) solveMultipliers(w, t);
+  else solveGibbsAppell(w, t);
+}
+
+void EquationsOfMotion::rhs(EquationsWorkspace& ws, double t, const double* x, double* dxdt) const {
+  const CompiledEquations& ce = *compiled_;
+  const int n = ce.n, m = ce.m, kt = ce.kt;
+  const bool vakonomic = ce.dynamics == DynamicsKind::Vakonomic;
+  Workspace& w = prepare(ws);
+  if (ce.taped && ce.direct && formulation_ == Formulation::Multipliers) {
+    const SymProgram& prg = ce.directProgram;
+    double* const r = w.directRegisters.data();
+    r[0] = t;
+    std::copy(x, x + prg.variableCount() - 1, r + 1);  // q, y (and μ) in state order
+    prg.runLoaded(r);
+    bool regular = true;
+    if (ce.directGuarded) {
+      const double det = prg.output(r, n + m + kt), scale = prg.output(r, n + m + kt + 1);
+      const double reference = kt == 1 ? scale * ce.minvNorm : std::abs(scale);
+      regular = std::isfinite(det) && std::abs(det) > kMinReciprocalCondition * reference;
+    }
+    if (regular) {
+      for (int i = 0; i < n + m; ++i) dxdt[i] = prg.output(r, i);
+      if (vakonomic)
+        for (int c = 0; c < kt; ++c) dxdt[n + m + c] = -prg.output(r, n + m + c);
+      return;
+    }
+    // Nearly singular: the general path decides, and reports it.
+  }
+  accelerations(w, t, x, x + n, x + n + m);
+  for (int i = 0; i < n; ++i) dxdt[i] = w.v[i];
+  for (int a = 0; a < m; ++a) dxdt[n + a] = w.ydot[a];
+  if (vakonomic)
+    for (int c = 0; c < kt; ++c) dxdt[n + m + c] = -w.lambda[c];
+}
+
+void EquationsOfMotion::observe(EquationsWorkspace& ws, double t, const double* x,
+                                Observables& out) const {
+  const CompiledEquations& ce = *compiled_;
+  const SystemModel& sys = *ce.system;
+  const int n = ce.n, m = ce.m, kt = ce.kt;
+  Workspace& w = prepare(ws);
+  accelerations(w, t, x, x + n, x + n + m);
+  // Energy of the physical Lagrangian, E_L = p·y − L (theory §4); in the vakonomic case
+  // w.p holds p̃ = p + μA, so the μ part is taken off again.
+  const double* y = x + n;
+  double py = 0;
+  for (int a = 0; a < m; ++a) py += w.p[a] * y[a];
+  if (ce.dynamics == DynamicsKind::Vakonomic)
+    for (int c = 0; c < kt; ++c)
+      for (int a = 0; a < m; ++a) py -= x[n + m + c] * w.A(c, a) * y[a];
+  out.energy = py - w.lagrangian;
+  out.phi.resize(kt);
+  sys.constraints(ce.parameters.data(), t, x, x + n, out.phi.data());
+  out.g.resize(sys.h());
+  if (sys.h() > 0) sys.holonomic(ce.parameters.data(), t, x, out.g.data());
+  out.lambda = w.lambda;
+  out.ydot = w.ydot;
+  out.reaction.resize(m);
+  if (kt > 0)
+    out.reaction.noalias() = w.A.transpose() * w.lambda;
+  else
+    out.reaction.setZero();
+}
+
+double EquationsOfMotion::energy(EquationsWorkspace& ws, double t, const double* x) const {
+  Observables o;
+  observe(ws, t, x, o);
+  return o.energy;
+}
+
+double EquationsOfMotion::residual(double t, const double* x) const {
+  const CompiledEquations& ce = *compiled_;
+  const SystemModel& sys = *ce.system;
+  double worst = 0;
+  VecK phi(ce.kt);
+  sys.constraints(ce.parameters.data(), t, x, x + ce.n, phi.data());
+  if (phi.size()) worst = phi.cwiseAbs().maxCoeff();
+  if (sys.h() > 0) {
+    VecK g(sys.h());
+    sys.holonomic(ce.parameters.data(), t, x, g.data());
+    worst = std::max(worst, g.cwiseAbs().maxCoeff());
+  }
+  return worst;
+}
+
+}  // namespace nh
