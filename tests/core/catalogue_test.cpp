@@ -68,7 +68,8 @@ class CatalogueTest : public QObject {
       Simulation sim(system, DynamicsKind::Nonholonomic);
       const auto x0 = initialState(sim.equations(), 0, {});
       Observables o;
-      sim.equations().observe(0, x0.data(), o);
+      EquationsWorkspace ws(sim.equations());
+      sim.equations().observe(ws, 0, x0.data(), o);
       const double* p = sim.equations().parameters().data();
       SceneFrame start, later;
       system->scene(p, 0, x0.data(), x0.data() + system->n(), o.lambda.data(), start);

@@ -35,7 +35,8 @@ Recording record(const std::string& name, double tEnd, double dt) {
   sim.advance(tEnd, dt, [&](double t, const double* x) {
     const size_t at = r.records.size();
     r.records.resize(at + r.layout.stride());
-    nhui::fillRecord(sim.equations(), r.layout, t, x, obs, row, scene, r.records.data() + at);
+    nhui::fillRecord(sim.equations(), sim.workspace(), r.layout, t, x, obs, row, scene,
+                     r.records.data() + at);
     r.states.emplace_back(x, x + sim.equations().stateSize());
   });
   return r;

@@ -24,12 +24,11 @@ SimulationWorker::Job makeJob(const std::string& systemName, long epoch,
   setup.system = nh::findSystem(systemName);
   setup.parameters = nh::resolveParameters(*setup.system, parameters);
   setup.options = options;
-  nh::EquationsOfMotion equations(setup.system, setup.dynamics, setup.formulation);
+  const nh::EquationsOfMotion equations =
+      nh::EquationsOfMotion(setup.system, setup.dynamics, setup.formulation)
+          .withParameters(setup.parameters);
   setup.layout = nhui::makeRecordLayout(equations);
-  if (x0.empty()) {
-    equations.setParameters(setup.parameters);
-    x0 = nh::initialState(equations, 0, {});
-  }
+  if (x0.empty()) x0 = nh::initialState(equations, 0, {});
   setup.x0 = std::move(x0);
   SimulationWorker::Job job;
   job.epoch = epoch;
@@ -113,8 +112,9 @@ class SimulationWorkerTest : public QObject {
     c.setParameter("Omega0", 2.0);
     QVERIFY(c.waitForTime(c.primary().time(restart) + 3.0, 20000));
     const nhui::RunHistory& run = c.primary();
-    nh::EquationsOfMotion equations(c.systemPtr(), nh::DynamicsKind::Nonholonomic);
-    equations.setParameters(c.parameters());
+    const nh::EquationsOfMotion equations =
+        nh::EquationsOfMotion(c.systemPtr(), nh::DynamicsKind::Nonholonomic)
+            .withParameters(c.parameters());
     for (size_t k = 1; k < run.size(); ++k) QVERIFY(run.time(k) > run.time(k - 1));
     for (size_t k = restart + 1; k < run.size(); ++k) {
       QCOMPARE(run.parametersAt(k)[c.system().parameterIndex("Omega0")], 2.0);
@@ -185,8 +185,9 @@ class SimulationWorkerTest : public QObject {
     nh::IntegratorOptions options;
     options.projection = false;
     const auto system = nh::findSystem("ball_on_turntable");
-    nh::EquationsOfMotion old(system, nh::DynamicsKind::Nonholonomic);
-    old.setParameters(system->defaultParameters());  // Ω = 1
+    const nh::EquationsOfMotion old =
+        nh::EquationsOfMotion(system, nh::DynamicsKind::Nonholonomic)
+            .withParameters(system->defaultParameters());  // Ω = 1
     const std::vector<double> x0 = nh::initialState(old, 0, {});
     SimulationWorker worker;
     worker.submit(makeJob("ball_on_turntable", 1, {{"Omega0", 3.0}}, x0, options));
