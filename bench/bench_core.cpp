@@ -114,16 +114,17 @@ int main() {
 
   // Generic engine against the hand-written closed form, same state, same stepper.
   const auto ball = findSystem("ball_on_turntable");
-  const std::map<std::string, double> params = {{"Omega_rate", 0.01}, {"Omega_amp", 0.2}, {"tilt", 0.05}};
+  const std::map<std::string, double> params = {
+      {"Omega_rate", 0.01}, {"Omega_amp", 0.2}, {"tilt", 0.05}};
   const EquationsOfMotion eq(ball, DynamicsKind::Nonholonomic, Formulation::Multipliers,
                              resolveParameters(*ball, params));
   EquationsWorkspace ws(eq);
   const State x0 = initialState(eq, 0, {});
   const auto& p = eq.parameters();
   auto at = [&](const char* name) { return p[ball->parameterIndex(name)]; };
-  const HandWrittenBall hand{at("m"),         at("r"),         at("inertia_ratio"),
-                             at("Omega0"),    at("Omega_rate"), at("Omega_amp"),
-                             at("Omega_freq"), at("tilt"),      at("g")};
+  const HandWrittenBall hand{at("m"),          at("r"),          at("inertia_ratio"),
+                             at("Omega0"),     at("Omega_rate"), at("Omega_amp"),
+                             at("Omega_freq"), at("tilt"),       at("g")};
   State d1(x0.size()), d2(x0.size());
   eq.rhs(ws, 0.7, x0.data(), d1.data());
   hand(x0, d2, 0.7);
@@ -137,11 +138,15 @@ int main() {
   };
   const double genericSteps = denseSteps(generic, x0, 1e-10, 1e-12);
   const double handSteps = denseSteps(hand, x0, 1e-10, 1e-12);
-  std::printf("\nball_on_turntable, generic engine vs hand-written closed form "
-              "(max |difference| of the RHS: %.1e)\n", maxDiff);
-  std::printf("  RHS evals/s:  generic %.3g, hand-written %.3g, ratio %.1f×\n", genericRhs,
-              handRhs, handRhs / genericRhs);
-  std::printf("  dopri5 steps/s (rtol 1e-10, no projection): generic %.3g, hand-written %.3g, ratio %.1f×\n",
-              genericSteps, handSteps, handSteps / genericSteps);
+  std::printf(
+      "\nball_on_turntable, generic engine vs hand-written closed form "
+      "(max |difference| of the RHS: %.1e)\n",
+      maxDiff);
+  std::printf("  RHS evals/s:  generic %.3g, hand-written %.3g, ratio %.1f×\n", genericRhs, handRhs,
+              handRhs / genericRhs);
+  std::printf(
+      "  dopri5 steps/s (rtol 1e-10, no projection): generic %.3g, hand-written %.3g, ratio "
+      "%.1f×\n",
+      genericSteps, handSteps, handSteps / genericSteps);
   return 0;
 }

@@ -24,9 +24,7 @@ QByteArray readResource(const QString& path) {
 
 QString applicationId() { return QString::fromUtf8(kApplicationId); }
 
-QIcon applicationIcon() {
-  return QIcon(QStringLiteral(":/icons/%1.svg").arg(applicationId()));
-}
+QIcon applicationIcon() { return QIcon(QStringLiteral(":/icons/%1.svg").arg(applicationId())); }
 
 QIcon themedIcon(const ThemedIcon& icon) {
   return QIcon::fromTheme(QString::fromUtf8(icon.themeName), QIcon(QString::fromUtf8(icon.file)));

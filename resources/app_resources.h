@@ -39,10 +39,9 @@ inline constexpr ThemedIcon follow{"mark-location", ":/icons/follow.svg"};
 inline constexpr ThemedIcon tableFrame{"object-rotate-left", ":/icons/table-frame.svg"};
 inline constexpr ThemedIcon editStart{"transform-move", ":/icons/edit-start.svg"};
 // Every entry above, for tests and for anything that walks the set.
-inline constexpr std::array all{play,         pause,           stepForward, stepBack, reset,
-                                open,         save,            exportAnimation,
-                                presentation, resetCamera,     follow,      tableFrame,
-                                editStart};
+inline constexpr std::array all{play,   pause,      stepForward,     stepBack,     reset,
+                                open,   save,       exportAnimation, presentation, resetCamera,
+                                follow, tableFrame, editStart};
 }  // namespace icons
 
 // QIcon::fromTheme(icon.themeName, QIcon(icon.file)).

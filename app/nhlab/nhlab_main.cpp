@@ -1,14 +1,14 @@
 // nhlab: the Nonholonomic Lab desktop app. Starts with the default scenario (a solid ball on
 // a table turning at Ω = 1 rad/s) already playing, or with a scenario file.
+#include <QAction>
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QDir>
+#include <QRegularExpression>
 #include <QScreen>
 #include <QSize>
 #include <QSurfaceFormat>
 #include <QTimer>
-#include <QAction>
-#include <QRegularExpression>
 #include <cstdio>
 #include <optional>
 #include <utility>
@@ -17,10 +17,10 @@
 #include "app/nhsim/cli_support.h"
 #include "core/nh/version.h"
 #include "resources/app_resources.h"
-#include "ui/window/main_window.h"
 #include "ui/scene/scene_view.h"
-#include "ui/sim/simulation_controller.h"
 #include "ui/scene/vtk_view_widget.h"
+#include "ui/sim/simulation_controller.h"
+#include "ui/window/main_window.h"
 
 namespace {
 // Qt aborts with a long message when there is no display; say it in one line instead, but
@@ -36,10 +36,11 @@ bool checkDisplay(int argc, char** argv) {
       return true;
     }
   }
-  std::fprintf(stderr,
-               "nhlab: error: no display (DISPLAY is unset). nhlab is a desktop application: start "
-               "it in a desktop session, or under xvfb-run for screenshots "
-               "(xvfb-run -a nhlab --screenshot shot.png). For headless videos use nhsim export.\n");
+  std::fprintf(
+      stderr,
+      "nhlab: error: no display (DISPLAY is unset). nhlab is a desktop application: start "
+      "it in a desktop session, or under xvfb-run for screenshots "
+      "(xvfb-run -a nhlab --screenshot shot.png). For headless videos use nhsim export.\n");
   return false;
 }
 

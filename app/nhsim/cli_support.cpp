@@ -6,8 +6,8 @@
 #include <cstdio>
 #include <cstdlib>
 
-#include "core/nh/catalogue.h"
 #include "core/io/scenario_file.h"
+#include "core/nh/catalogue.h"
 
 namespace nh::cli {
 
@@ -39,8 +39,8 @@ bool existsAsFile(const std::string& path) {
 }  // namespace
 
 Scenario loadTarget(const std::string& target, bool* fromFile) {
-  const bool isFile = (target.size() > 5 && target.substr(target.size() - 5) == ".json") ||
-                      existsAsFile(target);
+  const bool isFile =
+      (target.size() > 5 && target.substr(target.size() - 5) == ".json") || existsAsFile(target);
   if (fromFile) *fromFile = isFile;
   if (isFile) return readScenarioFile(target);
   findSystem(target);  // unknown names fail here, listing the known ones
@@ -51,7 +51,8 @@ Scenario loadTarget(const std::string& target, bool* fromFile) {
 
 bool parseScenarioOption(const std::vector<std::string>& args, size_t& i, Scenario& s) {
   const std::string& option = args[i];
-  if (option != "--set" && option != "--init" && option != "--dynamics" && option != "--formulation")
+  if (option != "--set" && option != "--init" && option != "--dynamics" &&
+      option != "--formulation")
     return false;
   if (i + 1 >= args.size()) throw UsageError("option " + option + " needs a value");
   const std::string& value = args[++i];

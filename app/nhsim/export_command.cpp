@@ -2,25 +2,25 @@
 
 #include <unistd.h>
 
-#include <filesystem>
 #include <QGuiApplication>
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <memory>
 #include <optional>
 
-#include "ui/export/animation_exporter.h"
+#include "app/nhsim/cli_support.h"
+#include "app/nhsim/export_usage.h"
+#include "core/io/scenario_file.h"
 #include "core/nh/catalogue.h"
 #include "core/nh/errors.h"
 #include "core/nh/scenario.h"
-#include "app/nhsim/cli_support.h"
-#include "app/nhsim/export_usage.h"
-#include "ui/sim/run_history.h"
-#include "core/io/scenario_file.h"
-#include "ui/export/stills.h"
+#include "ui/export/animation_exporter.h"
 #include "ui/export/media/virtual_display.h"
+#include "ui/export/stills.h"
+#include "ui/sim/run_history.h"
 
 namespace nh::cli {
 

@@ -5,21 +5,20 @@
 #include <cerrno>
 #include <climits>
 #include <cmath>
-#include <cstring>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <iostream>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
+#include "app/nhsim/export_usage.h"
 #include "core/io/csv_writer.h"
+#include "core/io/scenario_file.h"
 #include "core/nh/catalogue.h"
 #include "core/nh/errors.h"
 #include "core/nh/scenario.h"
-#include "core/io/scenario_file.h"
-#include "app/nhsim/export_usage.h"
 #include "core/nh/version.h"
 
 namespace nh::cli {
@@ -46,10 +45,14 @@ int info(const std::vector<std::string>& args) {
   bool json = false;
   std::string name;
   for (const auto& a : args) {
-    if (a == "--json") json = true;
-    else if (a.rfind("--", 0) == 0) throw UsageError("unknown option '" + a + "' for info");
-    else if (name.empty()) name = a;
-    else throw UsageError("info takes one system name, got also '" + a + "'");
+    if (a == "--json")
+      json = true;
+    else if (a.rfind("--", 0) == 0)
+      throw UsageError("unknown option '" + a + "' for info");
+    else if (name.empty())
+      name = a;
+    else
+      throw UsageError("info takes one system name, got also '" + a + "'");
   }
   const auto system = findSystem(name);
   const SystemInfo& s = system->info();
@@ -106,13 +109,15 @@ int info(const std::vector<std::string>& args) {
   for (const auto& n : nh.names) std::printf("%s ", n.c_str());
   if (vk.names.size() > nh.names.size()) {
     std::printf("\n  vakonomic adds: ");
-    for (size_t i = nh.names.size(); i < vk.names.size(); ++i) std::printf("%s ", vk.names[i].c_str());
+    for (size_t i = nh.names.size(); i < vk.names.size(); ++i)
+      std::printf("%s ", vk.names[i].c_str());
     std::printf("(initial multipliers, default 0)");
   }
   for (const auto& limit : s.stateLimits)
     std::printf("\n  %s must be in %s", limit.name.c_str(), limit.rangeText().c_str());
   std::printf("\n\nInitial velocities: %s\n", s.initialization.c_str());
-  std::printf("\nConstraints: %d nonholonomic, %d holonomic\n", s.constraintCount, s.holonomicCount);
+  std::printf("\nConstraints: %d nonholonomic, %d holonomic\n", s.constraintCount,
+              s.holonomicCount);
   return kOk;
 }
 
@@ -135,17 +140,28 @@ RunOptions parseRun(const std::vector<std::string>& args) {
       return args[++i];
     };
     if (parseScenarioOption(args, i, s)) continue;
-    if (a == "--t-end") s.tEnd = parseNumber(value(), "--t-end");
-    else if (a == "--dt-out") s.dtOut = parseNumber(value(), "--dt-out");
-    else if (a == "--integrator") s.integrator.method = parseIntegrator(value());
-    else if (a == "--rtol") s.integrator.rtol = parseNumber(value(), "--rtol");
-    else if (a == "--atol") s.integrator.atol = parseNumber(value(), "--atol");
-    else if (a == "--step") s.integrator.step = parseNumber(value(), "--step");
-    else if (a == "--no-projection") s.integrator.projection = false;
-    else if (a == "--out") o.out = value();
-    else if (a == "--save-scenario") o.saveScenario = value();
-    else if (a == "--quiet") o.quiet = true;
-    else throw UsageError("unknown option '" + a + "' for run");
+    if (a == "--t-end")
+      s.tEnd = parseNumber(value(), "--t-end");
+    else if (a == "--dt-out")
+      s.dtOut = parseNumber(value(), "--dt-out");
+    else if (a == "--integrator")
+      s.integrator.method = parseIntegrator(value());
+    else if (a == "--rtol")
+      s.integrator.rtol = parseNumber(value(), "--rtol");
+    else if (a == "--atol")
+      s.integrator.atol = parseNumber(value(), "--atol");
+    else if (a == "--step")
+      s.integrator.step = parseNumber(value(), "--step");
+    else if (a == "--no-projection")
+      s.integrator.projection = false;
+    else if (a == "--out")
+      o.out = value();
+    else if (a == "--save-scenario")
+      o.saveScenario = value();
+    else if (a == "--quiet")
+      o.quiet = true;
+    else
+      throw UsageError("unknown option '" + a + "' for run");
   }
   s.validate();
   return o;
@@ -162,8 +178,7 @@ int run(const std::vector<std::string>& args) {
   const std::vector<double> x0 = initialState(sim.equations(), 0.0, s.initial, &notes);
   for (const auto& note : notes) std::fprintf(stderr, "nhsim: note: %s\n", note.c_str());
   sim.setState(0.0, x0);
-  if (!o.saveScenario.empty())
-    writeScenarioFile(resolvedScenario(s, params, x0), o.saveScenario);
+  if (!o.saveScenario.empty()) writeScenarioFile(resolvedScenario(s, params, x0), o.saveScenario);
 
   const EquationsOfMotion& eq = sim.equations();
   const StateLayout layout = stateLayout(*system, s.dynamics);
@@ -179,9 +194,11 @@ int run(const std::vector<std::string>& args) {
     if (rows == 0) e0 = obs.energy;
     e1 = obs.energy;
     ++rows;
-    for (int c = 0; c < obs.phi.size(); ++c) maxResidual = std::max(maxResidual, std::abs(obs.phi[c]));
+    for (int c = 0; c < obs.phi.size(); ++c)
+      maxResidual = std::max(maxResidual, std::abs(obs.phi[c]));
     for (int c = 0; c < obs.g.size(); ++c) maxResidual = std::max(maxResidual, std::abs(obs.g[c]));
-    for (int c = 0; c < obs.lambda.size(); ++c) maxLambda = std::max(maxLambda, std::abs(obs.lambda[c]));
+    for (int c = 0; c < obs.lambda.size(); ++c)
+      maxLambda = std::max(maxLambda, std::abs(obs.lambda[c]));
     last = row;
   };
   try {
@@ -196,10 +213,10 @@ int run(const std::vector<std::string>& args) {
   }
   csv.close();
   if (!o.quiet && o.out != "-") {
-    std::printf("%s (%s, %s, %s): t = 0 … %s, %ld steps, %ld rows written to %s\n", s.system.c_str(),
-                toString(s.dynamics).c_str(), toString(s.formulation).c_str(),
-                toString(s.integrator.method).c_str(), formatValue(s.tEnd).c_str(), sim.stepsTaken(),
-                rows, o.out.c_str());
+    std::printf("%s (%s, %s, %s): t = 0 … %s, %ld steps, %ld rows written to %s\n",
+                s.system.c_str(), toString(s.dynamics).c_str(), toString(s.formulation).c_str(),
+                toString(s.integrator.method).c_str(), formatValue(s.tEnd).c_str(),
+                sim.stepsTaken(), rows, o.out.c_str());
     std::printf("  energy %s → %s;  max |constraint residual| %.3g;  max |lambda| %.6g\n",
                 formatValue(e0).c_str(), formatValue(e1).c_str(), maxResidual, maxLambda);
     std::printf("  final state:");
@@ -232,9 +249,8 @@ std::string exportHelperPath() {
 int exportCommand(char** argv, int argc) {
   const std::string helper = exportHelperPath();
   if (helper.empty())
-    throw UsageError(
-        "export is not available: nhsim-export was not found beside nhsim or in " +
-        std::string(NH_LIBEXEC_SUBDIR) + " (it is built with NH_BUILD_GUI=ON)");
+    throw UsageError("export is not available: nhsim-export was not found beside nhsim or in " +
+                     std::string(NH_LIBEXEC_SUBDIR) + " (it is built with NH_BUILD_GUI=ON)");
   std::vector<char*> helperArgs;
   helperArgs.push_back(const_cast<char*>(helper.c_str()));
   for (int i = 2; i < argc; ++i) helperArgs.push_back(argv[i]);
@@ -265,7 +281,8 @@ int main(int argc, char** argv) {
       return kOk;
     }
     if (command == "export") return exportCommand(argv, argc);
-    throw UsageError("unknown command '" + command + "' (commands: list, info, run, export; see --help)");
+    throw UsageError("unknown command '" + command +
+                     "' (commands: list, info, run, export; see --help)");
   });
 }
 

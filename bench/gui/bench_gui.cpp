@@ -16,9 +16,9 @@
 #include "core/nh/catalogue.h"
 #include "core/nh/scenario.h"
 #include "ui/plot/plot_widget.h"
-#include "ui/sim/run_history.h"
 #include "ui/scene/scene_renderer.h"
 #include "ui/scene/vtk_view_widget.h"
+#include "ui/sim/run_history.h"
 
 namespace {
 
@@ -41,7 +41,8 @@ std::unique_ptr<nhui::RunHistory> recordRun() {
   QElapsedTimer timer;
   timer.start();
   sim.advance(s.dtOut * (kPoints - 1), s.dtOut, [&](double t, const double* x) {
-    nhui::fillRecord(sim.equations(), sim.workspace(), layout, t, x, obs, row, scene, record.data());
+    nhui::fillRecord(sim.equations(), sim.workspace(), layout, t, x, obs, row, scene,
+                     record.data());
     run->append(record.data(), 1);
   });
   std::printf(

@@ -8,7 +8,8 @@
 
 namespace nh {
 
-CsvWriter::CsvWriter(const std::string& path, const std::vector<std::string>& columns) : path_(path) {
+CsvWriter::CsvWriter(const std::string& path, const std::vector<std::string>& columns)
+    : path_(path) {
   if (path == "-") {
     file_ = stdout;
   } else {

@@ -103,21 +103,18 @@ Scenario parseScenarioJson(const std::string& json, const std::string& origin) {
   if (root.contains("dt_out")) s.dtOut = number(root["dt_out"], "dt_out", origin);
   // Named values: parse errors carry the file name like every other message here.
   if (root.contains("dynamics"))
-    s.dynamics = withOrigin(origin, [&] {
-      return parseDynamics(text(root["dynamics"], "dynamics", origin));
-    });
+    s.dynamics = withOrigin(
+        origin, [&] { return parseDynamics(text(root["dynamics"], "dynamics", origin)); });
   if (root.contains("formulation"))
-    s.formulation = withOrigin(origin, [&] {
-      return parseFormulation(text(root["formulation"], "formulation", origin));
-    });
+    s.formulation = withOrigin(
+        origin, [&] { return parseFormulation(text(root["formulation"], "formulation", origin)); });
   if (root.contains("integrator")) {
     const Json& in = root["integrator"];
     if (!in.is_object()) fail(origin, "'integrator' must be an object");
     checkKeys(in, {"method", "rtol", "atol", "step", "projection"}, "'integrator'", origin);
     if (in.contains("method"))
-      s.integrator.method = withOrigin(origin, [&] {
-        return parseIntegrator(text(in["method"], "integrator.method", origin));
-      });
+      s.integrator.method = withOrigin(
+          origin, [&] { return parseIntegrator(text(in["method"], "integrator.method", origin)); });
     if (in.contains("rtol")) s.integrator.rtol = number(in["rtol"], "integrator.rtol", origin);
     if (in.contains("atol")) s.integrator.atol = number(in["atol"], "integrator.atol", origin);
     if (in.contains("step")) s.integrator.step = number(in["step"], "integrator.step", origin);

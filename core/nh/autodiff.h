@@ -15,9 +15,9 @@
 
 namespace nh {
 
-inline constexpr int kMaxVelocities = 12;               // m: quasi-velocities per system
-inline constexpr int kMaxCoordinates = 16;              // n: configuration coordinates
-inline constexpr int kMaxConstraints = 8;               // k: constraints (incl. holonomic)
+inline constexpr int kMaxVelocities = 12;                // m: quasi-velocities per system
+inline constexpr int kMaxCoordinates = 16;               // n: configuration coordinates
+inline constexpr int kMaxConstraints = 8;                // k: constraints (incl. holonomic)
 inline constexpr int kJetSize = 2 * kMaxVelocities + 1;  // y, s, σ directions
 inline constexpr int kJetSecondOrder = kMaxVelocities + 1;
 inline constexpr int kHessianSize = kJetSecondOrder * (kJetSecondOrder + 1) / 2;
@@ -40,7 +40,9 @@ struct Jet2 {
 
   Jet2() = default;
   Jet2(double value) : v(value) {}  // NOLINT
-  static constexpr int index(int i, int j) { return i >= j ? i * (i + 1) / 2 + j : j * (j + 1) / 2 + i; }
+  static constexpr int index(int i, int j) {
+    return i >= j ? i * (i + 1) / 2 + j : j * (j + 1) / 2 + i;
+  }
   double hess(int i, int j) const { return h[index(i, j)]; }
 };
 
@@ -85,8 +87,16 @@ inline Jet1 operator-(const Jet1& a) { return detail::chain(a, -a.v, -1.0); }
 // Gradients may differ in length (velocity seeds carry fewer directions than coordinate
 // seeds); missing entries are zero.
 inline Jet1 operator+(const Jet1& a, const Jet1& b) {
-  if (b.n == 0) { Jet1 r = a; r.v += b.v; return r; }
-  if (a.n == 0) { Jet1 r = b; r.v += a.v; return r; }
+  if (b.n == 0) {
+    Jet1 r = a;
+    r.v += b.v;
+    return r;
+  }
+  if (a.n == 0) {
+    Jet1 r = b;
+    r.v += a.v;
+    return r;
+  }
   const Jet1& longer = a.n >= b.n ? a : b;
   const int lo = std::min(a.n, b.n);
   Jet1 r(a.v + b.v);
@@ -96,8 +106,16 @@ inline Jet1 operator+(const Jet1& a, const Jet1& b) {
   return r;
 }
 inline Jet1 operator-(const Jet1& a, const Jet1& b) {
-  if (b.n == 0) { Jet1 r = a; r.v -= b.v; return r; }
-  if (a.n == 0) { Jet1 r = -b; r.v += a.v; return r; }
+  if (b.n == 0) {
+    Jet1 r = a;
+    r.v -= b.v;
+    return r;
+  }
+  if (a.n == 0) {
+    Jet1 r = -b;
+    r.v += a.v;
+    return r;
+  }
   const int lo = std::min(a.n, b.n);
   Jet1 r(a.v - b.v);
   r.n = std::max(a.n, b.n);
@@ -128,8 +146,16 @@ inline Jet1 operator/(const Jet1& a, const Jet1& b) {
 inline Jet2 operator-(const Jet2& a) { return detail::chain(a, -a.v, -1.0, 0.0); }
 // Non-constant jets share n2; their gradients may differ in length (see Jet1).
 inline Jet2 operator+(const Jet2& a, const Jet2& b) {
-  if (b.n == 0) { Jet2 r = a; r.v += b.v; return r; }
-  if (a.n == 0) { Jet2 r = b; r.v += a.v; return r; }
+  if (b.n == 0) {
+    Jet2 r = a;
+    r.v += b.v;
+    return r;
+  }
+  if (a.n == 0) {
+    Jet2 r = b;
+    r.v += a.v;
+    return r;
+  }
   const Jet2& longer = a.n >= b.n ? a : b;
   const int lo = std::min(a.n, b.n);
   Jet2 r(a.v + b.v);
@@ -142,8 +168,16 @@ inline Jet2 operator+(const Jet2& a, const Jet2& b) {
   return r;
 }
 inline Jet2 operator-(const Jet2& a, const Jet2& b) {
-  if (b.n == 0) { Jet2 r = a; r.v -= b.v; return r; }
-  if (a.n == 0) { Jet2 r = -b; r.v += a.v; return r; }
+  if (b.n == 0) {
+    Jet2 r = a;
+    r.v -= b.v;
+    return r;
+  }
+  if (a.n == 0) {
+    Jet2 r = -b;
+    r.v += a.v;
+    return r;
+  }
   const int lo = std::min(a.n, b.n);
   Jet2 r(a.v - b.v);
   r.n = std::max(a.n, b.n);
@@ -177,48 +211,55 @@ inline Jet2 operator/(const Jet2& a, const Jet2& b) {
 }
 
 // Mixed double/jet arithmetic goes through the implicit constant conversion.
-#define NH_JET_MIXED_OPS(J)                                                   \
-  inline J operator+(const J& a, double b) { return a + J(b); }              \
-  inline J operator+(double a, const J& b) { return J(a) + b; }              \
-  inline J operator-(const J& a, double b) { return a - J(b); }              \
-  inline J operator-(double a, const J& b) { return J(a) - b; }              \
-  inline J operator*(const J& a, double b) { return detail::scale(a, b); }   \
-  inline J operator*(double a, const J& b) { return detail::scale(b, a); }   \
-  inline J operator/(const J& a, double b) { return detail::scale(a, 1.0 / b); } \
-  inline J operator/(double a, const J& b) { return J(a) / b; }              \
-  inline J& operator+=(J& a, const J& b) { return a = a + b; }               \
-  inline J& operator-=(J& a, const J& b) { return a = a - b; }               \
-  inline J& operator*=(J& a, const J& b) { return a = a * b; }               \
-  inline J& operator/=(J& a, const J& b) { return a = a / b; }               \
-  inline bool operator<(const J& a, const J& b) { return a.v < b.v; }        \
-  inline bool operator>(const J& a, const J& b) { return a.v > b.v; }        \
-  inline bool operator<=(const J& a, const J& b) { return a.v <= b.v; }      \
-  inline bool operator>=(const J& a, const J& b) { return a.v >= b.v; }      \
-  inline J sin(const J& x) { return detail::chain(x, std::sin(x.v), std::cos(x.v), -std::sin(x.v)); } \
-  inline J cos(const J& x) { return detail::chain(x, std::cos(x.v), -std::sin(x.v), -std::cos(x.v)); } \
-  inline J tan(const J& x) {                                                  \
-    const double t = std::tan(x.v), d = 1 + t * t;                           \
-    return detail::chain(x, t, d, 2 * t * d);                                \
-  }                                                                           \
-  inline J exp(const J& x) { const double e = std::exp(x.v); return detail::chain(x, e, e, e); } \
+#define NH_JET_MIXED_OPS(J)                                                                       \
+  inline J operator+(const J& a, double b) { return a + J(b); }                                   \
+  inline J operator+(double a, const J& b) { return J(a) + b; }                                   \
+  inline J operator-(const J& a, double b) { return a - J(b); }                                   \
+  inline J operator-(double a, const J& b) { return J(a) - b; }                                   \
+  inline J operator*(const J& a, double b) { return detail::scale(a, b); }                        \
+  inline J operator*(double a, const J& b) { return detail::scale(b, a); }                        \
+  inline J operator/(const J& a, double b) { return detail::scale(a, 1.0 / b); }                  \
+  inline J operator/(double a, const J& b) { return J(a) / b; }                                   \
+  inline J& operator+=(J& a, const J& b) { return a = a + b; }                                    \
+  inline J& operator-=(J& a, const J& b) { return a = a - b; }                                    \
+  inline J& operator*=(J& a, const J& b) { return a = a * b; }                                    \
+  inline J& operator/=(J& a, const J& b) { return a = a / b; }                                    \
+  inline bool operator<(const J& a, const J& b) { return a.v < b.v; }                             \
+  inline bool operator>(const J& a, const J& b) { return a.v > b.v; }                             \
+  inline bool operator<=(const J& a, const J& b) { return a.v <= b.v; }                           \
+  inline bool operator>=(const J& a, const J& b) { return a.v >= b.v; }                           \
+  inline J sin(const J& x) {                                                                      \
+    return detail::chain(x, std::sin(x.v), std::cos(x.v), -std::sin(x.v));                        \
+  }                                                                                               \
+  inline J cos(const J& x) {                                                                      \
+    return detail::chain(x, std::cos(x.v), -std::sin(x.v), -std::cos(x.v));                       \
+  }                                                                                               \
+  inline J tan(const J& x) {                                                                      \
+    const double t = std::tan(x.v), d = 1 + t * t;                                                \
+    return detail::chain(x, t, d, 2 * t * d);                                                     \
+  }                                                                                               \
+  inline J exp(const J& x) {                                                                      \
+    const double e = std::exp(x.v);                                                               \
+    return detail::chain(x, e, e, e);                                                             \
+  }                                                                                               \
   inline J log(const J& x) { return detail::chain(x, std::log(x.v), 1 / x.v, -1 / (x.v * x.v)); } \
-  inline J sqrt(const J& x) {                                                 \
-    const double s = std::sqrt(x.v);                                         \
-    return detail::chain(x, s, 0.5 / s, -0.25 / (s * x.v));                  \
-  }                                                                           \
-  inline J pow(const J& x, double p) {                                        \
-    return detail::chain(x, std::pow(x.v, p), p * std::pow(x.v, p - 1),      \
-                         p * (p - 1) * std::pow(x.v, p - 2));                 \
-  }                                                                           \
-  inline J atan(const J& x) {                                                 \
-    const double d = 1 / (1 + x.v * x.v);                                    \
-    return detail::chain(x, std::atan(x.v), d, -2 * x.v * d * d);            \
-  }                                                                           \
-  inline J abs(const J& x) { return x.v < 0 ? -x : x; }                       \
-  inline J atan2(const J& y, const J& x) {                                    \
-    J r = std::abs(x.v) >= std::abs(y.v) ? atan(y / x) : -atan(x / y);       \
-    r.v = std::atan2(y.v, x.v);                                              \
-    return r;                                                                 \
+  inline J sqrt(const J& x) {                                                                     \
+    const double s = std::sqrt(x.v);                                                              \
+    return detail::chain(x, s, 0.5 / s, -0.25 / (s * x.v));                                       \
+  }                                                                                               \
+  inline J pow(const J& x, double p) {                                                            \
+    return detail::chain(x, std::pow(x.v, p), p * std::pow(x.v, p - 1),                           \
+                         p * (p - 1) * std::pow(x.v, p - 2));                                     \
+  }                                                                                               \
+  inline J atan(const J& x) {                                                                     \
+    const double d = 1 / (1 + x.v * x.v);                                                         \
+    return detail::chain(x, std::atan(x.v), d, -2 * x.v * d * d);                                 \
+  }                                                                                               \
+  inline J abs(const J& x) { return x.v < 0 ? -x : x; }                                           \
+  inline J atan2(const J& y, const J& x) {                                                        \
+    J r = std::abs(x.v) >= std::abs(y.v) ? atan(y / x) : -atan(x / y);                            \
+    r.v = std::atan2(y.v, x.v);                                                                   \
+    return r;                                                                                     \
   }
 
 NH_JET_MIXED_OPS(Jet1)
@@ -236,39 +277,133 @@ struct Tangent {
   Tangent(S value, S derivative) : v(value), d(derivative) {}
 };
 
-template <class S> Tangent<S> operator-(const Tangent<S>& a) { return {-a.v, -a.d}; }
-template <class S> Tangent<S> operator+(const Tangent<S>& a, const Tangent<S>& b) { return {a.v + b.v, a.d + b.d}; }
-template <class S> Tangent<S> operator-(const Tangent<S>& a, const Tangent<S>& b) { return {a.v - b.v, a.d - b.d}; }
-template <class S> Tangent<S> operator*(const Tangent<S>& a, const Tangent<S>& b) { return {a.v * b.v, a.v * b.d + a.d * b.v}; }
-template <class S> Tangent<S> operator/(const Tangent<S>& a, const Tangent<S>& b) {
+template <class S>
+Tangent<S> operator-(const Tangent<S>& a) {
+  return {-a.v, -a.d};
+}
+template <class S>
+Tangent<S> operator+(const Tangent<S>& a, const Tangent<S>& b) {
+  return {a.v + b.v, a.d + b.d};
+}
+template <class S>
+Tangent<S> operator-(const Tangent<S>& a, const Tangent<S>& b) {
+  return {a.v - b.v, a.d - b.d};
+}
+template <class S>
+Tangent<S> operator*(const Tangent<S>& a, const Tangent<S>& b) {
+  return {a.v * b.v, a.v * b.d + a.d * b.v};
+}
+template <class S>
+Tangent<S> operator/(const Tangent<S>& a, const Tangent<S>& b) {
   const S q = a.v / b.v;
   return {q, (a.d - q * b.d) / b.v};
 }
-template <class S> Tangent<S> operator+(const Tangent<S>& a, double b) { return {a.v + b, a.d}; }
-template <class S> Tangent<S> operator+(double a, const Tangent<S>& b) { return {a + b.v, b.d}; }
-template <class S> Tangent<S> operator-(const Tangent<S>& a, double b) { return {a.v - b, a.d}; }
-template <class S> Tangent<S> operator-(double a, const Tangent<S>& b) { return {a - b.v, -b.d}; }
-template <class S> Tangent<S> operator*(const Tangent<S>& a, double b) { return {a.v * b, a.d * b}; }
-template <class S> Tangent<S> operator*(double a, const Tangent<S>& b) { return {a * b.v, a * b.d}; }
-template <class S> Tangent<S> operator/(const Tangent<S>& a, double b) { return {a.v / b, a.d / b}; }
-template <class S> Tangent<S> operator/(double a, const Tangent<S>& b) { return Tangent<S>(a) / b; }
-template <class S> Tangent<S>& operator+=(Tangent<S>& a, const Tangent<S>& b) { return a = a + b; }
-template <class S> Tangent<S>& operator-=(Tangent<S>& a, const Tangent<S>& b) { return a = a - b; }
-template <class S> Tangent<S>& operator*=(Tangent<S>& a, const Tangent<S>& b) { return a = a * b; }
-template <class S> bool operator<(const Tangent<S>& a, const Tangent<S>& b) { return value(a.v) < value(b.v); }
-template <class S> bool operator>(const Tangent<S>& a, const Tangent<S>& b) { return value(a.v) > value(b.v); }
-template <class S> double value(const Tangent<S>& x) { return value(x.v); }
+template <class S>
+Tangent<S> operator+(const Tangent<S>& a, double b) {
+  return {a.v + b, a.d};
+}
+template <class S>
+Tangent<S> operator+(double a, const Tangent<S>& b) {
+  return {a + b.v, b.d};
+}
+template <class S>
+Tangent<S> operator-(const Tangent<S>& a, double b) {
+  return {a.v - b, a.d};
+}
+template <class S>
+Tangent<S> operator-(double a, const Tangent<S>& b) {
+  return {a - b.v, -b.d};
+}
+template <class S>
+Tangent<S> operator*(const Tangent<S>& a, double b) {
+  return {a.v * b, a.d * b};
+}
+template <class S>
+Tangent<S> operator*(double a, const Tangent<S>& b) {
+  return {a * b.v, a * b.d};
+}
+template <class S>
+Tangent<S> operator/(const Tangent<S>& a, double b) {
+  return {a.v / b, a.d / b};
+}
+template <class S>
+Tangent<S> operator/(double a, const Tangent<S>& b) {
+  return Tangent<S>(a) / b;
+}
+template <class S>
+Tangent<S>& operator+=(Tangent<S>& a, const Tangent<S>& b) {
+  return a = a + b;
+}
+template <class S>
+Tangent<S>& operator-=(Tangent<S>& a, const Tangent<S>& b) {
+  return a = a - b;
+}
+template <class S>
+Tangent<S>& operator*=(Tangent<S>& a, const Tangent<S>& b) {
+  return a = a * b;
+}
+template <class S>
+bool operator<(const Tangent<S>& a, const Tangent<S>& b) {
+  return value(a.v) < value(b.v);
+}
+template <class S>
+bool operator>(const Tangent<S>& a, const Tangent<S>& b) {
+  return value(a.v) > value(b.v);
+}
+template <class S>
+double value(const Tangent<S>& x) {
+  return value(x.v);
+}
 
-template <class S> Tangent<S> sin(const Tangent<S>& x) { using std::cos, std::sin; return {sin(x.v), cos(x.v) * x.d}; }
-template <class S> Tangent<S> cos(const Tangent<S>& x) { using std::cos, std::sin; return {cos(x.v), -sin(x.v) * x.d}; }
-template <class S> Tangent<S> tan(const Tangent<S>& x) { using std::tan; const S t = tan(x.v); return {t, (1.0 + t * t) * x.d}; }
-template <class S> Tangent<S> exp(const Tangent<S>& x) { using std::exp; const S e = exp(x.v); return {e, e * x.d}; }
-template <class S> Tangent<S> log(const Tangent<S>& x) { using std::log; return {log(x.v), x.d / x.v}; }
-template <class S> Tangent<S> sqrt(const Tangent<S>& x) { using std::sqrt; const S s = sqrt(x.v); return {s, x.d / (2.0 * s)}; }
-template <class S> Tangent<S> pow(const Tangent<S>& x, double p) { using std::pow; return {pow(x.v, p), p * pow(x.v, p - 1) * x.d}; }
-template <class S> Tangent<S> atan(const Tangent<S>& x) { using std::atan; return {atan(x.v), x.d / (1.0 + x.v * x.v)}; }
-template <class S> Tangent<S> abs(const Tangent<S>& x) { return value(x.v) < 0 ? -x : x; }
-template <class S> Tangent<S> atan2(const Tangent<S>& y, const Tangent<S>& x) {
+template <class S>
+Tangent<S> sin(const Tangent<S>& x) {
+  using std::cos, std::sin;
+  return {sin(x.v), cos(x.v) * x.d};
+}
+template <class S>
+Tangent<S> cos(const Tangent<S>& x) {
+  using std::cos, std::sin;
+  return {cos(x.v), -sin(x.v) * x.d};
+}
+template <class S>
+Tangent<S> tan(const Tangent<S>& x) {
+  using std::tan;
+  const S t = tan(x.v);
+  return {t, (1.0 + t * t) * x.d};
+}
+template <class S>
+Tangent<S> exp(const Tangent<S>& x) {
+  using std::exp;
+  const S e = exp(x.v);
+  return {e, e * x.d};
+}
+template <class S>
+Tangent<S> log(const Tangent<S>& x) {
+  using std::log;
+  return {log(x.v), x.d / x.v};
+}
+template <class S>
+Tangent<S> sqrt(const Tangent<S>& x) {
+  using std::sqrt;
+  const S s = sqrt(x.v);
+  return {s, x.d / (2.0 * s)};
+}
+template <class S>
+Tangent<S> pow(const Tangent<S>& x, double p) {
+  using std::pow;
+  return {pow(x.v, p), p * pow(x.v, p - 1) * x.d};
+}
+template <class S>
+Tangent<S> atan(const Tangent<S>& x) {
+  using std::atan;
+  return {atan(x.v), x.d / (1.0 + x.v * x.v)};
+}
+template <class S>
+Tangent<S> abs(const Tangent<S>& x) {
+  return value(x.v) < 0 ? -x : x;
+}
+template <class S>
+Tangent<S> atan2(const Tangent<S>& y, const Tangent<S>& x) {
   using std::atan2;
   return {atan2(y.v, x.v), (x.v * y.d - y.v * x.d) / (x.v * x.v + y.v * y.v)};
 }

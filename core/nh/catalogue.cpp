@@ -15,8 +15,8 @@ std::shared_ptr<const SystemModel> makeChaplyginSleigh();
 
 const std::vector<std::shared_ptr<const SystemModel>>& catalogue() {
   static const std::vector<std::shared_ptr<const SystemModel>> systems = {
-      makeBallOnTurntable(), makeBallOnTable(),   makeNonholonomicParticle(), makeCentralForce(),
-      makeRigidBody(),       makeRollingDisk(),   makeChaplyginSleigh()};
+      makeBallOnTurntable(), makeBallOnTable(), makeNonholonomicParticle(), makeCentralForce(),
+      makeRigidBody(),       makeRollingDisk(), makeChaplyginSleigh()};
   return systems;
 }
 

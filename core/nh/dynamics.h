@@ -23,20 +23,25 @@ enum class DynamicsKind { Nonholonomic, Vakonomic };
 enum class Backend { Taped, Jets };
 enum class Formulation { Multipliers, GibbsAppell };
 
-std::string toString(DynamicsKind kind);     // "nonholonomic" | "vakonomic"
-std::string toString(Formulation formulation);  // "multipliers" | "gibbs-appell"
-DynamicsKind parseDynamics(const std::string& text);      // throws InputError
-Formulation parseFormulation(const std::string& text);    // throws InputError
+std::string toString(DynamicsKind kind);                // "nonholonomic" | "vakonomic"
+std::string toString(Formulation formulation);          // "multipliers" | "gibbs-appell"
+DynamicsKind parseDynamics(const std::string& text);    // throws InputError
+Formulation parseFormulation(const std::string& text);  // throws InputError
 
 // Fixed-capacity Eigen types: sized at run time, never heap-allocated.
 using VecY = Eigen::Matrix<double, Eigen::Dynamic, 1, 0, kMaxVelocities, 1>;
 using VecK = Eigen::Matrix<double, Eigen::Dynamic, 1, 0, kMaxConstraints, 1>;
 using VecQ = Eigen::Matrix<double, Eigen::Dynamic, 1, 0, kMaxCoordinates, 1>;
-using MatY = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, 0, kMaxVelocities, kMaxVelocities>;
-using MatKY = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, 0, kMaxConstraints, kMaxVelocities>;
-using MatYK = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, 0, kMaxVelocities, kMaxConstraints>;
-using MatK = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, 0, kMaxConstraints, kMaxConstraints>;
-using MatQY = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, 0, kMaxCoordinates, kMaxVelocities>;
+using MatY =
+    Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, 0, kMaxVelocities, kMaxVelocities>;
+using MatKY =
+    Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, 0, kMaxConstraints, kMaxVelocities>;
+using MatYK =
+    Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, 0, kMaxVelocities, kMaxConstraints>;
+using MatK =
+    Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, 0, kMaxConstraints, kMaxConstraints>;
+using MatQY =
+    Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, 0, kMaxCoordinates, kMaxVelocities>;
 
 // Everything reported at one state (theory §4).
 struct Observables {
@@ -134,12 +139,14 @@ class EquationsOfMotion {
   EquationsOfMotion(std::shared_ptr<const CompiledEquations> compiled, Formulation formulation);
   Workspace& prepare(EquationsWorkspace& ws) const;  // sizes ws for compiled_
   // equations.cpp: v, ẏ, λ into ws by the configured backend and formulation.
-  void accelerations(Workspace& w, double t, const double* q, const double* y, const double* mu) const;
+  void accelerations(Workspace& w, double t, const double* q, const double* y,
+                     const double* mu) const;
   // tape_builder.cpp / jets_backend.cpp: v, p, F, M, A, b, Φ, L at (t, q, y, μ).
   void loadTaped(Workspace& w, double t, const double* q, const double* y, const double* mu) const;
   void loadJets(Workspace& w, double t, const double* q, const double* y, const double* mu) const;
-  void velocityJacobian(Workspace& w, double t, const double* q, const double* y) const;  // w.phiV, w.A
-  void massMatrix(Workspace& w, double t, const double* q, const double* y) const;        // w.M
+  void velocityJacobian(Workspace& w, double t, const double* q,
+                        const double* y) const;                                     // w.phiV, w.A
+  void massMatrix(Workspace& w, double t, const double* q, const double* y) const;  // w.M
   // multipliers.cpp / gibbs_appell.cpp: ẏ and λ from M, F, A, b in ws.
   void solveMultipliers(Workspace& w, double t) const;
   void solveGibbsAppell(Workspace& w, double t) const;

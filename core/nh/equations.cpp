@@ -132,7 +132,9 @@ EquationsOfMotion EquationsOfMotion::withBackend(Backend backend) const {
 }
 
 const SystemModel& EquationsOfMotion::system() const { return *compiled_->system; }
-std::shared_ptr<const SystemModel> EquationsOfMotion::systemPtr() const { return compiled_->system; }
+std::shared_ptr<const SystemModel> EquationsOfMotion::systemPtr() const {
+  return compiled_->system;
+}
 DynamicsKind EquationsOfMotion::dynamics() const { return compiled_->dynamics; }
 Backend EquationsOfMotion::backend() const { return compiled_->backend; }
 bool EquationsOfMotion::isTaped() const { return compiled_->taped; }
@@ -151,15 +153,16 @@ int EquationsOfMotion::stateSize() const {
 
 // ---- One evaluation -----------------------------------------------------------------------
 
-void EquationsOfMotion::throwSingular(const char* what, double t, const Eigen::MatrixXd& matrix) const {
+void EquationsOfMotion::throwSingular(const char* what, double t,
+                                      const Eigen::MatrixXd& matrix) const {
   // Off the hot path: the exact 2-norm condition number for the message.
   const Eigen::JacobiSVD<Eigen::MatrixXd> svd(matrix);
   const auto sv = svd.singularValues();
   const double cond = sv.size() && sv.minCoeff() > 0 ? sv.maxCoeff() / sv.minCoeff()
                                                      : std::numeric_limits<double>::infinity();
-  throw SingularSystemError("system '" + compiled_->system->name() + "' is not regular at t = " +
-                                formatNumber(t) + ": " + what + " is singular (condition number " +
-                                formatNumber(cond) + ")",
+  throw SingularSystemError("system '" + compiled_->system->name() +
+                                "' is not regular at t = " + formatNumber(t) + ": " + what +
+                                " is singular (condition number " + formatNumber(cond) + ")",
                             t, cond);
 }
 
@@ -169,8 +172,10 @@ void EquationsOfMotion::accelerations(Workspace& w, double t, const double* q, c
   const SystemModel& sys = *ce.system;
   const double* par = ce.parameters.data();
   const int m = ce.m;
-  if (ce.taped) loadTaped(w, t, q, y, mu);
-  else loadJets(w, t, q, y, mu);
+  if (ce.taped)
+    loadTaped(w, t, q, y, mu);
+  else
+    loadJets(w, t, q, y, mu);
 
   if (sys.hasStructure() && !(ce.taped && ce.structureInTape)) {
     // C^γ_{βα} y^β p_γ (theory §2; with p̃ = p + μA for the vakonomic case), over the
@@ -190,8 +195,10 @@ void EquationsOfMotion::accelerations(Workspace& w, double t, const double* q, c
     sys.force(par, t, q, y, w.Q.data());
     w.F += w.Q;
   }
-  if (formulation_ == Formulation::Multipliers) solveMultipliers(w, t);
-  else solveGibbsAppell(w, t);
+  if (formulation_ == Formulation::Multipliers)
+    solveMultipliers(w, t);
+  else
+    solveGibbsAppell(w, t);
 }
 
 void EquationsOfMotion::rhs(EquationsWorkspace& ws, double t, const double* x, double* dxdt) const {

@@ -64,10 +64,10 @@ struct CompiledEquations {
   bool constantMatrices = false;  // M and A constant ...
   bool constantFactors = false;   // ... and regular: `factors` hold their factorisations
   MultiplierFactors factors;
-  bool structureInTape = false;   // constant C-term already part of F on the tape
-  bool direct = false;            // directProgram gives v, ẏ and λ in one run
-  bool directGuarded = false;     // ... followed by det(A M⁻¹ Aᵀ) and its scale, to check
-  double minvNorm = 1;            // max |M⁻¹| entry, for the 1×1 check
+  bool structureInTape = false;  // constant C-term already part of F on the tape
+  bool direct = false;           // directProgram gives v, ẏ and λ in one run
+  bool directGuarded = false;    // ... followed by det(A M⁻¹ Aᵀ) and its scale, to check
+  double minvNorm = 1;           // max |M⁻¹| entry, for the 1×1 check
   SymProgram directProgram;
 };
 
@@ -77,7 +77,7 @@ void compileTape(CompiledEquations& c);
 
 // Everything a call writes. Fixed-capacity Eigen types: sized at run time, never on the heap.
 struct EquationsWorkspace::Data {
-  std::uint64_t preparedFor = 0;  // CompiledEquations::serial
+  std::uint64_t preparedFor = 0;                   // CompiledEquations::serial
   std::vector<double> registers, directRegisters;  // of program and directProgram
   std::array<double, kMaxVelocities * kMaxVelocities * kMaxVelocities> C{};
   MatQY rho;

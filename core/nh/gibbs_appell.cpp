@@ -32,7 +32,8 @@ void EquationsOfMotion::solveGibbsAppell(Workspace& w, double t) const {
   w.luK.compute(w.K);
   const double rcK = reciprocalCondition(w.luK);
   if (!(rcK > kMinReciprocalCondition))
-    throwSingular(kt > 0 ? "the reduced mass matrix Nᵀ M N" : "the mass matrix M = ∂²L/∂y²", t, w.K);
+    throwSingular(kt > 0 ? "the reduced mass matrix Nᵀ M N" : "the mass matrix M = ∂²L/∂y²", t,
+                  w.K);
   w.rhs.resize(m);
   w.rhs.noalias() = w.F - w.M * w.ydotParticular;
   const VecY z = w.luK.solve(w.Qfull.rightCols(d).transpose() * w.rhs);

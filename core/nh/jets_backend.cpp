@@ -48,7 +48,8 @@ void EquationsOfMotion::loadJets(Workspace& w, double t, const double* q, const 
   w.M.resize(m, m);
   w.p.resize(m);
   w.F.resize(m);
-  if (L.n2 == 0) throw InputError("the Lagrangian of '" + sys.name() + "' does not depend on the velocities");
+  if (L.n2 == 0)
+    throw InputError("the Lagrangian of '" + sys.name() + "' does not depend on the velocities");
   for (int a = 0; a < m; ++a) {
     w.p[a] = L.g[a];
     for (int b = 0; b < m; ++b) w.M(a, b) = L.hess(a, b);
@@ -66,7 +67,9 @@ void EquationsOfMotion::loadJets(Workspace& w, double t, const double* q, const 
       for (int c = 0; c < kt; ++c) {
         const Jet2& phi = w.phi2[c];
         w.phiV[c] = phi.v;
-        if (phi.n == 0) throw InputError("constraint " + std::to_string(c + 1) + " of '" + sys.name() + "' is constant");
+        if (phi.n == 0)
+          throw InputError("constraint " + std::to_string(c + 1) + " of '" + sys.name() +
+                           "' is constant");
         w.b[c] = -phi.g[s];
         for (int a = 0; a < m; ++a) {
           w.A(c, a) = phi.g[a];

@@ -36,7 +36,8 @@ void EquationsOfMotion::solveMultipliers(Workspace& w, double t) const {
         throwSingular("the mass matrix M = ∂²L/∂y²", t, w.M);
       case MultiplierFactors::Result::SingularS:
         throwSingular("A M⁻¹ Aᵀ", t, w.factors.S);
-      case MultiplierFactors::Result::Regular: break;
+      case MultiplierFactors::Result::Regular:
+        break;
     }
     factors = &w.factors;
   }

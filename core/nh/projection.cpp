@@ -9,7 +9,8 @@
 namespace nh {
 
 namespace {
-using MatKQ = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, 0, kMaxConstraints, kMaxCoordinates>;
+using MatKQ =
+    Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, 0, kMaxConstraints, kMaxCoordinates>;
 }  // namespace
 
 bool EquationsOfMotion::completeVelocities(EquationsWorkspace& ws, double t, double* x,
@@ -44,7 +45,8 @@ bool EquationsOfMotion::completeVelocities(EquationsWorkspace& ws, double t, dou
       for (int c = 0; c < kt; ++c) Af(c, i) = w.A(c, freeIdx[i]);
     }
     Eigen::PartialPivLU<MatY> lu(Mf);
-    if (!(reciprocalCondition(lu) > kMinReciprocalCondition)) {  // degenerate metric: fall back to Euclidean
+    if (!(reciprocalCondition(lu) >
+          kMinReciprocalCondition)) {  // degenerate metric: fall back to Euclidean
       Mf.setIdentity();
       lu.compute(Mf);
     }

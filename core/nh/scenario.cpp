@@ -1,9 +1,9 @@
 #include "core/nh/scenario.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
-#include <algorithm>
 
 #include "core/nh/errors.h"
 
@@ -24,7 +24,8 @@ void Scenario::validate() const {
   if (!std::isfinite(dtOut) || dtOut <= 0)
     throw InputError("dt-out must be a finite number > 0, got " + formatValue(dtOut));
   if (tEnd / dtOut > 5e7)
-    throw InputError("t-end / dt-out asks for more than 50 million output rows; use a larger dt-out");
+    throw InputError(
+        "t-end / dt-out asks for more than 50 million output rows; use a larger dt-out");
   if (integrator.method == Integrator::Rk4 && tEnd / integrator.step > 1e9)
     throw InputError("t-end / step asks for more than a billion rk4 steps; use a larger step");
   integrator.validate();
@@ -118,7 +119,8 @@ std::vector<double> initialState(const EquationsOfMotion& equations, double t0,
     // Scaled by the largest component first, so that neither 1e200 nor 1e-200 under- or
     // overflows the norm.
     double* qq = x.data() + qs.first;
-    const double largest = std::max({std::abs(qq[0]), std::abs(qq[1]), std::abs(qq[2]), std::abs(qq[3])});
+    const double largest =
+        std::max({std::abs(qq[0]), std::abs(qq[1]), std::abs(qq[2]), std::abs(qq[3])});
     if (!(largest > 0))
       throw InputError("the attitude quaternion (" + info.coordinates[qs.first] + ", …) of '" +
                        system.name() + "' must not be zero");
@@ -164,16 +166,19 @@ std::vector<double> initialState(const EquationsOfMotion& equations, double t0,
 std::vector<std::string> outputColumns(const EquationsOfMotion& equations) {
   const SystemModel& system = equations.system();
   std::vector<std::string> cols = {"t"};
-  for (const std::string& name : stateLayout(system, equations.dynamics()).names) cols.push_back(name);
+  for (const std::string& name : stateLayout(system, equations.dynamics()).names)
+    cols.push_back(name);
   cols.push_back("energy");
   for (int c = 0; c < system.k(); ++c) cols.push_back("phi_" + std::to_string(c + 1));
   for (int c = 0; c < system.h(); ++c) cols.push_back("g_" + std::to_string(c + 1));
-  for (int c = 0; c < system.constraintsTotal(); ++c) cols.push_back("lambda_" + std::to_string(c + 1));
+  for (int c = 0; c < system.constraintsTotal(); ++c)
+    cols.push_back("lambda_" + std::to_string(c + 1));
   return cols;
 }
 
-void outputRow(const EquationsOfMotion& equations, EquationsWorkspace& ws, const StateLayout& layout,
-               double t, const double* x, Observables& obs, std::vector<double>& row) {
+void outputRow(const EquationsOfMotion& equations, EquationsWorkspace& ws,
+               const StateLayout& layout, double t, const double* x, Observables& obs,
+               std::vector<double>& row) {
   const SystemModel& system = equations.system();
   equations.observe(ws, t, x, obs);
   row.clear();

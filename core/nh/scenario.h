@@ -49,8 +49,9 @@ std::vector<double> initialState(const EquationsOfMotion& equations, double t0,
 // Columns of an output row: t, the state by name, energy, phi_1..k, (g_1..h,) lambda_1..k.
 std::vector<std::string> outputColumns(const EquationsOfMotion& equations);
 // Fills one row (outputColumns().size() entries) at (t, x).
-void outputRow(const EquationsOfMotion& equations, EquationsWorkspace& ws, const StateLayout& layout,
-               double t, const double* x, Observables& scratch, std::vector<double>& row);
+void outputRow(const EquationsOfMotion& equations, EquationsWorkspace& ws,
+               const StateLayout& layout, double t, const double* x, Observables& scratch,
+               std::vector<double>& row);
 
 std::string formatValue(double v);  // shortest round-trip representation ("%.17g" trimmed)
 

@@ -14,9 +14,12 @@ using State = std::vector<double>;
 
 std::string toString(Integrator integrator) {
   switch (integrator) {
-    case Integrator::Rk78: return "rk78";
-    case Integrator::Rk4: return "rk4";
-    default: return "dopri5";
+    case Integrator::Rk78:
+      return "rk78";
+    case Integrator::Rk4:
+      return "rk4";
+    default:
+      return "dopri5";
   }
 }
 
@@ -54,16 +57,18 @@ struct Simulation::Stepper {
   using Controlled78 = odeint::controlled_runge_kutta<odeint::runge_kutta_fehlberg78<State>>;
   using Fixed = odeint::runge_kutta4<State>;
   std::variant<Dense, Controlled78, Fixed> impl;
-  double dt = 0;          // current (trial) step
+  double dt = 0;  // current (trial) step
   bool initialised = false;
 };
 
 Simulation::Simulation(std::shared_ptr<const SystemModel> system, DynamicsKind dynamics,
                        Formulation formulation, IntegratorOptions options)
-    : Simulation(std::make_shared<const EquationsOfMotion>(std::move(system), dynamics, formulation),
-                 options) {}
+    : Simulation(
+          std::make_shared<const EquationsOfMotion>(std::move(system), dynamics, formulation),
+          options) {}
 
-Simulation::Simulation(std::shared_ptr<const EquationsOfMotion> equations, IntegratorOptions options)
+Simulation::Simulation(std::shared_ptr<const EquationsOfMotion> equations,
+                       IntegratorOptions options)
     : equations_(std::move(equations)),
       workspace_(*equations_),
       stepper_(std::make_unique<Stepper>()) {
@@ -86,7 +91,9 @@ void Simulation::setOptions(const IntegratorOptions& options) {
       s.impl = odeint::make_controlled(options_.atol, options_.rtol,
                                        odeint::runge_kutta_fehlberg78<State>());
       break;
-    case Integrator::Rk4: s.impl = Stepper::Fixed(); break;
+    case Integrator::Rk4:
+      s.impl = Stepper::Fixed();
+      break;
   }
   s.dt = options_.step;
   s.initialised = false;
@@ -162,11 +169,12 @@ void Simulation::advance(double tEnd, double dtOut, const SampleCallback& onSamp
   Stepper& s = *stepper_;
   long stepsThisCall = 0;
   auto throwStepBudget = [&](double t) {
-    throw IntegrationError("integration of '" + equations_->system().name() + "' needs more than " +
-                               std::to_string(options_.maxSteps) + " steps to reach t = " +
-                               fmt(tEnd) + "; stopped at t = " + fmt(t) +
-                               " (the motion is too fast for this time span, or the step too small)",
-                           t);
+    throw IntegrationError(
+        "integration of '" + equations_->system().name() + "' needs more than " +
+            std::to_string(options_.maxSteps) + " steps to reach t = " + fmt(tEnd) +
+            "; stopped at t = " + fmt(t) +
+            " (the motion is too fast for this time span, or the step too small)",
+        t);
   };
   try {
     if (auto* dense = std::get_if<Stepper::Dense>(&s.impl)) {
@@ -190,8 +198,10 @@ void Simulation::advance(double tEnd, double dtOut, const SampleCallback& onSamp
           ++nextSample_;
         }
         if (t1 > tEnd - eps) {  // at or past tEnd: the state exactly at tEnd, on the manifold
-          if (t1 > tEnd + eps) dense->calc_state(tEnd, x_);
-          else x_ = dense->current_state();
+          if (t1 > tEnd + eps)
+            dense->calc_state(tEnd, x_);
+          else
+            x_ = dense->current_state();
           t_ = tEnd;
           if (options_.projection) equations_->project(workspace_, t_, x_.data());
           s.dt = dense->current_time_step();
@@ -245,8 +255,8 @@ void Simulation::advance(double tEnd, double dtOut, const SampleCallback& onSamp
   } catch (const Error&) {
     throw;
   } catch (const std::exception& e) {  // odeint gives up after too many rejected steps
-    throw IntegrationError("integration of '" + equations_->system().name() + "' failed at t = " +
-                               fmt(t_) + ": " + e.what(),
+    throw IntegrationError("integration of '" + equations_->system().name() +
+                               "' failed at t = " + fmt(t_) + ": " + e.what(),
                            t_);
   }
 }

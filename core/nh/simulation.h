@@ -13,7 +13,7 @@
 namespace nh {
 
 enum class Integrator { Dopri5, Rk78, Rk4 };
-std::string toString(Integrator integrator);       // "dopri5" | "rk78" | "rk4"
+std::string toString(Integrator integrator);          // "dopri5" | "rk78" | "rk4"
 Integrator parseIntegrator(const std::string& text);  // throws InputError
 
 struct IntegratorOptions {
@@ -23,7 +23,7 @@ struct IntegratorOptions {
   double step = 1e-3;  // fixed step (rk4) or first trial step (adaptive)
   bool projection = true;
   long maxSteps = 20'000'000;  // per advance() call: a run that needs more stops with an error
-  void validate() const;  // throws InputError for non-positive, non-finite or tiny values
+  void validate() const;       // throws InputError for non-positive, non-finite or tiny values
 };
 
 class Simulation {

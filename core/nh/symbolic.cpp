@@ -11,21 +11,36 @@ thread_local Tape* currentTape = nullptr;
 
 double apply(SymOp op, double a, double b, double c) {
   switch (op) {
-    case SymOp::Add: return a + b;
-    case SymOp::Sub: return a - b;
-    case SymOp::Mul: return a * b;
-    case SymOp::Div: return a / b;
-    case SymOp::Neg: return -a;
-    case SymOp::Sin: return std::sin(a);
-    case SymOp::Cos: return std::cos(a);
-    case SymOp::Tan: return std::tan(a);
-    case SymOp::Exp: return std::exp(a);
-    case SymOp::Log: return std::log(a);
-    case SymOp::Sqrt: return std::sqrt(a);
-    case SymOp::Pow: return std::pow(a, c);
-    case SymOp::Atan: return std::atan(a);
-    case SymOp::Atan2: return std::atan2(a, b);
-    default: return 0;
+    case SymOp::Add:
+      return a + b;
+    case SymOp::Sub:
+      return a - b;
+    case SymOp::Mul:
+      return a * b;
+    case SymOp::Div:
+      return a / b;
+    case SymOp::Neg:
+      return -a;
+    case SymOp::Sin:
+      return std::sin(a);
+    case SymOp::Cos:
+      return std::cos(a);
+    case SymOp::Tan:
+      return std::tan(a);
+    case SymOp::Exp:
+      return std::exp(a);
+    case SymOp::Log:
+      return std::log(a);
+    case SymOp::Sqrt:
+      return std::sqrt(a);
+    case SymOp::Pow:
+      return std::pow(a, c);
+    case SymOp::Atan:
+      return std::atan(a);
+    case SymOp::Atan2:
+      return std::atan2(a, b);
+    default:
+      return 0;
   }
 }
 }  // namespace
@@ -128,7 +143,8 @@ Sym Tape::node(SymOp op, int a, int b, double c) {
         if (c == 0) return constant(1);
         if (c == 1) return Sym(a, true);
         break;
-      default: break;
+      default:
+        break;
     }
     if (op == SymOp::Add && a > b) std::swap(a, b);
   }
@@ -142,29 +158,63 @@ Sym Tape::node(SymOp op, int a, int b, double c) {
 
 Sym Tape::derivative(Sym f, int var) {
   const long long key = (static_cast<long long>(f.id) << 20) | var;
-  if (const auto it = derivatives_.find(key); it != derivatives_.end()) return Sym(it->second, true);
+  if (const auto it = derivatives_.find(key); it != derivatives_.end())
+    return Sym(it->second, true);
   const SymNode n = nodes_[f.id];
   const Sym a(n.a, true), b(n.b, true);
   auto d = [&](const Sym& x) { return derivative(x, var); };
   Sym r;
   switch (n.op) {
-    case SymOp::Const: r = constant(0); break;
-    case SymOp::Var: r = constant(static_cast<int>(n.c) == var ? 1 : 0); break;
-    case SymOp::Add: r = d(a) + d(b); break;
-    case SymOp::Sub: r = d(a) - d(b); break;
-    case SymOp::Mul: r = d(a) * b + a * d(b); break;
-    case SymOp::Div: r = (d(a) - f * d(b)) / b; break;  // f = a/b
-    case SymOp::Neg: r = -d(a); break;
-    case SymOp::Sin: r = cos(a) * d(a); break;
-    case SymOp::Cos: r = -(sin(a) * d(a)); break;
-    case SymOp::Tan: r = (1.0 + f * f) * d(a); break;
-    case SymOp::Exp: r = f * d(a); break;
-    case SymOp::Log: r = d(a) / a; break;
-    case SymOp::Sqrt: r = d(a) / (2.0 * f); break;
-    case SymOp::Pow: r = n.c * pow(a, n.c - 1) * d(a); break;
-    case SymOp::Atan: r = d(a) / (1.0 + a * a); break;
-    case SymOp::Atan2: r = (b * d(a) - a * d(b)) / (a * a + b * b); break;  // atan2(y = a, x = b)
-    default: throw std::logic_error("fused operations exist only in compiled programs");
+    case SymOp::Const:
+      r = constant(0);
+      break;
+    case SymOp::Var:
+      r = constant(static_cast<int>(n.c) == var ? 1 : 0);
+      break;
+    case SymOp::Add:
+      r = d(a) + d(b);
+      break;
+    case SymOp::Sub:
+      r = d(a) - d(b);
+      break;
+    case SymOp::Mul:
+      r = d(a) * b + a * d(b);
+      break;
+    case SymOp::Div:
+      r = (d(a) - f * d(b)) / b;
+      break;  // f = a/b
+    case SymOp::Neg:
+      r = -d(a);
+      break;
+    case SymOp::Sin:
+      r = cos(a) * d(a);
+      break;
+    case SymOp::Cos:
+      r = -(sin(a) * d(a));
+      break;
+    case SymOp::Tan:
+      r = (1.0 + f * f) * d(a);
+      break;
+    case SymOp::Exp:
+      r = f * d(a);
+      break;
+    case SymOp::Log:
+      r = d(a) / a;
+      break;
+    case SymOp::Sqrt:
+      r = d(a) / (2.0 * f);
+      break;
+    case SymOp::Pow:
+      r = n.c * pow(a, n.c - 1) * d(a);
+      break;
+    case SymOp::Atan:
+      r = d(a) / (1.0 + a * a);
+      break;
+    case SymOp::Atan2:
+      r = (b * d(a) - a * d(b)) / (a * a + b * b);
+      break;  // atan2(y = a, x = b)
+    default:
+      throw std::logic_error("fused operations exist only in compiled programs");
   }
   derivatives_.emplace(key, r.id);
   return r;
@@ -199,7 +249,8 @@ Sym abs(const Sym& x) {
 }
 bool operator<(const Sym& a, const Sym& b) {
   Tape& t = Tape::current();
-  if (t.isConstant(a.id) && t.isConstant(b.id)) return t.constantValue(a.id) < t.constantValue(b.id);
+  if (t.isConstant(a.id) && t.isConstant(b.id))
+    return t.constantValue(a.id) < t.constantValue(b.id);
   branching();
 }
 bool operator>(const Sym& a, const Sym& b) { return b < a; }
@@ -240,7 +291,8 @@ SymProgram::SymProgram(const Tape& tape, int variableCount, const std::vector<Sy
     }
     if (n.op == SymOp::Mul && fusable(id)) {
       const SymOp user = tape.at(consumer[id]).op;
-      if ((user == SymOp::Add || user == SymOp::Sub) && tape.at(consumer[id]).a != tape.at(consumer[id]).b) {
+      if ((user == SymOp::Add || user == SymOp::Sub) &&
+          tape.at(consumer[id]).a != tape.at(consumer[id]).b) {
         fused[id] = 1;
         continue;
       }
@@ -287,34 +339,67 @@ void SymProgram::runLoaded(double* registers) const {
 #if defined(__GNUC__)
   // Direct threading (GNU labels as values): one indirect jump per instruction instead of
   // a bounds-checked switch; the interpreter loop is the whole cost of a taped RHS.
-  static const void* const labels[] = {&&done, &&done, &&add,  &&sub,    &&mul,    &&div,
-                                       &&neg,  &&sin,  &&cos,  &&tan,    &&exp,    &&log,
-                                       &&sqrt, &&pow,  &&atan, &&atan2,  &&muladd, &&mulsub,
-                                       &&submul};
-#define NH_NEXT                                         \
-  do {                                                  \
-    if (++in == end) return;                            \
-    goto* labels[static_cast<int>(in->op)];             \
+  static const void* const labels[] = {&&done, &&done,  &&add,    &&sub,    &&mul,   &&div,  &&neg,
+                                       &&sin,  &&cos,   &&tan,    &&exp,    &&log,   &&sqrt, &&pow,
+                                       &&atan, &&atan2, &&muladd, &&mulsub, &&submul};
+#define NH_NEXT                             \
+  do {                                      \
+    if (++in == end) return;                \
+    goto* labels[static_cast<int>(in->op)]; \
   } while (0)
   if (in == end) return;
   goto* labels[static_cast<int>(in->op)];
-add: r[in->dst] = r[in->a] + r[in->b]; NH_NEXT;
-sub: r[in->dst] = r[in->a] - r[in->b]; NH_NEXT;
-mul: r[in->dst] = r[in->a] * r[in->b]; NH_NEXT;
-div: r[in->dst] = r[in->a] / r[in->b]; NH_NEXT;
-neg: r[in->dst] = -r[in->a]; NH_NEXT;
-sin: r[in->dst] = std::sin(r[in->a]); NH_NEXT;
-cos: r[in->dst] = std::cos(r[in->a]); NH_NEXT;
-tan: r[in->dst] = std::tan(r[in->a]); NH_NEXT;
-exp: r[in->dst] = std::exp(r[in->a]); NH_NEXT;
-log: r[in->dst] = std::log(r[in->a]); NH_NEXT;
-sqrt: r[in->dst] = std::sqrt(r[in->a]); NH_NEXT;
-pow: r[in->dst] = in->c == 2 ? r[in->a] * r[in->a] : std::pow(r[in->a], in->c); NH_NEXT;
-atan: r[in->dst] = std::atan(r[in->a]); NH_NEXT;
-atan2: r[in->dst] = std::atan2(r[in->a], r[in->b]); NH_NEXT;
-muladd: r[in->dst] = r[in->a] * r[in->b] + r[in->e]; NH_NEXT;
-mulsub: r[in->dst] = r[in->a] * r[in->b] - r[in->e]; NH_NEXT;
-submul: r[in->dst] = r[in->e] - r[in->a] * r[in->b]; NH_NEXT;
+add:
+  r[in->dst] = r[in->a] + r[in->b];
+  NH_NEXT;
+sub:
+  r[in->dst] = r[in->a] - r[in->b];
+  NH_NEXT;
+mul:
+  r[in->dst] = r[in->a] * r[in->b];
+  NH_NEXT;
+div:
+  r[in->dst] = r[in->a] / r[in->b];
+  NH_NEXT;
+neg:
+  r[in->dst] = -r[in->a];
+  NH_NEXT;
+sin:
+  r[in->dst] = std::sin(r[in->a]);
+  NH_NEXT;
+cos:
+  r[in->dst] = std::cos(r[in->a]);
+  NH_NEXT;
+tan:
+  r[in->dst] = std::tan(r[in->a]);
+  NH_NEXT;
+exp:
+  r[in->dst] = std::exp(r[in->a]);
+  NH_NEXT;
+log:
+  r[in->dst] = std::log(r[in->a]);
+  NH_NEXT;
+sqrt:
+  r[in->dst] = std::sqrt(r[in->a]);
+  NH_NEXT;
+pow:
+  r[in->dst] = in->c == 2 ? r[in->a] * r[in->a] : std::pow(r[in->a], in->c);
+  NH_NEXT;
+atan:
+  r[in->dst] = std::atan(r[in->a]);
+  NH_NEXT;
+atan2:
+  r[in->dst] = std::atan2(r[in->a], r[in->b]);
+  NH_NEXT;
+muladd:
+  r[in->dst] = r[in->a] * r[in->b] + r[in->e];
+  NH_NEXT;
+mulsub:
+  r[in->dst] = r[in->a] * r[in->b] - r[in->e];
+  NH_NEXT;
+submul:
+  r[in->dst] = r[in->e] - r[in->a] * r[in->b];
+  NH_NEXT;
 done:
   return;
 #undef NH_NEXT
@@ -323,24 +408,59 @@ done:
     const double a = r[in->a];
     double out = 0;
     switch (in->op) {
-      case SymOp::Add: out = a + r[in->b]; break;
-      case SymOp::Sub: out = a - r[in->b]; break;
-      case SymOp::Mul: out = a * r[in->b]; break;
-      case SymOp::Div: out = a / r[in->b]; break;
-      case SymOp::Neg: out = -a; break;
-      case SymOp::Sin: out = std::sin(a); break;
-      case SymOp::Cos: out = std::cos(a); break;
-      case SymOp::Tan: out = std::tan(a); break;
-      case SymOp::Exp: out = std::exp(a); break;
-      case SymOp::Log: out = std::log(a); break;
-      case SymOp::Sqrt: out = std::sqrt(a); break;
-      case SymOp::Pow: out = in->c == 2 ? a * a : std::pow(a, in->c); break;
-      case SymOp::Atan: out = std::atan(a); break;
-      case SymOp::Atan2: out = std::atan2(a, r[in->b]); break;
-      case SymOp::MulAdd: out = a * r[in->b] + r[in->e]; break;
-      case SymOp::MulSub: out = a * r[in->b] - r[in->e]; break;
-      case SymOp::SubMul: out = r[in->e] - a * r[in->b]; break;
-      default: break;
+      case SymOp::Add:
+        out = a + r[in->b];
+        break;
+      case SymOp::Sub:
+        out = a - r[in->b];
+        break;
+      case SymOp::Mul:
+        out = a * r[in->b];
+        break;
+      case SymOp::Div:
+        out = a / r[in->b];
+        break;
+      case SymOp::Neg:
+        out = -a;
+        break;
+      case SymOp::Sin:
+        out = std::sin(a);
+        break;
+      case SymOp::Cos:
+        out = std::cos(a);
+        break;
+      case SymOp::Tan:
+        out = std::tan(a);
+        break;
+      case SymOp::Exp:
+        out = std::exp(a);
+        break;
+      case SymOp::Log:
+        out = std::log(a);
+        break;
+      case SymOp::Sqrt:
+        out = std::sqrt(a);
+        break;
+      case SymOp::Pow:
+        out = in->c == 2 ? a * a : std::pow(a, in->c);
+        break;
+      case SymOp::Atan:
+        out = std::atan(a);
+        break;
+      case SymOp::Atan2:
+        out = std::atan2(a, r[in->b]);
+        break;
+      case SymOp::MulAdd:
+        out = a * r[in->b] + r[in->e];
+        break;
+      case SymOp::MulSub:
+        out = a * r[in->b] - r[in->e];
+        break;
+      case SymOp::SubMul:
+        out = r[in->e] - a * r[in->b];
+        break;
+      default:
+        break;
     }
     r[in->dst] = out;
   }
@@ -351,8 +471,8 @@ done:
 
 namespace nh {
 std::string SymProgram::listing() const {
-  static const char* names[] = {"const", "var", "add",   "sub",    "mul",    "div",   "neg",
-                                "sin",   "cos", "tan",   "exp",    "log",    "sqrt",  "pow",
+  static const char* names[] = {"const", "var",   "add",    "sub",    "mul",   "div",  "neg",
+                                "sin",   "cos",   "tan",    "exp",    "log",   "sqrt", "pow",
                                 "atan",  "atan2", "muladd", "mulsub", "submul"};
   std::ostringstream out;
   for (const Instruction& in : code_) {
@@ -361,7 +481,8 @@ std::string SymProgram::listing() const {
     if (in.e >= 0) out << " r" << in.e;
     out << '\n';
   }
-  for (size_t i = 0; i < outputRegister_.size(); ++i) out << "out" << i << " = r" << outputRegister_[i] << '\n';
+  for (size_t i = 0; i < outputRegister_.size(); ++i)
+    out << "out" << i << " = r" << outputRegister_[i] << '\n';
   return out.str();
 }
 }  // namespace nh

@@ -25,8 +25,25 @@ class TapeError : public std::runtime_error {
 };
 
 enum class SymOp : std::uint8_t {
-  Const, Var, Add, Sub, Mul, Div, Neg, Sin, Cos, Tan, Exp, Log, Sqrt, Pow, Atan, Atan2,
-  MulAdd, MulSub, SubMul  // fused forms, only in compiled programs: a·b + e, a·b − e, e − a·b
+  Const,
+  Var,
+  Add,
+  Sub,
+  Mul,
+  Div,
+  Neg,
+  Sin,
+  Cos,
+  Tan,
+  Exp,
+  Log,
+  Sqrt,
+  Pow,
+  Atan,
+  Atan2,
+  MulAdd,
+  MulSub,
+  SubMul  // fused forms, only in compiled programs: a·b + e, a·b − e, e − a·b
 };
 
 struct SymNode {

@@ -4,14 +4,16 @@
 //
 // A definition `Def` is a struct of static functions (see core/systems/*.cpp):
 //   static SystemInfo info();
-//   template <class S> static void anchor(const double* p, const S* q, S* rho);   // rho: n×m col-major, zeroed
-//   template <class S> static S lagrangian(const double* p, const S& t, const S* q, const S* y);
+//   template <class S> static void anchor(const double* p, const S* q, S* rho);   // rho: n×m
+//   col-major, zeroed template <class S> static S lagrangian(const double* p, const S& t, const S*
+//   q, const S* y);
 // and optionally
-//   template <class S> static void constraints(const double* p, const S& t, const S* q, const S* y, S* phi); // k
-//   template <class S> static void holonomic(const double* p, const S& t, const S* q, S* g);               // h
-//   static void structure(const double* p, const double* q, double* C);  // C[γ + m(α + mβ)] = C^γ_{αβ}, zeroed
-//   static void force(const double* p, double t, const double* q, const double* y, double* Q);  // m, zeroed
-//   static void scene(const double* p, double t, const double* q, const double* y,
+//   template <class S> static void constraints(const double* p, const S& t, const S* q, const S* y,
+//   S* phi); // k template <class S> static void holonomic(const double* p, const S& t, const S* q,
+//   S* g);               // h static void structure(const double* p, const double* q, double* C);
+//   // C[γ + m(α + mβ)] = C^γ_{αβ}, zeroed static void force(const double* p, double t, const
+//   double* q, const double* y, double* Q);  // m, zeroed static void scene(const double* p, double
+//   t, const double* q, const double* y,
 //                     const double* lambda, SceneFrame& frame);
 // `makeSystem<Def>()` turns it into a SystemModel. Anything able to evaluate these functions
 // over double, Jet1, Jet2, Sym and Tangent<·> (an expression interpreter, say) can derive from
@@ -118,16 +120,16 @@ struct SceneEditing {
 };
 
 struct SystemInfo {
-  std::string name;         // CLI name, e.g. "ball_on_turntable"
-  std::string title;        // human title
-  std::string description;  // a paragraph
-  std::string source;       // literature source
-  std::string equations;    // the equations in plain text (for display)
+  std::string name;            // CLI name, e.g. "ball_on_turntable"
+  std::string title;           // human title
+  std::string description;     // a paragraph
+  std::string source;          // literature source
+  std::string equations;       // the equations in plain text (for display)
   std::string initialization;  // how inconsistent initial velocities are completed
   std::vector<ParameterInfo> parameters;
-  std::vector<std::string> coordinates;  // q names, n
-  std::vector<std::string> velocities;   // y names, m
-  std::vector<std::string> stateOrder;   // all q and y names in display/CSV order
+  std::vector<std::string> coordinates;            // q names, n
+  std::vector<std::string> velocities;             // y names, m
+  std::vector<std::string> stateOrder;             // all q and y names in display/CSV order
   std::vector<std::string> independentVelocities;  // kept when completing initial velocities
   std::vector<double> defaultCoordinates;
   std::vector<double> defaultVelocities;
@@ -136,8 +138,8 @@ struct SystemInfo {
   // ParameterInfo fields name, min, max and the exclusivity flags are used.
   std::vector<ParameterInfo> stateLimits;
   bool constantStructure = false;  // C^γ_{αβ} independent of q (a Lie algebra, say)
-  int constraintCount = 0;  // k: Φ(t, q, y) = 0
-  int holonomicCount = 0;   // h: g(t, q) = 0
+  int constraintCount = 0;         // k: Φ(t, q, y) = 0
+  int holonomicCount = 0;          // h: g(t, q) = 0
   SceneEditing editing;
 };
 
@@ -199,17 +201,22 @@ class SystemModel {
   virtual bool hasStructure() const = 0;
   virtual void structure(const double* p, const double* q, double* C) const = 0;
   virtual bool hasForce() const = 0;
-  virtual void force(const double* p, double t, const double* q, const double* y, double* Q) const = 0;
+  virtual void force(const double* p, double t, const double* q, const double* y,
+                     double* Q) const = 0;
 
   virtual double lagrangian(const double* p, double t, const double* q, const double* y) const = 0;
   virtual Jet2 lagrangian(const double* p, const Jet2& t, const Jet2* q, const Jet2* y) const = 0;
   virtual Sym lagrangian(const double* p, const Sym& t, const Sym* q, const Sym* y) const = 0;
 
   // All k + h velocity-level constraints: Φ(t, q, y) followed by ġ = g_t + g_q ρ(q) y.
-  virtual void constraints(const double* p, double t, const double* q, const double* y, double* phi) const = 0;
-  virtual void constraints(const double* p, const Jet1& t, const Jet1* q, const Jet1* y, Jet1* phi) const = 0;
-  virtual void constraints(const double* p, const Jet2& t, const Jet2* q, const Jet2* y, Jet2* phi) const = 0;
-  virtual void constraints(const double* p, const Sym& t, const Sym* q, const Sym* y, Sym* phi) const = 0;
+  virtual void constraints(const double* p, double t, const double* q, const double* y,
+                           double* phi) const = 0;
+  virtual void constraints(const double* p, const Jet1& t, const Jet1* q, const Jet1* y,
+                           Jet1* phi) const = 0;
+  virtual void constraints(const double* p, const Jet2& t, const Jet2* q, const Jet2* y,
+                           Jet2* phi) const = 0;
+  virtual void constraints(const double* p, const Sym& t, const Sym* q, const Sym* y,
+                           Sym* phi) const = 0;
 
   // Holonomic residuals g(t, q) (h of them) and their Jacobian G = ∂g/∂q (h×n, col-major).
   virtual void holonomic(const double* p, double t, const double* q, double* g) const = 0;
@@ -237,13 +244,18 @@ class DefinedSystem final : public SystemModel {
     std::fill(rho, rho + n() * m(), Sym(0.0));
     Def::anchor(p, q, rho);
   }
-  bool hasStructure() const override { return requires { &Def::structure; }; }
+  bool hasStructure() const override {
+    return requires { &Def::structure; };
+  }
   void structure(const double* p, const double* q, double* C) const override {
     std::fill(C, C + m() * m() * m(), 0.0);
     if constexpr (requires { &Def::structure; }) Def::structure(p, q, C);
   }
-  bool hasForce() const override { return requires { &Def::force; }; }
-  void force(const double* p, double t, const double* q, const double* y, double* Q) const override {
+  bool hasForce() const override {
+    return requires { &Def::force; };
+  }
+  void force(const double* p, double t, const double* q, const double* y,
+             double* Q) const override {
     std::fill(Q, Q + m(), 0.0);
     if constexpr (requires { &Def::force; }) Def::force(p, t, q, y, Q);
   }
@@ -256,16 +268,20 @@ class DefinedSystem final : public SystemModel {
   Sym lagrangian(const double* p, const Sym& t, const Sym* q, const Sym* y) const override {
     return Def::lagrangian(p, t, q, y);
   }
-  void constraints(const double* p, double t, const double* q, const double* y, double* phi) const override {
+  void constraints(const double* p, double t, const double* q, const double* y,
+                   double* phi) const override {
     allConstraints(p, t, q, y, phi);
   }
-  void constraints(const double* p, const Jet1& t, const Jet1* q, const Jet1* y, Jet1* phi) const override {
+  void constraints(const double* p, const Jet1& t, const Jet1* q, const Jet1* y,
+                   Jet1* phi) const override {
     allConstraints(p, t, q, y, phi);
   }
-  void constraints(const double* p, const Jet2& t, const Jet2* q, const Jet2* y, Jet2* phi) const override {
+  void constraints(const double* p, const Jet2& t, const Jet2* q, const Jet2* y,
+                   Jet2* phi) const override {
     allConstraints(p, t, q, y, phi);
   }
-  void constraints(const double* p, const Sym& t, const Sym* q, const Sym* y, Sym* phi) const override {
+  void constraints(const double* p, const Sym& t, const Sym* q, const Sym* y,
+                   Sym* phi) const override {
     allConstraints(p, t, q, y, phi);
   }
   void holonomic(const double* p, double t, const double* q, double* g) const override {

@@ -91,8 +91,8 @@ void compileTape(CompiledEquations& w) {
       const Eigen::FullPivLU<Eigen::MatrixXd> luM(M);
       if (luM.isInvertible()) {
         const Eigen::MatrixXd Minv = luM.inverse();
-        Eigen::MatrixXd P = Minv, Q = Eigen::MatrixXd::Zero(m, kt), R = Eigen::MatrixXd::Zero(kt, m),
-                        Sinv = Eigen::MatrixXd::Zero(kt, kt);
+        Eigen::MatrixXd P = Minv, Q = Eigen::MatrixXd::Zero(m, kt),
+                        R = Eigen::MatrixXd::Zero(kt, m), Sinv = Eigen::MatrixXd::Zero(kt, kt);
         bool regular = true;
         if (kt > 0) {
           const Eigen::FullPivLU<Eigen::MatrixXd> luS(A * Minv * A.transpose());
@@ -132,8 +132,8 @@ void compileTape(CompiledEquations& w) {
     w.directGuarded = false;
     bool constantM = true;
     for (int i = w.outM; i < w.outA; ++i) constantM &= w.program.outputIsConstant(i);
-    if (!w.direct && constantM && kt >= 1 && kt <= 2 && (!sys.hasStructure() || w.structureInTape) &&
-        !sys.hasForce()) {
+    if (!w.direct && constantM && kt >= 1 && kt <= 2 &&
+        (!sys.hasStructure() || w.structureInTape) && !sys.hasForce()) {
       Eigen::MatrixXd M(m, m);
       for (int i = 0; i < m * m; ++i) M.data()[i] = w.program.constantOutput(w.outM + i);
       const Eigen::FullPivLU<Eigen::MatrixXd> luM(M);

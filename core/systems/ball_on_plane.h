@@ -14,43 +14,71 @@
 namespace nh::systems {
 
 namespace ball_parameters {
-inline constexpr ParameterSpec kMass{.name = "m", .unit = "kg", .description = "mass of the ball",
-                                     .defaultValue = 1.0, .min = 0, .minExclusive = true};
-inline constexpr ParameterSpec kRadius{.name = "r", .unit = "m", .description = "radius of the ball",
-                                       .defaultValue = 0.1, .min = 0, .minExclusive = true};
+inline constexpr ParameterSpec kMass{.name = "m",
+                                     .unit = "kg",
+                                     .description = "mass of the ball",
+                                     .defaultValue = 1.0,
+                                     .min = 0,
+                                     .minExclusive = true};
+inline constexpr ParameterSpec kRadius{.name = "r",
+                                       .unit = "m",
+                                       .description = "radius of the ball",
+                                       .defaultValue = 0.1,
+                                       .min = 0,
+                                       .minExclusive = true};
 inline constexpr ParameterSpec kInertiaRatio{
     .name = "inertia_ratio",
     .unit = "",
-    .description = "I/(m r²): 0.4 for a solid ball, 2/3 for a thin shell (0: no rotational "
-                   "inertia, which makes the system non-regular)",
+    .description =
+        "I/(m r²): 0.4 for a solid ball, 2/3 for a thin shell (0: no rotational "
+        "inertia, which makes the system non-regular)",
     .defaultValue = 0.4,
     .min = 0,
     .max = 1};
-inline constexpr ParameterSpec kOmega0{.name = "Omega0", .unit = "rad/s",
-                                       .description = "constant part of the table's angular velocity",
-                                       .defaultValue = 1.0, .min = -100, .max = 100};
-inline constexpr ParameterSpec kOmegaRate{.name = "Omega_rate", .unit = "rad/s²",
+inline constexpr ParameterSpec kOmega0{
+    .name = "Omega0",
+    .unit = "rad/s",
+    .description = "constant part of the table's angular velocity",
+    .defaultValue = 1.0,
+    .min = -100,
+    .max = 100};
+inline constexpr ParameterSpec kOmegaRate{.name = "Omega_rate",
+                                          .unit = "rad/s²",
                                           .description = "angular acceleration of the table",
-                                          .defaultValue = 0.0, .min = -100, .max = 100};
-inline constexpr ParameterSpec kOmegaAmp{.name = "Omega_amp", .unit = "rad/s",
+                                          .defaultValue = 0.0,
+                                          .min = -100,
+                                          .max = 100};
+inline constexpr ParameterSpec kOmegaAmp{.name = "Omega_amp",
+                                         .unit = "rad/s",
                                          .description = "amplitude of the oscillating part of Ω",
-                                         .defaultValue = 0.0, .min = -100, .max = 100};
-inline constexpr ParameterSpec kOmegaFreq{.name = "Omega_freq", .unit = "rad/s",
+                                         .defaultValue = 0.0,
+                                         .min = -100,
+                                         .max = 100};
+inline constexpr ParameterSpec kOmegaFreq{.name = "Omega_freq",
+                                          .unit = "rad/s",
                                           .description = "frequency of the oscillating part of Ω",
-                                          .defaultValue = 1.0, .min = 0, .max = 1000};
+                                          .defaultValue = 1.0,
+                                          .min = 0,
+                                          .max = 1000};
 inline constexpr ParameterSpec kTilt{
-    .name = "tilt", .unit = "rad",
+    .name = "tilt",
+    .unit = "rad",
     .description = "angle of the table plane to the horizontal (downhill is −x)",
-    .defaultValue = 0.0, .min = -1.4, .max = 1.4};
-inline constexpr ParameterSpec kGravity{.name = "g", .unit = "m/s²",
+    .defaultValue = 0.0,
+    .min = -1.4,
+    .max = 1.4};
+inline constexpr ParameterSpec kGravity{.name = "g",
+                                        .unit = "m/s²",
                                         .description = "gravitational acceleration",
-                                        .defaultValue = 9.81, .min = 0, .max = 1000};
+                                        .defaultValue = 9.81,
+                                        .min = 0,
+                                        .max = 1000};
 
 // The turntable's parameters: the fixed table's plus Ω(t) before the tilt.
 template <bool Rotating>
 constexpr auto table() {
   if constexpr (Rotating)
-    return std::array<ParameterSpec, 9>{kMass,      kRadius,   kInertiaRatio, kOmega0, kOmegaRate,
+    return std::array<ParameterSpec, 9>{kMass,     kRadius,    kInertiaRatio, kOmega0, kOmegaRate,
                                         kOmegaAmp, kOmegaFreq, kTilt,         kGravity};
   else
     return std::array<ParameterSpec, 5>{kMass, kRadius, kInertiaRatio, kTilt, kGravity};
@@ -75,7 +103,8 @@ struct BallOnPlane {
     } else {
       using std::sin;
       constexpr int k0 = indexOf(kParameters, "Omega0"), kRate = indexOf(kParameters, "Omega_rate");
-      constexpr int kAmp = indexOf(kParameters, "Omega_amp"), kFreq = indexOf(kParameters, "Omega_freq");
+      constexpr int kAmp = indexOf(kParameters, "Omega_amp"),
+                    kFreq = indexOf(kParameters, "Omega_freq");
       return p[k0] + p[kRate] * t + p[kAmp] * sin(p[kFreq] * t);
     }
   }
@@ -85,7 +114,8 @@ struct BallOnPlane {
       return 0;
     } else {
       constexpr int k0 = indexOf(kParameters, "Omega0"), kRate = indexOf(kParameters, "Omega_rate");
-      constexpr int kAmp = indexOf(kParameters, "Omega_amp"), kFreq = indexOf(kParameters, "Omega_freq");
+      constexpr int kAmp = indexOf(kParameters, "Omega_amp"),
+                    kFreq = indexOf(kParameters, "Omega_freq");
       const double f = p[kFreq];
       const double osc = f != 0 ? p[kAmp] * (1 - std::cos(f * t)) / f : 0.0;
       return p[k0] * t + 0.5 * p[kRate] * t * t + osc;
@@ -109,8 +139,8 @@ struct BallOnPlane {
   static S lagrangian(const double* p, const S&, const S* q, const S* y) {
     using std::sin;
     const double m = p[kM], I = inertia(p);
-    const S kinetic = 0.5 * m * (y[0] * y[0] + y[1] * y[1]) +
-                      0.5 * I * (y[2] * y[2] + y[3] * y[3] + y[4] * y[4]);
+    const S kinetic =
+        0.5 * m * (y[0] * y[0] + y[1] * y[1]) + 0.5 * I * (y[2] * y[2] + y[3] * y[3] + y[4] * y[4]);
     return kinetic - m * p[kG] * std::sin(p[kTilt]) * q[0];  // height of the centre: x sin(tilt)
   }
 
@@ -127,23 +157,23 @@ struct BallOnPlane {
                     const double* lambda, SceneFrame& frame) {
     const double r = p[kR];
     const Eigen::Quaterniond tilt(Eigen::AngleAxisd(-p[kTilt], Eigen::Vector3d::UnitY()));
-    const Eigen::Quaterniond table = tilt * Eigen::Quaterniond(Eigen::AngleAxisd(
-                                                tableAngle(p, t), Eigen::Vector3d::UnitZ()));
+    const Eigen::Quaterniond table =
+        tilt * Eigen::Quaterniond(Eigen::AngleAxisd(tableAngle(p, t), Eigen::Vector3d::UnitZ()));
     const Eigen::Vector3d centre = tilt * Eigen::Vector3d(q[0], q[1], r);
     const Eigen::Vector3d contact = tilt * Eigen::Vector3d(q[0], q[1], 0);
     frame.movingFrame = table;
     frame.extent = kTableRadius;
     frame.bodies.push_back({ShapeKind::Table, "table", Eigen::Vector3d::Zero(), table,
                             Eigen::Vector3d(kTableRadius, kTableRadius, 0.04)});
-    frame.bodies.push_back({ShapeKind::Sphere, "ball", centre, tilt * quaternionAt(q, 2),
-                            Eigen::Vector3d(r, r, r)});
+    frame.bodies.push_back(
+        {ShapeKind::Sphere, "ball", centre, tilt * quaternionAt(q, 2), Eigen::Vector3d(r, r, r)});
     // λ = friction force on the ball at the contact point (Aᵀλ's translational part).
     frame.arrows.push_back({ArrowKind::Reaction, "friction", contact,
                             tilt * Eigen::Vector3d(lambda[0], lambda[1], 0)});
     frame.arrows.push_back({ArrowKind::Force, "normal force", contact,
                             tilt * Eigen::Vector3d(0, 0, p[kM] * p[kG] * std::cos(p[kTilt]))});
-    frame.arrows.push_back({ArrowKind::Velocity, "velocity", centre,
-                            tilt * Eigen::Vector3d(y[0], y[1], 0)});
+    frame.arrows.push_back(
+        {ArrowKind::Velocity, "velocity", centre, tilt * Eigen::Vector3d(y[0], y[1], 0)});
     frame.arrows.push_back({ArrowKind::AngularVelocity, "angular velocity", centre,
                             tilt * Eigen::Vector3d(y[2], y[3], y[4])});
     frame.points.push_back({"centre", centre, false});
@@ -201,8 +231,8 @@ SystemInfo BallOnPlane<Rotating>::info() {
   s.quaternions = {{2}};
   s.constantStructure = true;
   s.constraintCount = 2;
-  s.editing.drag = DragHandle{.body = "ball", .x = "x", .y = "y", .arrow = "velocity",
-                              .vx = "vx", .vy = "vy"};
+  s.editing.drag =
+      DragHandle{.body = "ball", .x = "x", .y = "y", .arrow = "velocity", .vx = "vx", .vy = "vy"};
   s.editing.followBody = "ball";
   s.editing.movingFrame = Rotating;
   return s;

@@ -10,12 +10,24 @@ namespace {
 
 struct CentralForce {
   static constexpr std::array<ParameterSpec, 3> kParameters{{
-      {.name = "m", .unit = "kg", .description = "mass of the particle", .defaultValue = 1.0,
-       .min = 0, .minExclusive = true},
-      {.name = "k", .unit = "N·m^-n", .description = "strength of the attraction",
-       .defaultValue = 1.0, .min = -1e6, .max = 1e6},
-      {.name = "n", .unit = "", .description = "exponent of the force law f(r) = −k rⁿ (−2: gravity)",
-       .defaultValue = -2.0, .min = -5, .max = 5},
+      {.name = "m",
+       .unit = "kg",
+       .description = "mass of the particle",
+       .defaultValue = 1.0,
+       .min = 0,
+       .minExclusive = true},
+      {.name = "k",
+       .unit = "N·m^-n",
+       .description = "strength of the attraction",
+       .defaultValue = 1.0,
+       .min = -1e6,
+       .max = 1e6},
+      {.name = "n",
+       .unit = "",
+       .description = "exponent of the force law f(r) = −k rⁿ (−2: gravity)",
+       .defaultValue = -2.0,
+       .min = -5,
+       .max = 5},
   }};
   static constexpr int kM = indexOf(kParameters, "m");
   static constexpr int kK = indexOf(kParameters, "k");
@@ -42,8 +54,12 @@ struct CentralForce {
     s.stateOrder = {"r", "theta", "w1", "w2"};
     s.independentVelocities = {"w1", "w2"};
     s.initialization = "There are no velocity constraints: w1 and w2 are free.";
-    s.stateLimits = {{.name = "r", .unit = "m", .description = "distance from the centre",
-                      .defaultValue = 1.0, .min = 0, .minExclusive = true}};
+    s.stateLimits = {{.name = "r",
+                      .unit = "m",
+                      .description = "distance from the centre",
+                      .defaultValue = 1.0,
+                      .min = 0,
+                      .minExclusive = true}};
     s.defaultCoordinates = {1.0, 0.0};
     s.defaultVelocities = {0.0, 0.8};
     s.editing.followBody = "particle";
@@ -73,14 +89,17 @@ struct CentralForce {
                     SceneFrame& f) {
     const double r = q[0], th = q[1];
     const Eigen::Vector3d x(r * std::cos(th), r * std::sin(th), 0);
-    const Eigen::Vector3d radial(std::cos(th), std::sin(th), 0), tangential(-std::sin(th), std::cos(th), 0);
+    const Eigen::Vector3d radial(std::cos(th), std::sin(th), 0),
+        tangential(-std::sin(th), std::cos(th), 0);
     f.extent = 2;
     f.bodies.push_back({ShapeKind::Body, "centre", Eigen::Vector3d::Zero(),
                         Eigen::Quaterniond::Identity(), Eigen::Vector3d::Constant(0.12)});
     f.bodies.push_back({ShapeKind::Particle, "particle", x, Eigen::Quaterniond::Identity(),
                         Eigen::Vector3d::Constant(0.06)});
-    f.arrows.push_back({ArrowKind::Velocity, "velocity", x, y[0] * radial + (y[1] / r) * tangential});
-    f.arrows.push_back({ArrowKind::Force, "central force", x, -p[kK] * std::pow(r, p[kN]) * radial});
+    f.arrows.push_back(
+        {ArrowKind::Velocity, "velocity", x, y[0] * radial + (y[1] / r) * tangential});
+    f.arrows.push_back(
+        {ArrowKind::Force, "central force", x, -p[kK] * std::pow(r, p[kN]) * radial});
     f.points.push_back({"particle", x, false});
   }
 };

@@ -12,12 +12,24 @@ namespace {
 
 struct ChaplyginSleigh {
   static constexpr std::array<ParameterSpec, 3> kParameters{{
-      {.name = "m", .unit = "kg", .description = "mass of the sleigh", .defaultValue = 1.0,
-       .min = 0, .minExclusive = true},
-      {.name = "I", .unit = "kg·m²", .description = "moment of inertia about the centre of mass",
-       .defaultValue = 0.05, .min = 0, .minExclusive = true},
-      {.name = "a", .unit = "m", .description = "distance from the knife edge to the centre of mass",
-       .defaultValue = 0.2, .min = -10, .max = 10},
+      {.name = "m",
+       .unit = "kg",
+       .description = "mass of the sleigh",
+       .defaultValue = 1.0,
+       .min = 0,
+       .minExclusive = true},
+      {.name = "I",
+       .unit = "kg·m²",
+       .description = "moment of inertia about the centre of mass",
+       .defaultValue = 0.05,
+       .min = 0,
+       .minExclusive = true},
+      {.name = "a",
+       .unit = "m",
+       .description = "distance from the knife edge to the centre of mass",
+       .defaultValue = 0.2,
+       .min = -10,
+       .max = 10},
   }};
   static constexpr int kM = indexOf(kParameters, "m");
   static constexpr int kI = indexOf(kParameters, "I");
@@ -52,8 +64,13 @@ struct ChaplyginSleigh {
     s.defaultVelocities = {0.3, 0, 3.0};
     s.constantStructure = true;
     s.constraintCount = 1;
-    s.editing.drag = DragHandle{.body = "sleigh", .x = "x", .y = "y", .arrow = "velocity",
-                                .vx = "v", .vy = "", .velocityInBodyAxes = true};
+    s.editing.drag = DragHandle{.body = "sleigh",
+                                .x = "x",
+                                .y = "y",
+                                .arrow = "velocity",
+                                .vx = "v",
+                                .vy = "",
+                                .velocityInBodyAxes = true};
     s.editing.followBody = "sleigh";
     return s;
   }
@@ -69,7 +86,7 @@ struct ChaplyginSleigh {
   }
   static void structure(const double*, const double*, double* C) {
     auto at = [C](int g, int a, int b) -> double& { return C[g + 3 * (a + 3 * b)]; };
-    at(kU, kOmega, kV) = 1;   // [X_ω, X_v] = X_u
+    at(kU, kOmega, kV) = 1;  // [X_ω, X_v] = X_u
     at(kU, kV, kOmega) = -1;
     at(kV, kOmega, kU) = -1;  // [X_ω, X_u] = −X_v
     at(kV, kU, kOmega) = 1;
@@ -83,8 +100,8 @@ struct ChaplyginSleigh {
   static void constraints(const double*, const S&, const S*, const S* y, S* phi) {
     phi[0] = y[kU];
   }
-  static void scene(const double* p, double, const double* q, const double* y,
-                    const double* lambda, SceneFrame& f) {
+  static void scene(const double* p, double, const double* q, const double* y, const double* lambda,
+                    SceneFrame& f) {
     const double th = q[2];
     const Eigen::Vector3d axis(std::cos(th), std::sin(th), 0), side(-std::sin(th), std::cos(th), 0);
     const Eigen::Vector3d contact(q[0], q[1], 0);
@@ -99,8 +116,8 @@ struct ChaplyginSleigh {
                         Eigen::Vector3d(0.15, 0.005, 0.05)});
     f.arrows.push_back({ArrowKind::Reaction, "knife-edge force", contact, lambda[0] * side});
     f.arrows.push_back({ArrowKind::Velocity, "velocity", contact, y[kV] * axis + y[kU] * side});
-    f.arrows.push_back({ArrowKind::AngularVelocity, "angular velocity", com,
-                        Eigen::Vector3d(0, 0, y[kOmega])});
+    f.arrows.push_back(
+        {ArrowKind::AngularVelocity, "angular velocity", com, Eigen::Vector3d(0, 0, y[kOmega])});
     f.points.push_back({"contact point", contact, false});
     f.points.push_back({"centre of mass", com, false});
   }

@@ -9,8 +9,12 @@ namespace {
 
 struct NonholonomicParticle {
   static constexpr std::array<ParameterSpec, 1> kParameters{{
-      {.name = "m", .unit = "kg", .description = "mass of the particle", .defaultValue = 1.0,
-       .min = 0, .minExclusive = true},
+      {.name = "m",
+       .unit = "kg",
+       .description = "mass of the particle",
+       .defaultValue = 1.0,
+       .min = 0,
+       .minExclusive = true},
   }};
   static constexpr int kM = indexOf(kParameters, "m");
 
@@ -39,8 +43,8 @@ struct NonholonomicParticle {
     s.defaultCoordinates = {0, 0.5, 0};
     s.defaultVelocities = {1.0, 0.5, 0.5};
     s.constraintCount = 1;
-    s.editing.drag = DragHandle{.body = "particle", .x = "x", .y = "y", .arrow = "velocity",
-                                .vx = "vx", .vy = "vy"};
+    s.editing.drag = DragHandle{
+        .body = "particle", .x = "x", .y = "y", .arrow = "velocity", .vx = "vx", .vy = "vy"};
     s.editing.followBody = "particle";
     return s;
   }
@@ -56,16 +60,16 @@ struct NonholonomicParticle {
   static void constraints(const double*, const S&, const S* q, const S* y, S* phi) {
     phi[0] = y[2] - q[1] * y[0];
   }
-  static void scene(const double*, double, const double* q, const double* y,
-                    const double* lambda, SceneFrame& f) {
+  static void scene(const double*, double, const double* q, const double* y, const double* lambda,
+                    SceneFrame& f) {
     const Eigen::Vector3d x(q[0], q[1], q[2]);
     f.extent = 2;
     f.bodies.push_back({ShapeKind::Particle, "particle", x, Eigen::Quaterniond::Identity(),
                         Eigen::Vector3d::Constant(0.08)});
     // The plane of allowed velocities at the particle: normal (−y, 0, 1).
     const Eigen::Vector3d normal = Eigen::Vector3d(-q[1], 0, 1).normalized();
-    f.bodies.push_back({ShapeKind::Guide, "allowed velocities",
-                        x, Eigen::Quaterniond::FromTwoVectors(Eigen::Vector3d::UnitZ(), normal),
+    f.bodies.push_back({ShapeKind::Guide, "allowed velocities", x,
+                        Eigen::Quaterniond::FromTwoVectors(Eigen::Vector3d::UnitZ(), normal),
                         Eigen::Vector3d(0.4, 0.4, 0.0)});
     f.arrows.push_back({ArrowKind::Reaction, "constraint force", x,
                         Eigen::Vector3d(-q[1] * lambda[0], 0, lambda[0])});

@@ -10,12 +10,24 @@ namespace {
 
 struct RigidBody {
   static constexpr std::array<ParameterSpec, 3> kParameters{{
-      {.name = "I1", .unit = "kg·m²", .description = "principal moment of inertia 1",
-       .defaultValue = 1.0, .min = 0, .minExclusive = true},
-      {.name = "I2", .unit = "kg·m²", .description = "principal moment of inertia 2",
-       .defaultValue = 2.0, .min = 0, .minExclusive = true},
-      {.name = "I3", .unit = "kg·m²", .description = "principal moment of inertia 3",
-       .defaultValue = 3.0, .min = 0, .minExclusive = true},
+      {.name = "I1",
+       .unit = "kg·m²",
+       .description = "principal moment of inertia 1",
+       .defaultValue = 1.0,
+       .min = 0,
+       .minExclusive = true},
+      {.name = "I2",
+       .unit = "kg·m²",
+       .description = "principal moment of inertia 2",
+       .defaultValue = 2.0,
+       .min = 0,
+       .minExclusive = true},
+      {.name = "I3",
+       .unit = "kg·m²",
+       .description = "principal moment of inertia 3",
+       .defaultValue = 3.0,
+       .min = 0,
+       .minExclusive = true},
   }};
   static constexpr int kI1 = indexOf(kParameters, "I1");
   static constexpr int kI2 = indexOf(kParameters, "I2");

@@ -10,9 +10,17 @@ namespace {
 
 struct RollingDisk {
   static constexpr std::array<ParameterSpec, 2> kParameters{{
-      {.name = "m", .unit = "kg", .description = "mass of the disk", .defaultValue = 1.0, .min = 0,
+      {.name = "m",
+       .unit = "kg",
+       .description = "mass of the disk",
+       .defaultValue = 1.0,
+       .min = 0,
        .minExclusive = true},
-      {.name = "r", .unit = "m", .description = "radius of the disk", .defaultValue = 0.3, .min = 0,
+      {.name = "r",
+       .unit = "m",
+       .description = "radius of the disk",
+       .defaultValue = 0.3,
+       .min = 0,
        .minExclusive = true},
   }};
   static constexpr int kM = indexOf(kParameters, "m");
@@ -42,8 +50,8 @@ struct RollingDisk {
     s.defaultCoordinates = {0, 0, 0, 0};
     s.defaultVelocities = {0, 0, 0.5, 2.0};
     s.constraintCount = 2;
-    s.editing.drag = DragHandle{.body = "disk", .x = "x", .y = "y", .arrow = "velocity",
-                                .vx = "vx", .vy = "vy"};
+    s.editing.drag =
+        DragHandle{.body = "disk", .x = "x", .y = "y", .arrow = "velocity", .vx = "vx", .vy = "vy"};
     s.editing.followBody = "disk";
     return s;
   }
@@ -63,20 +71,21 @@ struct RollingDisk {
     phi[0] = y[0] - p[kR] * y[3] * cos(q[2]);
     phi[1] = y[1] - p[kR] * y[3] * sin(q[2]);
   }
-  static void scene(const double* p, double, const double* q, const double* y,
-                    const double* lambda, SceneFrame& f) {
+  static void scene(const double* p, double, const double* q, const double* y, const double* lambda,
+                    SceneFrame& f) {
     const double r = p[kR];
-    const Eigen::Quaterniond att =
-        Eigen::AngleAxisd(q[2], Eigen::Vector3d::UnitZ()) * Eigen::AngleAxisd(q[3], Eigen::Vector3d::UnitY());
+    const Eigen::Quaterniond att = Eigen::AngleAxisd(q[2], Eigen::Vector3d::UnitZ()) *
+                                   Eigen::AngleAxisd(q[3], Eigen::Vector3d::UnitY());
     const Eigen::Vector3d centre(q[0], q[1], r), contact(q[0], q[1], 0);
     f.extent = std::max(2.0, 6 * r);
     f.bodies.push_back({ShapeKind::Disk, "disk", centre, att, Eigen::Vector3d(r, 0.15 * r, r)});
     f.arrows.push_back({ArrowKind::Reaction, "rolling constraint force", contact,
                         Eigen::Vector3d(lambda[0], lambda[1], 0)});
     f.arrows.push_back({ArrowKind::Velocity, "velocity", centre, Eigen::Vector3d(y[0], y[1], 0)});
-    f.arrows.push_back({ArrowKind::AngularVelocity, "angular velocity", centre,
-                        Eigen::Vector3d(0, 0, y[2]) +
-                            y[3] * (Eigen::AngleAxisd(q[2], Eigen::Vector3d::UnitZ()) * Eigen::Vector3d::UnitY())});
+    f.arrows.push_back(
+        {ArrowKind::AngularVelocity, "angular velocity", centre,
+         Eigen::Vector3d(0, 0, y[2]) + y[3] * (Eigen::AngleAxisd(q[2], Eigen::Vector3d::UnitZ()) *
+                                               Eigen::Vector3d::UnitY())});
     f.points.push_back({"contact point", contact, false});
   }
 };

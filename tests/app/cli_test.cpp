@@ -56,7 +56,8 @@ class CliTest : public QObject {
     const QJsonObject o = QJsonDocument::fromJson(info.out.toUtf8()).object();
     QCOMPARE(o.value("name").toString(), QString("ball_on_turntable"));
     QStringList params;
-    for (const auto& p : o.value("parameters").toArray()) params << p.toObject().value("name").toString();
+    for (const auto& p : o.value("parameters").toArray())
+      params << p.toObject().value("name").toString();
     QCOMPARE(params, QStringList({"m", "r", "inertia_ratio", "Omega0", "Omega_rate", "Omega_amp",
                                   "Omega_freq", "tilt", "g"}));
     QStringList state;
@@ -69,20 +70,22 @@ class CliTest : public QObject {
   }
 
   void runWritesCsvWithHeader() {
-    const Result r = nhsim({"run", "ball_on_turntable", "--t-end", "2", "--dt-out", "0.5", "--out", path("a.csv")});
+    const Result r = nhsim(
+        {"run", "ball_on_turntable", "--t-end", "2", "--dt-out", "0.5", "--out", path("a.csv")});
     QCOMPARE(r.code, 0);
     QVERIFY(r.out.contains("ball_on_turntable"));
     const auto rows = readCsv(path("a.csv"));
     QCOMPARE(rows.size(), 6);
-    QCOMPARE(rows[0].join(','), QString("t,x,y,vx,vy,wx,wy,wz,qw,qx,qy,qz,energy,phi_1,phi_2,lambda_1,lambda_2"));
+    QCOMPARE(rows[0].join(','),
+             QString("t,x,y,vx,vy,wx,wy,wz,qw,qx,qy,qz,energy,phi_1,phi_2,lambda_1,lambda_2"));
     QCOMPARE(rows[5][0].toDouble(), 2.0);
     for (int i = 1; i < rows.size(); ++i) {
       QVERIFY(std::abs(rows[i][13].toDouble()) < 1e-10);
       QVERIFY(std::abs(rows[i][14].toDouble()) < 1e-10);
     }
     // CSV to stdout with "-", vakonomic adds mu.
-    const Result v = nhsim({"run", "nh_particle", "--dynamics", "vakonomic", "--t-end", "1", "--dt-out", "0.5",
-                            "--init", "mu=0.2", "--out", "-"});
+    const Result v = nhsim({"run", "nh_particle", "--dynamics", "vakonomic", "--t-end", "1",
+                            "--dt-out", "0.5", "--init", "mu=0.2", "--out", "-"});
     QCOMPARE(v.code, 0);
     const QStringList lines = v.out.trimmed().split('\n');
     QCOMPARE(lines.size(), 4);
@@ -91,32 +94,48 @@ class CliTest : public QObject {
   }
 
   void optionsChangeTheRun() {
-    QCOMPARE(nhsim({"run", "rigid_body", "--t-end", "1", "--integrator", "rk4", "--step", "0.01", "--out", path("rk4.csv")}).code, 0);
-    QCOMPARE(nhsim({"run", "rigid_body", "--t-end", "1", "--integrator", "rk78", "--rtol", "1e-12", "--atol", "1e-14", "--out", path("rk78.csv")}).code, 0);
+    QCOMPARE(nhsim({"run", "rigid_body", "--t-end", "1", "--integrator", "rk4", "--step", "0.01",
+                    "--out", path("rk4.csv")})
+                 .code,
+             0);
+    QCOMPARE(nhsim({"run", "rigid_body", "--t-end", "1", "--integrator", "rk78", "--rtol", "1e-12",
+                    "--atol", "1e-14", "--out", path("rk78.csv")})
+                 .code,
+             0);
     const auto a = readCsv(path("rk4.csv")), b = readCsv(path("rk78.csv"));
     QCOMPARE(a.size(), b.size());
     const double d = std::abs(a.last()[1].toDouble() - b.last()[1].toDouble());
     QVERIFY(d > 0 && d < 1e-6);  // different integrators, same motion
-    QCOMPARE(nhsim({"run", "chaplygin_sleigh", "--t-end", "1", "--formulation", "gibbs-appell", "--no-projection", "--out", path("ga.csv")}).code, 0);
+    QCOMPARE(nhsim({"run", "chaplygin_sleigh", "--t-end", "1", "--formulation", "gibbs-appell",
+                    "--no-projection", "--out", path("ga.csv")})
+                 .code,
+             0);
   }
 
   // A t-end off the output grid still ends with the state at t-end; huge quaternion
   // components are normalised, not overflowed.
   void edgesOfTheOutputGridAndOfTheInput() {
-    QCOMPARE(nhsim({"run", "ball_on_turntable", "--t-end", "1.005", "--dt-out", "0.01", "--out", path("g.csv")}).code, 0);
+    QCOMPARE(nhsim({"run", "ball_on_turntable", "--t-end", "1.005", "--dt-out", "0.01", "--out",
+                    path("g.csv")})
+                 .code,
+             0);
     const auto rows = readCsv(path("g.csv"));
     QCOMPARE(rows.size(), 1 + 101 + 1);
     QCOMPARE(rows.last()[0].toDouble(), 1.005);
     QVERIFY(std::abs(rows.last()[13].toDouble()) < 1e-10);
-    QCOMPARE(nhsim({"run", "ball_on_turntable", "--init", "qw=1e200", "--init", "qx=1e200", "--t-end", "0", "--out", path("q.csv")}).code, 0);
+    QCOMPARE(nhsim({"run", "ball_on_turntable", "--init", "qw=1e200", "--init", "qx=1e200",
+                    "--t-end", "0", "--out", path("q.csv")})
+                 .code,
+             0);
     const auto q = readCsv(path("q.csv"));
     QVERIFY(std::abs(q[1][8].toDouble() - std::sqrt(0.5)) < 1e-15);
     QVERIFY(std::abs(q[1][9].toDouble() - std::sqrt(0.5)) < 1e-15);
   }
 
   void inconsistentInitialVelocitiesAreCompleted() {
-    const Result r = nhsim({"run", "ball_on_turntable", "--init", "vx=0.3", "--init", "vy=0", "--init", "wx=1",
-                            "--init", "wy=1", "--t-end", "0", "--out", path("c.csv")});
+    const Result r =
+        nhsim({"run", "ball_on_turntable", "--init", "vx=0.3", "--init", "vy=0", "--init", "wx=1",
+               "--init", "wy=1", "--t-end", "0", "--out", path("c.csv")});
     QCOMPARE(r.code, 0);
     QVERIFY2(r.err.contains("violates the constraints"), qPrintable(r.err));
     const auto rows = readCsv(path("c.csv"));
@@ -125,8 +144,11 @@ class CliTest : public QObject {
   }
 
   void scenarioRoundTrip() {
-    QCOMPARE(nhsim({"run", "ball_on_turntable", "--set", "Omega0=2", "--set", "Omega_amp=0.5", "--init", "x=0.4",
-                    "--t-end", "3", "--dt-out", "0.1", "--out", path("d1.csv"), "--save-scenario", path("s.json")}).code, 0);
+    QCOMPARE(nhsim({"run", "ball_on_turntable", "--set", "Omega0=2", "--set", "Omega_amp=0.5",
+                    "--init", "x=0.4", "--t-end", "3", "--dt-out", "0.1", "--out", path("d1.csv"),
+                    "--save-scenario", path("s.json")})
+                 .code,
+             0);
     QFile f(path("s.json"));
     QVERIFY(f.open(QIODevice::ReadOnly));
     const QJsonObject o = QJsonDocument::fromJson(f.readAll()).object();
@@ -140,45 +162,70 @@ class CliTest : public QObject {
   void badNamesAndValues() {
     expectError({"run", "teapot"}, 2, "unknown system 'teapot' (known systems: ball_on_turntable");
     expectError({"run", "ball_on_turntable", "--set", "mass=1"}, 2, "unknown parameter 'mass'");
-    expectError({"run", "ball_on_turntable", "--init", "speed=1"}, 2, "unknown state variable 'speed'");
-    expectError({"run", "ball_on_turntable", "--set", "r=abc"}, 2, "--set r: 'abc' is not a number");
+    expectError({"run", "ball_on_turntable", "--init", "speed=1"}, 2,
+                "unknown state variable 'speed'");
+    expectError({"run", "ball_on_turntable", "--set", "r=abc"}, 2,
+                "--set r: 'abc' is not a number");
     expectError({"run", "ball_on_turntable", "--set", "r=inf"}, 2, "must be finite");
     expectError({"run", "ball_on_turntable", "--init", "x=nan"}, 2, "must be finite");
-    expectError({"run", "central_force", "--init", "r=-1"}, 2, "initial value of 'r' must be in (0, inf), got -1");
-    expectError({"run", "ball_on_turntable", "--set", "r=-1"}, 2, "parameter 'r' must be in (0, inf), got -1");
-    expectError({"run", "ball_on_turntable", "--set", "m=0"}, 2, "parameter 'm' must be in (0, inf), got 0");
-    expectError({"run", "ball_on_turntable", "--rtol", "0"}, 2, "rtol must be a finite number > 0, got 0");
-    expectError({"run", "ball_on_turntable", "--atol", "-1e-9"}, 2, "atol must be a finite number > 0");
+    expectError({"run", "central_force", "--init", "r=-1"}, 2,
+                "initial value of 'r' must be in (0, inf), got -1");
+    expectError({"run", "ball_on_turntable", "--set", "r=-1"}, 2,
+                "parameter 'r' must be in (0, inf), got -1");
+    expectError({"run", "ball_on_turntable", "--set", "m=0"}, 2,
+                "parameter 'm' must be in (0, inf), got 0");
+    expectError({"run", "ball_on_turntable", "--rtol", "0"}, 2,
+                "rtol must be a finite number > 0, got 0");
+    expectError({"run", "ball_on_turntable", "--atol", "-1e-9"}, 2,
+                "atol must be a finite number > 0");
     expectError({"run", "ball_on_turntable", "--step", "0"}, 2, "step must be a finite number > 0");
-    expectError({"run", "ball_on_turntable", "--t-end", "-1"}, 2, "t-end must be a finite number ≥ 0, got -1");
-    expectError({"run", "ball_on_turntable", "--dt-out", "0"}, 2, "dt-out must be a finite number > 0");
-    expectError({"run", "ball_on_turntable", "--integrator", "euler"}, 2, "unknown integrator 'euler' (allowed: dopri5, rk78, rk4)");
+    expectError({"run", "ball_on_turntable", "--t-end", "-1"}, 2,
+                "t-end must be a finite number ≥ 0, got -1");
+    expectError({"run", "ball_on_turntable", "--dt-out", "0"}, 2,
+                "dt-out must be a finite number > 0");
+    expectError({"run", "ball_on_turntable", "--integrator", "euler"}, 2,
+                "unknown integrator 'euler' (allowed: dopri5, rk78, rk4)");
     expectError({"run", "ball_on_turntable", "--dynamics", "magic"}, 2, "unknown dynamics 'magic'");
     expectError({"run", "ball_on_turntable", "--frobnicate"}, 2, "unknown option '--frobnicate'");
     expectError({"run", "ball_on_turntable", "--set"}, 2, "option --set needs a value");
     expectError({"bake"}, 2, "unknown command 'bake'");
-    expectError({"run", "ball_on_turntable", "--integrator", "rk4", "--step", "1e-9", "--t-end", "10"}, 2,
-                "more than a billion rk4 steps");
+    expectError(
+        {"run", "ball_on_turntable", "--integrator", "rk4", "--step", "1e-9", "--t-end", "10"}, 2,
+        "more than a billion rk4 steps");
     expectError({"run", "ball_on_turntable", "--step", "1e-16"}, 2, "step must be at least 1e-12");
   }
 
   void badScenarioFiles() {
     writeFile("malformed.json", "{\"format\": \"nonholonomic-lab-scenario\", \"version\": 1,, }");
     expectError({"run", path("malformed.json")}, 2, "not valid JSON");
-    writeFile("truncated.json", "{\"format\": \"nonholonomic-lab-scenario\", \"version\": 1, \"system\": \"ball_on");
+    writeFile("truncated.json",
+              "{\"format\": \"nonholonomic-lab-scenario\", \"version\": 1, \"system\": \"ball_on");
     expectError({"run", path("truncated.json")}, 2, "not valid JSON");
-    writeFile("version.json", "{\"format\": \"nonholonomic-lab-scenario\", \"version\": 7, \"system\": \"ball_on_table\"}");
-    expectError({"run", path("version.json")}, 2, "unsupported scenario version 7 (this program reads version 1)");
-    writeFile("key.json", "{\"format\": \"nonholonomic-lab-scenario\", \"version\": 1, \"system\": \"ball_on_table\", \"colour\": 1}");
+    writeFile("version.json",
+              "{\"format\": \"nonholonomic-lab-scenario\", \"version\": 7, \"system\": "
+              "\"ball_on_table\"}");
+    expectError({"run", path("version.json")}, 2,
+                "unsupported scenario version 7 (this program reads version 1)");
+    writeFile("key.json",
+              "{\"format\": \"nonholonomic-lab-scenario\", \"version\": 1, \"system\": "
+              "\"ball_on_table\", \"colour\": 1}");
     expectError({"run", path("key.json")}, 2, "unknown key 'colour'");
-    writeFile("type.json", "{\"format\": \"nonholonomic-lab-scenario\", \"version\": 1, \"system\": \"ball_on_table\", \"t_end\": \"long\"}");
+    writeFile("type.json",
+              "{\"format\": \"nonholonomic-lab-scenario\", \"version\": 1, \"system\": "
+              "\"ball_on_table\", \"t_end\": \"long\"}");
     expectError({"run", path("type.json")}, 2, "'t_end' must be a number");
-    writeFile("range.json", "{\"format\": \"nonholonomic-lab-scenario\", \"version\": 1, \"system\": \"ball_on_table\", \"parameters\": {\"r\": 0}}");
+    writeFile("range.json",
+              "{\"format\": \"nonholonomic-lab-scenario\", \"version\": 1, \"system\": "
+              "\"ball_on_table\", \"parameters\": {\"r\": 0}}");
     expectError({"run", path("range.json")}, 2, "parameter 'r' must be in (0, inf), got 0");
     expectError({"run", path("missing.json")}, 2, "cannot read scenario file");
-    writeFile("close.json", "{\"format\": \"nonholonomic-lab-scenario\", \"version\": 1.0000000001, \"system\": \"ball_on_table\"}");
+    writeFile("close.json",
+              "{\"format\": \"nonholonomic-lab-scenario\", \"version\": 1.0000000001, \"system\": "
+              "\"ball_on_table\"}");
     expectError({"run", path("close.json")}, 2, "unsupported scenario version 1.0000000001");
-    writeFile("dyn.json", "{\"format\": \"nonholonomic-lab-scenario\", \"version\": 1, \"system\": \"ball_on_table\", \"dynamics\": 5}");
+    writeFile("dyn.json",
+              "{\"format\": \"nonholonomic-lab-scenario\", \"version\": 1, \"system\": "
+              "\"ball_on_table\", \"dynamics\": 5}");
     expectError({"run", path("dyn.json")}, 2, "dyn.json: 'dynamics' must be a string");
   }
 
@@ -189,8 +236,9 @@ class CliTest : public QObject {
 
   // A blow-up keeps the rows written so far and says at which t.
   void blowUpKeepsRows() {
-    expectError({"run", "central_force", "--set", "k=-1", "--set", "n=3", "--init", "w1=1", "--init", "w2=0",
-                 "--t-end", "5", "--out", path("blow.csv")}, 3, "blew up at t = 1.31");
+    expectError({"run", "central_force", "--set", "k=-1", "--set", "n=3", "--init", "w1=1",
+                 "--init", "w2=0", "--t-end", "5", "--out", path("blow.csv")},
+                3, "blew up at t = 1.31");
     const auto rows = readCsv(path("blow.csv"));
     QVERIFY(rows.size() > 100);
     QVERIFY(rows.last()[0].toDouble() > 1.0);
@@ -207,8 +255,7 @@ class CliTest : public QObject {
       QCOMPARE(r.code, 0);
       QVERIFY2(r.err.contains("calling init"), "LD_DEBUG printed nothing: cannot check");
       for (const char* library : {"libQt6", "libvtk", "libGL", "libavcodec", "libX11"})
-        QVERIFY2(!r.err.contains(library),
-                 qPrintable(args.join(' ') + " loads " + library));
+        QVERIFY2(!r.err.contains(library), qPrintable(args.join(' ') + " loads " + library));
     }
   }
 
@@ -234,7 +281,8 @@ class CliTest : public QObject {
   }
 
   void unwritableOutput() {
-    expectError({"run", "ball_on_table", "--out", "/nonexistent-dir/x.csv"}, 1, "cannot write '/nonexistent-dir/x.csv'");
+    expectError({"run", "ball_on_table", "--out", "/nonexistent-dir/x.csv"}, 1,
+                "cannot write '/nonexistent-dir/x.csv'");
   }
 };
 

@@ -11,9 +11,9 @@
 #include <QTest>
 #include <cmath>
 
+#include "core/io/scenario_file.h"
 #include "core/nh/scenario.h"
 #include "nhsim_process.h"
-#include "core/io/scenario_file.h"
 #include "ui/export/media/video_probe.h"
 
 namespace {

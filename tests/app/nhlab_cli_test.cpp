@@ -42,7 +42,8 @@ class NhlabCliTest : public QObject {
     QCOMPARE(r.code, 2);
     QCOMPARE(r.err.count('\n'), 1);
     QVERIFY2(r.err.startsWith("nhlab: error: --size expects WIDTHxHEIGHT between 320x240 and "
-                              "7680x4320, got '" + size + "'"),
+                              "7680x4320, got '" +
+                              size + "'"),
              qPrintable(r.err));
   }
 

@@ -19,7 +19,8 @@ std::atomic<bool> gCounting{false};
 std::atomic<long> gAllocations{0};
 
 void noteAllocation() {
-  if (gCounting.load(std::memory_order_relaxed)) gAllocations.fetch_add(1, std::memory_order_relaxed);
+  if (gCounting.load(std::memory_order_relaxed))
+    gAllocations.fetch_add(1, std::memory_order_relaxed);
 }
 
 // Allocations made while f runs.
@@ -43,14 +44,18 @@ void* operator new(std::size_t size, const std::nothrow_t&) noexcept {
   noteAllocation();
   return std::malloc(size ? size : 1);
 }
-void* operator new[](std::size_t size, const std::nothrow_t& tag) noexcept { return ::operator new(size, tag); }
+void* operator new[](std::size_t size, const std::nothrow_t& tag) noexcept {
+  return ::operator new(size, tag);
+}
 void* operator new(std::size_t size, std::align_val_t align) {
   noteAllocation();
   const std::size_t a = static_cast<std::size_t>(align);
   if (void* p = std::aligned_alloc(a, (size + a - 1) / a * a)) return p;
   throw std::bad_alloc();
 }
-void* operator new[](std::size_t size, std::align_val_t align) { return ::operator new(size, align); }
+void* operator new[](std::size_t size, std::align_val_t align) {
+  return ::operator new(size, align);
+}
 void operator delete(void* p) noexcept { std::free(p); }
 void operator delete[](void* p) noexcept { std::free(p); }
 void operator delete(void* p, std::size_t) noexcept { std::free(p); }
@@ -111,13 +116,16 @@ struct SphericalPendulum {
     s.holonomicCount = 1;
     return s;
   }
-  template <class S> static void anchor(const double*, const S*, S* rho) {
+  template <class S>
+  static void anchor(const double*, const S*, S* rho) {
     for (int i = 0; i < 3; ++i) rho[i + 3 * i] = S(1.0);
   }
-  template <class S> static S lagrangian(const double* p, const S&, const S* q, const S* y) {
+  template <class S>
+  static S lagrangian(const double* p, const S&, const S* q, const S* y) {
     return 0.5 * (y[0] * y[0] + y[1] * y[1] + y[2] * y[2]) - p[1] * q[2];
   }
-  template <class S> static void holonomic(const double* p, const S&, const S* q, S* g) {
+  template <class S>
+  static void holonomic(const double* p, const S&, const S* q, S* g) {
     g[0] = q[0] * q[0] + q[1] * q[1] + q[2] * q[2] - p[0] * p[0];
   }
 };
@@ -178,7 +186,8 @@ class AllocationTest : public QObject {
             calls();  // warm-up
             x = x0;
             const long n = allocationsDuring(calls);
-            QVERIFY2(n == 0, qPrintable(label(*system, kind, f, b) + QString(": %1 allocations").arg(n)));
+            QVERIFY2(n == 0,
+                     qPrintable(label(*system, kind, f, b) + QString(": %1 allocations").arg(n)));
           }
   }
 
@@ -198,9 +207,10 @@ class AllocationTest : public QObject {
           sim.advance(0.2, 0.05, onSample);  // warm-up: sizes the steppers' buffers
           const long stepsBefore = sim.stepsTaken();
           const long n = allocationsDuring([&] { sim.advance(3.0, 0.05, onSample); });
-          const QString what = QString("%1, %2, %3").arg(QString::fromStdString(system->name()),
-                                                         QString::fromStdString(toString(kind)),
-                                                         QString::fromStdString(toString(method)));
+          const QString what = QString("%1, %2, %3")
+                                   .arg(QString::fromStdString(system->name()),
+                                        QString::fromStdString(toString(kind)),
+                                        QString::fromStdString(toString(method)));
           QVERIFY2(sim.stepsTaken() > stepsBefore, qPrintable(what));
           QVERIFY2(n == 0, qPrintable(what + QString(": %1 allocations").arg(n)));
         }

@@ -18,9 +18,15 @@ class BallOnTurntableTest : public QObject {
     double m, r, ratio, Omega0, rate, amp, freq, tilt, g;
   };
   static std::map<std::string, double> asMap(const Params& p) {
-    return {{"m", p.m},           {"r", p.r},          {"inertia_ratio", p.ratio},
-            {"Omega0", p.Omega0}, {"Omega_rate", p.rate}, {"Omega_amp", p.amp},
-            {"Omega_freq", p.freq}, {"tilt", p.tilt},  {"g", p.g}};
+    return {{"m", p.m},
+            {"r", p.r},
+            {"inertia_ratio", p.ratio},
+            {"Omega0", p.Omega0},
+            {"Omega_rate", p.rate},
+            {"Omega_amp", p.amp},
+            {"Omega_freq", p.freq},
+            {"tilt", p.tilt},
+            {"g", p.g}};
   }
 
   // For constant Ω the centre obeys z̈ = iκΩ ż (z = x + iy): a circle travelled at κΩ with
@@ -34,7 +40,8 @@ class BallOnTurntableTest : public QObject {
     Simulation sim(system, DynamicsKind::Nonholonomic, Formulation::Multipliers, opt);
     sim.setParameters(resolveParameters(
         *system, {{"inertia_ratio", ratio}, {"Omega0", Omega}, {"r", 0.1}, {"m", 2.0}}));
-    const auto x0 = initialState(sim.equations(), 0, {{"x", 0.3}, {"y", -0.2}, {"vx", 0.15}, {"vy", 0.1}, {"wz", 3}});
+    const auto x0 = initialState(sim.equations(), 0,
+                                 {{"x", 0.3}, {"y", -0.2}, {"vx", 0.15}, {"vy", 0.1}, {"wz", 3}});
     sim.setState(0, x0);
     const double kappa = ratio / (ratio + 1.0);  // I/(I + m r²) with I = ratio·m r²
     const double w = kappa * Omega;
@@ -47,14 +54,17 @@ class BallOnTurntableTest : public QObject {
       const cd predicted = centre + v0 / (cd(0, 1) * w) * std::exp(cd(0, w * t));
       worst = std::max(worst, std::abs(cd(x[0], x[1]) - predicted) / radius);
     });
-    qInfo("inertia_ratio %.3g, Omega %.3g, %g revolutions with %s: max deviation %.3g of the radius",
-          ratio, Omega, revolutions, toString(method).c_str(), worst);
+    qInfo(
+        "inertia_ratio %.3g, Omega %.3g, %g revolutions with %s: max deviation %.3g of the radius",
+        ratio, Omega, revolutions, toString(method).c_str(), worst);
     // 1e-8 relative after 100 revolutions: the integrator tolerance is 1e-13 per step.
     QVERIFY2(worst < 1e-8, qPrintable(QString("deviation %1").arg(worst)));
   }
 
  private slots:
-  void solidBallCircleFrequencyIsTwoSeventhsOmega() { checkCircle(0.4, 1.0, 100, Integrator::Dopri5); }
+  void solidBallCircleFrequencyIsTwoSeventhsOmega() {
+    checkCircle(0.4, 1.0, 100, Integrator::Dopri5);
+  }
   void shellBallCircle() { checkCircle(2.0 / 3.0, -2.5, 100, Integrator::Rk78); }
 
   // Seed 002 §VI.3 reduced equations with time-dependent Ω(t), and with a tilt:
@@ -64,8 +74,8 @@ class BallOnTurntableTest : public QObject {
     std::mt19937 rng(7);
     std::uniform_real_distribution<double> u(-1, 1);
     for (int trial = 0; trial < 200; ++trial) {
-      Params p{1 + 0.5 * u(rng), 0.1 + 0.05 * u(rng), 0.4 + 0.2 * u(rng), u(rng),
-               u(rng), u(rng),  1 + 0.5 * u(rng),    0.3 * u(rng),       9.81};
+      Params p{1 + 0.5 * u(rng), 0.1 + 0.05 * u(rng), 0.4 + 0.2 * u(rng), u(rng), u(rng),
+               u(rng),           1 + 0.5 * u(rng),    0.3 * u(rng),       9.81};
       for (Formulation f : {Formulation::Multipliers, Formulation::GibbsAppell}) {
         EquationsOfMotion eq(system, DynamicsKind::Nonholonomic, f,
                              resolveParameters(*system, asMap(p)));
@@ -95,8 +105,9 @@ class BallOnTurntableTest : public QObject {
   void multipliersAreTheFrictionForce() {
     const auto system = findSystem("ball_on_turntable");
     const double tilt = 0.2, m = 1.7, g = 9.81;
-    EquationsOfMotion eq(system, DynamicsKind::Nonholonomic, Formulation::Multipliers,
-                         resolveParameters(*system, {{"tilt", tilt}, {"m", m}, {"Omega_rate", 0.3}}));
+    EquationsOfMotion eq(
+        system, DynamicsKind::Nonholonomic, Formulation::Multipliers,
+        resolveParameters(*system, {{"tilt", tilt}, {"m", m}, {"Omega_rate", 0.3}}));
     EquationsWorkspace ws;
     std::mt19937 rng(3);
     const auto x = test::randomState(eq, rng, 1.0);
@@ -105,12 +116,15 @@ class BallOnTurntableTest : public QObject {
     QVERIFY(test::relativeDifference(m * o.ydot[0], -m * g * std::sin(tilt) + o.lambda[0]) < 1e-12);
     QVERIFY(test::relativeDifference(m * o.ydot[1], o.lambda[1]) < 1e-12);
     SceneFrame frame;
-    system->scene(eq.parameters().data(), 1.0, x.data(), x.data() + system->n(), o.lambda.data(), frame);
-    const auto friction = std::find_if(frame.arrows.begin(), frame.arrows.end(),
-                                       [](const SceneArrow& a) { return a.kind == ArrowKind::Reaction; });
+    system->scene(eq.parameters().data(), 1.0, x.data(), x.data() + system->n(), o.lambda.data(),
+                  frame);
+    const auto friction =
+        std::find_if(frame.arrows.begin(), frame.arrows.end(),
+                     [](const SceneArrow& a) { return a.kind == ArrowKind::Reaction; });
     QVERIFY(friction != frame.arrows.end());
     QVERIFY(std::abs(friction->vector.norm() - std::hypot(o.lambda[0], o.lambda[1])) < 1e-12);
-    QVERIFY(std::abs(friction->origin.norm() - std::hypot(x[0], x[1])) < 1e-12);  // at the contact point
+    QVERIFY(std::abs(friction->origin.norm() - std::hypot(x[0], x[1])) <
+            1e-12);  // at the contact point
   }
 
   // Drift control keeps |Φ| ≤ 1e-10 over 1000 table revolutions at default settings.
@@ -122,7 +136,8 @@ class BallOnTurntableTest : public QObject {
     double worst = 0, worstNorm = 0;
     sim.advance(1000 * 2 * M_PI, 1.0, [&](double t, const double* x) {
       worst = std::max(worst, sim.equations().residual(t, x));
-      worstNorm = std::max(worstNorm, std::abs(std::hypot(std::hypot(x[2], x[3]), std::hypot(x[4], x[5])) - 1));
+      worstNorm = std::max(
+          worstNorm, std::abs(std::hypot(std::hypot(x[2], x[3]), std::hypot(x[4], x[5])) - 1));
     });
     qInfo("max |Φ| over 1000 revolutions: %.3g; max | |q| − 1 |: %.3g", worst, worstNorm);
     QVERIFY(worst <= 1e-10);
@@ -145,7 +160,8 @@ class BallOnTurntableTest : public QObject {
     const Eigen::Quaterniond expected =
         Eigen::Quaterniond(Eigen::AngleAxisd(w.norm() * tEnd, w.normalized()));
     const Eigen::Quaterniond got(x[2], x[3], x[4], x[5]);
-    QVERIFY2(got.angularDistance(expected) < 1e-8, qPrintable(QString::number(got.angularDistance(expected))));
+    QVERIFY2(got.angularDistance(expected) < 1e-8,
+             qPrintable(QString::number(got.angularDistance(expected))));
     QVERIFY(std::abs(x[0] - (0.6 + 0.3 * tEnd)) < 1e-9);
   }
 

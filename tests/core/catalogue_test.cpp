@@ -1,10 +1,11 @@
 // Every catalogue system is well described, starts consistent, draws a scene and runs;
 // closed-form behaviour of the rolling disk.
+#include "core/nh/catalogue.h"
+
 #include <QtTest>
 #include <algorithm>
 #include <set>
 
-#include "core/nh/catalogue.h"
 #include "core/nh/errors.h"
 #include "core/nh/scenario.h"
 
@@ -22,17 +23,20 @@ class CatalogueTest : public QObject {
       QVERIFY2(systemNames.insert(s.name).second, qPrintable(name));  // names are unique ...
       QCOMPARE(findSystem(s.name), system);                           // ... and found by name
       std::set<std::string> parameterNames;
-      for (const auto& p : s.parameters) QVERIFY2(parameterNames.insert(p.name).second, qPrintable(name));
-      QVERIFY2(!s.title.empty() && !s.description.empty() && !s.source.empty() && !s.equations.empty() &&
-                   !s.initialization.empty(),
+      for (const auto& p : s.parameters)
+        QVERIFY2(parameterNames.insert(p.name).second, qPrintable(name));
+      QVERIFY2(!s.title.empty() && !s.description.empty() && !s.source.empty() &&
+                   !s.equations.empty() && !s.initialization.empty(),
                qPrintable(name));
       QCOMPARE(s.defaultCoordinates.size(), s.coordinates.size());
       QCOMPARE(s.defaultVelocities.size(), s.velocities.size());
       std::multiset<std::string> all(s.coordinates.begin(), s.coordinates.end());
       all.insert(s.velocities.begin(), s.velocities.end());
-      QVERIFY2(std::multiset<std::string>(s.stateOrder.begin(), s.stateOrder.end()) == all, qPrintable(name));
+      QVERIFY2(std::multiset<std::string>(s.stateOrder.begin(), s.stateOrder.end()) == all,
+               qPrintable(name));
       for (const auto& p : s.parameters)
-        QVERIFY2(p.allows(p.defaultValue) && !p.unit.empty() + !p.description.empty() >= 1, qPrintable(name));
+        QVERIFY2(p.allows(p.defaultValue) && !p.unit.empty() + !p.description.empty() >= 1,
+                 qPrintable(name));
     }
   }
 
@@ -114,7 +118,8 @@ class CatalogueTest : public QObject {
     QVERIFY_THROWS_EXCEPTION(InputError, resolveParameters(*system, {{"mass", 1}}));
     EquationsOfMotion eq(system, DynamicsKind::Nonholonomic);
     QVERIFY_THROWS_EXCEPTION(InputError, initialState(eq, 0, {{"speed", 1}}));
-    QVERIFY_THROWS_EXCEPTION(InputError, initialState(eq, 0, {{"qw", 0}, {"qx", 0}, {"qy", 0}, {"qz", 0}}));
+    QVERIFY_THROWS_EXCEPTION(InputError,
+                             initialState(eq, 0, {{"qw", 0}, {"qx", 0}, {"qy", 0}, {"qz", 0}}));
   }
 
   // Initial velocities that violate the constraints are completed, keeping what was given.

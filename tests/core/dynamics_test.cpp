@@ -27,11 +27,13 @@ struct PlanarParticle {
     s.constraintCount = constraints;
     return s;
   }
-  template <class S> static void anchor(const double*, const S*, S* rho) {
+  template <class S>
+  static void anchor(const double*, const S*, S* rho) {
     rho[0] = S(1.0);
     rho[3] = S(1.0);
   }
-  template <class S> static S lagrangian(const double*, const S&, const S*, const S* y) {
+  template <class S>
+  static S lagrangian(const double*, const S&, const S*, const S* y) {
     return 0.5 * (y[0] * y[0] + y[1] * y[1]);
   }
 };
@@ -39,7 +41,8 @@ struct PlanarParticle {
 // Two copies of the same constraint: A M⁻¹ Aᵀ is singular.
 struct DuplicateConstraint : PlanarParticle {
   static SystemInfo info() { return PlanarParticle::info("duplicate_constraint", 2, 0, 0); }
-  template <class S> static void constraints(const double*, const S&, const S*, const S* y, S* phi) {
+  template <class S>
+  static void constraints(const double*, const S&, const S*, const S* y, S* phi) {
     phi[0] = y[0] - y[1];
     phi[1] = 2.0 * (y[0] - y[1]);
   }
@@ -50,7 +53,8 @@ struct DuplicateConstraint : PlanarParticle {
 // path, which reports it).
 struct VanishingConstraint : PlanarParticle {
   static SystemInfo info() { return PlanarParticle::info("vanishing_constraint", 1, 1, 1); }
-  template <class S> static void constraints(const double*, const S&, const S* q, const S* y, S* phi) {
+  template <class S>
+  static void constraints(const double*, const S&, const S* q, const S* y, S* phi) {
     phi[0] = q[0] * y[0];
   }
 };
@@ -70,13 +74,16 @@ struct SphericalPendulum {
     s.holonomicCount = 1;
     return s;
   }
-  template <class S> static void anchor(const double*, const S*, S* rho) {
+  template <class S>
+  static void anchor(const double*, const S*, S* rho) {
     for (int i = 0; i < 3; ++i) rho[i + 3 * i] = S(1.0);
   }
-  template <class S> static S lagrangian(const double* p, const S&, const S* q, const S* y) {
+  template <class S>
+  static S lagrangian(const double* p, const S&, const S* q, const S* y) {
     return 0.5 * (y[0] * y[0] + y[1] * y[1] + y[2] * y[2]) - p[1] * q[2];
   }
-  template <class S> static void holonomic(const double* p, const S&, const S* q, S* g) {
+  template <class S>
+  static void holonomic(const double* p, const S&, const S* q, S* g) {
     g[0] = q[0] * q[0] + q[1] * q[1] + q[2] * q[2] - p[0] * p[0];
   }
 };
@@ -144,11 +151,14 @@ class DynamicsTest : public QObject {
           std::vector<double> a(x.size()), b(x.size());
           taped.rhs(ws, t, x.data(), a.data());
           jets.rhs(ws, t, x.data(), b.data());
-          for (size_t i = 0; i < x.size(); ++i) worst = std::max(worst, test::relativeDifference(a[i], b[i]));
+          for (size_t i = 0; i < x.size(); ++i)
+            worst = std::max(worst, test::relativeDifference(a[i], b[i]));
           QVERIFY(std::abs(taped.energy(ws, t, x.data()) - jets.energy(ws, t, x.data())) < 1e-12);
         }
-        QVERIFY2(worst < 1e-12, qPrintable(QString("%1 %2: %3").arg(QString::fromStdString(system->name()))
-                                              .arg(QString::fromStdString(toString(kind))).arg(worst)));
+        QVERIFY2(worst < 1e-12, qPrintable(QString("%1 %2: %3")
+                                               .arg(QString::fromStdString(system->name()))
+                                               .arg(QString::fromStdString(toString(kind)))
+                                               .arg(worst)));
       }
     }
   }
@@ -164,7 +174,8 @@ class DynamicsTest : public QObject {
         const std::vector<double> start[2] = {test::randomState(*eq, rng, 0.3),
                                               test::randomState(*eq, rng, 0.3)};
         struct Result {
-          std::vector<double> values;  // rhs, energy and projected state of every round, then the run
+          std::vector<double>
+              values;  // rhs, energy and projected state of every round, then the run
         };
         auto work = [&](const std::vector<double>& x0, Result& out) {
           EquationsWorkspace ws;
@@ -195,8 +206,9 @@ class DynamicsTest : public QObject {
         b.join();
         for (int i = 0; i < 2; ++i)
           QVERIFY2(threaded[i].values == single[i].values,
-                   qPrintable(QString("%1 %2, thread %3").arg(QString::fromStdString(system->name()),
-                                                             QString::fromStdString(toString(kind)))
+                   qPrintable(QString("%1 %2, thread %3")
+                                  .arg(QString::fromStdString(system->name()),
+                                       QString::fromStdString(toString(kind)))
                                   .arg(i)));
         QVERIFY(single[0].values != single[1].values);  // different states, different results
       }
@@ -280,7 +292,8 @@ class DynamicsTest : public QObject {
     std::mt19937 rng(9);
     const auto x = test::randomState(eq, rng, 0);
     const double m = 1, r = 0.1, I = 0.4 * m * r * r;
-    const double T = 0.5 * m * (x[6] * x[6] + x[7] * x[7]) + 0.5 * I * (x[8] * x[8] + x[9] * x[9] + x[10] * x[10]);
+    const double T = 0.5 * m * (x[6] * x[6] + x[7] * x[7]) +
+                     0.5 * I * (x[8] * x[8] + x[9] * x[9] + x[10] * x[10]);
     const double V = m * 9.81 * std::sin(0.3) * x[0];
     QVERIFY(std::abs(eq.energy(ws, 0, x.data()) - (T + V)) < 1e-14);
   }

@@ -27,13 +27,16 @@ struct ParabolaParticle {
     s.parameters = {{"g", "m/s²", "gravity", 1.0}};
     return s;
   }
-  template <class S> static void anchor(const double*, const S*, S* rho) {
+  template <class S>
+  static void anchor(const double*, const S*, S* rho) {
     for (int i = 0; i < 3; ++i) rho[i + 3 * i] = S(1.0);
   }
-  template <class S> static S lagrangian(const double* p, const S&, const S* q, const S* y) {
+  template <class S>
+  static S lagrangian(const double* p, const S&, const S* q, const S* y) {
     return 0.5 * (y[0] * y[0] + y[1] * y[1] + y[2] * y[2]) - p[0] * q[2];
   }
-  template <class S> static void constraints(const double*, const S&, const S* q, const S* y, S* phi) {
+  template <class S>
+  static void constraints(const double*, const S&, const S* q, const S* y, S* phi) {
     phi[0] = y[2] - 2.0 * q[0] * y[0];
   }
 };
@@ -47,7 +50,8 @@ struct ParabolaParticleHolonomic : ParabolaParticle {
     s.holonomicCount = 1;
     return s;
   }
-  template <class S> static void holonomic(const double*, const S&, const S* q, S* g) {
+  template <class S>
+  static void holonomic(const double*, const S&, const S* q, S* g) {
     g[0] = q[2] - q[0] * q[0];
   }
 };
@@ -73,7 +77,8 @@ class NhParticleTest : public QObject {
       for (Formulation f : {Formulation::Multipliers, Formulation::GibbsAppell}) {
         EquationsOfMotion eq(system, DynamicsKind::Nonholonomic, f, {m});
         EquationsWorkspace ws;
-        const auto x = initialState(eq, 0, {{"x", u(rng)}, {"y", u(rng)}, {"z", u(rng)}, {"vx", u(rng)}, {"vy", u(rng)}});
+        const auto x = initialState(
+            eq, 0, {{"x", u(rng)}, {"y", u(rng)}, {"z", u(rng)}, {"vx", u(rng)}, {"vy", u(rng)}});
         Observables o;
         eq.observe(ws, 0, x.data(), o);
         const double expected = m * x[3] * x[4] / (1 + x[1] * x[1]);
@@ -97,7 +102,8 @@ class NhParticleTest : public QObject {
       EquationsOfMotion eq(system, DynamicsKind::Vakonomic, f);
       EquationsWorkspace ws;
       for (int trial = 0; trial < 200; ++trial) {
-        auto x = initialState(eq, 0, {{"y", u(rng)}, {"vx", u(rng)}, {"vy", u(rng)}, {"mu", u(rng)}});
+        auto x =
+            initialState(eq, 0, {{"y", u(rng)}, {"vx", u(rng)}, {"vy", u(rng)}, {"mu", u(rng)}});
         std::vector<double> dx(x.size());
         eq.rhs(ws, 0, x.data(), dx.data());
         const double y = x[1], vx = x[3], vy = x[4], mu = x[6];
@@ -150,8 +156,8 @@ class NhParticleTest : public QObject {
       }
       worstG = std::max(worstG, std::abs(c[i][2] - c[i][0] * c[i][0]));
     }
-    qInfo("vakonomic vs nonholonomic: %.3g; holonomic g vs velocity form: %.3g; |g| ≤ %.3g",
-          diffVk, diffHo, worstG);
+    qInfo("vakonomic vs nonholonomic: %.3g; holonomic g vs velocity form: %.3g; |g| ≤ %.3g", diffVk,
+          diffHo, worstG);
     QVERIFY(diffVk < 1e-7);
     QVERIFY(diffHo < 1e-7);
     QVERIFY(worstG < 1e-10);

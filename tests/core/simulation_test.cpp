@@ -22,7 +22,8 @@ IntegratorOptions tight(Integrator method = Integrator::Rk78) {
 
 // Error at time T of a fixed-step odeint stepper on the central-force equations.
 template <class Stepper>
-double fixedStepError(const char* system, double h, double T, const std::vector<double>& reference) {
+double fixedStepError(const char* system, double h, double T,
+                      const std::vector<double>& reference) {
   EquationsOfMotion eq(findSystem(system), DynamicsKind::Nonholonomic);
   EquationsWorkspace ws;
   std::vector<double> x = initialState(eq, 0, {});
@@ -54,10 +55,12 @@ class SimulationTest : public QObject {
     auto momentum = [](const double* x) {
       return Eigen::Vector3d(1.0 * x[4], 2.0 * x[5], 3.5 * x[6]).norm();
     };
-    const double e0 = sim.equations().energy(sim.workspace(), 0, x0.data()), l0 = momentum(x0.data());
+    const double e0 = sim.equations().energy(sim.workspace(), 0, x0.data()),
+                 l0 = momentum(x0.data());
     // The momentum in the space frame is constant as a vector: R(q) I ω.
     auto spaceMomentum = [](const double* x) {
-      return Eigen::Quaterniond(x[0], x[1], x[2], x[3]) * Eigen::Vector3d(1.0 * x[4], 2.0 * x[5], 3.5 * x[6]);
+      return Eigen::Quaterniond(x[0], x[1], x[2], x[3]) *
+             Eigen::Vector3d(1.0 * x[4], 2.0 * x[5], 3.5 * x[6]);
     };
     const Eigen::Vector3d L0 = spaceMomentum(x0.data());
     double worstE = 0, worstL = 0, worstVec = 0;
@@ -66,7 +69,8 @@ class SimulationTest : public QObject {
       worstL = std::max(worstL, std::abs(momentum(x) - l0) / l0);
       worstVec = std::max(worstVec, (spaceMomentum(x) - L0).norm() / l0);
     });
-    qInfo("relative drift over 1000 time units: energy %.2e, |L| %.2e, L (space) %.2e", worstE, worstL, worstVec);
+    qInfo("relative drift over 1000 time units: energy %.2e, |L| %.2e, L (space) %.2e", worstE,
+          worstL, worstVec);
     QVERIFY(worstE < 1e-9);
     QVERIFY(worstL < 1e-9);
     QVERIFY(worstVec < 1e-7);  // the attitude is reconstructed consistently
@@ -82,7 +86,8 @@ class SimulationTest : public QObject {
     double worstW = 0, worstE = 0, prevTheta = x0[1], prevT = 0, worstAreal = 0;
     sim.advance(1000, 0.01, [&](double t, const double* x) {
       worstW = std::max(worstW, std::abs(x[3] - 0.9) / 0.9);
-      worstE = std::max(worstE, std::abs(sim.equations().energy(sim.workspace(), t, x) - e0) / std::abs(e0));
+      worstE = std::max(
+          worstE, std::abs(sim.equations().energy(sim.workspace(), t, x) - e0) / std::abs(e0));
       if (t > 0 && t < 20) {  // r² θ̇ from the trajectory itself (central differences are O(dt²))
         const double thetaDot = (x[1] - prevTheta) / (t - prevT);
         worstAreal = std::max(worstAreal, std::abs(x[0] * x[0] * thetaDot - 0.9));
@@ -101,8 +106,13 @@ class SimulationTest : public QObject {
   void convergenceOrders() {
     const double T = 4;
     auto referenceOf = [&](const char* system) {
-      Simulation ref(findSystem(system), DynamicsKind::Nonholonomic, Formulation::Multipliers, tight());
-      ref.setOptions([] { auto o = tight(); o.projection = false; return o; }());
+      Simulation ref(findSystem(system), DynamicsKind::Nonholonomic, Formulation::Multipliers,
+                     tight());
+      ref.setOptions([] {
+        auto o = tight();
+        o.projection = false;
+        return o;
+      }());
       ref.setState(0, initialState(ref.equations(), 0, {}));
       ref.advance(T, T, {});
       return ref.state();
@@ -133,11 +143,13 @@ class SimulationTest : public QObject {
       o.method = Integrator::Rk4;
       o.step = h;
       o.projection = false;
-      Simulation s(findSystem("central_force"), DynamicsKind::Nonholonomic, Formulation::Multipliers, o);
+      Simulation s(findSystem("central_force"), DynamicsKind::Nonholonomic,
+                   Formulation::Multipliers, o);
       s.setState(0, initialState(s.equations(), 0, {}));
       s.advance(T, 0.5, {});
       double err = 0;
-      for (size_t i = 0; i < reference.size(); ++i) err = std::max(err, std::abs(s.state()[i] - reference[i]));
+      for (size_t i = 0; i < reference.size(); ++i)
+        err = std::max(err, std::abs(s.state()[i] - reference[i]));
       return err;
     };
     const double pSim = std::log2(simError(0.05) / simError(0.025));
@@ -152,10 +164,13 @@ class SimulationTest : public QObject {
       o.rtol = 1e-5;
       o.atol = 1e-7;
       o.projection = projection;
-      Simulation sim(findSystem("nh_particle"), DynamicsKind::Nonholonomic, Formulation::Multipliers, o);
+      Simulation sim(findSystem("nh_particle"), DynamicsKind::Nonholonomic,
+                     Formulation::Multipliers, o);
       sim.setState(0, initialState(sim.equations(), 0, {}));
       double worst = 0;
-      sim.advance(200, 1, [&](double t, const double* x) { worst = std::max(worst, sim.equations().residual(t, x)); });
+      sim.advance(200, 1, [&](double t, const double* x) {
+        worst = std::max(worst, sim.equations().residual(t, x));
+      });
       return worst;
     };
     const double on = worstResidual(true), off = worstResidual(false);
@@ -169,7 +184,8 @@ class SimulationTest : public QObject {
       IntegratorOptions o;
       o.method = method;
       o.step = 0.003;
-      Simulation sim(findSystem("rolling_disk"), DynamicsKind::Nonholonomic, Formulation::Multipliers, o);
+      Simulation sim(findSystem("rolling_disk"), DynamicsKind::Nonholonomic,
+                     Formulation::Multipliers, o);
       sim.setState(0, initialState(sim.equations(), 0, {}));
       std::vector<double> times;
       sim.advance(2.0, 0.1, [&](double t, const double*) { times.push_back(t); });
@@ -203,14 +219,17 @@ class SimulationTest : public QObject {
     fresh.advance(3.5, 0.1, {});
     // Same motion up to the integrator tolerance (the two steppers restart with different steps).
     for (size_t i = 0; i < mid.size(); ++i)
-      QVERIFY2(std::abs(sim.state()[i] - fresh.state()[i]) < 1e-8,
-               qPrintable(QString("%1: %2 vs %3").arg(i).arg(sim.state()[i]).arg(fresh.state()[i])));
+      QVERIFY2(
+          std::abs(sim.state()[i] - fresh.state()[i]) < 1e-8,
+          qPrintable(QString("%1: %2 vs %3").arg(i).arg(sim.state()[i]).arg(fresh.state()[i])));
     // …and visibly different from going on with Ω = 1.
     Simulation unchanged(system, DynamicsKind::Nonholonomic);
     unchanged.setParameters(params);
     unchanged.setState(3, mid);
     unchanged.advance(3.5, 0.1, {});
-    QVERIFY(std::abs(unchanged.state()[0] - sim.state()[0]) + std::abs(unchanged.state()[1] - sim.state()[1]) > 1e-3);
+    QVERIFY(std::abs(unchanged.state()[0] - sim.state()[0]) +
+                std::abs(unchanged.state()[1] - sim.state()[1]) >
+            1e-3);
   }
 
   // A radial plunge into an attracting centre (r → 0) blows up at the collision; the

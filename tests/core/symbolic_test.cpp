@@ -1,12 +1,13 @@
 // Taped AD (core/nh/symbolic.*): derivatives against finite differences and jets,
 // canonical forms, and the fallback to jets for functions that branch on values.
+#include "core/nh/symbolic.h"
+
 #include <QtTest>
 #include <random>
 
 #include "core/nh/autodiff.h"
 #include "core/nh/dynamics.h"
 #include "core/nh/scenario.h"
-#include "core/nh/symbolic.h"
 
 using namespace nh;
 
@@ -15,9 +16,11 @@ namespace {
 // A smooth test function using every operation the tape records.
 template <class S>
 S f(const S& x, const S& y) {
-  using std::atan, std::atan2, std::cos, std::exp, std::log, std::pow, std::sin, std::sqrt, std::tan;
+  using std::atan, std::atan2, std::cos, std::exp, std::log, std::pow, std::sin, std::sqrt,
+      std::tan;
   return sin(x) * cos(y) + exp(0.3 * x) / (2.0 + y * y) + log(1.5 + x * x) - sqrt(3.0 + y) +
-         pow(1.2 + x * y * 0.1, 2.5) + atan(x - y) + atan2(y, 2.0 + x) + tan(0.2 * x) - (x - y) * 4.0;
+         pow(1.2 + x * y * 0.1, 2.5) + atan(x - y) + atan2(y, 2.0 + x) + tan(0.2 * x) -
+         (x - y) * 4.0;
 }
 
 // A particle whose potential uses |x|: value-dependent, so it cannot be taped.
@@ -32,8 +35,12 @@ struct KinkedParticle {
     s.defaultVelocities = {0};
     return s;
   }
-  template <class S> static void anchor(const double*, const S*, S* rho) { rho[0] = S(1.0); }
-  template <class S> static S lagrangian(const double*, const S&, const S* q, const S* y) {
+  template <class S>
+  static void anchor(const double*, const S*, S* rho) {
+    rho[0] = S(1.0);
+  }
+  template <class S>
+  static S lagrangian(const double*, const S&, const S* q, const S* y) {
     using std::abs;
     return 0.5 * y[0] * y[0] - abs(q[0]);
   }
@@ -41,7 +48,8 @@ struct KinkedParticle {
 
 // The same particle in a smooth potential, which the tape can record.
 struct SmoothParticle : KinkedParticle {
-  template <class S> static S lagrangian(const double*, const S&, const S* q, const S* y) {
+  template <class S>
+  static S lagrangian(const double*, const S&, const S* q, const S* y) {
     return 0.5 * y[0] * y[0] - 0.5 * q[0] * q[0];
   }
 };
@@ -106,7 +114,8 @@ class SymbolicTest : public QObject {
   void fusedProgramsEvaluateCorrectly() {
     Tape tape;
     const Sym a = tape.variable(0), b = tape.variable(1), c = tape.variable(2);
-    const Sym e1 = a * b + c, e2 = a * b - c * a, e3 = c - a * (b + 1.0), e4 = a * b * c - (a + c) * b;
+    const Sym e1 = a * b + c, e2 = a * b - c * a, e3 = c - a * (b + 1.0),
+              e4 = a * b * c - (a + c) * b;
     SymProgram program(tape, 3, {e1, e2, e3, e4});
     std::vector<double> registers = program.makeRegisters();
     const double v[3] = {1.5, -2.0, 0.25};
@@ -114,7 +123,8 @@ class SymbolicTest : public QObject {
     QCOMPARE(program.output(registers.data(), 0), 1.5 * -2.0 + 0.25);
     QCOMPARE(program.output(registers.data(), 1), 1.5 * -2.0 - 0.25 * 1.5);
     QCOMPARE(program.output(registers.data(), 2), 0.25 - 1.5 * (-2.0 + 1.0));
-    QVERIFY(std::abs(program.output(registers.data(), 3) - (1.5 * -2.0 * 0.25 - (1.5 + 0.25) * -2.0)) < 1e-15);
+    QVERIFY(std::abs(program.output(registers.data(), 3) -
+                     (1.5 * -2.0 * 0.25 - (1.5 + 0.25) * -2.0)) < 1e-15);
   }
 
   // Branching on a recorded value cannot be taped: the engine falls back to jets.

@@ -13,9 +13,10 @@ struct ProcessResult {
   QString out, err;
 };
 
-inline ProcessResult runNhsim(const QStringList& args,
-                              const QProcessEnvironment& env = QProcessEnvironment::systemEnvironment(),
-                              int timeoutMs = 180000) {
+inline ProcessResult runNhsim(
+    const QStringList& args,
+    const QProcessEnvironment& env = QProcessEnvironment::systemEnvironment(),
+    int timeoutMs = 180000) {
   QProcess p;
   p.setProcessEnvironment(env);
   p.start(NHSIM_PATH, args);

@@ -2,8 +2,6 @@
 // something, every tool bar action shows an icon, the F1 help lists exactly the shortcuts
 // the window binds, and every demonstration scenario in the index parses, runs to its t_end
 // through the core, and opens from File › Open example.
-#include "resources/app_resources.h"
-
 #include <QApplication>
 #include <QDirIterator>
 #include <QFile>
@@ -18,6 +16,7 @@
 
 #include "core/nh/catalogue.h"
 #include "core/nh/scenario.h"
+#include "resources/app_resources.h"
 #include "ui/scene/vtk_view_widget.h"
 #include "ui/sim/simulation_controller.h"
 #include "ui/window/main_window.h"
@@ -126,7 +125,8 @@ class ResourcesTest : public QObject {
         std::vector<std::string> notes;
         simulation.setState(0.0, nh::initialState(simulation.equations(), 0.0, s.initial, &notes));
         // The files hold resolved scenarios: no velocity needs completing.
-        if (!notes.empty()) QFAIL(qPrintable(example.file + ": " + QString::fromStdString(notes[0])));
+        if (!notes.empty())
+          QFAIL(qPrintable(example.file + ": " + QString::fromStdString(notes[0])));
         long samples = 0;
         simulation.advance(s.tEnd, s.dtOut, [&](double, const double*) { ++samples; });
         QCOMPARE(simulation.time(), s.tEnd);

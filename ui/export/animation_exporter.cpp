@@ -7,20 +7,20 @@
 #include <QPainter>
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <condition_variable>
+#include <cstdio>
+#include <cstring>
 #include <deque>
 #include <exception>
 #include <mutex>
 #include <thread>
-#include <cmath>
-#include <cstdio>
-#include <cstring>
 
+#include "core/io/scenario_file.h"
 #include "core/nh/catalogue.h"
 #include "ui/export/offscreen_scene.h"
 #include "ui/plot/plot_widget.h"
 #include "ui/sim/run_history.h"
-#include "core/io/scenario_file.h"
 
 namespace nhui {
 
@@ -501,9 +501,14 @@ namespace {
 class EncodingPipe {
  public:
   EncodingPipe(nh::VideoEncoder& encoder, int width, int height, size_t depth = 3)
-      : encoder_(encoder), rowBytes_(static_cast<size_t>(width) * 3), height_(height), depth_(depth),
+      : encoder_(encoder),
+        rowBytes_(static_cast<size_t>(width) * 3),
+        height_(height),
+        depth_(depth),
         thread_([this] { work(); }) {}
-  ~EncodingPipe() { abandon(); }  // never throws: an error in flight was already reported or is moot
+  ~EncodingPipe() {
+    abandon();
+  }  // never throws: an error in flight was already reported or is moot
 
   // Queues one frame (rows `stride` bytes apart, negative for bottom-up). Rethrows an error
   // of the encoding thread.

@@ -21,9 +21,9 @@
 #include <QtConcurrent/QtConcurrentRun>
 #include <cmath>
 
+#include "ui/export/media/virtual_display.h"
 #include "ui/plot/plot_widget.h"
 #include "ui/sim/run_history.h"
-#include "ui/export/media/virtual_display.h"
 
 namespace nhui {
 

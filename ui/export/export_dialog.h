@@ -16,10 +16,10 @@
 #include <string>
 #include <vector>
 
-#include "ui/export/animation_exporter.h"
 #include "core/nh/scenario.h"
-#include "ui/scene/scene_renderer.h"
+#include "ui/export/animation_exporter.h"
 #include "ui/export/stills.h"
+#include "ui/scene/scene_renderer.h"
 
 class QCheckBox;
 class QComboBox;

@@ -1,7 +1,5 @@
 #include "ui/export/offscreen_scene.h"
 
-#include "ui/scene/render_lock.h"
-
 #include <vtkCamera.h>
 #include <vtkNew.h>
 #include <vtkRenderWindow.h>
@@ -13,6 +11,7 @@
 
 #include "ui/export/animation_exporter.h"
 #include "ui/export/media/virtual_display.h"
+#include "ui/scene/render_lock.h"
 
 namespace nhui {
 

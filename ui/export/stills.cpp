@@ -13,9 +13,9 @@
 #include <cstdio>
 #include <cstring>
 
+#include "core/io/scenario_file.h"
 #include "ui/export/offscreen_scene.h"
 #include "ui/sim/run_history.h"
-#include "core/io/scenario_file.h"
 
 namespace nhui {
 

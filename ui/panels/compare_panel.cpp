@@ -43,8 +43,9 @@ ComparePanel::ComparePanel(SimulationController* controller, QWidget* parent)
   form->addRow(tr("Ghost parameter"), ghostParameter_);
   form->addRow(tr("Ghost value"), ghostValue_);
   form->addRow(reason);
-  auto* note = new QLabel(tr("The second run starts from the same initial state and is drawn "
-                             "in orange in the scene and in every plot."));
+  auto* note =
+      new QLabel(tr("The second run starts from the same initial state and is drawn "
+                    "in orange in the scene and in every plot."));
   note->setWordWrap(true);
   form->addRow(note);
   connect(mode_, &QComboBox::activated, this, &ComparePanel::apply);
@@ -66,8 +67,7 @@ ComparePanel::ComparePanel(SimulationController* controller, QWidget* parent)
 
 void ComparePanel::setCompare(CompareMode mode, const QString& parameter, double value) {
   {
-    const QSignalBlocker blockMode(mode_), blockParameter(ghostParameter_),
-        blockValue(ghostValue_);
+    const QSignalBlocker blockMode(mode_), blockParameter(ghostParameter_), blockValue(ghostValue_);
     if (mode == CompareMode::Ghost) {
       const int index = ghostParameter_->findText(parameter);
       if (index < 0) {

@@ -12,8 +12,8 @@
 #include <cmath>
 
 #include "core/nh/errors.h"
-#include "ui/sim/simulation_controller.h"
 #include "ui/panels/undo_commands.h"
+#include "ui/sim/simulation_controller.h"
 
 namespace nhui {
 

@@ -69,8 +69,7 @@ SetInitialCommand::SetInitialCommand(SimulationController* controller,
   setText(QObject::tr("Change initial conditions"));
 }
 
-bool SetInitialCommand::apply(const std::map<std::string, double>& overrides,
-                              const char* action) {
+bool SetInitialCommand::apply(const std::map<std::string, double>& overrides, const char* action) {
   try {
     controller_->setInitialOverrides(overrides);
   } catch (const nh::Error& e) {

@@ -7,7 +7,6 @@
 #include <vtkSmartPointer.h>
 
 #include <Eigen/Geometry>
-
 #include <map>
 #include <memory>
 #include <string>

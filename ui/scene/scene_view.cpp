@@ -250,9 +250,8 @@ bool SceneView::handleMousePress(QMouseEvent* event) {
     if ((nearTip && options_.velocityArrows) || fromBody) {
       drag_ = Drag::Velocity;
       velocityOrigin_ = a.origin;
-      velocityPerLength_ = length > 0 && magnitude > 0
-                               ? magnitude / length
-                               : 1.0 / std::max(1e-6, 0.35 * frame_.extent);
+      velocityPerLength_ = length > 0 && magnitude > 0 ? magnitude / length
+                                                       : 1.0 / std::max(1e-6, 0.35 * frame_.extent);
       return true;
     }
   }

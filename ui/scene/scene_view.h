@@ -59,7 +59,7 @@ class SceneView : public VtkViewWidget {
   void applyCamera();
   Eigen::Quaterniond referenceRotation() const;
   const nh::SceneBody* findBody(const std::string& name) const;  // in the displayed frame
-  const nh::DragHandle* dragHandle() const;                       // nullptr: nothing to drag
+  const nh::DragHandle* dragHandle() const;                      // nullptr: nothing to drag
   bool planePoint(const QPointF& pos, double height, Eigen::Vector3d& point) const;
 
   SimulationController* controller_;

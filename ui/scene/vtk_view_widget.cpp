@@ -1,7 +1,5 @@
 #include "ui/scene/vtk_view_widget.h"
 
-#include "ui/scene/render_lock.h"
-
 #include <vtkCamera.h>
 #include <vtkCommand.h>
 #include <vtkGenericOpenGLRenderWindow.h>
@@ -15,6 +13,8 @@
 #include <QWheelEvent>
 #include <algorithm>
 #include <cmath>
+
+#include "ui/scene/render_lock.h"
 
 namespace nhui {
 

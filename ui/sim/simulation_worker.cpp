@@ -140,8 +140,8 @@ void SimulationWorker::loop() {
           }
           const size_t at = run.buffer.size();
           run.buffer.resize(at + stride);
-          fillRecord(run.sim->equations(), run.sim->workspace(), run.layout, t, x, run.obs,
-                     run.row, run.scene, run.buffer.data() + at);
+          fillRecord(run.sim->equations(), run.sim->workspace(), run.layout, t, x, run.obs, run.row,
+                     run.scene, run.buffer.data() + at);
         });
       } catch (const std::exception& e) {
         error = e.what();

@@ -1,5 +1,7 @@
 #include "ui/window/main_window.h"
 
+#include <vtkRenderer.h>
+
 #include <QAction>
 #include <QApplication>
 #include <QCloseEvent>
@@ -27,22 +29,20 @@
 #include <QVBoxLayout>
 #include <cmath>
 
-#include <vtkRenderer.h>
-
-#include "ui/export/export_dialog.h"
+#include "core/io/scenario_file.h"
 #include "core/nh/catalogue.h"
 #include "core/nh/errors.h"
+#include "resources/app_resources.h"
+#include "ui/export/export_dialog.h"
+#include "ui/panels/compare_panel.h"
 #include "ui/panels/parameter_panel.h"
-#include "ui/plot/plot_panels.h"
-#include "core/io/scenario_file.h"
-#include "ui/scene/scene_view.h"
-#include "ui/sim/simulation_controller.h"
 #include "ui/panels/system_chooser.h"
 #include "ui/panels/undo_commands.h"
-#include "ui/panels/compare_panel.h"
+#include "ui/plot/plot_panels.h"
+#include "ui/scene/scene_view.h"
+#include "ui/sim/simulation_controller.h"
 #include "ui/window/display_panel.h"
 #include "ui/window/timeline_bar.h"
-#include "resources/app_resources.h"
 
 namespace nhui {
 
@@ -114,8 +114,7 @@ void MainWindow::createActions() {
   stepAction_->setToolTip(tr("One output step forward (→)"));
   connect(stepAction_, &QAction::triggered, controller_, &SimulationController::stepForward);
 
-  stepBackAction_ =
-      new QAction(nhres::themedIcon(nhres::icons::stepBack), tr("Step back"), this);
+  stepBackAction_ = new QAction(nhres::themedIcon(nhres::icons::stepBack), tr("Step back"), this);
   stepBackAction_->setShortcut(Qt::Key_Left);
   stepBackAction_->setToolTip(tr("One output step back through the history (←)"));
   connect(stepBackAction_, &QAction::triggered, controller_, &SimulationController::stepBack);
@@ -125,13 +124,11 @@ void MainWindow::createActions() {
   resetAction_->setToolTip(tr("Restart from the initial conditions (R)"));
   connect(resetAction_, &QAction::triggered, controller_, &SimulationController::reset);
 
-  openAction_ =
-      new QAction(nhres::themedIcon(nhres::icons::open), tr("&Open scenario…"), this);
+  openAction_ = new QAction(nhres::themedIcon(nhres::icons::open), tr("&Open scenario…"), this);
   openAction_->setShortcut(QKeySequence::Open);
   openAction_->setToolTip(tr("Open a scenario file (Ctrl+O)"));
   connect(openAction_, &QAction::triggered, this, &MainWindow::openDialog);
-  saveAction_ =
-      new QAction(nhres::themedIcon(nhres::icons::save), tr("&Save scenario"), this);
+  saveAction_ = new QAction(nhres::themedIcon(nhres::icons::save), tr("&Save scenario"), this);
   saveAction_->setShortcut(QKeySequence::Save);
   saveAction_->setToolTip(tr("Save the scenario (Ctrl+S)"));
   connect(saveAction_, &QAction::triggered, this, [this] {
@@ -321,8 +318,8 @@ void MainWindow::createDockWindows() {
   systemDock_ = makeDock(tr("System"), "systemDock", systemText_, Qt::RightDockWidgetArea);
   displayPanel_ = new DisplayPanel;
   connect(displayPanel_, &DisplayPanel::optionsChanged, this, &MainWindow::applyDisplayOptions);
-  displayDock_ = makeDock(tr("Display"), "displayDock", scrolled(displayPanel_),
-                          Qt::LeftDockWidgetArea);
+  displayDock_ =
+      makeDock(tr("Display"), "displayDock", scrolled(displayPanel_), Qt::LeftDockWidgetArea);
   comparePanel_ = new ComparePanel(controller_);
   connect(comparePanel_, &ComparePanel::refused, this,
           [this](const QString& message) { statusBar()->showMessage(message, 8000); });
@@ -506,7 +503,8 @@ bool MainWindow::saveScenario(const QString& path) {
   try {
     const nh::Scenario s = controller_->scenario();
     nh::writeScenarioFile(
-        nh::resolvedScenario(s, controller_->parameters(), controller_->initialState()), path.toStdString());
+        nh::resolvedScenario(s, controller_->parameters(), controller_->initialState()),
+        path.toStdString());
   } catch (const std::exception& e) {
     const QString message = tr("Could not save %1: %2").arg(path, QString::fromUtf8(e.what()));
     statusBar()->showMessage(message, 10000);
@@ -737,7 +735,8 @@ void MainWindow::exportAnimation() {
   defaults.baseName = QString::fromStdString(controller_->scenario().system);
   defaults.tEnd = std::max(1.0, controller_->primary().lastTime());
   defaults.view = view_->options();
-  if (vtkRenderer* renderer = view_->renderer()) defaults.camera = cameraPoseOf(renderer->GetActiveCamera());
+  if (vtkRenderer* renderer = view_->renderer())
+    defaults.camera = cameraPoseOf(renderer->GetActiveCamera());
   defaults.pathX = phase_->xVariable().toStdString();
   defaults.pathY = phase_->yVariable().toStdString();
   defaults.timeSeries.clear();
@@ -750,10 +749,11 @@ void MainWindow::exportScreenshot() {
   request.size = QSize(1920, 1080);
   request.time = controller_->displayTime();
   request.options = view_->options();
-  if (vtkRenderer* renderer = view_->renderer()) request.camera = cameraPoseOf(renderer->GetActiveCamera());
-  request.overlayText = QString("t = %1 s").arg(controller_->displayTime(), 0, 'f', 2).toStdString();
+  if (vtkRenderer* renderer = view_->renderer())
+    request.camera = cameraPoseOf(renderer->GetActiveCamera());
+  request.overlayText =
+      QString("t = %1 s").arg(controller_->displayTime(), 0, 'f', 2).toStdString();
   nhui::exportScreenshot(this, controller_->primary(), request);
 }
 
 }  // namespace nhui
-

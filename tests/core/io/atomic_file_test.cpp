@@ -1,6 +1,8 @@
 // Whole-file writes (core/io/atomic_file): a regular file is replaced atomically and a failed
 // write leaves it untouched; a symlink is written through; a device or FIFO is written
 // directly and never replaced; errors name the file and the reason.
+#include "core/io/atomic_file.h"
+
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -9,7 +11,6 @@
 #include <string>
 #include <thread>
 
-#include "core/io/atomic_file.h"
 #include "core/nh/errors.h"
 
 namespace {

@@ -1,12 +1,13 @@
 // CSV rows (core/io/csv_writer): the header, one line per row, values that read back to the
 // same doubles, and write errors reported at close (a full device), never silently.
+#include "core/io/csv_writer.h"
+
 #include <QtTest>
 #include <cmath>
 #include <limits>
 #include <string>
 #include <vector>
 
-#include "core/io/csv_writer.h"
 #include "core/nh/errors.h"
 
 class CsvWriterTest : public QObject {
@@ -16,9 +17,16 @@ class CsvWriterTest : public QObject {
   void headerRowsAndExactValues() {
     QTemporaryDir dir;
     const std::string path = dir.filePath("rows.csv").toStdString();
-    const std::vector<double> values = {0.1,     1.0 / 3.0, -2.5e-300, 6.02214076e23, M_PI,
-                                        -0.0,    1e16 + 2,  std::numeric_limits<double>::min(),
-                                        4503599627370497.0, 0.30000000000000004};
+    const std::vector<double> values = {0.1,
+                                        1.0 / 3.0,
+                                        -2.5e-300,
+                                        6.02214076e23,
+                                        M_PI,
+                                        -0.0,
+                                        1e16 + 2,
+                                        std::numeric_limits<double>::min(),
+                                        4503599627370497.0,
+                                        0.30000000000000004};
     {
       nh::CsvWriter csv(path, {"t", "x", "y"});
       for (size_t i = 0; i + 2 < values.size(); i += 3)

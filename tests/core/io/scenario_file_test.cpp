@@ -1,12 +1,13 @@
 // Scenario files in-process (core/io/scenario_file): every key read, every error named with
 // the file and the reason, and a write → read round trip that keeps every double exactly.
+#include "core/io/scenario_file.h"
+
 #include <sys/stat.h>
 
 #include <QtTest>
 #include <cmath>
 #include <string>
 
-#include "core/io/scenario_file.h"
 #include "core/nh/catalogue.h"
 #include "core/nh/errors.h"
 
@@ -149,8 +150,8 @@ class ScenarioFileTest : public QObject {
         nh::readScenarioFile(path);  // must not block on the FIFO
         QFAIL(qPrintable(QString::fromStdString("no error for " + path)));
       } catch (const nh::InputError& e) {
-        QVERIFY2(QString(e.what()).startsWith(QString::fromStdString(
-                     "cannot read scenario file '" + path + "'")),
+        QVERIFY2(QString(e.what()).startsWith(
+                     QString::fromStdString("cannot read scenario file '" + path + "'")),
                  e.what());
       }
     }

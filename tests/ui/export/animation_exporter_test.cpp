@@ -10,11 +10,11 @@
 #include <atomic>
 #include <cmath>
 
-#include "core/nh/errors.h"
-#include "ui/sim/run_history.h"
 #include "core/io/scenario_file.h"
+#include "core/nh/errors.h"
 #include "ui/export/media/video_probe.h"
 #include "ui/export/media/virtual_display.h"
+#include "ui/sim/run_history.h"
 
 using nhui::AnimationExporter;
 using nhui::ExportSettings;

@@ -12,15 +12,15 @@
 #include <QTextStream>
 #include <cmath>
 
-#include "ui/export/animation_exporter.h"
-#include "ui/export/export_dialog.h"
+#include "core/io/scenario_file.h"
 #include "core/nh/catalogue.h"
 #include "core/nh/scenario.h"
-#include "ui/sim/run_history.h"
-#include "core/io/scenario_file.h"
-#include "ui/export/stills.h"
+#include "ui/export/animation_exporter.h"
+#include "ui/export/export_dialog.h"
 #include "ui/export/media/video_probe.h"
 #include "ui/export/media/virtual_display.h"
+#include "ui/export/stills.h"
+#include "ui/sim/run_history.h"
 
 namespace {
 

@@ -1,11 +1,12 @@
 // Undoable edits on a real controller: undo and redo restore parameter values and initial
 // conditions, consecutive slider moves merge into one command, and a command the controller
 // refuses is reported on errorOccurred and leaves no entry that is not in effect.
+#include "ui/panels/undo_commands.h"
+
 #include <QSignalSpy>
 #include <QUndoStack>
 #include <QtTest>
 
-#include "ui/panels/undo_commands.h"
 #include "ui/sim/simulation_controller.h"
 
 using nhui::SetInitialCommand;

@@ -1,12 +1,13 @@
 // The recorded history of a run: records from a real simulation land in the right columns,
 // lookups by time, truncation and resumption, the parameters in force at each sample, the
 // front dropped beyond the cap, and the scene read back at a time.
+#include "ui/sim/run_history.h"
+
 #include <QtTest>
 #include <cmath>
 
 #include "core/nh/catalogue.h"
 #include "core/nh/simulation.h"
-#include "ui/sim/run_history.h"
 
 using nhui::RecordLayout;
 using nhui::RunHistory;

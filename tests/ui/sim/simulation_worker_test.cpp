@@ -2,6 +2,8 @@
 // the same samples; stale records of an earlier job never reach the history; setTarget and
 // halt wake a waiting thread (no lost wake-ups: the thread waits without a timeout); a job's
 // parameters project the job's own start state.
+#include "ui/sim/simulation_worker.h"
+
 #include <QElapsedTimer>
 #include <QtTest>
 #include <atomic>
@@ -11,7 +13,6 @@
 #include "core/nh/catalogue.h"
 #include "core/nh/errors.h"
 #include "ui/sim/simulation_controller.h"
-#include "ui/sim/simulation_worker.h"
 
 using nhui::SimulationWorker;
 
@@ -50,8 +51,7 @@ bool waitUntil(const std::function<bool()>& condition, int timeoutMs) {
 
 // The records of run 0 of job `epoch`, taken from the worker until one at time ≥ t arrived
 // (or the timeout). Records of other jobs are dropped, as the controller does.
-std::vector<double> collect(SimulationWorker& worker, long epoch, double t,
-                            int timeoutMs = 20000) {
+std::vector<double> collect(SimulationWorker& worker, long epoch, double t, int timeoutMs = 20000) {
   std::vector<double> records;
   bool done = false;
   waitUntil(
@@ -185,9 +185,8 @@ class SimulationWorkerTest : public QObject {
     nh::IntegratorOptions options;
     options.projection = false;
     const auto system = nh::findSystem("ball_on_turntable");
-    const nh::EquationsOfMotion old =
-        nh::EquationsOfMotion(system, nh::DynamicsKind::Nonholonomic)
-            .withParameters(system->defaultParameters());  // Ω = 1
+    const nh::EquationsOfMotion old = nh::EquationsOfMotion(system, nh::DynamicsKind::Nonholonomic)
+                                          .withParameters(system->defaultParameters());  // Ω = 1
     const std::vector<double> x0 = nh::initialState(old, 0, {});
     SimulationWorker worker;
     worker.submit(makeJob("ball_on_turntable", 1, {{"Omega0", 3.0}}, x0, options));
@@ -198,8 +197,9 @@ class SimulationWorkerTest : public QObject {
     QVERIFY(static_cast<int>(records.size()) >= layout.stride());
     // Under Ω = 3 the default start (x = 0.6) violates the rolling constraint by
     // |ΔΩ|·x = 1.2 m/s until it is projected.
-    QVERIFY2(records[layout.residualColumn] < 1e-10,
-             qPrintable(QString("residual of the first record %1").arg(records[layout.residualColumn])));
+    QVERIFY2(
+        records[layout.residualColumn] < 1e-10,
+        qPrintable(QString("residual of the first record %1").arg(records[layout.residualColumn])));
     // The positions are the job's: the projection moves velocities only.
     QCOMPARE(records[layout.firstState + layout.state.find("x")], x0[0]);
   }

@@ -211,7 +211,8 @@ class VideoEncoderTest : public QObject {
     QFETCH(QString, name);
     QTemporaryDir dir;
     const fs::path first = fs::path(dir.path().toStdString()) / (QString("1" + name).toStdString());
-    const fs::path second = fs::path(dir.path().toStdString()) / (QString("2" + name).toStdString());
+    const fs::path second =
+        fs::path(dir.path().toStdString()) / (QString("2" + name).toStdString());
     const VideoSettings settings{480, 270, 30, format};
     encodeSynthetic(first, settings, 24);
     encodeSynthetic(second, settings, 24);
