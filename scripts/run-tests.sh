@@ -5,6 +5,8 @@
 #      virtual X display)
 #   3. AddressSanitizer + UndefinedBehaviorSanitizer build of the core, file formats and
 #      nhsim, and their suites
+#   4. ThreadSanitizer build of the same, and their suites (the shared compiled model on
+#      several threads)
 # Usage: ./scripts/run-tests.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -15,3 +17,5 @@ cd "$(dirname "$0")/.."
 ctest --preset release
 ./scripts/build.sh --preset asan
 ctest --preset asan
+./scripts/build.sh --preset tsan
+ctest --preset tsan
