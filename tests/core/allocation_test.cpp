@@ -100,39 +100,9 @@ using namespace nh;
 
 namespace {
 
-// x² + y² + z² = l²: exercises ġ through ρ and the Gauss–Newton projection.
-struct SphericalPendulum {
-  static SystemInfo info() {
-    SystemInfo s;
-    s.name = "spherical_pendulum";
-    s.coordinates = {"x", "y", "z"};
-    s.velocities = {"vx", "vy", "vz"};
-    s.stateOrder = {"x", "y", "z", "vx", "vy", "vz"};
-    s.independentVelocities = {"vx", "vy"};
-    s.parameters = {{.name = "l", .unit = "m", .description = "length", .defaultValue = 1.0},
-                    {.name = "g", .unit = "m/s²", .description = "gravity", .defaultValue = 9.81}};
-    s.defaultCoordinates = {0.6, 0, -0.8};
-    s.defaultVelocities = {0, 1.0, 0};
-    s.holonomicCount = 1;
-    return s;
-  }
-  template <class S>
-  static void anchor(const double*, const S*, S* rho) {
-    for (int i = 0; i < 3; ++i) rho[i + 3 * i] = S(1.0);
-  }
-  template <class S>
-  static S lagrangian(const double* p, const S&, const S* q, const S* y) {
-    return 0.5 * (y[0] * y[0] + y[1] * y[1] + y[2] * y[2]) - p[1] * q[2];
-  }
-  template <class S>
-  static void holonomic(const double* p, const S&, const S* q, S* g) {
-    g[0] = q[0] * q[0] + q[1] * q[1] + q[2] * q[2] - p[0] * p[0];
-  }
-};
-
 std::vector<std::shared_ptr<const SystemModel>> systemsUnderTest() {
   auto systems = catalogue();
-  systems.push_back(makeSystem<SphericalPendulum>());
+  systems.push_back(makeSystem<nh::test::SphericalPendulum>());
   return systems;
 }
 

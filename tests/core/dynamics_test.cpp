@@ -59,35 +59,6 @@ struct VanishingConstraint : PlanarParticle {
   }
 };
 
-// Spherical pendulum in Cartesian coordinates with the holonomic g = |x|² − l².
-struct SphericalPendulum {
-  static SystemInfo info() {
-    SystemInfo s;
-    s.name = "spherical_pendulum";
-    s.coordinates = {"x", "y", "z"};
-    s.velocities = {"vx", "vy", "vz"};
-    s.stateOrder = {"x", "y", "z", "vx", "vy", "vz"};
-    s.independentVelocities = {"vx", "vy"};
-    s.parameters = {{"l", "m", "length", 1.0}, {"g", "m/s²", "gravity", 9.81}};
-    s.defaultCoordinates = {0.6, 0, -0.8};
-    s.defaultVelocities = {0, 1.0, 0};
-    s.holonomicCount = 1;
-    return s;
-  }
-  template <class S>
-  static void anchor(const double*, const S*, S* rho) {
-    for (int i = 0; i < 3; ++i) rho[i + 3 * i] = S(1.0);
-  }
-  template <class S>
-  static S lagrangian(const double* p, const S&, const S* q, const S* y) {
-    return 0.5 * (y[0] * y[0] + y[1] * y[1] + y[2] * y[2]) - p[1] * q[2];
-  }
-  template <class S>
-  static void holonomic(const double* p, const S&, const S* q, S* g) {
-    g[0] = q[0] * q[0] + q[1] * q[1] + q[2] * q[2] - p[0] * p[0];
-  }
-};
-
 }  // namespace
 
 class DynamicsTest : public QObject {
@@ -330,7 +301,7 @@ class DynamicsTest : public QObject {
 
   // Holonomic constraint imposed at acceleration level (ġ through ρ) plus drift control.
   void sphericalPendulumKeepsLengthAndEnergy() {
-    Simulation sim(makeSystem<SphericalPendulum>(), DynamicsKind::Nonholonomic);
+    Simulation sim(makeSystem<nh::test::SphericalPendulum>(), DynamicsKind::Nonholonomic);
     const auto x0 = initialState(sim.equations(), 0, {});
     QVERIFY(std::abs(x0[3] * x0[0] + x0[4] * x0[1] + x0[5] * x0[2]) < 1e-14);  // ġ = 0
     sim.setState(0, x0);
