@@ -1,5 +1,8 @@
 // The nhsim command line: output format, scenarios, and every error case with its message
 // and exit code (2: bad input, 3: simulation failed, 1: output failed).
+#include <sys/stat.h>
+
+#include <QFileInfo>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
@@ -278,6 +281,22 @@ class CliTest : public QObject {
     QVERIFY2(err.startsWith("nhsim: error: export is not available: nhsim-export was not found"),
              qPrintable(err));
     QVERIFY(!QFile::exists(path("x.mp4")));
+  }
+
+  // A device is written, never replaced; a FIFO given as the scenario is refused at once
+  // instead of blocking on it.
+  void specialFiles() {
+    if (QFileInfo("/dev/full").exists()) {
+      expectError({"run", "ball_on_turntable", "--t-end", "0.1", "--out", path("o.csv"),
+                   "--save-scenario", "/dev/full"},
+                  1, "scenario file: cannot write '/dev/full': No space left on device");
+      struct stat st {};
+      QVERIFY(::stat("/dev/full", &st) == 0 && S_ISCHR(st.st_mode));
+    }
+    const QString fifo = path("pipe.json");
+    QFile::remove(fifo);
+    QCOMPARE(::mkfifo(QFile::encodeName(fifo).constData(), 0600), 0);
+    expectError({"run", fifo}, 2, "not a regular file");
   }
 
   void unwritableOutput() {
