@@ -293,7 +293,7 @@ class CliTest : public QObject {
       struct stat st {};
       QVERIFY(::stat("/dev/full", &st) == 0 && S_ISCHR(st.st_mode));
     }
-    const QString fifo = path("pipe.json");
+    const QString fifo = path("pipe");  // no .json: recognised as a file on disk, not by name
     QFile::remove(fifo);
     QCOMPARE(::mkfifo(QFile::encodeName(fifo).constData(), 0600), 0);
     expectError({"run", fifo}, 2, "not a regular file");
