@@ -49,13 +49,17 @@ Scenario loadTarget(const std::string& target, bool* fromFile) {
   return s;
 }
 
+const std::string& optionValue(const std::vector<std::string>& args, size_t& i) {
+  if (i + 1 >= args.size()) throw UsageError("option " + args[i] + " needs a value");
+  return args[++i];
+}
+
 bool parseScenarioOption(const std::vector<std::string>& args, size_t& i, Scenario& s) {
   const std::string& option = args[i];
   if (option != "--set" && option != "--init" && option != "--dynamics" &&
       option != "--formulation")
     return false;
-  if (i + 1 >= args.size()) throw UsageError("option " + option + " needs a value");
-  const std::string& value = args[++i];
+  const std::string& value = optionValue(args, i);
   if (option == "--set") {
     const auto [name, v] = parseAssignment(value, option);
     s.parameters[name] = v;

@@ -32,6 +32,10 @@ std::pair<std::string, double> parseAssignment(const std::string& text, const st
 // file). Sets *fromFile accordingly when given.
 Scenario loadTarget(const std::string& target, bool* fromFile = nullptr);
 
+// The value of the option at args[i]: moves i to it and returns it; throws UsageError when
+// the command line ends there.
+const std::string& optionValue(const std::vector<std::string>& args, size_t& i);
+
 // If args[i] is one of the scenario options shared by run and export (--set, --init,
 // --dynamics, --formulation), applies it to `scenario`, moves i past its value and returns
 // true; otherwise returns false and leaves i alone.

@@ -78,10 +78,7 @@ ExportOptions parseExport(const std::vector<std::string>& args) {
   bool pathGiven = false;
   for (size_t i = 1; i < args.size(); ++i) {
     const std::string& a = args[i];
-    auto value = [&]() -> const std::string& {
-      if (i + 1 >= args.size()) throw UsageError("option " + a + " needs a value");
-      return args[++i];
-    };
+    auto value = [&]() -> const std::string& { return optionValue(args, i); };
     if (parseScenarioOption(args, i, s)) continue;
     if (a == "--video" || a == "--frames") {
       if (!o.output.empty()) throw UsageError("give one of --video and --frames, once");

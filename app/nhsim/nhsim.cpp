@@ -135,10 +135,7 @@ RunOptions parseRun(const std::vector<std::string>& args) {
   Scenario& s = o.scenario;
   for (size_t i = 1; i < args.size(); ++i) {
     const std::string& a = args[i];
-    auto value = [&]() -> const std::string& {
-      if (i + 1 >= args.size()) throw UsageError("option " + a + " needs a value");
-      return args[++i];
-    };
+    auto value = [&]() -> const std::string& { return optionValue(args, i); };
     if (parseScenarioOption(args, i, s)) continue;
     if (a == "--t-end")
       s.tEnd = parseNumber(value(), "--t-end");
