@@ -28,24 +28,24 @@ SetParameterCommand::SetParameterCommand(SimulationController* controller, std::
       before_(before),
       after_(after),
       mergeKey_(mergeKey) {
+  updateText();
+}
+
+void SetParameterCommand::updateText() {
   setText(QObject::tr("Set %1 = %2").arg(QString::fromStdString(name_)).arg(after_));
 }
 
-void SetParameterCommand::redo() {
+void SetParameterCommand::apply(double value, const char* action) {
   try {
-    controller_->setParameter(name_, after_);
+    controller_->setParameter(name_, value);
   } catch (const nh::Error& e) {
-    refuse(this, controller_, "redo", e);
+    refuse(this, controller_, action, e);
   }
 }
 
-void SetParameterCommand::undo() {
-  try {
-    controller_->setParameter(name_, before_);
-  } catch (const nh::Error& e) {
-    refuse(this, controller_, "undo", e);
-  }
-}
+void SetParameterCommand::redo() { apply(after_, "redo"); }
+
+void SetParameterCommand::undo() { apply(before_, "undo"); }
 
 bool SetParameterCommand::mergeWith(const QUndoCommand* other) {
   const auto* o = dynamic_cast<const SetParameterCommand*>(other);
@@ -53,7 +53,7 @@ bool SetParameterCommand::mergeWith(const QUndoCommand* other) {
   if (!o || o->isObsolete() || o->name_ != name_ || o->mergeKey_ != mergeKey_ || mergeKey_ == 0)
     return false;
   after_ = o->after_;
-  setText(QObject::tr("Set %1 = %2").arg(QString::fromStdString(name_)).arg(after_));
+  updateText();
   return true;
 }
 

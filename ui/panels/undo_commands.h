@@ -22,6 +22,9 @@ class SetParameterCommand : public QUndoCommand {
   bool mergeWith(const QUndoCommand* other) override;
 
  private:
+  void apply(double value, const char* action);  // refuses (see refuse()) on nh::Error
+  void updateText();
+
   SimulationController* controller_;
   std::string name_;
   double before_, after_;
