@@ -145,7 +145,7 @@ struct SystemInfo {
 
 // ---- What a front end draws, in core terms (style guide: scene sync) ----------------------
 
-enum class ShapeKind { Sphere, Table, Disk, Sleigh, Particle, Body, Guide };
+enum class ShapeKind { Sphere, Table, Disk, Sleigh, Particle, Body, Guide, Cylinder };
 enum class ArrowKind { Reaction, Velocity, AngularVelocity, Force };
 
 struct SceneBody {
@@ -154,6 +154,8 @@ struct SceneBody {
   Eigen::Vector3d position = Eigen::Vector3d::Zero();
   Eigen::Quaterniond orientation = Eigen::Quaterniond::Identity();
   Eigen::Vector3d size = Eigen::Vector3d::Ones();  // radius / half-extents, shape-specific
+  // A solid colour (components 0..1) replacing the shape's own colours; negative: its own.
+  Eigen::Vector3d colour = Eigen::Vector3d::Constant(-1);
 };
 
 struct SceneArrow {

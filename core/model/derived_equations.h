@@ -1,0 +1,33 @@
+// The derived equations of a system, simplified with GiNaC (theory §2): the mass matrix M,
+// the right-hand side F, the constraint matrix A and b (A ẏ = b), the structure functions,
+// and where the constraints can be eliminated the explicit equations ẏ = …, λ = ….
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "core/nh/system.h"
+
+namespace nh::model {
+
+struct EquationBlock {
+  std::string title;  // e.g. "Mass matrix M = ∂²L/∂y∂y"
+  std::string plain;  // readable text, one equation a line
+  std::string latex;  // LaTeX (amsmath), one equation a line, e.g. "M = \begin{pmatrix}...\end{pmatrix}"
+};
+
+struct DerivedEquations {
+  std::vector<EquationBlock> blocks;
+  std::vector<std::string> notes;  // e.g. "parameters are numbers: the system is written in C++"
+};
+
+// Derives the equations. A model file's system is derived from its formulas, with its
+// parameters as symbols; a C++ system from its recording, with the parameter values as
+// numbers. `parameters` empty: the defaults.
+DerivedEquations deriveEquations(const SystemModel& system,
+                                 const std::vector<double>& parameters = {});
+
+std::string toPlainText(const DerivedEquations& equations);
+std::string toLatex(const DerivedEquations& equations);  // a complete LaTeX fragment
+
+}  // namespace nh::model

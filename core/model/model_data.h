@@ -1,0 +1,141 @@
+// The parsed content of a model file (docs/model-format.md): expressions as small postfix
+// programs over one environment of named slots, ready to be evaluated over any scalar type.
+#pragma once
+
+#include <Eigen/Geometry>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/nh/system.h"
+
+namespace nh::model {
+
+enum class Op : std::uint8_t {
+  Number,
+  Slot,
+  Neg,
+  Add,
+  Sub,
+  Mul,
+  Div,
+  Pow,
+  Sin,
+  Cos,
+  Tan,
+  Asin,
+  Acos,
+  Atan,
+  Atan2,
+  Sinh,
+  Cosh,
+  Tanh,
+  Exp,
+  Log,
+  Sqrt,
+  Abs
+};
+
+struct Node {
+  Op op = Op::Number;
+  int a = -1, b = -1;  // operands: indices of earlier nodes
+  double value = 0;    // Number
+  int slot = -1;       // Slot
+  int offset = 0;      // where the node starts in the expression's text (for messages)
+};
+
+// Where a piece of text sits in the file (1-based; 0: unknown).
+struct SourcePosition {
+  int line = 0, column = 0;
+};
+
+// One expression: nodes in evaluation order (operands first); the last one is the value.
+struct Expression {
+  std::vector<Node> nodes;
+  std::string text;       // as written ("" for derived expressions)
+  std::string key;        // the file's key it came from, e.g. "constraints[1]"
+  SourcePosition where;   // of the text's first character
+  bool empty() const { return nodes.empty(); }
+};
+
+// The environment every expression reads: one flat array of slots,
+//   [t | parameters | coordinates | velocities | definitions | multipliers (scene only)].
+struct SlotLayout {
+  int parameters = 0, coordinates = 0, velocities = 0, definitions = 0, multipliers = 0;
+  int time() const { return 0; }
+  int parameter(int i) const { return 1 + i; }
+  int coordinate(int i) const { return 1 + parameters + i; }
+  int velocity(int a) const { return 1 + parameters + coordinates + a; }
+  int definition(int d) const { return 1 + parameters + coordinates + velocities + d; }
+  int multiplier(int c) const { return definition(definitions) + c; }
+  int size() const { return multiplier(multipliers); }
+};
+
+struct StructureTerm {
+  int a = 0, b = 0, c = 0;  // [e_a, e_b] ∋ C^c_ab e_c (a < b; skew-symmetry implied)
+  Expression value;         // C^c_ab(q)
+};
+
+struct SceneRotation {
+  std::vector<Expression> quaternion;  // four (w, x, y, z), normalised; or
+  std::vector<Expression> axis;        // three, with
+  Expression angle;
+};
+
+struct SceneBodySpec {
+  std::string name;
+  ShapeKind kind = ShapeKind::Sphere;
+  std::vector<Expression> position;  // three
+  std::vector<SceneRotation> orientation;
+  std::vector<Expression> size;      // three
+  std::optional<Eigen::Vector3d> colour;  // 0..1
+};
+
+struct SceneArrowSpec {
+  std::string name;
+  ArrowKind kind = ArrowKind::Reaction;
+  std::vector<Expression> origin, vector;  // three each
+};
+
+struct ScenePointSpec {
+  std::string name;
+  std::vector<Expression> position;  // three
+  bool inMovingFrame = false;
+};
+
+struct SceneSpec {
+  bool present = false;
+  double extent = 1;
+  std::vector<SceneRotation> movingFrame;
+  std::vector<SceneBodySpec> bodies;
+  std::vector<SceneArrowSpec> arrows;
+  std::vector<ScenePointSpec> points;
+};
+
+struct ModelData {
+  std::string text;      // the file as read
+  std::string fileName;  // for messages
+  std::string path;      // on disk ("" : typed in or bundled)
+
+  SlotLayout slots;
+  std::vector<std::string> slotNames;  // by slot index
+  std::vector<std::string> definitionNames;
+  std::vector<Expression> definitions;  // in order; each may use earlier ones
+
+  bool anchorGiven = false;
+  std::vector<Expression> anchorText;  // n, as written (q̇ⁱ in terms of q and y)
+  std::vector<Expression> rho;         // n·m coefficients ρⁱ_α(q), column-major; derived
+  bool structureGiven = false;
+  bool structureConstant = true;
+  std::vector<StructureTerm> structure;
+  Expression lagrangian;
+  std::vector<Expression> forces;       // m (empty Expression: zero)
+  std::vector<Expression> constraints;  // k
+  std::vector<Expression> holonomic;    // h
+  std::vector<Expression> holonomicRate;      // h: ġ = ∂g/∂t + ∂g/∂q ρ y (derived)
+  std::vector<Expression> holonomicJacobian;  // h·n: ∂g/∂q, column-major (derived)
+  SceneSpec scene;
+};
+
+}  // namespace nh::model
