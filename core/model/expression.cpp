@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <boost/spirit/home/x3.hpp>
+#include <cctype>
 #include <cstdlib>
 #include <string_view>
 
@@ -166,7 +167,11 @@ struct Resolver {
         n.value = M_PI;
       } else {
         n.op = Op::Slot;
-        n.slot = names.slotOf(r.name);
+        try {
+          n.slot = names.slotOf(r.name);
+        } catch (const ExpressionError& e) {  // a name not allowed here: place it
+          throw ExpressionError(e.offset() < 0 ? r.offset : e.offset(), e.what());
+        }
         if (n.slot < 0) {
           for (const auto& f : kFunctions)
             if (f.name == r.name)
@@ -221,8 +226,10 @@ Expression parseExpression(const std::string& text, const NameResolver& names) {
     ok = x3::phrase_parse(it, end, x3::with<builder_tag>(std::ref(b))[expression], x3::space,
                           root);
   } catch (const x3::expectation_failure<Iterator>& e) {
-    throw ExpressionError(static_cast<int>(e.where() - text.begin()),
-                          "expected " + e.which() + ", found " + describe(e.where(), end));
+    Iterator at = e.where();
+    while (at != end && std::isspace(static_cast<unsigned char>(*at))) ++at;
+    throw ExpressionError(static_cast<int>(at - text.begin()),
+                          "expected " + e.which() + ", found " + describe(at, end));
   }
   if (!ok) {
     while (it != end && std::isspace(static_cast<unsigned char>(*it))) ++it;
