@@ -8,7 +8,7 @@
 namespace nhui {
 
 namespace {
-// Both controller calls below check everything before they change anything, so a command that
+// The controller calls below check everything before they change anything, so a command that
 // throws has applied nothing. It is then made obsolete: QUndoStack deletes it (push, undo and
 // redo all do), so the stack never lists an edit that is not in effect, and the reason goes
 // out on the controller's error signal.
@@ -89,5 +89,34 @@ void SetInitialCommand::redo() {
 }
 
 void SetInitialCommand::undo() { apply(before_, "undo"); }
+
+SwitchSystemCommand::SwitchSystemCommand(SimulationController* controller, Run before, Run after,
+                                         bool applied)
+    : controller_(controller),
+      before_(std::move(before)),
+      after_(std::move(after)),
+      skipRedo_(applied) {
+  setText(QObject::tr("Run system %1").arg(QString::fromStdString(after_.system->name())));
+}
+
+void SwitchSystemCommand::apply(const Run& run, const char* action) {
+  try {
+    controller_->switchSystem(run.system, run.scenario);
+  } catch (const nh::Error& e) {
+    refuse(this, controller_, action, e);
+    return;
+  }
+  controller_->play();
+}
+
+void SwitchSystemCommand::redo() {
+  if (skipRedo_) {
+    skipRedo_ = false;
+    return;
+  }
+  apply(after_, "redo");
+}
+
+void SwitchSystemCommand::undo() { apply(before_, "undo"); }
 
 }  // namespace nhui

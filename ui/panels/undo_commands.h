@@ -1,11 +1,15 @@
-// Undoable edits (QUndoStack): a parameter value, and the initial-condition overrides. A
+// Undoable edits (QUndoStack): a parameter value, the initial-condition overrides, and the
+// running system (the model editor's Apply). A
 // command the controller refuses (nh::Error) applies nothing, reports the reason through
 // SimulationController::reportEditError and makes itself obsolete, so QUndoStack drops it.
 #pragma once
 
 #include <QUndoCommand>
 #include <map>
+#include <memory>
 #include <string>
+
+#include "core/nh/scenario.h"
 
 namespace nhui {
 
@@ -46,6 +50,26 @@ class SetInitialCommand : public QUndoCommand {
   SimulationController* controller_;
   std::map<std::string, double> before_, after_;
   bool resetAfter_;
+  bool skipRedo_;
+};
+
+// Runs another system (SimulationController::switchSystem) with its scenario; undo returns
+// to the previous system object and scenario (parameters, initial overrides). `applied`: the
+// switch is already in effect, so the first redo() does nothing.
+class SwitchSystemCommand : public QUndoCommand {
+ public:
+  struct Run {
+    std::shared_ptr<const nh::SystemModel> system;
+    nh::Scenario scenario;
+  };
+  SwitchSystemCommand(SimulationController* controller, Run before, Run after, bool applied);
+  void redo() override;
+  void undo() override;
+
+ private:
+  void apply(const Run& run, const char* action);
+  SimulationController* controller_;
+  Run before_, after_;
   bool skipRedo_;
 };
 

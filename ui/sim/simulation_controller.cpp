@@ -25,14 +25,31 @@ SimulationController::~SimulationController() = default;
 
 void SimulationController::loadScenario(const nh::Scenario& s) {
   s.validate();
-  auto system = nh::findSystem(s.system);
+  install(nh::findSystem(s.system), s, false);
+}
+
+void SimulationController::switchSystem(std::shared_ptr<const nh::SystemModel> system,
+                                        const nh::Scenario& s) {
+  s.validate();
+  install(std::move(system), s, true);
+}
+
+void SimulationController::install(std::shared_ptr<const nh::SystemModel> system,
+                                   const nh::Scenario& s, bool checkStart) {
   const std::vector<double> parameters = nh::resolveParameters(*system, s.parameters);
   const nh::EquationsOfMotion equations(system, s.dynamics, s.formulation, parameters);
   std::vector<std::string> notes;
   const std::vector<double> x0 = nh::initialState(equations, 0.0, s.initial, &notes);
+  if (checkStart) {
+    // What the worker evaluates first; it would otherwise fail there, after the switch.
+    nh::EquationsWorkspace workspace(equations);
+    std::vector<double> dxdt(x0.size());
+    equations.rhs(workspace, 0.0, x0.data(), dxdt.data());
+  }
 
-  system_ = system;
+  system_ = std::move(system);
   scenario_ = s;
+  scenario_.system = system_->name();
   parameters_ = parameters;
   initialOverrides_ = s.initial;
   x0_ = x0;

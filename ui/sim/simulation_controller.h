@@ -32,6 +32,11 @@ class SimulationController : public QObject {
   // ---- Scenario ---------------------------------------------------------------------------
   // Replaces the scenario and restarts from its initial state. Throws nh::InputError.
   void loadScenario(const nh::Scenario& scenario);
+  // Runs `system` (scenario.system is ignored: the object is used, not a catalogue name) and
+  // restarts from the scenario's initial state. The equations are evaluated once at that
+  // state first, so a system that is singular there throws nh::SingularSystemError (or
+  // nh::InputError) and changes nothing: the running system goes on.
+  void switchSystem(std::shared_ptr<const nh::SystemModel> system, const nh::Scenario& scenario);
   // The current settings as a scenario (parameters and initial overrides by name).
   nh::Scenario scenario() const;
   const nh::SystemModel& system() const { return *system_; }
@@ -110,6 +115,9 @@ class SimulationController : public QObject {
   void speedChanged(double speed);
 
  private:
+  // loadScenario and switchSystem; checkStart: evaluate the equations at x0 before the switch.
+  void install(std::shared_ptr<const nh::SystemModel> system, const nh::Scenario& scenario,
+               bool checkStart);
   void rebuildRuns();
   void computeInitialState(const std::map<std::string, double>& overrides, std::vector<double>& x0,
                            std::vector<std::string>& notes) const;
