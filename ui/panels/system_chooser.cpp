@@ -6,8 +6,6 @@
 #include <QTextBrowser>
 #include <QVBoxLayout>
 
-#include "core/model/catalogue.h"
-
 namespace nhui {
 
 QString systemHtml(const nh::SystemModel& system) {
@@ -30,34 +28,64 @@ QString systemHtml(const nh::SystemModel& system) {
   return html;
 }
 
-SystemChooser::SystemChooser(const QString& current, QWidget* parent) : QDialog(parent) {
+QString originText(nh::SystemOrigin origin) {
+  switch (origin) {
+    case nh::SystemOrigin::BuiltIn:
+      return QObject::tr("built in");
+    case nh::SystemOrigin::BuiltInModel:
+      return QObject::tr("model file");
+    case nh::SystemOrigin::UserModel:
+      return QObject::tr("your folder");
+    case nh::SystemOrigin::Session:
+      return QObject::tr("this session");
+    case nh::SystemOrigin::File:
+      return QObject::tr("file");
+  }
+  return {};
+}
+
+SystemChooser::SystemChooser(const QString& current, QWidget* parent)
+    : QDialog(parent), entries_(nh::catalogueEntries()) {
   setWindowTitle(tr("Choose a system"));
   resize(900, 560);
   auto* layout = new QVBoxLayout(this);
   auto* row = new QHBoxLayout;
   list_ = new QListWidget;
-  list_->setMaximumWidth(260);
+  list_->setMaximumWidth(320);
   text_ = new QTextBrowser;
   text_->setOpenExternalLinks(true);
   row->addWidget(list_);
   row->addWidget(text_, 1);
   layout->addLayout(row, 1);
-  for (const auto& s : nh::catalogue()) {
-    auto* item = new QListWidgetItem(QString::fromStdString(s->info().title), list_);
-    item->setData(Qt::UserRole, QString::fromStdString(s->name()));
-    if (s->name() == current.toStdString()) list_->setCurrentItem(item);
+  for (const nh::CatalogueEntry& e : entries_) {
+    const nh::SystemModel& s = *e.system;
+    auto* item =
+        new QListWidgetItem(QStringLiteral("%1  (%2)")
+                                .arg(QString::fromStdString(s.info().title), originText(e.origin)),
+                            list_);
+    item->setData(Qt::UserRole, QString::fromStdString(s.name()));
+    item->setToolTip(e.path.empty() ? QString::fromStdString(s.name())
+                                    : QString::fromStdString(e.path));
+    if (s.name() == current.toStdString()) list_->setCurrentItem(item);
   }
-  connect(list_, &QListWidget::currentItemChanged, this, [this](QListWidgetItem* item) {
-    if (!item) return;
-    text_->setHtml(systemHtml(*nh::findSystem(item->data(Qt::UserRole).toString().toStdString())));
-  });
+  connect(list_, &QListWidget::currentRowChanged, this, &SystemChooser::showEntry);
   connect(list_, &QListWidget::itemDoubleClicked, this, &QDialog::accept);
   if (!list_->currentItem()) list_->setCurrentRow(0);
-  text_->setHtml(systemHtml(*nh::findSystem(chosenSystem().toStdString())));
+  showEntry(list_->currentRow());
   auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel);
   connect(buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
   connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
   layout->addWidget(buttons);
+}
+
+void SystemChooser::showEntry(int row) {
+  if (row < 0 || row >= static_cast<int>(entries_.size())) return;
+  const nh::CatalogueEntry& e = entries_[row];
+  QString origin = originText(e.origin);
+  if (!e.path.empty())
+    origin += QStringLiteral(": ") + QString::fromStdString(e.path).toHtmlEscaped();
+  text_->setHtml(systemHtml(*e.system) +
+                 QStringLiteral("<p><i>%1</i></p>").arg(tr("From: %1").arg(origin)));
 }
 
 QString SystemChooser::chosenSystem() const {

@@ -1,9 +1,12 @@
-// Choosing a catalogue system: the list, and each system's description, equations and
-// literature source (also used by the "System" dock).
+// Choosing a catalogue system: the list (with where each system comes from: built in, a
+// bundled model file, the user's folder, this session's editor), and each system's
+// description, equations and literature source (also used by the "System" dock).
 #pragma once
 
 #include <QDialog>
+#include <vector>
 
+#include "core/model/catalogue.h"
 #include "core/nh/system.h"
 
 class QListWidget;
@@ -13,6 +16,8 @@ namespace nhui {
 
 // Rich-text description of a system: title, description, equations, source, parameters.
 QString systemHtml(const nh::SystemModel& system);
+// Where a catalogue system comes from, in a few words ("built in", "your folder", …).
+QString originText(nh::SystemOrigin origin);
 
 class SystemChooser : public QDialog {
   Q_OBJECT
@@ -22,6 +27,9 @@ class SystemChooser : public QDialog {
   QString chosenSystem() const;
 
  private:
+  void showEntry(int row);
+
+  std::vector<nh::CatalogueEntry> entries_;
   QListWidget* list_;
   QTextBrowser* text_;
 };
