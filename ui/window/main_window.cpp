@@ -7,6 +7,7 @@
 #include <QCloseEvent>
 #include <QComboBox>
 #include <QDateTime>
+#include <QDir>
 #include <QDockWidget>
 #include <QDragEnterEvent>
 #include <QFileDialog>
@@ -16,6 +17,7 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
+#include <QRegularExpression>
 #include <QScrollArea>
 #include <QSettings>
 #include <QSlider>
@@ -27,14 +29,17 @@
 #include <QToolButton>
 #include <QUndoStack>
 #include <QVBoxLayout>
+#include <algorithm>
 #include <cmath>
 
+#include "core/io/atomic_file.h"
 #include "core/io/scenario_file.h"
 #include "core/model/catalogue.h"
 #include "core/nh/errors.h"
 #include "resources/app_resources.h"
 #include "ui/export/export_dialog.h"
 #include "ui/panels/compare_panel.h"
+#include "ui/panels/model_editor.h"
 #include "ui/panels/parameter_panel.h"
 #include "ui/panels/system_chooser.h"
 #include "ui/panels/undo_commands.h"
@@ -89,7 +94,6 @@ MainWindow::MainWindow(bool useSettings, QWidget* parent)
                  const std::map<std::string, double>& after) {
             undo_->push(new SetInitialCommand(controller_, before, after, true, true));
           });
-  lastSystem_ = controller_->system().name();
   resize(1600, 1000);
   if (useSettings_) readSettings();
   applyDisplayOptions();
@@ -187,6 +191,26 @@ void MainWindow::createActions() {
     SystemChooser dialog(QString::fromStdString(controller_->system().name()), this);
     if (dialog.exec() == QDialog::Accepted) chooseSystem(dialog.chosenSystem());
   });
+  newSystemAction_ = new QAction(tr("&New system"), this);
+  newSystemAction_->setToolTip(tr("Write a system as a model file, starting from a template"));
+  connect(newSystemAction_, &QAction::triggered, this, &MainWindow::newSystem);
+  openSystemAction_ = new QAction(tr("Open s&ystem…"), this);
+  openSystemAction_->setToolTip(tr("Open a model file (YAML or JSON) in the editor and run it"));
+  connect(openSystemAction_, &QAction::triggered, this, &MainWindow::openModelDialog);
+  editSystemAction_ = new QAction(tr("&Edit system"), this);
+  editSystemAction_->setToolTip(
+      tr("The running system's model file in the editor (a copy for a built-in system)"));
+  connect(editSystemAction_, &QAction::triggered, this, &MainWindow::editSystem);
+  duplicateSystemAction_ = new QAction(tr("&Duplicate and edit"), this);
+  duplicateSystemAction_->setToolTip(
+      tr("The running system's model file, renamed <name>_copy, in the editor"));
+  connect(duplicateSystemAction_, &QAction::triggered, this, &MainWindow::duplicateAndEdit);
+  saveSystemAction_ = new QAction(tr("Save s&ystem"), this);
+  saveSystemAction_->setToolTip(tr("Save the model file in the editor"));
+  saveSystemAsAction_ = new QAction(tr("Save system as…"), this);
+  saveSystemAsAction_->setToolTip(
+      tr("Save the model file in the editor to a new file (your model folder by default)"));
+
   for (QAction* a : {playAction_, stepAction_, stepBackAction_, resetAction_, presentationAction_,
                      shortcutsAction_, resetCameraAction_})
     a->setShortcutContext(Qt::WindowShortcut);
@@ -235,8 +259,7 @@ void MainWindow::createToolBars() {
   sim->setObjectName("simulationToolBar");
   systemBox_ = new QComboBox;
   systemBox_->setObjectName("systemBox");
-  for (const auto& s : nh::catalogue())
-    systemBox_->addItem(QString::fromStdString(s->info().title), QString::fromStdString(s->name()));
+  refreshSystemBox();
   systemBox_->setToolTip(tr("The system to simulate (File › Choose system… shows the details)"));
   connect(systemBox_, &QComboBox::activated, this,
           [this](int i) { chooseSystem(systemBox_->itemData(i).toString()); });
@@ -324,8 +347,24 @@ void MainWindow::createDockWindows() {
   connect(comparePanel_, &ComparePanel::refused, this,
           [this](const QString& message) { statusBar()->showMessage(message, 8000); });
   compareDock_ = makeDock(tr("Compare"), "compareDock", comparePanel_, Qt::LeftDockWidgetArea);
+  modelEditor_ = new ModelEditor;
+  modelEditorDock_ =
+      makeDock(tr("Model editor"), "modelEditorDock", modelEditor_, Qt::RightDockWidgetArea);
   tabifyDockWidget(parametersDock_, systemDock_);
+  tabifyDockWidget(parametersDock_, modelEditorDock_);
+  modelEditorDock_->hide();
   parametersDock_->raise();
+  connect(modelEditor_, &ModelEditor::applyRequested, this, &MainWindow::applyModel);
+  connect(modelEditor_, &ModelEditor::saved, this, &MainWindow::onModelSaved);
+  connect(modelEditor_, &ModelEditor::documentChanged, this, &MainWindow::updateModelTitle);
+  connect(saveSystemAction_, &QAction::triggered, this, [this] {
+    showModelEditor();
+    modelEditor_->save();
+  });
+  connect(saveSystemAsAction_, &QAction::triggered, this, [this] {
+    showModelEditor();
+    modelEditor_->saveAs();
+  });
 
   phase_ = new PhasePortraitPanel(controller_);
   timeSeries_ = new TimeSeriesPanel(controller_);
@@ -344,6 +383,13 @@ void MainWindow::setCompare(CompareMode mode, const QString& parameter, double v
 void MainWindow::createMenus() {
   QMenu* file = menuBar()->addMenu(tr("&File"));
   file->addAction(chooseSystemAction_);
+  QMenu* systemMenu = file->addMenu(tr("S&ystem model"));
+  systemMenu->setObjectName("systemModelMenu");
+  systemMenu->setToolTipsVisible(true);
+  for (QAction* a : {newSystemAction_, openSystemAction_, editSystemAction_, duplicateSystemAction_,
+                     saveSystemAction_, saveSystemAsAction_})
+    systemMenu->addAction(a);
+  file->addSeparator();
   file->addAction(openAction_);
   QMenu* examples = file->addMenu(tr("Open e&xample"));
   examples->setObjectName("examplesMenu");
@@ -393,8 +439,8 @@ void MainWindow::createMenus() {
   }
 
   viewMenu_ = menuBar()->addMenu(tr("&View"));
-  for (QDockWidget* d :
-       {parametersDock_, systemDock_, phaseDock_, timeDock_, displayDock_, compareDock_})
+  for (QDockWidget* d : {parametersDock_, systemDock_, modelEditorDock_, phaseDock_, timeDock_,
+                         displayDock_, compareDock_})
     viewMenu_->addAction(d->toggleViewAction());
   viewMenu_->addSeparator();
   viewMenu_->addAction(resetCameraAction_);
@@ -468,6 +514,10 @@ void MainWindow::writeSettings() {
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {
+  if (!maybeSaveModel()) {
+    event->ignore();
+    return;
+  }
   if (presentation_) setPresentationMode(false);
   if (useSettings_) writeSettings();
   event->accept();
@@ -586,12 +636,175 @@ void MainWindow::chooseSystem(const QString& name) {
   controller_->play();
 }
 
+// ---- System models (the editor) -----------------------------------------------------------
+
+void MainWindow::showModelEditor() {
+  modelEditorDock_->show();
+  modelEditorDock_->raise();
+  // Wide enough for a model's lines next to the 3D view.
+  resizeDocks({modelEditorDock_}, {std::clamp(width() * 2 / 5, 380, 640)}, Qt::Horizontal);
+  modelEditor_->textEdit()->setFocus();
+}
+
+bool MainWindow::maybeSaveModel() {
+  if (!modelEditor_->isModified()) return true;
+  showModelEditor();
+  const auto answer = QMessageBox::warning(
+      this, tr("Unsaved model"),
+      tr("The model in the editor has changes that are not saved. Save them?"),
+      QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Save);
+  if (answer == QMessageBox::Save) return modelEditor_->save();
+  return answer == QMessageBox::Discard;
+}
+
+bool MainWindow::newSystem() {
+  if (!maybeSaveModel()) return false;
+  modelEditor_->setDocument(ModelEditor::templateText(), QString());
+  showModelEditor();
+  return true;
+}
+
+void MainWindow::openModelDialog() {
+  if (!maybeSaveModel()) return;
+  const QString folder = QString::fromStdString(nh::userModelFolder());
+  const QString path = QFileDialog::getOpenFileName(
+      this, tr("Open system"), QFileInfo::exists(folder) ? folder : QString(),
+      tr("Model files (*.yaml *.yml *.json);;All files (*)"));
+  if (!path.isEmpty()) openModelFile(path);
+}
+
+bool MainWindow::openModelFile(const QString& path) {
+  std::string text;
+  try {
+    text = nh::readRegularFile(path.toStdString(), "model file");
+  } catch (const nh::Error& e) {
+    // The editor keeps what it holds.
+    const QString message = tr("Could not open %1: %2").arg(path, QString::fromUtf8(e.what()));
+    statusBar()->showMessage(message, 10000);
+    QMessageBox::warning(this, tr("Open system"), message);
+    return false;
+  }
+  modelEditor_->setDocument(QString::fromStdString(text), QFileInfo(path).absoluteFilePath());
+  showModelEditor();
+  // A file that loads runs at once (undoably); one with an error stays in the editor, marked.
+  if (auto system = modelEditor_->system()) return applyModel(system);
+  return false;
+}
+
+bool MainWindow::duplicateAndEdit() {
+  const nh::SystemModel& running = controller_->system();
+  const nh::CatalogueEntry entry = nh::catalogueEntry(running);
+  const QString name = QString::fromStdString(running.name());
+  if (entry.modelText.empty()) {
+    QMessageBox::information(
+        this, tr("Duplicate and edit"),
+        tr("%1 has no model file: it is written in C++ only, so there is nothing to copy. "
+           "File › System model › New system starts from a template.")
+            .arg(name));
+    return false;
+  }
+  if (!maybeSaveModel()) return false;
+  QString text = QString::fromStdString(entry.modelText);
+  static const QRegularExpression nameLine("^name:[ \t]*[\"']?[A-Za-z0-9_]*[\"']?",
+                                           QRegularExpression::MultilineOption);
+  text.replace(nameLine, QStringLiteral("name: %1_copy").arg(name));
+  modelEditor_->setDocument(text, QString());
+  showModelEditor();
+  return true;
+}
+
+bool MainWindow::editSystem() {
+  const nh::CatalogueEntry entry = nh::catalogueEntry(controller_->system());
+  if (entry.path.empty() || entry.modelText.empty()) return duplicateAndEdit();
+  if (!maybeSaveModel()) return false;
+  modelEditor_->setDocument(QString::fromStdString(entry.modelText),
+                            QString::fromStdString(entry.path));
+  showModelEditor();
+  return true;
+}
+
+nh::Scenario MainWindow::carriedScenario(const nh::SystemModel& next) const {
+  const nh::SystemModel& now = controller_->system();
+  nh::Scenario s = controller_->scenario();
+  s.system = next.name();
+  // Only what the user changed is carried: a default edited in the file then takes effect.
+  s.parameters.clear();
+  for (const nh::ParameterInfo& p : next.info().parameters) {
+    const int i = now.parameterIndex(p.name);
+    if (i < 0) continue;
+    const double value = controller_->parameters()[i];
+    if (value != now.info().parameters[i].defaultValue && p.allows(value))
+      s.parameters[p.name] = value;
+  }
+  s.initial.clear();
+  const nh::StateLayout layout = nh::stateLayout(next, s.dynamics);
+  for (const auto& [name, value] : controller_->initialOverrides()) {
+    if (layout.find(name) < 0) continue;
+    const auto& limits = next.info().stateLimits;
+    if (std::all_of(limits.begin(), limits.end(), [&, n = name, v = value](const auto& limit) {
+          return limit.name != n || limit.allows(v);
+        }))
+      s.initial[name] = value;
+  }
+  return s;
+}
+
+bool MainWindow::applyModel(std::shared_ptr<const nh::model::FormulaSystem> system) {
+  if (!system) return false;
+  SwitchSystemCommand::Run before{controller_->systemPtr(), controller_->scenario()};
+  SwitchSystemCommand::Run after{system, carriedScenario(*system)};
+  try {
+    controller_->switchSystem(after.system, after.scenario);
+  } catch (const nh::Error& e) {
+    modelEditor_->showRunError(QString::fromUtf8(e.what()));
+    statusBar()->showMessage(tr("The model was not applied: %1").arg(e.what()), 10000);
+    return false;
+  }
+  nh::registerSessionSystem(system);
+  refreshSystemBox();
+  modelEditor_->setRunningText(QString::fromStdString(system->text()));
+  undo_->push(new SwitchSystemCommand(controller_, std::move(before), std::move(after), true));
+  // A scenario file described the previous system.
+  currentFile_.clear();
+  setWindowTitle(tr("Nonholonomic Lab"));
+  controller_->play();
+  statusBar()->showMessage(tr("Running %1").arg(QString::fromStdString(system->name())), 4000);
+  return true;
+}
+
+void MainWindow::onModelSaved(const QString& path) {
+  const QString folder = QString::fromStdString(nh::userModelFolder());
+  if (QFileInfo(path).absoluteDir() == QDir(folder)) nh::reloadUserModels();
+  refreshSystemBox();
+  statusBar()->showMessage(tr("Saved %1").arg(path), 4000);
+}
+
+void MainWindow::updateModelTitle() {
+  const QString path = modelEditor_->path();
+  const QString name = path.isEmpty() ? tr("not saved") : QFileInfo(path).fileName();
+  modelEditorDock_->setWindowTitle(
+      tr("Model editor — %1%2").arg(name, modelEditor_->isModified() ? " *" : ""));
+}
+
+void MainWindow::refreshSystemBox() {
+  QSignalBlocker block(systemBox_);
+  systemBox_->clear();
+  for (const nh::CatalogueEntry& e : nh::catalogueEntries()) {
+    const QString name = QString::fromStdString(e.system->name());
+    systemBox_->addItem(QString::fromStdString(e.system->info().title), name);
+    systemBox_->setItemData(systemBox_->count() - 1, tr("%1 — %2").arg(name, originText(e.origin)),
+                            Qt::ToolTipRole);
+  }
+  systemBox_->setCurrentIndex(
+      systemBox_->findData(QString::fromStdString(controller_->system().name())));
+}
+
 // ---- Updates ------------------------------------------------------------------------------
 
 void MainWindow::onScenarioChanged() {
-  const bool newSystem =
-      controller_->system().name() != lastSystem_ || !systemText_->toPlainText().size();
-  lastSystem_ = controller_->system().name();
+  // By object, not name: an applied edit of a model keeps its name.
+  const bool newSystem = controller_->systemPtr() != lastSystem_;
+  lastSystem_ = controller_->systemPtr();
   if (newSystem) {
     parameters_->rebuild();
     initial_->rebuild();
@@ -602,8 +815,10 @@ void MainWindow::onScenarioChanged() {
     std::vector<std::string> trailPoints;
     for (const auto& p : controller_->primary().layout().points) trailPoints.push_back(p.name);
     displayPanel_->setTrailPoints(trailPoints);
-    const int i = systemBox_->findData(QString::fromStdString(lastSystem_));
+    const int i = systemBox_->findData(QString::fromStdString(lastSystem_->name()));
     systemBox_->setCurrentIndex(i);
+    const nh::CatalogueEntry entry = nh::catalogueEntry(*lastSystem_);
+    modelEditor_->setRunningText(QString::fromStdString(entry.modelText));
     comparePanel_->rebuild();
     const bool hasTable = controller_->system().info().editing.movingFrame;
     tableFrameAction_->setEnabled(hasTable);

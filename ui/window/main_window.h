@@ -5,6 +5,7 @@
 #include <QStringList>
 #include <memory>
 
+#include "core/model/model_file.h"
 #include "ui/scene/scene_renderer.h"
 #include "ui/sim/simulation_controller.h"
 
@@ -31,6 +32,7 @@ class TimeSeriesPanel;
 class DisplayPanel;
 class TimelineBar;
 class ComparePanel;
+class ModelEditor;
 
 class MainWindow : public QMainWindow {
   Q_OBJECT
@@ -49,6 +51,8 @@ class MainWindow : public QMainWindow {
   QUndoStack* undoStack() const { return undo_; }
   QSlider* timeline() const;
   QLabel* errorBanner() const { return banner_; }
+  ModelEditor* modelEditor() const { return modelEditor_; }
+  QDockWidget* modelEditorDock() const { return modelEditorDock_; }
   // Checkable View actions: "view from the moving frame" (enabled only when the system's scene
   // has one) and "edit the start by dragging".
   QAction* tableFrameAction() const { return tableFrameAction_; }
@@ -58,6 +62,17 @@ class MainWindow : public QMainWindow {
   bool openScenario(const QString& path);
   bool saveScenario(const QString& path);
   void chooseSystem(const QString& name);
+
+  // The model editor (File menu). Each that replaces the editor's text first asks about
+  // unsaved edits (Save/Discard/Cancel) and returns false if it was cancelled.
+  bool newSystem();                         // a small valid template, name my_system
+  bool openModelFile(const QString& path);  // into the editor; run it if it loads
+  bool duplicateAndEdit();                  // the running system's model file, as <name>_copy
+  bool editSystem();  // the running system's own model file, else duplicateAndEdit()
+  // Registers `system` for this session and runs it, keeping the start and parameters by
+  // name (see carriedScenario); one undoable command. False (the message in the editor, the
+  // running system unchanged) if it cannot start.
+  bool applyModel(std::shared_ptr<const nh::model::FormulaSystem> system);
 
   void setPresentationMode(bool on);
   // Sets the Compare panel (mode, ghost parameter and value) and starts the comparison.
@@ -94,6 +109,16 @@ class MainWindow : public QMainWindow {
   bool saveAsDialog();
   void toggleShortcutOverlay();
   void positionOverlays();
+  void showModelEditor();
+  bool maybeSaveModel();  // false: cancelled
+  void openModelDialog();
+  void onModelSaved(const QString& path);
+  void updateModelTitle();
+  void refreshSystemBox();
+  // The current scenario for `next`: integrator, dynamics and times as they are; parameter
+  // values and initial overrides the user changed, by name where `next` has the name and
+  // allows the value; everything else is `next`'s own default.
+  nh::Scenario carriedScenario(const nh::SystemModel& next) const;
 
   bool useSettings_;
   SimulationController* controller_;
@@ -110,6 +135,8 @@ class MainWindow : public QMainWindow {
   QDockWidget* timeDock_ = nullptr;
   QDockWidget* displayDock_ = nullptr;
   QDockWidget* compareDock_ = nullptr;
+  ModelEditor* modelEditor_ = nullptr;
+  QDockWidget* modelEditorDock_ = nullptr;
 
   QAction* playAction_ = nullptr;
   QAction* stepAction_ = nullptr;
@@ -128,6 +155,12 @@ class MainWindow : public QMainWindow {
   QAction* resetCameraAction_ = nullptr;
   QAction* editInitialAction_ = nullptr;
   QAction* chooseSystemAction_ = nullptr;
+  QAction* newSystemAction_ = nullptr;
+  QAction* openSystemAction_ = nullptr;
+  QAction* editSystemAction_ = nullptr;
+  QAction* duplicateSystemAction_ = nullptr;
+  QAction* saveSystemAction_ = nullptr;
+  QAction* saveSystemAsAction_ = nullptr;
   QMenu* recentMenu_ = nullptr;
   QMenu* viewMenu_ = nullptr;
 
@@ -148,7 +181,8 @@ class MainWindow : public QMainWindow {
 
   QString currentFile_;
   QStringList recentFiles_;
-  std::string lastSystem_;
+  // The system the panels were last built for (held, so that its address stays its own).
+  std::shared_ptr<const nh::SystemModel> lastSystem_;
   bool presentation_ = false;
   QFont normalFont_;
   QPalette normalPalette_;
