@@ -15,6 +15,8 @@
 #include <vector>
 
 #include "app/nhsim/cli_support.h"
+#include "core/model/catalogue.h"
+#include "core/nh/read_file.h"
 #include "core/nh/version.h"
 #include "resources/app_resources.h"
 #include "ui/scene/scene_view.h"
@@ -104,9 +106,14 @@ int main(int argc, char** argv) {
   QCommandLineOption setOption("set", "Set a parameter NAME=VALUE.", "assignment");
   QCommandLineOption optionsOption(
       "show", "Comma list of extras to show: angular,follow,table-frame,edit.", "list");
+  QCommandLineOption editOption(
+      "edit", "Open the model editor on the system's model file (a copy for a built-in system).");
+  QCommandLineOption openModelOption(
+      "open-model", "Open a model file in the editor; run it if it loads, else mark its error.",
+      "file");
   parser.addOptions({systemOption, screenshotOption, viewShotOption, afterOption,
                      presentationOption, sizeOption, speedOption, compareOption, noSettingsOption,
-                     setOption, optionsOption});
+                     setOption, optionsOption, editOption, openModelOption});
   parser.process(app);
 
   Request request;
@@ -121,6 +128,9 @@ int main(int argc, char** argv) {
       else
         request.ghost = nh::cli::parseAssignment(what.toStdString(), "--compare");
     }
+    // Read here so that an unreadable file costs one line instead of a dialog.
+    if (parser.isSet(openModelOption))
+      nh::readRegularFile(parser.value(openModelOption).toStdString(), "model file");
   } catch (const nh::Error& e) {
     std::fprintf(stderr, "nhlab: error: %s\n", e.what());
     return nh::cli::kInputError;
@@ -136,6 +146,15 @@ int main(int argc, char** argv) {
                    qPrintable(parser.positionalArguments().first()));
   } else if (parser.isSet(systemOption)) {
     window.chooseSystem(parser.value(systemOption));
+  }
+  if (parser.isSet(openModelOption)) {
+    window.openModelFile(parser.value(openModelOption));
+  } else if (parser.isSet(editOption)) {
+    if (nh::catalogueEntry(window.controller()->system()).modelText.empty())
+      std::fprintf(stderr, "nhlab: %s has no model file to edit (it is written in C++ only)\n",
+                   window.controller()->system().name().c_str());
+    else
+      window.editSystem();
   }
   nhui::SimulationController* controller = window.controller();
   for (const auto& [name, value] : request.assignments) {
