@@ -1,0 +1,369 @@
+// The model editor in the window: a typed error is marked where the loader places it while
+// the last good system keeps running, Apply runs the edited model as one undoable step
+// (keeping what the user changed by name), Save replaces files atomically and refuses a FIFO
+// or a device, and unsaved edits are not lost on closing.
+#include "ui/panels/model_editor.h"
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <QAbstractButton>
+#include <QAction>
+#include <QComboBox>
+#include <QDockWidget>
+#include <QLabel>
+#include <QListWidget>
+#include <QMessageBox>
+#include <QTemporaryDir>
+#include <QTextBlock>
+#include <QTimer>
+#include <QUndoStack>
+#include <QtTest>
+#include <fstream>
+#include <sstream>
+#include <thread>
+
+#include "core/model/catalogue.h"
+#include "core/nh/read_file.h"
+#include "ui/panels/system_chooser.h"
+#include "ui/sim/simulation_controller.h"
+#include "ui/window/main_window.h"
+
+using nhui::MainWindow;
+using nhui::ModelEditor;
+using nhui::SimulationController;
+
+namespace {
+
+// Selects the first occurrence of `what` in the editor (after `after`, if given).
+QTextCursor find(ModelEditor* editor, const QString& what, const QString& after = {}) {
+  QTextDocument* doc = editor->textEdit()->document();
+  QTextCursor start(doc);
+  if (!after.isEmpty()) start = doc->find(after);
+  const QTextCursor c = doc->find(what, start);
+  if (c.isNull()) qFatal("'%s' is not in the editor's text", qPrintable(what));
+  return c;
+}
+
+// Types `text` over the selection `at`, as a user would: key by key into the editor.
+void typeOver(ModelEditor* editor, const QTextCursor& at, const QString& text) {
+  editor->textEdit()->setFocus();
+  editor->textEdit()->setTextCursor(at);
+  QTest::keyClicks(editor->textEdit(), text);
+}
+
+std::string readFile(const QString& path) {
+  return nh::readRegularFile(path.toStdString(), "file");
+}
+
+// Clicks `button` on the next message box that opens (they are modal: exec() waits).
+void answerNextMessageBox(QMessageBox::StandardButton button) {
+  QTimer::singleShot(0, [button] {
+    for (QWidget* w : QApplication::topLevelWidgets())
+      if (auto* box = qobject_cast<QMessageBox*>(w); box && box->isVisible()) {
+        box->button(button)->click();
+        return;
+      }
+    answerNextMessageBox(button);  // not shown yet
+  });
+}
+
+}  // namespace
+
+class ModelEditorTest : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void initTestCase() {
+    QVERIFY(userFolder_.isValid());
+    // Saved models go to a private folder, not the user's (catalogue.h: NH_SYSTEMS_PATH).
+    qputenv("NH_SYSTEMS_PATH", userFolder_.path().toLocal8Bit());
+  }
+
+  void init() {
+    window_ = std::make_unique<MainWindow>(false);
+    window_->resize(1400, 900);
+    window_->show();
+    QVERIFY(QTest::qWaitForWindowExposed(window_.get()));
+    editor_ = window_->modelEditor();
+    QVERIFY(editor_);
+  }
+  void cleanup() {
+    // Nothing to ask about when the window goes.
+    editor_->setDocument(QString(), QString());
+    window_.reset();
+  }
+
+  void columnsCountCharacters() {
+    // The loader counts characters (code points); the editor places marks in UTF-16 units.
+    const QString line = QString::fromUtf8(
+        "Ωa\xF0\x9D\x91\xA5"
+        "b");  // Ω a 𝑥 b (𝑥: two units)
+    QCOMPARE(nhui::utf16Column(line, 1), 0);
+    QCOMPARE(nhui::utf16Column(line, 3), 2);
+    QCOMPARE(nhui::utf16Column(line, 4), 4);
+    QCOMPARE(nhui::utf16Column(line, 9), 5);  // clamped to the line
+  }
+
+  void templateLoads() {
+    QVERIFY(window_->newSystem());
+    QVERIFY(window_->modelEditorDock()->isVisible());
+    QVERIFY2(editor_->system(), qPrintable(editor_->statusLabel()->text()));
+    QCOMPARE(editor_->statusLabel()->text(),
+             QString("OK — 2 coordinates, 2 velocities, 1 constraint"));
+    QCOMPARE(editor_->system()->name(), std::string("my_system"));
+    QVERIFY(editor_->applyAction()->isEnabled());  // it is not what runs
+    QVERIFY(!editor_->isModified());
+  }
+
+  void typedErrorIsMarkedAndTheRunningSystemStays() {
+    SimulationController* c = window_->controller();
+    QVERIFY(window_->newSystem());
+    QVERIFY(window_->applyModel(editor_->system()));
+    const auto running = c->systemPtr();
+    QCOMPARE(running->name(), std::string("my_system"));
+    QVERIFY(!editor_->applyAction()->isEnabled());  // the text is what runs
+
+    // "vy^2" in the Lagrangian becomes "vw^2": an unknown name.
+    const QTextCursor vy = find(editor_, "vy", "lagrangian:");
+    const int line = vy.blockNumber() + 1;
+    const int start = vy.selectionStart();  // `vy` moves with the typing below
+    const int column = start - vy.block().position() + 1;
+    typeOver(editor_, vy, "vw");
+    QVERIFY(!editor_->problem());  // not yet: the check waits for a pause in typing
+    QVERIFY(!editor_->applyAction()->isEnabled());
+    QTRY_VERIFY_WITH_TIMEOUT(editor_->problem().has_value(), 3000);
+    QCOMPARE(editor_->problem()->line, line);
+    QCOMPARE(editor_->problem()->column, column);
+    QVERIFY2(editor_->problem()->message.contains("unknown name 'vw'"),
+             qPrintable(editor_->problem()->message));
+    QVERIFY(editor_->statusLabel()->text().contains(
+        QString("Line %1, column %2: lagrangian: unknown name 'vw'").arg(line).arg(column)));
+
+    // The mark: a wavy underline over "vw" exactly, and the gutter's marker on its line.
+    const auto marks = editor_->textEdit()->extraSelections();
+    const auto wavy = std::find_if(marks.begin(), marks.end(), [](const auto& s) {
+      return s.format.underlineStyle() == QTextCharFormat::WaveUnderline;
+    });
+    QVERIFY(wavy != marks.end());
+    QCOMPARE(wavy->cursor.selectionStart(), start);
+    QCOMPARE(wavy->cursor.selectedText(), QString("vw"));
+    QCOMPARE(editor_->textEdit()->errorLine(), line);
+    QVERIFY(!editor_->applyAction()->isEnabled());
+
+    // The last good system runs on.
+    const double t = c->displayTime();
+    QTRY_VERIFY_WITH_TIMEOUT(c->displayTime() > t + 0.2, 5000);
+    QCOMPARE(c->systemPtr(), running);
+
+    // Fixing it clears the mark.
+    typeOver(editor_, find(editor_, "vw"), "vy");
+    QTRY_VERIFY_WITH_TIMEOUT(!editor_->problem().has_value(), 3000);
+    QVERIFY(editor_->textEdit()->extraSelections().isEmpty());
+    QCOMPARE(editor_->textEdit()->errorLine(), 0);
+    QVERIFY(editor_->statusLabel()->text().startsWith("OK — "));
+    QVERIFY(!editor_->applyAction()->isEnabled());  // the same text as what runs again
+  }
+
+  void typingInTheEditorTriggersNoWindowShortcut() {
+    // Space, R and C are window shortcuts (play, reset, camera); in the editor they are text.
+    SimulationController* c = window_->controller();
+    QVERIFY(window_->newSystem());
+    QVERIFY(c->playing());
+    typeOver(editor_, find(editor_, "title: My system"), "title: r c ");
+    QVERIFY(c->playing());
+    QVERIFY(editor_->text().contains("title: r c \n"));
+  }
+
+  void applyRunsTheModelAndUndoReturns() {
+    SimulationController* c = window_->controller();
+    const auto original = c->systemPtr();
+    QCOMPARE(original->name(), std::string("ball_on_turntable"));
+    QVERIFY(window_->newSystem());
+    const int commands = window_->undoStack()->count();
+    editor_->applyAction()->trigger();
+    QCOMPARE(window_->undoStack()->count(), commands + 1);
+    const auto first = c->systemPtr();
+    QCOMPARE(first.get(), static_cast<const nh::SystemModel*>(editor_->system().get()));
+    QCOMPARE(window_->findChild<QComboBox*>("systemBox")->currentData().toString(),
+             QString("my_system"));
+    // It runs: x moves from its start (0, at 1 m/s).
+    QVERIFY(c->waitForTime(0.5, 20000));
+    QVERIFY(std::abs(c->primary().column(c->primary().columnIndex("x")).back()) > 0.1);
+
+    // What the user changed is kept by name; a default edited in the file takes effect.
+    c->setParameter("c", 5);
+    c->setInitialOverrides({{"x", 0.1}});
+    typeOver(editor_, find(editor_, "default: 2", "name: k"), "default: 3");
+    typeOver(editor_, find(editor_, "y: 0.3", "initial:"), "y: 0.4");
+    editor_->checkNow();
+    QVERIFY(editor_->applyAction()->isEnabled());
+    editor_->applyAction()->trigger();
+    const auto second = c->systemPtr();
+    QVERIFY(second != first);
+    QCOMPARE(c->parameter("c"), 5.0);
+    QCOMPARE(c->parameter("k"), 3.0);
+    QCOMPARE(c->initialOverrides().at("x"), 0.1);
+    QCOMPARE(c->initialState()[0], 0.1);
+    QCOMPARE(c->initialState()[1], 0.4);  // y: the model's new default
+
+    // Undo: the previous system object with its parameters; again: the original system.
+    window_->undoStack()->undo();
+    QCOMPARE(c->systemPtr(), first);
+    QCOMPARE(c->parameter("c"), 5.0);
+    QCOMPARE(c->parameter("k"), 2.0);
+    QVERIFY(editor_->applyAction()->isEnabled());  // the editor's text is not what runs now
+    window_->undoStack()->undo();
+    QCOMPARE(c->systemPtr(), original);
+    QVERIFY(c->playing());
+    window_->undoStack()->redo();
+    QCOMPARE(c->systemPtr(), first);
+  }
+
+  void applyThatCannotStartKeepsTheLastGoodSystem() {
+    SimulationController* c = window_->controller();
+    QVERIFY(window_->newSystem());
+    QVERIFY(window_->applyModel(editor_->system()));
+    const auto good = c->systemPtr();
+    c->setInitialOverrides({{"y", 0}});
+    // M = diag(m, m y²) loads (y = 0.3 in the file) but is singular at the carried y = 0.
+    typeOver(editor_, find(editor_, "vy^2", "lagrangian:"), "y^2*vy^2");
+    editor_->checkNow();
+    QVERIFY2(editor_->system(), qPrintable(editor_->statusLabel()->text()));
+    const int commands = window_->undoStack()->count();
+    editor_->applyAction()->trigger();
+    QCOMPARE(c->systemPtr(), good);
+    QCOMPARE(window_->undoStack()->count(), commands);
+    QVERIFY2(editor_->statusLabel()->text().startsWith("Not applied: "),
+             qPrintable(editor_->statusLabel()->text()));
+    QVERIFY(editor_->statusLabel()->text().contains("singular"));
+    const double t = c->displayTime();
+    QTRY_VERIFY_WITH_TIMEOUT(c->displayTime() > t + 0.2, 5000);
+  }
+
+  void saveReplacesTheFileAtomically() {
+    QTemporaryDir dir;
+    const QString path = dir.filePath("model.yaml");
+    const QString link = dir.filePath("old-contents.yaml");
+    { std::ofstream(path.toStdString()) << "old\n"; }
+    // A second name for the old file: a save that renames a new file over `path` leaves it
+    // alone; one that rewrote the file in place would change it too.
+    QCOMPARE(::link(path.toLocal8Bit().constData(), link.toLocal8Bit().constData()), 0);
+
+    editor_->setDocument(ModelEditor::templateText(), QString());
+    typeOver(editor_, find(editor_, "My system"), "Saved system");
+    QVERIFY(editor_->isModified());
+    QVERIFY(editor_->saveTo(path));
+    QVERIFY(!editor_->isModified());
+    QCOMPARE(editor_->path(), path);
+    QCOMPARE(QString::fromStdString(readFile(path)), editor_->text());
+    QCOMPARE(readFile(link), std::string("old\n"));
+    QCOMPARE(QDir(dir.path()).entryList(QDir::Files | QDir::Hidden).size(), 2);  // no leftovers
+
+    // Reading it back gives the same text, unmodified.
+    const QString text = editor_->text();
+    editor_->setDocument(QString::fromStdString(readFile(path)), path);
+    QCOMPARE(editor_->text(), text);
+    QVERIFY(!editor_->isModified());
+  }
+
+  void savingIntoTheModelFolderListsTheSystem() {
+    QVERIFY(window_->newSystem());
+    typeOver(editor_, find(editor_, "my_system"), "folder_system");
+    const QString path = QDir(userFolder_.path()).filePath("folder_system.yaml");
+    QVERIFY(editor_->saveTo(path));
+    auto* box = window_->findChild<QComboBox*>("systemBox");
+    QVERIFY(box->findData("folder_system") >= 0);
+    bool listed = false;
+    for (const nh::CatalogueEntry& e : nh::catalogueEntries())
+      if (e.system->name() == "folder_system") {
+        listed = true;
+        QCOMPARE(e.origin, nh::SystemOrigin::UserModel);
+        QCOMPARE(QString::fromStdString(e.path), path);
+      }
+    QVERIFY(listed);
+    QFile::remove(path);
+    nh::reloadUserModels();
+  }
+
+  void fifoAndDeviceAreRefused() {
+    QTemporaryDir dir;
+    const QString fifo = dir.filePath("model.yaml");
+    QCOMPARE(::mkfifo(fifo.toLocal8Bit().constData(), 0600), 0);
+    // Should the editor open the FIFO after all, this reader lets the write finish, so the
+    // test fails on its result instead of hanging.
+    std::thread reader([fifo] {
+      std::ifstream in(fifo.toStdString());
+      std::stringstream drained;
+      drained << in.rdbuf();
+    });
+    editor_->setDocument(ModelEditor::templateText(), QString());
+    typeOver(editor_, find(editor_, "My system"), "Unsaved system");
+    QVERIFY(!editor_->saveTo(fifo));
+    QVERIFY2(editor_->statusLabel()->text().contains("is not a regular file"),
+             qPrintable(editor_->statusLabel()->text()));
+    QVERIFY(editor_->isModified());
+    QVERIFY(editor_->path().isEmpty());
+    // Unblock the reader: open the FIFO for writing once, write nothing.
+    { std::ofstream(fifo.toStdString()); }
+    reader.join();
+
+    QVERIFY(!editor_->saveTo("/dev/full"));
+    QVERIFY2(editor_->statusLabel()->text().contains("/dev/full"),
+             qPrintable(editor_->statusLabel()->text()));
+    QVERIFY(editor_->isModified());
+    struct stat st {};
+    QCOMPARE(::stat("/dev/full", &st), 0);
+    QVERIFY(S_ISCHR(st.st_mode));  // still the device
+  }
+
+  void duplicateAndEditRenames() {
+    QVERIFY(window_->newSystem());
+    QVERIFY(window_->applyModel(editor_->system()));
+    QVERIFY(window_->duplicateAndEdit());
+    QVERIFY(editor_->text().contains("\nname: my_system_copy\n"));
+    QVERIFY(editor_->path().isEmpty());
+    QVERIFY2(editor_->system(), qPrintable(editor_->statusLabel()->text()));
+    QCOMPARE(editor_->system()->name(), std::string("my_system_copy"));
+  }
+
+  void chooserShowsOrigins() {
+    QVERIFY(window_->newSystem());
+    QVERIFY(window_->applyModel(editor_->system()));
+    nhui::SystemChooser chooser("my_system");
+    auto* list = chooser.findChild<QListWidget*>();
+    QVERIFY(list);
+    QStringList items;
+    for (int i = 0; i < list->count(); ++i) items << list->item(i)->text();
+    QVERIFY2(!items.filter("  (built in)").isEmpty(), qPrintable(items.join(" | ")));
+    QVERIFY2(items.contains("My system  (this session)"), qPrintable(items.join(" | ")));
+    QCOMPARE(chooser.chosenSystem(), QString("my_system"));
+  }
+
+  void closingWithUnsavedEditsAsks() {
+    QVERIFY(window_->newSystem());
+    typeOver(editor_, find(editor_, "My system"), "Changed");
+    answerNextMessageBox(QMessageBox::Cancel);
+    QVERIFY(!window_->close());
+    QVERIFY(window_->isVisible());
+    QVERIFY(editor_->text().contains("title: Changed"));
+    answerNextMessageBox(QMessageBox::Discard);
+    QVERIFY(window_->close());
+  }
+
+  void openingAnotherSystemAsks() {
+    QVERIFY(window_->newSystem());
+    typeOver(editor_, find(editor_, "My system"), "Changed");
+    answerNextMessageBox(QMessageBox::Cancel);
+    QVERIFY(!window_->newSystem());
+    QVERIFY(editor_->text().contains("title: Changed"));
+  }
+
+ private:
+  QTemporaryDir userFolder_;
+  std::unique_ptr<MainWindow> window_;
+  ModelEditor* editor_ = nullptr;
+};
+
+QTEST_MAIN(ModelEditorTest)
+#include "model_editor_test.moc"
