@@ -4,6 +4,7 @@
 // or a device, and unsaved edits are not lost on closing.
 #include "ui/panels/model_editor.h"
 
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -19,6 +20,8 @@
 #include <QTimer>
 #include <QUndoStack>
 #include <QtTest>
+#include <atomic>
+#include <chrono>
 #include <fstream>
 #include <sstream>
 #include <thread>
@@ -291,12 +294,29 @@ class ModelEditorTest : public QObject {
     const QString fifo = dir.filePath("model.yaml");
     QCOMPARE(::mkfifo(fifo.toLocal8Bit().constData(), 0600), 0);
     // Should the editor open the FIFO after all, this reader lets the write finish, so the
-    // test fails on its result instead of hanging.
-    std::thread reader([fifo] {
-      std::ifstream in(fifo.toStdString());
-      std::stringstream drained;
-      drained << in.rdbuf();
-    });
+    // test fails on its result instead of hanging; it is released and joined on every exit.
+    struct Reader {
+      explicit Reader(std::string path)
+          : path_(std::move(path)), thread_([this] {
+              std::ifstream in(path_);
+              std::stringstream drained;
+              drained << in.rdbuf();
+              done_ = true;
+            }) {}
+      ~Reader() {
+        // A reader still waiting for a writer is released by one that opens and writes
+        // nothing (non-blocking: with no reader yet, try again).
+        while (!done_) {
+          const int fd = ::open(path_.c_str(), O_WRONLY | O_NONBLOCK);
+          if (fd >= 0) ::close(fd);
+          std::this_thread::sleep_for(std::chrono::milliseconds(10));
+        }
+        thread_.join();
+      }
+      std::string path_;
+      std::atomic<bool> done_{false};
+      std::thread thread_;
+    } reader(fifo.toStdString());
     editor_->setDocument(ModelEditor::templateText(), QString());
     typeOver(editor_, find(editor_, "My system"), "Unsaved system");
     QVERIFY(!editor_->saveTo(fifo));
@@ -304,9 +324,6 @@ class ModelEditorTest : public QObject {
              qPrintable(editor_->statusLabel()->text()));
     QVERIFY(editor_->isModified());
     QVERIFY(editor_->path().isEmpty());
-    // Unblock the reader: open the FIFO for writing once, write nothing.
-    { std::ofstream(fifo.toStdString()); }
-    reader.join();
 
     QVERIFY(!editor_->saveTo("/dev/full"));
     QVERIFY2(editor_->statusLabel()->text().contains("/dev/full"),
