@@ -26,6 +26,7 @@ def show(name, values):
 # with s the horizontal distance along the initial horizontal direction.
 def constant_speed():
     print("constant_speed_particle")
+    times = [0.2, 0.5, 1.0]  # after 1 s the velocity points down to 1e-3
     m, g, v0 = 1.0, 9.81, 2.5
     x0 = np.array([0.0, 0.0, 0.0])
     v = np.array([1.2, 0.9, 2.0])
@@ -39,7 +40,7 @@ def constant_speed():
     sol = solve_ivp(rhs, (0, 3), np.concatenate([x0, v]), **OPTS)
     h = v[:2] / np.linalg.norm(v[:2])
     tau0 = -np.arctanh(v[2] / v0)
-    for t in TIMES:
+    for t in times:
         tau = g * t / v0 + tau0
         z = x0[2] - v0 * v0 / g * (np.log(np.cosh(tau)) - np.log(np.cosh(tau0)))
         s = v0 * v0 / g * (np.arctan(np.sinh(tau)) - np.arctan(np.sinh(tau0)))
