@@ -115,6 +115,9 @@ def suslov():
         assert abs(energy(*s) - energy(1.0, 0.5)) < 1e-11
         show(f"t = {t}: w1, w2", s)
         show(f"t = {t}: lambda", [flam(*s)])
+    # the long run: ω settles where I13 ω1 + I23 ω2 = 0
+    far = solve_ivp(lambda t, s: f(*s), (0, 40), [1.0, 0.5], **OPTS).y[:, -1]
+    show("t = 40: w1, w2, I13 w1 + I23 w2", list(far) + [0.5 * far[0] + 0.4 * far[1]])
 
 
 # ---- 4. knife_edge_on_incline: body-frame velocities, Hamel symbols from the anchor --------

@@ -236,6 +236,14 @@ class FormulaSystemsTest : public QObject {
       if (QTest::currentTestFailed()) return;
       for (const Observables& o : r.observables) QVERIFY(std::abs(o.energy - 1.475) < 1e-10);
     }
+    // In the long run ω settles on a steady rotation, I13 ω1 + I23 ω2 = 0 (which the
+    // reference reaches to 1.5e-5 at t = 40: python, integrated further), on the same
+    // energy ellipse.
+    const Run longRun = run(system, 40.0, 10.0);
+    const double* w = longRun.states.back().data();
+    QVERIFY(std::abs(0.5 * w[0] + 0.4 * w[1]) < 1e-4);
+    QVERIFY(w[0] < 0 && w[1] > 0);
+    QVERIFY(std::abs(longRun.observables.back().energy - 1.475) < 1e-9);
   }
 
   // 4. Hamel symbols derived from the anchor: a knife edge on an incline (alpha = 0.3, m = 1,
