@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
 #include <fstream>
 #include <regex>
 #include <set>
@@ -1021,6 +1022,8 @@ bool isModelFilePath(const std::string& path) {
   };
   if (endsWith(".yaml") || endsWith(".yml")) return true;
   if (endsWith(".json")) return false;
+  std::error_code ec;  // only a regular file is looked into: a FIFO would block
+  if (!std::filesystem::is_regular_file(path, ec)) return false;
   std::ifstream in(path);
   if (!in) return false;
   char buffer[4096] = {};
