@@ -283,11 +283,7 @@ class TwinsTest : public QObject {
     }
     // Editing: dragging, following, the moving frame.
     QCOMPARE(b.editing.followBody, a.editing.followBody);
-    // The loader says "moving frame" whenever the file gives `moving_frame`, also when it
-    // never turns (the fixed table's tilt); SceneEditing::movingFrame means "it turns".
-    QEXPECT_FAIL("ball_on_table",
-                 "loader bug: editing.movingFrame set for a constant scene.moving_frame",
-                 Continue);
+    // "Moving frame" means it turns: not for ball_on_table's constant tilt.
     QCOMPARE(b.editing.movingFrame, a.editing.movingFrame);
     QCOMPARE(b.editing.drag.has_value(), a.editing.drag.has_value());
     if (a.editing.drag) {
