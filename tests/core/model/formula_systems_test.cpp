@@ -96,20 +96,17 @@ void compareWithReference(const SystemModel& system, const Run& r,
       const int at = indexOf(system, names[j]);
       QVERIFY(at >= 0);
       const double d = std::abs(r.states[i][at] - s.values[j]);
-      QVERIFY2(d < kReferenceTolerance,
-               qPrintable(QString("%1 at t = %2 off by %3")
-                              .arg(QString::fromStdString(names[j]))
-                              .arg(s.t)
-                              .arg(d, 0, 'g', 3)));
+      QVERIFY2(d < kReferenceTolerance, qPrintable(QString("%1 at t = %2 off by %3")
+                                                       .arg(QString::fromStdString(names[j]))
+                                                       .arg(s.t)
+                                                       .arg(d, 0, 'g', 3)));
     }
     QCOMPARE(std::size_t(r.observables[i].lambda.size()), s.lambda.size());
     for (std::size_t c = 0; c < s.lambda.size(); ++c) {
       const double d = std::abs(r.observables[i].lambda[c] - s.lambda[c]);
       QVERIFY2(d < kReferenceTolerance,
-               qPrintable(QString("lambda_%1 at t = %2 off by %3")
-                              .arg(c + 1)
-                              .arg(s.t)
-                              .arg(d, 0, 'g', 3)));
+               qPrintable(
+                   QString("lambda_%1 at t = %2 off by %3").arg(c + 1).arg(s.t).arg(d, 0, 'g', 3)));
     }
   }
 }
@@ -280,11 +277,14 @@ class FormulaSystemsTest : public QObject {
       for (int i = 0; i < 27; ++i) QVERIFY(std::abs(C[i] - expected[i]) < 1e-14);
     }
     const std::vector<Sample> reference = {
-        {1.0, {0.29962505474672868, 0.86188897661739006, 2, 1.3180508199289946, 0},
+        {1.0,
+         {0.29962505474672868, 0.86188897661739006, 2, 1.3180508199289946, 0},
          {5.2722032797159786}},
-        {2.0, {0.20755409812123812, 1.2702639750565823, 4, -1.097005358243637, 0},
+        {2.0,
+         {0.20755409812123812, 1.2702639750565823, 4, -1.097005358243637, 0},
          {-4.3880214329745479}},
-        {3.0, {0.028292230304633913, 2.2715120111130909, 6, -0.40502020091228669, 0},
+        {3.0,
+         {0.028292230304633913, 2.2715120111130909, 6, -0.40502020091228669, 0},
          {-1.6200808036491468}},
     };
     for (Formulation f : {Formulation::Multipliers, Formulation::GibbsAppell}) {
@@ -317,8 +317,8 @@ class FormulaSystemsTest : public QObject {
           1.0352201745855538, 0.18230530515735785},
          {-4.5170179310166665}},
         {3.0,
-         {-0.49294519031343359, -0.30726804203435937, -0.81399716811007639,
-          0.23160630641855601, -1.0728064581938033, 0.26470598859208977},
+         {-0.49294519031343359, -0.30726804203435937, -0.81399716811007639, 0.23160630641855601,
+          -1.0728064581938033, 0.26470598859208977},
          {-4.6299683287357718}},
     };
     for (Formulation f : {Formulation::Multipliers, Formulation::GibbsAppell}) {

@@ -16,11 +16,11 @@
 #include <map>
 #include <random>
 
+#include "../test_support.h"
 #include "core/model/catalogue.h"
 #include "core/model/model_file.h"
 #include "core/nh/scenario.h"
 #include "core/nh/simulation.h"
-#include "../test_support.h"
 
 using namespace nh;
 
@@ -64,8 +64,7 @@ std::vector<std::map<std::string, double>> sceneParameters(const std::string& na
 
 std::shared_ptr<const SystemModel> cppSystem(const std::string& name) {
   for (const CatalogueEntry& entry : catalogueEntries())
-    if (entry.origin == SystemOrigin::BuiltIn && entry.system->name() == name)
-      return entry.system;
+    if (entry.origin == SystemOrigin::BuiltIn && entry.system->name() == name) return entry.system;
   return nullptr;
 }
 
@@ -196,8 +195,7 @@ void compareRuns(const std::string& name, const std::shared_ptr<const SystemMode
   Observables oa, ob;
   double worstState = 0, worstEnergy = 0, worstLambda = 0;
   for (std::size_t i = 0; i < statesA.size(); ++i) {
-    worstState =
-        std::max(worstState, maxDifference(statesA[i].data(), statesB[i].data(), size));
+    worstState = std::max(worstState, maxDifference(statesA[i].data(), statesB[i].data(), size));
     cppEquations.observe(wa, times[i], statesA[i].data(), oa);
     twinEquations.observe(wb, times[i], statesB[i].data(), ob);
     worstEnergy = std::max(worstEnergy, std::abs(oa.energy - ob.energy));
