@@ -334,6 +334,28 @@ class ModelEditorTest : public QObject {
     QVERIFY(S_ISCHR(st.st_mode));  // still the device
   }
 
+  void openingAFileWithAnErrorMarksItAndRunsNothing() {
+    SimulationController* c = window_->controller();
+    const auto running = c->systemPtr();
+    QTemporaryDir dir;
+    const QString path = dir.filePath("bad.yaml");
+    const QString text = ModelEditor::templateText().replace("- c/2*", "- c/2**");
+    { std::ofstream(path.toStdString()) << text.toStdString(); }
+    QVERIFY(!window_->openModelFile(path));
+    QCOMPARE(c->systemPtr(), running);
+    QCOMPARE(editor_->text(), text);
+    QCOMPARE(editor_->path(), path);
+    QVERIFY(editor_->problem().has_value());
+    QCOMPARE(editor_->textEdit()->errorLine(), find(editor_, "**").blockNumber() + 1);
+    QVERIFY(window_->modelEditorDock()->windowTitle().contains("bad.yaml"));
+
+    // A folder is no model file: said in a message; the editor keeps what it holds.
+    answerNextMessageBox(QMessageBox::Ok);
+    QVERIFY(!window_->openModelFile(dir.path()));
+    QCOMPARE(editor_->text(), text);
+    QCOMPARE(c->systemPtr(), running);
+  }
+
   void duplicateAndEditRenames() {
     QVERIFY(window_->newSystem());
     QVERIFY(window_->applyModel(editor_->system()));

@@ -160,13 +160,39 @@ class Gutter : public QWidget {
   ModelTextEdit* edit_;
 };
 
+// A path that gives way to the buttons beside it: elided in the middle, whole as tooltip.
+class PathLabel : public QLabel {
+ public:
+  PathLabel() {
+    setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    setAlignment(Qt::AlignRight | Qt::AlignVCenter);
+    setTextInteractionFlags(Qt::TextSelectableByMouse);
+  }
+  void setPath(const QString& path) {
+    path_ = path;
+    setToolTip(path);
+    elide();
+  }
+
+ protected:
+  void resizeEvent(QResizeEvent* event) override {
+    QLabel::resizeEvent(event);
+    elide();
+  }
+
+ private:
+  void elide() { setText(fontMetrics().elidedText(path_, Qt::ElideMiddle, width())); }
+  QString path_;
+};
+
 }  // namespace
 
 ModelTextEdit::ModelTextEdit(QWidget* parent) : QPlainTextEdit(parent), gutter_(new Gutter(this)) {
   setObjectName("modelText");
   QFont mono = QFontDatabase::systemFont(QFontDatabase::FixedFont);
   setFont(mono);
-  setLineWrapMode(QPlainTextEdit::NoWrap);
+  // Wrapped, so that a mark far to the right of a long line is still in view.
+  setLineWrapMode(QPlainTextEdit::WidgetWidth);
   setTabStopDistance(QFontMetricsF(mono).horizontalAdvance(' ') * 2);
   connect(this, &QPlainTextEdit::blockCountChanged, this,
           [this] { setViewportMargins(gutterWidth(), 0, 0, 0); });
@@ -306,9 +332,8 @@ ModelEditor::ModelEditor(QWidget* parent)
   setObjectName("modelEditor");
   highlighter_ =
       new ModelHighlighter(edit_->document(), palette().color(QPalette::Base).lightness() < 128);
-  fileLabel_ = new QLabel;
+  fileLabel_ = new PathLabel;
   fileLabel_->setObjectName("modelFile");
-  fileLabel_->setTextInteractionFlags(Qt::TextSelectableByMouse);
   status_ = new QLabel;
   status_->setObjectName("modelStatus");
   status_->setWordWrap(true);
@@ -341,8 +366,7 @@ ModelEditor::ModelEditor(QWidget* parent)
   auto* header = new QHBoxLayout;
   header->setContentsMargins(4, 0, 4, 0);
   header->addWidget(tools_);
-  header->addStretch(1);
-  header->addWidget(fileLabel_);
+  header->addWidget(fileLabel_, 1);
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(0, 0, 0, 0);
   layout->setSpacing(2);
@@ -366,14 +390,16 @@ ModelEditor::ModelEditor(QWidget* parent)
 
 QString ModelEditor::templateText() {
   return QStringLiteral(
-      R"(# A model file (docs/model-format.md). Edit it, then Apply (Ctrl+Return) to run it.
+      R"(# A model file (docs/model-format.md).
+# Edit it, then Apply (Ctrl+Return) to run it.
 format: nonholonomic-lab-system
 version: 1
 name: my_system
 title: My system
 description: >
-  A particle in a plane, pulled to the origin by a spring, that may only move along
-  the direction (cos kx, sin kx).
+  A particle in a plane, pulled to the origin
+  by a spring, that may only move along
+  (cos kx, sin kx).
 parameters:
   - {name: m, default: 1, unit: kg, min: 0, min_exclusive: true}
   - {name: c, default: 4, unit: N/m, min: 0}
@@ -403,6 +429,17 @@ void ModelEditor::setDocument(const QString& text, const QString& path) {
   savedText_ = text;
   edit_->setPlainText(text);  // clears the editor's undo history: a new document
   checkNow();
+  if (problem_ && problem_->line > 0) {
+    // A file opened with an error: show where it is.
+    const QTextBlock block = edit_->document()->findBlockByNumber(problem_->line - 1);
+    if (block.isValid()) {
+      QTextCursor at(block);
+      at.setPosition(block.position() + utf16Column(block.text(), problem_->column));
+      edit_->setTextCursor(at);
+      // Once the editor has its size (it may be shown only now).
+      QTimer::singleShot(0, edit_, [edit = edit_] { edit->centerCursor(); });
+    }
+  }
   emit documentChanged();
 }
 
@@ -466,6 +503,7 @@ void ModelEditor::check() {
   }
   wasModified_ = isModified();
   updateActions();
+  emit documentChanged();  // the name may have changed
 }
 
 void ModelEditor::showProblem(const Problem& p) {
@@ -516,20 +554,23 @@ void ModelEditor::setStatus(const QString& text, bool error) {
 void ModelEditor::updateActions() {
   applyAction_->setEnabled(system_ != nullptr && text() != runningText_);
   revertAction_->setEnabled(isModified());
-  const QString name = path_.isEmpty() ? tr("not saved") : QDir::toNativeSeparators(path_);
-  fileLabel_->setText(isModified() ? name + QStringLiteral(" *") : name);
-  fileLabel_->setToolTip(name);
+  // The dock's title names the file; this is where it is.
+  static_cast<PathLabel*>(fileLabel_)->setPath(QDir::toNativeSeparators(path_));
+}
+
+QString ModelEditor::documentName() const {
+  if (!path_.isEmpty()) return QFileInfo(path_).fileName();
+  static const QRegularExpression nameLine("^name:\\s*[\"']?([A-Za-z0-9_]+)",
+                                           QRegularExpression::MultilineOption);
+  const QRegularExpressionMatch m = nameLine.match(text());
+  return (m.hasMatch() ? m.captured(1) : QStringLiteral("my_system")) + ".yaml";
 }
 
 QString ModelEditor::suggestedFileName() const {
   if (!path_.isEmpty()) return path_;
-  static const QRegularExpression nameLine("^name:\\s*[\"']?([A-Za-z0-9_]+)",
-                                           QRegularExpression::MultilineOption);
-  const QRegularExpressionMatch m = nameLine.match(text());
-  const QString name = m.hasMatch() ? m.captured(1) : QStringLiteral("my_system");
   const QString folder = QString::fromStdString(nh::userModelFolder());
   QDir().mkpath(folder);
-  return QDir(folder).filePath(name + ".yaml");
+  return QDir(folder).filePath(documentName());
 }
 
 bool ModelEditor::saveTo(const QString& path) {

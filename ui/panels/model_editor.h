@@ -83,6 +83,8 @@ class ModelEditor : public QWidget {
   const QString& path() const { return path_; }
   // The text differs from the one opened or last saved.
   bool isModified() const;
+  // The file's name, or for text not saved yet NAME.yaml after its `name:`.
+  QString documentName() const;
 
   // The model text of the system that runs: Apply is enabled while the text loads and
   // differs from it.

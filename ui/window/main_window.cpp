@@ -780,10 +780,11 @@ void MainWindow::onModelSaved(const QString& path) {
 }
 
 void MainWindow::updateModelTitle() {
-  const QString path = modelEditor_->path();
-  const QString name = path.isEmpty() ? tr("not saved") : QFileInfo(path).fileName();
+  const QString state = modelEditor_->path().isEmpty() ? tr(" (not saved yet)")
+                        : modelEditor_->isModified()   ? QStringLiteral(" *")
+                                                       : QString();
   modelEditorDock_->setWindowTitle(
-      tr("Model editor — %1%2").arg(name, modelEditor_->isModified() ? " *" : ""));
+      tr("Model editor — %1%2").arg(modelEditor_->documentName(), state));
 }
 
 void MainWindow::refreshSystemBox() {
