@@ -12,12 +12,14 @@
 #include <QAction>
 #include <QComboBox>
 #include <QDockWidget>
+#include <QHelpEvent>
 #include <QLabel>
 #include <QListWidget>
 #include <QMessageBox>
 #include <QTemporaryDir>
 #include <QTextBlock>
 #include <QTimer>
+#include <QToolTip>
 #include <QUndoStack>
 #include <QtTest>
 #include <atomic>
@@ -153,6 +155,16 @@ class ModelEditorTest : public QObject {
     QCOMPARE(wavy->cursor.selectedText(), QString("vw"));
     QCOMPARE(editor_->textEdit()->errorLine(), line);
     QVERIFY(!editor_->applyAction()->isEnabled());
+    // Hovering the mark shows the message.
+    QTextCursor inside(editor_->textEdit()->document());
+    inside.setPosition(start + 1);
+    const QPoint at = editor_->textEdit()->cursorRect(inside).center();
+    QWidget* viewport = editor_->textEdit()->viewport();
+    QHelpEvent hover(QEvent::ToolTip, at, viewport->mapToGlobal(at));
+    QApplication::sendEvent(viewport, &hover);
+    QTRY_VERIFY(QToolTip::isVisible());
+    QVERIFY2(QToolTip::text().contains("unknown name 'vw'"), qPrintable(QToolTip::text()));
+    QToolTip::hideText();
 
     // The last good system runs on.
     const double t = c->displayTime();

@@ -57,6 +57,10 @@ enum BlockState { Plain = -1, InDoubleQuote = 1, InSingleQuote = 2 };
 
 ModelHighlighter::ModelHighlighter(QTextDocument* document, bool dark)
     : QSyntaxHighlighter(document) {
+  setDarkBackground(dark);
+}
+
+void ModelHighlighter::setDarkBackground(bool dark) {
   key_ = charFormat(dark ? QColor(120, 170, 255) : QColor(25, 70, 150), true);
   comment_ = charFormat(dark ? QColor(140, 150, 140) : QColor(110, 115, 110), false, true);
   quoted_ = charFormat(dark ? QColor(140, 210, 140) : QColor(35, 110, 45));
@@ -64,6 +68,7 @@ ModelHighlighter::ModelHighlighter(QTextDocument* document, bool dark)
   function_ = charFormat(dark ? QColor(210, 150, 255) : QColor(125, 40, 160), true);
   operator_ = charFormat(dark ? QColor(90, 210, 200) : QColor(0, 120, 115), true);
   punctuation_ = charFormat(dark ? QColor(170, 170, 170) : QColor(120, 120, 120));
+  rehighlight();
 }
 
 void ModelHighlighter::highlightBlock(const QString& text) {
@@ -291,7 +296,8 @@ void ModelTextEdit::setErrorMark(int line, int from, int to, const QString& mess
   const QTextBlock block = document()->findBlockByNumber(line - 1);
   if (block.isValid()) {
     QTextEdit::ExtraSelection lineMark;
-    lineMark.format.setBackground(QColor(255, 225, 225));
+    // Translucent, so that light and dark palettes (presentation mode) both keep the text.
+    lineMark.format.setBackground(QColor(255, 40, 40, 38));
     lineMark.format.setProperty(QTextFormat::FullWidthSelection, true);
     lineMark.cursor = QTextCursor(block);
     marks.append(lineMark);
@@ -299,7 +305,7 @@ void ModelTextEdit::setErrorMark(int line, int from, int to, const QString& mess
       QTextEdit::ExtraSelection token;
       token.format.setUnderlineStyle(QTextCharFormat::WaveUnderline);
       token.format.setUnderlineColor(QColor(220, 0, 0));
-      token.format.setBackground(QColor(255, 190, 190));
+      token.format.setBackground(QColor(255, 40, 40, 70));
       token.format.setToolTip(message);
       token.cursor = QTextCursor(block);
       token.cursor.setPosition(block.position() + from);
@@ -422,6 +428,12 @@ scene:
   points:
     - {name: particle, position: [x, y, 0]}
 )");
+}
+
+void ModelEditor::changeEvent(QEvent* event) {
+  QWidget::changeEvent(event);
+  if (event->type() == QEvent::PaletteChange)
+    highlighter_->setDarkBackground(palette().color(QPalette::Base).lightness() < 128);
 }
 
 void ModelEditor::setDocument(const QString& text, const QString& path) {

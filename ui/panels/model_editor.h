@@ -29,6 +29,8 @@ class ModelHighlighter : public QSyntaxHighlighter {
 
  public:
   explicit ModelHighlighter(QTextDocument* document, bool darkBackground = false);
+  // Colours that read on a dark base (presentation mode) or a light one.
+  void setDarkBackground(bool dark);
 
  protected:
   void highlightBlock(const QString& text) override;
@@ -123,6 +125,9 @@ class ModelEditor : public QWidget {
   QAction* revertAction() const { return revertAction_; }
 
   static constexpr int kCheckDelayMs = 300;
+
+ protected:
+  void changeEvent(QEvent* event) override;
 
  signals:
   void applyRequested(std::shared_ptr<const nh::model::FormulaSystem> system);
