@@ -219,6 +219,15 @@ void ModelTextEdit::updateGutter(const QRect& rect, int dy) {
     gutter_->update(0, rect.y(), gutter_->width(), rect.height());
 }
 
+void ModelTextEdit::changeEvent(QEvent* event) {
+  QPlainTextEdit::changeEvent(event);
+  if (event->type() == QEvent::FontChange) {
+    setViewportMargins(gutterWidth(), 0, 0, 0);
+    const QRect r = contentsRect();
+    gutter_->setGeometry(QRect(r.left(), r.top(), gutterWidth(), r.height()));
+  }
+}
+
 void ModelTextEdit::resizeEvent(QResizeEvent* event) {
   QPlainTextEdit::resizeEvent(event);
   const QRect r = contentsRect();
@@ -245,7 +254,9 @@ void ModelTextEdit::paintGutter(QPaintEvent* event) {
         const int d = marker * 6 / 10;
         painter.drawEllipse(QRect(4 + (marker - d) / 2, top + (marker - d) / 2, d, d));
       }
-      painter.setPen(error ? QColor(205, 40, 40) : pal.color(QPalette::PlaceholderText));
+      QColor subdued = pal.color(QPalette::Text);
+      subdued.setAlpha(120);  // on light and dark palettes alike
+      painter.setPen(error ? QColor(225, 45, 45) : subdued);
       painter.drawText(0, top, w - 4, fontMetrics().height(), Qt::AlignRight,
                        QString::number(number));
     }
@@ -434,6 +445,12 @@ void ModelEditor::changeEvent(QEvent* event) {
   QWidget::changeEvent(event);
   if (event->type() == QEvent::PaletteChange)
     highlighter_->setDarkBackground(palette().color(QPalette::Base).lightness() < 128);
+  if (event->type() == QEvent::FontChange) {
+    // The text keeps its fixed-width family at the size of the rest (presentation mode).
+    QFont mono = edit_->font();
+    mono.setPointSizeF(font().pointSizeF());
+    edit_->setFont(mono);
+  }
 }
 
 void ModelEditor::setDocument(const QString& text, const QString& path) {
