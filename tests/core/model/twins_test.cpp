@@ -11,8 +11,7 @@
 // pow differs, by 4e-14 at most.)
 //
 // Not compared, because a model file cannot say it: the central force at n = −1 (the C++
-// switches to k log r; the twin divides by n + 1) and the rolling disk's extent for
-// r > 1/3 (the C++ draws max(2, 6 r); a scene's extent is a number).
+// switches to k log r; the twin divides by n + 1).
 
 // model_data.h first: its member ModelData::slots would be eaten by Qt's `slots` keyword macro.
 #include "core/model/model_data.h"
@@ -66,6 +65,7 @@ std::vector<std::map<std::string, double>> sceneParameters(const std::string& na
   if (name == "ball_on_turntable") sets.push_back({{"Omega_freq", 0}, {"Omega_amp", 0.5}});
   if (name == "rigid_body") sets.push_back({{"I1", 1}, {"I2", 1}, {"I3", 3}});
   if (name == "chaplygin_sleigh") sets.push_back({{"a", 0.1}});
+  if (name == "rolling_disk") sets.push_back({{"r", 0.5}});  // extent max(2, 6 r) = 3
   return sets;
 }
 
