@@ -79,7 +79,13 @@ class Printer {
       for (int i = 0; i < ex_to<numeric>(e.op(1)).to_int(); ++i) collect(e.op(0), key);
       return;
     }
-    for (size_t i = 0; i < e.nops(); ++i) collect(e.op(i), key);
+    // Inside a function a symbol ranks after every plain one: 5*t + 3*sin(t).
+    const bool inFunction = GiNaC::is_a<GiNaC::function>(e);
+    for (size_t i = 0; i < e.nops(); ++i) {
+      std::vector<int> inner;
+      collect(e.op(i), inner);
+      for (int rank : inner) key.push_back(inFunction ? rank + (1 << 10) : rank);
+    }
   }
   int factorKey(const ex& f) const {
     const ex base = GiNaC::is_a<GiNaC::power>(f) ? f.op(0) : f;
@@ -145,7 +151,38 @@ class Printer {
     return out.str();
   }
 
+  // The numeric factor of a term (1 for a term without one).
+  static numeric coefficientOf(const ex& term) {
+    if (GiNaC::is_a<numeric>(term)) return ex_to<numeric>(term);
+    numeric c = 1;
+    if (GiNaC::is_a<GiNaC::mul>(term))
+      for (size_t i = 0; i < term.nops(); ++i)
+        if (GiNaC::is_a<numeric>(term.op(i))) c *= ex_to<numeric>(term.op(i));
+    return c;
+  }
+  // A sum whose terms all carry the same number up to sign, other than ±1, as that number
+  // times a sum: 1/35*(vy*(…) + y*(…)) rather than 1/35*vy*(…) + 1/35*y*(…).
+  static bool commonCoefficient(const ex& e, numeric& common) {
+    if (!GiNaC::is_a<GiNaC::add>(e)) return false;
+    bool allNegative = true;
+    for (size_t i = 0; i < e.nops(); ++i) {
+      const numeric c = coefficientOf(e.op(i));
+      if (!c.is_rational() || (i > 0 && !GiNaC::abs(c).is_equal(GiNaC::abs(common)))) return false;
+      common = c;
+      allNegative &= c.is_negative();
+    }
+    common = allNegative ? -GiNaC::abs(common) : GiNaC::abs(common);
+    return !GiNaC::abs(common).is_equal(1);
+  }
+
   std::string sum(const ex& e, bool tex) const {
+    if (numeric common; commonCoefficient(e, common)) {
+      ex rest = 0;
+      for (size_t i = 0; i < e.nops(); ++i) rest += e.op(i) / common;
+      const std::string inner = sum(rest, tex);
+      const std::string c = number(common, tex);
+      return tex ? c + " \\left(" + inner + "\\right)" : c + "*(" + inner + ")";
+    }
     std::vector<std::pair<std::vector<int>, ex>> terms;
     for (size_t i = 0; i < e.nops(); ++i) terms.emplace_back(termKey(e.op(i)), e.op(i));
     std::stable_sort(terms.begin(), terms.end(), [](const auto& a, const auto& b) {
@@ -190,7 +227,15 @@ class Printer {
     std::stable_sort(down.begin(), down.end(), byKey);
     bool negative = coefficient.is_negative();
     if (negative) coefficient = -coefficient;
-    // −(r − w²)/r³ reads better as (w² − r)/r³.
+    // −(r − w²)/r³ reads better as (w² − r)/r³, and vy*(−3 sin t − 5) as −vy*(3 sin t + 5).
+    const auto allNegative = [](const ex& f) {
+      if (!GiNaC::is_a<GiNaC::add>(f)) return false;
+      for (size_t i = 0; i < f.nops(); ++i)
+        if (!coefficientOf(f.op(i)).is_negative()) return false;
+      return true;
+    };
+    for (ex& f : up)
+      if (allNegative(f)) f = GiNaC::expand(-f), negative = !negative;
     if (negative && std::count_if(up.begin(), up.end(),
                                   [](const ex& f) { return GiNaC::is_a<GiNaC::add>(f); }) == 1) {
       for (ex& f : up)

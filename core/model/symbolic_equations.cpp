@@ -31,14 +31,34 @@ constexpr int kSimplifyLimit = 4000;
 constexpr int kSolveEntryLimit = 1500;
 constexpr int kSolveMaxSize = 10;  // m + k + h
 
-// The shorter of the normal form (one fraction) and the expanded form.
-ex simplified(const ex& e) {
+// The smallest (in expression nodes) of three forms of e: the normal form (one fraction),
+// the expanded form, and the fraction whose numerator is collected by `variables`
+// (velocities, then coordinates) with common factors taken out, which shows the physics'
+// shape: −κ (Ω' y + Ω vy) rather than five expanded terms over (1 + inertia_ratio).
+ex simplified(const ex& e, const GiNaC::lst& variables) {
   if (expressionSize(e, kSimplifyLimit) > kSimplifyLimit) return e;
   const ex fraction = GiNaC::normal(e);
-  if (GiNaC::is_a<numeric>(fraction)) return fraction;
+  if (GiNaC::is_a<numeric>(fraction) || GiNaC::is_a<symbol>(fraction)) return fraction;
+  const ex parts = fraction.numer_denom();
+  // Over a common denominator only when it is a sum (1 + inertia_ratio); with a monomial one
+  // (r³) the terms keep their own denominators: w1²/2 + w2²/(2r²) + 1/r.
+  const bool monomialDenominator = !GiNaC::is_a<GiNaC::add>(GiNaC::expand(parts.op(1)));
+  ex collected;
+  try {
+    collected = monomialDenominator ? GiNaC::collect(GiNaC::expand(e), variables, true)
+                                    : GiNaC::collect_common_factors(GiNaC::collect(
+                                          GiNaC::expand(parts.op(0)), variables, true)) /
+                                          GiNaC::collect_common_factors(GiNaC::expand(parts.op(1)));
+  } catch (const std::exception&) {
+    collected = fraction;
+  }
   const ex expanded = GiNaC::expand(e);
+  // The collected form unless it is clearly larger: its grouping reads better.
+  const int collectedSize = expressionSize(collected, kSimplifyLimit);
   const int fractionSize = expressionSize(fraction, kSimplifyLimit);
-  return expressionSize(expanded, fractionSize) < fractionSize ? expanded : fraction;
+  const int expandedSize = expressionSize(expanded, kSimplifyLimit);
+  if (4 * collectedSize <= 5 * std::min(fractionSize, expandedSize)) return collected;
+  return expandedSize < fractionSize ? expanded : fraction;
 }
 
 // A double of a C++ system (a parameter baked into its tape) as an exact number when it is
@@ -156,6 +176,11 @@ std::string formatNumber(double v) {
   return text;
 }
 
+void setOrder(SymbolicEquations& s) {
+  for (const symbol& y : s.y) s.order.append(y);
+  for (const symbol& q : s.q) s.order.append(q);
+}
+
 // What is read from a system before differentiating: symbols, ρ, L, Φ (with ġ), g, Q and C.
 void readFormulaSystem(const FormulaSystem& system, SymbolicEquations& s) {
   const ModelData& data = system.data();
@@ -169,6 +194,7 @@ void readFormulaSystem(const FormulaSystem& system, SymbolicEquations& s) {
   }
   for (int i = 0; i < n; ++i) s.q.push_back(table.slots[slots.coordinate(i)]);
   for (int a = 0; a < m; ++a) s.y.push_back(table.slots[slots.velocity(a)]);
+  setOrder(s);
   s.rho = matrix(n, m);
   if (!data.rho.empty()) {
     for (int a = 0; a < m; ++a)
@@ -231,7 +257,7 @@ bool hamelStructure(const SystemModel& system, const std::vector<double>& parame
       for (int c = 0; c < m; ++c) {
         ex value = 0;
         for (int i = 0; i < n; ++i) value += inverse(c, i) * bracket[i];
-        value = simplified(value);
+        value = simplified(value, s.order);
         if (!value.is_zero()) found.push_back({a, b, c, value});
       }
     }
@@ -275,6 +301,7 @@ void readRecordedSystem(const SystemModel& system, const std::vector<double>& pa
   s.t = symbol("t", "t");
   for (int i = 0; i < n; ++i) s.q.emplace_back(info.coordinates[i], latexName(info.coordinates[i]));
   for (int a = 0; a < m; ++a) s.y.emplace_back(info.velocities[a], latexName(info.velocities[a]));
+  setOrder(s);
   s.k = system.k();
   s.h = system.h();
   s.rho = matrix(n, m);
@@ -337,7 +364,7 @@ void readRecordedSystem(const SystemModel& system, const std::vector<double>& pa
 // smallest entry), every entry brought to normal form; nullopt with a reason when an entry
 // outgrows the limit or no pivot is left.
 std::optional<std::vector<ex>> solveLinear(std::vector<std::vector<ex>> K, std::vector<ex> r,
-                                           std::string& why) {
+                                           const GiNaC::lst& order, std::string& why) {
   const int N = static_cast<int>(r.size());
   std::vector<int> unknownOf(N);
   for (int j = 0; j < N; ++j) unknownOf[j] = j;
@@ -379,7 +406,7 @@ std::optional<std::vector<ex>> solveLinear(std::vector<std::vector<ex>> K, std::
     }
   }
   std::vector<ex> x(N);
-  for (int s = 0; s < N; ++s) x[unknownOf[s]] = simplified(r[s] / K[s][s]);
+  for (int s = 0; s < N; ++s) x[unknownOf[s]] = simplified(r[s] / K[s][s], order);
   return x;
 }
 
@@ -413,15 +440,15 @@ SymbolicEquations deriveSymbolic(const SystemModel& system, const std::vector<do
   const int n = static_cast<int>(s.q.size()), m = static_cast<int>(s.y.size());
   const int kt = static_cast<int>(s.constraints.size());
   for (int i = 0; i < n; ++i)
-    for (int a = 0; a < m; ++a) s.rho(i, a) = simplified(s.rho(i, a));
+    for (int a = 0; a < m; ++a) s.rho(i, a) = simplified(s.rho(i, a), s.order);
   s.identityAnchor = n == m;
   for (int i = 0; i < n && s.identityAnchor; ++i)
     for (int a = 0; a < m && s.identityAnchor; ++a)
       s.identityAnchor = (s.rho(i, a) - (i == a ? 1 : 0)).is_zero();
-  s.lagrangian = simplified(s.lagrangian);
-  for (ex& phi : s.constraints) phi = simplified(phi);
-  for (ex& g : s.holonomic) g = simplified(g);
-  for (auto& c : s.structure) c.value = simplified(c.value);
+  s.lagrangian = simplified(s.lagrangian, s.order);
+  for (ex& phi : s.constraints) phi = simplified(phi, s.order);
+  for (ex& g : s.holonomic) g = simplified(g, s.order);
+  for (auto& c : s.structure) c.value = simplified(c.value, s.order);
 
   // Total derivative at frozen y along the motion: ∂_t + (ρy)·∂_q (as the engine's `along`).
   std::vector<ex> v(n, 0);
@@ -437,19 +464,19 @@ SymbolicEquations deriveSymbolic(const SystemModel& system, const std::vector<do
   s.M = matrix(m, m);
   s.F = matrix(m, 1);
   for (int a = 0; a < m; ++a) {
-    for (int b = 0; b < m; ++b) s.M(a, b) = simplified(p[a].diff(s.y[b]));
+    for (int b = 0; b < m; ++b) s.M(a, b) = simplified(p[a].diff(s.y[b]), s.order);
     ex F = -along(p[a]) + s.forces[a];
     for (int i = 0; i < n; ++i) F += s.rho(i, a) * s.lagrangian.diff(s.q[i]);
     s.F(a, 0) = F;
   }
   // F_α += C^γ_{βα} y^β p_γ, as the engine adds it (equations.cpp).
   for (const auto& c : s.structure) s.F(c.b, 0) += c.value * s.y[c.a] * p[c.c];
-  for (int a = 0; a < m; ++a) s.F(a, 0) = simplified(s.F(a, 0));
+  for (int a = 0; a < m; ++a) s.F(a, 0) = simplified(s.F(a, 0), s.order);
   s.A = matrix(std::max(kt, 1), m);  // GiNaC has no 0×m matrices; only kt rows are used
   s.b = matrix(std::max(kt, 1), 1);
   for (int c = 0; c < kt; ++c) {
-    for (int a = 0; a < m; ++a) s.A(c, a) = simplified(s.constraints[c].diff(s.y[a]));
-    s.b(c, 0) = simplified(-along(s.constraints[c]));
+    for (int a = 0; a < m; ++a) s.A(c, a) = simplified(s.constraints[c].diff(s.y[a]), s.order);
+    s.b(c, 0) = simplified(-along(s.constraints[c]), s.order);
   }
 
   if (s.structureOmitted || s.forcesOmitted) {
@@ -471,7 +498,7 @@ SymbolicEquations deriveSymbolic(const SystemModel& system, const std::vector<do
       for (int a = 0; a < m; ++a) K[m + c][a] = s.A(c, a);
       r[m + c] = s.b(c, 0);
     }
-    if (const auto x = solveLinear(std::move(K), std::move(r), s.notSolvedBecause)) {
+    if (const auto x = solveLinear(std::move(K), std::move(r), s.order, s.notSolvedBecause)) {
       s.solved = true;
       s.ydot = matrix(m, 1);
       s.lambda = matrix(std::max(kt, 1), 1);

@@ -27,6 +27,7 @@ struct SymbolicEquations {
   std::vector<GiNaC::symbol> q, y;        // n coordinates, m velocities
   std::vector<GiNaC::symbol> parameters;  // model files: one per parameter; C++ systems: none
   std::vector<std::string> coordinateNames, velocityNames, parameterNames;
+  GiNaC::lst order;  // y then q: the variables simplified expressions are collected by
 
   GiNaC::matrix rho;  // n×m: q̇ = ρ y
   bool identityAnchor = false;
