@@ -9,7 +9,7 @@
 #include <string>
 #include <thread>
 
-#include "core/nh/catalogue.h"
+#include "core/model/catalogue.h"
 #include "core/nh/scenario.h"
 
 using namespace nh;

@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # Checks that dependencies run one way, core ← ui ← app, folder by folder:
 #   rank 0  core/nh            the engine
-#   rank 1  core/systems core/io
-#   rank 2  ui/sim ui/export/media resources (the bundled files and their Qt-Gui accessors)
-#   rank 3  ui/scene ui/plot ui/panels
-#   rank 4  ui/export
-#   rank 5  ui/window
-#   rank 6  app/nhsim app/nhlab   (nhlab may use nhsim's command-line helpers)
+#           resources/systems  the bundled model files (data, compiled in)
+#   rank 1  core/systems core/model (C++ systems; model files and the catalogue)
+#   rank 2  core/io
+#   rank 3  ui/sim ui/export/media resources (the bundled files and their Qt-Gui accessors)
+#   rank 4  ui/scene ui/plot ui/panels
+#   rank 5  ui/export
+#   rank 6  ui/window
+#   rank 7  app/nhsim app/nhlab   (nhlab may use nhsim's command-line helpers)
 # A source may include headers from its own folder and from folders of lower rank only; a
 # CMakeLists.txt may build only the sources beside it (no ../ or paths into other folders).
 # Usage: scripts/check-layers.sh [SOURCE_DIR]. Prints each violation; exit 1 if any.
@@ -15,13 +17,14 @@ cd "${1:-$(dirname "$0")/..}"
 
 rank_of() {
   case "$1" in
-    core/nh) echo 0 ;;
-    core/systems|core/io) echo 1 ;;
-    ui/sim|ui/export/media|resources) echo 2 ;;
-    ui/scene|ui/plot|ui/panels) echo 3 ;;
-    ui/export) echo 4 ;;
-    ui/window) echo 5 ;;
-    app/nhsim|app/nhlab) echo 6 ;;
+    core/nh|resources/systems) echo 0 ;;
+    core/systems|core/model) echo 1 ;;
+    core/io) echo 2 ;;
+    ui/sim|ui/export/media|resources) echo 3 ;;
+    ui/scene|ui/plot|ui/panels) echo 4 ;;
+    ui/export) echo 5 ;;
+    ui/window) echo 6 ;;
+    app/nhsim|app/nhlab) echo 7 ;;
     *) echo "" ;;
   esac
 }

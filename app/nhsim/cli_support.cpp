@@ -5,9 +5,11 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 
 #include "core/io/scenario_file.h"
-#include "core/nh/catalogue.h"
+#include "core/model/catalogue.h"
+#include "core/model/model_file.h"
 
 namespace nh::cli {
 
@@ -39,6 +41,14 @@ bool existsAsFile(const std::string& path) {
 }  // namespace
 
 Scenario loadTarget(const std::string& target, bool* fromFile) {
+  if (model::isModelFilePath(target)) {
+    // A model file: loaded (and checked) here; the scenario holds its absolute path.
+    if (fromFile) *fromFile = false;
+    findSystem(target);
+    Scenario s;
+    s.system = std::filesystem::absolute(target).lexically_normal().string();
+    return s;
+  }
   const bool isFile =
       (target.size() > 5 && target.substr(target.size() - 5) == ".json") || existsAsFile(target);
   if (fromFile) *fromFile = isFile;

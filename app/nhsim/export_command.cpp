@@ -14,7 +14,7 @@
 #include "app/nhsim/cli_support.h"
 #include "app/nhsim/export_usage.h"
 #include "core/io/scenario_file.h"
-#include "core/nh/catalogue.h"
+#include "core/model/catalogue.h"
 #include "core/nh/errors.h"
 #include "core/nh/scenario.h"
 #include "ui/export/animation_exporter.h"

@@ -17,7 +17,7 @@
 #include "app/nhsim/export_usage.h"
 #include "core/io/csv_writer.h"
 #include "core/io/scenario_file.h"
-#include "core/nh/catalogue.h"
+#include "core/model/catalogue.h"
 #include "core/nh/errors.h"
 #include "core/nh/scenario.h"
 #include "core/nh/version.h"
@@ -28,16 +28,23 @@ namespace {
 
 const char* kUsage =
     "usage: nhsim list\n"
-    "       nhsim info SYSTEM [--json]\n"
-    "       nhsim run SYSTEM|SCENARIO.json [--set NAME=VALUE]... [--init NAME=VALUE]...\n"
+    "       nhsim info SYSTEM|MODEL.yaml [--json]\n"
+    "       nhsim run SYSTEM|MODEL.yaml|SCENARIO.json [--set NAME=VALUE]... [--init NAME=VALUE]...\n"
     "                 [--t-end T] [--dt-out H] [--integrator dopri5|rk78|rk4] [--rtol R]\n"
     "                 [--atol A] [--step H] [--dynamics nonholonomic|vakonomic]\n"
     "                 [--formulation multipliers|gibbs-appell] [--no-projection]\n"
     "                 [--out FILE|-] [--save-scenario FILE] [--quiet]\n";
 
 int list() {
-  for (const auto& s : catalogue())
-    std::printf("%-18s %s\n", s->name().c_str(), s->info().title.c_str());
+  for (const auto& e : catalogueEntries()) {
+    const char* origin = e.origin == SystemOrigin::BuiltIn        ? "C++"
+                         : e.origin == SystemOrigin::BuiltInModel ? "model"
+                                                                  : "user";
+    std::printf("%-24s %-6s %s\n", e.system->name().c_str(), origin,
+                e.system->info().title.c_str());
+  }
+  for (const auto& problem : catalogueProblems())
+    std::fprintf(stderr, "nhsim: warning: %s\n", problem.c_str());
   return kOk;
 }
 

@@ -13,7 +13,7 @@
 #include <cmath>
 #include <cstdio>
 
-#include "core/nh/catalogue.h"
+#include "core/model/catalogue.h"
 #include "core/nh/scenario.h"
 #include "ui/plot/plot_widget.h"
 #include "ui/scene/scene_renderer.h"

@@ -3,6 +3,8 @@
 
 #include <string>
 
+#include "core/nh/read_file.h"  // readRegularFile, the reading counterpart
+
 namespace nh {
 
 // Writes `contents` to `path`. A regular file (or a new one) is replaced atomically: the data
@@ -12,8 +14,5 @@ namespace nh {
 // directly, never replaced. Throws Error("cannot write '<path>': <reason>").
 void writeFileAtomically(const std::string& path, const std::string& contents);
 
-// Reads a whole regular file; throws InputError naming `what` and the reason otherwise
-// (missing, unreadable, a directory, FIFO or device).
-std::string readRegularFile(const std::string& path, const std::string& what);
 
 }  // namespace nh

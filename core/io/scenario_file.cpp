@@ -1,12 +1,16 @@
 #include "core/io/scenario_file.h"
 
+#include <filesystem>
 #include <nlohmann/json.hpp>
 
 #include "core/io/atomic_file.h"
-#include "core/nh/catalogue.h"
+#include "core/model/catalogue.h"
+#include "core/model/model_file.h"
 #include "core/nh/errors.h"
 
 namespace nh {
+
+namespace fs = std::filesystem;
 
 namespace {
 
@@ -95,7 +99,20 @@ Scenario parseScenarioJson(const std::string& json, const std::string& origin) {
 
   Scenario s;
   s.system = root["system"].get<std::string>();
-  withOrigin(origin, [&] { return findSystem(s.system); });  // lists the known systems
+  // A model file named by the scenario is found relative to the scenario's folder; the
+  // scenario then holds its absolute path (written back relative by writeScenarioFile).
+  if (isSystemPath(s.system)) {
+    fs::path p(s.system);
+    if (p.is_relative()) p = fs::absolute(fs::path(origin).parent_path() / p).lexically_normal();
+    s.system = p.string();
+  }
+  try {
+    findSystem(s.system);  // lists the known systems
+  } catch (const model::ModelError&) {
+    throw;  // names the model file, its key, line and column
+  } catch (const InputError& e) {
+    fail(origin, e.what());
+  }
   if (root.contains("parameters"))
     s.parameters = numberMap(root["parameters"], "parameters", origin);
   if (root.contains("initial")) s.initial = numberMap(root["initial"], "initial", origin);
@@ -135,11 +152,22 @@ Scenario readScenarioFile(const std::string& path) {
   return parseScenarioJson(readRegularFile(path, "scenario file"), path);
 }
 
-std::string scenarioToJson(const Scenario& s) {
+bool isSystemPath(const std::string& system) {
+  return system.find('/') != std::string::npos || model::isModelFilePath(system);
+}
+
+std::string scenarioToJson(const Scenario& s, const std::string& path) {
   OrderedJson root;
   root["format"] = kFormatName;
   root["version"] = kScenarioFormatVersion;
-  root["system"] = s.system;
+  std::string system = s.system;
+  if (!path.empty() && isSystemPath(system) && fs::path(system).is_absolute()) {
+    // Relative to the scenario's own folder, so the two can move together.
+    const fs::path folder = fs::absolute(fs::path(path)).parent_path();
+    const fs::path relative = fs::path(system).lexically_relative(folder);
+    if (!relative.empty()) system = relative.string();
+  }
+  root["system"] = system;
   root["parameters"] = OrderedJson::object();
   for (const auto& [name, value] : s.parameters) root["parameters"][name] = value;
   root["initial"] = OrderedJson::object();
@@ -158,7 +186,7 @@ std::string scenarioToJson(const Scenario& s) {
 
 void writeScenarioFile(const Scenario& scenario, const std::string& path) {
   try {
-    writeFileAtomically(path, scenarioToJson(scenario));
+    writeFileAtomically(path, scenarioToJson(scenario, path));
   } catch (const Error& e) {
     throw Error(std::string("scenario file: ") + e.what());
   }

@@ -16,8 +16,13 @@ Scenario parseScenarioJson(const std::string& json, const std::string& origin);
 // Reads a regular file (a directory, FIFO or device is refused: reading one could block).
 Scenario readScenarioFile(const std::string& path);
 
-// Indented JSON, keys in a fixed order, numbers that read back to the same doubles.
-std::string scenarioToJson(const Scenario& scenario);
+// Indented JSON, keys in a fixed order, numbers that read back to the same doubles. A
+// system given as a model file's absolute path is written relative to the folder of
+// `path` (the file the JSON goes to), when given.
+std::string scenarioToJson(const Scenario& scenario, const std::string& path = "");
+
+// Whether a scenario's `system` names a model file (a path) rather than a system name.
+bool isSystemPath(const std::string& system);
 // Writes through writeFileAtomically (core/io/atomic_file.h): a failure never leaves a
 // truncated file. Throws Error.
 void writeScenarioFile(const Scenario& scenario, const std::string& path);

@@ -136,6 +136,7 @@ struct ModelData {
   std::vector<Expression> holonomicRate;      // h: ġ = ∂g/∂t + ∂g/∂q ρ y (derived)
   std::vector<Expression> holonomicJacobian;  // h·n: ∂g/∂q, column-major (derived)
   SceneSpec scene;
+  size_t maxNodes = 1;  // the longest expression's node count (evaluation scratch)
 };
 
 }  // namespace nh::model

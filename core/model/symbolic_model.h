@@ -17,6 +17,7 @@ namespace nh::model {
 struct SymbolTable {
   std::vector<GiNaC::symbol> slots;  // by slot index (definitions' entries unused)
   std::vector<GiNaC::ex> definitions;  // each definition, inlined, as GiNaC
+  int firstDefinition = 0;             // slot of the first definition
   GiNaC::symbol time() const { return slots[0]; }
 };
 

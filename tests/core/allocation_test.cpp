@@ -9,7 +9,7 @@
 #include <cstdlib>
 #include <new>
 
-#include "core/nh/catalogue.h"
+#include "core/model/catalogue.h"
 #include "core/nh/scenario.h"
 #include "core/nh/simulation.h"
 #include "test_support.h"

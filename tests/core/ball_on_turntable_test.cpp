@@ -3,7 +3,7 @@
 #include <complex>
 #include <random>
 
-#include "core/nh/catalogue.h"
+#include "core/model/catalogue.h"
 #include "core/nh/errors.h"
 #include "core/nh/scenario.h"
 #include "test_support.h"

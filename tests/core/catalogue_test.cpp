@@ -1,6 +1,6 @@
 // Every catalogue system is well described, starts consistent, draws a scene and runs;
 // closed-form behaviour of the rolling disk.
-#include "core/nh/catalogue.h"
+#include "core/model/catalogue.h"
 
 #include <QtTest>
 #include <algorithm>

@@ -4,7 +4,7 @@
 #include <random>
 #include <thread>
 
-#include "core/nh/catalogue.h"
+#include "core/model/catalogue.h"
 #include "core/nh/errors.h"
 #include "core/nh/rotation.h"
 #include "core/nh/scenario.h"

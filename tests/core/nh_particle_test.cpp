@@ -2,7 +2,7 @@
 #include <QtTest>
 #include <random>
 
-#include "core/nh/catalogue.h"
+#include "core/model/catalogue.h"
 #include "core/nh/scenario.h"
 #include "test_support.h"
 

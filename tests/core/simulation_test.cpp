@@ -3,7 +3,7 @@
 #include <QtTest>
 #include <boost/numeric/odeint.hpp>
 
-#include "core/nh/catalogue.h"
+#include "core/model/catalogue.h"
 #include "core/nh/errors.h"
 #include "core/nh/scenario.h"
 

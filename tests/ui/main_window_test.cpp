@@ -14,7 +14,7 @@
 #include <cmath>
 #include <set>
 
-#include "core/nh/catalogue.h"
+#include "core/model/catalogue.h"
 #include "ui/panels/parameter_panel.h"
 #include "ui/scene/scene_view.h"
 #include "ui/sim/simulation_controller.h"

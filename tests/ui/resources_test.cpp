@@ -14,7 +14,7 @@
 #include <QWidgetAction>
 #include <QtTest>
 
-#include "core/nh/catalogue.h"
+#include "core/model/catalogue.h"
 #include "core/nh/scenario.h"
 #include "resources/app_resources.h"
 #include "ui/scene/vtk_view_widget.h"

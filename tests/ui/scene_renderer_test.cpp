@@ -9,7 +9,7 @@
 
 #include <QtTest>
 
-#include "core/nh/catalogue.h"
+#include "core/model/catalogue.h"
 #include "core/nh/scenario.h"
 #include "ui/sim/run_history.h"
 

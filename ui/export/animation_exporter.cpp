@@ -17,7 +17,7 @@
 #include <thread>
 
 #include "core/io/scenario_file.h"
-#include "core/nh/catalogue.h"
+#include "core/model/catalogue.h"
 #include "ui/export/offscreen_scene.h"
 #include "ui/plot/plot_widget.h"
 #include "ui/sim/run_history.h"

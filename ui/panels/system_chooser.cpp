@@ -6,7 +6,7 @@
 #include <QTextBrowser>
 #include <QVBoxLayout>
 
-#include "core/nh/catalogue.h"
+#include "core/model/catalogue.h"
 
 namespace nhui {
 

@@ -351,6 +351,7 @@ void SceneRenderer::updateBodies() {
           poly = geometry::sphere(sb.size.x(), Rgb{250, 210, 70}, 40);
           break;
         case nh::ShapeKind::Body:
+        case nh::ShapeKind::Cylinder:  // drawn as its bounding box until it has a geometry
           poly = geometry::box(sb.size, boxColours());
           break;
         case nh::ShapeKind::Guide:

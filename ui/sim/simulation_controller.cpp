@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "core/nh/catalogue.h"
+#include "core/model/catalogue.h"
 #include "core/nh/errors.h"
 
 namespace nhui {

@@ -30,7 +30,7 @@
 #include <cmath>
 
 #include "core/io/scenario_file.h"
-#include "core/nh/catalogue.h"
+#include "core/model/catalogue.h"
 #include "core/nh/errors.h"
 #include "resources/app_resources.h"
 #include "ui/export/export_dialog.h"

@@ -8,7 +8,7 @@
 #include <cmath>
 #include <string>
 
-#include "core/nh/catalogue.h"
+#include "core/model/catalogue.h"
 #include "core/nh/errors.h"
 
 namespace {

@@ -13,7 +13,7 @@
 #include <cmath>
 
 #include "core/io/scenario_file.h"
-#include "core/nh/catalogue.h"
+#include "core/model/catalogue.h"
 #include "core/nh/scenario.h"
 #include "ui/export/animation_exporter.h"
 #include "ui/export/export_dialog.h"

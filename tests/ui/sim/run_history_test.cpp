@@ -6,7 +6,7 @@
 #include <QtTest>
 #include <cmath>
 
-#include "core/nh/catalogue.h"
+#include "core/model/catalogue.h"
 #include "core/nh/simulation.h"
 
 using nhui::RecordLayout;

@@ -10,7 +10,7 @@
 #include <chrono>
 #include <thread>
 
-#include "core/nh/catalogue.h"
+#include "core/model/catalogue.h"
 #include "core/nh/errors.h"
 #include "ui/sim/simulation_controller.h"
 

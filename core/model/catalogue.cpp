@@ -1,0 +1,235 @@
+#include "core/model/catalogue.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <map>
+#include <mutex>
+
+#include "core/model/model_file.h"
+#include "core/nh/errors.h"
+#include "core/nh/read_file.h"
+#include "resources/systems/bundled_models.h"
+
+namespace nh {
+
+// Defined in core/systems/*.cpp.
+std::shared_ptr<const SystemModel> makeBallOnTurntable();
+std::shared_ptr<const SystemModel> makeBallOnTable();
+std::shared_ptr<const SystemModel> makeNonholonomicParticle();
+std::shared_ptr<const SystemModel> makeCentralForce();
+std::shared_ptr<const SystemModel> makeRigidBody();
+std::shared_ptr<const SystemModel> makeRollingDisk();
+std::shared_ptr<const SystemModel> makeChaplyginSleigh();
+
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Registry {
+  std::mutex mutex;
+  bool builtInLoaded = false;
+  std::vector<CatalogueEntry> builtIn;  // C++ systems (with their twins' text) and bundled models
+  bool userLoaded = false;
+  std::vector<CatalogueEntry> user;
+  std::vector<std::string> problems;
+  std::vector<CatalogueEntry> session;
+  // Model files loaded by path, by their text (a file edited on disk is loaded anew).
+  std::map<std::string, std::pair<std::string, std::shared_ptr<const SystemModel>>> files;
+};
+
+Registry& registry() {
+  static Registry r;
+  return r;
+}
+
+std::string nameInText(const std::string& text) {
+  // The `name:` line of a model file, without loading it (for twins).
+  size_t at = 0;
+  while ((at = text.find("name:", at)) != std::string::npos) {
+    if (at == 0 || text[at - 1] == '\n') {
+      size_t b = at + 5;
+      while (b < text.size() && (text[b] == ' ' || text[b] == '"' || text[b] == '\'')) ++b;
+      size_t e = b;
+      while (e < text.size() && (std::isalnum(static_cast<unsigned char>(text[e])) || text[e] == '_'))
+        ++e;
+      return text.substr(b, e - b);
+    }
+    at += 5;
+  }
+  return "";
+}
+
+void loadBuiltIn(Registry& r) {
+  if (r.builtInLoaded) return;
+  const std::vector<std::shared_ptr<const SystemModel>> cpp = {
+      makeBallOnTurntable(), makeBallOnTable(), makeNonholonomicParticle(), makeCentralForce(),
+      makeRigidBody(),       makeRollingDisk(), makeChaplyginSleigh()};
+  for (const auto& s : cpp) r.builtIn.push_back({s, SystemOrigin::BuiltIn, "", ""});
+  for (const auto& [file, text] : bundledModelFiles()) {
+    const std::string name = nameInText(text);
+    auto twin = std::find_if(r.builtIn.begin(), r.builtIn.end(),
+                             [&](const CatalogueEntry& e) { return e.system->name() == name; });
+    if (twin != r.builtIn.end()) {
+      twin->modelText = text;  // a C++ system's model file: for "duplicate and edit"
+      continue;
+    }
+    // A bundled file that does not load is a build defect: the tests load every one.
+    r.builtIn.push_back({model::loadModelText(text, "resources/systems/" + file),
+                         SystemOrigin::BuiltInModel, "", text});
+  }
+  r.builtInLoaded = true;
+}
+
+void loadUser(Registry& r) {
+  if (r.userLoaded) return;
+  r.user.clear();
+  r.problems.clear();
+  r.userLoaded = true;
+  const std::string folder = userModelFolder();
+  std::error_code ec;
+  if (!fs::is_directory(folder, ec)) return;
+  std::vector<fs::path> paths;
+  for (const auto& entry : fs::directory_iterator(folder, ec)) {
+    const std::string ext = entry.path().extension().string();
+    if (ext == ".yaml" || ext == ".yml") paths.push_back(entry.path());
+  }
+  std::sort(paths.begin(), paths.end());
+  for (const auto& p : paths) {
+    try {
+      auto system = model::loadModelFile(p.string());
+      const std::string& name = system->name();
+      auto clash = [&](const std::vector<CatalogueEntry>& list) {
+        return std::any_of(list.begin(), list.end(),
+                           [&](const CatalogueEntry& e) { return e.system->name() == name; });
+      };
+      if (clash(r.builtIn) || clash(r.user)) {
+        r.problems.push_back(p.string() + ": the name '" + name +
+                             "' is taken by another system; skipped (rename it)");
+        continue;
+      }
+      r.user.push_back({system, SystemOrigin::UserModel, p.string(), system->text()});
+    } catch (const Error& e) {
+      r.problems.push_back(e.what());
+    }
+  }
+}
+
+std::vector<CatalogueEntry> allEntries(Registry& r) {
+  loadBuiltIn(r);
+  loadUser(r);
+  std::vector<CatalogueEntry> all = r.builtIn;
+  all.insert(all.end(), r.user.begin(), r.user.end());
+  for (const auto& s : r.session) {
+    auto same = std::find_if(all.begin(), all.end(), [&](const CatalogueEntry& e) {
+      return e.system->name() == s.system->name();
+    });
+    if (same != all.end())
+      *same = s;  // an edited system replaces the one it came from, for this session
+    else
+      all.push_back(s);
+  }
+  return all;
+}
+
+}  // namespace
+
+std::vector<CatalogueEntry> catalogueEntries() {
+  Registry& r = registry();
+  std::lock_guard lock(r.mutex);
+  return allEntries(r);
+}
+
+std::vector<std::shared_ptr<const SystemModel>> catalogue() {
+  std::vector<std::shared_ptr<const SystemModel>> systems;
+  for (const auto& e : catalogueEntries()) systems.push_back(e.system);
+  return systems;
+}
+
+std::vector<std::string> catalogueProblems() {
+  Registry& r = registry();
+  std::lock_guard lock(r.mutex);
+  loadBuiltIn(r);
+  loadUser(r);
+  return r.problems;
+}
+
+std::shared_ptr<const SystemModel> findSystem(const std::string& nameOrPath,
+                                              const std::string& baseFolder) {
+  Registry& r = registry();
+  const bool path = nameOrPath.find('/') != std::string::npos || model::isModelFilePath(nameOrPath);
+  if (path) {
+    fs::path p(nameOrPath);
+    if (p.is_relative() && !baseFolder.empty()) p = fs::path(baseFolder) / p;
+    const std::string text = readRegularFile(p.string(), "model file");
+    {
+      std::lock_guard lock(r.mutex);
+      auto it = r.files.find(p.string());
+      if (it != r.files.end() && it->second.first == text) return it->second.second;
+    }
+    auto system = model::loadModelText(text, p.string(), p.string());
+    std::lock_guard lock(r.mutex);
+    r.files[p.string()] = {text, system};
+    return system;
+  }
+  std::lock_guard lock(r.mutex);
+  std::string known;
+  for (const auto& e : allEntries(r)) {
+    if (e.system->name() == nameOrPath) return e.system;
+    known += (known.empty() ? "" : ", ") + e.system->name();
+  }
+  throw InputError("unknown system '" + nameOrPath + "' (known systems: " + known +
+                   "; or give a model file, NAME.yaml)");
+}
+
+CatalogueEntry catalogueEntry(const SystemModel& system) {
+  for (const auto& e : catalogueEntries())
+    if (e.system.get() == &system) return e;
+  // Not listed (a file opened by path, say): its own text when it has one.
+  CatalogueEntry e;
+  if (const auto* f = model::asFormula(system)) {
+    e.origin = SystemOrigin::File;
+    e.path = f->path();
+    e.modelText = f->text();
+  }
+  for (const auto& c : catalogueEntries())
+    if (c.system->name() == system.name() && e.modelText.empty()) e.modelText = c.modelText;
+  return e;
+}
+
+std::string userModelFolder() {
+  if (const char* p = std::getenv("NH_SYSTEMS_PATH"); p && *p) return p;
+  if (const char* x = std::getenv("XDG_DATA_HOME"); x && *x)
+    return std::string(x) + "/nonholonomic-lab/systems";
+  const char* home = std::getenv("HOME");
+  return std::string(home ? home : ".") + "/.local/share/nonholonomic-lab/systems";
+}
+
+void reloadUserModels() {
+  Registry& r = registry();
+  std::lock_guard lock(r.mutex);
+  r.userLoaded = false;
+}
+
+void registerSessionSystem(std::shared_ptr<const SystemModel> system) {
+  Registry& r = registry();
+  std::lock_guard lock(r.mutex);
+  for (auto& e : r.session)
+    if (e.system->name() == system->name()) {
+      e.system = std::move(system);
+      if (const auto* f = model::asFormula(*e.system)) e.modelText = f->text();
+      return;
+    }
+  CatalogueEntry e{system, SystemOrigin::Session, "", ""};
+  if (const auto* f = model::asFormula(*system)) {
+    e.modelText = f->text();
+    e.path = f->path();
+  }
+  r.session.push_back(std::move(e));
+}
+
+const std::vector<std::pair<std::string, std::string>>& bundledModelFiles() {
+  return bundledModelTexts();
+}
+
+}  // namespace nh

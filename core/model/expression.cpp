@@ -1,0 +1,260 @@
+#include "core/model/expression.h"
+
+#include <algorithm>
+#include <boost/spirit/home/x3.hpp>
+#include <cctype>
+#include <cstdlib>
+#include <string_view>
+
+namespace nh::model {
+namespace {
+
+namespace x3 = boost::spirit::x3;
+using Iterator = std::string::const_iterator;
+
+// What the grammar's actions build: nodes in postfix order; names and calls still as text,
+// resolved after the parse (so that an unknown name is reported at its place).
+struct RawNode {
+  Op op = Op::Number;
+  int a = -1, b = -1;
+  double value = 0;
+  std::string name;       // a name (op Slot) or a function (op Abs, standing for "call")
+  std::vector<int> args;  // a call's arguments
+  int offset = 0;
+};
+
+struct Builder {
+  Iterator begin;
+  std::vector<RawNode> nodes;
+  int push(RawNode n) {
+    nodes.push_back(std::move(n));
+    return static_cast<int>(nodes.size()) - 1;
+  }
+};
+struct builder_tag;
+
+template <class Context>
+Builder& builder(const Context& ctx) {
+  return x3::get<builder_tag>(ctx).get();
+}
+// Where a matched range starts (x3::raw gives the range after skipping spaces).
+template <class Context, class Range>
+int offsetOf(const Context& ctx, const Range& range) {
+  return static_cast<int>(range.begin() - builder(ctx).begin);
+}
+
+// Numbers: digits with an optional fraction and exponent; no sign (unary minus is an
+// operator), no "inf" or "nan" (those would be names).
+struct NumberPolicies : x3::ureal_policies<double> {
+  template <class It, class Attribute>
+  static bool parse_nan(It&, const It&, Attribute&) {
+    return false;
+  }
+  template <class It, class Attribute>
+  static bool parse_inf(It&, const It&, Attribute&) {
+    return false;
+  }
+};
+const x3::real_parser<double, NumberPolicies> number{};
+
+const auto identifier = x3::rule<class identifier_, boost::iterator_range<Iterator>>{"a name"} =
+    x3::raw[x3::lexeme[(x3::alpha | x3::char_('_')) >> *(x3::alnum | x3::char_('_'))]];
+const auto numeral = x3::rule<class numeral_, boost::iterator_range<Iterator>>{"a number"} =
+    x3::raw[number];
+
+const auto setValue = [](auto& ctx) { x3::_val(ctx) = x3::_attr(ctx); };
+auto binary(Op op) {
+  return [op](auto& ctx) {
+    RawNode n;
+    n.op = op;
+    n.a = x3::_val(ctx);
+    n.b = x3::_attr(ctx);
+    n.offset = builder(ctx).nodes[n.a].offset;
+    x3::_val(ctx) = builder(ctx).push(std::move(n));
+  };
+}
+const auto negate = [](auto& ctx) {
+  RawNode n;
+  n.op = Op::Neg;
+  n.a = x3::_attr(ctx);
+  n.offset = builder(ctx).nodes[n.a].offset;
+  x3::_val(ctx) = builder(ctx).push(std::move(n));
+};
+const auto makeNumber = [](auto& ctx) {
+  RawNode n;
+  n.op = Op::Number;
+  const auto& range = x3::_attr(ctx);
+  n.value = std::strtod(std::string(range.begin(), range.end()).c_str(), nullptr);
+  n.offset = offsetOf(ctx, range);
+  x3::_val(ctx) = builder(ctx).push(std::move(n));
+};
+const auto makeName = [](auto& ctx) {
+  RawNode n;
+  n.op = Op::Slot;
+  const auto& range = x3::_attr(ctx);
+  n.name.assign(range.begin(), range.end());
+  n.offset = offsetOf(ctx, range);
+  x3::_val(ctx) = builder(ctx).push(std::move(n));
+};
+const auto makeCall = [](auto& ctx) {
+  RawNode n;
+  n.op = Op::Abs;  // "a call", resolved later
+  const auto& range = boost::fusion::at_c<0>(x3::_attr(ctx));
+  n.name.assign(range.begin(), range.end());
+  n.args = boost::fusion::at_c<1>(x3::_attr(ctx));
+  n.offset = offsetOf(ctx, range);
+  x3::_val(ctx) = builder(ctx).push(std::move(n));
+};
+
+x3::rule<class expression_, int> const expression = "an expression";
+x3::rule<class term_, int> const term = "an operand";
+x3::rule<class unary_, int> const unary = "an operand";
+x3::rule<class power_, int> const power = "an operand";
+x3::rule<class primary_, int> const primary = "a number, a name or '('";
+x3::rule<class call_, int> const call = "a function call";
+
+const auto expression_def = term[setValue] >> *(('+' > term)[binary(Op::Add)] |
+                                                 ('-' > term)[binary(Op::Sub)]);
+const auto term_def = unary[setValue] >> *(('*' > unary)[binary(Op::Mul)] |
+                                           ('/' > unary)[binary(Op::Div)]);
+// -x^2 = −(x²); ^ is right-associative: its right operand is again a unary expression.
+const auto unary_def = ('-' > unary)[negate] | ('+' > unary)[setValue] | power[setValue];
+const auto power_def = primary[setValue] >> -(('^' > unary)[binary(Op::Pow)]);
+const auto call_def = (identifier >> '(' > (expression % ',') > ')')[makeCall];
+const auto primary_def = numeral[makeNumber] | call[setValue] | identifier[makeName] |
+                         ('(' > expression > ')')[setValue];
+
+BOOST_SPIRIT_DEFINE(expression, term, unary, power, call, primary)
+
+struct FunctionInfo {
+  std::string_view name;
+  Op op;
+  int arity;
+};
+constexpr FunctionInfo kFunctions[] = {
+    {"sin", Op::Sin, 1},     {"cos", Op::Cos, 1},   {"tan", Op::Tan, 1},   {"asin", Op::Asin, 1},
+    {"acos", Op::Acos, 1},   {"atan", Op::Atan, 1}, {"atan2", Op::Atan2, 2}, {"sinh", Op::Sinh, 1},
+    {"cosh", Op::Cosh, 1},   {"tanh", Op::Tanh, 1}, {"exp", Op::Exp, 1},   {"log", Op::Log, 1},
+    {"sqrt", Op::Sqrt, 1},   {"abs", Op::Abs, 1},
+};
+
+std::string functionList() {
+  std::string s;
+  for (const auto& f : kFunctions) s += (s.empty() ? "" : " ") + std::string(f.name);
+  return s;
+}
+
+std::string describe(Iterator it, Iterator end) {
+  if (it == end) return "the end of the expression";
+  return "'" + std::string(1, *it) + "'";
+}
+
+// Orders the raw nodes so that each operand comes before its use and resolves names.
+struct Resolver {
+  const std::vector<RawNode>& raw;
+  const NameResolver& names;
+  Expression out;
+  int emit(int i) {
+    const RawNode& r = raw[i];
+    Node n;
+    n.offset = r.offset;
+    if (r.op == Op::Number) {
+      n.op = Op::Number;
+      n.value = r.value;
+    } else if (r.op == Op::Slot) {
+      if (r.name == "pi") {
+        n.op = Op::Number;
+        n.value = M_PI;
+      } else {
+        n.op = Op::Slot;
+        try {
+          n.slot = names.slotOf(r.name);
+        } catch (const ExpressionError& e) {  // a name not allowed here: place it
+          throw ExpressionError(e.offset() < 0 ? r.offset : e.offset(), e.what());
+        }
+        if (n.slot < 0) {
+          for (const auto& f : kFunctions)
+            if (f.name == r.name)
+              throw ExpressionError(r.offset, "'" + r.name + "' is a function: write " +
+                                                  r.name + "(…)");
+          throw ExpressionError(r.offset,
+                                "unknown name '" + r.name + "' (known: " + names.known() + ")");
+        }
+      }
+    } else if (r.op == Op::Abs) {
+      const FunctionInfo* f = nullptr;
+      for (const auto& g : kFunctions)
+        if (g.name == r.name) f = &g;
+      if (!f)
+        throw ExpressionError(r.offset, "unknown function '" + r.name +
+                                            "' (allowed: " + functionList() + ")");
+      if (static_cast<int>(r.args.size()) != f->arity)
+        throw ExpressionError(r.offset, r.name + " takes " + std::to_string(f->arity) +
+                                            (f->arity == 1 ? " argument" : " arguments") +
+                                            ", not " + std::to_string(r.args.size()));
+      n.op = f->op;
+      n.a = emit(r.args[0]);
+      if (f->arity == 2) n.b = emit(r.args[1]);
+    } else {
+      n.op = r.op;
+      n.a = emit(r.a);
+      if (r.b >= 0) n.b = emit(r.b);
+    }
+    out.nodes.push_back(n);
+    return static_cast<int>(out.nodes.size()) - 1;
+  }
+};
+
+}  // namespace
+
+const std::vector<std::pair<std::string, int>>& allowedFunctions() {
+  static const std::vector<std::pair<std::string, int>> list = [] {
+    std::vector<std::pair<std::string, int>> l;
+    for (const auto& f : kFunctions) l.emplace_back(std::string(f.name), f.arity);
+    return l;
+  }();
+  return list;
+}
+
+Expression parseExpression(const std::string& text, const NameResolver& names) {
+  Builder b{text.begin(), {}};
+  Iterator it = text.begin();
+  const Iterator end = text.end();
+  int root = -1;
+  bool ok = false;
+  try {
+    ok = x3::phrase_parse(it, end, x3::with<builder_tag>(std::ref(b))[expression], x3::space,
+                          root);
+  } catch (const x3::expectation_failure<Iterator>& e) {
+    Iterator at = e.where();
+    while (at != end && std::isspace(static_cast<unsigned char>(*at))) ++at;
+    throw ExpressionError(static_cast<int>(at - text.begin()),
+                          "expected " + e.which() + ", found " + describe(at, end));
+  }
+  if (!ok) {
+    while (it != end && std::isspace(static_cast<unsigned char>(*it))) ++it;
+    throw ExpressionError(static_cast<int>(it - text.begin()),
+                          it == end ? std::string("empty expression")
+                                    : "expected a number, a name or '(', found " +
+                                          describe(it, end));
+  }
+  if (it != end)
+    throw ExpressionError(static_cast<int>(it - text.begin()),
+                          "unexpected " + describe(it, end) + " (allowed: numbers, names, + - * / ^, "
+                          "parentheses and functions)");
+  Resolver r{b.nodes, names, {}};
+  r.emit(root);
+  r.out.text = text;
+  return std::move(r.out);
+}
+
+std::vector<int> slotsUsed(const Expression& e) {
+  std::vector<int> s;
+  for (const Node& n : e.nodes)
+    if (n.op == Op::Slot) s.push_back(n.slot);
+  std::sort(s.begin(), s.end());
+  s.erase(std::unique(s.begin(), s.end()), s.end());
+  return s;
+}
+
+}  // namespace nh::model

@@ -1,0 +1,209 @@
+// FormulaSystem: a model file's formulas evaluated over the engine's scalars.
+#include <algorithm>
+
+#include "core/model/expression.h"
+#include "core/model/model_data.h"
+#include "core/model/model_file.h"
+
+namespace nh::model {
+namespace {
+
+// Per-thread scratch for one scalar type: the slot environment and node values. Sized on a
+// thread's first call for a model and reused after.
+template <class S>
+struct Scratch {
+  std::vector<S> env, values;
+};
+template <class S>
+Scratch<S>& scratch(const ModelData& d) {
+  thread_local Scratch<S> s;
+  const size_t slots = static_cast<size_t>(d.slots.size());
+  if (s.env.size() < slots) s.env.resize(slots);
+  if (s.values.size() < d.maxNodes) s.values.resize(d.maxNodes);
+  return s;
+}
+
+// The highest definition an expression reads (−1: none).
+int lastDefinition(const SlotLayout& L, const Expression& e) {
+  int last = -1;
+  for (const Node& n : e.nodes)
+    if (n.op == Op::Slot && n.slot >= L.definition(0) && n.slot < L.multiplier(0))
+      last = std::max(last, n.slot - L.definition(0));
+  return last;
+}
+
+// Fills the environment (time, parameters, coordinates, velocities; y may be null) and the
+// definitions up to `upTo`.
+template <class S>
+void load(const ModelData& d, Scratch<S>& s, const double* p, const S& t, const S* q, const S* y,
+          int upTo) {
+  const SlotLayout& L = d.slots;
+  s.env[L.time()] = t;
+  for (int i = 0; i < L.parameters; ++i) s.env[L.parameter(i)] = S(p[i]);
+  for (int i = 0; i < L.coordinates; ++i) s.env[L.coordinate(i)] = q[i];
+  for (int a = 0; a < L.velocities; ++a) s.env[L.velocity(a)] = y ? y[a] : S(0.0);
+  for (int k = 0; k <= upTo; ++k)
+    s.env[L.definition(k)] = evaluate(d.definitions[k], s.env.data(), s.values.data());
+}
+
+template <class S>
+S value(const Expression& e, Scratch<S>& s) {
+  return evaluate(e, s.env.data(), s.values.data());
+}
+
+template <class S>
+S lagrangianOf(const ModelData& d, const double* p, const S& t, const S* q, const S* y) {
+  Scratch<S>& s = scratch<S>(d);
+  load(d, s, p, t, q, y, lastDefinition(d.slots, d.lagrangian));
+  return value(d.lagrangian, s);
+}
+
+template <class S>
+void constraintsOf(const ModelData& d, const double* p, const S& t, const S* q, const S* y,
+                   S* phi) {
+  Scratch<S>& s = scratch<S>(d);
+  int upTo = -1;
+  for (const auto& e : d.constraints) upTo = std::max(upTo, lastDefinition(d.slots, e));
+  load(d, s, p, t, q, y, upTo);
+  const int k = static_cast<int>(d.constraints.size());
+  for (int c = 0; c < k; ++c) phi[c] = value(d.constraints[c], s);
+  for (size_t c = 0; c < d.holonomicRate.size(); ++c) phi[k + c] = value(d.holonomicRate[c], s);
+}
+
+template <class S>
+void anchorOf(const ModelData& d, const double* p, const S* q, S* rho) {
+  Scratch<S>& s = scratch<S>(d);
+  load(d, s, p, S(0.0), q, static_cast<const S*>(nullptr), -1);  // ρ has definitions inlined
+  for (size_t i = 0; i < d.rho.size(); ++i) rho[i] = value(d.rho[i], s);
+}
+
+Eigen::Vector3d vec3(const std::vector<Expression>& e, Scratch<double>& s) {
+  return {value(e[0], s), value(e[1], s), value(e[2], s)};
+}
+
+Eigen::Quaterniond rotation(const std::vector<SceneRotation>& rs, Scratch<double>& s) {
+  Eigen::Quaterniond r = Eigen::Quaterniond::Identity();
+  for (const SceneRotation& x : rs) {
+    Eigen::Quaterniond f = Eigen::Quaterniond::Identity();
+    if (x.quaternion.size() == 4) {
+      f = Eigen::Quaterniond(value(x.quaternion[0], s), value(x.quaternion[1], s),
+                             value(x.quaternion[2], s), value(x.quaternion[3], s));
+      if (f.norm() > 0) f.normalize();
+      else f = Eigen::Quaterniond::Identity();
+    } else if (x.axis.size() == 3) {
+      const Eigen::Vector3d axis = vec3(x.axis, s);
+      if (axis.norm() > 0) f = Eigen::AngleAxisd(value(x.angle, s), axis.normalized());
+    }
+    r = r * f;
+  }
+  return r;
+}
+
+}  // namespace
+
+FormulaSystem::FormulaSystem(std::shared_ptr<const ModelData> data, SystemInfo info)
+    : SystemModel(std::move(info)), data_(std::move(data)) {}
+FormulaSystem::~FormulaSystem() = default;
+
+const std::string& FormulaSystem::text() const { return data_->text; }
+const std::string& FormulaSystem::path() const { return data_->path; }
+
+void FormulaSystem::anchor(const double* p, const double* q, double* rho) const {
+  anchorOf(*data_, p, q, rho);
+}
+void FormulaSystem::anchor(const double* p, const Sym* q, Sym* rho) const {
+  anchorOf(*data_, p, q, rho);
+}
+bool FormulaSystem::hasStructure() const { return !data_->structure.empty(); }
+void FormulaSystem::structure(const double* p, const double* q, double* C) const {
+  const int m = this->m();
+  std::fill(C, C + m * m * m, 0.0);
+  Scratch<double>& s = scratch<double>(*data_);
+  load(*data_, s, p, 0.0, q, static_cast<const double*>(nullptr), data_->slots.definitions - 1);
+  for (const StructureTerm& term : data_->structure) {
+    const double v = value(term.value, s);
+    C[term.c + m * (term.a + m * term.b)] += v;
+    C[term.c + m * (term.b + m * term.a)] -= v;
+  }
+}
+bool FormulaSystem::hasForce() const {
+  return std::any_of(data_->forces.begin(), data_->forces.end(),
+                     [](const Expression& e) { return !e.empty(); });
+}
+void FormulaSystem::force(const double* p, double t, const double* q, const double* y,
+                          double* Q) const {
+  Scratch<double>& s = scratch<double>(*data_);
+  int upTo = -1;
+  for (const auto& e : data_->forces)
+    if (!e.empty()) upTo = std::max(upTo, lastDefinition(data_->slots, e));
+  load(*data_, s, p, t, q, y, upTo);
+  for (int a = 0; a < m(); ++a) Q[a] = data_->forces[a].empty() ? 0.0 : value(data_->forces[a], s);
+}
+double FormulaSystem::lagrangian(const double* p, double t, const double* q,
+                                 const double* y) const {
+  return lagrangianOf(*data_, p, t, q, y);
+}
+Jet2 FormulaSystem::lagrangian(const double* p, const Jet2& t, const Jet2* q,
+                               const Jet2* y) const {
+  return lagrangianOf(*data_, p, t, q, y);
+}
+Sym FormulaSystem::lagrangian(const double* p, const Sym& t, const Sym* q, const Sym* y) const {
+  return lagrangianOf(*data_, p, t, q, y);
+}
+void FormulaSystem::constraints(const double* p, double t, const double* q, const double* y,
+                                double* phi) const {
+  constraintsOf(*data_, p, t, q, y, phi);
+}
+void FormulaSystem::constraints(const double* p, const Jet1& t, const Jet1* q, const Jet1* y,
+                                Jet1* phi) const {
+  constraintsOf(*data_, p, t, q, y, phi);
+}
+void FormulaSystem::constraints(const double* p, const Jet2& t, const Jet2* q, const Jet2* y,
+                                Jet2* phi) const {
+  constraintsOf(*data_, p, t, q, y, phi);
+}
+void FormulaSystem::constraints(const double* p, const Sym& t, const Sym* q, const Sym* y,
+                                Sym* phi) const {
+  constraintsOf(*data_, p, t, q, y, phi);
+}
+void FormulaSystem::holonomic(const double* p, double t, const double* q, double* g) const {
+  Scratch<double>& s = scratch<double>(*data_);
+  load(*data_, s, p, t, q, static_cast<const double*>(nullptr), data_->slots.definitions - 1);
+  for (size_t c = 0; c < data_->holonomic.size(); ++c) g[c] = value(data_->holonomic[c], s);
+}
+void FormulaSystem::holonomicJacobian(const double* p, double t, const double* q,
+                                      double* G) const {
+  Scratch<double>& s = scratch<double>(*data_);
+  load(*data_, s, p, t, q, static_cast<const double*>(nullptr), -1);
+  for (size_t i = 0; i < data_->holonomicJacobian.size(); ++i)
+    G[i] = value(data_->holonomicJacobian[i], s);
+}
+
+void FormulaSystem::scene(const double* p, double t, const double* q, const double* y,
+                          const double* lambda, SceneFrame& frame) const {
+  frame = SceneFrame{};
+  const SceneSpec& spec = data_->scene;
+  if (!spec.present) return;
+  Scratch<double>& s = scratch<double>(*data_);
+  load(*data_, s, p, t, q, y, data_->slots.definitions - 1);
+  const SlotLayout& L = data_->slots;
+  for (int c = 0; c < L.multipliers; ++c) s.env[L.multiplier(c)] = lambda ? lambda[c] : 0.0;
+  frame.extent = spec.extent;
+  frame.movingFrame = rotation(spec.movingFrame, s);
+  for (const SceneBodySpec& b : spec.bodies) {
+    SceneBody body;
+    body.kind = b.kind;
+    body.name = b.name;
+    body.position = vec3(b.position, s);
+    body.orientation = rotation(b.orientation, s);
+    body.size = vec3(b.size, s);
+    if (b.colour) body.colour = *b.colour;
+    frame.bodies.push_back(std::move(body));
+  }
+  for (const SceneArrowSpec& a : spec.arrows)
+    frame.arrows.push_back({a.kind, a.name, vec3(a.origin, s), vec3(a.vector, s)});
+  for (const ScenePointSpec& pt : spec.points)
+    frame.points.push_back({pt.name, vec3(pt.position, s), pt.inMovingFrame});
+}
+
+}  // namespace nh::model

@@ -1,0 +1,1035 @@
+#include "core/model/model_file.h"
+
+#include <yaml-cpp/yaml.h>
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <regex>
+#include <set>
+#include <sstream>
+
+#include "core/model/expression.h"
+#include "core/model/model_data.h"
+#include "core/model/symbolic_model.h"
+#include "core/nh/dynamics.h"
+#include "core/nh/read_file.h"
+
+namespace nh::model {
+
+ModelError::ModelError(std::string file, std::string key, int line, int column,
+                       std::string problem)
+    : InputError(file + (line > 0 ? ":" + std::to_string(line) + ":" + std::to_string(column)
+                                  : std::string()) +
+                 ": " + (key.empty() ? std::string() : key + ": ") + problem),
+      file_(std::move(file)),
+      key_(std::move(key)),
+      line_(line),
+      column_(column),
+      problem_(std::move(problem)) {}
+
+namespace {
+
+const char* const kTopKeys[] = {
+    "format",   "version",   "name",        "title",         "description", "source",
+    "initialization", "parameters", "coordinates", "velocities", "anchor",  "structure",
+    "definitions", "lagrangian", "forces",   "constraints",   "holonomic",   "initial",
+    "independent", "state_order", "quaternions", "state_limits", "scene"};
+
+std::string joined(const std::vector<std::string>& names) {
+  std::string s;
+  for (const auto& n : names) s += (s.empty() ? "" : ", ") + n;
+  return s.empty() ? "none" : s;
+}
+
+bool isFunctionName(const std::string& name) {
+  for (const auto& [f, arity] : allowedFunctions())
+    if (f == name) return true;
+  return false;
+}
+
+class Loader {
+ public:
+  Loader(const std::string& text, std::string fileName, std::string path)
+      : text_(text), file_(std::move(fileName)) {
+    data_ = std::make_shared<ModelData>();
+    data_->text = text;
+    data_->fileName = file_;
+    data_->path = std::move(path);
+  }
+
+  std::shared_ptr<const FormulaSystem> load();
+
+ private:
+  const std::string& text_;
+  std::string file_;
+  std::shared_ptr<ModelData> data_;
+  YAML::Node root_;
+  SystemInfo info_;
+  std::vector<std::string> paramNames_;
+
+  // ---- errors and positions ----
+  [[noreturn]] void fail(const std::string& key, const YAML::Node& node,
+                         const std::string& problem) const {
+    const YAML::Mark m = node.IsDefined() ? node.Mark() : YAML::Mark::null_mark();
+    if (m.is_null()) throw ModelError(file_, key, 0, 0, problem);
+    throw ModelError(file_, key, m.line + 1, m.column + 1, problem);
+  }
+  [[noreturn]] void failAt(const std::string& key, SourcePosition p,
+                           const std::string& problem) const {
+    throw ModelError(file_, key, p.line, p.column, problem);
+  }
+  // Line and column of a character of the file.
+  SourcePosition positionOf(size_t index) const {
+    SourcePosition p{1, 1};
+    for (size_t i = 0; i < index && i < text_.size(); ++i) {
+      if (text_[i] == '\n') {
+        ++p.line;
+        p.column = 1;
+      } else if ((static_cast<unsigned char>(text_[i]) & 0xC0) != 0x80) {
+        ++p.column;  // count characters, not UTF-8 continuation bytes
+      }
+    }
+    return p;
+  }
+  // Where character `offset` of a scalar's value sits in the file.
+  SourcePosition positionIn(const YAML::Node& node, int offset) const {
+    const YAML::Mark m = node.Mark();
+    if (m.is_null() || m.pos < 0 || static_cast<size_t>(m.pos) >= text_.size())
+      return {m.line + 1, m.column + 1 + offset};
+    size_t i = static_cast<size_t>(m.pos);
+    const char c = text_[i];
+    if (c == '"' || c == '\'') return positionOf(i + 1 + offset);
+    if (c == '|' || c == '>') {
+      // A block scalar: its lines start on the next line, at the block's indentation.
+      size_t line = text_.find('\n', i);
+      if (line == std::string::npos) return positionOf(i);
+      size_t start = line + 1;
+      size_t indent = 0;
+      while (start + indent < text_.size() && text_[start + indent] == ' ') ++indent;
+      size_t at = start + indent;
+      for (int k = 0; k < offset && at < text_.size(); ++k) {
+        if (text_[at] == '\n') {
+          at += 1 + indent;
+        } else {
+          ++at;
+        }
+      }
+      return positionOf(at);
+    }
+    return positionOf(i + offset);
+  }
+
+  // ---- scalars ----
+  std::string scalar(const YAML::Node& node, const std::string& key, const char* what) const {
+    if (!node.IsDefined() || node.IsNull()) fail(key, node, std::string("missing ") + what);
+    if (!node.IsScalar()) fail(key, node, std::string("expected ") + what);
+    return node.Scalar();
+  }
+  double number(const YAML::Node& node, const std::string& key) const {
+    const std::string s = scalar(node, key, "a number");
+    const char* begin = s.c_str();
+    char* end = nullptr;
+    const double v = std::strtod(begin, &end);
+    while (end && *end == ' ') ++end;
+    if (end == begin || *end != '\0' || !std::isfinite(v) ||
+        s.find_first_of("xXpP") != std::string::npos || s.find("inf") != std::string::npos ||
+        s.find("nan") != std::string::npos)
+      fail(key, node, "'" + s + "' is not a finite number (write e.g. 0.5 or 1e-3)");
+    return v;
+  }
+  bool boolean(const YAML::Node& node, const std::string& key) const {
+    const std::string s = scalar(node, key, "true or false");
+    if (s == "true") return true;
+    if (s == "false") return false;
+    fail(key, node, "'" + s + "' is not true or false");
+  }
+  std::string identifier(const YAML::Node& node, const std::string& key) const {
+    const std::string s = scalar(node, key, "a name");
+    static const std::regex pattern("[A-Za-z][A-Za-z0-9_]*");
+    if (!std::regex_match(s, pattern))
+      fail(key, node, "'" + s + "' is not a name (letters, digits and _, starting with a letter)");
+    static const std::regex multiplier("lambda_[0-9]+");
+    if (s == "t" || s == "pi" || isFunctionName(s) || std::regex_match(s, multiplier))
+      fail(key, node, "'" + s + "' is reserved (t, pi, the functions and lambda_<number>)");
+    return s;
+  }
+  void checkMap(const YAML::Node& node, const std::string& key,
+                std::initializer_list<const char*> allowed) const {
+    if (!node.IsMap()) fail(key, node, "expected a map of keys");
+    for (const auto& kv : node) {
+      const std::string k = kv.first.Scalar();
+      bool ok = false;
+      std::string list;
+      for (const char* a : allowed) {
+        ok |= k == a;
+        list += (list.empty() ? "" : ", ") + std::string(a);
+      }
+      if (!ok) fail(key.empty() ? k : key + "." + k, kv.first,
+                    "unknown key '" + k + "' (allowed: " + list + ")");
+    }
+  }
+  const YAML::Node sequence(const YAML::Node& node, const std::string& key) const {
+    if (!node.IsSequence()) fail(key, node, "expected a list");
+    return node;
+  }
+
+  // ---- names and expressions ----
+  std::set<std::string> taken_;
+  void declare(const std::string& name, const YAML::Node& node, const std::string& key) {
+    if (!taken_.insert(name).second)
+      fail(key, node, "the name '" + name + "' is defined twice");
+  }
+  // Names visible to an expression: kinds allowed and how many definitions so far.
+  struct Scope {
+    bool time = true, coordinates = true, velocities = true, multipliers = false;
+    int definitions = -1;  // -1: all
+  };
+  Expression expression(const YAML::Node& node, const std::string& key, Scope scope) const {
+    if (node.IsDefined() && node.IsScalar() && node.Scalar().empty())
+      fail(key, node, "empty expression");
+    const std::string text = scalar(node, key, "an expression");
+    const SlotLayout& L = data_->slots;
+    const int defs = scope.definitions < 0 ? L.definitions : scope.definitions;
+    NameResolver names;
+    names.slotOf = [&](const std::string& n) -> int {
+      for (int s = 0; s < static_cast<int>(data_->slotNames.size()); ++s) {
+        if (data_->slotNames[s] != n) continue;
+        if (s == L.time()) return scope.time ? s : -2;
+        if (s < L.coordinate(0)) return s;
+        if (s < L.velocity(0)) return scope.coordinates ? s : -2;
+        if (s < L.definition(0)) return scope.velocities ? s : -2;
+        if (s < L.definition(defs)) return s;
+        if (s < L.multiplier(0)) return -3;  // a later definition
+        return scope.multipliers ? s : -2;
+      }
+      return -1;
+    };
+    names.known = [&] {
+      std::vector<std::string> k;
+      for (int s = 0; s < static_cast<int>(data_->slotNames.size()); ++s)
+        if (names.slotOf(data_->slotNames[s]) >= 0) k.push_back(data_->slotNames[s]);
+      k.push_back("pi");
+      return joined(k);
+    };
+    try {
+      // Names the scope forbids get their own message.
+      Expression e = parseExpression(text, {[&](const std::string& n) {
+                                              const int s = names.slotOf(n);
+                                              if (s == -2)
+                                                throw ExpressionError(
+                                                    -1, "'" + n + "' cannot be used here (" +
+                                                            forbidden(scope) + ")");
+                                              if (s == -3)
+                                                throw ExpressionError(
+                                                    -1, "'" + n +
+                                                            "' is defined later: a definition "
+                                                            "may use earlier ones only");
+                                              return s;
+                                            },
+                                            names.known});
+      e.key = key;
+      e.where = positionIn(node, 0);
+      return e;
+    } catch (const ExpressionError& e) {
+      int offset = e.offset();
+      if (offset < 0) offset = 0;
+      failAt(key, positionIn(node, offset), e.what());
+    }
+  }
+  static std::string forbidden(const Scope& s) {
+    std::vector<std::string> no;
+    if (!s.time) no.push_back("t");
+    if (!s.coordinates) no.push_back("coordinates");
+    if (!s.velocities) no.push_back("velocities");
+    if (!s.multipliers) no.push_back("multipliers");
+    return "not allowed here: " + joined(no);
+  }
+
+  int velocityIndex(const std::string& name) const {
+    for (int a = 0; a < static_cast<int>(info_.velocities.size()); ++a)
+      if (info_.velocities[a] == name) return a;
+    return -1;
+  }
+  int coordinateIndex(const std::string& name) const {
+    for (int i = 0; i < static_cast<int>(info_.coordinates.size()); ++i)
+      if (info_.coordinates[i] == name) return i;
+    return -1;
+  }
+
+  void readHeader();
+  void readParameters();
+  void readNames();
+  void readDefinitions();
+  void readDynamics();
+  void readInitial();
+  void readScene();
+  void derive();
+  std::vector<Expression> vector3(const YAML::Node& node, const std::string& key, int count,
+                                  Scope scope) const;
+  std::vector<SceneRotation> rotations(const YAML::Node& node, const std::string& key,
+                                       Scope scope) const;
+  void checkRegular(const std::shared_ptr<const FormulaSystem>& system) const;
+};
+
+void Loader::readHeader() {
+  const YAML::Node& r = root_;
+  for (const auto& kv : r) {
+    const std::string k = kv.first.Scalar();
+    if (std::find_if(std::begin(kTopKeys), std::end(kTopKeys),
+                     [&](const char* a) { return k == a; }) == std::end(kTopKeys)) {
+      std::string list;
+      for (const char* a : kTopKeys) list += (list.empty() ? "" : ", ") + std::string(a);
+      fail(k, kv.first, "unknown key '" + k + "' (allowed: " + list + ")");
+    }
+  }
+  if (!r["format"]) fail("format", r, "missing key 'format' (write format: nonholonomic-lab-system)");
+  if (scalar(r["format"], "format", "the format name") != "nonholonomic-lab-system")
+    fail("format", r["format"],
+         "'" + r["format"].Scalar() + "' is not a model file format (expected nonholonomic-lab-system)");
+  if (!r["version"]) fail("version", r, "missing key 'version' (write version: 1)");
+  if (scalar(r["version"], "version", "a version") != "1")
+    fail("version", r["version"],
+         "version " + r["version"].Scalar() + " is not supported (this program reads version 1)");
+  if (!r["name"]) fail("name", r, "missing key 'name'");
+  const std::string name = scalar(r["name"], "name", "a name");
+  static const std::regex pattern("[a-z][a-z0-9_]*");
+  if (!std::regex_match(name, pattern))
+    fail("name", r["name"], "'" + name + "' is not a system name (allowed: [a-z][a-z0-9_]*)");
+  info_.name = name;
+  info_.title = r["title"] ? scalar(r["title"], "title", "a title") : name;
+  if (r["description"]) info_.description = scalar(r["description"], "description", "text");
+  if (r["source"]) info_.source = scalar(r["source"], "source", "text");
+  if (r["initialization"])
+    info_.initialization = scalar(r["initialization"], "initialization", "text");
+}
+
+void Loader::readParameters() {
+  const YAML::Node list = root_["parameters"];
+  if (!list) return;
+  sequence(list, "parameters");
+  for (size_t i = 0; i < list.size(); ++i) {
+    const YAML::Node p = list[i];
+    const std::string key = "parameters[" + std::to_string(i + 1) + "]";
+    checkMap(p, key,
+             {"name", "default", "unit", "description", "min", "max", "min_exclusive",
+              "max_exclusive"});
+    ParameterInfo info;
+    info.name = identifier(p["name"], key + ".name");
+    declare(info.name, p["name"], key + ".name");
+    if (!p["default"]) fail(key, p, "missing key 'default' (the parameter's value)");
+    info.defaultValue = number(p["default"], key + ".default");
+    if (p["unit"]) info.unit = scalar(p["unit"], key + ".unit", "a unit");
+    if (p["description"]) info.description = scalar(p["description"], key + ".description", "text");
+    if (p["min"]) info.min = number(p["min"], key + ".min");
+    if (p["max"]) info.max = number(p["max"], key + ".max");
+    if (p["min_exclusive"]) info.minExclusive = boolean(p["min_exclusive"], key + ".min_exclusive");
+    if (p["max_exclusive"]) info.maxExclusive = boolean(p["max_exclusive"], key + ".max_exclusive");
+    if (!info.allows(info.defaultValue))
+      fail(key + ".default", p["default"],
+           "the default " + p["default"].Scalar() + " is outside the allowed range " +
+               info.rangeText());
+    paramNames_.push_back(info.name);
+    info_.parameters.push_back(std::move(info));
+  }
+}
+
+void Loader::readNames() {
+  for (const char* which : {"coordinates", "velocities"}) {
+    const YAML::Node list = root_[which];
+    std::vector<std::string>& names =
+        std::string(which) == "coordinates" ? info_.coordinates : info_.velocities;
+    if (!list) {
+      if (std::string(which) == "velocities") fail(which, root_, "missing key 'velocities'");
+      continue;
+    }
+    sequence(list, which);
+    for (size_t i = 0; i < list.size(); ++i) {
+      const std::string key = std::string(which) + "[" + std::to_string(i + 1) + "]";
+      const std::string n = identifier(list[i], key);
+      declare(n, list[i], key);
+      names.push_back(n);
+    }
+  }
+  const int n = static_cast<int>(info_.coordinates.size());
+  const int m = static_cast<int>(info_.velocities.size());
+  if (m == 0) fail("velocities", root_["velocities"], "at least one velocity is needed");
+  if (n > kMaxCoordinates)
+    fail("coordinates", root_["coordinates"],
+         std::to_string(n) + " coordinates; at most " + std::to_string(kMaxCoordinates) + " are supported");
+  if (m > kMaxVelocities)
+    fail("velocities", root_["velocities"],
+         std::to_string(m) + " velocities; at most " + std::to_string(kMaxVelocities) + " are supported");
+}
+
+void Loader::readDefinitions() {
+  // Slots first: definitions are named in order, multipliers after.
+  const YAML::Node defs = root_["definitions"];
+  std::vector<std::pair<std::string, YAML::Node>> entries;
+  if (defs) {
+    if (!defs.IsMap()) fail("definitions", defs, "expected a map name → expression");
+    for (const auto& kv : defs) {
+      const std::string key = "definitions." + kv.first.Scalar();
+      const std::string n = identifier(kv.first, key);
+      declare(n, kv.first, key);
+      entries.emplace_back(n, kv.second);
+    }
+  }
+  int k = 0, h = 0;
+  if (root_["constraints"]) k = static_cast<int>(sequence(root_["constraints"], "constraints").size());
+  if (root_["holonomic"]) h = static_cast<int>(sequence(root_["holonomic"], "holonomic").size());
+  SlotLayout& L = data_->slots;
+  L.parameters = static_cast<int>(info_.parameters.size());
+  L.coordinates = static_cast<int>(info_.coordinates.size());
+  L.velocities = static_cast<int>(info_.velocities.size());
+  L.definitions = static_cast<int>(entries.size());
+  L.multipliers = k + h;
+  auto& names = data_->slotNames;
+  names.push_back("t");
+  for (const auto& p : info_.parameters) names.push_back(p.name);
+  for (const auto& q : info_.coordinates) names.push_back(q);
+  for (const auto& y : info_.velocities) names.push_back(y);
+  for (const auto& [n, node] : entries) names.push_back(n);
+  for (int c = 0; c < k + h; ++c) names.push_back("lambda_" + std::to_string(c + 1));
+  for (size_t d = 0; d < entries.size(); ++d) {
+    Scope s;
+    s.definitions = static_cast<int>(d);
+    data_->definitionNames.push_back(entries[d].first);
+    data_->definitions.push_back(
+        expression(entries[d].second, "definitions." + entries[d].first, s));
+  }
+}
+
+void Loader::readDynamics() {
+  const int n = static_cast<int>(info_.coordinates.size());
+  const int m = static_cast<int>(info_.velocities.size());
+  // Anchor.
+  const YAML::Node anchor = root_["anchor"];
+  if (anchor) {
+    if (!anchor.IsMap()) fail("anchor", anchor, "expected a map coordinate → expression for q̇");
+    data_->anchorGiven = true;
+    data_->anchorText.resize(n);
+    std::vector<bool> seen(n, false);
+    for (const auto& kv : anchor) {
+      const std::string c = kv.first.Scalar();
+      const int i = coordinateIndex(c);
+      if (i < 0)
+        fail("anchor." + c, kv.first,
+             "'" + c + "' is not a coordinate (coordinates: " + joined(info_.coordinates) + ")");
+      if (seen[i]) fail("anchor." + c, kv.first, "the coordinate '" + c + "' has two entries");
+      seen[i] = true;
+      Scope s;
+      s.time = false;
+      data_->anchorText[i] = expression(kv.second, "anchor." + c, s);
+    }
+    for (int i = 0; i < n; ++i)
+      if (!seen[i])
+        fail("anchor", anchor,
+             "no entry for the coordinate '" + info_.coordinates[i] +
+                 "' (the anchor gives q̇ of every coordinate)");
+  } else if (n != 0 && n != m) {
+    fail("anchor", root_,
+         "missing key 'anchor': with " + std::to_string(n) + " coordinates and " +
+             std::to_string(m) + " velocities, say how q̇ depends on the velocities");
+  }
+  // Structure.
+  const YAML::Node structure = root_["structure"];
+  if (structure) {
+    data_->structureGiven = true;
+    sequence(structure, "structure");
+    std::set<std::pair<int, int>> seen;
+    for (size_t e = 0; e < structure.size(); ++e) {
+      const YAML::Node entry = structure[e];
+      const std::string key = "structure[" + std::to_string(e + 1) + "]";
+      checkMap(entry, key, {"bracket", "equals"});
+      const YAML::Node br = entry["bracket"];
+      if (!br || !br.IsSequence() || br.size() != 2)
+        fail(key + ".bracket", br.IsDefined() ? br : entry, "expected [a, b], two velocities");
+      int a = velocityIndex(br[0].IsScalar() ? br[0].Scalar() : "");
+      int b = velocityIndex(br[1].IsScalar() ? br[1].Scalar() : "");
+      if (a < 0 || b < 0)
+        fail(key + ".bracket", br,
+             "a bracket of velocities is needed (velocities: " + joined(info_.velocities) + ")");
+      if (a == b) fail(key + ".bracket", br, "[e_a, e_a] is zero; give two different velocities");
+      double sign = 1;
+      if (a > b) {
+        std::swap(a, b);
+        sign = -1;
+      }
+      if (!seen.insert({a, b}).second)
+        fail(key + ".bracket", br, "this bracket is given twice (skew-symmetry is implied)");
+      const YAML::Node eq = entry["equals"];
+      if (!eq || !eq.IsMap()) fail(key + ".equals", eq.IsDefined() ? eq : entry, "expected a map velocity → expression");
+      for (const auto& kv : eq) {
+        const int c = velocityIndex(kv.first.Scalar());
+        if (c < 0)
+          fail(key + ".equals." + kv.first.Scalar(), kv.first,
+               "'" + kv.first.Scalar() + "' is not a velocity (velocities: " +
+                   joined(info_.velocities) + ")");
+        Scope s;
+        s.time = false;
+        s.velocities = false;
+        StructureTerm term;
+        term.a = a;
+        term.b = b;
+        term.c = c;
+        term.value = expression(kv.second, key + ".equals." + kv.first.Scalar(), s);
+        if (sign < 0) {
+          Expression& v = term.value;
+          Node neg;
+          neg.op = Op::Neg;
+          neg.a = static_cast<int>(v.nodes.size()) - 1;
+          v.nodes.push_back(neg);
+        }
+        data_->structure.push_back(std::move(term));
+      }
+    }
+  }
+  // Lagrangian, forces, constraints.
+  if (!root_["lagrangian"]) fail("lagrangian", root_, "missing key 'lagrangian'");
+  data_->lagrangian = expression(root_["lagrangian"], "lagrangian", Scope{});
+  data_->forces.resize(m);
+  if (const YAML::Node forces = root_["forces"]) {
+    if (!forces.IsMap()) fail("forces", forces, "expected a map velocity → expression");
+    for (const auto& kv : forces) {
+      const int a = velocityIndex(kv.first.Scalar());
+      if (a < 0)
+        fail("forces." + kv.first.Scalar(), kv.first,
+             "'" + kv.first.Scalar() + "' is not a velocity (velocities: " +
+                 joined(info_.velocities) + ")");
+      data_->forces[a] = expression(kv.second, "forces." + kv.first.Scalar(), Scope{});
+    }
+  }
+  if (const YAML::Node c = root_["constraints"]) {
+    for (size_t i = 0; i < c.size(); ++i)
+      data_->constraints.push_back(
+          expression(c[i], "constraints[" + std::to_string(i + 1) + "]", Scope{}));
+  }
+  if (const YAML::Node g = root_["holonomic"]) {
+    Scope s;
+    s.velocities = false;
+    for (size_t i = 0; i < g.size(); ++i)
+      data_->holonomic.push_back(
+          expression(g[i], "holonomic[" + std::to_string(i + 1) + "]", s));
+  }
+  const int k = static_cast<int>(data_->constraints.size());
+  const int h = static_cast<int>(data_->holonomic.size());
+  if (k + h > m)
+    fail(k > 0 ? "constraints" : "holonomic", root_[k > 0 ? "constraints" : "holonomic"],
+         std::to_string(k + h) + " constraints on " + std::to_string(m) +
+             " velocities: at most as many independent constraints as velocities");
+  if (k + h > kMaxConstraints)
+    fail("constraints", root_["constraints"],
+         std::to_string(k + h) + " constraints; at most " + std::to_string(kMaxConstraints) +
+             " are supported");
+  info_.constraintCount = k;
+  info_.holonomicCount = h;
+}
+
+void Loader::readInitial() {
+  const int n = static_cast<int>(info_.coordinates.size());
+  const int m = static_cast<int>(info_.velocities.size());
+  info_.defaultCoordinates.assign(n, 0.0);
+  info_.defaultVelocities.assign(m, 0.0);
+  if (const YAML::Node init = root_["initial"]) {
+    if (!init.IsMap()) fail("initial", init, "expected a map name → number");
+    for (const auto& kv : init) {
+      const std::string name = kv.first.Scalar();
+      const std::string key = "initial." + name;
+      const double v = number(kv.second, key);
+      if (const int i = coordinateIndex(name); i >= 0)
+        info_.defaultCoordinates[i] = v;
+      else if (const int a = velocityIndex(name); a >= 0)
+        info_.defaultVelocities[a] = v;
+      else
+        fail(key, kv.first,
+             "'" + name + "' is neither a coordinate nor a velocity (state: " +
+                 joined(info_.coordinates) + (n ? ", " : "") + joined(info_.velocities) + ")");
+    }
+  }
+  if (const YAML::Node ind = root_["independent"]) {
+    sequence(ind, "independent");
+    for (size_t i = 0; i < ind.size(); ++i) {
+      const std::string v = ind[i].IsScalar() ? ind[i].Scalar() : "";
+      if (velocityIndex(v) < 0)
+        fail("independent", ind[i],
+             "'" + v + "' is not a velocity (velocities: " + joined(info_.velocities) + ")");
+      info_.independentVelocities.push_back(v);
+    }
+  } else {
+    info_.independentVelocities = info_.velocities;
+  }
+  // State order.
+  std::vector<std::string> all = info_.coordinates;
+  all.insert(all.end(), info_.velocities.begin(), info_.velocities.end());
+  if (const YAML::Node order = root_["state_order"]) {
+    sequence(order, "state_order");
+    std::vector<std::string> names;
+    for (size_t i = 0; i < order.size(); ++i)
+      names.push_back(order[i].IsScalar() ? order[i].Scalar() : "");
+    std::vector<std::string> a = names, b = all;
+    std::sort(a.begin(), a.end());
+    std::sort(b.begin(), b.end());
+    if (a != b)
+      fail("state_order", order,
+           "must list every coordinate and velocity once (" + joined(all) + ")");
+    info_.stateOrder = names;
+  } else {
+    info_.stateOrder = all;
+  }
+  if (const YAML::Node quats = root_["quaternions"]) {
+    sequence(quats, "quaternions");
+    for (size_t i = 0; i < quats.size(); ++i) {
+      const int first = coordinateIndex(quats[i].IsScalar() ? quats[i].Scalar() : "");
+      if (first < 0 || first + 4 > n)
+        fail("quaternions", quats[i],
+             "expected a coordinate followed by three more (w, x, y, z of a unit quaternion)");
+      info_.quaternions.push_back({first});
+    }
+  }
+  if (const YAML::Node limits = root_["state_limits"]) {
+    sequence(limits, "state_limits");
+    for (size_t i = 0; i < limits.size(); ++i) {
+      const std::string key = "state_limits[" + std::to_string(i + 1) + "]";
+      const YAML::Node l = limits[i];
+      checkMap(l, key, {"name", "min", "max", "min_exclusive", "max_exclusive"});
+      ParameterInfo p;
+      p.name = scalar(l["name"], key + ".name", "a coordinate or velocity");
+      if (coordinateIndex(p.name) < 0 && velocityIndex(p.name) < 0)
+        fail(key + ".name", l["name"], "'" + p.name + "' is neither a coordinate nor a velocity");
+      if (l["min"]) p.min = number(l["min"], key + ".min");
+      if (l["max"]) p.max = number(l["max"], key + ".max");
+      if (l["min_exclusive"]) p.minExclusive = boolean(l["min_exclusive"], key + ".min_exclusive");
+      if (l["max_exclusive"]) p.maxExclusive = boolean(l["max_exclusive"], key + ".max_exclusive");
+      info_.stateLimits.push_back(p);
+    }
+  }
+}
+
+std::vector<Expression> Loader::vector3(const YAML::Node& node, const std::string& key, int count,
+                                        Scope scope) const {
+  if (!node || !node.IsSequence() || static_cast<int>(node.size()) != count)
+    fail(key, node.IsDefined() ? node : root_["scene"],
+         "expected a list of " + std::to_string(count) + " expressions");
+  std::vector<Expression> out;
+  for (int i = 0; i < count; ++i)
+    out.push_back(expression(node[i], key + "[" + std::to_string(i + 1) + "]", scope));
+  return out;
+}
+
+std::vector<SceneRotation> Loader::rotations(const YAML::Node& node, const std::string& key,
+                                             Scope scope) const {
+  std::vector<SceneRotation> out;
+  if (!node) return out;
+  std::vector<YAML::Node> items;
+  if (node.IsMap())
+    items.push_back(node);
+  else if (node.IsSequence())
+    for (size_t i = 0; i < node.size(); ++i) items.push_back(node[i]);
+  else
+    fail(key, node, "expected {quaternion: [w, x, y, z]} or {axis: [x, y, z], angle: a}, or a list of them");
+  for (size_t i = 0; i < items.size(); ++i) {
+    const std::string k = node.IsSequence() ? key + "[" + std::to_string(i + 1) + "]" : key;
+    checkMap(items[i], k, {"quaternion", "axis", "angle"});
+    SceneRotation r;
+    if (items[i]["quaternion"]) {
+      r.quaternion = vector3(items[i]["quaternion"], k + ".quaternion", 4, scope);
+    } else if (items[i]["axis"] && items[i]["angle"]) {
+      r.axis = vector3(items[i]["axis"], k + ".axis", 3, scope);
+      r.angle = expression(items[i]["angle"], k + ".angle", scope);
+    } else {
+      fail(k, items[i], "expected quaternion: [w, x, y, z] or axis: [x, y, z] with angle");
+    }
+    out.push_back(std::move(r));
+  }
+  return out;
+}
+
+void Loader::readScene() {
+  const YAML::Node scene = root_["scene"];
+  if (!scene) return;
+  checkMap(scene, "scene",
+           {"extent", "follow", "moving_frame", "drag", "bodies", "arrows", "points"});
+  SceneSpec& spec = data_->scene;
+  spec.present = true;
+  if (scene["extent"]) {
+    spec.extent = number(scene["extent"], "scene.extent");
+    if (!(spec.extent > 0)) fail("scene.extent", scene["extent"], "must be positive");
+  }
+  Scope plain;  // positions and sizes: t, q, y, parameters, definitions
+  Scope withLambda;
+  withLambda.multipliers = true;
+  spec.movingFrame = rotations(scene["moving_frame"], "scene.moving_frame", plain);
+  std::set<std::string> bodyNames;
+  if (const YAML::Node bodies = scene["bodies"]) {
+    sequence(bodies, "scene.bodies");
+    for (size_t i = 0; i < bodies.size(); ++i) {
+      const std::string key = "scene.bodies[" + std::to_string(i + 1) + "]";
+      const YAML::Node b = bodies[i];
+      checkMap(b, key, {"name", "shape", "position", "orientation", "size", "colour", "color"});
+      SceneBodySpec body;
+      body.name = scalar(b["name"], key + ".name", "a name");
+      if (!bodyNames.insert(body.name).second)
+        fail(key + ".name", b["name"], "two bodies are called '" + body.name + "'");
+      const std::string shape = scalar(b["shape"], key + ".shape", "a shape");
+      static const std::pair<const char*, ShapeKind> kShapes[] = {
+          {"sphere", ShapeKind::Sphere}, {"box", ShapeKind::Body},
+          {"disk", ShapeKind::Disk},     {"cylinder", ShapeKind::Cylinder},
+          {"plane", ShapeKind::Table},   {"point", ShapeKind::Particle},
+          {"sleigh", ShapeKind::Sleigh}, {"guide", ShapeKind::Guide}};
+      bool found = false;
+      for (const auto& [nm, kind] : kShapes)
+        if (shape == nm) {
+          body.kind = kind;
+          found = true;
+        }
+      if (!found)
+        fail(key + ".shape", b["shape"],
+             "unknown shape '" + shape +
+                 "' (allowed: sphere, box, disk, cylinder, plane, point, sleigh, guide)");
+      body.position = vector3(b["position"], key + ".position", 3, plain);
+      body.orientation = rotations(b["orientation"], key + ".orientation", plain);
+      body.size = vector3(b["size"], key + ".size", 3, plain);
+      const YAML::Node colour = b["colour"] ? b["colour"] : b["color"];
+      if (colour) {
+        const std::string c = scalar(colour, key + ".colour", "a colour like \"#d04030\"");
+        static const std::regex hex("#[0-9a-fA-F]{6}");
+        if (!std::regex_match(c, hex))
+          fail(key + ".colour", colour, "'" + c + "' is not a colour (write \"#rrggbb\")");
+        const long v = std::strtol(c.c_str() + 1, nullptr, 16);
+        body.colour = Eigen::Vector3d(((v >> 16) & 255) / 255.0, ((v >> 8) & 255) / 255.0,
+                                      (v & 255) / 255.0);
+      }
+      spec.bodies.push_back(std::move(body));
+    }
+  }
+  if (const YAML::Node arrows = scene["arrows"]) {
+    sequence(arrows, "scene.arrows");
+    for (size_t i = 0; i < arrows.size(); ++i) {
+      const std::string key = "scene.arrows[" + std::to_string(i + 1) + "]";
+      const YAML::Node a = arrows[i];
+      checkMap(a, key, {"name", "kind", "origin", "vector"});
+      SceneArrowSpec arrow;
+      arrow.name = scalar(a["name"], key + ".name", "a name");
+      const std::string kind = scalar(a["kind"], key + ".kind", "an arrow kind");
+      if (kind == "reaction")
+        arrow.kind = ArrowKind::Reaction;
+      else if (kind == "force")
+        arrow.kind = ArrowKind::Force;
+      else if (kind == "velocity")
+        arrow.kind = ArrowKind::Velocity;
+      else if (kind == "angular_velocity" || kind == "angular velocity")
+        arrow.kind = ArrowKind::AngularVelocity;
+      else
+        fail(key + ".kind", a["kind"],
+             "unknown arrow kind '" + kind + "' (allowed: reaction, force, velocity, angular_velocity)");
+      arrow.origin = vector3(a["origin"], key + ".origin", 3, withLambda);
+      arrow.vector = vector3(a["vector"], key + ".vector", 3, withLambda);
+      spec.arrows.push_back(std::move(arrow));
+    }
+  }
+  if (const YAML::Node points = scene["points"]) {
+    sequence(points, "scene.points");
+    for (size_t i = 0; i < points.size(); ++i) {
+      const std::string key = "scene.points[" + std::to_string(i + 1) + "]";
+      const YAML::Node p = points[i];
+      checkMap(p, key, {"name", "position", "in_moving_frame"});
+      ScenePointSpec point;
+      point.name = scalar(p["name"], key + ".name", "a name");
+      point.position = vector3(p["position"], key + ".position", 3, plain);
+      if (p["in_moving_frame"]) point.inMovingFrame = boolean(p["in_moving_frame"], key + ".in_moving_frame");
+      spec.points.push_back(std::move(point));
+    }
+  }
+  if (const YAML::Node follow = scene["follow"]) {
+    info_.editing.followBody = scalar(follow, "scene.follow", "a body's name");
+    if (!bodyNames.count(info_.editing.followBody))
+      fail("scene.follow", follow, "no body is called '" + info_.editing.followBody + "'");
+  }
+  if (const YAML::Node drag = scene["drag"]) {
+    checkMap(drag, "scene.drag", {"body", "x", "y", "arrow", "vx", "vy", "body_axes"});
+    DragHandle d;
+    d.body = scalar(drag["body"], "scene.drag.body", "a body's name");
+    if (!bodyNames.count(d.body)) fail("scene.drag.body", drag["body"], "no body is called '" + d.body + "'");
+    auto stateName = [&](const char* k, bool velocity) -> std::string {
+      if (!drag[k]) return "";
+      const std::string v = scalar(drag[k], std::string("scene.drag.") + k, "a name");
+      if ((velocity ? velocityIndex(v) : coordinateIndex(v)) < 0)
+        fail(std::string("scene.drag.") + k, drag[k],
+             "'" + v + "' is not a " + (velocity ? "velocity" : "coordinate"));
+      return v;
+    };
+    d.x = stateName("x", false);
+    d.y = stateName("y", false);
+    d.vx = stateName("vx", true);
+    d.vy = stateName("vy", true);
+    if (drag["arrow"]) d.arrow = scalar(drag["arrow"], "scene.drag.arrow", "an arrow's name");
+    if (drag["body_axes"]) d.velocityInBodyAxes = boolean(drag["body_axes"], "scene.drag.body_axes");
+    info_.editing.drag = d;
+  }
+  info_.editing.movingFrame = !spec.movingFrame.empty();
+}
+
+// Exact derivations with GiNaC: the anchor's coefficients (and that it is linear in the
+// velocities), structure functions from the anchor, ġ and ∂g/∂q.
+void Loader::derive() {
+  ModelData& d = *data_;
+  const SlotLayout& L = d.slots;
+  const int n = L.coordinates, m = L.velocities;
+  const SymbolTable sym = makeSymbols(d);
+  auto q = [&](int i) { return GiNaC::ex(sym.slots[L.coordinate(i)]); };
+  auto y = [&](int a) { return GiNaC::ex(sym.slots[L.velocity(a)]); };
+  GiNaC::exmap zeroY;
+  for (int a = 0; a < m; ++a) zeroY[y(a)] = 0;
+  auto toModel = [&](const GiNaC::ex& e, const std::string& key) {
+    try {
+      Expression x = fromGinac(e, sym, L);
+      x.key = key;
+      return x;
+    } catch (const std::exception& err) {
+      throw ModelError(file_, key, 0, 0, std::string("cannot be evaluated: ") + err.what());
+    }
+  };
+  // ρ as GiNaC, n×m.
+  GiNaC::matrix rho(n, m);
+  if (d.anchorGiven) {
+    for (int i = 0; i < n; ++i) {
+      const Expression& text = d.anchorText[i];
+      const GiNaC::ex qdot = toGinac(text, sym);
+      for (int a = 0; a < m; ++a) {
+        const GiNaC::ex c = qdot.diff(GiNaC::ex_to<GiNaC::symbol>(y(a)));
+        for (int b = 0; b < m; ++b)
+          if (!GiNaC::normal(c.diff(GiNaC::ex_to<GiNaC::symbol>(y(b)))).is_zero())
+            failAt(text.key, text.where,
+                   "q̇ of '" + d.slotNames[L.coordinate(i)] +
+                       "' is not linear in the velocities (the anchor is ρ(q) y)");
+        rho(i, a) = c;
+      }
+      if (!GiNaC::normal(qdot.subs(zeroY)).is_zero())
+        failAt(text.key, text.where,
+               "q̇ of '" + d.slotNames[L.coordinate(i)] +
+                   "' has a part without velocities (the anchor is ρ(q) y, linear)");
+      for (int a = 0; a < m; ++a) {
+        for (int b = 0; b < m; ++b)
+          if (rho(i, a).has(y(b)))
+            failAt(text.key, text.where, "the anchor's coefficients may not depend on velocities");
+      }
+    }
+  } else {
+    for (int i = 0; i < n; ++i) rho(i, i) = 1;
+  }
+  d.rho.resize(static_cast<size_t>(n) * m);
+  for (int a = 0; a < m; ++a)
+    for (int i = 0; i < n; ++i)
+      d.rho[i + n * a] = toModel(rho(i, a), "anchor." + d.slotNames[L.coordinate(i)]);
+
+  // Structure: given, or the Hamel symbols of the anchor.
+  auto dependsOnQ = [&](const GiNaC::ex& e) {
+    for (int i = 0; i < n; ++i)
+      if (e.has(q(i))) return true;
+    return false;
+  };
+  if (d.structureGiven) {
+    for (const StructureTerm& term : d.structure)
+      d.structureConstant &= !dependsOnQ(toGinac(term.value, sym));
+  } else if (d.anchorGiven && n > 0) {
+    // [X_a, X_b]ⁱ = ρʲ_a ∂_j ρⁱ_b − ρʲ_b ∂_j ρⁱ_a, solved for C in ρ C = [X_a, X_b] through
+    // the normal equations, then checked exactly.
+    GiNaC::matrix rhoT = rho.transpose();
+    GiNaC::matrix gram = rhoT.mul(rho);
+    const GiNaC::ex det = GiNaC::normal(gram.determinant());
+    if (det.is_zero())
+      fail("structure", root_,
+           "the anchor's columns are dependent, so the structure functions cannot be derived "
+           "from it: give `structure`");
+    GiNaC::matrix unknowns(m, 1), sols(m, 1);
+    std::vector<GiNaC::symbol> cs;
+    for (int c = 0; c < m; ++c) {
+      cs.emplace_back("c" + std::to_string(c));
+      unknowns(c, 0) = cs.back();
+    }
+    for (int a = 0; a < m; ++a)
+      for (int b = a + 1; b < m; ++b) {
+        GiNaC::matrix bracket(n, 1);
+        bool zero = true;
+        for (int i = 0; i < n; ++i) {
+          GiNaC::ex v = 0;
+          for (int j = 0; j < n; ++j)
+            v += rho(j, a) * rho(i, b).diff(GiNaC::ex_to<GiNaC::symbol>(q(j))) -
+                 rho(j, b) * rho(i, a).diff(GiNaC::ex_to<GiNaC::symbol>(q(j)));
+          bracket(i, 0) = GiNaC::normal(v);
+          zero &= bracket(i, 0).is_zero();
+        }
+        if (zero) continue;
+        const GiNaC::matrix C = gram.solve(unknowns, rhoT.mul(bracket));
+        for (int i = 0; i < n; ++i) {
+          GiNaC::ex r = -bracket(i, 0);
+          for (int c = 0; c < m; ++c) r += rho(i, c) * C(c, 0);
+          if (!GiNaC::normal(r).is_zero())
+            fail("structure", root_,
+                 "the bracket [" + d.slotNames[L.velocity(a)] + ", " +
+                     d.slotNames[L.velocity(b)] +
+                     "] of the anchor's columns is not in their span, so the structure "
+                     "functions cannot be derived from the anchor: give `structure`");
+        }
+        for (int c = 0; c < m; ++c) {
+          const GiNaC::ex v = GiNaC::normal(C(c, 0));
+          if (v.is_zero()) continue;
+          StructureTerm term;
+          term.a = a;
+          term.b = b;
+          term.c = c;
+          term.value = toModel(v, "structure");
+          d.structureConstant &= !dependsOnQ(v);
+          d.structure.push_back(std::move(term));
+        }
+      }
+  }
+  // ġ = ∂g/∂t + ∂g/∂q ρ y, and G = ∂g/∂q.
+  const int h = static_cast<int>(d.holonomic.size());
+  d.holonomicJacobian.resize(static_cast<size_t>(h) * n);
+  for (int c = 0; c < h; ++c) {
+    const GiNaC::ex g = toGinac(d.holonomic[c], sym);
+    GiNaC::ex rate = g.diff(GiNaC::ex_to<GiNaC::symbol>(GiNaC::ex(sym.time())));
+    for (int i = 0; i < n; ++i) {
+      const GiNaC::ex dg = g.diff(GiNaC::ex_to<GiNaC::symbol>(q(i)));
+      d.holonomicJacobian[c + h * i] = toModel(dg, d.holonomic[c].key);
+      GiNaC::ex qdot = 0;
+      for (int a = 0; a < m; ++a) qdot += rho(i, a) * y(a);
+      rate += dg * qdot;
+    }
+    d.holonomicRate.push_back(toModel(rate, d.holonomic[c].key));
+  }
+  info_.constantStructure = d.structureConstant;
+}
+
+void Loader::checkRegular(const std::shared_ptr<const FormulaSystem>& system) const {
+  try {
+    const EquationsOfMotion eq(system, DynamicsKind::Nonholonomic);
+    EquationsWorkspace ws(eq);
+    std::vector<double> x(eq.stateSize(), 0.0);
+    const SystemInfo& s = system->info();
+    std::copy(s.defaultCoordinates.begin(), s.defaultCoordinates.end(), x.begin());
+    std::copy(s.defaultVelocities.begin(), s.defaultVelocities.end(),
+              x.begin() + s.coordinates.size());
+    std::vector<double> dx(x.size());
+    eq.rhs(ws, 0.0, x.data(), dx.data());
+  } catch (const SingularSystemError& e) {
+    const std::string what = e.what();
+    const bool mass = what.find("mass matrix") != std::string::npos;
+    const char* key = mass ? "lagrangian" : (info_.constraintCount ? "constraints" : "holonomic");
+    fail(key, root_[key],
+         std::string(mass ? "the mass matrix ∂²L/∂y² is singular at the initial state"
+                          : "A M⁻¹ Aᵀ is singular at the initial state: the constraints are "
+                            "dependent there") +
+             " (" + what + ")");
+  }
+}
+
+std::shared_ptr<const FormulaSystem> Loader::load() {
+  try {
+    root_ = YAML::Load(text_);
+  } catch (const YAML::Exception& e) {
+    throw ModelError(file_, "", e.mark.is_null() ? 0 : e.mark.line + 1,
+                     e.mark.is_null() ? 0 : e.mark.column + 1, "not valid YAML: " + e.msg);
+  }
+  if (!root_.IsMap())
+    throw ModelError(file_, "", 1, 1,
+                     root_.IsNull() ? "the file is empty (expected a model: format, version, name, …)"
+                                    : "expected a map of keys (format, version, name, …)");
+  readHeader();
+  readParameters();
+  readNames();
+  readDefinitions();
+  readDynamics();
+  readInitial();
+  readScene();
+  derive();
+  // The equations text shown in the app: the file's formulas.
+  std::string eq = "L = " + data_->lagrangian.text;
+  for (size_t c = 0; c < data_->constraints.size(); ++c)
+    eq += "\nΦ" + std::to_string(c + 1) + " = " + data_->constraints[c].text + " = 0";
+  for (size_t c = 0; c < data_->holonomic.size(); ++c)
+    eq += "\ng" + std::to_string(c + 1) + " = " + data_->holonomic[c].text + " = 0";
+  info_.equations = eq;
+  if (info_.initialization.empty())
+    info_.initialization =
+        info_.constraintCount + info_.holonomicCount > 0
+            ? "Inconsistent initial velocities are completed keeping " +
+                  joined(info_.independentVelocities) + " (least change in kinetic energy)."
+            : "Every initial velocity is free.";
+  size_t& most = data_->maxNodes;
+  auto grow = [&](const Expression& e) { most = std::max(most, e.nodes.size()); };
+  auto growAll = [&](const std::vector<Expression>& v) {
+    for (const auto& e : v) grow(e);
+  };
+  growAll(data_->definitions);
+  growAll(data_->rho);
+  for (const auto& term : data_->structure) grow(term.value);
+  grow(data_->lagrangian);
+  growAll(data_->forces);
+  growAll(data_->constraints);
+  growAll(data_->holonomic);
+  growAll(data_->holonomicRate);
+  growAll(data_->holonomicJacobian);
+  auto growRotations = [&](const std::vector<SceneRotation>& rs) {
+    for (const auto& r : rs) {
+      growAll(r.quaternion);
+      growAll(r.axis);
+      grow(r.angle);
+    }
+  };
+  const SceneSpec& sc = data_->scene;
+  growRotations(sc.movingFrame);
+  for (const auto& b : sc.bodies) {
+    growAll(b.position);
+    growAll(b.size);
+    growRotations(b.orientation);
+  }
+  for (const auto& a : sc.arrows) {
+    growAll(a.origin);
+    growAll(a.vector);
+  }
+  for (const auto& pt : sc.points) growAll(pt.position);
+  auto system = std::make_shared<FormulaSystem>(data_, info_);
+  checkRegular(system);
+  return system;
+}
+
+}  // namespace
+
+std::shared_ptr<const FormulaSystem> loadModelText(const std::string& text,
+                                                   const std::string& fileName,
+                                                   const std::string& path) {
+  return Loader(text, fileName, path).load();
+}
+
+std::shared_ptr<const FormulaSystem> loadModelFile(const std::string& path) {
+  std::string text;
+  try {
+    text = readRegularFile(path, "model file");
+  } catch (const std::exception& e) {
+    throw ModelError(path, "", 0, 0, e.what());
+  }
+  return loadModelText(text, path, path);
+}
+
+bool isModelFilePath(const std::string& path) {
+  auto endsWith = [&](const char* s) {
+    const std::string e(s);
+    return path.size() > e.size() && path.compare(path.size() - e.size(), e.size(), e) == 0;
+  };
+  if (endsWith(".yaml") || endsWith(".yml")) return true;
+  if (endsWith(".json")) return false;
+  std::ifstream in(path);
+  if (!in) return false;
+  char buffer[4096] = {};
+  in.read(buffer, sizeof buffer - 1);
+  return std::string(buffer).find("nonholonomic-lab-system") != std::string::npos;
+}
+
+const FormulaSystem* asFormula(const SystemModel& system) {
+  return dynamic_cast<const FormulaSystem*>(&system);
+}
+
+}  // namespace nh::model

@@ -1,0 +1,160 @@
+// nhsim with model files: run, info and list take them; scenarios refer to them relative to
+// their own folder; the user's folder is listed; a bad model file exits 2 with one line
+// naming the file, key, line and column, and writes nothing.
+#include <QDir>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include "nhsim_process.h"
+
+namespace {
+
+using Result = nh::test::ProcessResult;
+
+// The particle of seed 003 Ex. 7.1 typed as formulas: the same system as the built-in
+// nh_particle.
+const char* kParticle = R"(format: nonholonomic-lab-system
+version: 1
+name: my_particle
+title: Particle typed in
+parameters:
+  - {name: m, default: 1, unit: kg, min: 0, min_exclusive: true}
+coordinates: [x, y, z]
+velocities: [vx, vy, vz]
+lagrangian: 0.5*m*(vx^2 + vy^2 + vz^2)
+constraints:
+  - vz - y*vx
+initial: {y: 0.5, vx: 1, vy: 0.5, vz: 0.5}
+independent: [vx, vy]
+)";
+
+QList<QList<double>> readCsv(const QString& path, QStringList* header = nullptr) {
+  QFile f(path);
+  if (!f.open(QIODevice::ReadOnly)) return {};
+  QList<QList<double>> rows;
+  const QList<QByteArray> lines = f.readAll().split('\n');
+  for (int i = 0; i < lines.size(); ++i) {
+    if (lines[i].isEmpty()) continue;
+    if (i == 0) {
+      if (header) *header = QString::fromUtf8(lines[i]).split(',');
+      continue;
+    }
+    QList<double> row;
+    for (const QByteArray& cell : lines[i].split(',')) row.append(cell.toDouble());
+    rows.append(row);
+  }
+  return rows;
+}
+
+}  // namespace
+
+class ModelCliTest : public QObject {
+  Q_OBJECT
+  QTemporaryDir dir_;
+
+  QString path(const QString& name) const { return dir_.filePath(name); }
+  void writeFile(const QString& name, const QByteArray& text) {
+    QDir().mkpath(QFileInfo(path(name)).absolutePath());
+    QFile f(path(name));
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write(text);
+  }
+  Result nhsim(const QStringList& args) {
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert("NH_SYSTEMS_PATH", path("user-systems"));
+    return nh::test::runNhsim(args, env);
+  }
+
+ private slots:
+  void runsAModelFileLikeTheBuiltInSystem() {
+    writeFile("particle.yaml", kParticle);
+    QCOMPARE(nhsim({"run", path("particle.yaml"), "--t-end", "2", "--dt-out", "0.25", "--out",
+                    path("model.csv")})
+                 .code,
+             0);
+    QCOMPARE(nhsim({"run", "nh_particle", "--t-end", "2", "--dt-out", "0.25", "--out",
+                    path("builtin.csv")})
+                 .code,
+             0);
+    QStringList header;
+    const auto model = readCsv(path("model.csv"), &header);
+    const auto builtin = readCsv(path("builtin.csv"));
+    QCOMPARE(header, QStringList({"t", "x", "y", "z", "vx", "vy", "vz", "energy", "phi_1",
+                                  "lambda_1"}));
+    QCOMPARE(model.size(), 9);
+    QCOMPARE(model.size(), builtin.size());
+    for (int r = 0; r < model.size(); ++r)
+      for (int c = 0; c < model[r].size(); ++c)
+        QVERIFY2(std::abs(model[r][c] - builtin[r][c]) <= 1e-12,
+                 qPrintable(QString("row %1 column %2").arg(r).arg(header[c])));
+  }
+
+  void infoDescribesAModelFile() {
+    writeFile("particle.yaml", kParticle);
+    const Result r = nhsim({"info", path("particle.yaml"), "--json"});
+    QCOMPARE(r.code, 0);
+    const QJsonObject o = QJsonDocument::fromJson(r.out.toUtf8()).object();
+    QCOMPARE(o.value("name").toString(), QString("my_particle"));
+    QCOMPARE(o.value("title").toString(), QString("Particle typed in"));
+  }
+
+  void scenariosReferToModelFilesRelatively() {
+    writeFile("models/particle.yaml", kParticle);
+    writeFile("scenarios/run.json", R"({"format": "nonholonomic-lab-scenario", "version": 1,
+      "system": "../models/particle.yaml", "parameters": {"m": 2}, "t_end": 1, "dt_out": 0.5})");
+    // Run from another working directory: the path is relative to the scenario's folder.
+    QDir().mkpath(path("elsewhere/deeper"));
+    QCOMPARE(nhsim({"run", path("scenarios/run.json"), "--out", path("a.csv"), "--save-scenario",
+                    path("elsewhere/deeper/saved.json")})
+                 .code,
+             0);
+    QFile saved(path("elsewhere/deeper/saved.json"));
+    QVERIFY(saved.open(QIODevice::ReadOnly));
+    const QJsonObject o = QJsonDocument::fromJson(saved.readAll()).object();
+    QCOMPARE(o.value("system").toString(), QString("../../models/particle.yaml"));
+    QCOMPARE(o.value("parameters").toObject().value("m").toDouble(), 2.0);
+    QCOMPARE(nhsim({"run", path("elsewhere/deeper/saved.json"), "--out", path("b.csv")}).code, 0);
+    QCOMPARE(readCsv(path("a.csv")), readCsv(path("b.csv")));
+  }
+
+  void theUsersFolderIsListed() {
+    writeFile("user-systems/mine.yaml", kParticle);
+    writeFile("user-systems/broken.yaml", "format: nonholonomic-lab-system\nversion: 1\n");
+    const Result list = nhsim({"list"});
+    QCOMPARE(list.code, 0);
+    QVERIFY2(list.out.contains("my_particle") && list.out.contains("Particle typed in"),
+             qPrintable(list.out));
+    QVERIFY(list.out.contains("ball_on_turntable"));
+    QVERIFY2(list.err.contains("broken.yaml") && list.err.contains("missing key 'name'"),
+             qPrintable(list.err));
+    QCOMPARE(nhsim({"run", "my_particle", "--t-end", "0.5", "--out", path("u.csv")}).code, 0);
+    QCOMPARE(readCsv(path("u.csv")).size(), 51);
+  }
+
+  void aBadModelFileExitsTwoAndWritesNothing() {
+    QByteArray bad = kParticle;
+    bad.replace("0.5*m*(vx^2 + vy^2 + vz^2)", "0.5*m*(vx^2 + vy^2 + vq^2)");
+    writeFile("bad.yaml", bad);
+    for (const QString& command : {QString("run"), QString("info")}) {
+      QStringList args{command, path("bad.yaml")};
+      if (command == "run") args << "--out" << path("never.csv");
+      const Result r = nhsim(args);
+      QCOMPARE(r.code, 2);
+      QVERIFY2(r.err.startsWith("nhsim: error: " + path("bad.yaml") + ":9:34: lagrangian: "
+                                "unknown name 'vq'"),
+               qPrintable(r.err));
+      QCOMPARE(r.err.trimmed().count('\n'), 0);
+      QVERIFY(r.out.isEmpty());
+    }
+    QVERIFY(!QFileInfo::exists(path("never.csv")));
+    const Result missing = nhsim({"run", path("absent.yaml")});
+    QCOMPARE(missing.code, 2);
+    QVERIFY2(missing.err.contains("absent.yaml") && missing.err.contains("No such file"),
+             qPrintable(missing.err));
+  }
+};
+
+QTEST_GUILESS_MAIN(ModelCliTest)
+#include "model_cli_test.moc"
