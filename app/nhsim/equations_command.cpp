@@ -6,9 +6,9 @@
 #include <map>
 
 #include "app/nhsim/cli_support.h"
+#include "core/model/catalogue.h"
 #include "core/model/derived_equations.h"
 #include "core/model/model_file.h"
-#include "core/nh/catalogue.h"
 #include "core/nh/scenario.h"
 
 namespace nh::cli {

@@ -175,6 +175,25 @@ class Printer {
     return !GiNaC::abs(common).is_equal(1);
   }
 
+  std::vector<ex> sortedTerms(const ex& e) const {
+    std::vector<std::pair<std::vector<int>, ex>> terms;
+    for (size_t i = 0; i < e.nops(); ++i) terms.emplace_back(termKey(e.op(i)), e.op(i));
+    std::stable_sort(terms.begin(), terms.end(), [](const auto& a, const auto& b) {
+      return a.first != b.first ? a.first < b.first : a.second.compare(b.second) < 0;
+    });
+    std::vector<ex> out;
+    for (const auto& term : terms) out.push_back(term.second);
+    return out;
+  }
+  bool mostlyNegative(const ex& f) const {
+    if (!GiNaC::is_a<GiNaC::add>(f)) return false;
+    const std::vector<ex> terms = sortedTerms(f);
+    int negatives = 0;
+    for (const ex& t : terms) negatives += coefficientOf(t).is_negative();
+    const int n = static_cast<int>(terms.size());
+    return 2 * negatives > n || (2 * negatives == n && coefficientOf(terms[0]).is_negative());
+  }
+
   std::string sum(const ex& e, bool tex) const {
     if (numeric common; commonCoefficient(e, common)) {
       ex rest = 0;
@@ -183,13 +202,8 @@ class Printer {
       const std::string c = number(common, tex);
       return tex ? c + " \\left(" + inner + "\\right)" : c + "*(" + inner + ")";
     }
-    std::vector<std::pair<std::vector<int>, ex>> terms;
-    for (size_t i = 0; i < e.nops(); ++i) terms.emplace_back(termKey(e.op(i)), e.op(i));
-    std::stable_sort(terms.begin(), terms.end(), [](const auto& a, const auto& b) {
-      return a.first != b.first ? a.first < b.first : a.second.compare(b.second) < 0;
-    });
     std::string out;
-    for (const auto& [key, term] : terms) {
+    for (const ex& term : sortedTerms(e)) {
       std::string t = print(term, tex);
       if (out.empty())
         out = t;
@@ -227,21 +241,11 @@ class Printer {
     std::stable_sort(down.begin(), down.end(), byKey);
     bool negative = coefficient.is_negative();
     if (negative) coefficient = -coefficient;
-    // −(r − w²)/r³ reads better as (w² − r)/r³, and vy*(−3 sin t − 5) as −vy*(3 sin t + 5).
-    const auto allNegative = [](const ex& f) {
-      if (!GiNaC::is_a<GiNaC::add>(f)) return false;
-      for (size_t i = 0; i < f.nops(); ++i)
-        if (!coefficientOf(f.op(i)).is_negative()) return false;
-      return true;
-    };
-    for (ex& f : up)
-      if (allNegative(f)) f = GiNaC::expand(-f), negative = !negative;
-    if (negative && std::count_if(up.begin(), up.end(),
-                                  [](const ex& f) { return GiNaC::is_a<GiNaC::add>(f); }) == 1) {
-      for (ex& f : up)
-        if (GiNaC::is_a<GiNaC::add>(f)) f = GiNaC::expand(-f);
-      negative = false;
-    }
+    // A sum factor is negated (the sign moving out) when most of its terms are negative, or
+    // half and the first: −(r − w²)/r³ as (w² − r)/r³, vy*(−3 sin t − 5) as −vy*(3 sin t + 5).
+    for (std::vector<ex>* factors : {&up, &down})
+      for (ex& f : *factors)
+        if (mostlyNegative(f)) f = -f, negative = !negative;
     const numeric p = coefficient.is_rational() ? coefficient.numer() : coefficient;
     const numeric q = coefficient.is_rational() ? coefficient.denom() : numeric(1);
     // Sums among the factors are parenthesised when anything stands beside them.

@@ -31,6 +31,39 @@ constexpr int kSimplifyLimit = 4000;
 constexpr int kSolveEntryLimit = 1500;
 constexpr int kSolveMaxSize = 10;  // m + k + h
 
+// e collected by `variables` with the monomials that share a coefficient summed:
+// 1/2*m*(vx^2 + vy^2) + 1/2*I*(wx^2 + wy^2 + wz^2).
+ex groupedByCoefficient(const ex& e, const GiNaC::lst& variables) {
+  const ex collected = GiNaC::collect(GiNaC::expand(e), variables, true);
+  if (!GiNaC::is_a<GiNaC::add>(collected)) return collected;
+  const auto hasVariable = [&](const ex& f) {
+    for (const ex& v : variables)
+      if (f.has(v)) return true;
+    return false;
+  };
+  std::vector<std::pair<ex, ex>> groups;  // (coefficient, sum of its monomials), in order
+  for (size_t i = 0; i < collected.nops(); ++i) {
+    const ex term = collected.op(i);
+    ex coefficient = 1, monomial = 1;
+    if (GiNaC::is_a<GiNaC::mul>(term)) {
+      for (size_t j = 0; j < term.nops(); ++j)
+        (hasVariable(term.op(j)) ? monomial : coefficient) *= term.op(j);
+    } else {
+      (hasVariable(term) ? monomial : coefficient) = term;
+    }
+    const auto same = std::find_if(groups.begin(), groups.end(), [&](const auto& g) {
+      return g.first.is_equal(coefficient) || g.first.is_equal(-coefficient);
+    });
+    if (same == groups.end())
+      groups.emplace_back(coefficient, monomial);
+    else
+      same->second += same->first.is_equal(coefficient) ? monomial : -monomial;
+  }
+  ex out = 0;
+  for (const auto& [coefficient, monomials] : groups) out += coefficient * monomials;
+  return out;
+}
+
 // The smallest (in expression nodes) of three forms of e: the normal form (one fraction),
 // the expanded form, and the fraction whose numerator is collected by `variables`
 // (velocities, then coordinates) with common factors taken out, which shows the physics'
@@ -45,7 +78,7 @@ ex simplified(const ex& e, const GiNaC::lst& variables) {
   const bool monomialDenominator = !GiNaC::is_a<GiNaC::add>(GiNaC::expand(parts.op(1)));
   ex collected;
   try {
-    collected = monomialDenominator ? GiNaC::collect(GiNaC::expand(e), variables, true)
+    collected = monomialDenominator ? groupedByCoefficient(e, variables)
                                     : GiNaC::collect_common_factors(GiNaC::collect(
                                           GiNaC::expand(parts.op(0)), variables, true)) /
                                           GiNaC::collect_common_factors(GiNaC::expand(parts.op(1)));
