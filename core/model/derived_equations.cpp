@@ -60,12 +60,14 @@ class Printer {
   using Ranks = std::map<ex, int, GiNaC::ex_is_less>;
   Ranks termRank_, factorRank_;
 
-  // Ranks of the symbols in e, sorted, ending in a sentinel (so that numbers come last).
+  // Ranks of the symbols in e, sorted, ending in a sentinel (so that terms without symbols
+  // come last, a number after all).
   std::vector<int> termKey(const ex& e) const {
     std::vector<int> key;
     collect(e, key);
     std::sort(key.begin(), key.end());
     key.push_back(std::numeric_limits<int>::max());
+    if (GiNaC::is_a<numeric>(e)) key.push_back(std::numeric_limits<int>::max());  // last
     return key;
   }
   void collect(const ex& e, std::vector<int>& key) const {
