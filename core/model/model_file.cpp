@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
 #include <fstream>
 #include <regex>
 #include <set>
@@ -767,7 +768,6 @@ void Loader::readScene() {
     if (drag["body_axes"]) d.velocityInBodyAxes = boolean(drag["body_axes"], "scene.drag.body_axes");
     info_.editing.drag = d;
   }
-  info_.editing.movingFrame = !spec.movingFrame.empty();
 }
 
 // Exact derivations with GiNaC: the anchor's coefficients (and that it is linear in the
@@ -901,6 +901,23 @@ void Loader::derive() {
     d.holonomicRate.push_back(toModel(rate, d.holonomic[c].key));
   }
   info_.constantStructure = d.structureConstant;
+  // A moving frame worth viewing from is one that moves: it depends on t or the state.
+  auto moves = [&](const Expression& e) {
+    if (e.empty()) return false;
+    const GiNaC::ex x = toGinac(e, sym);
+    if (x.has(sym.time())) return true;
+    for (int i = 0; i < n; ++i)
+      if (x.has(q(i))) return true;
+    for (int a = 0; a < m; ++a)
+      if (x.has(y(a))) return true;
+    return false;
+  };
+  for (const SceneRotation& r : d.scene.movingFrame) {
+    bool any = moves(r.angle);
+    for (const auto& e : r.quaternion) any |= moves(e);
+    for (const auto& e : r.axis) any |= moves(e);
+    info_.editing.movingFrame |= any;
+  }
 }
 
 void Loader::checkRegular(const std::shared_ptr<const FormulaSystem>& system) const {
@@ -1021,6 +1038,8 @@ bool isModelFilePath(const std::string& path) {
   };
   if (endsWith(".yaml") || endsWith(".yml")) return true;
   if (endsWith(".json")) return false;
+  std::error_code ec;  // only a regular file is looked into: a FIFO would block
+  if (!std::filesystem::is_regular_file(path, ec)) return false;
   std::ifstream in(path);
   if (!in) return false;
   char buffer[4096] = {};

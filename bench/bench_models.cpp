@@ -1,0 +1,90 @@
+// Model-file benchmark (not a test): for every built-in system that has a model file in
+// resources/systems/, right-hand-side evaluations per second of the model file's system
+// next to its C++ twin (goal: equal within noise); and for every bundled model file the time
+// from its text to the first frame in core terms: parsing and checking the file (GiNaC
+// derivations included), recording and compiling the tape, the initial state and one scene
+// frame (goal < 0.2 s).
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "core/model/catalogue.h"
+#include "core/model/model_file.h"
+#include "core/nh/scenario.h"
+
+using namespace nh;
+using Clock = std::chrono::steady_clock;
+
+namespace {
+
+double seconds(Clock::time_point a, Clock::time_point b) {
+  return std::chrono::duration<double>(b - a).count();
+}
+
+// Calls per second of f over at least `budget` seconds; the best of three such runs.
+template <class F>
+double rate(F&& f, double budget = 0.3) {
+  double best = 0;
+  for (int run = 0; run < 3; ++run) {
+    long calls = 0, batch = 64;
+    const auto start = Clock::now();
+    double elapsed = 0;
+    while (elapsed < budget) {
+      for (long i = 0; i < batch; ++i) f();
+      calls += batch;
+      batch *= 2;
+      elapsed = seconds(start, Clock::now());
+    }
+    best = std::max(best, calls / elapsed);
+  }
+  return best;
+}
+
+double rhsRate(const std::shared_ptr<const SystemModel>& system) {
+  const EquationsOfMotion eq(system, DynamicsKind::Nonholonomic);
+  EquationsWorkspace ws(eq);
+  const std::vector<double> x0 = initialState(eq, 0, {});
+  std::vector<double> dx(x0.size());
+  return rate([&] { eq.rhs(ws, 0.3, x0.data(), dx.data()); });
+}
+
+// Text → first frame, the median of five runs, in seconds.
+double firstFrame(const std::string& text, const std::string& name) {
+  std::vector<double> times;
+  for (int i = 0; i < 5; ++i) {
+    const auto start = Clock::now();
+    const auto system = model::loadModelText(text, name);
+    const EquationsOfMotion eq(system, DynamicsKind::Nonholonomic);
+    EquationsWorkspace ws(eq);
+    const std::vector<double> x = initialState(eq, 0, {});
+    Observables obs;
+    eq.observe(ws, 0, x.data(), obs);
+    SceneFrame frame;
+    system->scene(eq.parameters().data(), 0, x.data(), x.data() + system->n(), obs.lambda.data(),
+                  frame);
+    times.push_back(seconds(start, Clock::now()));
+  }
+  std::sort(times.begin(), times.end());
+  return times[2];
+}
+
+}  // namespace
+
+int main() {
+  std::printf("RHS evaluations per second, model file next to its C++ twin (goal: equal)\n");
+  std::printf("%-20s %14s %14s %8s\n", "system", "C++", "model file", "ratio");
+  for (const auto& e : catalogueEntries()) {
+    if (e.origin != SystemOrigin::BuiltIn || e.modelText.empty()) continue;
+    const auto twin = model::loadModelText(e.modelText, e.system->name() + ".yaml");
+    const double cpp = rhsRate(e.system), file = rhsRate(twin);
+    std::printf("%-20s %14.3g %14.3g %8.2f\n", e.system->name().c_str(), cpp, file, file / cpp);
+  }
+  std::printf("\nModel file text to first frame (load, checks, tape, initial state, scene); "
+              "goal < 0.2 s\n");
+  std::printf("%-28s %10s\n", "file", "ms");
+  for (const auto& [file, text] : bundledModelFiles())
+    std::printf("%-28s %10.1f\n", file.c_str(), 1e3 * firstFrame(text, file));
+  return 0;
+}
