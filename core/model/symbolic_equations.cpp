@@ -64,10 +64,11 @@ ex groupedByCoefficient(const ex& e, const GiNaC::lst& variables) {
   return out;
 }
 
-// The smallest (in expression nodes) of three forms of e: the normal form (one fraction),
-// the expanded form, and the fraction whose numerator is collected by `variables`
-// (velocities, then coordinates) with common factors taken out, which shows the physics'
-// shape: −κ (Ω' y + Ω vy) rather than five expanded terms over (1 + inertia_ratio).
+// A readable form of e: collected by `variables` (velocities, then coordinates) — over a
+// common denominator with common factors taken out when the denominator is a sum, which
+// shows the physics' shape, −κ (Ω' y + Ω vy) rather than five expanded terms over
+// (1 + inertia_ratio) — unless that is clearly larger (in expression nodes) than the normal
+// form (one fraction) or the expanded form, then the smaller of those.
 ex simplified(const ex& e, const GiNaC::lst& variables) {
   if (expressionSize(e, kSimplifyLimit) > kSimplifyLimit) return e;
   const ex fraction = GiNaC::normal(e);
@@ -308,10 +309,14 @@ bool hamelStructure(const SystemModel& system, const std::vector<double>& parame
     std::fill(C.begin(), C.end(), 0.0);
     system.structure(parameters.data(), q.data(), C.data());
     std::vector<double> symbolic(C.size(), 0.0);
-    for (const auto& c : found) {
-      const ex v = GiNaC::evalf(c.value.subs(at));
-      if (!GiNaC::is_a<numeric>(v) || !ex_to<numeric>(v).is_real()) return false;
-      symbolic[c.c + m * (c.a + m * c.b)] = ex_to<numeric>(v).to_double();
+    try {
+      for (const auto& c : found) {
+        const ex v = GiNaC::evalf(c.value.subs(at));
+        if (!GiNaC::is_a<numeric>(v) || !ex_to<numeric>(v).is_real()) return false;
+        symbolic[c.c + m * (c.a + m * c.b)] = ex_to<numeric>(v).to_double();
+      }
+    } catch (const std::exception&) {  // a pole at the sample (division by zero)
+      return false;
     }
     for (size_t i = 0; i < C.size(); ++i)
       if (!std::isfinite(C[i]) ||

@@ -41,9 +41,10 @@ struct SymbolicEquations {
   bool forcesOmitted = false;     // C++ system with a force: not recordable, not in F
 
   // Simplified; an entry too large to simplify in reasonable time is kept as derived.
+  // A and b have k + h rows, one row of zeros when k + h = 0 (GiNaC has no empty matrix).
   GiNaC::matrix M, F, A, b;  // m×m, m×1, (k+h)×m, (k+h)×1
 
-  // ẏ (m×1) and λ (k+h × 1) solved from the linear system when it is small enough.
+  // ẏ (m×1) and λ ((k+h)×1, likewise) solved from the linear system when it is small enough.
   bool solved = false;
   GiNaC::matrix ydot, lambda;
   std::string notSolvedBecause;  // when !solved

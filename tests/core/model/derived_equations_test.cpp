@@ -122,10 +122,8 @@ struct Tangle {
   static nh::SystemInfo info() {
     nh::SystemInfo s;
     s.name = "tangle";
-    for (int a = 1; a <= 6; ++a) {
-      s.coordinates.push_back("q" + std::to_string(a));
-      s.velocities.push_back("y" + std::to_string(a));
-    }
+    s.coordinates = {"q1", "q2", "q3", "q4", "q5", "q6"};
+    s.velocities = {"y1", "y2", "y3", "y4", "y5", "y6"};
     s.stateOrder = s.coordinates;
     s.stateOrder.insert(s.stateOrder.end(), s.velocities.begin(), s.velocities.end());
     s.defaultCoordinates.assign(6, 0.1);
@@ -382,6 +380,21 @@ class DerivedEquationsTest : public QObject {
                  block.plain.c_str());
       }
     QVERIFY(holonomic);
+  }
+
+  // An entry too large to read is replaced by a remark, in both forms.
+  void hugeEntriesAreNotShown() {
+    std::string potential = "0";  // 100 terms that do not simplify
+    for (int k = 1; k <= 100; ++k)
+      potential += " + sin(" + std::to_string(k) + "*x)*cos(" + std::to_string(k) + "*y)";
+    const std::string text =
+        "format: nonholonomic-lab-system\nversion: 1\nname: huge\ncoordinates: [x, y]\n"
+        "velocities: [vx, vy]\nlagrangian: 0.5*(vx^2 + vy^2) - (" +
+        potential + ")\n";
+    const auto eq = nh::model::deriveEquations(*nh::model::loadModelText(text, "huge.yaml"));
+    QVERIFY(!eq.blocks.empty() && eq.blocks[0].title == "Lagrangian");
+    QCOMPARE(eq.blocks[0].plain, std::string("L = (too large to show)"));
+    QCOMPARE(eq.blocks[0].latex, std::string("L = \\mbox{(too large to show)}"));
   }
 
   // Large systems end in a note, not in a hang. The time bound only guards against a hang
