@@ -290,7 +290,7 @@ class Printer {
     std::string arguments;
     for (size_t i = 0; i < e.nops(); ++i) arguments += (i ? ", " : "") + print(e.op(i), tex);
     if (!tex) return name + "(" + arguments + ")";
-    if (name == "abs") return "\\left|" + arguments + "\\right|";
+    if (name == "abs") return "|" + arguments + "|";  // plain bars: in every renderer
     static const std::map<std::string, std::string> names = {
         {"sin", "\\sin"},     {"cos", "\\cos"},     {"tan", "\\tan"},   {"asin", "\\arcsin"},
         {"acos", "\\arccos"}, {"atan", "\\arctan"}, {"sinh", "\\sinh"}, {"cosh", "\\cosh"},
