@@ -278,7 +278,7 @@ class DerivedEquationsTest : public QObject {
       QVERIFY2(worst < 1e-10,
                qPrintable(QString::fromStdString(system->name()) + ": " + QString::number(worst)));
     }
-    // The bundled model file, once it exists.
+    // The bundled model files (their explicit equations too, where they are solved).
     for (const auto& [file, text] : nh::bundledModelFiles()) {
       const auto system = nh::model::loadModelText(text, file);
       const double worst = worstDifference(system, {}, false);
@@ -305,9 +305,14 @@ class DerivedEquationsTest : public QObject {
       QVERIFY(GiNaC::normal(s.ydot(1, 0) - kappa * (dOmega * x + Omega * vx)).is_zero());
       QVERIFY(s.ydot(4, 0).is_zero());
     }
-    // Model file: parameters are symbols, κ = inertia_ratio/(1 + inertia_ratio); level table.
-    {
-      const auto ball = nh::model::loadModelText(kBall, "ball.yaml");
+    // Model files (the inline one above and the bundled twin): parameters are symbols,
+    // κ = inertia_ratio/(1 + inertia_ratio); on a level table.
+    std::vector<std::pair<std::string, std::string>> files{{"ball.yaml", kBall}};
+    for (const auto& [file, text] : nh::bundledModelFiles())
+      if (file == "ball_on_turntable.yaml") files.emplace_back(file, text);
+    QCOMPARE(files.size(), size_t(2));
+    for (const auto& [file, text] : files) {
+      const auto ball = nh::model::loadModelText(text, file);
       const SymbolicEquations s = nh::model::deriveSymbolic(*ball);
       QVERIFY(s.solved);
       std::map<std::string, ex> p;
@@ -319,15 +324,18 @@ class DerivedEquationsTest : public QObject {
       const ex I = p["inertia_ratio"] * p["m"] * GiNaC::pow(p["r"], 2);
       const ex kappa = I / (I + p["m"] * GiNaC::pow(p["r"], 2));
       const ex dOmega = Omega.diff(s.t);
-      QVERIFY(
-          GiNaC::normal(s.ydot(0, 0).subs(level) + kappa * (dOmega * y + Omega * vy)).is_zero());
-      QVERIFY(
-          GiNaC::normal(s.ydot(1, 0).subs(level) - kappa * (dOmega * x + Omega * vx)).is_zero());
+      QVERIFY2(
+          GiNaC::normal(s.ydot(0, 0).subs(level) + kappa * (dOmega * y + Omega * vy)).is_zero(),
+          file.c_str());
+      QVERIFY2(
+          GiNaC::normal(s.ydot(1, 0).subs(level) - kappa * (dOmega * x + Omega * vx)).is_zero(),
+          file.c_str());
       QVERIFY(s.ydot(4, 0).is_zero());
       // The tilt adds the rolling ball's acceleration downhill: −(1 − κ) g sin(tilt).
-      QVERIFY(GiNaC::normal(s.ydot(0, 0) - s.ydot(0, 0).subs(level) +
-                            (1 - kappa) * p["g"] * GiNaC::sin(p["tilt"]))
-                  .is_zero());
+      QVERIFY2(GiNaC::normal(s.ydot(0, 0) - s.ydot(0, 0).subs(level) +
+                             (1 - kappa) * p["g"] * GiNaC::sin(p["tilt"]))
+                   .is_zero(),
+               file.c_str());
     }
   }
 
