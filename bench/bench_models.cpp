@@ -1,4 +1,5 @@
-// Model-file benchmark (not a test): for every built-in system that has a model file in
+// Model-file benchmark (not a test): for every system with a C++ definition (core/systems/,
+// or tests/support/reference_systems/ when the tests are built) and a model file in
 // resources/systems/, right-hand-side evaluations per second of the model file's system
 // next to its C++ twin (goal: equal within noise); and for every bundled model file the time
 // from its text to the first frame in core terms: parsing and checking the file (GiNaC
@@ -13,6 +14,9 @@
 #include "core/model/catalogue.h"
 #include "core/model/model_file.h"
 #include "core/nh/scenario.h"
+#ifdef NH_HAVE_REFERENCE_SYSTEMS
+#include "reference_systems.h"
+#endif
 
 using namespace nh;
 using Clock = std::chrono::steady_clock;
@@ -75,11 +79,21 @@ double firstFrame(const std::string& text, const std::string& name) {
 int main() {
   std::printf("RHS evaluations per second, model file next to its C++ twin (goal: equal)\n");
   std::printf("%-20s %14s %14s %8s\n", "system", "C++", "model file", "ratio");
-  for (const auto& e : catalogueEntries()) {
-    if (e.origin != SystemOrigin::BuiltIn || e.modelText.empty()) continue;
-    const auto twin = model::loadModelText(e.modelText, e.system->name() + ".yaml");
-    const double cpp = rhsRate(e.system), file = rhsRate(twin);
-    std::printf("%-20s %14.3g %14.3g %8.2f\n", e.system->name().c_str(), cpp, file, file / cpp);
+  // C++ definitions: those still in core/systems/ and the references the model files replaced.
+  std::vector<std::shared_ptr<const SystemModel>> cppSystems;
+  for (const auto& e : catalogueEntries())
+    if (e.origin == SystemOrigin::BuiltIn) cppSystems.push_back(e.system);
+#ifdef NH_HAVE_REFERENCE_SYSTEMS
+  for (const auto& s : referenceSystems()) cppSystems.push_back(s);
+#endif
+  for (const auto& cpp : cppSystems) {
+    const std::string file = cpp->name() + ".yaml";
+    for (const auto& [name, text] : bundledModelFiles()) {
+      if (name != file) continue;
+      const auto twin = model::loadModelText(text, file);
+      const double a = rhsRate(cpp), b = rhsRate(twin);
+      std::printf("%-20s %14.3g %14.3g %8.2f\n", cpp->name().c_str(), a, b, b / a);
+    }
   }
   std::printf("\nModel file text to first frame (load, checks, tape, initial state, scene); "
               "goal < 0.2 s\n");

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "app/nhsim/equations_command.h"
 #include "app/nhsim/export_usage.h"
 #include "core/io/csv_writer.h"
 #include "core/io/scenario_file.h"
@@ -273,6 +274,7 @@ int main(int argc, char** argv) {
       std::FILE* out = args.empty() ? stderr : stdout;
       std::fputs(kUsage, out);
       std::fputs(kExportUsage, out);
+      std::fputs(kEquationsUsage, out);
       return args.empty() ? kInputError : kOk;
     }
     const std::string command = args[0];
@@ -280,13 +282,14 @@ int main(int argc, char** argv) {
     if (command == "list") return list();
     if (command == "info") return info(rest);
     if (command == "run") return run(rest);
+    if (command == "equations") return equationsCommand(rest);
     if (command == "--version") {
       std::printf("nhsim %s\n", kVersion);
       return kOk;
     }
     if (command == "export") return exportCommand(argv, argc);
     throw UsageError("unknown command '" + command +
-                     "' (commands: list, info, run, export; see --help)");
+                     "' (commands: list, info, run, export, equations; see --help)");
   });
 }
 

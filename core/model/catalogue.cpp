@@ -13,14 +13,8 @@
 
 namespace nh {
 
-// Defined in core/systems/*.cpp.
-std::shared_ptr<const SystemModel> makeBallOnTurntable();
-std::shared_ptr<const SystemModel> makeBallOnTable();
-std::shared_ptr<const SystemModel> makeNonholonomicParticle();
+// Defined in core/systems/*.cpp: the systems a model file cannot state (see the README).
 std::shared_ptr<const SystemModel> makeCentralForce();
-std::shared_ptr<const SystemModel> makeRigidBody();
-std::shared_ptr<const SystemModel> makeRollingDisk();
-std::shared_ptr<const SystemModel> makeChaplyginSleigh();
 
 namespace {
 
@@ -62,9 +56,7 @@ std::string nameInText(const std::string& text) {
 
 void loadBuiltIn(Registry& r) {
   if (r.builtInLoaded) return;
-  const std::vector<std::shared_ptr<const SystemModel>> cpp = {
-      makeBallOnTurntable(), makeBallOnTable(), makeNonholonomicParticle(), makeCentralForce(),
-      makeRigidBody(),       makeRollingDisk(), makeChaplyginSleigh()};
+  const std::vector<std::shared_ptr<const SystemModel>> cpp = {makeCentralForce()};
   for (const auto& s : cpp) r.builtIn.push_back({s, SystemOrigin::BuiltIn, "", ""});
   for (const auto& [file, text] : bundledModelFiles()) {
     const std::string name = nameInText(text);
@@ -78,6 +70,17 @@ void loadBuiltIn(Registry& r) {
     r.builtIn.push_back({model::loadModelText(text, "resources/systems/" + file),
                          SystemOrigin::BuiltInModel, "", text});
   }
+  // The classics first, in the order of the README's table; the other bundled files after.
+  static const char* const kOrder[] = {"ball_on_turntable", "ball_on_table", "nh_particle",
+                                       "central_force",     "rigid_body",    "rolling_disk",
+                                       "chaplygin_sleigh"};
+  auto rank = [](const CatalogueEntry& e) {
+    for (int i = 0; i < 7; ++i)
+      if (e.system->name() == kOrder[i]) return i;
+    return 7;
+  };
+  std::stable_sort(r.builtIn.begin(), r.builtIn.end(),
+                   [&](const CatalogueEntry& a, const CatalogueEntry& b) { return rank(a) < rank(b); });
   r.builtInLoaded = true;
 }
 

@@ -188,7 +188,8 @@ void FormulaSystem::scene(const double* p, double t, const double* q, const doub
   load(*data_, s, p, t, q, y, data_->slots.definitions - 1);
   const SlotLayout& L = data_->slots;
   for (int c = 0; c < L.multipliers; ++c) s.env[L.multiplier(c)] = lambda ? lambda[c] : 0.0;
-  frame.extent = spec.extent;
+  frame.extent = spec.extent.empty() ? 1.0 : value(spec.extent, s);
+  if (!(frame.extent > 0)) frame.extent = 1;  // a camera needs a positive size
   frame.movingFrame = rotation(spec.movingFrame, s);
   for (const SceneBodySpec& b : spec.bodies) {
     SceneBody body;

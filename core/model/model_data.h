@@ -106,7 +106,7 @@ struct ScenePointSpec {
 
 struct SceneSpec {
   bool present = false;
-  double extent = 1;
+  Expression extent;  // of the parameters; empty: 1
   std::vector<SceneRotation> movingFrame;
   std::vector<SceneBodySpec> bodies;
   std::vector<SceneArrowSpec> arrows;

@@ -654,8 +654,9 @@ void Loader::readScene() {
   SceneSpec& spec = data_->scene;
   spec.present = true;
   if (scene["extent"]) {
-    spec.extent = number(scene["extent"], "scene.extent");
-    if (!(spec.extent > 0)) fail("scene.extent", scene["extent"], "must be positive");
+    Scope parametersOnly;
+    parametersOnly.time = parametersOnly.coordinates = parametersOnly.velocities = false;
+    spec.extent = expression(scene["extent"], "scene.extent", parametersOnly);
   }
   Scope plain;  // positions and sizes: t, q, y, parameters, definitions
   Scope withLambda;
@@ -997,6 +998,7 @@ std::shared_ptr<const FormulaSystem> Loader::load() {
     }
   };
   const SceneSpec& sc = data_->scene;
+  grow(sc.extent);
   growRotations(sc.movingFrame);
   for (const auto& b : sc.bodies) {
     growAll(b.position);

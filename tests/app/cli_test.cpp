@@ -262,6 +262,35 @@ class CliTest : public QObject {
     }
   }
 
+  // nhsim equations: the derived equations as text (M, the explicit ẍ of theory §5) or LaTeX;
+  // bad input exits 2 with one line.
+  void equations() {
+    const Result text = nhsim({"equations", "ball_on_turntable"});
+    QCOMPARE(text.code, 0);
+    QVERIFY2(text.out.contains("Mass matrix M") && text.out.contains("M = "), qPrintable(text.out));
+    QVERIFY2(text.out.contains(QString::fromUtf8("v̇x = -2/7*vy")), qPrintable(text.out));
+    const Result latex = nhsim({"equations", "ball_on_turntable", "--latex", "--set", "r=0.2"});
+    QCOMPARE(latex.code, 0);
+    QVERIFY(latex.out.contains("\\begin{pmatrix}"));
+    QVERIFY2(latex.out.contains("r = 0.2"), qPrintable(latex.out));
+    writeFile("particle.yaml",
+              "format: nonholonomic-lab-system\nversion: 1\nname: p\n"
+              "parameters: [{name: m, default: 1}]\ncoordinates: [x, y, z]\n"
+              "velocities: [vx, vy, vz]\n"
+              "lagrangian: 0.5*m*(vx^2 + vy^2 + vz^2)\nconstraints: [vz - y*vx]\n");
+    const Result model = nhsim({"equations", path("particle.yaml")});
+    QCOMPARE(model.code, 0);
+    QVERIFY2(model.out.contains(QString::fromUtf8("v̇z = vx*vy/(y^2 + 1)")), qPrintable(model.out));
+    QVERIFY(model.out.contains("parameters are symbols"));
+    expectError({"equations", "teapot"}, 2, "unknown system 'teapot'");
+    expectError({"equations"}, 2, "equations needs a system name or a model file");
+    expectError({"equations", "ball_on_turntable", "--tex"}, 2, "unknown option '--tex'");
+    expectError({"equations", "ball_on_turntable", "--set", "mass=1"}, 2,
+                "unknown parameter 'mass'");
+    expectError({"equations", path("particle.yaml"), "--set", "m=2"}, 2,
+                "a model file's parameters stay symbols");
+  }
+
   void version() {
     const Result r = nhsim({"--version"});
     QCOMPARE(r.code, 0);

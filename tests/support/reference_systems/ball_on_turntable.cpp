@@ -1,4 +1,4 @@
-#include "core/systems/ball_on_plane.h"
+#include "ball_on_plane.h"
 
 namespace nh {
 std::shared_ptr<const SystemModel> makeBallOnTurntable() {

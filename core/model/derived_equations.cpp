@@ -1,0 +1,589 @@
+// The derived equations (theory §2) typeset: plain Unicode text for terminals and LaTeX for
+// the equations panel and documents. The mathematics is in symbolic_equations.cpp.
+#include "core/model/derived_equations.h"
+
+#include <algorithm>
+#include <cctype>
+#include <limits>
+#include <map>
+#include <sstream>
+
+#include "core/model/symbolic_equations.h"
+
+namespace nh::model {
+
+namespace {
+
+using GiNaC::ex;
+using GiNaC::ex_to;
+using GiNaC::numeric;
+
+// Entries larger than this (expression nodes) are not shown.
+constexpr int kShowLimit = 600;
+// A plain-text matrix wider than this is listed entry by entry.
+constexpr int kPlainMatrixWidth = 100;
+const char* const kTooLarge = "(too large to show)";
+const char* const kTooLargeLatex = "\\mbox{(too large to show)}";
+
+bool tooLarge(const ex& e) { return expressionSize(e, kShowLimit) > kShowLimit; }
+
+// Prints expressions in a fixed, readable order, which GiNaC's own printers (ordered by hash)
+// do not give: in a sum, terms by the velocities, then coordinates, then time they contain
+// ("vx - r*wy + Omega*y"); in a product, numbers, parameters, coordinates, velocities, then
+// functions ("m*r*wy*cos(phi)"); negative powers as denominators. Plain text is the model
+// files' expression syntax; LaTeX uses the symbols' LaTeX names.
+class Printer {
+ public:
+  explicit Printer(const SymbolicEquations& s) {
+    const int m = static_cast<int>(s.y.size()), n = static_cast<int>(s.q.size());
+    const int P = static_cast<int>(s.parameters.size());
+    for (int a = 0; a < m; ++a) {
+      termRank_[s.y[a]] = a;
+      factorRank_[s.y[a]] = P + 1 + n + a;
+    }
+    for (int i = 0; i < n; ++i) {
+      termRank_[s.q[i]] = m + i;
+      factorRank_[s.q[i]] = P + 1 + i;
+    }
+    termRank_[s.t] = m + n;
+    factorRank_[s.t] = P;
+    for (int j = 0; j < P; ++j) {
+      termRank_[s.parameters[j]] = m + n + 1 + j;
+      factorRank_[s.parameters[j]] = j;
+    }
+  }
+
+  std::string plain(const ex& e) const { return tooLarge(e) ? kTooLarge : print(e, false); }
+  std::string latex(const ex& e) const { return tooLarge(e) ? kTooLargeLatex : print(e, true); }
+
+ private:
+  using Ranks = std::map<ex, int, GiNaC::ex_is_less>;
+  Ranks termRank_, factorRank_;
+
+  // Ranks of the symbols in e, sorted, ending in a sentinel (so that terms without symbols
+  // come last, a number after all).
+  std::vector<int> termKey(const ex& e) const {
+    std::vector<int> key;
+    collect(e, key);
+    std::sort(key.begin(), key.end());
+    key.push_back(std::numeric_limits<int>::max());
+    if (GiNaC::is_a<numeric>(e)) key.push_back(std::numeric_limits<int>::max());  // last
+    return key;
+  }
+  void collect(const ex& e, std::vector<int>& key) const {
+    if (GiNaC::is_a<GiNaC::symbol>(e)) {
+      const auto it = termRank_.find(e);
+      key.push_back(it == termRank_.end() ? 1 << 20 : it->second);
+      return;
+    }
+    if (GiNaC::is_a<GiNaC::power>(e) && GiNaC::is_a<numeric>(e.op(1)) &&
+        ex_to<numeric>(e.op(1)).is_pos_integer()) {
+      for (int i = 0; i < ex_to<numeric>(e.op(1)).to_int(); ++i) collect(e.op(0), key);
+      return;
+    }
+    // Inside a function a symbol ranks after every plain one: 5*t + 3*sin(t).
+    const bool inFunction = GiNaC::is_a<GiNaC::function>(e);
+    for (size_t i = 0; i < e.nops(); ++i) {
+      std::vector<int> inner;
+      collect(e.op(i), inner);
+      for (int rank : inner) key.push_back(inFunction ? rank + (1 << 10) : rank);
+    }
+  }
+  int factorKey(const ex& f) const {
+    const ex base = GiNaC::is_a<GiNaC::power>(f) ? f.op(0) : f;
+    if (GiNaC::is_a<GiNaC::symbol>(base)) {
+      const auto it = factorRank_.find(base);
+      return it == factorRank_.end() ? 1 << 20 : it->second;
+    }
+    return 1 << 21;  // functions and sums last
+  }
+
+  static std::string text(const numeric& x) {
+    std::ostringstream out;
+    out << GiNaC::dflt << ex(x);
+    return out.str();
+  }
+  static std::string number(const numeric& x, bool tex) {
+    if (x.is_integer()) return text(x);
+    if (x.is_rational()) {
+      const std::string p = text(x.numer()), q = text(x.denom());
+      if (!tex) return p + "/" + q;
+      return x.is_negative() ? "-\\frac{" + text(-x.numer()) + "}{" + q + "}"
+                             : "\\frac{" + p + "}{" + q + "}";
+    }
+    char text[40];
+    std::snprintf(text, sizeof text, "%.10g", x.to_double());
+    std::string out = text;
+    if (const auto e = out.find('e'); tex && e != std::string::npos)
+      out = out.substr(0, e) + " \\cdot 10^{" + std::to_string(std::stoi(out.substr(e + 1))) + "}";
+    return out;
+  }
+
+  // 0: sum (needs parentheses inside products and powers), 1: product or negative number,
+  // 2: power, 3: atom.
+  static int precedence(const ex& e) {
+    if (GiNaC::is_a<GiNaC::add>(e)) return 0;
+    if (GiNaC::is_a<GiNaC::mul>(e)) return 1;
+    if (GiNaC::is_a<numeric>(e))
+      return ex_to<numeric>(e).is_negative() || !ex_to<numeric>(e).is_integer() ? 1 : 3;
+    if (GiNaC::is_a<GiNaC::power>(e)) return 2;
+    return 3;
+  }
+  std::string parenthesised(const ex& e, int below, bool tex) const {
+    const std::string inner = print(e, tex);
+    if (precedence(e) >= below) return inner;
+    return tex ? "\\left(" + inner + "\\right)" : "(" + inner + ")";
+  }
+
+  std::string print(const ex& e, bool tex) const {
+    if (GiNaC::is_a<numeric>(e)) return number(ex_to<numeric>(e), tex);
+    if (GiNaC::is_a<GiNaC::symbol>(e)) {
+      const auto& s = ex_to<GiNaC::symbol>(e);
+      return tex ? s.get_TeX_name() : s.get_name();
+    }
+    if (GiNaC::is_a<GiNaC::constant>(e)) return e.is_equal(GiNaC::Pi) ? (tex ? "\\pi" : "pi") : "?";
+    if (GiNaC::is_a<GiNaC::add>(e)) return sum(e, tex);
+    if (GiNaC::is_a<GiNaC::mul>(e) || GiNaC::is_a<GiNaC::power>(e)) return product(e, tex);
+    if (GiNaC::is_a<GiNaC::function>(e)) return function(e, tex);
+    std::ostringstream out;  // nothing else occurs in derived equations; GiNaC's own form
+    if (tex)
+      out << GiNaC::latex << e;
+    else
+      out << GiNaC::dflt << e;
+    return out.str();
+  }
+
+  // The numeric factor of a term (1 for a term without one).
+  static numeric coefficientOf(const ex& term) {
+    if (GiNaC::is_a<numeric>(term)) return ex_to<numeric>(term);
+    numeric c = 1;
+    if (GiNaC::is_a<GiNaC::mul>(term))
+      for (size_t i = 0; i < term.nops(); ++i)
+        if (GiNaC::is_a<numeric>(term.op(i))) c *= ex_to<numeric>(term.op(i));
+    return c;
+  }
+  // A sum whose terms all carry the same number up to sign, other than ±1, as that number
+  // times a sum: 1/35*(vy*(…) + y*(…)) rather than 1/35*vy*(…) + 1/35*y*(…).
+  static bool commonCoefficient(const ex& e, numeric& common) {
+    if (!GiNaC::is_a<GiNaC::add>(e)) return false;
+    bool allNegative = true;
+    for (size_t i = 0; i < e.nops(); ++i) {
+      const numeric c = coefficientOf(e.op(i));
+      if (!c.is_rational() || (i > 0 && !GiNaC::abs(c).is_equal(GiNaC::abs(common)))) return false;
+      common = c;
+      allNegative &= c.is_negative();
+    }
+    common = allNegative ? -GiNaC::abs(common) : GiNaC::abs(common);
+    return !GiNaC::abs(common).is_equal(1);
+  }
+
+  std::vector<ex> sortedTerms(const ex& e) const {
+    std::vector<std::pair<std::vector<int>, ex>> terms;
+    for (size_t i = 0; i < e.nops(); ++i) terms.emplace_back(termKey(e.op(i)), e.op(i));
+    std::stable_sort(terms.begin(), terms.end(), [](const auto& a, const auto& b) {
+      return a.first != b.first ? a.first < b.first : a.second.compare(b.second) < 0;
+    });
+    std::vector<ex> out;
+    for (const auto& term : terms) out.push_back(term.second);
+    return out;
+  }
+  bool mostlyNegative(const ex& f) const {
+    if (!GiNaC::is_a<GiNaC::add>(f)) return false;
+    const std::vector<ex> terms = sortedTerms(f);
+    int negatives = 0;
+    for (const ex& t : terms) negatives += coefficientOf(t).is_negative();
+    const int n = static_cast<int>(terms.size());
+    return 2 * negatives > n || (2 * negatives == n && coefficientOf(terms[0]).is_negative());
+  }
+
+  std::string sum(const ex& e, bool tex) const {
+    if (numeric common; commonCoefficient(e, common)) {
+      ex rest = 0;
+      for (size_t i = 0; i < e.nops(); ++i) rest += e.op(i) / common;
+      const std::string inner = sum(rest, tex);
+      const std::string c = number(common, tex);
+      return tex ? c + " \\left(" + inner + "\\right)" : c + "*(" + inner + ")";
+    }
+    std::string out;
+    for (const ex& term : sortedTerms(e)) {
+      std::string t = print(term, tex);
+      if (out.empty())
+        out = t;
+      else if (t.rfind('-', 0) == 0)
+        out += " - " + t.substr(1);
+      else
+        out += " + " + t;
+    }
+    return out;
+  }
+
+  std::string product(const ex& e, bool tex) const {
+    numeric coefficient = 1;
+    std::vector<ex> up, down;  // factors of the numerator and of the denominator
+    const auto factor = [&](const ex& f) {
+      if (GiNaC::is_a<numeric>(f)) {
+        coefficient *= ex_to<numeric>(f);
+      } else if (GiNaC::is_a<GiNaC::power>(f) && GiNaC::is_a<numeric>(f.op(1)) &&
+                 ex_to<numeric>(f.op(1)).is_negative()) {
+        down.push_back(GiNaC::pow(f.op(0), -f.op(1)));
+      } else {
+        up.push_back(f);
+      }
+    };
+    if (GiNaC::is_a<GiNaC::mul>(e)) {
+      for (size_t i = 0; i < e.nops(); ++i) factor(e.op(i));
+    } else {
+      factor(e);
+    }
+    const auto byKey = [&](const ex& a, const ex& b) {
+      const int ka = factorKey(a), kb = factorKey(b);
+      return ka != kb ? ka < kb : a.compare(b) < 0;
+    };
+    std::stable_sort(up.begin(), up.end(), byKey);
+    std::stable_sort(down.begin(), down.end(), byKey);
+    bool negative = coefficient.is_negative();
+    if (negative) coefficient = -coefficient;
+    // A sum factor is negated (the sign moving out) when most of its terms are negative, or
+    // half and the first: −(r − w²)/r³ as (w² − r)/r³, vy*(−3 sin t − 5) as −vy*(3 sin t + 5).
+    for (std::vector<ex>* factors : {&up, &down})
+      for (ex& f : *factors)
+        if (mostlyNegative(f)) f = -f, negative = !negative;
+    const numeric p = coefficient.is_rational() ? coefficient.numer() : coefficient;
+    const numeric q = coefficient.is_rational() ? coefficient.denom() : numeric(1);
+    // Sums among the factors are parenthesised when anything stands beside them.
+    const auto join = [&](const std::vector<ex>& factors, const numeric& c, bool wrapSums) {
+      std::string out;
+      if (!c.is_equal(1) || factors.empty()) out = number(c, tex);
+      for (const ex& f : factors) {
+        if (!out.empty()) out += tex ? " " : "*";
+        out += power(f, tex, wrapSums || factors.size() > 1 || !c.is_equal(1));
+      }
+      return out;
+    };
+    const std::string sign = negative ? "-" : "";
+    if (down.empty() && q.is_equal(1)) return sign + join(up, p, negative);
+    if (tex) return sign + "\\frac{" + join(up, p, false) + "}{" + join(down, q, false) + "}";
+    // Plain: "2*vy/(7*(y^2 + 1))"; a rational coefficient alone stays in front: "1/2*m*v^2".
+    if (down.empty()) return sign + number(coefficient, false) + "*" + join(up, 1, true);
+    const std::string denominator = join(down, q, false);
+    const bool single = down.size() == 1 && q.is_equal(1) && precedence(down[0]) >= 2;
+    return sign + join(up, p, true) + "/" + (single ? denominator : "(" + denominator + ")");
+  }
+
+  // A factor: a power (x^2, x^(1/3), sqrt(x)) or any other expression, parenthesised as a
+  // factor among others.
+  std::string power(const ex& f, bool tex, bool amongOthers) const {
+    if (!GiNaC::is_a<GiNaC::power>(f)) return parenthesised(f, amongOthers ? 1 : 0, tex);
+    const ex base = f.op(0), exponent = f.op(1);
+    if (exponent.is_equal(GiNaC::numeric(1, 2)))
+      return tex ? "\\sqrt{" + print(base, tex) + "}" : "sqrt(" + print(base, tex) + ")";
+    std::string b = parenthesised(base, 3, tex);
+    if (tex) {
+      if (b.find('^') != std::string::npos) b = "{" + b + "}";
+      return b + "^{" + print(exponent, tex) + "}";
+    }
+    return b + "^" + parenthesised(exponent, 3, tex);
+  }
+
+  std::string function(const ex& e, bool tex) const {
+    const std::string name = ex_to<GiNaC::function>(e).get_name();
+    std::string arguments;
+    for (size_t i = 0; i < e.nops(); ++i) arguments += (i ? ", " : "") + print(e.op(i), tex);
+    if (!tex) return name + "(" + arguments + ")";
+    if (name == "abs") return "|" + arguments + "|";  // plain bars: in every renderer
+    static const std::map<std::string, std::string> names = {
+        {"sin", "\\sin"},     {"cos", "\\cos"},     {"tan", "\\tan"},   {"asin", "\\arcsin"},
+        {"acos", "\\arccos"}, {"atan", "\\arctan"}, {"sinh", "\\sinh"}, {"cosh", "\\cosh"},
+        {"tanh", "\\tanh"},   {"exp", "\\exp"},     {"log", "\\log"},   {"atan2", "\\mbox{atan2}"}};
+    const auto it = names.find(name);
+    const std::string op = it != names.end() ? it->second : "\\mbox{" + name + "}";
+    const bool simple = e.nops() == 1 && precedence(e.op(0)) == 3;
+    return op + (simple ? "(" + arguments + ")" : "\\left(" + arguments + "\\right)");
+  }
+};
+
+std::string texName(const GiNaC::symbol& s) { return s.get_TeX_name(); }
+
+// Characters a terminal shows (UTF-8 lead bytes, without combining marks U+0300–U+036F).
+int displayWidth(const std::string& text) {
+  int width = 0;
+  for (size_t i = 0; i < text.size(); ++i) {
+    const auto c = static_cast<unsigned char>(text[i]);
+    if ((c & 0xC0) == 0x80) continue;
+    if (c == 0xCC ||
+        (c == 0xCD && i + 1 < text.size() && static_cast<unsigned char>(text[i + 1]) < 0xB0))
+      continue;  // U+0300–U+036F
+    ++width;
+  }
+  return width;
+}
+
+std::string padded(const std::string& text, int width) {
+  return text + std::string(std::max(0, width - displayWidth(text)), ' ');
+}
+
+std::string digits(int number, const char* const glyphs[10]) {
+  std::string out;
+  for (const char c : std::to_string(number)) out += glyphs[c - '0'];
+  return out;
+}
+std::string superscript(int number) {
+  static const char* const glyphs[10] = {"⁰", "¹", "²", "³", "⁴", "⁵", "⁶", "⁷", "⁸", "⁹"};
+  return digits(number, glyphs);
+}
+std::string subscript(int number) {
+  static const char* const glyphs[10] = {"₀", "₁", "₂", "₃", "₄", "₅", "₆", "₇", "₈", "₉"};
+  return digits(number, glyphs);
+}
+
+// The time derivative of a named quantity in plain text: a dot over a short name's first
+// letter (ẋ, v̇x, ω̇_z), a prime after a longer one (theta').
+std::string dotPlain(const std::string& name) {
+  const bool shortName = name.size() <= 3 || (name.size() > 1 && name[1] == '_');
+  if (!name.empty() && shortName && std::isalpha(static_cast<unsigned char>(name[0])))
+    return name.substr(0, 1) + "\u0307" + name.substr(1);
+  return name + "'";
+}
+
+// \dot{v}_{x} rather than \dot{v_{x}}, so that the dot sits on the letter.
+std::string dotLatex(const std::string& tex) {
+  const auto underscore = tex.find('_');
+  if (underscore != std::string::npos && underscore > 0 && tex.find('{') > underscore)
+    return "\\dot{" + tex.substr(0, underscore) + "}" + tex.substr(underscore);
+  return "\\dot{" + tex + "}";
+}
+
+// A matrix as aligned rows between ⎛⎜⎝ ⎞⎟⎠, or, when wider than a terminal, as the list of
+// its nonzero entries named by `rowNames` and `columnNames`.
+std::vector<std::string> plainMatrix(const Printer& pr, const std::string& name,
+                                     const GiNaC::matrix& A, int rows, int columns,
+                                     const std::vector<std::string>& rowNames,
+                                     const std::vector<std::string>& columnNames) {
+  std::vector<std::vector<std::string>> cell(rows, std::vector<std::string>(columns));
+  std::vector<int> width(columns, 0);
+  for (int i = 0; i < rows; ++i)
+    for (int j = 0; j < columns; ++j) {
+      cell[i][j] = pr.plain(A(i, j));
+      width[j] = std::max(width[j], displayWidth(cell[i][j]));
+    }
+  int total = displayWidth(name) + 5;
+  for (int w : width) total += w + 2;
+  std::vector<std::string> lines;
+  if (total > kPlainMatrixWidth) {
+    for (int i = 0; i < rows; ++i)
+      for (int j = 0; j < columns; ++j)
+        if (!A(i, j).is_zero())
+          lines.push_back(name + "[" + rowNames[i] + ", " + columnNames[j] + "] = " + cell[i][j]);
+    lines.push_back("(other entries of " + name + " are 0)");
+    return lines;
+  }
+  const std::string indent(displayWidth(name) + 3, ' ');
+  for (int i = 0; i < rows; ++i) {
+    const char* open = rows == 1 ? "(" : i == 0 ? "⎛" : i == rows - 1 ? "⎝" : "⎜";
+    const char* close = rows == 1 ? ")" : i == 0 ? "⎞" : i == rows - 1 ? "⎠" : "⎟";
+    std::string line = (i == 0 ? name + " = " : indent) + open;
+    for (int j = 0; j < columns; ++j) line += (j ? "  " : "") + padded(cell[i][j], width[j]);
+    lines.push_back(line + close);
+  }
+  return lines;
+}
+
+std::string latexMatrix(const Printer& pr, const GiNaC::matrix& A, int rows, int columns) {
+  std::string out = "\\begin{pmatrix}";
+  for (int i = 0; i < rows; ++i) {
+    for (int j = 0; j < columns; ++j) out += (j ? " & " : "") + pr.latex(A(i, j));
+    if (i + 1 < rows) out += " \\\\ ";
+  }
+  return out + "\\end{pmatrix}";
+}
+
+std::string joinLines(const std::vector<std::string>& lines) {
+  std::string out;
+  for (size_t i = 0; i < lines.size(); ++i) out += (i ? "\n" : "") + lines[i];
+  return out;
+}
+
+struct BlockBuilder {
+  std::string title;
+  std::vector<std::string> plain, latex;
+  EquationBlock done() const { return {title, joinLines(plain), joinLines(latex)}; }
+};
+
+std::vector<std::string> names(const std::vector<GiNaC::symbol>& symbols) {
+  std::vector<std::string> out;
+  for (const auto& s : symbols) out.push_back(s.get_name());
+  return out;
+}
+
+}  // namespace
+
+DerivedEquations deriveEquations(const SystemModel& system, const std::vector<double>& parameters) {
+  const SymbolicEquations s = deriveSymbolic(system, parameters);
+  DerivedEquations out;
+  out.notes = s.notes;
+  if (!s.recorded) return out;
+  const int n = static_cast<int>(s.q.size()), m = static_cast<int>(s.y.size());
+  const int kt = static_cast<int>(s.constraints.size());
+  const std::vector<std::string> velocityNames = names(s.y);
+  const Printer pr(s);
+
+  {
+    BlockBuilder b{"Lagrangian", {}, {}};
+    b.plain.push_back("L = " + pr.plain(s.lagrangian));
+    b.latex.push_back("L = " + pr.latex(s.lagrangian));
+    out.blocks.push_back(b.done());
+  }
+  if (!s.identityAnchor) {
+    BlockBuilder b{"Anchor ρ: q̇ = ρ y", {}, {}};
+    for (int i = 0; i < n; ++i) {
+      ex v = 0;
+      for (int a = 0; a < m; ++a) v += s.rho(i, a) * s.y[a];
+      b.plain.push_back(dotPlain(s.q[i].get_name()) + " = " + pr.plain(v));
+      b.latex.push_back(dotLatex(texName(s.q[i])) + " = " + pr.latex(v));
+    }
+    out.blocks.push_back(b.done());
+  }
+  if (!s.structure.empty()) {
+    BlockBuilder b{"Structure functions: [e_a, e_b] = C^c_ab e_c", {}, {}};
+    // C^c_ab by (a, b); a pair a ≥ b is shown only where C is not skew there.
+    std::vector<std::vector<std::vector<ex>>> C(
+        m, std::vector<std::vector<ex>>(m, std::vector<ex>(m, 0)));
+    for (const auto& c : s.structure) C[c.a][c.b][c.c] += c.value;
+    for (int a = 0; a < m; ++a)
+      for (int bb = 0; bb < m; ++bb) {
+        bool shown = a < bb;
+        for (int c = 0; c < m && !shown; ++c) shown = !(C[a][bb][c] + C[bb][a][c]).is_zero();
+        std::string plainSum, latexSum;
+        for (int c = 0; c < m; ++c) {
+          if (C[a][bb][c].is_zero()) continue;
+          const std::string p = pr.plain(C[a][bb][c]), l = pr.latex(C[a][bb][c]);
+          const bool one = (C[a][bb][c] - 1).is_zero(), minusOne = (C[a][bb][c] + 1).is_zero();
+          const bool isSum = GiNaC::is_a<GiNaC::add>(C[a][bb][c]);
+          std::string pt = one ? "" : minusOne ? "-" : isSum ? "(" + p + ")*" : p + "*";
+          std::string lt = one        ? ""
+                           : minusOne ? "-"
+                           : isSum    ? "\\left(" + l + "\\right) "
+                                      : l + " ";
+          pt += "e_" + velocityNames[c];
+          lt += "e_{" + texName(s.y[c]) + "}";
+          const auto append = [](std::string& to, const std::string& term) {
+            if (to.empty())
+              to = term;
+            else if (term[0] == '-')
+              to += " - " + term.substr(1);
+            else
+              to += " + " + term;
+          };
+          append(plainSum, pt);
+          append(latexSum, lt);
+        }
+        if (!shown || plainSum.empty()) continue;
+        b.plain.push_back("[e_" + velocityNames[a] + ", e_" + velocityNames[bb] +
+                          "] = " + plainSum);
+        b.latex.push_back("[e_{" + texName(s.y[a]) + "}, e_{" + texName(s.y[bb]) +
+                          "}] = " + latexSum);
+      }
+    out.blocks.push_back(b.done());
+  }
+  if (s.k > 0) {
+    BlockBuilder b{"Constraints Φ = 0", {}, {}};
+    for (int c = 0; c < s.k; ++c) {
+      b.plain.push_back("Φ" + superscript(c + 1) + " = " + pr.plain(s.constraints[c]) + " = 0");
+      b.latex.push_back("\\Phi^{" + std::to_string(c + 1) + "} = " + pr.latex(s.constraints[c]) +
+                        " = 0");
+    }
+    out.blocks.push_back(b.done());
+  }
+  if (s.h > 0) {
+    BlockBuilder b{"Holonomic g = 0, imposed as ġ = ∂g/∂t + ∂g/∂q ρ y = 0", {}, {}};
+    for (int c = 0; c < static_cast<int>(s.holonomic.size()); ++c) {
+      b.plain.push_back("g" + superscript(c + 1) + " = " + pr.plain(s.holonomic[c]) + " = 0");
+      b.latex.push_back("g^{" + std::to_string(c + 1) + "} = " + pr.latex(s.holonomic[c]) + " = 0");
+    }
+    for (int c = 0; c < s.h; ++c) {
+      const ex& rate = s.constraints[s.k + c];
+      b.plain.push_back("ġ" + superscript(c + 1) + " = " + pr.plain(rate) + " = 0");
+      b.latex.push_back("\\dot{g}^{" + std::to_string(c + 1) + "} = " + pr.latex(rate) + " = 0");
+    }
+    out.blocks.push_back(b.done());
+  }
+  {
+    BlockBuilder b{"Mass matrix M = ∂²L/∂y∂y", {}, {}};
+    b.plain = plainMatrix(pr, "M", s.M, m, m, velocityNames, velocityNames);
+    b.latex.push_back("M = " + latexMatrix(pr, s.M, m, m));
+    out.blocks.push_back(b.done());
+  }
+  {
+    BlockBuilder b{"Right-hand side F (M ẏ − Aᵀλ = F)", {}, {}};
+    for (int a = 0; a < m; ++a) {
+      b.plain.push_back("F_" + velocityNames[a] + " = " + pr.plain(s.F(a, 0)));
+      b.latex.push_back("F_{" + texName(s.y[a]) + "} = " + pr.latex(s.F(a, 0)));
+    }
+    out.blocks.push_back(b.done());
+  }
+  if (kt > 0) {
+    std::vector<std::string> rowNames;
+    for (int c = 0; c < kt; ++c)
+      rowNames.push_back(c < s.k ? "Φ" + superscript(c + 1) : "ġ" + superscript(c - s.k + 1));
+    BlockBuilder a{"Constraint matrix A = ∂Φ/∂y (A ẏ = b)", {}, {}};
+    a.plain = plainMatrix(pr, "A", s.A, kt, m, rowNames, velocityNames);
+    a.latex.push_back("A = " + latexMatrix(pr, s.A, kt, m));
+    out.blocks.push_back(a.done());
+    BlockBuilder b{"b = −(∂Φ/∂t + ∂Φ/∂q ρ y)", {}, {}};
+    for (int c = 0; c < kt; ++c) {
+      b.plain.push_back("b" + subscript(c + 1) + " = " + pr.plain(s.b(c, 0)));
+      b.latex.push_back("b_{" + std::to_string(c + 1) + "} = " + pr.latex(s.b(c, 0)));
+    }
+    out.blocks.push_back(b.done());
+  }
+  if (s.solved) {
+    BlockBuilder b{
+        kt > 0 ? "Explicit equations (constraints eliminated)" : "Explicit equations", {}, {}};
+    for (int a = 0; a < m; ++a) {
+      b.plain.push_back(dotPlain(velocityNames[a]) + " = " + pr.plain(s.ydot(a, 0)));
+      b.latex.push_back(dotLatex(texName(s.y[a])) + " = " + pr.latex(s.ydot(a, 0)));
+    }
+    for (int c = 0; c < kt; ++c) {
+      b.plain.push_back("λ" + subscript(c + 1) + " = " + pr.plain(s.lambda(c, 0)));
+      b.latex.push_back("\\lambda_{" + std::to_string(c + 1) + "} = " + pr.latex(s.lambda(c, 0)));
+    }
+    out.blocks.push_back(b.done());
+  } else {
+    out.notes.push_back("explicit equations not shown: " + s.notSolvedBecause);
+  }
+  return out;
+}
+
+std::string toPlainText(const DerivedEquations& equations) {
+  std::string out;
+  for (const EquationBlock& block : equations.blocks) {
+    out += block.title + "\n";
+    std::istringstream lines(block.plain);
+    for (std::string line; std::getline(lines, line);) out += "  " + line + "\n";
+    out += "\n";
+  }
+  if (!equations.notes.empty()) {
+    out += "Notes\n";
+    for (const std::string& note : equations.notes) out += "  - " + note + "\n";
+  }
+  return out;
+}
+
+std::string toLatex(const DerivedEquations& equations) {
+  std::string out =
+      "% Derived by Nonholonomic Lab (theory §2): M \\dot y - A^T \\lambda = F, "
+      "A \\dot y = b. Needs amsmath.\n";
+  for (const EquationBlock& block : equations.blocks) {
+    out += "% " + block.title + "\n\\begin{gather*}\n";
+    std::istringstream lines(block.latex);
+    std::vector<std::string> rows;
+    for (std::string line; std::getline(lines, line);) rows.push_back(line);
+    for (size_t i = 0; i < rows.size(); ++i)
+      out += "  " + rows[i] + (i + 1 < rows.size() ? " \\\\\n" : "\n");
+    out += "\\end{gather*}\n";
+  }
+  for (const std::string& note : equations.notes) out += "% Note: " + note + "\n";
+  return out;
+}
+
+}  // namespace nh::model

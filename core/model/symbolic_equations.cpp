@@ -1,0 +1,550 @@
+// Theory §2 with GiNaC: the derivatives the engine takes on its tape (core/nh/tape_builder.cpp),
+// taken here symbolically, and the linear system M ẏ − Aᵀλ = F, A ẏ = b solved by
+// Gauss–Jordan elimination with size guards.
+#include "core/model/symbolic_equations.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <limits>
+#include <optional>
+
+#include "core/model/model_data.h"
+#include "core/model/model_file.h"
+#include "core/model/symbolic_model.h"
+#include "core/nh/errors.h"
+
+namespace nh::model {
+
+namespace {
+
+using GiNaC::ex;
+using GiNaC::ex_to;
+using GiNaC::matrix;
+using GiNaC::numeric;
+using GiNaC::symbol;
+
+// Beyond these sizes (expression nodes) GiNaC's normal() and the elimination can take seconds:
+// an entry that large is kept unsimplified, and the linear system is not solved.
+constexpr int kSimplifyLimit = 4000;
+constexpr int kSolveEntryLimit = 1500;
+constexpr int kSolveMaxSize = 10;  // m + k + h
+
+// e collected by `variables` with the monomials that share a coefficient summed:
+// 1/2*m*(vx^2 + vy^2) + 1/2*I*(wx^2 + wy^2 + wz^2).
+ex groupedByCoefficient(const ex& e, const GiNaC::lst& variables) {
+  const ex collected = GiNaC::collect(GiNaC::expand(e), variables, true);
+  if (!GiNaC::is_a<GiNaC::add>(collected)) return collected;
+  const auto hasVariable = [&](const ex& f) {
+    for (const ex& v : variables)
+      if (f.has(v)) return true;
+    return false;
+  };
+  std::vector<std::pair<ex, ex>> groups;  // (coefficient, sum of its monomials), in order
+  for (size_t i = 0; i < collected.nops(); ++i) {
+    const ex term = collected.op(i);
+    ex coefficient = 1, monomial = 1;
+    if (GiNaC::is_a<GiNaC::mul>(term)) {
+      for (size_t j = 0; j < term.nops(); ++j)
+        (hasVariable(term.op(j)) ? monomial : coefficient) *= term.op(j);
+    } else {
+      (hasVariable(term) ? monomial : coefficient) = term;
+    }
+    const auto same = std::find_if(groups.begin(), groups.end(), [&](const auto& g) {
+      return g.first.is_equal(coefficient) || g.first.is_equal(-coefficient);
+    });
+    if (same == groups.end())
+      groups.emplace_back(coefficient, monomial);
+    else
+      same->second += same->first.is_equal(coefficient) ? monomial : -monomial;
+  }
+  ex out = 0;
+  for (const auto& [coefficient, monomials] : groups) out += coefficient * monomials;
+  return out;
+}
+
+// A readable form of e: collected by `variables` (velocities, then coordinates) — over a
+// common denominator with common factors taken out when the denominator is a sum, which
+// shows the physics' shape, −κ (Ω' y + Ω vy) rather than five expanded terms over
+// (1 + inertia_ratio) — unless that is clearly larger (in expression nodes) than the normal
+// form (one fraction) or the expanded form, then the smaller of those.
+ex simplified(const ex& e, const GiNaC::lst& variables) {
+  if (expressionSize(e, kSimplifyLimit) > kSimplifyLimit) return e;
+  const ex fraction = GiNaC::normal(e);
+  if (GiNaC::is_a<numeric>(fraction) || GiNaC::is_a<symbol>(fraction)) return fraction;
+  const ex parts = fraction.numer_denom();
+  // Over a common denominator only when it is a sum (1 + inertia_ratio); with a monomial one
+  // (r³) the terms keep their own denominators: w1²/2 + w2²/(2r²) + 1/r.
+  const bool monomialDenominator = !GiNaC::is_a<GiNaC::add>(GiNaC::expand(parts.op(1)));
+  ex collected;
+  try {
+    collected = monomialDenominator ? groupedByCoefficient(e, variables)
+                                    : GiNaC::collect_common_factors(GiNaC::collect(
+                                          GiNaC::expand(parts.op(0)), variables, true)) /
+                                          GiNaC::collect_common_factors(GiNaC::expand(parts.op(1)));
+  } catch (const std::exception&) {
+    collected = fraction;
+  }
+  const ex expanded = GiNaC::expand(e);
+  // The collected form unless it is clearly larger: its grouping reads better.
+  const int collectedSize = expressionSize(collected, kSimplifyLimit);
+  const int fractionSize = expressionSize(fraction, kSimplifyLimit);
+  const int expandedSize = expressionSize(expanded, kSimplifyLimit);
+  if (4 * collectedSize <= 5 * std::min(fractionSize, expandedSize)) return collected;
+  return expandedSize < fractionSize ? expanded : fraction;
+}
+
+// A double of a C++ system (a parameter baked into its tape) as an exact number when it is
+// a short decimal or a fraction with a small denominator to round-off (0.4·0.1² → 1/250);
+// otherwise as a float.
+ex exactNumber(double v) {
+  if (v == 0) return 0;
+  if (!std::isfinite(v)) return numeric(v);
+  const double tolerance = 8 * std::numeric_limits<double>::epsilon() * std::abs(v);
+  if (std::abs(v) < 1e15 && v == std::nearbyint(v)) return numeric(static_cast<long>(v));
+  for (int digits = 1; digits <= 9; ++digits) {
+    char text[64];
+    std::snprintf(text, sizeof text, "%.*e", digits - 1, v);
+    if (std::abs(std::strtod(text, nullptr) - v) > tolerance) continue;
+    // mantissa · 10^exponent with an integer mantissa of `digits` digits
+    const std::string s(text);
+    const std::string::size_type e = s.find('e');
+    std::string mantissa = s.substr(0, e);
+    mantissa.erase(std::remove(mantissa.begin(), mantissa.end(), '.'), mantissa.end());
+    const long exponent = std::strtol(s.c_str() + e + 1, nullptr, 10) - (digits - 1);
+    const numeric ten(10);
+    const numeric m(std::strtol(mantissa.c_str(), nullptr, 10));
+    return exponent >= 0 ? m * GiNaC::pow(ten, exponent) : m / GiNaC::pow(ten, -exponent);
+  }
+  // Continued fraction up to denominators of 10⁴ (1/3, 2/7).
+  double x = std::abs(v);
+  long h0 = 1, h1 = 0, k0 = 0, k1 = 1;
+  for (int i = 0; i < 20; ++i) {
+    const double a = std::floor(x);
+    if (a > 1e9) break;
+    const long ai = static_cast<long>(a);
+    const long h2 = ai * h0 + h1, k2 = ai * k0 + k1;
+    if (k2 > 10000) break;
+    h1 = h0;
+    h0 = h2;
+    k1 = k0;
+    k0 = k2;
+    if (std::abs(static_cast<double>(h0) / static_cast<double>(k0) - std::abs(v)) <= tolerance)
+      return numeric(v < 0 ? -h0 : h0, k0);
+    if (x - a == 0) break;
+    x = 1 / (x - a);
+  }
+  return numeric(v);
+}
+
+// The tape's nodes as GiNaC expressions over the variables (t, q, y), in id order
+// (operands always precede their node).
+std::vector<ex> tapeToGinac(const Tape& tape, const std::vector<ex>& variables) {
+  std::vector<ex> node(tape.size());
+  for (int id = 0; id < tape.size(); ++id) {
+    const SymNode& s = tape.at(id);
+    const auto a = [&] { return node[s.a]; };
+    const auto b = [&] { return node[s.b]; };
+    switch (s.op) {
+      case SymOp::Const:
+        node[id] = exactNumber(s.c);
+        break;
+      case SymOp::Var:
+        node[id] = variables.at(static_cast<size_t>(s.c));
+        break;
+      case SymOp::Add:
+        node[id] = a() + b();
+        break;
+      case SymOp::Sub:
+        node[id] = a() - b();
+        break;
+      case SymOp::Mul:
+        node[id] = a() * b();
+        break;
+      case SymOp::Div:
+        node[id] = a() / b();
+        break;
+      case SymOp::Neg:
+        node[id] = -a();
+        break;
+      case SymOp::Sin:
+        node[id] = GiNaC::sin(a());
+        break;
+      case SymOp::Cos:
+        node[id] = GiNaC::cos(a());
+        break;
+      case SymOp::Tan:
+        node[id] = GiNaC::tan(a());
+        break;
+      case SymOp::Exp:
+        node[id] = GiNaC::exp(a());
+        break;
+      case SymOp::Log:
+        node[id] = GiNaC::log(a());
+        break;
+      case SymOp::Sqrt:
+        node[id] = GiNaC::sqrt(a());
+        break;
+      case SymOp::Pow:
+        node[id] = GiNaC::pow(a(), exactNumber(s.c));
+        break;
+      case SymOp::Atan:
+        node[id] = GiNaC::atan(a());
+        break;
+      case SymOp::Atan2:
+        node[id] = GiNaC::atan2(a(), b());
+        break;
+      case SymOp::MulAdd:
+      case SymOp::MulSub:
+      case SymOp::SubMul:
+        throw std::logic_error("tapeToGinac: fused operations occur only in compiled programs");
+    }
+  }
+  return node;
+}
+
+std::string formatNumber(double v) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.6g", v);
+  return text;
+}
+
+void setOrder(SymbolicEquations& s) {
+  for (const symbol& y : s.y) s.order.append(y);
+  for (const symbol& q : s.q) s.order.append(q);
+}
+
+// What is read from a system before differentiating: symbols, ρ, L, Φ (with ġ), g, Q and C.
+void readFormulaSystem(const FormulaSystem& system, SymbolicEquations& s) {
+  const ModelData& data = system.data();
+  const SlotLayout& slots = data.slots;
+  const SymbolTable table = makeSymbols(data);
+  const int n = slots.coordinates, m = slots.velocities;
+  s.t = table.time();
+  for (int j = 0; j < slots.parameters; ++j) {
+    s.parameters.push_back(table.slots[slots.parameter(j)]);
+    s.parameterNames.push_back(data.slotNames[slots.parameter(j)]);
+  }
+  for (int i = 0; i < n; ++i) s.q.push_back(table.slots[slots.coordinate(i)]);
+  for (int a = 0; a < m; ++a) s.y.push_back(table.slots[slots.velocity(a)]);
+  setOrder(s);
+  s.rho = matrix(n, m);
+  if (!data.rho.empty()) {
+    for (int a = 0; a < m; ++a)
+      for (int i = 0; i < n; ++i) s.rho(i, a) = toGinac(data.rho[i + n * a], table);
+  } else {
+    for (int i = 0; i < std::min(n, m); ++i) s.rho(i, i) = 1;  // no anchor: y = q̇
+  }
+  s.lagrangian = toGinac(data.lagrangian, table);
+  for (const Expression& phi : data.constraints) s.constraints.push_back(toGinac(phi, table));
+  // ġ = ∂g/∂t + ∂g/∂q ρ y, derived here rather than read from data.holonomicRate, so that
+  // the comparison with the engine checks the loader's derivation too.
+  for (const Expression& g : data.holonomic) {
+    const ex ge = toGinac(g, table);
+    s.holonomic.push_back(ge);
+    ex rate = ge.diff(s.t);
+    for (int i = 0; i < n; ++i) {
+      const ex dgdq = ge.diff(s.q[i]);
+      if (dgdq.is_zero()) continue;
+      for (int a = 0; a < m; ++a) rate += dgdq * s.rho(i, a) * s.y[a];
+    }
+    s.constraints.push_back(rate);
+  }
+  s.k = static_cast<int>(data.constraints.size());
+  s.h = static_cast<int>(data.holonomic.size());
+  s.forces.assign(m, 0);
+  for (int a = 0; a < m && a < static_cast<int>(data.forces.size()); ++a)
+    if (!data.forces[a].empty()) s.forces[a] = toGinac(data.forces[a], table);
+  for (const StructureTerm& term : data.structure) {
+    const ex value = toGinac(term.value, table);
+    if (value.is_zero()) continue;
+    s.structure.push_back({term.a, term.b, term.c, value});
+    s.structure.push_back({term.b, term.a, term.c, -value});
+  }
+  s.notes.push_back("parameters are symbols: the equations hold for any values");
+}
+
+// A C++ system's q-dependent structure functions are numbers only. When the anchor is
+// square and invertible they are the Hamel symbols, C_ab = ρ⁻¹ [X_a, X_b] with X_a the
+// columns of ρ (theory §1); they are used when they match the system's values at a few
+// configurations near its defaults.
+bool hamelStructure(const SystemModel& system, const std::vector<double>& parameters,
+                    SymbolicEquations& s) {
+  const int n = system.n(), m = system.m();
+  if (n != m || n > 6) return false;
+  matrix inverse;
+  try {
+    inverse = s.rho.inverse();
+  } catch (const std::exception&) {
+    return false;
+  }
+  std::vector<StructureCoefficient> found;
+  for (int a = 0; a < m; ++a)
+    for (int b = 0; b < m; ++b) {
+      if (a == b) continue;
+      std::vector<ex> bracket(n, 0);  // [X_a, X_b]^i = X_a^j ∂_j X_b^i − X_b^j ∂_j X_a^i
+      for (int i = 0; i < n; ++i)
+        for (int j = 0; j < n; ++j)
+          bracket[i] +=
+              s.rho(j, a) * s.rho(i, b).diff(s.q[j]) - s.rho(j, b) * s.rho(i, a).diff(s.q[j]);
+      for (int c = 0; c < m; ++c) {
+        ex value = 0;
+        for (int i = 0; i < n; ++i) value += inverse(c, i) * bracket[i];
+        value = simplified(value, s.order);
+        if (!value.is_zero()) found.push_back({a, b, c, value});
+      }
+    }
+  const SystemInfo& info = system.info();
+  std::vector<double> C(static_cast<size_t>(m) * m * m);
+  for (int sample = 1; sample <= 3; ++sample) {
+    std::vector<double> q(n);
+    GiNaC::exmap at;
+    for (int i = 0; i < n; ++i) {
+      const double base =
+          i < static_cast<int>(info.defaultCoordinates.size()) ? info.defaultCoordinates[i] : 0.0;
+      q[i] = base + 0.1 * sample * (1 + (i % 3)) / 3.0;
+      at[s.q[i]] = numeric(q[i]);
+    }
+    std::fill(C.begin(), C.end(), 0.0);
+    system.structure(parameters.data(), q.data(), C.data());
+    std::vector<double> symbolic(C.size(), 0.0);
+    try {
+      for (const auto& c : found) {
+        const ex v = GiNaC::evalf(c.value.subs(at));
+        if (!GiNaC::is_a<numeric>(v) || !ex_to<numeric>(v).is_real()) return false;
+        symbolic[c.c + m * (c.a + m * c.b)] = ex_to<numeric>(v).to_double();
+      }
+    } catch (const std::exception&) {  // a pole at the sample (division by zero)
+      return false;
+    }
+    for (size_t i = 0; i < C.size(); ++i)
+      if (!std::isfinite(C[i]) ||
+          std::abs(C[i] - symbolic[i]) > 1e-9 * std::max(1.0, std::abs(C[i])))
+        return false;
+  }
+  s.structure = std::move(found);
+  return true;
+}
+
+void readRecordedSystem(const SystemModel& system, const std::vector<double>& parameters,
+                        SymbolicEquations& s) {
+  const SystemInfo& info = system.info();
+  const int n = system.n(), m = system.m(), kt = system.constraintsTotal();
+  std::string values;
+  for (size_t j = 0; j < info.parameters.size(); ++j)
+    values += (j ? ", " : "") + info.parameters[j].name + " = " + formatNumber(parameters[j]);
+  s.notes.push_back("parameters are numbers: the system is written in C++" +
+                    (values.empty() ? std::string() : " (" + values + ")"));
+  s.t = symbol("t", "t");
+  for (int i = 0; i < n; ++i) s.q.emplace_back(info.coordinates[i], latexName(info.coordinates[i]));
+  for (int a = 0; a < m; ++a) s.y.emplace_back(info.velocities[a], latexName(info.velocities[a]));
+  setOrder(s);
+  s.k = system.k();
+  s.h = system.h();
+  s.rho = matrix(n, m);
+  s.forces.assign(m, 0);
+  try {
+    Tape tape;
+    const Sym t = tape.variable(0);
+    std::vector<Sym> q(n), y(m), rho(n * m), phi(kt);
+    for (int i = 0; i < n; ++i) q[i] = tape.variable(1 + i);
+    for (int a = 0; a < m; ++a) y[a] = tape.variable(1 + n + a);
+    system.anchor(parameters.data(), q.data(), rho.data());
+    const Sym L = system.lagrangian(parameters.data(), t, q.data(), y.data());
+    if (kt > 0) system.constraints(parameters.data(), t, q.data(), y.data(), phi.data());
+    std::vector<ex> variables{s.t};
+    variables.insert(variables.end(), s.q.begin(), s.q.end());
+    variables.insert(variables.end(), s.y.begin(), s.y.end());
+    const std::vector<ex> node = tapeToGinac(tape, variables);
+    for (int a = 0; a < m; ++a)
+      for (int i = 0; i < n; ++i) s.rho(i, a) = node[rho[i + n * a].id];
+    s.lagrangian = node[L.id];
+    for (int c = 0; c < kt; ++c) s.constraints.push_back(node[phi[c].id]);
+  } catch (const TapeError& e) {
+    s.recorded = false;
+    s.notes.push_back(std::string("the system's functions cannot be recorded (") + e.what() +
+                      "): no equations to show");
+    return;
+  }
+  if (s.h > 0)
+    s.notes.push_back(
+        "holonomic constraints appear as ġ = ∂g/∂t + ∂g/∂q ρ y in Φ: a C++ "
+        "system's g is not recorded");
+  if (system.hasStructure()) {
+    if (info.constantStructure) {
+      std::vector<double> C(static_cast<size_t>(m) * m * m, 0.0);
+      const std::vector<double> zeroQ(std::max(n, 1), 0.0);
+      system.structure(parameters.data(), zeroQ.data(), C.data());
+      for (int a = 0; a < m; ++a)  // C[γ + m(α + mβ)] = C^γ_{αβ} (system.h)
+        for (int b = 0; b < m; ++b)
+          for (int c = 0; c < m; ++c)
+            if (const double v = C[c + m * (a + m * b)]; v != 0)
+              s.structure.push_back({a, b, c, exactNumber(v)});
+    } else if (hamelStructure(system, parameters, s)) {
+      s.notes.push_back(
+          "structure functions: the Hamel symbols of the anchor's columns, [X_a, X_b] = "
+          "C^c_ab X_c, which agree with the system's own values at sample configurations");
+    } else {
+      s.structureOmitted = true;
+      s.notes.push_back(
+          "the structure functions depend on q and are given in C++ as numbers only: F omits "
+          "C^γ_βα y^β p_γ");
+    }
+  }
+  if (system.hasForce()) {
+    s.forcesOmitted = true;
+    s.notes.push_back("the forces Q are given in C++ as numbers only: F omits them");
+  }
+}
+
+// Gauss–Jordan elimination on K x = r with complete pivoting (numbers first, then the
+// smallest entry), every entry brought to normal form; nullopt with a reason when an entry
+// outgrows the limit or no pivot is left.
+std::optional<std::vector<ex>> solveLinear(std::vector<std::vector<ex>> K, std::vector<ex> r,
+                                           const GiNaC::lst& order, std::string& why) {
+  const int N = static_cast<int>(r.size());
+  std::vector<int> unknownOf(N);
+  for (int j = 0; j < N; ++j) unknownOf[j] = j;
+  for (int s = 0; s < N; ++s) {
+    int pi = -1, pj = -1, best = std::numeric_limits<int>::max();
+    for (int i = s; i < N; ++i)
+      for (int j = s; j < N; ++j) {
+        if (K[i][j].is_zero()) continue;
+        const int score =
+            GiNaC::is_a<numeric>(K[i][j]) ? 0 : 1 + expressionSize(K[i][j], kSolveEntryLimit);
+        if (score < best) best = score, pi = i, pj = j;
+      }
+    if (pi < 0) {
+      why = "the linear system is singular for all values";
+      return std::nullopt;
+    }
+    std::swap(K[s], K[pi]);
+    std::swap(r[s], r[pi]);
+    for (int i = 0; i < N; ++i) std::swap(K[i][s], K[i][pj]);
+    std::swap(unknownOf[s], unknownOf[pj]);
+    const ex pivot = K[s][s];
+    for (int i = 0; i < N; ++i) {
+      if (i == s || K[i][s].is_zero()) continue;
+      const ex factor = GiNaC::normal(K[i][s] / pivot);
+      for (int j = s + 1; j < N; ++j) {
+        if (K[s][j].is_zero()) continue;
+        K[i][j] = GiNaC::normal(K[i][j] - factor * K[s][j]);
+        if (expressionSize(K[i][j], kSolveEntryLimit) > kSolveEntryLimit) {
+          why = "the elimination produces expressions too large to show";
+          return std::nullopt;
+        }
+      }
+      K[i][s] = 0;
+      if (!r[s].is_zero()) r[i] = GiNaC::normal(r[i] - factor * r[s]);
+      if (expressionSize(r[i], kSolveEntryLimit) > kSolveEntryLimit) {
+        why = "the elimination produces expressions too large to show";
+        return std::nullopt;
+      }
+    }
+  }
+  std::vector<ex> x(N);
+  for (int s = 0; s < N; ++s) x[unknownOf[s]] = simplified(r[s] / K[s][s], order);
+  return x;
+}
+
+}  // namespace
+
+int expressionSize(const ex& e, int limit) {
+  int count = 1;
+  for (size_t i = 0; i < e.nops() && count <= limit; ++i)
+    count += expressionSize(e.op(i), limit - count);
+  return count;
+}
+
+SymbolicEquations deriveSymbolic(const SystemModel& system, const std::vector<double>& parameters) {
+  SymbolicEquations s;
+  const SystemInfo& info = system.info();
+  s.coordinateNames = info.coordinates;
+  s.velocityNames = info.velocities;
+  const FormulaSystem* formula = asFormula(system);
+  if (formula) {
+    readFormulaSystem(*formula, s);
+  } else {
+    std::vector<double> values = parameters.empty() ? system.defaultParameters() : parameters;
+    if (values.size() != info.parameters.size())
+      throw InputError("system '" + system.name() + "' takes " +
+                       std::to_string(info.parameters.size()) + " parameters, got " +
+                       std::to_string(values.size()));
+    for (const ParameterInfo& p : info.parameters) s.parameterNames.push_back(p.name);
+    readRecordedSystem(system, values, s);
+    if (!s.recorded) return s;
+  }
+  const int n = static_cast<int>(s.q.size()), m = static_cast<int>(s.y.size());
+  const int kt = static_cast<int>(s.constraints.size());
+  for (int i = 0; i < n; ++i)
+    for (int a = 0; a < m; ++a) s.rho(i, a) = simplified(s.rho(i, a), s.order);
+  s.identityAnchor = n == m;
+  for (int i = 0; i < n && s.identityAnchor; ++i)
+    for (int a = 0; a < m && s.identityAnchor; ++a)
+      s.identityAnchor = (s.rho(i, a) - (i == a ? 1 : 0)).is_zero();
+  s.lagrangian = simplified(s.lagrangian, s.order);
+  for (ex& phi : s.constraints) phi = simplified(phi, s.order);
+  for (ex& g : s.holonomic) g = simplified(g, s.order);
+  for (auto& c : s.structure) c.value = simplified(c.value, s.order);
+
+  // Total derivative at frozen y along the motion: ∂_t + (ρy)·∂_q (as the engine's `along`).
+  std::vector<ex> v(n, 0);
+  for (int i = 0; i < n; ++i)
+    for (int a = 0; a < m; ++a) v[i] += s.rho(i, a) * s.y[a];
+  const auto along = [&](const ex& f) {
+    ex r = f.diff(s.t);
+    for (int i = 0; i < n; ++i) r += f.diff(s.q[i]) * v[i];
+    return r;
+  };
+  std::vector<ex> p(m);
+  for (int a = 0; a < m; ++a) p[a] = s.lagrangian.diff(s.y[a]);
+  s.M = matrix(m, m);
+  s.F = matrix(m, 1);
+  for (int a = 0; a < m; ++a) {
+    for (int b = 0; b < m; ++b) s.M(a, b) = simplified(p[a].diff(s.y[b]), s.order);
+    ex F = -along(p[a]) + s.forces[a];
+    for (int i = 0; i < n; ++i) F += s.rho(i, a) * s.lagrangian.diff(s.q[i]);
+    s.F(a, 0) = F;
+  }
+  // F_α += C^γ_{βα} y^β p_γ, as the engine adds it (equations.cpp).
+  for (const auto& c : s.structure) s.F(c.b, 0) += c.value * s.y[c.a] * p[c.c];
+  for (int a = 0; a < m; ++a) s.F(a, 0) = simplified(s.F(a, 0), s.order);
+  s.A = matrix(std::max(kt, 1), m);  // GiNaC has no 0×m matrices; only kt rows are used
+  s.b = matrix(std::max(kt, 1), 1);
+  for (int c = 0; c < kt; ++c) {
+    for (int a = 0; a < m; ++a) s.A(c, a) = simplified(s.constraints[c].diff(s.y[a]), s.order);
+    s.b(c, 0) = simplified(-along(s.constraints[c]), s.order);
+  }
+
+  if (s.structureOmitted || s.forcesOmitted) {
+    s.notSolvedBecause = "F is incomplete (see the notes)";
+  } else if (m + kt > kSolveMaxSize) {
+    s.notSolvedBecause = "the linear system has " + std::to_string(m + kt) + " unknowns (at most " +
+                         std::to_string(kSolveMaxSize) + " are solved symbolically)";
+  } else {
+    // [M −Aᵀ; A 0] [ẏ; λ] = [F; b]
+    const int N = m + kt;
+    std::vector<std::vector<ex>> K(N, std::vector<ex>(N, 0));
+    std::vector<ex> r(N);
+    for (int a = 0; a < m; ++a) {
+      for (int b = 0; b < m; ++b) K[a][b] = s.M(a, b);
+      for (int c = 0; c < kt; ++c) K[a][m + c] = -s.A(c, a);
+      r[a] = s.F(a, 0);
+    }
+    for (int c = 0; c < kt; ++c) {
+      for (int a = 0; a < m; ++a) K[m + c][a] = s.A(c, a);
+      r[m + c] = s.b(c, 0);
+    }
+    if (const auto x = solveLinear(std::move(K), std::move(r), s.order, s.notSolvedBecause)) {
+      s.solved = true;
+      s.ydot = matrix(m, 1);
+      s.lambda = matrix(std::max(kt, 1), 1);
+      for (int a = 0; a < m; ++a) s.ydot(a, 0) = (*x)[a];
+      for (int c = 0; c < kt; ++c) s.lambda(c, 0) = (*x)[m + c];
+    }
+  }
+  return s;
+}
+
+}  // namespace nh::model
