@@ -12,7 +12,7 @@
 #include <QPainter>
 #include <QRegularExpression>
 #include <QTextBlock>
-#include <QToolBar>
+#include <QToolButton>
 #include <QToolTip>
 #include <QVBoxLayout>
 
@@ -344,8 +344,7 @@ int utf16Column(const QString& line, int column) {
 
 // ---- The editor ---------------------------------------------------------------------------
 
-ModelEditor::ModelEditor(QWidget* parent)
-    : QWidget(parent), edit_(new ModelTextEdit), tools_(new QToolBar) {
+ModelEditor::ModelEditor(QWidget* parent) : QWidget(parent), edit_(new ModelTextEdit) {
   setObjectName("modelEditor");
   highlighter_ =
       new ModelHighlighter(edit_->document(), palette().color(QPalette::Base).lightness() < 128);
@@ -357,32 +356,38 @@ ModelEditor::ModelEditor(QWidget* parent)
   status_->setTextInteractionFlags(Qt::TextSelectableByMouse);
   status_->setMargin(4);
 
-  applyAction_ = tools_->addAction(tr("Apply"));
-  applyAction_->setToolTip(
-      tr("Run this model, keeping the start and parameters by name "
-         "(Ctrl+Return; undo returns to the previous system)"));
+  auto makeAction = [this](const QString& text, const QString& tip) {
+    auto* action = new QAction(text, this);
+    action->setToolTip(tip);
+    return action;
+  };
+  applyAction_ = makeAction(tr("Apply"), tr("Run this model, keeping the start and parameters "
+                                            "you changed by name (Ctrl+Return; undo returns to "
+                                            "the previous system)"));
   applyAction_->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Return));
   applyAction_->setShortcutContext(Qt::WidgetWithChildrenShortcut);
-  tools_->addSeparator();
-  saveAction_ = tools_->addAction(tr("Save"));
-  saveAction_->setToolTip(tr("Save the model file"));
-  saveAsAction_ = tools_->addAction(tr("Save As…"));
-  saveAsAction_->setToolTip(tr("Save the model to another file (your model folder by default)"));
-  revertAction_ = tools_->addAction(tr("Revert"));
-  revertAction_->setToolTip(tr("Back to the saved text (undoable with Ctrl+Z)"));
   addAction(applyAction_);
-  tools_->setToolButtonStyle(Qt::ToolButtonTextOnly);
-  // Apply stands out: it is what the editing is for.
-  if (QWidget* button = tools_->widgetForAction(applyAction_)) {
-    button->setObjectName("applyButton");
-    QFont f = button->font();
-    f.setBold(true);
-    button->setFont(f);
-  }
+  saveAction_ = makeAction(tr("Save"), tr("Save the model file"));
+  saveAsAction_ = makeAction(tr("Save As…"),
+                             tr("Save the model to another file (your model folder by default)"));
+  revertAction_ = makeAction(tr("Revert"), tr("Back to the saved text (undoable with Ctrl+Z)"));
 
+  // A row of text buttons, as in a dialog: what each does is its word.
   auto* header = new QHBoxLayout;
-  header->setContentsMargins(4, 0, 4, 0);
-  header->addWidget(tools_);
+  header->setContentsMargins(4, 2, 4, 0);
+  header->setSpacing(2);
+  for (QAction* action : {applyAction_, saveAction_, saveAsAction_, revertAction_}) {
+    auto* button = new QToolButton;
+    button->setDefaultAction(action);
+    button->setAutoRaise(true);
+    header->addWidget(button);
+    if (action == applyAction_) {
+      // Apply stands out: it is what the editing is for.
+      button->setObjectName("applyButton");
+      button->setStyleSheet("QToolButton { font-weight: bold; }");
+      header->addSpacing(8);
+    }
+  }
   header->addWidget(fileLabel_, 1);
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(0, 0, 0, 0);

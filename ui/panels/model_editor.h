@@ -18,7 +18,6 @@
 
 class QAction;
 class QLabel;
-class QToolBar;
 
 namespace nhui {
 
@@ -145,7 +144,6 @@ class ModelEditor : public QWidget {
 
   ModelTextEdit* edit_;
   ModelHighlighter* highlighter_;
-  QToolBar* tools_;
   QLabel* fileLabel_;
   QLabel* status_;
   QAction* applyAction_;
