@@ -1,5 +1,7 @@
-// nhlab's command line: a malformed --size, --set or --compare is refused with one line on
-// stderr and exit code 2 before any window opens (the offscreen Qt platform is enough).
+// nhlab's command line: a malformed --size, --set or --compare, or a model file that cannot be
+// read, is refused with one line on stderr and exit code 2 before any window opens (the
+// offscreen Qt platform is enough).
+#include <QDir>
 #include <QProcess>
 #include <QtTest>
 
@@ -64,6 +66,17 @@ class NhlabCliTest : public QObject {
     QCOMPARE(r.code, 2);
     QCOMPARE(r.err.count('\n'), 1);
     QVERIFY2(r.err.startsWith("nhlab: error: ") && r.err.contains(message), qPrintable(r.err));
+  }
+
+  void unreadableModelFileIsRefused() {
+    // Read before the window exists: one line, not a dialog.
+    for (const QString& path : {QString("/nonexistent/model.yaml"), QDir::tempPath()}) {
+      const Result r = runNhlab({"--open-model", path});
+      QCOMPARE(r.code, 2);
+      QCOMPARE(r.err.count('\n'), 1);
+      QVERIFY2(r.err.startsWith("nhlab: error: cannot read model file '" + path + "'"),
+               qPrintable(r.err));
+    }
   }
 };
 

@@ -298,6 +298,14 @@ class ModelEditorTest : public QObject {
       }
     QVERIFY(listed);
     QFile::remove(path);
+
+    // Saved under a name another system has: the catalogue skips it, and the editor says so.
+    const QString taken = QDir(userFolder_.path()).filePath("taken.yaml");
+    typeOver(editor_, find(editor_, "folder_system"), "ball_on_turntable");
+    QVERIFY(editor_->saveTo(taken));
+    QVERIFY2(editor_->statusLabel()->text().startsWith("Saved, but not listed: " + taken),
+             qPrintable(editor_->statusLabel()->text()));
+    QFile::remove(taken);
     nh::reloadUserModels();
   }
 

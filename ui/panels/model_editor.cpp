@@ -578,6 +578,8 @@ void ModelEditor::showRunError(const QString& message) {
   setStatus(tr("Not applied: %1 The last good system keeps running.").arg(message), true);
 }
 
+void ModelEditor::showNote(const QString& message) { setStatus(message, true); }
+
 void ModelEditor::setStatus(const QString& text, bool error) {
   status_->setText(text);
   status_->setToolTip(text);

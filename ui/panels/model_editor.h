@@ -93,6 +93,8 @@ class ModelEditor : public QWidget {
   void setRunningText(const QString& text);
   // Shows a problem that came up when the loaded system was started (not in the text).
   void showRunError(const QString& message);
+  // Shows a problem about the file (not in the text) in the status line.
+  void showNote(const QString& message);
 
   // Checks the text now instead of after the pause in typing.
   void checkNow();

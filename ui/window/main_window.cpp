@@ -774,7 +774,18 @@ bool MainWindow::applyModel(std::shared_ptr<const nh::model::FormulaSystem> syst
 
 void MainWindow::onModelSaved(const QString& path) {
   const QString folder = QString::fromStdString(nh::userModelFolder());
-  if (QFileInfo(path).absoluteDir() == QDir(folder)) nh::reloadUserModels();
+  if (QFileInfo(path).absoluteDir() == QDir(folder)) {
+    nh::reloadUserModels();
+    // A file the catalogue skips (its name taken by another system, say) is said so at once.
+    for (const std::string& problem : nh::catalogueProblems())
+      if (QString::fromStdString(problem).startsWith(path)) {
+        modelEditor_->showNote(
+            tr("Saved, but not listed: %1").arg(QString::fromStdString(problem)));
+        statusBar()->showMessage(QString::fromStdString(problem), 10000);
+        refreshSystemBox();
+        return;
+      }
+  }
   refreshSystemBox();
   statusBar()->showMessage(tr("Saved %1").arg(path), 4000);
 }
