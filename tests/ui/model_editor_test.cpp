@@ -110,6 +110,16 @@ class ModelEditorTest : public QObject {
     QCOMPARE(nhui::utf16Column(line, 9), 5);  // clamped to the line
   }
 
+  void showingTheEmptyEditorOpensTheRunningSystemsModel() {
+    QVERIFY(editor_->text().isEmpty());
+    window_->modelEditorDock()->toggleViewAction()->trigger();  // View › Model editor
+    QTRY_VERIFY(!editor_->text().isEmpty());
+    // In front of the Parameters and System docks it shares its place with.
+    QTRY_VERIFY(!editor_->visibleRegion().isEmpty());
+    QVERIFY(editor_->text().contains("\nname: ball_on_turntable_copy\n"));
+    QVERIFY(editor_->system());
+  }
+
   void templateLoads() {
     QVERIFY(window_->newSystem());
     QVERIFY(window_->modelEditorDock()->isVisible());

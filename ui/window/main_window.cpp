@@ -32,10 +32,10 @@
 #include <algorithm>
 #include <cmath>
 
-#include "core/io/atomic_file.h"
 #include "core/io/scenario_file.h"
 #include "core/model/catalogue.h"
 #include "core/nh/errors.h"
+#include "core/nh/read_file.h"
 #include "resources/app_resources.h"
 #include "ui/export/export_dialog.h"
 #include "ui/panels/compare_panel.h"
@@ -357,6 +357,20 @@ void MainWindow::createDockWindows() {
   connect(modelEditor_, &ModelEditor::applyRequested, this, &MainWindow::applyModel);
   connect(modelEditor_, &ModelEditor::saved, this, &MainWindow::onModelSaved);
   connect(modelEditor_, &ModelEditor::documentChanged, this, &MainWindow::updateModelTitle);
+  // Shown empty (View menu, or a layout restored with it open): the running system's model;
+  // from the View menu, in front of the docks it shares a place with.
+  connect(modelEditorDock_->toggleViewAction(), &QAction::toggled, this, [this](bool on) {
+    if (!on || !modelEditor_->text().isEmpty() || !modelEditor_->path().isEmpty()) return;
+    if (nh::catalogueEntry(controller_->system()).modelText.empty())
+      modelEditor_->showNote(tr("%1 is written in C++ and has no model file; File › System "
+                                "model › New system starts from a template.")
+                                 .arg(QString::fromStdString(controller_->system().info().title)));
+    else
+      editSystem();
+  });
+  connect(modelEditorDock_->toggleViewAction(), &QAction::triggered, this, [this](bool on) {
+    if (on) modelEditorDock_->raise();
+  });
   connect(saveSystemAction_, &QAction::triggered, this, [this] {
     showModelEditor();
     modelEditor_->save();
