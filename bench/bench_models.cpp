@@ -95,8 +95,9 @@ int main() {
       std::printf("%-20s %14.3g %14.3g %8.2f\n", cpp->name().c_str(), a, b, b / a);
     }
   }
-  std::printf("\nModel file text to first frame (load, checks, tape, initial state, scene); "
-              "goal < 0.2 s\n");
+  std::printf(
+      "\nModel file text to first frame (load, checks, tape, initial state, scene); "
+      "goal < 0.2 s\n");
   std::printf("%-28s %10s\n", "file", "ms");
   for (const auto& [file, text] : bundledModelFiles())
     std::printf("%-28s %10.1f\n", file.c_str(), 1e3 * firstFrame(text, file));

@@ -29,7 +29,8 @@ namespace {
 const char* kUsage =
     "usage: nhsim list\n"
     "       nhsim info SYSTEM|MODEL.yaml [--json]\n"
-    "       nhsim run SYSTEM|MODEL.yaml|SCENARIO.json [--set NAME=VALUE]... [--init NAME=VALUE]...\n"
+    "       nhsim run SYSTEM|MODEL.yaml|SCENARIO.json [--set NAME=VALUE]... [--init "
+    "NAME=VALUE]...\n"
     "                 [--t-end T] [--dt-out H] [--integrator dopri5|rk78|rk4] [--rtol R]\n"
     "                 [--atol A] [--step H] [--dynamics nonholonomic|vakonomic]\n"
     "                 [--formulation multipliers|gibbs-appell] [--no-projection]\n"

@@ -91,5 +91,4 @@ void writeFileAtomically(const std::string& path, const std::string& contents) {
   }
 }
 
-
 }  // namespace nh

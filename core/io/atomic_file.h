@@ -14,5 +14,4 @@ namespace nh {
 // directly, never replaced. Throws Error("cannot write '<path>': <reason>").
 void writeFileAtomically(const std::string& path, const std::string& contents);
 
-
 }  // namespace nh

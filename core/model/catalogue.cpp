@@ -45,7 +45,8 @@ std::string nameInText(const std::string& text) {
       size_t b = at + 5;
       while (b < text.size() && (text[b] == ' ' || text[b] == '"' || text[b] == '\'')) ++b;
       size_t e = b;
-      while (e < text.size() && (std::isalnum(static_cast<unsigned char>(text[e])) || text[e] == '_'))
+      while (e < text.size() &&
+             (std::isalnum(static_cast<unsigned char>(text[e])) || text[e] == '_'))
         ++e;
       return text.substr(b, e - b);
     }
@@ -79,8 +80,9 @@ void loadBuiltIn(Registry& r) {
       if (e.system->name() == kOrder[i]) return i;
     return 7;
   };
-  std::stable_sort(r.builtIn.begin(), r.builtIn.end(),
-                   [&](const CatalogueEntry& a, const CatalogueEntry& b) { return rank(a) < rank(b); });
+  std::stable_sort(
+      r.builtIn.begin(), r.builtIn.end(),
+      [&](const CatalogueEntry& a, const CatalogueEntry& b) { return rank(a) < rank(b); });
   r.builtInLoaded = true;
 }
 

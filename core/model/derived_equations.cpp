@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "core/model/symbolic_equations.h"
+#include "core/model/symbolic_model.h"
 
 namespace nh::model {
 
@@ -418,6 +419,7 @@ std::vector<std::string> names(const std::vector<GiNaC::symbol>& symbols) {
 }  // namespace
 
 DerivedEquations deriveEquations(const SystemModel& system, const std::vector<double>& parameters) {
+  std::lock_guard lock(ginacMutex());  // held until the GiNaC expressions below are gone
   const SymbolicEquations s = deriveSymbolic(system, parameters);
   DerivedEquations out;
   out.notes = s.notes;

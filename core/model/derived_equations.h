@@ -13,7 +13,8 @@ namespace nh::model {
 struct EquationBlock {
   std::string title;  // e.g. "Mass matrix M = ∂²L/∂y∂y"
   std::string plain;  // readable text, one equation a line
-  std::string latex;  // LaTeX (amsmath), one equation a line, e.g. "M = \begin{pmatrix}...\end{pmatrix}"
+  std::string
+      latex;  // LaTeX (amsmath), one equation a line, e.g. "M = \begin{pmatrix}...\end{pmatrix}"
 };
 
 struct DerivedEquations {

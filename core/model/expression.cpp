@@ -113,10 +113,10 @@ x3::rule<class power_, int> const power = "an operand";
 x3::rule<class primary_, int> const primary = "a number, a name or '('";
 x3::rule<class call_, int> const call = "a function call";
 
-const auto expression_def = term[setValue] >> *(('+' > term)[binary(Op::Add)] |
-                                                 ('-' > term)[binary(Op::Sub)]);
-const auto term_def = unary[setValue] >> *(('*' > unary)[binary(Op::Mul)] |
-                                           ('/' > unary)[binary(Op::Div)]);
+const auto expression_def = term[setValue] >>
+                            *(('+' > term)[binary(Op::Add)] | ('-' > term)[binary(Op::Sub)]);
+const auto term_def = unary[setValue] >>
+                      *(('*' > unary)[binary(Op::Mul)] | ('/' > unary)[binary(Op::Div)]);
 // -x^2 = −(x²); ^ is right-associative: its right operand is again a unary expression.
 const auto unary_def = ('-' > unary)[negate] | ('+' > unary)[setValue] | power[setValue];
 const auto power_def = primary[setValue] >> -(('^' > unary)[binary(Op::Pow)]);
@@ -132,10 +132,10 @@ struct FunctionInfo {
   int arity;
 };
 constexpr FunctionInfo kFunctions[] = {
-    {"sin", Op::Sin, 1},     {"cos", Op::Cos, 1},   {"tan", Op::Tan, 1},   {"asin", Op::Asin, 1},
-    {"acos", Op::Acos, 1},   {"atan", Op::Atan, 1}, {"atan2", Op::Atan2, 2}, {"sinh", Op::Sinh, 1},
-    {"cosh", Op::Cosh, 1},   {"tanh", Op::Tanh, 1}, {"exp", Op::Exp, 1},   {"log", Op::Log, 1},
-    {"sqrt", Op::Sqrt, 1},   {"abs", Op::Abs, 1},
+    {"sin", Op::Sin, 1},   {"cos", Op::Cos, 1},   {"tan", Op::Tan, 1},     {"asin", Op::Asin, 1},
+    {"acos", Op::Acos, 1}, {"atan", Op::Atan, 1}, {"atan2", Op::Atan2, 2}, {"sinh", Op::Sinh, 1},
+    {"cosh", Op::Cosh, 1}, {"tanh", Op::Tanh, 1}, {"exp", Op::Exp, 1},     {"log", Op::Log, 1},
+    {"sqrt", Op::Sqrt, 1}, {"abs", Op::Abs, 1},
 };
 
 std::string functionList() {
@@ -175,8 +175,8 @@ struct Resolver {
         if (n.slot < 0) {
           for (const auto& f : kFunctions)
             if (f.name == r.name)
-              throw ExpressionError(r.offset, "'" + r.name + "' is a function: write " +
-                                                  r.name + "(…)");
+              throw ExpressionError(r.offset,
+                                    "'" + r.name + "' is a function: write " + r.name + "(…)");
           throw ExpressionError(r.offset,
                                 "unknown name '" + r.name + "' (known: " + names.known() + ")");
         }
@@ -186,8 +186,8 @@ struct Resolver {
       for (const auto& g : kFunctions)
         if (g.name == r.name) f = &g;
       if (!f)
-        throw ExpressionError(r.offset, "unknown function '" + r.name +
-                                            "' (allowed: " + functionList() + ")");
+        throw ExpressionError(
+            r.offset, "unknown function '" + r.name + "' (allowed: " + functionList() + ")");
       if (static_cast<int>(r.args.size()) != f->arity)
         throw ExpressionError(r.offset, r.name + " takes " + std::to_string(f->arity) +
                                             (f->arity == 1 ? " argument" : " arguments") +
@@ -223,8 +223,7 @@ Expression parseExpression(const std::string& text, const NameResolver& names) {
   int root = -1;
   bool ok = false;
   try {
-    ok = x3::phrase_parse(it, end, x3::with<builder_tag>(std::ref(b))[expression], x3::space,
-                          root);
+    ok = x3::phrase_parse(it, end, x3::with<builder_tag>(std::ref(b))[expression], x3::space, root);
   } catch (const x3::expectation_failure<Iterator>& e) {
     Iterator at = e.where();
     while (at != end && std::isspace(static_cast<unsigned char>(*at))) ++at;
@@ -234,14 +233,15 @@ Expression parseExpression(const std::string& text, const NameResolver& names) {
   if (!ok) {
     while (it != end && std::isspace(static_cast<unsigned char>(*it))) ++it;
     throw ExpressionError(static_cast<int>(it - text.begin()),
-                          it == end ? std::string("empty expression")
-                                    : "expected a number, a name or '(', found " +
-                                          describe(it, end));
+                          it == end
+                              ? std::string("empty expression")
+                              : "expected a number, a name or '(', found " + describe(it, end));
   }
   if (it != end)
     throw ExpressionError(static_cast<int>(it - text.begin()),
-                          "unexpected " + describe(it, end) + " (allowed: numbers, names, + - * / ^, "
-                          "parentheses and functions)");
+                          "unexpected " + describe(it, end) +
+                              " (allowed: numbers, names, + - * / ^, "
+                              "parentheses and functions)");
   Resolver r{b.nodes, names, {}};
   r.emit(root);
   r.out.text = text;

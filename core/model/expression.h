@@ -116,28 +116,72 @@ S evaluate(const Expression& e, const S* env, S* values) {
     const Node& n = nodes[i];
     S& r = values[i];
     switch (n.op) {
-      case Op::Number: r = S(n.value); break;
-      case Op::Slot: r = env[n.slot]; break;
-      case Op::Neg: r = -values[n.a]; break;
-      case Op::Add: r = values[n.a] + values[n.b]; break;
-      case Op::Sub: r = values[n.a] - values[n.b]; break;
-      case Op::Mul: r = values[n.a] * values[n.b]; break;
-      case Op::Div: r = values[n.a] / values[n.b]; break;
-      case Op::Pow: r = detail::power(values[n.a], values[n.b], nodes[n.b]); break;
-      case Op::Sin: r = sin(values[n.a]); break;
-      case Op::Cos: r = cos(values[n.a]); break;
-      case Op::Tan: r = tan(values[n.a]); break;
-      case Op::Asin: r = detail::asin(values[n.a]); break;
-      case Op::Acos: r = detail::acos(values[n.a]); break;
-      case Op::Atan: r = atan(values[n.a]); break;
-      case Op::Atan2: r = atan2(values[n.a], values[n.b]); break;
-      case Op::Sinh: r = detail::sinh(values[n.a]); break;
-      case Op::Cosh: r = detail::cosh(values[n.a]); break;
-      case Op::Tanh: r = detail::tanh(values[n.a]); break;
-      case Op::Exp: r = exp(values[n.a]); break;
-      case Op::Log: r = log(values[n.a]); break;
-      case Op::Sqrt: r = sqrt(values[n.a]); break;
-      case Op::Abs: r = abs(values[n.a]); break;
+      case Op::Number:
+        r = S(n.value);
+        break;
+      case Op::Slot:
+        r = env[n.slot];
+        break;
+      case Op::Neg:
+        r = -values[n.a];
+        break;
+      case Op::Add:
+        r = values[n.a] + values[n.b];
+        break;
+      case Op::Sub:
+        r = values[n.a] - values[n.b];
+        break;
+      case Op::Mul:
+        r = values[n.a] * values[n.b];
+        break;
+      case Op::Div:
+        r = values[n.a] / values[n.b];
+        break;
+      case Op::Pow:
+        r = detail::power(values[n.a], values[n.b], nodes[n.b]);
+        break;
+      case Op::Sin:
+        r = sin(values[n.a]);
+        break;
+      case Op::Cos:
+        r = cos(values[n.a]);
+        break;
+      case Op::Tan:
+        r = tan(values[n.a]);
+        break;
+      case Op::Asin:
+        r = detail::asin(values[n.a]);
+        break;
+      case Op::Acos:
+        r = detail::acos(values[n.a]);
+        break;
+      case Op::Atan:
+        r = atan(values[n.a]);
+        break;
+      case Op::Atan2:
+        r = atan2(values[n.a], values[n.b]);
+        break;
+      case Op::Sinh:
+        r = detail::sinh(values[n.a]);
+        break;
+      case Op::Cosh:
+        r = detail::cosh(values[n.a]);
+        break;
+      case Op::Tanh:
+        r = detail::tanh(values[n.a]);
+        break;
+      case Op::Exp:
+        r = exp(values[n.a]);
+        break;
+      case Op::Log:
+        r = log(values[n.a]);
+        break;
+      case Op::Sqrt:
+        r = sqrt(values[n.a]);
+        break;
+      case Op::Abs:
+        r = abs(values[n.a]);
+        break;
     }
   }
   return values[nodes.size() - 1];

@@ -17,7 +17,7 @@ struct Scratch {
 template <class S>
 Scratch<S>& scratch(const ModelData& d) {
   thread_local Scratch<S> s;
-  const size_t slots = static_cast<size_t>(d.slots.size());
+  const size_t slots = static_cast<size_t>(d.layout.size());
   if (s.env.size() < slots) s.env.resize(slots);
   if (s.values.size() < d.maxNodes) s.values.resize(d.maxNodes);
   return s;
@@ -37,7 +37,7 @@ int lastDefinition(const SlotLayout& L, const Expression& e) {
 template <class S>
 void load(const ModelData& d, Scratch<S>& s, const double* p, const S& t, const S* q, const S* y,
           int upTo) {
-  const SlotLayout& L = d.slots;
+  const SlotLayout& L = d.layout;
   s.env[L.time()] = t;
   for (int i = 0; i < L.parameters; ++i) s.env[L.parameter(i)] = S(p[i]);
   for (int i = 0; i < L.coordinates; ++i) s.env[L.coordinate(i)] = q[i];
@@ -54,7 +54,7 @@ S value(const Expression& e, Scratch<S>& s) {
 template <class S>
 S lagrangianOf(const ModelData& d, const double* p, const S& t, const S* q, const S* y) {
   Scratch<S>& s = scratch<S>(d);
-  load(d, s, p, t, q, y, lastDefinition(d.slots, d.lagrangian));
+  load(d, s, p, t, q, y, lastDefinition(d.layout, d.lagrangian));
   return value(d.lagrangian, s);
 }
 
@@ -63,7 +63,7 @@ void constraintsOf(const ModelData& d, const double* p, const S& t, const S* q, 
                    S* phi) {
   Scratch<S>& s = scratch<S>(d);
   int upTo = -1;
-  for (const auto& e : d.constraints) upTo = std::max(upTo, lastDefinition(d.slots, e));
+  for (const auto& e : d.constraints) upTo = std::max(upTo, lastDefinition(d.layout, e));
   load(d, s, p, t, q, y, upTo);
   const int k = static_cast<int>(d.constraints.size());
   for (int c = 0; c < k; ++c) phi[c] = value(d.constraints[c], s);
@@ -88,8 +88,10 @@ Eigen::Quaterniond rotation(const std::vector<SceneRotation>& rs, Scratch<double
     if (x.quaternion.size() == 4) {
       f = Eigen::Quaterniond(value(x.quaternion[0], s), value(x.quaternion[1], s),
                              value(x.quaternion[2], s), value(x.quaternion[3], s));
-      if (f.norm() > 0) f.normalize();
-      else f = Eigen::Quaterniond::Identity();
+      if (f.norm() > 0)
+        f.normalize();
+      else
+        f = Eigen::Quaterniond::Identity();
     } else if (x.axis.size() == 3) {
       const Eigen::Vector3d axis = vec3(x.axis, s);
       if (axis.norm() > 0) f = Eigen::AngleAxisd(value(x.angle, s), axis.normalized());
@@ -119,7 +121,7 @@ void FormulaSystem::structure(const double* p, const double* q, double* C) const
   const int m = this->m();
   std::fill(C, C + m * m * m, 0.0);
   Scratch<double>& s = scratch<double>(*data_);
-  load(*data_, s, p, 0.0, q, static_cast<const double*>(nullptr), data_->slots.definitions - 1);
+  load(*data_, s, p, 0.0, q, static_cast<const double*>(nullptr), data_->layout.definitions - 1);
   for (const StructureTerm& term : data_->structure) {
     const double v = value(term.value, s);
     C[term.c + m * (term.a + m * term.b)] += v;
@@ -135,7 +137,7 @@ void FormulaSystem::force(const double* p, double t, const double* q, const doub
   Scratch<double>& s = scratch<double>(*data_);
   int upTo = -1;
   for (const auto& e : data_->forces)
-    if (!e.empty()) upTo = std::max(upTo, lastDefinition(data_->slots, e));
+    if (!e.empty()) upTo = std::max(upTo, lastDefinition(data_->layout, e));
   load(*data_, s, p, t, q, y, upTo);
   for (int a = 0; a < m(); ++a) Q[a] = data_->forces[a].empty() ? 0.0 : value(data_->forces[a], s);
 }
@@ -143,8 +145,7 @@ double FormulaSystem::lagrangian(const double* p, double t, const double* q,
                                  const double* y) const {
   return lagrangianOf(*data_, p, t, q, y);
 }
-Jet2 FormulaSystem::lagrangian(const double* p, const Jet2& t, const Jet2* q,
-                               const Jet2* y) const {
+Jet2 FormulaSystem::lagrangian(const double* p, const Jet2& t, const Jet2* q, const Jet2* y) const {
   return lagrangianOf(*data_, p, t, q, y);
 }
 Sym FormulaSystem::lagrangian(const double* p, const Sym& t, const Sym* q, const Sym* y) const {
@@ -168,11 +169,10 @@ void FormulaSystem::constraints(const double* p, const Sym& t, const Sym* q, con
 }
 void FormulaSystem::holonomic(const double* p, double t, const double* q, double* g) const {
   Scratch<double>& s = scratch<double>(*data_);
-  load(*data_, s, p, t, q, static_cast<const double*>(nullptr), data_->slots.definitions - 1);
+  load(*data_, s, p, t, q, static_cast<const double*>(nullptr), data_->layout.definitions - 1);
   for (size_t c = 0; c < data_->holonomic.size(); ++c) g[c] = value(data_->holonomic[c], s);
 }
-void FormulaSystem::holonomicJacobian(const double* p, double t, const double* q,
-                                      double* G) const {
+void FormulaSystem::holonomicJacobian(const double* p, double t, const double* q, double* G) const {
   Scratch<double>& s = scratch<double>(*data_);
   load(*data_, s, p, t, q, static_cast<const double*>(nullptr), -1);
   for (size_t i = 0; i < data_->holonomicJacobian.size(); ++i)
@@ -185,8 +185,8 @@ void FormulaSystem::scene(const double* p, double t, const double* q, const doub
   const SceneSpec& spec = data_->scene;
   if (!spec.present) return;
   Scratch<double>& s = scratch<double>(*data_);
-  load(*data_, s, p, t, q, y, data_->slots.definitions - 1);
-  const SlotLayout& L = data_->slots;
+  load(*data_, s, p, t, q, y, data_->layout.definitions - 1);
+  const SlotLayout& L = data_->layout;
   for (int c = 0; c < L.multipliers; ++c) s.env[L.multiplier(c)] = lambda ? lambda[c] : 0.0;
   frame.extent = spec.extent.empty() ? 1.0 : value(spec.extent, s);
   if (!(frame.extent > 0)) frame.extent = 1;  // a camera needs a positive size

@@ -53,9 +53,9 @@ struct SourcePosition {
 // One expression: nodes in evaluation order (operands first); the last one is the value.
 struct Expression {
   std::vector<Node> nodes;
-  std::string text;       // as written ("" for derived expressions)
-  std::string key;        // the file's key it came from, e.g. "constraints[1]"
-  SourcePosition where;   // of the text's first character
+  std::string text;      // as written ("" for derived expressions)
+  std::string key;       // the file's key it came from, e.g. "constraints[1]"
+  SourcePosition where;  // of the text's first character
   bool empty() const { return nodes.empty(); }
 };
 
@@ -88,7 +88,7 @@ struct SceneBodySpec {
   ShapeKind kind = ShapeKind::Sphere;
   std::vector<Expression> position;  // three
   std::vector<SceneRotation> orientation;
-  std::vector<Expression> size;      // three
+  std::vector<Expression> size;           // three
   std::optional<Eigen::Vector3d> colour;  // 0..1
 };
 
@@ -118,7 +118,7 @@ struct ModelData {
   std::string fileName;  // for messages
   std::string path;      // on disk ("" : typed in or bundled)
 
-  SlotLayout slots;
+  SlotLayout layout;
   std::vector<std::string> slotNames;  // by slot index
   std::vector<std::string> definitionNames;
   std::vector<Expression> definitions;  // in order; each may use earlier ones
@@ -130,9 +130,9 @@ struct ModelData {
   bool structureConstant = true;
   std::vector<StructureTerm> structure;
   Expression lagrangian;
-  std::vector<Expression> forces;       // m (empty Expression: zero)
-  std::vector<Expression> constraints;  // k
-  std::vector<Expression> holonomic;    // h
+  std::vector<Expression> forces;             // m (empty Expression: zero)
+  std::vector<Expression> constraints;        // k
+  std::vector<Expression> holonomic;          // h
   std::vector<Expression> holonomicRate;      // h: ġ = ∂g/∂t + ∂g/∂q ρ y (derived)
   std::vector<Expression> holonomicJacobian;  // h·n: ∂g/∂q, column-major (derived)
   SceneSpec scene;

@@ -18,11 +18,11 @@
 
 namespace nh::model {
 
-ModelError::ModelError(std::string file, std::string key, int line, int column,
-                       std::string problem)
-    : InputError(file + (line > 0 ? ":" + std::to_string(line) + ":" + std::to_string(column)
-                                  : std::string()) +
-                 ": " + (key.empty() ? std::string() : key + ": ") + problem),
+ModelError::ModelError(std::string file, std::string key, int line, int column, std::string problem)
+    : InputError(
+          file +
+          (line > 0 ? ":" + std::to_string(line) + ":" + std::to_string(column) : std::string()) +
+          ": " + (key.empty() ? std::string() : key + ": ") + problem),
       file_(std::move(file)),
       key_(std::move(key)),
       line_(line),
@@ -32,10 +32,10 @@ ModelError::ModelError(std::string file, std::string key, int line, int column,
 namespace {
 
 const char* const kTopKeys[] = {
-    "format",   "version",   "name",        "title",         "description", "source",
-    "initialization", "parameters", "coordinates", "velocities", "anchor",  "structure",
-    "definitions", "lagrangian", "forces",   "constraints",   "holonomic",   "initial",
-    "independent", "state_order", "quaternions", "state_limits", "scene"};
+    "format",         "version",     "name",        "title",        "description", "source",
+    "initialization", "parameters",  "coordinates", "velocities",   "anchor",      "structure",
+    "definitions",    "lagrangian",  "forces",      "constraints",  "holonomic",   "initial",
+    "independent",    "state_order", "quaternions", "state_limits", "scene"};
 
 std::string joined(const std::vector<std::string>& names) {
   std::string s;
@@ -166,8 +166,9 @@ class Loader {
         ok |= k == a;
         list += (list.empty() ? "" : ", ") + std::string(a);
       }
-      if (!ok) fail(key.empty() ? k : key + "." + k, kv.first,
-                    "unknown key '" + k + "' (allowed: " + list + ")");
+      if (!ok)
+        fail(key.empty() ? k : key + "." + k, kv.first,
+             "unknown key '" + k + "' (allowed: " + list + ")");
     }
   }
   const YAML::Node sequence(const YAML::Node& node, const std::string& key) const {
@@ -178,8 +179,7 @@ class Loader {
   // ---- names and expressions ----
   std::set<std::string> taken_;
   void declare(const std::string& name, const YAML::Node& node, const std::string& key) {
-    if (!taken_.insert(name).second)
-      fail(key, node, "the name '" + name + "' is defined twice");
+    if (!taken_.insert(name).second) fail(key, node, "the name '" + name + "' is defined twice");
   }
   // Names visible to an expression: kinds allowed and how many definitions so far.
   struct Scope {
@@ -190,7 +190,7 @@ class Loader {
     if (node.IsDefined() && node.IsScalar() && node.Scalar().empty())
       fail(key, node, "empty expression");
     const std::string text = scalar(node, key, "an expression");
-    const SlotLayout& L = data_->slots;
+    const SlotLayout& L = data_->layout;
     const int defs = scope.definitions < 0 ? L.definitions : scope.definitions;
     NameResolver names;
     names.slotOf = [&](const std::string& n) -> int {
@@ -215,20 +215,19 @@ class Loader {
     };
     try {
       // Names the scope forbids get their own message.
-      Expression e = parseExpression(text, {[&](const std::string& n) {
-                                              const int s = names.slotOf(n);
-                                              if (s == -2)
-                                                throw ExpressionError(
-                                                    -1, "'" + n + "' cannot be used here (" +
-                                                            forbidden(scope) + ")");
-                                              if (s == -3)
-                                                throw ExpressionError(
-                                                    -1, "'" + n +
-                                                            "' is defined later: a definition "
-                                                            "may use earlier ones only");
-                                              return s;
-                                            },
-                                            names.known});
+      Expression e = parseExpression(
+          text, {[&](const std::string& n) {
+                   const int s = names.slotOf(n);
+                   if (s == -2)
+                     throw ExpressionError(
+                         -1, "'" + n + "' cannot be used here (" + forbidden(scope) + ")");
+                   if (s == -3)
+                     throw ExpressionError(-1, "'" + n +
+                                                   "' is defined later: a definition "
+                                                   "may use earlier ones only");
+                   return s;
+                 },
+                 names.known});
       e.key = key;
       e.where = positionIn(node, 0);
       return e;
@@ -284,10 +283,12 @@ void Loader::readHeader() {
       fail(k, kv.first, "unknown key '" + k + "' (allowed: " + list + ")");
     }
   }
-  if (!r["format"]) fail("format", r, "missing key 'format' (write format: nonholonomic-lab-system)");
+  if (!r["format"])
+    fail("format", r, "missing key 'format' (write format: nonholonomic-lab-system)");
   if (scalar(r["format"], "format", "the format name") != "nonholonomic-lab-system")
     fail("format", r["format"],
-         "'" + r["format"].Scalar() + "' is not a model file format (expected nonholonomic-lab-system)");
+         "'" + r["format"].Scalar() +
+             "' is not a model file format (expected nonholonomic-lab-system)");
   if (!r["version"]) fail("version", r, "missing key 'version' (write version: 1)");
   if (scalar(r["version"], "version", "a version") != "1")
     fail("version", r["version"],
@@ -312,9 +313,9 @@ void Loader::readParameters() {
   for (size_t i = 0; i < list.size(); ++i) {
     const YAML::Node p = list[i];
     const std::string key = "parameters[" + std::to_string(i + 1) + "]";
-    checkMap(p, key,
-             {"name", "default", "unit", "description", "min", "max", "min_exclusive",
-              "max_exclusive"});
+    checkMap(
+        p, key,
+        {"name", "default", "unit", "description", "min", "max", "min_exclusive", "max_exclusive"});
     ParameterInfo info;
     info.name = identifier(p["name"], key + ".name");
     declare(info.name, p["name"], key + ".name");
@@ -357,10 +358,12 @@ void Loader::readNames() {
   if (m == 0) fail("velocities", root_["velocities"], "at least one velocity is needed");
   if (n > kMaxCoordinates)
     fail("coordinates", root_["coordinates"],
-         std::to_string(n) + " coordinates; at most " + std::to_string(kMaxCoordinates) + " are supported");
+         std::to_string(n) + " coordinates; at most " + std::to_string(kMaxCoordinates) +
+             " are supported");
   if (m > kMaxVelocities)
     fail("velocities", root_["velocities"],
-         std::to_string(m) + " velocities; at most " + std::to_string(kMaxVelocities) + " are supported");
+         std::to_string(m) + " velocities; at most " + std::to_string(kMaxVelocities) +
+             " are supported");
 }
 
 void Loader::readDefinitions() {
@@ -377,9 +380,10 @@ void Loader::readDefinitions() {
     }
   }
   int k = 0, h = 0;
-  if (root_["constraints"]) k = static_cast<int>(sequence(root_["constraints"], "constraints").size());
+  if (root_["constraints"])
+    k = static_cast<int>(sequence(root_["constraints"], "constraints").size());
   if (root_["holonomic"]) h = static_cast<int>(sequence(root_["holonomic"], "holonomic").size());
-  SlotLayout& L = data_->slots;
+  SlotLayout& L = data_->layout;
   L.parameters = static_cast<int>(info_.parameters.size());
   L.coordinates = static_cast<int>(info_.coordinates.size());
   L.velocities = static_cast<int>(info_.velocities.size());
@@ -460,13 +464,14 @@ void Loader::readDynamics() {
       if (!seen.insert({a, b}).second)
         fail(key + ".bracket", br, "this bracket is given twice (skew-symmetry is implied)");
       const YAML::Node eq = entry["equals"];
-      if (!eq || !eq.IsMap()) fail(key + ".equals", eq.IsDefined() ? eq : entry, "expected a map velocity → expression");
+      if (!eq || !eq.IsMap())
+        fail(key + ".equals", eq.IsDefined() ? eq : entry, "expected a map velocity → expression");
       for (const auto& kv : eq) {
         const int c = velocityIndex(kv.first.Scalar());
         if (c < 0)
           fail(key + ".equals." + kv.first.Scalar(), kv.first,
-               "'" + kv.first.Scalar() + "' is not a velocity (velocities: " +
-                   joined(info_.velocities) + ")");
+               "'" + kv.first.Scalar() +
+                   "' is not a velocity (velocities: " + joined(info_.velocities) + ")");
         Scope s;
         s.time = false;
         s.velocities = false;
@@ -496,8 +501,8 @@ void Loader::readDynamics() {
       const int a = velocityIndex(kv.first.Scalar());
       if (a < 0)
         fail("forces." + kv.first.Scalar(), kv.first,
-             "'" + kv.first.Scalar() + "' is not a velocity (velocities: " +
-                 joined(info_.velocities) + ")");
+             "'" + kv.first.Scalar() +
+                 "' is not a velocity (velocities: " + joined(info_.velocities) + ")");
       data_->forces[a] = expression(kv.second, "forces." + kv.first.Scalar(), Scope{});
     }
   }
@@ -510,8 +515,7 @@ void Loader::readDynamics() {
     Scope s;
     s.velocities = false;
     for (size_t i = 0; i < g.size(); ++i)
-      data_->holonomic.push_back(
-          expression(g[i], "holonomic[" + std::to_string(i + 1) + "]", s));
+      data_->holonomic.push_back(expression(g[i], "holonomic[" + std::to_string(i + 1) + "]", s));
   }
   const int k = static_cast<int>(data_->constraints.size());
   const int h = static_cast<int>(data_->holonomic.size());
@@ -628,7 +632,8 @@ std::vector<SceneRotation> Loader::rotations(const YAML::Node& node, const std::
   else if (node.IsSequence())
     for (size_t i = 0; i < node.size(); ++i) items.push_back(node[i]);
   else
-    fail(key, node, "expected {quaternion: [w, x, y, z]} or {axis: [x, y, z], angle: a}, or a list of them");
+    fail(key, node,
+         "expected {quaternion: [w, x, y, z]} or {axis: [x, y, z], angle: a}, or a list of them");
   for (size_t i = 0; i < items.size(); ++i) {
     const std::string k = node.IsSequence() ? key + "[" + std::to_string(i + 1) + "]" : key;
     checkMap(items[i], k, {"quaternion", "axis", "angle"});
@@ -699,8 +704,8 @@ void Loader::readScene() {
         if (!std::regex_match(c, hex))
           fail(key + ".colour", colour, "'" + c + "' is not a colour (write \"#rrggbb\")");
         const long v = std::strtol(c.c_str() + 1, nullptr, 16);
-        body.colour = Eigen::Vector3d(((v >> 16) & 255) / 255.0, ((v >> 8) & 255) / 255.0,
-                                      (v & 255) / 255.0);
+        body.colour =
+            Eigen::Vector3d(((v >> 16) & 255) / 255.0, ((v >> 8) & 255) / 255.0, (v & 255) / 255.0);
       }
       spec.bodies.push_back(std::move(body));
     }
@@ -724,7 +729,8 @@ void Loader::readScene() {
         arrow.kind = ArrowKind::AngularVelocity;
       else
         fail(key + ".kind", a["kind"],
-             "unknown arrow kind '" + kind + "' (allowed: reaction, force, velocity, angular_velocity)");
+             "unknown arrow kind '" + kind +
+                 "' (allowed: reaction, force, velocity, angular_velocity)");
       arrow.origin = vector3(a["origin"], key + ".origin", 3, withLambda);
       arrow.vector = vector3(a["vector"], key + ".vector", 3, withLambda);
       spec.arrows.push_back(std::move(arrow));
@@ -739,7 +745,8 @@ void Loader::readScene() {
       ScenePointSpec point;
       point.name = scalar(p["name"], key + ".name", "a name");
       point.position = vector3(p["position"], key + ".position", 3, plain);
-      if (p["in_moving_frame"]) point.inMovingFrame = boolean(p["in_moving_frame"], key + ".in_moving_frame");
+      if (p["in_moving_frame"])
+        point.inMovingFrame = boolean(p["in_moving_frame"], key + ".in_moving_frame");
       spec.points.push_back(std::move(point));
     }
   }
@@ -752,7 +759,8 @@ void Loader::readScene() {
     checkMap(drag, "scene.drag", {"body", "x", "y", "arrow", "vx", "vy", "body_axes"});
     DragHandle d;
     d.body = scalar(drag["body"], "scene.drag.body", "a body's name");
-    if (!bodyNames.count(d.body)) fail("scene.drag.body", drag["body"], "no body is called '" + d.body + "'");
+    if (!bodyNames.count(d.body))
+      fail("scene.drag.body", drag["body"], "no body is called '" + d.body + "'");
     auto stateName = [&](const char* k, bool velocity) -> std::string {
       if (!drag[k]) return "";
       const std::string v = scalar(drag[k], std::string("scene.drag.") + k, "a name");
@@ -766,7 +774,8 @@ void Loader::readScene() {
     d.vx = stateName("vx", true);
     d.vy = stateName("vy", true);
     if (drag["arrow"]) d.arrow = scalar(drag["arrow"], "scene.drag.arrow", "an arrow's name");
-    if (drag["body_axes"]) d.velocityInBodyAxes = boolean(drag["body_axes"], "scene.drag.body_axes");
+    if (drag["body_axes"])
+      d.velocityInBodyAxes = boolean(drag["body_axes"], "scene.drag.body_axes");
     info_.editing.drag = d;
   }
 }
@@ -774,12 +783,13 @@ void Loader::readScene() {
 // Exact derivations with GiNaC: the anchor's coefficients (and that it is linear in the
 // velocities), structure functions from the anchor, ġ and ∂g/∂q.
 void Loader::derive() {
+  std::lock_guard lock(ginacMutex());
   ModelData& d = *data_;
-  const SlotLayout& L = d.slots;
+  const SlotLayout& L = d.layout;
   const int n = L.coordinates, m = L.velocities;
   const SymbolTable sym = makeSymbols(d);
-  auto q = [&](int i) { return GiNaC::ex(sym.slots[L.coordinate(i)]); };
-  auto y = [&](int a) { return GiNaC::ex(sym.slots[L.velocity(a)]); };
+  auto q = [&](int i) { return GiNaC::ex(sym.bySlot[L.coordinate(i)]); };
+  auto y = [&](int a) { return GiNaC::ex(sym.bySlot[L.velocity(a)]); };
   GiNaC::exmap zeroY;
   for (int a = 0; a < m; ++a) zeroY[y(a)] = 0;
   auto toModel = [&](const GiNaC::ex& e, const std::string& key) {
@@ -868,8 +878,7 @@ void Loader::derive() {
           for (int c = 0; c < m; ++c) r += rho(i, c) * C(c, 0);
           if (!GiNaC::normal(r).is_zero())
             fail("structure", root_,
-                 "the bracket [" + d.slotNames[L.velocity(a)] + ", " +
-                     d.slotNames[L.velocity(b)] +
+                 "the bracket [" + d.slotNames[L.velocity(a)] + ", " + d.slotNames[L.velocity(b)] +
                      "] of the anchor's columns is not in their span, so the structure "
                      "functions cannot be derived from the anchor: give `structure`");
         }
@@ -953,8 +962,9 @@ std::shared_ptr<const FormulaSystem> Loader::load() {
   }
   if (!root_.IsMap())
     throw ModelError(file_, "", 1, 1,
-                     root_.IsNull() ? "the file is empty (expected a model: format, version, name, …)"
-                                    : "expected a map of keys (format, version, name, …)");
+                     root_.IsNull()
+                         ? "the file is empty (expected a model: format, version, name, …)"
+                         : "expected a map of keys (format, version, name, …)");
   readHeader();
   readParameters();
   readNames();
@@ -971,11 +981,11 @@ std::shared_ptr<const FormulaSystem> Loader::load() {
     eq += "\ng" + std::to_string(c + 1) + " = " + data_->holonomic[c].text + " = 0";
   info_.equations = eq;
   if (info_.initialization.empty())
-    info_.initialization =
-        info_.constraintCount + info_.holonomicCount > 0
-            ? "Inconsistent initial velocities are completed keeping " +
-                  joined(info_.independentVelocities) + " (least change in kinetic energy)."
-            : "Every initial velocity is free.";
+    info_.initialization = info_.constraintCount + info_.holonomicCount > 0
+                               ? "Inconsistent initial velocities are completed keeping " +
+                                     joined(info_.independentVelocities) +
+                                     " (least change in kinetic energy)."
+                               : "Every initial velocity is free.";
   size_t& most = data_->maxNodes;
   auto grow = [&](const Expression& e) { most = std::max(most, e.nodes.size()); };
   auto growAll = [&](const std::vector<Expression>& v) {

@@ -47,8 +47,7 @@ class FormulaSystem final : public SystemModel {
   bool hasStructure() const override;
   void structure(const double* p, const double* q, double* C) const override;
   bool hasForce() const override;
-  void force(const double* p, double t, const double* q, const double* y,
-             double* Q) const override;
+  void force(const double* p, double t, const double* q, const double* y, double* Q) const override;
   double lagrangian(const double* p, double t, const double* q, const double* y) const override;
   Jet2 lagrangian(const double* p, const Jet2& t, const Jet2* q, const Jet2* y) const override;
   Sym lagrangian(const double* p, const Sym& t, const Sym* q, const Sym* y) const override;

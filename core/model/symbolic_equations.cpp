@@ -218,16 +218,16 @@ void setOrder(SymbolicEquations& s) {
 // What is read from a system before differentiating: symbols, ρ, L, Φ (with ġ), g, Q and C.
 void readFormulaSystem(const FormulaSystem& system, SymbolicEquations& s) {
   const ModelData& data = system.data();
-  const SlotLayout& slots = data.slots;
+  const SlotLayout& slots = data.layout;
   const SymbolTable table = makeSymbols(data);
   const int n = slots.coordinates, m = slots.velocities;
   s.t = table.time();
   for (int j = 0; j < slots.parameters; ++j) {
-    s.parameters.push_back(table.slots[slots.parameter(j)]);
+    s.parameters.push_back(table.bySlot[slots.parameter(j)]);
     s.parameterNames.push_back(data.slotNames[slots.parameter(j)]);
   }
-  for (int i = 0; i < n; ++i) s.q.push_back(table.slots[slots.coordinate(i)]);
-  for (int a = 0; a < m; ++a) s.y.push_back(table.slots[slots.velocity(a)]);
+  for (int i = 0; i < n; ++i) s.q.push_back(table.bySlot[slots.coordinate(i)]);
+  for (int a = 0; a < m; ++a) s.y.push_back(table.bySlot[slots.velocity(a)]);
   setOrder(s);
   s.rho = matrix(n, m);
   if (!data.rho.empty()) {
@@ -458,6 +458,7 @@ int expressionSize(const ex& e, int limit) {
 }
 
 SymbolicEquations deriveSymbolic(const SystemModel& system, const std::vector<double>& parameters) {
+  std::lock_guard lock(ginacMutex());
   SymbolicEquations s;
   const SystemInfo& info = system.info();
   s.coordinateNames = info.coordinates;

@@ -8,11 +8,11 @@ namespace nh::model {
 namespace {
 
 constexpr std::string_view kGreek[] = {
-    "alpha", "beta",  "gamma", "delta",   "epsilon", "varepsilon", "zeta", "eta",   "theta",
-    "vartheta", "iota", "kappa", "lambda", "mu",     "nu",         "xi",   "pi",    "rho",
-    "sigma", "tau",   "upsilon", "phi",   "varphi",  "chi",        "psi",  "omega", "Gamma",
-    "Delta", "Theta", "Lambda", "Xi",     "Pi",      "Sigma",      "Upsilon", "Phi", "Psi",
-    "Omega"};
+    "alpha", "beta",     "gamma", "delta", "epsilon", "varepsilon", "zeta",   "eta",
+    "theta", "vartheta", "iota",  "kappa", "lambda",  "mu",         "nu",     "xi",
+    "pi",    "rho",      "sigma", "tau",   "upsilon", "phi",        "varphi", "chi",
+    "psi",   "omega",    "Gamma", "Delta", "Theta",   "Lambda",     "Xi",     "Pi",
+    "Sigma", "Upsilon",  "Phi",   "Psi",   "Omega"};
 
 bool isGreek(std::string_view s) {
   for (auto g : kGreek)
@@ -35,6 +35,11 @@ GiNaC::ex exactNumber(double v) {
 }
 
 }  // namespace
+
+std::recursive_mutex& ginacMutex() {
+  static std::recursive_mutex mutex;
+  return mutex;
+}
 
 std::string latexName(const std::string& name) {
   // Split "base_sub" or "baseDIGITS".
@@ -66,11 +71,11 @@ std::string latexName(const std::string& name) {
 
 SymbolTable makeSymbols(const ModelData& data) {
   SymbolTable table;
-  table.slots.reserve(data.slots.size());
-  table.firstDefinition = data.slots.definition(0);
-  for (int s = 0; s < data.slots.size(); ++s) {
+  table.bySlot.reserve(data.layout.size());
+  table.firstDefinition = data.layout.definition(0);
+  for (int s = 0; s < data.layout.size(); ++s) {
     const std::string& name = data.slotNames[s];
-    table.slots.emplace_back(name, latexName(name));
+    table.bySlot.emplace_back(name, latexName(name));
   }
   for (const Expression& d : data.definitions) table.definitions.push_back(toGinac(d, table));
   return table;
@@ -81,36 +86,78 @@ GiNaC::ex toGinac(const Expression& expression, const SymbolTable& symbols) {
   v.reserve(expression.nodes.size());
   for (const Node& n : expression.nodes) {
     switch (n.op) {
-      case Op::Number: v.push_back(exactNumber(n.value)); break;
+      case Op::Number:
+        v.push_back(exactNumber(n.value));
+        break;
       case Op::Slot: {
         // Definitions are inlined (the table holds the ones converted so far).
         const int d = n.slot - symbols.firstDefinition;
         if (d >= 0 && d < static_cast<int>(symbols.definitions.size()))
           v.push_back(symbols.definitions[d]);
         else
-          v.push_back(symbols.slots.at(n.slot));
+          v.push_back(symbols.bySlot.at(n.slot));
         break;
       }
-      case Op::Neg: v.push_back(-v[n.a]); break;
-      case Op::Add: v.push_back(v[n.a] + v[n.b]); break;
-      case Op::Sub: v.push_back(v[n.a] - v[n.b]); break;
-      case Op::Mul: v.push_back(v[n.a] * v[n.b]); break;
-      case Op::Div: v.push_back(v[n.a] / v[n.b]); break;
-      case Op::Pow: v.push_back(GiNaC::pow(v[n.a], v[n.b])); break;
-      case Op::Sin: v.push_back(GiNaC::sin(v[n.a])); break;
-      case Op::Cos: v.push_back(GiNaC::cos(v[n.a])); break;
-      case Op::Tan: v.push_back(GiNaC::tan(v[n.a])); break;
-      case Op::Asin: v.push_back(GiNaC::asin(v[n.a])); break;
-      case Op::Acos: v.push_back(GiNaC::acos(v[n.a])); break;
-      case Op::Atan: v.push_back(GiNaC::atan(v[n.a])); break;
-      case Op::Atan2: v.push_back(GiNaC::atan2(v[n.a], v[n.b])); break;
-      case Op::Sinh: v.push_back(GiNaC::sinh(v[n.a])); break;
-      case Op::Cosh: v.push_back(GiNaC::cosh(v[n.a])); break;
-      case Op::Tanh: v.push_back(GiNaC::tanh(v[n.a])); break;
-      case Op::Exp: v.push_back(GiNaC::exp(v[n.a])); break;
-      case Op::Log: v.push_back(GiNaC::log(v[n.a])); break;
-      case Op::Sqrt: v.push_back(GiNaC::sqrt(v[n.a])); break;
-      case Op::Abs: v.push_back(GiNaC::abs(v[n.a])); break;
+      case Op::Neg:
+        v.push_back(-v[n.a]);
+        break;
+      case Op::Add:
+        v.push_back(v[n.a] + v[n.b]);
+        break;
+      case Op::Sub:
+        v.push_back(v[n.a] - v[n.b]);
+        break;
+      case Op::Mul:
+        v.push_back(v[n.a] * v[n.b]);
+        break;
+      case Op::Div:
+        v.push_back(v[n.a] / v[n.b]);
+        break;
+      case Op::Pow:
+        v.push_back(GiNaC::pow(v[n.a], v[n.b]));
+        break;
+      case Op::Sin:
+        v.push_back(GiNaC::sin(v[n.a]));
+        break;
+      case Op::Cos:
+        v.push_back(GiNaC::cos(v[n.a]));
+        break;
+      case Op::Tan:
+        v.push_back(GiNaC::tan(v[n.a]));
+        break;
+      case Op::Asin:
+        v.push_back(GiNaC::asin(v[n.a]));
+        break;
+      case Op::Acos:
+        v.push_back(GiNaC::acos(v[n.a]));
+        break;
+      case Op::Atan:
+        v.push_back(GiNaC::atan(v[n.a]));
+        break;
+      case Op::Atan2:
+        v.push_back(GiNaC::atan2(v[n.a], v[n.b]));
+        break;
+      case Op::Sinh:
+        v.push_back(GiNaC::sinh(v[n.a]));
+        break;
+      case Op::Cosh:
+        v.push_back(GiNaC::cosh(v[n.a]));
+        break;
+      case Op::Tanh:
+        v.push_back(GiNaC::tanh(v[n.a]));
+        break;
+      case Op::Exp:
+        v.push_back(GiNaC::exp(v[n.a]));
+        break;
+      case Op::Log:
+        v.push_back(GiNaC::log(v[n.a]));
+        break;
+      case Op::Sqrt:
+        v.push_back(GiNaC::sqrt(v[n.a]));
+        break;
+      case Op::Abs:
+        v.push_back(GiNaC::abs(v[n.a]));
+        break;
     }
   }
   return v.empty() ? GiNaC::ex(0) : v.back();
@@ -120,7 +167,7 @@ namespace {
 
 struct FromGinac {
   const SymbolTable& symbols;
-  const SlotLayout& slots;
+  const SlotLayout& layout;
   Expression out;
 
   int push(Node n) {
@@ -160,8 +207,8 @@ struct FromGinac {
     using namespace GiNaC;
     if (is_a<GiNaC::numeric>(e)) return numeric(ex_to<GiNaC::numeric>(e));
     if (is_a<symbol>(e)) {
-      for (int s = 0; s < static_cast<int>(symbols.slots.size()); ++s)
-        if (e.is_equal(symbols.slots[s])) {
+      for (int s = 0; s < static_cast<int>(symbols.bySlot.size()); ++s)
+        if (e.is_equal(symbols.bySlot[s])) {
           Node n;
           n.op = Op::Slot;
           n.slot = s;
@@ -229,8 +276,8 @@ struct FromGinac {
 
 }  // namespace
 
-Expression fromGinac(const GiNaC::ex& e, const SymbolTable& symbols, const SlotLayout& slots) {
-  FromGinac f{symbols, slots, {}};
+Expression fromGinac(const GiNaC::ex& e, const SymbolTable& symbols, const SlotLayout& layout) {
+  FromGinac f{symbols, layout, {}};
   f.convert(e);
   return std::move(f.out);
 }

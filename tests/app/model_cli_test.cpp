@@ -81,8 +81,8 @@ class ModelCliTest : public QObject {
     QStringList header;
     const auto model = readCsv(path("model.csv"), &header);
     const auto builtin = readCsv(path("builtin.csv"));
-    QCOMPARE(header, QStringList({"t", "x", "y", "z", "vx", "vy", "vz", "energy", "phi_1",
-                                  "lambda_1"}));
+    QCOMPARE(header,
+             QStringList({"t", "x", "y", "z", "vx", "vy", "vz", "energy", "phi_1", "lambda_1"}));
     QCOMPARE(model.size(), 9);
     QCOMPARE(model.size(), builtin.size());
     for (int r = 0; r < model.size(); ++r)
@@ -142,7 +142,8 @@ class ModelCliTest : public QObject {
       if (command == "run") args << "--out" << path("never.csv");
       const Result r = nhsim(args);
       QCOMPARE(r.code, 2);
-      QVERIFY2(r.err.startsWith("nhsim: error: " + path("bad.yaml") + ":9:34: lagrangian: "
+      QVERIFY2(r.err.startsWith("nhsim: error: " + path("bad.yaml") +
+                                ":9:34: lagrangian: "
                                 "unknown name 'vq'"),
                qPrintable(r.err));
       QCOMPARE(r.err.trimmed().count('\n'), 0);

@@ -9,9 +9,6 @@
 // rtol 1e-12, atol 1e-14 here and scipy DOP853 at 1e-12, so each is accurate to ~1e-11
 // over these few seconds; 1e-9 leaves a margin of a hundred and still catches any change of
 // the equations (a wrong sign or factor moves these states by ≥ 1e-3).
-// model_data.h first: its member ModelData::slots would be eaten by Qt's `slots` keyword macro.
-#include "core/model/model_data.h"
-// Then the rest.
 #include <QtTest>
 #include <array>
 #include <cmath>
@@ -19,6 +16,7 @@
 #include <random>
 
 #include "core/model/catalogue.h"
+#include "core/model/model_data.h"
 #include "core/model/model_file.h"
 #include "core/nh/scenario.h"
 #include "core/nh/simulation.h"

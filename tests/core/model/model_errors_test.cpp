@@ -21,8 +21,7 @@ constraints:
 initial: {y: 0.5, vx: 1, vy: 0.5, vz: 0.5}
 )";
 
-std::string replaceLine(const std::string& text, const std::string& start,
-                        const std::string& by) {
+std::string replaceLine(const std::string& text, const std::string& start, const std::string& by) {
   const size_t at = text.find(start);
   if (at == std::string::npos) return text;
   const size_t end = text.find('\n', at);
@@ -48,31 +47,32 @@ class ModelErrorsTest : public QObject {
     QTest::addColumn<int>("line");
     QTest::addColumn<int>("column");
     QTest::addColumn<QString>("says");
-    auto row = [](const char* name, const std::string& text, const char* key, int line,
-                  int column, const char* says) {
+    auto row = [](const char* name, const std::string& text, const char* key, int line, int column,
+                  const char* says) {
       QTest::newRow(name) << QString::fromStdString(text) << key << line << column << says;
     };
     row("syntax", replaceLine(kGood, "lagrangian:", "lagrangian: 0.5*m*(vx^2 + * vy^2)"),
         "lagrangian", 8, 27, "expected an operand, found '*'");
     row("unclosed parenthesis", replaceLine(kGood, "lagrangian:", "lagrangian: 0.5*m*(vx^2"),
         "lagrangian", 8, 24, "expected ')', found the end of the expression");
-    row("unknown name", replaceLine(kGood, "lagrangian:", "lagrangian: 0.5*m*vw^2"),
-        "lagrangian", 8, 19, "unknown name 'vw' (known: t, m, x, y, z, vx, vy, vz, pi)");
+    row("unknown name", replaceLine(kGood, "lagrangian:", "lagrangian: 0.5*m*vw^2"), "lagrangian",
+        8, 19, "unknown name 'vw' (known: t, m, x, y, z, vx, vy, vz, pi)");
     row("unknown function", replaceLine(kGood, "lagrangian:", "lagrangian: 0.5*m*sec(vx)"),
         "lagrangian", 8, 19, "unknown function 'sec' (allowed: sin cos tan asin acos atan");
     row("wrong argument count",
-        replaceLine(kGood, "lagrangian:", "lagrangian: 0.5*m*vx^2 + atan2(vy)"), "lagrangian",
-        8, 26, "atan2 takes 2 arguments, not 1");
+        replaceLine(kGood, "lagrangian:", "lagrangian: 0.5*m*vx^2 + atan2(vy)"), "lagrangian", 8,
+        26, "atan2 takes 2 arguments, not 1");
     row("position in quoted text",
-        replaceLine(kGood, "lagrangian:", "lagrangian: \"0.5*m*vx^2 + q\""), "lagrangian", 8,
-        27, "unknown name 'q'");
-    row("position in a block", replaceLine(kGood, "lagrangian:", "lagrangian: |\n  0.5*m*vx^2\n    + qq"),
-        "lagrangian", 10, 7, "unknown name 'qq'");
+        replaceLine(kGood, "lagrangian:", "lagrangian: \"0.5*m*vx^2 + q\""), "lagrangian", 8, 27,
+        "unknown name 'q'");
+    row("position in a block",
+        replaceLine(kGood, "lagrangian:", "lagrangian: |\n  0.5*m*vx^2\n    + qq"), "lagrangian",
+        10, 7, "unknown name 'qq'");
     row("name defined twice", replaceLine(kGood, "coordinates:", "coordinates: [x, y, x]"),
         "coordinates[3]", 6, 21, "the name 'x' is defined twice");
     row("definition named like a coordinate",
-        replaceLine(kGood, "initial:", "definitions: {x: 2*m}\ninitial: {y: 0.5}"),
-        "definitions.x", 11, 15, "the name 'x' is defined twice");
+        replaceLine(kGood, "initial:", "definitions: {x: 2*m}\ninitial: {y: 0.5}"), "definitions.x",
+        11, 15, "the name 'x' is defined twice");
     row("definition used before it is defined",
         replaceLine(kGood, "initial:", "definitions: {a: 2*b, b: m}\ninitial: {y: 0.5}"),
         "definitions.a", 11, 20, "'b' is defined later");
@@ -83,26 +83,25 @@ class ModelErrorsTest : public QObject {
         "parameters[1].default", 5, 24, "outside the allowed range [0, inf)");
     row("reserved name", replaceLine(kGood, "coordinates:", "coordinates: [x, y, t]"),
         "coordinates[3]", 6, 21, "'t' is reserved");
-    row("anchor entry for an unknown coordinate",
-        kGood + "anchor: {x: vx, y: vy, z: vz, w: vx}\n", "anchor.w", 12, 31,
-        "'w' is not a coordinate (coordinates: x, y, z)");
+    row("anchor entry for an unknown coordinate", kGood + "anchor: {x: vx, y: vy, z: vz, w: vx}\n",
+        "anchor.w", 12, 31, "'w' is not a coordinate (coordinates: x, y, z)");
     row("anchor missing a coordinate", kGood + "anchor: {x: vx, y: vy}\n", "anchor", 12, 9,
         "no entry for the coordinate 'z'");
     row("anchor not linear in the velocities", kGood + "anchor: {x: vx^2, y: vy, z: vz}\n",
         "anchor.x", 12, 13, "not linear in the velocities");
-    row("anchor with a constant part", kGood + "anchor: {x: vx + 1, y: vy, z: vz}\n",
-        "anchor.x", 12, 13, "has a part without velocities");
+    row("anchor with a constant part", kGood + "anchor: {x: vx + 1, y: vy, z: vz}\n", "anchor.x",
+        12, 13, "has a part without velocities");
     row("more constraints than velocities",
-        replaceLine(kGood, "  - vz - y*vx", "  - vz - y*vx\n  - vx\n  - vy\n  - vz"),
-        "constraints", 10, 3, "4 constraints on 3 velocities");
+        replaceLine(kGood, "  - vz - y*vx", "  - vz - y*vx\n  - vx\n  - vy\n  - vz"), "constraints",
+        10, 3, "4 constraints on 3 velocities");
     row("singular mass matrix",
-        replaceLine(kGood, "lagrangian:", "lagrangian: 0.5*m*(vx^2 + vy^2)"), "lagrangian", 8,
-        13, "the mass matrix ∂²L/∂y² is singular at the initial state");
+        replaceLine(kGood, "lagrangian:", "lagrangian: 0.5*m*(vx^2 + vy^2)"), "lagrangian", 8, 13,
+        "the mass matrix ∂²L/∂y² is singular at the initial state");
     row("dependent constraints",
-        replaceLine(kGood, "  - vz - y*vx", "  - vz - y*vx\n  - 2*vz - 2*y*vx"), "constraints",
-        10, 3, "A M⁻¹ Aᵀ is singular at the initial state");
-    row("velocity in a holonomic constraint", kGood + "holonomic: [x + vx]\n", "holonomic[1]",
-        12, 17, "'vx' cannot be used here");
+        replaceLine(kGood, "  - vz - y*vx", "  - vz - y*vx\n  - 2*vz - 2*y*vx"), "constraints", 10,
+        3, "A M⁻¹ Aᵀ is singular at the initial state");
+    row("velocity in a holonomic constraint", kGood + "holonomic: [x + vx]\n", "holonomic[1]", 12,
+        17, "'vx' cannot be used here");
     row("wrong format", replaceLine(kGood, "format:", "format: something-else"), "format", 1, 9,
         "is not a model file format (expected nonholonomic-lab-system)");
     row("wrong version", replaceLine(kGood, "version:", "version: 2"), "version", 2, 10,
@@ -117,7 +116,9 @@ class ModelErrorsTest : public QObject {
         "is not a system name (allowed: [a-z][a-z0-9_]*)");
     row("empty file", "", "", 1, 1, "the file is empty");
     row("unknown shape",
-        kGood + "scene:\n  bodies:\n    - {name: p, shape: cube, position: [x, y, z], size: [1, 1, 1]}\n",
+        kGood +
+            "scene:\n  bodies:\n    - {name: p, shape: cube, position: [x, y, z], size: [1, 1, "
+            "1]}\n",
         "scene.bodies[1].shape", 14, 24, "unknown shape 'cube' (allowed: sphere, box");
     row("multiplier outside the scene's arrows",
         replaceLine(kGood, "  - vz - y*vx", "  - vz - y*vx*lambda_1"), "constraints[1]", 10, 15,

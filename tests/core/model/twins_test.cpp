@@ -13,9 +13,6 @@
 // Not compared, because a model file cannot say it: the central force at n = −1 (the C++
 // switches to k log r; the twin divides by n + 1).
 
-// model_data.h first: its member ModelData::slots would be eaten by Qt's `slots` keyword macro.
-#include "core/model/model_data.h"
-// Then the rest.
 #include <QtTest>
 #include <algorithm>
 #include <cmath>
@@ -24,6 +21,7 @@
 
 #include "../test_support.h"
 #include "core/model/catalogue.h"
+#include "core/model/model_data.h"
 #include "core/model/model_file.h"
 #include "core/nh/scenario.h"
 #include "core/nh/simulation.h"
