@@ -172,6 +172,36 @@ class SceneRendererTest : public QObject {
     QVERIFY(differingPixels(green, own) > 500);
   }
 
+  void tallCylinderFitsTheView() {
+    // A thin rod (radius 0.03, half-height 1) upright: framing a trajectory around it keeps
+    // both ends in view, away from the top and bottom rows.
+    Offscreen view;
+    nhui::SceneRenderer scene(view.renderer);
+    scene.setOptions(bareOptions());
+    nh::SceneFrame frame;
+    nh::SceneBody rod;
+    rod.kind = nh::ShapeKind::Cylinder;
+    rod.size = Eigen::Vector3d(0.03, 1.0, 0.03);
+    rod.colour = Eigen::Vector3d(1, 0, 0);
+    frame.bodies.push_back(rod);
+    scene.update(frame, {});
+    scene.resetCamera(
+        Eigen::AlignedBox3d(Eigen::Vector3d(-0.1, -0.1, -0.1), Eigen::Vector3d(0.1, 0.1, 0.1)));
+    const auto image = view.render();
+    long inTop = 0, inBottom = 0, inside = 0;
+    for (int y = 0; y < 400; ++y)
+      for (int x = 0; x < 640; ++x) {
+        const unsigned char* p = &image[3 * (y * 640 + x)];
+        if (!(p[0] > 120 && p[1] < p[0] / 3 && p[2] < p[0] / 3)) continue;
+        ++inside;
+        if (y < 10) ++inBottom;  // GetPixelData rows start at the bottom
+        if (y >= 390) ++inTop;
+      }
+    QVERIFY2(inside > 500, qPrintable(QString::number(inside)));
+    QCOMPARE(inTop, 0L);
+    QCOMPARE(inBottom, 0L);
+  }
+
   void optionsChangeWhatIsDrawn() {
     Offscreen view;
     nhui::SceneRenderer scene(view.renderer);

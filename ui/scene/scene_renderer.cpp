@@ -646,8 +646,13 @@ void SceneRenderer::resetCamera(const Eigen::AlignedBox3d& region) {
   }
   Eigen::AlignedBox3d box = region;
   for (const auto& b : frame_.bodies) {
-    box.extend(b.position + b.size.cwiseAbs());
-    box.extend(b.position - b.size.cwiseAbs());
+    // Sizes are half-extents, except a cylinder's (radius, half-height, radius) along z:
+    // its bounding sphere holds it however it is turned.
+    const Eigen::Vector3d half = b.kind == nh::ShapeKind::Cylinder
+                                     ? Eigen::Vector3d::Constant(std::hypot(b.size.x(), b.size.y()))
+                                     : Eigen::Vector3d(b.size.cwiseAbs());
+    box.extend(b.position + half);
+    box.extend(b.position - half);
   }
   const Eigen::Vector3d focus = box.center();
   const double radius = std::max(0.5, 0.5 * box.diagonal().norm());
