@@ -59,6 +59,26 @@ std::unique_ptr<nhui::RunHistory> record(const std::string& name, double tEnd) {
   return run;
 }
 
+// Pixels that read as the given primary colour under the scene's lights: that channel
+// bright, the other two far below it (the backgrounds are grey-blue, the own colours of the
+// shapes used below have no such pixels).
+long pixelsOf(const std::vector<unsigned char>& rgb, int channel) {
+  long n = 0;
+  for (size_t i = 0; i + 2 < rgb.size(); i += 3) {
+    const int c = rgb[i + channel], o1 = rgb[i + (channel + 1) % 3],
+              o2 = rgb[i + (channel + 2) % 3];
+    if (c > 120 && o1 < c / 3 && o2 < c / 3) ++n;
+  }
+  return n;
+}
+
+nhui::SceneDisplayOptions bareOptions() {
+  nhui::SceneDisplayOptions bare;
+  bare.grid = bare.axes = bare.legend = bare.overlayText = bare.trails = false;
+  bare.reactionArrows = bare.velocityArrows = false;
+  return bare;
+}
+
 std::vector<nhui::TrailSpan> trails(const nhui::RunHistory& run) {
   std::vector<nhui::TrailSpan> out;
   for (const auto& p : run.layout().points)
@@ -97,6 +117,89 @@ class SceneRendererTest : public QObject {
           qPrintable(
               QString("%1: %2 pixels").arg(QString::fromStdString(system->name())).arg(covered)));
     }
+  }
+
+  void cylinderAndSolidColours() {
+    Offscreen view;
+    nhui::SceneRenderer scene(view.renderer);
+    scene.setOptions(bareOptions());
+    // A particle (its own colour is yellow) in solid red beside a tilted cylinder.
+    nh::SceneFrame frame;
+    frame.extent = 1.5;
+    nh::SceneBody particle;
+    particle.kind = nh::ShapeKind::Particle;
+    particle.position = Eigen::Vector3d(0.5, 0, 0.3);
+    particle.size = Eigen::Vector3d::Constant(0.25);
+    particle.colour = Eigen::Vector3d(1, 0, 0);
+    frame.bodies.push_back(particle);
+    scene.update(frame, {});
+    scene.resetCamera();
+    const auto particleOnly = view.render();
+    QVERIFY2(pixelsOf(particleOnly, 0) > 500,
+             qPrintable(QString::number(pixelsOf(particleOnly, 0))));
+    QCOMPARE(pixelsOf(particleOnly, 1), 0L);
+
+    nh::SceneBody cylinder;
+    cylinder.kind = nh::ShapeKind::Cylinder;
+    cylinder.position = Eigen::Vector3d(-0.5, 0, 0.3);
+    cylinder.orientation = Eigen::Quaterniond(Eigen::AngleAxisd(0.6, Eigen::Vector3d::UnitX()));
+    cylinder.size = Eigen::Vector3d(0.25, 0.4, 0.25);  // radius, half-height, radius
+    frame.bodies.push_back(cylinder);
+    scene.update(frame, {});
+    const auto both = view.render();
+    QVERIFY2(differingPixels(particleOnly, both) > 640 * 400 / 100,
+             qPrintable(QString::number(differingPixels(particleOnly, both))));
+    // Turning the cylinder about its axis moves its stripe and cap sectors.
+    frame.bodies[1].orientation =
+        cylinder.orientation * Eigen::Quaterniond(Eigen::AngleAxisd(2.0, Eigen::Vector3d::UnitZ()));
+    scene.update(frame, {});
+    const auto turned = view.render();
+    QVERIFY2(differingPixels(both, turned) > 200,
+             qPrintable(QString::number(differingPixels(both, turned))));
+
+    // A colour change between frames rebuilds the body: red gone, green there; negative
+    // components give the shape its own colours back (yellow: neither red nor green alone).
+    frame.bodies[0].colour = Eigen::Vector3d(0, 1, 0);
+    scene.update(frame, {});
+    const auto green = view.render();
+    QCOMPARE(pixelsOf(green, 0), 0L);
+    QVERIFY2(pixelsOf(green, 1) > 500, qPrintable(QString::number(pixelsOf(green, 1))));
+    frame.bodies[0].colour = Eigen::Vector3d::Constant(-1);
+    scene.update(frame, {});
+    const auto own = view.render();
+    QCOMPARE(pixelsOf(own, 0), 0L);
+    QCOMPARE(pixelsOf(own, 1), 0L);
+    QVERIFY(differingPixels(green, own) > 500);
+  }
+
+  void tallCylinderFitsTheView() {
+    // A thin rod (radius 0.03, half-height 1) upright: framing a trajectory around it keeps
+    // both ends in view, away from the top and bottom rows.
+    Offscreen view;
+    nhui::SceneRenderer scene(view.renderer);
+    scene.setOptions(bareOptions());
+    nh::SceneFrame frame;
+    nh::SceneBody rod;
+    rod.kind = nh::ShapeKind::Cylinder;
+    rod.size = Eigen::Vector3d(0.03, 1.0, 0.03);
+    rod.colour = Eigen::Vector3d(1, 0, 0);
+    frame.bodies.push_back(rod);
+    scene.update(frame, {});
+    scene.resetCamera(
+        Eigen::AlignedBox3d(Eigen::Vector3d(-0.1, -0.1, -0.1), Eigen::Vector3d(0.1, 0.1, 0.1)));
+    const auto image = view.render();
+    long inTop = 0, inBottom = 0, inside = 0;
+    for (int y = 0; y < 400; ++y)
+      for (int x = 0; x < 640; ++x) {
+        const unsigned char* p = &image[3 * (y * 640 + x)];
+        if (!(p[0] > 120 && p[1] < p[0] / 3 && p[2] < p[0] / 3)) continue;
+        ++inside;
+        if (y < 10) ++inBottom;  // GetPixelData rows start at the bottom
+        if (y >= 390) ++inTop;
+      }
+    QVERIFY2(inside > 500, qPrintable(QString::number(inside)));
+    QCOMPARE(inTop, 0L);
+    QCOMPARE(inBottom, 0L);
   }
 
   void optionsChangeWhatIsDrawn() {

@@ -11,6 +11,7 @@
 #include <vtkUnsignedCharArray.h>
 
 #include <cmath>
+#include <vector>
 
 namespace nhui::geometry {
 
@@ -186,6 +187,42 @@ vtkSmartPointer<vtkPolyData> sectoredDisk(double radius, double halfWidth, Rgb a
         {mesh.vertex(at(radius, p0, -halfWidth), n0), mesh.vertex(at(radius, p0, halfWidth), n0),
          mesh.vertex(at(radius, p1, halfWidth), n1), mesh.vertex(at(radius, p1, -halfWidth), n1)},
         even ? rimA : rimB);
+  }
+  return mesh.build();
+}
+
+vtkSmartPointer<vtkPolyData> stripedCylinder(double radius, double halfHeight, Rgb a, Rgb b) {
+  const int sectors = 8, perSector = 6, n = sectors * perSector;
+  MeshBuilder mesh;
+  auto at = [&](double r, double phi, double z) {
+    return Eigen::Vector3d(r * std::cos(phi), r * std::sin(phi), z);
+  };
+  // Sides: shared vertices along each generator (smooth shading), one stripe of b.
+  std::vector<vtkIdType> bottom(n + 1), top(n + 1);
+  for (int s = 0; s <= n; ++s) {
+    const double phi = 2 * M_PI * s / n;
+    const Eigen::Vector3d normal(std::cos(phi), std::sin(phi), 0);
+    bottom[s] = mesh.vertex(at(radius, phi, -halfHeight), normal);
+    top[s] = mesh.vertex(at(radius, phi, halfHeight), normal);
+  }
+  for (int s = 0; s < n; ++s)
+    mesh.face({bottom[s], bottom[s + 1], top[s + 1], top[s]}, s < perSector / 2 ? b : a);
+  // Caps: sectors alternating between a and b (offset on the bottom, so the two ends differ).
+  const Rgb capA = mix(a, Rgb{30, 30, 30}, 0.1);
+  for (int side = -1; side <= 1; side += 2) {
+    const Eigen::Vector3d normal(0, 0, side);
+    const double z = side * halfHeight;
+    for (int s = 0; s < n; ++s) {
+      const double p0 = 2 * M_PI * s / n, p1 = 2 * M_PI * (s + 1) / n;
+      const bool even = ((s / perSector) + (side < 0 ? 1 : 0)) % 2 == 0;
+      const vtkIdType c = mesh.vertex(at(0, 0, z), normal);
+      const vtkIdType v0 = mesh.vertex(at(radius, p0, z), normal);
+      const vtkIdType v1 = mesh.vertex(at(radius, p1, z), normal);
+      if (side > 0)
+        mesh.face({c, v0, v1}, even ? capA : b);
+      else
+        mesh.face({c, v1, v0}, even ? capA : b);
+    }
   }
   return mesh.build();
 }

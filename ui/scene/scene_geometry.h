@@ -29,6 +29,10 @@ vtkSmartPointer<vtkPolyData> table(double radius, double thickness);
 // Coin-like disk with its axis along y: alternating sectors on both faces and the rim.
 vtkSmartPointer<vtkPolyData> sectoredDisk(double radius, double halfWidth, Rgb a, Rgb b);
 
+// Capped cylinder with its axis along z (caps at z = ±halfHeight), smooth sides: the sides
+// in `a` with one stripe of `b` along the axis, the caps in alternating sectors of a and b.
+vtkSmartPointer<vtkPolyData> stripedCylinder(double radius, double halfHeight, Rgb a, Rgb b);
+
 // Box with half-extents `half`; faces coloured ±x, ±y, ±z in that order.
 vtkSmartPointer<vtkPolyData> box(const Eigen::Vector3d& half, const std::array<Rgb, 6>& faces);
 

@@ -124,6 +124,13 @@ std::string formatNumber(double v) {
   return buf;
 }
 
+// A body's solid colour clamped to 0..1, or (-1, -1, -1) for the shape's own colours (any
+// negative or NaN component).
+Eigen::Vector3d solidColour(const nh::SceneBody& body) {
+  if (!(body.colour.minCoeff() >= 0)) return Eigen::Vector3d::Constant(-1);
+  return body.colour.cwiseMin(1.0);
+}
+
 std::array<Rgb, 6> boxColours() {
   return {Rgb{220, 80, 70}, Rgb{150, 50, 45},  Rgb{90, 190, 100},
           Rgb{50, 120, 60}, Rgb{80, 130, 230}, Rgb{45, 75, 150}};
@@ -134,6 +141,7 @@ std::array<Rgb, 6> boxColours() {
 struct SceneRenderer::Body {
   nh::ShapeKind kind;
   Eigen::Vector3d size;
+  Eigen::Vector3d colour = Eigen::Vector3d::Constant(-1);  // as solidColour() reads it
   vtkSmartPointer<vtkActor> actor;
 };
 
@@ -326,10 +334,12 @@ void SceneRenderer::updateBodies() {
     Body& b = *bodies_[i];
     // The comparison run shares the table and guides with the primary one.
     const bool skip = comparison && (sb.kind == nh::ShapeKind::Table);
-    if (b.size != sb.size || b.kind != sb.kind || !b.actor) {
+    const Eigen::Vector3d colour = solidColour(sb);
+    if (b.size != sb.size || b.kind != sb.kind || b.colour != colour || !b.actor) {
       if (b.actor) renderer_->RemoveActor(b.actor);
       b.kind = sb.kind;
       b.size = sb.size;
+      b.colour = colour;
       vtkSmartPointer<vtkPolyData> poly;
       double specular = 0.3, opacity = 1.0;
       switch (sb.kind) {
@@ -351,7 +361,6 @@ void SceneRenderer::updateBodies() {
           poly = geometry::sphere(sb.size.x(), Rgb{250, 210, 70}, 40);
           break;
         case nh::ShapeKind::Body:
-        case nh::ShapeKind::Cylinder:  // drawn as its bounding box until it has a geometry
           poly = geometry::box(sb.size, boxColours());
           break;
         case nh::ShapeKind::Guide:
@@ -365,6 +374,10 @@ void SceneRenderer::updateBodies() {
             specular = 0.8;
           }
           break;
+        case nh::ShapeKind::Cylinder:
+          poly = geometry::stripedCylinder(sb.size.x(), sb.size.y(), Rgb{90, 170, 210},
+                                           Rgb{240, 236, 222});
+          break;
       }
       b.actor = meshActor(poly);
       vtkProperty* p = b.actor->GetProperty();
@@ -375,6 +388,10 @@ void SceneRenderer::updateBodies() {
       p->SetOpacity(opacity);
       if (sb.kind == nh::ShapeKind::Body || sb.kind == nh::ShapeKind::Sleigh)
         p->SetInterpolationToFlat();
+      if (colour.x() >= 0) {
+        b.actor->GetMapper()->ScalarVisibilityOff();
+        p->SetColor(colour.x(), colour.y(), colour.z());
+      }
       if (comparison) {
         b.actor->GetMapper()->ScalarVisibilityOff();
         p->SetColor(kComparisonColour.r / 255.0, kComparisonColour.g / 255.0,
@@ -629,8 +646,13 @@ void SceneRenderer::resetCamera(const Eigen::AlignedBox3d& region) {
   }
   Eigen::AlignedBox3d box = region;
   for (const auto& b : frame_.bodies) {
-    box.extend(b.position + b.size.cwiseAbs());
-    box.extend(b.position - b.size.cwiseAbs());
+    // Sizes are half-extents, except a cylinder's (radius, half-height, radius) along z:
+    // its bounding sphere holds it however it is turned.
+    const Eigen::Vector3d half = b.kind == nh::ShapeKind::Cylinder
+                                     ? Eigen::Vector3d::Constant(std::hypot(b.size.x(), b.size.y()))
+                                     : Eigen::Vector3d(b.size.cwiseAbs());
+    box.extend(b.position + half);
+    box.extend(b.position - half);
   }
   const Eigen::Vector3d focus = box.center();
   const double radius = std::max(0.5, 0.5 * box.diagonal().norm());

@@ -1,0 +1,109 @@
+// The Equations dock: one typeset view and one copy button per block, all blocks as a LaTeX
+// document fragment, a plain-text view, notes, and a message that replaces the equations.
+#include "ui/panels/equations_panel.h"
+
+#include <QClipboard>
+#include <QGuiApplication>
+#include <QLabel>
+#include <QPlainTextEdit>
+#include <QStackedWidget>
+#include <QToolButton>
+#include <QtTest>
+
+#include "ui/panels/math_view.h"
+
+using nhui::EquationsPanel;
+
+namespace {
+
+nh::model::DerivedEquations sample() {
+  nh::model::DerivedEquations e;
+  e.blocks.push_back({"Mass matrix M", "M = [[m, 0], [0, I + m*r^2]]",
+                      "M = \\begin{pmatrix}\n  m & 0 \\\\\n  0 & I + m r^{2}\n\\end{pmatrix}"});
+  e.blocks.push_back(
+      {"Explicit equations", "dvx/dt = -I*Omega/(I + m*r^2)*dy/dt\ndvy/dt = 0",
+       "\\dot{v}_{x} = -\\frac{I \\Omega}{I + m r^{2}} \\dot{y} \\\\\n\\dot{v}_{y} = 0"});
+  e.notes.push_back("parameters are numbers because this system is written in C++");
+  return e;
+}
+
+}  // namespace
+
+class EquationsPanelTest : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void linesOfABlock() {
+    // One equation a line, with or without \\, become rows; newlines inside an environment
+    // or a group do not.
+    QCOMPARE(EquationsPanel::displayLatex("a = b\nc = d"), QString("a = b \\\\ c = d"));
+    QCOMPARE(EquationsPanel::displayLatex("a = b \\\\\n\n c = d \\\\"),
+             QString("a = b \\\\ c = d"));
+    QCOMPARE(
+        EquationsPanel::displayLatex("M = \\begin{pmatrix}\na & b \\\\\nc & d\n\\end{pmatrix}"),
+        QString("M = \\begin{pmatrix}\na & b \\\\\nc & d\n\\end{pmatrix}"));
+    QCOMPARE(EquationsPanel::displayLatex("x = {a\n+ b}"), QString("x = {a\n+ b}"));
+    QCOMPARE(nhui::MathView::measure(EquationsPanel::displayLatex("a = b\nc = d"),
+                                     nhui::MathView::mathFont(12))
+                 .rows,
+             2);
+  }
+
+  void showsBlocksAndCopiesThem() {
+    EquationsPanel panel;
+    panel.setEquations(sample());
+    QCOMPARE(panel.mathViews().size(), size_t(2));
+    QCOMPARE(panel.mathViews()[1]->layoutInfo().rows, 2);
+    QVERIFY(panel.mathViews()[0]->latex().contains("\\begin{pmatrix}"));
+    const QString all = panel.allLatex();
+    QVERIFY(all.contains("% Mass matrix M\n\\begin{gather*}\nM = \\begin{pmatrix}"));
+    QVERIFY(
+        all.contains("\\dot{v}_{x} = -\\frac{I \\Omega}{I + m r^{2}} \\dot{y} \\\\\n"
+                     "\\dot{v}_{y} = 0\n\\end{gather*}"));
+    QVERIFY(all.contains("% Note: parameters are numbers"));
+    panel.findChild<QToolButton*>("copyAllLatex")->click();
+    QCOMPARE(QGuiApplication::clipboard()->text(), all);
+    panel.findChild<QToolButton*>("copyLatex1")->click();
+    QCOMPARE(QGuiApplication::clipboard()->text(),
+             QString::fromStdString(sample().blocks[1].latex));
+    // Aligned lines go into align*.
+    nh::model::DerivedEquations aligned;
+    aligned.blocks.push_back({"b", "", "a &= b \\\\ c &= d"});
+    panel.setEquations(aligned);
+    QVERIFY(panel.allLatex().contains("\\begin{align*}\na &= b \\\\\nc &= d\n\\end{align*}"));
+  }
+
+  void plainTextAndNotes() {
+    EquationsPanel panel;
+    panel.setEquations(sample());
+    auto* notes = panel.findChild<QLabel*>("notes");
+    QVERIFY(notes->text().contains("written in C++"));
+    auto* plain = panel.findChild<QPlainTextEdit*>("plainTextView");
+    auto* stack = panel.findChild<QStackedWidget*>();
+    QVERIFY(stack->currentWidget() != plain);
+    panel.findChild<QToolButton*>("plainText")->click();
+    QCOMPARE(stack->currentWidget(), plain);
+    QVERIFY(plain->isReadOnly());
+    QVERIFY(plain->toPlainText().contains("Explicit equations\ndvx/dt = -I*Omega"));
+    QVERIFY(plain->toPlainText().contains("• parameters are numbers"));
+    panel.findChild<QToolButton*>("plainText")->click();
+    QVERIFY(stack->currentWidget() != plain);
+  }
+
+  void messageReplacesTheEquations() {
+    EquationsPanel panel;
+    panel.setEquations(sample());
+    panel.setMessage("Deriving…");
+    QVERIFY(panel.mathViews().empty());
+    QVERIFY(panel.allLatex().isEmpty());
+    QVERIFY(!panel.findChild<QToolButton*>("copyAllLatex")->isEnabled());
+    QCOMPARE(panel.findChild<QLabel*>("message")->text(), QString("Deriving…"));
+    QVERIFY(!panel.findChild<QLabel*>("message")->isHidden());
+    panel.setEquations(sample());
+    QVERIFY(panel.findChild<QLabel*>("message")->isHidden());
+    QCOMPARE(panel.mathViews().size(), size_t(2));
+  }
+};
+
+QTEST_MAIN(EquationsPanelTest)
+#include "equations_panel_test.moc"
