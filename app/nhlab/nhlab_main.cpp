@@ -105,7 +105,8 @@ int main(int argc, char** argv) {
   QCommandLineOption noSettingsOption("no-settings", "Neither read nor write saved preferences.");
   QCommandLineOption setOption("set", "Set a parameter NAME=VALUE.", "assignment");
   QCommandLineOption optionsOption(
-      "show", "Comma list of extras to show: angular,follow,table-frame,edit.", "list");
+      "show", "Comma list of extras to show: angular,follow,table-frame,edit,equations.",
+      "list");
   QCommandLineOption editOption(
       "edit", "Open the model editor on the system's model file (a copy for a built-in system).");
   QCommandLineOption openModelOption(
@@ -177,6 +178,7 @@ int main(int argc, char** argv) {
     window.sceneView()->setOptions(o);
   }
   if (extras.contains("follow")) window.sceneView()->setFollow(true);
+  if (extras.contains("equations")) window.showEquations();
   if (extras.contains("table-frame") && window.tableFrameAction()->isEnabled())
     window.tableFrameAction()->setChecked(true);
   if (parser.isSet(presentationOption)) window.setPresentationMode(true);

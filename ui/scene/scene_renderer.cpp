@@ -171,6 +171,7 @@ SceneRenderer::~SceneRenderer() {
   setSystem(nullptr);
   if (grid_) renderer_->RemoveActor(grid_);
   if (overlay_) renderer_->RemoveActor2D(overlay_);
+  if (emptyNote_) renderer_->RemoveActor2D(emptyNote_);
   if (startObserver_) renderer_->RemoveObserver(startObserver_);
   if (axesRenderer_ && axesRenderer_->GetRenderWindow())
     axesRenderer_->GetRenderWindow()->RemoveRenderer(axesRenderer_);
@@ -306,6 +307,22 @@ void SceneRenderer::update(const nh::SceneFrame& frame, const std::vector<TrailS
   updateArrows();
   updateTrails(trails);
   if (role_ == SceneRole::Primary) {
+    // A system without a scene (a model file may have none) says so instead of an empty stage.
+    const bool empty = frame_.bodies.empty() && frame_.arrows.empty() && frame_.points.empty();
+    if (empty && !emptyNote_) {
+      emptyNote_ = vtkSmartPointer<vtkTextActor>::New();
+      emptyNote_->SetInput("This system has no scene to draw.\nIts motion is in the plots.");
+      emptyNote_->GetPositionCoordinate()->SetCoordinateSystemToNormalizedViewport();
+      emptyNote_->SetTextScaleModeToNone();
+      emptyNote_->SetPosition(0.5, 0.5);
+      vtkTextProperty* t = emptyNote_->GetTextProperty();
+      t->SetJustificationToCentered();
+      t->SetVerticalJustificationToCentered();
+      t->SetFontSize(static_cast<int>(22 * options_.textScale));
+      t->SetColor(0.85, 0.88, 0.95);
+      renderer_->AddActor2D(emptyNote_);
+    }
+    if (emptyNote_) emptyNote_->SetVisibility(empty);
     updateGrid();
     updateLegend();
     // The corner axes live in their own layer of the same window (added once it is known).

@@ -109,6 +109,7 @@ class SceneRenderer {
   vtkSmartPointer<vtkRenderer> axesRenderer_;
   vtkSmartPointer<vtkAxesActor> axesActor_;
   vtkSmartPointer<vtkTextActor> overlay_;
+  vtkSmartPointer<vtkTextActor> emptyNote_;  // "no scene", centred, for a system without one
   std::vector<vtkSmartPointer<vtkTextActor>> legend_;
   unsigned long startObserver_ = 0;
   bool haveFrame_ = false;

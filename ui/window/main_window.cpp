@@ -34,11 +34,14 @@
 
 #include "core/io/scenario_file.h"
 #include "core/model/catalogue.h"
+#include "core/model/derived_equations.h"
+#include "core/model/model_file.h"
 #include "core/nh/errors.h"
 #include "core/nh/read_file.h"
 #include "resources/app_resources.h"
 #include "ui/export/export_dialog.h"
 #include "ui/panels/compare_panel.h"
+#include "ui/panels/equations_panel.h"
 #include "ui/panels/model_editor.h"
 #include "ui/panels/parameter_panel.h"
 #include "ui/panels/system_chooser.h"
@@ -87,6 +90,12 @@ MainWindow::MainWindow(bool useSettings, QWidget* parent)
   connect(controller_, &SimulationController::scenarioChanged, this,
           &MainWindow::onScenarioChanged);
   connect(controller_, &SimulationController::errorOccurred, this, &MainWindow::onError);
+  // A C++ system's equations show its parameter values; a model file's keep symbols.
+  connect(controller_, &SimulationController::parametersChanged, this, [this] {
+    if (nh::model::asFormula(controller_->system())) return;
+    equationsStale_ = true;
+    updateEquations();
+  });
   connect(controller_, &SimulationController::playingChanged, this, &MainWindow::updatePlayAction);
   connect(controller_, &SimulationController::historyReset, this, [this] { banner_->hide(); });
   connect(view_, &SceneView::initialDragged, this,
@@ -350,8 +359,16 @@ void MainWindow::createDockWindows() {
   modelEditor_ = new ModelEditor;
   modelEditorDock_ =
       makeDock(tr("Model editor"), "modelEditorDock", modelEditor_, Qt::RightDockWidgetArea);
+  equations_ = new EquationsPanel;
+  equationsDock_ = makeDock(tr("Equations"), "equationsDock", equations_, Qt::RightDockWidgetArea);
   tabifyDockWidget(parametersDock_, systemDock_);
+  tabifyDockWidget(parametersDock_, equationsDock_);
   tabifyDockWidget(parametersDock_, modelEditorDock_);
+  // Derived (GiNaC, 1–15 ms) when shown and the system or, for a C++ system, its values
+  // changed.
+  connect(equationsDock_, &QDockWidget::visibilityChanged, this, [this](bool visible) {
+    if (visible) updateEquations();
+  });
   modelEditorDock_->hide();
   parametersDock_->raise();
   connect(modelEditor_, &ModelEditor::applyRequested, this, &MainWindow::applyModel);
@@ -827,7 +844,27 @@ void MainWindow::refreshSystemBox() {
 
 // ---- Updates ------------------------------------------------------------------------------
 
+void MainWindow::showEquations() {
+  equationsDock_->show();
+  equationsDock_->raise();
+  updateEquations();
+}
+
+void MainWindow::updateEquations() {
+  if (!equationsDock_->isVisible() || !equationsStale_) return;
+  equationsStale_ = false;
+  const nh::SystemModel& system = controller_->system();
+  equations_->setTitle(QString::fromStdString(system.info().title));
+  try {
+    equations_->setEquations(nh::model::deriveEquations(system, controller_->parameters()));
+  } catch (const std::exception& e) {
+    equations_->setMessage(tr("The equations could not be derived: %1").arg(e.what()));
+  }
+}
+
 void MainWindow::onScenarioChanged() {
+  equationsStale_ = true;
+  updateEquations();
   // By object, not name: an applied edit of a model keeps its name.
   const bool newSystem = controller_->systemPtr() != lastSystem_;
   lastSystem_ = controller_->systemPtr();

@@ -16,6 +16,9 @@ class QComboBox;
 class QDoubleSpinBox;
 class QCheckBox;
 class QDockWidget;
+namespace nhui {
+class EquationsPanel;
+}
 class QTextBrowser;
 class QToolButton;
 class QMenu;
@@ -53,6 +56,9 @@ class MainWindow : public QMainWindow {
   QLabel* errorBanner() const { return banner_; }
   ModelEditor* modelEditor() const { return modelEditor_; }
   QDockWidget* modelEditorDock() const { return modelEditorDock_; }
+  QDockWidget* equationsDock() const { return equationsDock_; }
+  EquationsPanel* equationsPanel() const { return equations_; }
+  void showEquations();  // the Equations dock, in front of its tab group
   // Checkable View actions: "view from the moving frame" (enabled only when the system's scene
   // has one) and "edit the start by dragging".
   QAction* tableFrameAction() const { return tableFrameAction_; }
@@ -90,6 +96,7 @@ class MainWindow : public QMainWindow {
   void createToolBars();
   void createCentral();
   void createDockWindows();
+  void updateEquations();  // derives the running system's equations when the dock is shown
   void createMenus();
   void exportAnimation();
   void exportScreenshot();
@@ -137,6 +144,9 @@ class MainWindow : public QMainWindow {
   QDockWidget* compareDock_ = nullptr;
   ModelEditor* modelEditor_ = nullptr;
   QDockWidget* modelEditorDock_ = nullptr;
+  QDockWidget* equationsDock_ = nullptr;
+  EquationsPanel* equations_ = nullptr;
+  bool equationsStale_ = true;  // derived again when shown
 
   QAction* playAction_ = nullptr;
   QAction* stepAction_ = nullptr;
