@@ -105,8 +105,7 @@ int main(int argc, char** argv) {
   QCommandLineOption noSettingsOption("no-settings", "Neither read nor write saved preferences.");
   QCommandLineOption setOption("set", "Set a parameter NAME=VALUE.", "assignment");
   QCommandLineOption optionsOption(
-      "show", "Comma list of extras to show: angular,follow,table-frame,edit,equations.",
-      "list");
+      "show", "Comma list of extras to show: angular,follow,table-frame,edit,equations.", "list");
   QCommandLineOption editOption(
       "edit", "Open the model editor on the system's model file (a copy for a built-in system).");
   QCommandLineOption openModelOption(

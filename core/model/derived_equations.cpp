@@ -256,7 +256,9 @@ class Printer {
       std::string out;
       if (!c.is_equal(1) || factors.empty()) out = number(c, tex);
       for (const ex& f : factors) {
-        if (!out.empty()) out += tex ? " " : "*";
+        // A thin space between factors in LaTeX, so that \mathrm{qx} \mathrm{wx} does not read
+        // as one name.
+        if (!out.empty()) out += tex ? " \\, " : "*";
         out += power(f, tex, wrapSums || factors.size() > 1 || !c.is_equal(1));
       }
       return out;
