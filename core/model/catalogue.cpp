@@ -24,6 +24,10 @@ struct Registry {
   std::mutex mutex;
   bool builtInLoaded = false;
   std::vector<CatalogueEntry> builtIn;  // C++ systems (with their twins' text) and bundled models
+  // The C++ systems, made once; bundled model files loaded one by one as they are asked
+  // for (a program that runs one system loads one file).
+  std::vector<std::shared_ptr<const SystemModel>> cpp;
+  std::map<std::string, std::shared_ptr<const SystemModel>> bundledByName;
   bool userLoaded = false;
   std::vector<CatalogueEntry> user;
   std::vector<std::string> problems;
@@ -55,10 +59,29 @@ std::string nameInText(const std::string& text) {
   return "";
 }
 
+const std::vector<std::shared_ptr<const SystemModel>>& cppSystems(Registry& r) {
+  if (r.cpp.empty()) r.cpp = {makeCentralForce()};
+  return r.cpp;
+}
+
+// The bundled model file named `name` (not a C++ system's twin), loaded once; null if none.
+std::shared_ptr<const SystemModel> bundledSystem(Registry& r, const std::string& name) {
+  if (auto it = r.bundledByName.find(name); it != r.bundledByName.end()) return it->second;
+  for (const auto& s : cppSystems(r))
+    if (s->name() == name) return nullptr;
+  for (const auto& [file, text] : bundledModelFiles()) {
+    if (nameInText(text) != name) continue;
+    // A bundled file that does not load is a build defect: the tests load every one.
+    auto system = model::loadModelText(text, "resources/systems/" + file);
+    r.bundledByName[name] = system;
+    return system;
+  }
+  return nullptr;
+}
+
 void loadBuiltIn(Registry& r) {
   if (r.builtInLoaded) return;
-  const std::vector<std::shared_ptr<const SystemModel>> cpp = {makeCentralForce()};
-  for (const auto& s : cpp) r.builtIn.push_back({s, SystemOrigin::BuiltIn, "", ""});
+  for (const auto& s : cppSystems(r)) r.builtIn.push_back({s, SystemOrigin::BuiltIn, "", ""});
   for (const auto& [file, text] : bundledModelFiles()) {
     const std::string name = nameInText(text);
     auto twin = std::find_if(r.builtIn.begin(), r.builtIn.end(),
@@ -67,9 +90,7 @@ void loadBuiltIn(Registry& r) {
       twin->modelText = text;  // a C++ system's model file: for "duplicate and edit"
       continue;
     }
-    // A bundled file that does not load is a build defect: the tests load every one.
-    r.builtIn.push_back({model::loadModelText(text, "resources/systems/" + file),
-                         SystemOrigin::BuiltInModel, "", text});
+    r.builtIn.push_back({bundledSystem(r, name), SystemOrigin::BuiltInModel, "", text});
   }
   // The classics first, in the order of the README's table; the other bundled files after.
   static const char* const kOrder[] = {"ball_on_turntable", "ball_on_table", "nh_particle",
@@ -178,6 +199,12 @@ std::shared_ptr<const SystemModel> findSystem(const std::string& nameOrPath,
     return system;
   }
   std::lock_guard lock(r.mutex);
+  // This session's edits, then C++ and bundled systems without loading the others.
+  for (const auto& e : r.session)
+    if (e.system->name() == nameOrPath) return e.system;
+  for (const auto& s : cppSystems(r))
+    if (s->name() == nameOrPath) return s;
+  if (auto s = bundledSystem(r, nameOrPath)) return s;
   std::string known;
   for (const auto& e : allEntries(r)) {
     if (e.system->name() == nameOrPath) return e.system;
