@@ -5,7 +5,8 @@
 namespace nh::cli {
 
 inline constexpr const char* kExportUsage =
-    "       nhsim export SYSTEM|SCENARIO.json (--video OUT.mp4|OUT.webm|OUT.gif | --frames DIR)\n"
+    "       nhsim export SYSTEM|MODEL.yaml|SCENARIO.json\n"
+    "                 (--video OUT.mp4|OUT.webm|OUT.gif | --frames DIR)\n"
     "                 [--width W] [--height H] [--fps F] [--t-start T0] [--t-end T]\n"
     "                 [--speed S] [--set NAME=VALUE]... [--init NAME=VALUE]...\n"
     "                 [--dynamics nonholonomic|vakonomic] [--formulation "
