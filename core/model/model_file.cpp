@@ -3,10 +3,10 @@
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
-#include <regex>
 #include <set>
 #include <sstream>
 
@@ -41,6 +41,29 @@ std::string joined(const std::vector<std::string>& names) {
   std::string s;
   for (const auto& n : names) s += (s.empty() ? "" : ", ") + n;
   return s.empty() ? "none" : s;
+}
+
+// Character-class checks of names and colours (std::regex trips g++ 12's
+// -Wmaybe-uninitialized under the sanitizers, and these patterns are one loop each).
+bool isName(const std::string& s, bool lowerOnly) {
+  auto letter = [&](char c) {
+    return lowerOnly ? (c >= 'a' && c <= 'z') : std::isalpha(static_cast<unsigned char>(c)) != 0;
+  };
+  if (s.empty() || !letter(s[0])) return false;
+  return std::all_of(s.begin() + 1, s.end(), [&](char c) {
+    return letter(c) || std::isdigit(static_cast<unsigned char>(c)) || c == '_';
+  });
+}
+bool isMultiplierName(const std::string& s) {  // lambda_<digits>
+  const std::string prefix = "lambda_";
+  return s.size() > prefix.size() && s.compare(0, prefix.size(), prefix) == 0 &&
+         std::all_of(s.begin() + prefix.size(), s.end(),
+                     [](char c) { return std::isdigit(static_cast<unsigned char>(c)) != 0; });
+}
+bool isHexColour(const std::string& s) {  // #rrggbb
+  return s.size() == 7 && s[0] == '#' && std::all_of(s.begin() + 1, s.end(), [](char c) {
+           return std::isxdigit(static_cast<unsigned char>(c)) != 0;
+         });
 }
 
 bool isFunctionName(const std::string& name) {
@@ -147,11 +170,9 @@ class Loader {
   }
   std::string identifier(const YAML::Node& node, const std::string& key) const {
     const std::string s = scalar(node, key, "a name");
-    static const std::regex pattern("[A-Za-z][A-Za-z0-9_]*");
-    if (!std::regex_match(s, pattern))
+    if (!isName(s, false))
       fail(key, node, "'" + s + "' is not a name (letters, digits and _, starting with a letter)");
-    static const std::regex multiplier("lambda_[0-9]+");
-    if (s == "t" || s == "pi" || isFunctionName(s) || std::regex_match(s, multiplier))
+    if (s == "t" || s == "pi" || isFunctionName(s) || isMultiplierName(s))
       fail(key, node, "'" + s + "' is reserved (t, pi, the functions and lambda_<number>)");
     return s;
   }
@@ -295,8 +316,7 @@ void Loader::readHeader() {
          "version " + r["version"].Scalar() + " is not supported (this program reads version 1)");
   if (!r["name"]) fail("name", r, "missing key 'name'");
   const std::string name = scalar(r["name"], "name", "a name");
-  static const std::regex pattern("[a-z][a-z0-9_]*");
-  if (!std::regex_match(name, pattern))
+  if (!isName(name, true))
     fail("name", r["name"], "'" + name + "' is not a system name (allowed: [a-z][a-z0-9_]*)");
   info_.name = name;
   info_.title = r["title"] ? scalar(r["title"], "title", "a title") : name;
@@ -700,8 +720,7 @@ void Loader::readScene() {
       const YAML::Node colour = b["colour"] ? b["colour"] : b["color"];
       if (colour) {
         const std::string c = scalar(colour, key + ".colour", "a colour like \"#d04030\"");
-        static const std::regex hex("#[0-9a-fA-F]{6}");
-        if (!std::regex_match(c, hex))
+        if (!isHexColour(c))
           fail(key + ".colour", colour, "'" + c + "' is not a colour (write \"#rrggbb\")");
         const long v = std::strtol(c.c_str() + 1, nullptr, 16);
         body.colour =
