@@ -9,33 +9,17 @@
 #include <string>
 #include <thread>
 
+#include "bench/bench_support.h"
 #include "core/model/catalogue.h"
 #include "core/nh/scenario.h"
 
 using namespace nh;
-using Clock = std::chrono::steady_clock;
+using nh::bench::Clock;
+using nh::bench::rate;
+using nh::bench::seconds;
 using State = std::vector<double>;
 
 namespace {
-
-double seconds(Clock::time_point a, Clock::time_point b) {
-  return std::chrono::duration<double>(b - a).count();
-}
-
-// Repeats f until at least `budget` seconds have passed; returns calls per second.
-template <class F>
-double rate(F&& f, double budget = 0.5) {
-  long calls = 0, batch = 64;
-  const auto start = Clock::now();
-  double elapsed = 0;
-  while (elapsed < budget) {
-    for (long i = 0; i < batch; ++i) f();
-    calls += batch;
-    batch *= 2;
-    elapsed = seconds(start, Clock::now());
-  }
-  return calls / elapsed;
-}
 
 // The ball on the turntable written out by hand (theory §5 with the tilt, Ω(t) of the
 // catalogue), in the engine's state layout q = (x, y, qw, qx, qy, qz), y = (vx, vy, ω).

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "bench/bench_support.h"
 #include "core/model/catalogue.h"
 #include "core/model/model_file.h"
 #include "core/nh/scenario.h"
@@ -19,30 +20,16 @@
 #endif
 
 using namespace nh;
-using Clock = std::chrono::steady_clock;
+using bench::Clock;
+using bench::seconds;
 
 namespace {
 
-double seconds(Clock::time_point a, Clock::time_point b) {
-  return std::chrono::duration<double>(b - a).count();
-}
-
-// Calls per second of f over at least `budget` seconds; the best of three such runs.
+// Calls per second of f: the best of three runs of at least `budget` seconds.
 template <class F>
-double rate(F&& f, double budget = 0.3) {
+double bestRate(F&& f, double budget = 0.3) {
   double best = 0;
-  for (int run = 0; run < 3; ++run) {
-    long calls = 0, batch = 64;
-    const auto start = Clock::now();
-    double elapsed = 0;
-    while (elapsed < budget) {
-      for (long i = 0; i < batch; ++i) f();
-      calls += batch;
-      batch *= 2;
-      elapsed = seconds(start, Clock::now());
-    }
-    best = std::max(best, calls / elapsed);
-  }
+  for (int run = 0; run < 3; ++run) best = std::max(best, bench::rate(f, budget));
   return best;
 }
 
@@ -51,7 +38,7 @@ double rhsRate(const std::shared_ptr<const SystemModel>& system) {
   EquationsWorkspace ws(eq);
   const std::vector<double> x0 = initialState(eq, 0, {});
   std::vector<double> dx(x0.size());
-  return rate([&] { eq.rhs(ws, 0.3, x0.data(), dx.data()); });
+  return bestRate([&] { eq.rhs(ws, 0.3, x0.data(), dx.data()); });
 }
 
 // Text → first frame, the median of five runs, in seconds.

@@ -257,4 +257,12 @@ std::vector<int> slotsUsed(const Expression& e) {
   return s;
 }
 
+int definitionsRead(const SlotLayout& layout, const Expression& e) {
+  int count = 0;
+  for (const Node& n : e.nodes)
+    if (n.op == Op::Slot && n.slot >= layout.definition(0) && n.slot < layout.multiplier(0))
+      count = std::max(count, n.slot - layout.definition(0) + 1);
+  return count;
+}
+
 }  // namespace nh::model

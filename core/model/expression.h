@@ -39,6 +39,10 @@ Expression parseExpression(const std::string& text, const NameResolver& names);
 // The slots an expression reads (sorted, unique).
 std::vector<int> slotsUsed(const Expression& e);
 
+// How many of the first definitions an expression needs: one past the highest it reads
+// (0: none).
+int definitionsRead(const SlotLayout& layout, const Expression& e);
+
 // The functions the format allows, and their argument counts.
 const std::vector<std::pair<std::string, int>>& allowedFunctions();
 

@@ -23,26 +23,17 @@ Scratch<S>& scratch(const ModelData& d) {
   return s;
 }
 
-// The highest definition an expression reads (−1: none).
-int lastDefinition(const SlotLayout& L, const Expression& e) {
-  int last = -1;
-  for (const Node& n : e.nodes)
-    if (n.op == Op::Slot && n.slot >= L.definition(0) && n.slot < L.multiplier(0))
-      last = std::max(last, n.slot - L.definition(0));
-  return last;
-}
-
 // Fills the environment (time, parameters, coordinates, velocities; y may be null) and the
-// definitions up to `upTo`.
+// first `definitions` definitions.
 template <class S>
 void load(const ModelData& d, Scratch<S>& s, const double* p, const S& t, const S* q, const S* y,
-          int upTo) {
+          int definitions) {
   const SlotLayout& L = d.layout;
   s.env[L.time()] = t;
   for (int i = 0; i < L.parameters; ++i) s.env[L.parameter(i)] = S(p[i]);
   for (int i = 0; i < L.coordinates; ++i) s.env[L.coordinate(i)] = q[i];
   for (int a = 0; a < L.velocities; ++a) s.env[L.velocity(a)] = y ? y[a] : S(0.0);
-  for (int k = 0; k <= upTo; ++k)
+  for (int k = 0; k < definitions; ++k)
     s.env[L.definition(k)] = evaluate(d.definitions[k], s.env.data(), s.values.data());
 }
 
@@ -54,7 +45,7 @@ S value(const Expression& e, Scratch<S>& s) {
 template <class S>
 S lagrangianOf(const ModelData& d, const double* p, const S& t, const S* q, const S* y) {
   Scratch<S>& s = scratch<S>(d);
-  load(d, s, p, t, q, y, lastDefinition(d.layout, d.lagrangian));
+  load(d, s, p, t, q, y, d.definitionsRead.lagrangian);
   return value(d.lagrangian, s);
 }
 
@@ -62,9 +53,7 @@ template <class S>
 void constraintsOf(const ModelData& d, const double* p, const S& t, const S* q, const S* y,
                    S* phi) {
   Scratch<S>& s = scratch<S>(d);
-  int upTo = -1;
-  for (const auto& e : d.constraints) upTo = std::max(upTo, lastDefinition(d.layout, e));
-  load(d, s, p, t, q, y, upTo);
+  load(d, s, p, t, q, y, d.definitionsRead.constraints);
   const int k = static_cast<int>(d.constraints.size());
   for (int c = 0; c < k; ++c) phi[c] = value(d.constraints[c], s);
   for (size_t c = 0; c < d.holonomicRate.size(); ++c) phi[k + c] = value(d.holonomicRate[c], s);
@@ -73,7 +62,7 @@ void constraintsOf(const ModelData& d, const double* p, const S& t, const S* q, 
 template <class S>
 void anchorOf(const ModelData& d, const double* p, const S* q, S* rho) {
   Scratch<S>& s = scratch<S>(d);
-  load(d, s, p, S(0.0), q, static_cast<const S*>(nullptr), -1);  // ρ has definitions inlined
+  load(d, s, p, S(0.0), q, static_cast<const S*>(nullptr), 0);  // ρ has definitions inlined
   for (size_t i = 0; i < d.rho.size(); ++i) rho[i] = value(d.rho[i], s);
 }
 
@@ -121,7 +110,7 @@ void FormulaSystem::structure(const double* p, const double* q, double* C) const
   const int m = this->m();
   std::fill(C, C + m * m * m, 0.0);
   Scratch<double>& s = scratch<double>(*data_);
-  load(*data_, s, p, 0.0, q, static_cast<const double*>(nullptr), data_->layout.definitions - 1);
+  load(*data_, s, p, 0.0, q, static_cast<const double*>(nullptr), data_->definitionsRead.structure);
   for (const StructureTerm& term : data_->structure) {
     const double v = value(term.value, s);
     C[term.c + m * (term.a + m * term.b)] += v;
@@ -135,10 +124,7 @@ bool FormulaSystem::hasForce() const {
 void FormulaSystem::force(const double* p, double t, const double* q, const double* y,
                           double* Q) const {
   Scratch<double>& s = scratch<double>(*data_);
-  int upTo = -1;
-  for (const auto& e : data_->forces)
-    if (!e.empty()) upTo = std::max(upTo, lastDefinition(data_->layout, e));
-  load(*data_, s, p, t, q, y, upTo);
+  load(*data_, s, p, t, q, y, data_->definitionsRead.forces);
   for (int a = 0; a < m(); ++a) Q[a] = data_->forces[a].empty() ? 0.0 : value(data_->forces[a], s);
 }
 double FormulaSystem::lagrangian(const double* p, double t, const double* q,
@@ -169,12 +155,12 @@ void FormulaSystem::constraints(const double* p, const Sym& t, const Sym* q, con
 }
 void FormulaSystem::holonomic(const double* p, double t, const double* q, double* g) const {
   Scratch<double>& s = scratch<double>(*data_);
-  load(*data_, s, p, t, q, static_cast<const double*>(nullptr), data_->layout.definitions - 1);
+  load(*data_, s, p, t, q, static_cast<const double*>(nullptr), data_->definitionsRead.holonomic);
   for (size_t c = 0; c < data_->holonomic.size(); ++c) g[c] = value(data_->holonomic[c], s);
 }
 void FormulaSystem::holonomicJacobian(const double* p, double t, const double* q, double* G) const {
   Scratch<double>& s = scratch<double>(*data_);
-  load(*data_, s, p, t, q, static_cast<const double*>(nullptr), -1);
+  load(*data_, s, p, t, q, static_cast<const double*>(nullptr), data_->definitionsRead.holonomic);
   for (size_t i = 0; i < data_->holonomicJacobian.size(); ++i)
     G[i] = value(data_->holonomicJacobian[i], s);
 }
@@ -185,7 +171,7 @@ void FormulaSystem::scene(const double* p, double t, const double* q, const doub
   const SceneSpec& spec = data_->scene;
   if (!spec.present) return;
   Scratch<double>& s = scratch<double>(*data_);
-  load(*data_, s, p, t, q, y, data_->layout.definitions - 1);
+  load(*data_, s, p, t, q, y, data_->layout.definitions);  // the scene may read any
   const SlotLayout& L = data_->layout;
   for (int c = 0; c < L.multipliers; ++c) s.env[L.multiplier(c)] = lambda ? lambda[c] : 0.0;
   frame.extent = spec.extent.empty() ? 1.0 : value(spec.extent, s);

@@ -137,6 +137,11 @@ struct ModelData {
   std::vector<Expression> holonomicJacobian;  // h·n: ∂g/∂q, column-major (derived)
   SceneSpec scene;
   size_t maxNodes = 1;  // the longest expression's node count (evaluation scratch)
+  // How many definitions (the first ones, in order) each group of expressions reads,
+  // computed once at load: an evaluation fills only those.
+  struct DefinitionsRead {
+    int lagrangian = 0, constraints = 0, forces = 0, structure = 0, holonomic = 0;
+  } definitionsRead;
 };
 
 }  // namespace nh::model

@@ -1039,6 +1039,19 @@ std::shared_ptr<const FormulaSystem> Loader::load() {
     growAll(a.vector);
   }
   for (const auto& pt : sc.points) growAll(pt.position);
+  auto read = [&](const auto& expressions) {
+    int count = 0;
+    for (const Expression& e : expressions)
+      count = std::max(count, definitionsRead(data_->layout, e));
+    return count;
+  };
+  ModelData::DefinitionsRead& needs = data_->definitionsRead;
+  needs.lagrangian = definitionsRead(data_->layout, data_->lagrangian);
+  needs.constraints = std::max(read(data_->constraints), read(data_->holonomicRate));
+  needs.forces = read(data_->forces);
+  for (const auto& term : data_->structure)
+    needs.structure = std::max(needs.structure, definitionsRead(data_->layout, term.value));
+  needs.holonomic = std::max(read(data_->holonomic), read(data_->holonomicJacobian));
   auto system = std::make_shared<FormulaSystem>(data_, info_);
   checkRegular(system);
   return system;
