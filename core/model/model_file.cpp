@@ -666,6 +666,7 @@ void Loader::readInitial() {
       check.strict = static_cast<bool>(c["positive"]);
       const char* which = check.strict ? "positive" : "nonnegative";
       check.expression = expression(c[which], key + "." + which, parametersOnly);
+      if (!c["message"]) fail(key + ".message", c, "missing: a message saying what is allowed");
       check.message = scalar(c["message"], key + ".message", "a message saying what is allowed");
       data_->parameterChecks.push_back(std::move(check));
     }
