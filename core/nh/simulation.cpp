@@ -4,8 +4,8 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
-#include <limits>
 #include <cstdio>
+#include <limits>
 #include <variant>
 
 #include "core/nh/errors.h"
