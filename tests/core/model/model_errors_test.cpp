@@ -120,6 +120,12 @@ class ModelErrorsTest : public QObject {
             "scene:\n  bodies:\n    - {name: p, shape: cube, position: [x, y, z], size: [1, 1, "
             "1]}\n",
         "scene.bodies[1].shape", 14, 24, "unknown shape 'cube' (allowed: sphere, box");
+    row("unknown name in a singular expression",
+        kGood + "singular:\n  - {expression: vx^2 + vw^2, message: stops}\n",
+        "singular[1].expression", 13, 25, "unknown name 'vw'");
+    row("unknown key in a singular entry",
+        kGood + "singular:\n  - {expression: vx^2, mesage: stops}\n", "singular[1].mesage", 13,
+        24, "unknown key 'mesage' (allowed: expression, message)");
     row("multiplier outside the scene's arrows",
         replaceLine(kGood, "  - vz - y*vx", "  - vz - y*vx*lambda_1"), "constraints[1]", 10, 15,
         "'lambda_1' cannot be used here");
