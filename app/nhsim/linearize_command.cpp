@@ -113,6 +113,11 @@ int linearizeCommand(const std::vector<std::string>& args) {
     p.x = initialState(equations, 0.0, s.initial, &notes);
     for (const auto& note : notes) std::fprintf(stderr, "nhsim: note: %s\n", note.c_str());
     p.lin = linearize(equations, 0.0, p.x);
+    if (!(p.lin.cyclicCoupling < 1e-9))
+      std::fprintf(stderr,
+                   "nhsim: warning: the coordinates '%s' declares cyclic are read by its "
+                   "equations at this state (relative %g): the reduction is not exact\n",
+                   system->name().c_str(), p.lin.cyclicCoupling);
     if (!p.lin.equilibrium) {
       std::string rhs;
       for (int i = 0; i < p.lin.reducedRhs.size(); ++i)

@@ -194,6 +194,14 @@ void FormulaSystem::holonomicJacobian(const double* p, double t, const double* q
     G[i] = value(data_->holonomicJacobian[i], s);
 }
 
+void FormulaSystem::singularities(const double* p, double t, const double* q, const double* y,
+                                  double* out) const {
+  if (data_->singular.empty()) return;
+  Scratch<double>& s = scratch<double>(*data_);
+  load(*data_, s, p, t, q, y, data_->definitionsRead.singular);
+  for (size_t i = 0; i < data_->singular.size(); ++i) out[i] = value(data_->singular[i], s);
+}
+
 void FormulaSystem::scene(const double* p, double t, const double* q, const double* y,
                           const double* lambda, SceneFrame& frame) const {
   frame = SceneFrame{};

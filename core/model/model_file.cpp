@@ -35,8 +35,8 @@ const char* const kTopKeys[] = {
     "format",         "version",     "name",        "title",        "description", "source",
     "initialization", "parameters",  "coordinates", "velocities",   "anchor",      "structure",
     "definitions",    "lagrangian",  "forces",      "constraints",  "holonomic",   "initial",
-    "independent",    "state_order", "quaternions", "state_limits", "scene",
-    "cyclic",         "dependent",   "parameter_checks"};
+    "independent",    "state_order", "quaternions", "state_limits", "singular",
+    "scene",          "cyclic",      "dependent",   "parameter_checks"};
 
 std::string joined(const std::vector<std::string>& names) {
   std::string s;
@@ -550,6 +550,20 @@ void Loader::readDynamics() {
              " are supported");
   info_.constraintCount = k;
   info_.holonomicCount = h;
+  // Where the equations are not defined (ext): the run stops where an expression reaches 0.
+  if (const YAML::Node singular = root_["singular"]) {
+    sequence(singular, "singular");
+    for (size_t i = 0; i < singular.size(); ++i) {
+      const std::string key = "singular[" + std::to_string(i + 1) + "]";
+      const YAML::Node e = singular[i];
+      checkMap(e, key, {"expression", "message"});
+      if (!e["expression"]) fail(key, e, "missing key 'expression'");
+      data_->singular.push_back(expression(e["expression"], key + ".expression", Scope{}));
+      info_.singularities.push_back(
+          e["message"] ? scalar(e["message"], key + ".message", "text")
+                       : "'" + data_->singular.back().text + "' reached 0");
+    }
+  }
 }
 
 void Loader::readInitial() {
@@ -1062,6 +1076,7 @@ std::shared_ptr<const FormulaSystem> Loader::load() {
   growAll(data_->holonomicRate);
   growAll(data_->holonomicJacobian);
   for (const auto& c : data_->parameterChecks) grow(c.expression);
+  growAll(data_->singular);
   auto growRotations = [&](const std::vector<SceneRotation>& rs) {
     for (const auto& r : rs) {
       growAll(r.quaternion);
@@ -1095,6 +1110,7 @@ std::shared_ptr<const FormulaSystem> Loader::load() {
   for (const auto& term : data_->structure)
     needs.structure = std::max(needs.structure, definitionsRead(data_->layout, term.value));
   needs.holonomic = std::max(read(data_->holonomic), read(data_->holonomicJacobian));
+  needs.singular = read(data_->singular);
   auto system = std::make_shared<FormulaSystem>(data_, info_);
   const std::vector<double> defaults = system->defaultParameters();
   if (const std::string why = system->checkParameters(defaults.data()); !why.empty())

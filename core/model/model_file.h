@@ -66,6 +66,8 @@ class FormulaSystem final : public SystemModel {
   void holonomicJacobian(const double* p, double t, const double* q, double* G) const override;
   void scene(const double* p, double t, const double* q, const double* y, const double* lambda,
              SceneFrame& frame) const override;
+  void singularities(const double* p, double t, const double* q, const double* y,
+                     double* s) const override;
 
  private:
   std::shared_ptr<const ModelData> data_;

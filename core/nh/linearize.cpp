@@ -247,31 +247,45 @@ Linearization linearize(const EquationsOfMotion& equations, double t, const std:
 
   const int nq = static_cast<int>(keptQ.size()), ny = static_cast<int>(keptY.size());
   const int r = nq + ny;
-  // Tangent map T: (δq_kept, δy_kept) → δx.
-  Eigen::MatrixXd T = Eigen::MatrixXd::Zero(n + m, r);
-  for (int c = 0; c < nq; ++c) T(keptQ[c], c) = 1;
-  if (h > 0) {  // G_d δq_d = −G_k δq_k
-    Eigen::MatrixXd Gd(h, h), Gk(h, nq);
+  // Tangent vectors of the constraint manifold: moving the coordinates `qs` and the kept
+  // velocities one at a time, the dependent coordinates and velocities following through
+  // the linearised constraints G δq = 0 and Φ_q δq + A δy = 0.
+  Eigen::FullPivLU<Eigen::MatrixXd> luG, luA;
+  if (h > 0) {
+    Eigen::MatrixXd Gd(h, h);
     for (int c = 0; c < h; ++c) Gd.col(c) = G.col(dependentQ[c]);
-    for (int c = 0; c < nq; ++c) Gk.col(c) = G.col(keptQ[c]);
-    const Eigen::FullPivLU<Eigen::MatrixXd> lu(Gd);
-    if (!lu.isInvertible())
+    luG.compute(Gd);
+    if (!luG.isInvertible())
       throw InputError("the holonomic constraints of '" + sys.name() +
                        "' cannot be solved for their dependent coordinates at this state");
-    const Eigen::MatrixXd dq = -lu.solve(Gk);
-    for (int c = 0; c < h; ++c) T.row(dependentQ[c]).head(nq) = dq.row(c);
   }
-  for (int c = 0; c < ny; ++c) T(n + keptY[c], nq + c) = 1;
-  if (kt > 0) {  // Φ_q δq + A δy = 0 → A_d δy_d = −(Φ_q δq + A_k δy_k)
-    Eigen::MatrixXd phiQ(kt, n);
-    for (int i = 0; i < n; ++i) phiQ.col(i) = P.dphi[i];
+  if (kt > 0) {
     Eigen::MatrixXd Ad(kt, kt);
     for (int c = 0; c < kt; ++c) Ad.col(c) = P.A.col(dependentY[c]);
-    Eigen::MatrixXd rhs = phiQ * T.topRows(n);
-    for (int c = 0; c < ny; ++c) rhs.col(nq + c) += P.A.col(keptY[c]);
-    const Eigen::MatrixXd dy = -Ad.fullPivLu().solve(rhs);
-    for (int c = 0; c < kt; ++c) T.row(n + dependentY[c]) = dy.row(c);
+    luA.compute(Ad);
   }
+  Eigen::MatrixXd phiQ(kt, n);
+  for (int i = 0; i < n; ++i) phiQ.col(i) = P.dphi[i];
+  auto tangents = [&](const std::vector<int>& qs, const std::vector<int>& ys) {
+    const int nqs = static_cast<int>(qs.size()), nys = static_cast<int>(ys.size());
+    Eigen::MatrixXd T = Eigen::MatrixXd::Zero(n + m, nqs + nys);
+    for (int c = 0; c < nqs; ++c) T(qs[c], c) = 1;
+    if (h > 0 && nqs > 0) {  // G_d δq_d = −G_k δq_k
+      Eigen::MatrixXd Gk(h, nqs);
+      for (int c = 0; c < nqs; ++c) Gk.col(c) = G.col(qs[c]);
+      const Eigen::MatrixXd dq = -luG.solve(Gk);
+      for (int c = 0; c < h; ++c) T.row(dependentQ[c]).head(nqs) = dq.row(c);
+    }
+    for (int c = 0; c < nys; ++c) T(n + ys[c], nqs + c) = 1;
+    if (kt > 0) {  // A_d δy_d = −(Φ_q δq + A_k δy_k)
+      Eigen::MatrixXd rhs = phiQ * T.topRows(n);
+      for (int c = 0; c < nys; ++c) rhs.col(nqs + c) += P.A.col(ys[c]);
+      const Eigen::MatrixXd dy = -luA.solve(rhs);
+      for (int c = 0; c < kt; ++c) T.row(n + dependentY[c]) = dy.row(c);
+    }
+    return T;
+  };
+  const Eigen::MatrixXd T = tangents(keptQ, keptY);
 
   Linearization out;
   std::vector<int> rows;
@@ -287,6 +301,17 @@ Linearization linearize(const EquationsOfMotion& equations, double t, const std:
   Eigen::MatrixXd S = Eigen::MatrixXd::Zero(r, n + m);
   for (int c = 0; c < r; ++c) S(c, rows[c]) = 1;
   out.jacobian = S * J * T;
+  // The declaration of the cyclic coordinates, checked: moving one along the manifold must
+  // not move the kept rows.
+  if (!sys.cyclicIndices().empty()) {
+    const Eigen::MatrixXd coupling = S * J * tangents(sys.cyclicIndices(), {});
+    for (int c = 0; c < coupling.rows(); ++c) {
+      double terms = 1;
+      for (int j = 0; j < n + m; ++j) terms = std::max(terms, std::abs(J(rows[c], j)));
+      out.cyclicCoupling =
+          std::max(out.cyclicCoupling, coupling.row(c).cwiseAbs().maxCoeff() / terms);
+    }
+  }
 
   // The reduced right-hand side: q̇ of the kept coordinates and ẏ of the kept velocities.
   {

@@ -34,6 +34,10 @@ struct Linearization {
   Eigen::VectorXd reducedRhs;          // f at the kept rows (≈ 0 at a relative equilibrium)
   std::vector<std::complex<double>> eigenvalues;  // sorted by real part, then imaginary
   bool equilibrium = true;  // reducedRhs small (relative 1e-9 of the terms of f)
+  // How much the kept rows move when a declared cyclic coordinate moves along the
+  // constraint manifold, relative to the Jacobian's entries: ~1e-16 when the declaration
+  // is right.
+  double cyclicCoupling = 0;
 };
 
 // Linearises at (t, x), x on the constraint manifold. Throws InputError (saying why) when

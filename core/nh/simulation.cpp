@@ -1,8 +1,11 @@
 #include "core/nh/simulation.h"
 
 #include <boost/numeric/odeint.hpp>
+#include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdio>
+#include <limits>
 #include <variant>
 
 #include "core/nh/errors.h"
@@ -140,6 +143,103 @@ void Simulation::emitSample(double t, std::vector<double>& x, const SampleCallba
   if (onSample) onSample(t, x.data());
 }
 
+// A singular function s(τ) of the state along a step is sampled at kSingularSamples + 1
+// equally spaced times. It reaches 0 where it changes sign (the zero is bisected) or where
+// it has a local minimum not above kSingularDip times the samples around it: a function such
+// as vx² + vy² only touches 0 (the velocity passes through 0 between two samples), which the
+// minimum (golden-section search on the step's interpolant) finds. A dip that deep within
+// one accepted step is a zero at the integrator's resolution. A zero just beyond the step is
+// found by a look-ahead (below).
+namespace {
+constexpr int kSingularSamples = 16;
+constexpr double kSingularDip = 1e-8;
+constexpr int kSingularIterations = 80;
+}  // namespace
+
+template <class StateAt>
+double Simulation::firstSingularity(double t0, double t1, StateAt&& stateAt) {
+  const SystemModel& system = equations_->system();
+  const int count = static_cast<int>(system.info().singularities.size());
+  const int n = system.n();
+  probe_.resize(x_.size());
+  singularValues_.resize(count);
+  const double* p = equations_->parameters().data();
+  auto value = [&](int i, double tau) {
+    stateAt(tau, probe_);
+    system.singularities(p, tau, probe_.data(), probe_.data() + n, singularValues_.data());
+    return singularValues_[i];
+  };
+  double first = -1;
+  for (int i = 0; i < count; ++i) {
+    std::array<double, kSingularSamples + 1> tau, v;
+    for (int j = 0; j <= kSingularSamples; ++j) {
+      tau[j] = j == kSingularSamples ? t1 : t0 + (t1 - t0) * j / kSingularSamples;
+      v[j] = value(i, tau[j]);
+    }
+    double hit = -1;
+    for (int j = 0; j <= kSingularSamples && hit < 0; ++j) {
+      if (v[j] > 0) continue;  // not NaN and positive
+      if (j == 0) {
+        hit = t0;
+        break;
+      }
+      double lo = tau[j - 1], hi = tau[j];  // s(lo) > 0 ≥ s(hi) (or NaN)
+      for (int it = 0; it < kSingularIterations && hi - lo > 0; ++it) {
+        const double mid = 0.5 * (lo + hi);
+        (value(i, mid) > 0 ? lo : hi) = mid;
+      }
+      hit = hi;
+    }
+    for (int j = 1; j < kSingularSamples && hit < 0; ++j) {
+      if (!(v[j] <= v[j - 1] && v[j] <= v[j + 1])) continue;
+      double a = tau[j - 1], b = tau[j + 1];
+      const double golden = 0.5 * (std::sqrt(5.0) - 1);
+      double c = b - golden * (b - a), d = a + golden * (b - a);
+      double vc = value(i, c), vd = value(i, d);
+      for (int it = 0; it < kSingularIterations && b - a > 0; ++it) {
+        if (vc <= vd) {
+          b = d, d = c, vd = vc;
+          c = b - golden * (b - a);
+          vc = value(i, c);
+        } else {
+          a = c, c = d, vc = vd;
+          d = a + golden * (b - a);
+          vd = value(i, d);
+        }
+      }
+      const double least = std::min(vc, vd);
+      if (!(least > kSingularDip * std::max(v[j - 1], v[j + 1]))) hit = vc <= vd ? c : d;
+    }
+    // Look-ahead: the parabola through the step's start, middle and end. An adaptive stepper
+    // cannot step across such a point (its trial steps fail ever closer to it), a fixed one
+    // steps over it: if the parabola touches 0 within the next step's length, that is where
+    // s reaches 0 (to the accuracy of the parabola: exact for s = |v|² with v linear in t).
+    if (hit < 0) {
+      const double v0 = v[0], vm = v[kSingularSamples / 2], v1 = v[kSingularSamples];
+      const double A = 2 * (v1 - 2 * vm + v0), B = v1 - v0 - A;
+      if (A > 0) {
+        const double u = -B / (2 * A), least = v0 - B * B / (4 * A);
+        if (u > 1 && u <= 2 && !(least > kSingularDip * std::max(v0, v1)))
+          hit = t0 + u * (t1 - t0);
+      }
+    }
+    if (hit < 0 && v[kSingularSamples] <= kSingularDip * v[0]) hit = t1;
+    if (hit >= 0 && (first < 0 || hit < first)) {
+      first = hit;
+      singularIndex_ = i;
+    }
+  }
+  return first;
+}
+
+void Simulation::throwSingularity(double t) const {
+  const SystemModel& system = equations_->system();
+  throw SingularSystemError("'" + system.name() + "' reached a singular point at t = " + fmt(t) +
+                                ": " + system.info().singularities[singularIndex_] +
+                                " (the equations are not defined there)",
+                            t, std::numeric_limits<double>::infinity());
+}
+
 void Simulation::advance(double tEnd, double dtOut, const SampleCallback& onSample) {
   if (!(dtOut > 0) || !std::isfinite(dtOut))
     throw InputError("output interval must be a finite number > 0, got " + fmt(dtOut));
@@ -168,6 +268,7 @@ void Simulation::advance(double tEnd, double dtOut, const SampleCallback& onSamp
 
   Stepper& s = *stepper_;
   long stepsThisCall = 0;
+  const bool singular = !equations_->system().info().singularities.empty();
   auto throwStepBudget = [&](double t) {
     throw IntegrationError(
         "integration of '" + equations_->system().name() + "' needs more than " +
@@ -184,9 +285,28 @@ void Simulation::advance(double tEnd, double dtOut, const SampleCallback& onSamp
           s.initialised = true;
         }
         const auto [t0, t1] = dense->do_step(system);
+        double approach = 0;
         if (++stepsThisCall > options_.maxSteps) throwStepBudget(t1);
         ++steps_;
         checkState(t1, dense->current_state());
+        if (singular) {
+          const double ts =
+              firstSingularity(t0, t1, [&](double tau, State& x) { dense->calc_state(tau, x); });
+          // (a point beyond tEnd is no concern of this call: the next one finds it again)
+          if (ts > t1 + 1e-9 * std::max(1.0, std::abs(ts)) && ts <= tEnd + eps) {
+            // Ahead, within the next step: integrate up to just short of it (the samples on
+            // the way are delivered) and look again from there.
+            approach = (1 - 1e-6) * (ts - t1);
+          } else if (ts >= 0 && ts <= tEnd + eps) {  // the samples before it, then stop
+            while (sampleTime(nextSample_) <= std::min({ts, t1, tEnd}) + eps) {
+              dense->calc_state(std::min(sampleTime(nextSample_), t1), sample);
+              emitSample(sampleTime(nextSample_), sample, onSample);
+              ++nextSample_;
+            }
+            s.initialised = false;
+            throwSingularity(ts);
+          }
+        }
         if (dense->current_time_step() < 1e-14 * std::max(1.0, std::abs(t1)))
           throw IntegrationError("integration of '" + equations_->system().name() +
                                      "' blew up at t = " + fmt(t1) + " (step size underflow)",
@@ -215,6 +335,10 @@ void Simulation::advance(double tEnd, double dtOut, const SampleCallback& onSamp
           equations_->project(workspace_, t_, x_.data());
           s.initialised = false;  // restart from the projected state
         }
+        if (approach > 0) {  // the next step stops short of a singular point
+          s.dt = approach;
+          s.initialised = false;
+        }
       }
     } else {
       // Fixed and controlled steppers land exactly on every output time.
@@ -228,6 +352,8 @@ void Simulation::advance(double tEnd, double dtOut, const SampleCallback& onSamp
         if (t_ >= tEnd - eps) break;
         const double target = std::min(tEnd, sampleTime(nextSample_));
         double dt = std::min(s.dt, target - t_);
+        const double tStart = t_;
+        if (singular) previous_ = x_;
         const bool clamped = dt < s.dt;
         if (auto* fixed = std::get_if<Stepper::Fixed>(&s.impl)) {
           fixed->do_step(system, x_, t_, dt);
@@ -248,6 +374,17 @@ void Simulation::advance(double tEnd, double dtOut, const SampleCallback& onSamp
         if (++stepsThisCall > options_.maxSteps) throwStepBudget(t_);
         ++steps_;
         checkState(t_, x_);
+        if (singular) {  // these steppers have no dense output: the chord between the ends
+          const double ts = firstSingularity(tStart, t_, [&](double tau, State& x) {
+            const double w = t_ > tStart ? (tau - tStart) / (t_ - tStart) : 1.0;
+            for (std::size_t i = 0; i < x.size(); ++i) x[i] = (1 - w) * previous_[i] + w * x_[i];
+          });
+          if (ts >= 0 && ts <= tEnd + eps) {
+            x_ = previous_;
+            t_ = tStart;
+            throwSingularity(ts);
+          }
+        }
         if (options_.projection) equations_->project(workspace_, t_, x_.data());
       }
       t_ = std::max(t_, tEnd);

@@ -60,7 +60,9 @@ class Simulation {
   // Integrates to tEnd, calling onSample at every t = origin + i·dtOut in (time(), tEnd]
   // (origin is the time given to setState). The state afterwards is exactly at tEnd.
   // Throws IntegrationError (with the time) on a blow-up, SingularSystemError if the
-  // system stops being regular.
+  // system stops being regular or reaches a point where its equations are not defined
+  // (SystemInfo::singularities: one of s_i(t, q, y) reaches 0 on a step; the samples before
+  // that time are delivered, the state stays at the start of that step).
   void advance(double tEnd, double dtOut, const SampleCallback& onSample);
 
   long stepsTaken() const { return steps_; }
@@ -69,6 +71,12 @@ class Simulation {
   struct Stepper;
   void checkState(double t, const std::vector<double>& x) const;
   void emitSample(double t, std::vector<double>& x, const SampleCallback& onSample);
+  // The first time in [t0, t1] where a singular function (SystemInfo::singularities)
+  // reaches 0 on a step, the state along it given by stateAt(τ, x); -1 if none does.
+  // Sets singularIndex_ to the function's index.
+  template <class StateAt>
+  double firstSingularity(double t0, double t1, StateAt&& stateAt);
+  [[noreturn]] void throwSingularity(double t) const;
 
   std::shared_ptr<const EquationsOfMotion> equations_;
   EquationsWorkspace workspace_;
@@ -79,6 +87,8 @@ class Simulation {
   double lastDtOut_ = 0;
   std::vector<double> x_;
   std::vector<double> sample_;  // the state at an output time, handed to the callback
+  std::vector<double> probe_, singularValues_, previous_;  // scratch of firstSingularity
+  int singularIndex_ = 0;
   std::unique_ptr<Stepper> stepper_;
   long steps_ = 0;
 };

@@ -147,6 +147,9 @@ struct SystemInfo {
   std::vector<std::string> dependentCoordinates;
   int constraintCount = 0;         // k: Φ(t, q, y) = 0
   int holonomicCount = 0;          // h: g(t, q) = 0
+  // Where the equations are not defined: one message per function s_i(t, q, y) of
+  // SystemModel::singularities; a run stops where one of them reaches 0 (simulation.h).
+  std::vector<std::string> singularities;
   SceneEditing editing;
 };
 
@@ -249,6 +252,11 @@ class SystemModel {
 
   virtual void scene(const double* p, double t, const double* q, const double* y,
                      const double* lambda, SceneFrame& frame) const = 0;
+
+  // s_i(t, q, y), one per info().singularities: the equations are defined where every
+  // s_i > 0 and not where one is 0 (e.g. a constraint not differentiable there).
+  virtual void singularities(const double* /*p*/, double /*t*/, const double* /*q*/,
+                             const double* /*y*/, double* /*s*/) const {}
 
  private:
   SystemInfo info_;

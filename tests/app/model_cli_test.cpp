@@ -133,6 +133,21 @@ class ModelCliTest : public QObject {
     QCOMPARE(readCsv(path("u.csv")).size(), 51);
   }
 
+  // appell_hamel wound up (a = 0.2) from vx = 2: its horizontal speed reaches 0 at
+  // t* = 2 (1 + a²)/(a g) = 1.06014 s, where the constraint is not differentiable (the file's
+  // `singular` entry): run exits 3 with one stderr line naming t, keeping the rows before t*.
+  void aSingularPointExitsThreeKeepingTheRows() {
+    const Result r = nhsim({"run", "appell_hamel", "--set", "a=0.2", "--t-end", "2", "--dt-out",
+                            "0.1", "--out", path("appell.csv")});
+    QCOMPARE(r.code, 3);
+    QCOMPARE(r.err.trimmed().count('\n'), 0);
+    QVERIFY2(r.err.contains("t = 1.06014") && r.err.contains("not differentiable"),
+             qPrintable(r.err));
+    const auto rows = readCsv(path("appell.csv"));
+    QCOMPARE(rows.size(), 11);  // t = 0, 0.1, …, 1.0
+    QCOMPARE(rows.last()[0], 1.0);
+  }
+
   void aBadModelFileExitsTwoAndWritesNothing() {
     QByteArray bad = kParticle;
     bad.replace("0.5*m*(vx^2 + vy^2 + vz^2)", "0.5*m*(vx^2 + vy^2 + vq^2)");

@@ -292,6 +292,28 @@ class MainWindowTest : public QObject {
     QVERIFY(c->lastError().isEmpty());
   }
 
+  // A parameter set right after choosing a system, before the first sample arrives (nhlab
+  // --system appell_hamel --set a=0.2), governs the run: wound up, the weight's horizontal
+  // speed reaches 0 at t* = 2 (1 + a²)/(a g) = 1.06 s, where the model file's `singular` entry
+  // stops the run; the app pauses with that message, keeping the history before t*.
+  void parameterSetAtTheStartGovernsTheRunAndASingularPointPauses() {
+    SimulationController* c = window_->controller();
+    window_->chooseSystem("appell_hamel");
+    c->setParameter("a", 0.2);
+    c->setSpeed(4);
+    c->play();
+    QTRY_VERIFY_WITH_TIMEOUT(!c->lastError().isEmpty(), 20000);
+    QTRY_VERIFY_WITH_TIMEOUT(!c->playing(), 2000);
+    QVERIFY2(c->lastError().contains("singular point at t = 1.06014"), qPrintable(c->lastError()));
+    QVERIFY(window_->errorBanner()->isVisible());
+    QVERIFY(c->primary().lastTime() > 1.0 && c->primary().lastTime() < 1.0602);
+    c->setParameter("a", -0.2);  // let down instead: it speeds up for good
+    c->reset();
+    c->play();
+    QTRY_VERIFY_WITH_TIMEOUT(c->displayTime() > 1.5, 20000);
+    QVERIFY(c->lastError().isEmpty());
+  }
+
   void draggingTheBallSetsTheInitialPosition() {
     SimulationController* c = window_->controller();
     nhui::SceneView* view = window_->sceneView();

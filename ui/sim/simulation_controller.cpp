@@ -104,7 +104,12 @@ void SimulationController::setParameter(const std::string& name, double value) {
                                "keeps the previous ones")
                            .arg(QString::fromStdString(e.what())));
   }
-  if (!primary().empty()) restartFrom(displayIndex());
+  // Before the first sample (just after a system was chosen, say nhlab --set) there is no
+  // state to go on from: the run restarts from the initial state completed above.
+  if (!primary().empty())
+    restartFrom(displayIndex());
+  else
+    restartFromInitial();
   emit parametersChanged();
   emit initialChanged();
 }

@@ -92,13 +92,14 @@ def conveyor():
         show(f"t = {t}: lambda", [m * kappa * (du(t) + g * np.sin(slope)), 0.0])
 
 
-# ---- 3. suslov: a rigid body on so(3) with ω3 = 0 (Lie algebra, no coordinates) -----------
+# ---- 3. suslov: a rigid body on so(3) with ω3 = 0, its attitude carried along -----------
 # Euler's equations with the constraint torque λ e3: I ω̇ = (I ω) × ω + λ e3, ω3 = 0, with a
 # full inertia tensor I (body axes not principal). sympy solves the three rows for ω̇1, ω̇2
-# and λ.
+# and λ. The attitude (body → space) follows q̇ = ½ q ⊗ (0, ω), integrated here as the
+# rotation matrix, Ṙ = R [ω]×, and converted to a quaternion (qw > 0 near the identity).
 def suslov():
     print("suslov")
-    vals = dict(I11=2.0, I22=3.0, I33=4.0, I12=0.2, I13=0.5, I23=0.4)
+    vals = dict(I11=2.0, I22=3.0, I33=4.0, I12=0.0, I13=0.5, I23=0.3)
     I11, I22, I33, I12, I13, I23 = sp.symbols("I11 I22 I33 I12 I13 I23")
     w1, w2, d1, d2, lam = sp.symbols("w1 w2 d1 d2 lambda")
     In = sp.Matrix([[I11, I12, I13], [I12, I22, I23], [I13, I23, I33]])
@@ -108,16 +109,29 @@ def suslov():
     f = sp.lambdify((w1, w2), [sol[d1].subs(vals), sol[d2].subs(vals)], "numpy")
     flam = sp.lambdify((w1, w2), sol[lam].subs(vals), "numpy")
     energy = sp.lambdify((w1, w2), (w.T * In * w)[0].subs(vals) / 2, "numpy")
-    ivp = solve_ivp(lambda t, s: f(*s), (0, 3), [1.0, 0.5], **OPTS)
-    print("  energy:", f"{energy(1.0, 0.5):.17g}")
+    w0 = [1.0, 0.0]
+
+    def rhs(t, s):  # s = (ω1, ω2, R row-major)
+        R = s[2:].reshape(3, 3)
+        W = np.array([[0, 0, s[1]], [0, 0, -s[0]], [-s[1], s[0], 0]])  # [ω]×, ω3 = 0
+        return np.concatenate([f(s[0], s[1]), (R @ W).ravel()])
+
+    def quaternion(R):
+        qw = 0.5 * np.sqrt(1 + np.trace(R))
+        return [qw, (R[2, 1] - R[1, 2]) / (4 * qw), (R[0, 2] - R[2, 0]) / (4 * qw),
+                (R[1, 0] - R[0, 1]) / (4 * qw)]
+
+    ivp = solve_ivp(rhs, (0, 3), w0 + list(np.eye(3).ravel()), **OPTS)
+    print("  energy:", f"{energy(*w0):.17g}")
     for t in TIMES:
         s = ivp.sol(t)
-        assert abs(energy(*s) - energy(1.0, 0.5)) < 1e-11
-        show(f"t = {t}: w1, w2", s)
-        show(f"t = {t}: lambda", [flam(*s)])
+        assert abs(energy(s[0], s[1]) - energy(*w0)) < 1e-11
+        show(f"t = {t}: w1, w2, w3, qw, qx, qy, qz",
+             [s[0], s[1], 0.0] + quaternion(s[2:].reshape(3, 3)))
+        show(f"t = {t}: lambda", [flam(s[0], s[1])])
     # the long run: ω settles where I13 ω1 + I23 ω2 = 0
-    far = solve_ivp(lambda t, s: f(*s), (0, 40), [1.0, 0.5], **OPTS).y[:, -1]
-    show("t = 40: w1, w2, I13 w1 + I23 w2", list(far) + [0.5 * far[0] + 0.4 * far[1]])
+    far = solve_ivp(lambda t, s: f(*s), (0, 40), w0, **OPTS).y[:, -1]
+    show("t = 40: w1, w2, I13 w1 + I23 w2", list(far) + [0.5 * far[0] + 0.3 * far[1]])
 
 
 # ---- 4. knife_edge_on_incline: body-frame velocities, Hamel symbols from the anchor --------
