@@ -104,6 +104,7 @@ class LinearizeCliTest : public QObject {
         {"linearize", "rattleback", "--set", "h=0.03"},
         {"run", "rattleback", "--set", "c=0.005"},
         {"run", "chaplygin_sphere", "--set", "I1=0.01"},
+        {"run", "suslov", "--set", "I13=3"},  // an inertia tensor that is not positive definite
     };
     for (const QStringList& args : cases) {
       const Result r = nhsim(args);
