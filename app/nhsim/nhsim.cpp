@@ -15,6 +15,7 @@
 
 #include "app/nhsim/equations_command.h"
 #include "app/nhsim/export_usage.h"
+#include "app/nhsim/linearize_command.h"
 #include "core/io/csv_writer.h"
 #include "core/io/scenario_file.h"
 #include "core/model/catalogue.h"
@@ -276,6 +277,7 @@ int main(int argc, char** argv) {
       std::fputs(kUsage, out);
       std::fputs(kExportUsage, out);
       std::fputs(kEquationsUsage, out);
+      std::fputs(kLinearizeUsage, out);
       return args.empty() ? kInputError : kOk;
     }
     const std::string command = args[0];
@@ -284,13 +286,14 @@ int main(int argc, char** argv) {
     if (command == "info") return info(rest);
     if (command == "run") return run(rest);
     if (command == "equations") return equationsCommand(rest);
+    if (command == "linearize") return linearizeCommand(rest);
     if (command == "--version") {
       std::printf("nhsim %s\n", kVersion);
       return kOk;
     }
     if (command == "export") return exportCommand(argv, argc);
     throw UsageError("unknown command '" + command +
-                     "' (commands: list, info, run, export, equations; see --help)");
+                     "' (commands: list, info, run, export, equations, linearize; see --help)");
   });
 }
 

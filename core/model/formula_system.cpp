@@ -105,17 +105,44 @@ void FormulaSystem::anchor(const double* p, const double* q, double* rho) const 
 void FormulaSystem::anchor(const double* p, const Sym* q, Sym* rho) const {
   anchorOf(*data_, p, q, rho);
 }
-bool FormulaSystem::hasStructure() const { return !data_->structure.empty(); }
-void FormulaSystem::structure(const double* p, const double* q, double* C) const {
-  const int m = this->m();
-  std::fill(C, C + m * m * m, 0.0);
-  Scratch<double>& s = scratch<double>(*data_);
-  load(*data_, s, p, 0.0, q, static_cast<const double*>(nullptr), data_->definitionsRead.structure);
-  for (const StructureTerm& term : data_->structure) {
-    const double v = value(term.value, s);
+namespace {
+template <class S>
+void structureOf(const ModelData& d, int m, const double* p, const S* q, S* C) {
+  std::fill(C, C + m * m * m, S(0.0));
+  Scratch<S>& s = scratch<S>(d);
+  load(d, s, p, S(0.0), q, static_cast<const S*>(nullptr), d.definitionsRead.structure);
+  for (const StructureTerm& term : d.structure) {
+    const S v = value(term.value, s);
     C[term.c + m * (term.a + m * term.b)] += v;
     C[term.c + m * (term.b + m * term.a)] -= v;
   }
+}
+template <class S>
+void forceOf(const ModelData& d, int m, const double* p, const S& t, const S* q, const S* y,
+             S* Q) {
+  Scratch<S>& s = scratch<S>(d);
+  load(d, s, p, t, q, y, d.definitionsRead.forces);
+  for (int a = 0; a < m; ++a) Q[a] = d.forces[a].empty() ? S(0.0) : value(d.forces[a], s);
+}
+}  // namespace
+
+std::string FormulaSystem::checkParameters(const double* p) const {
+  if (data_->parameterChecks.empty()) return {};
+  Scratch<double>& s = scratch<double>(*data_);
+  const std::vector<double> zeros(std::max(n(), m()), 0.0);
+  load(*data_, s, p, 0.0, zeros.data(), zeros.data(), 0);
+  for (const ParameterCheck& c : data_->parameterChecks) {
+    const double v = value(c.expression, s);
+    if (!(c.strict ? v > 0 : v >= 0)) return c.message;
+  }
+  return {};
+}
+bool FormulaSystem::hasStructure() const { return !data_->structure.empty(); }
+void FormulaSystem::structure(const double* p, const double* q, double* C) const {
+  structureOf(*data_, m(), p, q, C);
+}
+void FormulaSystem::structure(const double* p, const Sym* q, Sym* C) const {
+  structureOf(*data_, m(), p, q, C);
 }
 bool FormulaSystem::hasForce() const {
   return std::any_of(data_->forces.begin(), data_->forces.end(),
@@ -123,9 +150,11 @@ bool FormulaSystem::hasForce() const {
 }
 void FormulaSystem::force(const double* p, double t, const double* q, const double* y,
                           double* Q) const {
-  Scratch<double>& s = scratch<double>(*data_);
-  load(*data_, s, p, t, q, y, data_->definitionsRead.forces);
-  for (int a = 0; a < m(); ++a) Q[a] = data_->forces[a].empty() ? 0.0 : value(data_->forces[a], s);
+  forceOf(*data_, m(), p, t, q, y, Q);
+}
+void FormulaSystem::force(const double* p, const Sym& t, const Sym* q, const Sym* y,
+                          Sym* Q) const {
+  forceOf(*data_, m(), p, t, q, y, Q);
 }
 double FormulaSystem::lagrangian(const double* p, double t, const double* q,
                                  const double* y) const {

@@ -113,6 +113,13 @@ struct SceneSpec {
   std::vector<ScenePointSpec> points;
 };
 
+// A condition on the parameters beyond their ranges: expression > 0 (strict) or ≥ 0.
+struct ParameterCheck {
+  Expression expression;
+  bool strict = true;
+  std::string message;  // what is allowed, shown when the condition fails
+};
+
 struct ModelData {
   std::string text;      // the file as read
   std::string fileName;  // for messages
@@ -135,6 +142,7 @@ struct ModelData {
   std::vector<Expression> holonomic;          // h
   std::vector<Expression> holonomicRate;      // h: ġ = ∂g/∂t + ∂g/∂q ρ y (derived)
   std::vector<Expression> holonomicJacobian;  // h·n: ∂g/∂q, column-major (derived)
+  std::vector<ParameterCheck> parameterChecks;
   SceneSpec scene;
   size_t maxNodes = 1;  // the longest expression's node count (evaluation scratch)
   // How many definitions (the first ones, in order) each group of expressions reads,

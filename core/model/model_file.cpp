@@ -35,7 +35,8 @@ const char* const kTopKeys[] = {
     "format",         "version",     "name",        "title",        "description", "source",
     "initialization", "parameters",  "coordinates", "velocities",   "anchor",      "structure",
     "definitions",    "lagrangian",  "forces",      "constraints",  "holonomic",   "initial",
-    "independent",    "state_order", "quaternions", "state_limits", "scene"};
+    "independent",    "state_order", "quaternions", "state_limits", "scene",
+    "cyclic",         "dependent",   "parameter_checks"};
 
 std::string joined(const std::vector<std::string>& names) {
   std::string s;
@@ -629,6 +630,47 @@ void Loader::readInitial() {
       info_.stateLimits.push_back(p);
     }
   }
+  auto coordinateList = [&](const char* key, std::vector<std::string>& out) {
+    const YAML::Node list = root_[key];
+    if (!list) return;
+    sequence(list, key);
+    for (size_t i = 0; i < list.size(); ++i) {
+      const std::string c = list[i].IsScalar() ? list[i].Scalar() : "";
+      if (coordinateIndex(c) < 0)
+        fail(key, list[i],
+             "'" + c + "' is not a coordinate (coordinates: " + joined(info_.coordinates) + ")");
+      if (std::find(out.begin(), out.end(), c) != out.end())
+        fail(key, list[i], "'" + c + "' is listed twice");
+      out.push_back(c);
+    }
+  };
+  coordinateList("cyclic", info_.cyclicCoordinates);
+  coordinateList("dependent", info_.dependentCoordinates);
+  if (!info_.dependentCoordinates.empty() &&
+      info_.dependentCoordinates.size() != data_->holonomic.size())
+    fail("dependent", root_["dependent"],
+         "expected as many coordinates as holonomic constraints (" +
+             std::to_string(data_->holonomic.size()) + ")");
+  if (const YAML::Node checks = root_["parameter_checks"]) {
+    sequence(checks, "parameter_checks");
+    Scope parametersOnly;
+    parametersOnly.time = parametersOnly.coordinates = parametersOnly.velocities = false;
+    parametersOnly.definitions = 0;
+    for (size_t i = 0; i < checks.size(); ++i) {
+      const std::string key = "parameter_checks[" + std::to_string(i + 1) + "]";
+      const YAML::Node c = checks[i];
+      checkMap(c, key, {"positive", "nonnegative", "message"});
+      if (!c["positive"] == !c["nonnegative"])
+        fail(key, c, "expected one of 'positive' or 'nonnegative' (an expression of the parameters)");
+      ParameterCheck check;
+      check.strict = static_cast<bool>(c["positive"]);
+      const char* which = check.strict ? "positive" : "nonnegative";
+      check.expression = expression(c[which], key + "." + which, parametersOnly);
+      if (!c["message"]) fail(key + ".message", c, "missing: a message saying what is allowed");
+      check.message = scalar(c["message"], key + ".message", "a message saying what is allowed");
+      data_->parameterChecks.push_back(std::move(check));
+    }
+  }
 }
 
 std::vector<Expression> Loader::vector3(const YAML::Node& node, const std::string& key, int count,
@@ -1019,6 +1061,7 @@ std::shared_ptr<const FormulaSystem> Loader::load() {
   growAll(data_->holonomic);
   growAll(data_->holonomicRate);
   growAll(data_->holonomicJacobian);
+  for (const auto& c : data_->parameterChecks) grow(c.expression);
   auto growRotations = [&](const std::vector<SceneRotation>& rs) {
     for (const auto& r : rs) {
       growAll(r.quaternion);
@@ -1053,6 +1096,9 @@ std::shared_ptr<const FormulaSystem> Loader::load() {
     needs.structure = std::max(needs.structure, definitionsRead(data_->layout, term.value));
   needs.holonomic = std::max(read(data_->holonomic), read(data_->holonomicJacobian));
   auto system = std::make_shared<FormulaSystem>(data_, info_);
+  const std::vector<double> defaults = system->defaultParameters();
+  if (const std::string why = system->checkParameters(defaults.data()); !why.empty())
+    fail("parameter_checks", root_["parameter_checks"], "the default parameters fail: " + why);
   checkRegular(system);
   return system;
 }

@@ -44,10 +44,13 @@ class FormulaSystem final : public SystemModel {
 
   void anchor(const double* p, const double* q, double* rho) const override;
   void anchor(const double* p, const Sym* q, Sym* rho) const override;
+  std::string checkParameters(const double* p) const override;
   bool hasStructure() const override;
   void structure(const double* p, const double* q, double* C) const override;
+  void structure(const double* p, const Sym* q, Sym* C) const override;
   bool hasForce() const override;
   void force(const double* p, double t, const double* q, const double* y, double* Q) const override;
+  void force(const double* p, const Sym& t, const Sym* q, const Sym* y, Sym* Q) const override;
   double lagrangian(const double* p, double t, const double* q, const double* y) const override;
   Jet2 lagrangian(const double* p, const Jet2& t, const Jet2* q, const Jet2* y) const override;
   Sym lagrangian(const double* p, const Sym& t, const Sym* q, const Sym* y) const override;

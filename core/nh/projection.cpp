@@ -77,10 +77,19 @@ double EquationsOfMotion::project(EquationsWorkspace& ws, double t, double* x) c
     const double* par = ce.parameters.data();
     VecK g(h);
     MatKQ G(h, n);
+    // With declared dependent coordinates: Newton on those alone, q_d ← q_d − G_d⁻¹ g.
+    const std::vector<int>& dependent = sys.dependentIndices();
     for (int iter = 0; iter < 10; ++iter) {
       sys.holonomic(par, t, x, g.data());
       if (g.cwiseAbs().maxCoeff() < 1e-15) break;
       sys.holonomicJacobian(par, t, x, G.data());
+      if (!dependent.empty()) {
+        MatK Gd(h, h);
+        for (int c = 0; c < h; ++c) Gd.col(c) = G.col(dependent[c]);
+        const VecK dq = Gd.partialPivLu().solve(g);
+        for (int c = 0; c < h; ++c) x[dependent[c]] -= dq[c];
+        continue;
+      }
       const MatK GGt = G * G.transpose();
       const VecK correction = GGt.ldlt().solve(g);
       const VecQ dq = G.transpose() * correction;

@@ -84,6 +84,8 @@ std::vector<double> resolveParameters(const SystemModel& system,
                        formatValue(value));
     values[i] = value;
   }
+  if (const std::string why = system.checkParameters(values.data()); !why.empty())
+    throw InputError("parameters of '" + system.name() + "' not allowed: " + why);
   return values;
 }
 
@@ -135,8 +137,31 @@ std::vector<double> initialState(const EquationsOfMotion& equations, double t0,
   }
   if (system.h() > 0) {
     std::vector<double> projected = x;
+    // Dependent coordinates (the bicycle's pitch) follow from the others: where the given
+    // values do not satisfy g = 0, Newton starts from the defaults (the branch through them).
+    const std::vector<int>& dependent = system.dependentIndices();
+    std::vector<double> g(system.h());
+    auto largestResidual = [&](const std::vector<double>& at) {
+      system.holonomic(equations.parameters().data(), t0, at.data(), g.data());
+      double largest = 0;
+      for (double r : g) largest = std::max(largest, std::isfinite(r) ? std::abs(r) : HUGE_VAL);
+      return largest;
+    };
+    if (!dependent.empty() && largestResidual(x) > 1e-12)
+      for (int i : dependent) projected[i] = info.defaultCoordinates[i];
     equations.project(ws, t0, projected.data());
-    for (int i = 0; i < n; ++i) x[i] = projected[i];
+    for (int i = 0; i < n; ++i) {
+      if (notes && std::abs(projected[i] - x[i]) > 1e-12 * std::max(1.0, std::abs(x[i])) &&
+          overrides.count(info.coordinates[i]))
+        notes->push_back("initial " + info.coordinates[i] + " = " + formatValue(x[i]) +
+                         " violates the holonomic constraints; changed to " +
+                         formatValue(projected[i]));
+      x[i] = projected[i];
+    }
+    if (!dependent.empty() && !(largestResidual(x) < 1e-9))
+      throw InputError("the holonomic constraints of '" + system.name() +
+                       "' cannot be met for these coordinates (residual " +
+                       formatValue(largestResidual(x)) + ")");
   }
 
   // Keep what the user gave plus the system's independent velocities; if that leaves too

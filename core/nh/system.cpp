@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <stdexcept>
 
 namespace nh {
 
@@ -30,7 +31,31 @@ std::string ParameterInfo::rangeText() const {
   return text;
 }
 
-SystemModel::SystemModel(SystemInfo info) : info_(std::move(info)) {}
+SystemModel::SystemModel(SystemInfo info) : info_(std::move(info)) {
+  auto indices = [&](const std::vector<std::string>& names, const char* what) {
+    std::vector<int> out;
+    for (const std::string& name : names) {
+      const int i = coordinateIndex(name);
+      if (i < 0)
+        throw std::logic_error("system '" + info_.name + "' declares " + what + " coordinate '" +
+                               name + "', which it does not have");
+      out.push_back(i);
+    }
+    return out;
+  };
+  cyclic_ = indices(info_.cyclicCoordinates, "the cyclic");
+  dependent_ = indices(info_.dependentCoordinates, "the dependent");
+  if (!dependent_.empty() && static_cast<int>(dependent_.size()) != info_.holonomicCount)
+    throw std::logic_error("system '" + info_.name +
+                           "' must declare as many dependent coordinates as holonomic "
+                           "constraints");
+}
+
+int SystemModel::coordinateIndex(const std::string& name) const {
+  for (size_t i = 0; i < info_.coordinates.size(); ++i)
+    if (info_.coordinates[i] == name) return static_cast<int>(i);
+  return -1;
+}
 
 std::vector<double> SystemModel::defaultParameters() const {
   std::vector<double> values;

@@ -138,6 +138,13 @@ struct SystemInfo {
   // ParameterInfo fields name, min, max and the exclusivity flags are used.
   std::vector<ParameterInfo> stateLimits;
   bool constantStructure = false;  // C^γ_{αβ} independent of q (a Lie algebra, say)
+  // Coordinates the equations of motion do not read (positions where the system is
+  // invariant, headings, wheel angles, a free attitude): `nhsim linearize` drops them.
+  std::vector<std::string> cyclicCoordinates;
+  // Coordinates that holonomic completion and drift control solve g(t, q) = 0 for, the
+  // others held fixed (the bicycle's pitch from its lean and steer). Empty: all of them,
+  // least change (Gauss–Newton). As many as holonomic constraints when given.
+  std::vector<std::string> dependentCoordinates;
   int constraintCount = 0;         // k: Φ(t, q, y) = 0
   int holonomicCount = 0;          // h: g(t, q) = 0
   SceneEditing editing;
@@ -201,14 +208,25 @@ class SystemModel {
 
   std::vector<double> defaultParameters() const;
   int parameterIndex(const std::string& name) const;  // -1 if unknown
+  int coordinateIndex(const std::string& name) const;  // -1 if unknown
+  // info().cyclicCoordinates and dependentCoordinates as indices into q.
+  const std::vector<int>& cyclicIndices() const { return cyclic_; }
+  const std::vector<int>& dependentIndices() const { return dependent_; }
+
+  // Conditions on the parameters beyond their ranges (an inertia tensor positive
+  // definite, say): "" when the values are allowed, else what is wrong and what is allowed.
+  virtual std::string checkParameters(const double* /*p*/) const { return {}; }
 
   virtual void anchor(const double* p, const double* q, double* rho) const = 0;
   virtual void anchor(const double* p, const Sym* q, Sym* rho) const = 0;
   virtual bool hasStructure() const = 0;
   virtual void structure(const double* p, const double* q, double* C) const = 0;
+  // The same on the tape (for linearisation); throws TapeError if the system cannot.
+  virtual void structure(const double* p, const Sym* q, Sym* C) const = 0;
   virtual bool hasForce() const = 0;
   virtual void force(const double* p, double t, const double* q, const double* y,
                      double* Q) const = 0;
+  virtual void force(const double* p, const Sym& t, const Sym* q, const Sym* y, Sym* Q) const = 0;
 
   virtual double lagrangian(const double* p, double t, const double* q, const double* y) const = 0;
   virtual Jet2 lagrangian(const double* p, const Jet2& t, const Jet2* q, const Jet2* y) const = 0;
@@ -233,6 +251,7 @@ class SystemModel {
 
  private:
   SystemInfo info_;
+  std::vector<int> cyclic_, dependent_;
 };
 
 // ---- Adapter from a static definition -----------------------------------------------------
@@ -250,20 +269,36 @@ class DefinedSystem final : public SystemModel {
     std::fill(rho, rho + n() * m(), Sym(0.0));
     Def::anchor(p, q, rho);
   }
-  bool hasStructure() const override {
-    return requires { &Def::structure; };
+  std::string checkParameters(const double* p) const override {
+    if constexpr (requires { &Def::checkParameters; })
+      return Def::checkParameters(p);
+    else
+      return {};
   }
+  bool hasStructure() const override { return kStructure; }
   void structure(const double* p, const double* q, double* C) const override {
     std::fill(C, C + m() * m() * m(), 0.0);
-    if constexpr (requires { &Def::structure; }) Def::structure(p, q, C);
+    if constexpr (kStructure) Def::structure(p, q, C);
   }
-  bool hasForce() const override {
-    return requires { &Def::force; };
+  void structure(const double* p, const Sym* q, Sym* C) const override {
+    std::fill(C, C + m() * m() * m(), Sym(0.0));
+    if constexpr (kStructureOnTape)
+      Def::structure(p, q, C);
+    else if constexpr (kStructure)
+      throw TapeError("the structure functions of '" + name() + "' cannot be taped");
   }
+  bool hasForce() const override { return kForce; }
   void force(const double* p, double t, const double* q, const double* y,
              double* Q) const override {
     std::fill(Q, Q + m(), 0.0);
-    if constexpr (requires { &Def::force; }) Def::force(p, t, q, y, Q);
+    if constexpr (kForce) Def::force(p, t, q, y, Q);
+  }
+  void force(const double* p, const Sym& t, const Sym* q, const Sym* y, Sym* Q) const override {
+    std::fill(Q, Q + m(), Sym(0.0));
+    if constexpr (kForceOnTape)
+      Def::force(p, t, q, y, Q);
+    else if constexpr (kForce)
+      throw TapeError("the force of '" + name() + "' cannot be taped");
   }
   double lagrangian(const double* p, double t, const double* q, const double* y) const override {
     return Def::lagrangian(p, t, q, y);
@@ -311,6 +346,15 @@ class DefinedSystem final : public SystemModel {
   }
 
  private:
+  static constexpr bool kStructure =
+      requires(const double* d, double* c) { Def::structure(d, d, c); };
+  static constexpr bool kStructureOnTape =
+      requires(const double* d, const Sym* q, Sym* c) { Def::structure(d, q, c); };
+  static constexpr bool kForce =
+      requires(const double* d, double* f) { Def::force(d, 0.0, d, d, f); };
+  static constexpr bool kForceOnTape =
+      requires(const double* d, const Sym* q, Sym* f) { Def::force(d, Sym(0.0), q, q, f); };
+
   template <class S>
   void allConstraints(const double* p, const S& t, const S* q, const S* y, S* phi) const {
     if constexpr (requires { &Def::template constraints<S>; }) Def::constraints(p, t, q, y, phi);

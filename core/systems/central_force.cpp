@@ -53,6 +53,7 @@ struct CentralForce {
     s.velocities = {"w1", "w2"};
     s.stateOrder = {"r", "theta", "w1", "w2"};
     s.independentVelocities = {"w1", "w2"};
+    s.cyclicCoordinates = {"theta"};
     s.initialization = "There are no velocity constraints: w1 and w2 are free.";
     s.stateLimits = {{.name = "r",
                       .unit = "m",
@@ -70,7 +71,8 @@ struct CentralForce {
     rho[0 + 2 * 0] = S(1.0);
     rho[1 + 2 * 1] = 1.0 / (q[0] * q[0]);
   }
-  static void structure(const double*, const double* q, double* C) {
+  template <class S>
+  static void structure(const double*, const S* q, S* C) {
     C[1 + 2 * (0 + 2 * 1)] = -2.0 / q[0];  // C²₁₂
     C[1 + 2 * (1 + 2 * 0)] = 2.0 / q[0];   // C²₂₁
   }

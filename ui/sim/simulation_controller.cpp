@@ -90,6 +90,10 @@ void SimulationController::setParameter(const std::string& name, double value) {
     throw nh::InputError("'" + name + "' must be in " + info.rangeText() + ", got " +
                          nh::formatValue(value));
   if (parameters_[i] == value) return;
+  std::vector<double> candidate = parameters_;
+  candidate[i] = value;
+  if (const std::string why = system_->checkParameters(candidate.data()); !why.empty())
+    throw nh::InputError("'" + name + "' = " + nh::formatValue(value) + " is not allowed: " + why);
   parameters_[i] = value;
   // The next reset starts from initial conditions completed for these parameters.
   try {

@@ -41,6 +41,16 @@ class ModelErrorsTest : public QObject {
     QCOMPARE(s->k(), 1);
   }
 
+  // A parameter check refuses values that fail it, with its message; the defaults pass.
+  void parameterChecksRefuseValues() {
+    const auto s = nh::model::loadModelText(
+        kGood + "parameter_checks:\n  - {positive: 3 - m, message: m must be below 3}\n",
+        "particle.yaml");
+    const double fine = 2.5, tooBig = 3.0;
+    QCOMPARE(s->checkParameters(&fine), std::string());
+    QCOMPARE(s->checkParameters(&tooBig), std::string("m must be below 3"));
+  }
+
   void errors_data() {
     QTest::addColumn<QString>("text");
     QTest::addColumn<QString>("key");
@@ -120,6 +130,19 @@ class ModelErrorsTest : public QObject {
             "scene:\n  bodies:\n    - {name: p, shape: cube, position: [x, y, z], size: [1, 1, "
             "1]}\n",
         "scene.bodies[1].shape", 14, 24, "unknown shape 'cube' (allowed: sphere, box");
+    row("cyclic names a velocity", kGood + "cyclic: [x, vx]\n", "cyclic", 12, 13,
+        "'vx' is not a coordinate (coordinates: x, y, z)");
+    row("dependent without as many holonomic constraints", kGood + "dependent: [z]\n", "dependent",
+        12, 12, "expected as many coordinates as holonomic constraints (0)");
+    row("parameter check failing at the defaults",
+        kGood + "parameter_checks:\n  - {positive: m - 2, message: m must exceed 2}\n",
+        "parameter_checks", 13, 3, "the default parameters fail: m must exceed 2");
+    row("parameter check reading a coordinate",
+        kGood + "parameter_checks:\n  - {positive: m - x, message: no}\n",
+        "parameter_checks[1].positive", 13, 20, "'x' cannot be used here");
+    row("parameter check without a message",
+        kGood + "parameter_checks:\n  - {positive: m}\n", "parameter_checks[1].message", 13, 5,
+        "missing");
     row("multiplier outside the scene's arrows",
         replaceLine(kGood, "  - vz - y*vx", "  - vz - y*vx*lambda_1"), "constraints[1]", 10, 15,
         "'lambda_1' cannot be used here");

@@ -1,0 +1,205 @@
+#include "app/nhsim/linearize_command.h"
+
+#include <cerrno>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <optional>
+#include <algorithm>
+#include <nlohmann/json.hpp>
+
+#include "app/nhsim/cli_support.h"
+#include "core/model/catalogue.h"
+#include "core/nh/linearize.h"
+#include "core/nh/scenario.h"
+
+namespace nh::cli {
+
+namespace {
+
+struct Sweep {
+  std::string name;
+  double from = 0, to = 0;
+  long count = 0;
+  bool isParameter = false;
+};
+
+// NAME=FROM:TO:N
+Sweep parseSweep(const std::string& text) {
+  const size_t eq = text.find('=');
+  if (eq == std::string::npos || eq == 0)
+    throw UsageError("--sweep expects NAME=FROM:TO:N, got '" + text + "'");
+  Sweep s;
+  s.name = text.substr(0, eq);
+  const std::string rest = text.substr(eq + 1);
+  const size_t c1 = rest.find(':');
+  const size_t c2 = c1 == std::string::npos ? c1 : rest.find(':', c1 + 1);
+  if (c2 == std::string::npos || rest.find(':', c2 + 1) != std::string::npos)
+    throw UsageError("--sweep expects NAME=FROM:TO:N, got '" + text + "'");
+  s.from = parseNumber(rest.substr(0, c1), "--sweep FROM");
+  s.to = parseNumber(rest.substr(c1 + 1, c2 - c1 - 1), "--sweep TO");
+  const std::string countText = rest.substr(c2 + 1);
+  char* end = nullptr;
+  errno = 0;
+  const long count = std::strtol(countText.c_str(), &end, 10);
+  if (countText.empty() || *end != '\0' || errno == ERANGE || count < 1 || count > 1000000)
+    throw UsageError("--sweep: N must be a whole number from 1 to 1000000, got '" + countText +
+                     "'");
+  s.count = count;
+  return s;
+}
+
+std::string number(double v) { return formatValue(v); }
+
+void write(const std::string& text) {
+  if (std::fputs(text.c_str(), stdout) == EOF || std::fflush(stdout) != 0)
+    throw Error(std::string("cannot write the eigenvalues: ") + std::strerror(errno));
+}
+
+}  // namespace
+
+int linearizeCommand(const std::vector<std::string>& args) {
+  if (args.empty() || args[0].rfind("--", 0) == 0)
+    throw UsageError("linearize needs a system name, a model file or a scenario file");
+  Scenario scenario = loadTarget(args[0]);
+  bool json = false;
+  std::optional<Sweep> sweep;
+  for (size_t i = 1; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    if (parseScenarioOption(args, i, scenario)) continue;
+    if (a == "--json") {
+      json = true;
+    } else if (a == "--sweep") {
+      if (sweep) throw UsageError("--sweep may be given once");
+      sweep = parseSweep(optionValue(args, i));
+    } else {
+      throw UsageError("unknown option '" + a + "' for linearize");
+    }
+  }
+  if (scenario.dynamics != DynamicsKind::Nonholonomic)
+    throw UsageError("linearize works on the nonholonomic equations (--dynamics nonholonomic)");
+  const auto system = findSystem(scenario.system);
+  const SystemInfo& info = system->info();
+  if (sweep) {
+    if (system->parameterIndex(sweep->name) >= 0) {
+      sweep->isParameter = true;
+    } else {
+      const bool independentVelocity =
+          std::find(info.independentVelocities.begin(), info.independentVelocities.end(),
+                    sweep->name) != info.independentVelocities.end();
+      const bool coordinate = system->coordinateIndex(sweep->name) >= 0;
+      if (!independentVelocity && !coordinate) {
+        std::string known;
+        for (const auto& p : info.parameters) known += (known.empty() ? "" : ", ") + p.name;
+        for (const auto& c : info.coordinates) known += (known.empty() ? "" : ", ") + c;
+        for (const auto& v : info.independentVelocities) known += (known.empty() ? "" : ", ") + v;
+        throw UsageError("--sweep: '" + sweep->name + "' is neither a parameter nor an " +
+                         "independent state variable of '" + system->name() + "' (" + known + ")");
+      }
+    }
+  }
+
+  struct Point {
+    std::vector<double> x;
+    Linearization lin;
+  };
+  const StateLayout layout = stateLayout(*system, DynamicsKind::Nonholonomic);
+  auto at = [&](const Scenario& s) {
+    const std::vector<double> parameters = resolveParameters(*system, s.parameters);
+    const EquationsOfMotion equations(system, DynamicsKind::Nonholonomic, s.formulation,
+                                      parameters);
+    std::vector<std::string> notes;
+    Point p;
+    p.x = initialState(equations, 0.0, s.initial, &notes);
+    for (const auto& note : notes) std::fprintf(stderr, "nhsim: note: %s\n", note.c_str());
+    p.lin = linearize(equations, 0.0, p.x);
+    if (!p.lin.equilibrium) {
+      std::string rhs;
+      for (int i = 0; i < p.lin.reducedRhs.size(); ++i)
+        if (std::abs(p.lin.reducedRhs[i]) > 0) {
+          if (!rhs.empty()) rhs.append(", ");
+          rhs.append("d").append(p.lin.variables[i]).append("/dt = ");
+          rhs.append(number(p.lin.reducedRhs[i]));
+        }
+      std::fprintf(stderr,
+                   "nhsim: warning: this state is not an equilibrium of the reduced equations "
+                   "(%s); the eigenvalues describe the linearisation there\n",
+                   rhs.c_str());
+    }
+    return p;
+  };
+
+  if (!sweep) {
+    const Point p = at(scenario);
+    if (json) {
+      nlohmann::ordered_json root;
+      root["system"] = system->name();
+      root["variables"] = p.lin.variables;
+      nlohmann::ordered_json point = nlohmann::ordered_json::object();
+      for (size_t i = 0; i < layout.names.size(); ++i) point[layout.names[i]] = p.x[layout.index[i]];
+      root["point"] = point;
+      nlohmann::ordered_json list = nlohmann::ordered_json::array();
+      for (const auto& e : p.lin.eigenvalues) list.push_back({e.real(), e.imag()});
+      root["eigenvalues"] = list;
+      write(root.dump() + "\n");
+    } else {
+      std::string text;
+      for (const auto& e : p.lin.eigenvalues) {
+        text.append(number(e.real()));
+        text.push_back(' ');
+        text.append(number(e.imag()));
+        text.push_back('\n');
+      }
+      write(text);
+    }
+    return kOk;
+  }
+
+  nlohmann::ordered_json values = nlohmann::ordered_json::array(),
+                         eigenvalues = nlohmann::ordered_json::array();
+  std::vector<std::string> variables;
+  for (long i = 0; i < sweep->count; ++i) {
+    const double value =
+        sweep->count == 1
+            ? sweep->from
+            : (i == sweep->count - 1 ? sweep->to
+                                     : sweep->from + (sweep->to - sweep->from) *
+                                                         static_cast<double>(i) /
+                                                         static_cast<double>(sweep->count - 1));
+    Scenario s = scenario;
+    if (sweep->isParameter)
+      s.parameters[sweep->name] = value;
+    else
+      s.initial[sweep->name] = value;
+    const Point p = at(s);
+    if (variables.empty()) variables = p.lin.variables;
+    if (json) {
+      values.push_back(value);
+      nlohmann::ordered_json list = nlohmann::ordered_json::array();
+      for (const auto& e : p.lin.eigenvalues) list.push_back({e.real(), e.imag()});
+      eigenvalues.push_back(list);
+    } else {
+      std::string line = number(value);
+      for (const auto& e : p.lin.eigenvalues) {
+        line.push_back(',');
+        line.append(number(e.real()));
+        line.push_back(',');
+        line.append(number(e.imag()));
+      }
+      line.push_back('\n');
+      write(line);
+    }
+  }
+  if (json) {
+    nlohmann::ordered_json root;
+    root["system"] = system->name();
+    root["sweep"] = sweep->name;
+    root["values"] = values;
+    root["variables"] = variables;
+    root["eigenvalues"] = eigenvalues;
+    write(root.dump() + "\n");
+  }
+  return kOk;
+}
+
+}  // namespace nh::cli

@@ -1,0 +1,44 @@
+// Linearisation of the nonholonomic equations of motion at a state, on the constraint
+// manifold and reduced (`nhsim linearize`).
+//
+// The Jacobian of the right-hand side ẋ = f(t, x), x = (q, y), is exact: the system's
+// functions are recorded on a tape (symbolic.h), M, F, A, b and Φ and their first
+// derivatives with respect to every q and y are compiled from it, and the derivative of
+// the solution of M ẏ − Aᵀλ = F, A ẏ = b follows from differentiating that linear system:
+//   M dẏ − Aᵀ dλ = dF − dM ẏ + dAᵀ λ,   A dẏ = db − dA ẏ.
+// The reduction keeps the coordinates the equations read and the independent velocities:
+// cyclic coordinates (SystemInfo::cyclicCoordinates) are dropped, coordinates fixed by the
+// holonomic constraints (dependentCoordinates, or chosen by pivoting) and the dependent
+// velocities are expressed through the kept ones by the linearised constraints
+// (G δq = 0, Φ_q δq + A δy = 0), and the reduced Jacobian is J_r = S J T, T the tangent
+// map of that parametrisation and S the rows of the kept variables.
+#pragma once
+
+#include <Eigen/Dense>
+#include <complex>
+#include <string>
+#include <vector>
+
+#include "core/nh/dynamics.h"
+
+namespace nh {
+
+// ∂f/∂x of the nonholonomic right-hand side at (t, x) (size n + m square, state order q, y).
+// Throws InputError for vakonomic equations or when the system cannot be taped.
+Eigen::MatrixXd stateJacobian(const EquationsOfMotion& equations, double t, const double* x);
+
+struct Linearization {
+  std::vector<std::string> variables;  // the reduced variables: kept coordinates, velocities
+  std::vector<int> stateIndex;         // their indices in x
+  Eigen::MatrixXd jacobian;            // reduced, variables × variables
+  Eigen::VectorXd reducedRhs;          // f at the kept rows (≈ 0 at a relative equilibrium)
+  std::vector<std::complex<double>> eigenvalues;  // sorted by real part, then imaginary
+  bool equilibrium = true;  // reducedRhs small (relative 1e-9 of the terms of f)
+};
+
+// Linearises at (t, x), x on the constraint manifold. Throws InputError (saying why) when
+// the dynamics reads an attitude quaternion, the constraints cannot be solved for the
+// dependent velocities, or the equations are vakonomic.
+Linearization linearize(const EquationsOfMotion& equations, double t, const std::vector<double>& x);
+
+}  // namespace nh

@@ -1,0 +1,112 @@
+// `nhsim linearize` as users run it: the exact JSON shapes the issue specifies, text and CSV
+// output, the warning away from an equilibrium, and bad input exiting 2 with one line.
+// The eigenvalues are checked against the Chaplygin sleigh's closed form: straight motion at
+// speed v has eigenvalues 0 and −m a v/(I + m a²) (m = 1, I = 0.05, a = 0.2).
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QtTest>
+
+#include "nhsim_process.h"
+
+namespace {
+using Result = nh::test::ProcessResult;
+Result nhsim(const QStringList& args) { return nh::test::runNhsim(args); }
+double sleighRate(double v) { return -1.0 * 0.2 * v / (0.05 + 1.0 * 0.2 * 0.2); }
+}  // namespace
+
+class LinearizeCliTest : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void jsonAtOnePoint() {
+    const Result r = nhsim({"linearize", "chaplygin_sleigh", "--init", "omega=0", "--json"});
+    QCOMPARE(r.code, 0);
+    QVERIFY2(r.err.isEmpty(), qPrintable(r.err));  // an equilibrium: no warning
+    const QJsonObject root = QJsonDocument::fromJson(r.out.toUtf8()).object();
+    QCOMPARE(root.keys(), (QStringList{"eigenvalues", "point", "system", "variables"}));
+    QCOMPARE(root["system"].toString(), QString("chaplygin_sleigh"));
+    QCOMPARE(root["variables"].toArray(), (QJsonArray{"v", "omega"}));
+    const QJsonObject point = root["point"].toObject();
+    QCOMPARE(point["v"].toDouble(), 0.3);
+    QCOMPARE(point["omega"].toDouble(), 0.0);
+    QVERIFY(point.contains("theta") && point.contains("u"));
+    const QJsonArray e = root["eigenvalues"].toArray();
+    QCOMPARE(e.size(), 2);
+    QVERIFY(std::abs(e[0].toArray()[0].toDouble() - sleighRate(0.3)) < 1e-12);
+    QVERIFY(std::abs(e[1].toArray()[0].toDouble()) < 1e-12);
+    QCOMPARE(e[0].toArray().size(), 2);
+  }
+
+  void textOutputAndWarningAwayFromEquilibrium() {
+    const Result r = nhsim({"linearize", "chaplygin_sleigh"});  // ω = 3: turning
+    QCOMPARE(r.code, 0);
+    QVERIFY2(r.err.contains("warning") && r.err.contains("not an equilibrium"), qPrintable(r.err));
+    const QStringList lines = r.out.split('\n', Qt::SkipEmptyParts);
+    QCOMPARE(lines.size(), 2);
+    for (const QString& line : lines) QCOMPARE(line.split(' ').size(), 2);
+  }
+
+  void sweepJsonAndCsv() {
+    const Result r = nhsim({"linearize", "chaplygin_sleigh", "--init", "omega=0", "--sweep",
+                            "v=-1:1:5", "--json"});
+    QCOMPARE(r.code, 0);
+    const QJsonObject root = QJsonDocument::fromJson(r.out.toUtf8()).object();
+    QCOMPARE(root.keys(),
+             (QStringList{"eigenvalues", "sweep", "system", "values", "variables"}));
+    QCOMPARE(root["sweep"].toString(), QString("v"));
+    QCOMPARE(root["values"].toArray(), (QJsonArray{-1.0, -0.5, 0.0, 0.5, 1.0}));
+    const QJsonArray all = root["eigenvalues"].toArray();
+    QCOMPARE(all.size(), 5);
+    for (int i = 0; i < 5; ++i) {
+      const double v = -1.0 + 0.5 * i;
+      const QJsonArray e = all[i].toArray();
+      QCOMPARE(e.size(), 2);
+      const double lo = std::min(sleighRate(v), 0.0), hi = std::max(sleighRate(v), 0.0);
+      QVERIFY(std::abs(e[0].toArray()[0].toDouble() - lo) < 1e-12);
+      QVERIFY(std::abs(e[1].toArray()[0].toDouble() - hi) < 1e-12);
+    }
+    // A parameter sweep as CSV: NAME,re_1,im_1,re_2,im_2 per value.
+    const Result csv = nhsim({"linearize", "chaplygin_sleigh", "--init", "omega=0", "--sweep",
+                              "a=0.1:0.3:3"});
+    QCOMPARE(csv.code, 0);
+    const QStringList lines = csv.out.split('\n', Qt::SkipEmptyParts);
+    QCOMPARE(lines.size(), 3);
+    const QStringList cells = lines[1].split(',');
+    QCOMPARE(cells.size(), 5);
+    QCOMPARE(cells[0].toDouble(), 0.2);
+    QVERIFY(std::abs(cells[1].toDouble() - sleighRate(0.3)) < 1e-12);
+    // N = 1: FROM alone.
+    const Result one = nhsim({"linearize", "chaplygin_sleigh", "--sweep", "v=2:5:1"});
+    QCOMPARE(one.code, 0);
+    QVERIFY(one.out.startsWith("2,"));
+  }
+
+  void badInputExitsTwo() {
+    const QList<QStringList> cases = {
+        {"linearize"},
+        {"linearize", "no_such_system"},
+        {"linearize", "chaplygin_sleigh", "--sweep", "nope=0:1:3"},
+        {"linearize", "chaplygin_sleigh", "--sweep", "u=0:1:3"},  // a dependent velocity
+        {"linearize", "chaplygin_sleigh", "--sweep", "v=0:1:0"},
+        {"linearize", "chaplygin_sleigh", "--sweep", "v=0:1:-2"},
+        {"linearize", "chaplygin_sleigh", "--sweep", "v=nan:1:3"},
+        {"linearize", "chaplygin_sleigh", "--sweep", "v=0:inf:3"},
+        {"linearize", "chaplygin_sleigh", "--sweep", "v=0:1"},
+        {"linearize", "chaplygin_sleigh", "--set", "nope=1"},
+        {"linearize", "chaplygin_sleigh", "--init", "nope=1"},
+        {"linearize", "chaplygin_sleigh", "--dynamics", "vakonomic"},
+        {"linearize", "chaplygin_sleigh", "--frobnicate"},
+    };
+    for (const QStringList& args : cases) {
+      const Result r = nhsim(args);
+      QVERIFY2(r.code == 2, qPrintable(args.join(' ') + " → " + QString::number(r.code)));
+      QVERIFY2(r.out.isEmpty(), qPrintable(args.join(' ')));
+      QCOMPARE(r.err.count('\n'), 1);
+      QVERIFY(r.err.startsWith("nhsim: error: "));
+    }
+  }
+};
+
+QTEST_GUILESS_MAIN(LinearizeCliTest)
+#include "linearize_cli_test.moc"
