@@ -352,6 +352,9 @@ struct WhippleBicycle {
                     "steer_rate", "yaw_rate", "pitch_rate", "front_wheel_rate", "vx",
                     "vy"};
     s.independentVelocities = {"v", "lean_rate", "steer_rate"};
+    // Level ground: position and heading do not enter; the wheels are axisymmetric.
+    s.cyclicCoordinates = {"x", "y", "yaw", "rear_wheel", "front_wheel"};
+    s.dependentCoordinates = {"pitch"};  // from lean and steer (front wheel on the ground)
     s.initialization =
         "pitch follows from lean and steer (front wheel on the ground, the branch through pitch "
         "0); v (forward speed of the rear contact, −rR·(θ̇_R + θ̇_B)), lean_rate and steer_rate "
