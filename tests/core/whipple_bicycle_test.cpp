@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "core/model/catalogue.h"
+#include "core/nh/errors.h"
 #include "core/nh/scenario.h"
 #include "core/nh/simulation.h"
 
@@ -173,6 +174,45 @@ class WhippleBicycleTest : public QObject {
     }
     // Entries up to ~5·10³ (v² K2 at 8 m/s), differentiated numerically (measured 2e-9).
     QVERIFY(worst < 1e-7);
+  }
+
+  // Inertia tensors must be positive definite: the system's check, and through it the
+  // parameter resolution every front end uses (nhsim exits 2 with this message).
+  void refusesNonPositiveDefiniteInertia() {
+    const auto system = findSystem("whipple_bicycle");
+    std::vector<double> p = system->defaultParameters();
+    QCOMPARE(system->checkParameters(p.data()), std::string());
+    p[system->parameterIndex("IBxz")] = 20;  // IBxx·IBzz = 25.76 < 400
+    const QString why = QString::fromStdString(system->checkParameters(p.data()));
+    QVERIFY2(why.startsWith("inertia tensor of the rear frame must be positive definite"),
+             qPrintable(why));
+    try {
+      resolveParameters(*system, {{"IHxz", 0.03}});  // IHxx·IHzz = 4.2e-4 < 9e-4
+      QFAIL("expected InputError");
+    } catch (const InputError& e) {
+      QVERIFY2(QString(e.what()).contains("inertia tensor of the front frame must be positive "
+                                          "definite (IHxx·IHzz > IHxz²"),
+               e.what());
+    }
+    QCOMPARE(resolveParameters(*system, {{"IBxz", -2.4}}).size(), p.size());
+  }
+
+  // Pitch follows from lean and steer (branch through 0) whatever pitch is given; lean and
+  // steer are kept.
+  void completesPitchFromLeanAndSteer() {
+    const auto system = findSystem("whipple_bicycle");
+    const EquationsOfMotion eq(system, DynamicsKind::Nonholonomic);
+    const double lean = M_PI / 2 - 0.9501292851472, steer = -0.2311385135743;
+    for (const double given : {0.0, 0.3, -0.2}) {
+      std::vector<std::string> notes;
+      const auto x = initialState(eq, 0, {{"lean", lean}, {"steer", steer}, {"pitch", given}},
+                                  &notes);
+      QCOMPARE(x[Lean], lean);
+      QCOMPARE(x[Steer], steer);
+      QVERIFY2(std::abs(x[Pitch] - (M_PI - 3.1257073014894)) < 1e-12,
+               qPrintable(QString::number(x[Pitch], 'g', 17)));
+      QVERIFY(eq.residual(0, x.data()) < 1e-12);
+    }
   }
 
   // No dissipation: E = T + V is conserved, and the front wheel stays on the ground.
