@@ -551,7 +551,7 @@ struct WhippleBicycle {
     bar("top tube", seat, headTop, 0.018, frameColour);
     bar("head tube", headBottom, headTop, 0.025, frameColour);
     f.bodies.push_back({ShapeKind::Body, "rider", drawn(P.rearMass), attitude(P.rear),
-                        Vector3d(0.12, 0.18, 0.25)});
+                        Vector3d(0.11, 0.16, 0.24), Vector3d(0.32, 0.48, 0.72)});
     // Front frame: fork blade from the head tube to the front axle, handlebar across H's y.
     const Vector3d handlebarCentre = frontPoint(w + c - (headHigh + 0.05) * tanLambda, 0,
                                                 -(headHigh + 0.05));
