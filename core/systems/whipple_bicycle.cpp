@@ -40,14 +40,6 @@ Mat3<T> multiply(const Mat3<T>& A, const Mat3<T>& B) {
   return C;
 }
 template <class T>
-Mat3<T> multiplyByConstant(const Mat3<T>& A, const double (&B)[9]) {
-  Mat3<T> C;
-  for (int i = 0; i < 3; ++i)
-    for (int j = 0; j < 3; ++j)
-      C(i, j) = A(i, 0) * B[j] + A(i, 1) * B[3 + j] + A(i, 2) * B[6 + j];
-  return C;
-}
-template <class T>
 Vec3<T> apply(const Mat3<T>& A, double x, double y, double z) {
   Vec3<T> r;
   for (int i = 0; i < 3; ++i) r.c[i] = A(i, 0) * x + A(i, 1) * y + A(i, 2) * z;
@@ -105,8 +97,7 @@ template <class S>
 Vec3<S> angularVelocity(const Mat3<Tangent<S>>& R, bool body) {
   auto Omega = [&](int i, int j) {
     S sum(0.0);
-    for (int k = 0; k < 3; ++k)
-      sum = sum + (body ? R(k, i).v * R(k, j).d : R(i, k).d * R(j, k).v);
+    for (int k = 0; k < 3; ++k) sum = sum + (body ? R(k, i).v * R(k, j).d : R(i, k).d * R(j, k).v);
     return sum;
   };
   return {{Omega(2, 1), Omega(0, 2), Omega(1, 0)}};
@@ -347,10 +338,10 @@ struct WhippleBicycle {
     s.coordinates = {"x", "y", "yaw", "lean", "pitch", "steer", "rear_wheel", "front_wheel"};
     s.velocities = {"v",          "lean_rate",        "steer_rate", "yaw_rate",
                     "pitch_rate", "front_wheel_rate", "vx",         "vy"};
-    s.stateOrder = {"x",        "y",          "yaw",        "lean",       "pitch",
-                    "steer",    "rear_wheel", "front_wheel", "v",         "lean_rate",
-                    "steer_rate", "yaw_rate", "pitch_rate", "front_wheel_rate", "vx",
-                    "vy"};
+    s.stateOrder = {
+        "x",           "y", "yaw",       "lean",       "pitch",    "steer",      "rear_wheel",
+        "front_wheel", "v", "lean_rate", "steer_rate", "yaw_rate", "pitch_rate", "front_wheel_rate",
+        "vx",          "vy"};
     s.independentVelocities = {"v", "lean_rate", "steer_rate"};
     // Level ground: position and heading do not enter; the wheels are axisymmetric.
     s.cyclicCoordinates = {"x", "y", "yaw", "rear_wheel", "front_wheel"};
@@ -371,10 +362,10 @@ struct WhippleBicycle {
   // Rear frame B and front frame H, wheel centres and mass centres, for coordinates q.
   template <class T>
   struct Pose {
-    Mat3<T> rear, front;                    // attitudes R_B, R_H
-    Vec3<T> rearCentre, frontCentre;        // wheel centres
-    Vec3<T> rearMass, frontMass;            // mass centres of B and H
-    Vec3<T> steerPoint;                     // steering axis at ground level (reference)
+    Mat3<T> rear, front;              // attitudes R_B, R_H
+    Vec3<T> rearCentre, frontCentre;  // wheel centres
+    Vec3<T> rearMass, frontMass;      // mass centres of B and H
+    Vec3<T> steerPoint;               // steering axis at ground level (reference)
   };
   template <class T>
   static Pose<T> pose(const double* p, const T* q) {
@@ -455,17 +446,15 @@ struct WhippleBicycle {
     Vec3<S> omegaR = omegaB, omegaF = omegaH;
     omegaR.c[1] = omegaR.c[1] + qd[iRearWheel];
     omegaF.c[1] = omegaF.c[1] + qd[iFrontWheel];
-    const S kinetic =
-        translational(p[kMB], P.rearMass) + translational(p[kMH], P.frontMass) +
-        translational(p[kMR], P.rearCentre) + translational(p[kMF], P.frontCentre) +
-        rotational(omegaB, p[kIBxx], p[kIByy], p[kIBzz], p[kIBxz]) +
-        rotational(omegaH, p[kIHxx], p[kIHyy], p[kIHzz], p[kIHxz]) +
-        rotational(omegaR, p[kIRxx], p[kIRyy], p[kIRxx], 0.0) +
-        rotational(omegaF, p[kIFxx], p[kIFyy], p[kIFxx], 0.0);
+    const S kinetic = translational(p[kMB], P.rearMass) + translational(p[kMH], P.frontMass) +
+                      translational(p[kMR], P.rearCentre) + translational(p[kMF], P.frontCentre) +
+                      rotational(omegaB, p[kIBxx], p[kIByy], p[kIBzz], p[kIBxz]) +
+                      rotational(omegaH, p[kIHxx], p[kIHyy], p[kIHzz], p[kIHxz]) +
+                      rotational(omegaR, p[kIRxx], p[kIRyy], p[kIRxx], 0.0) +
+                      rotational(omegaF, p[kIFxx], p[kIFyy], p[kIFxx], 0.0);
     // V = Σ m g·height = −Σ m g z (z down).
-    const S potential =
-        -p[kG] * (p[kMB] * P.rearMass.c[2].v + p[kMH] * P.frontMass.c[2].v +
-                  p[kMR] * P.rearCentre.c[2].v + p[kMF] * P.frontCentre.c[2].v);
+    const S potential = -p[kG] * (p[kMB] * P.rearMass.c[2].v + p[kMH] * P.frontMass.c[2].v +
+                                  p[kMR] * P.rearCentre.c[2].v + p[kMF] * P.frontCentre.c[2].v);
     return kinetic - potential;
   }
 
@@ -481,8 +470,8 @@ struct WhippleBicycle {
     Vec3<S> omega = angularVelocity(P.front, false);
     for (int i = 0; i < 3; ++i) omega.c[i] = omega.c[i] + qd[iFrontWheel] * P.front(i, 1).v;
     const Vec3<S> centre = values(P.frontCentre), contact = values(frontContact(p, P));
-    const Vec3<S> arm{{contact.c[0] - centre.c[0], contact.c[1] - centre.c[1],
-                       contact.c[2] - centre.c[2]}};
+    const Vec3<S> arm{
+        {contact.c[0] - centre.c[0], contact.c[1] - centre.c[1], contact.c[2] - centre.c[2]}};
     const Vec3<S> slip = rates(P.frontCentre) + cross(omega, arm);
     phi[2] = slip.c[0];
     phi[3] = slip.c[1];
@@ -494,22 +483,21 @@ struct WhippleBicycle {
   }
 
   static std::string checkParameters(const double* p) {
-    auto check = [&](const char* body, const char* xx, const char* zz, const char* xz,
-                     double Ixx, double Izz, double Ixz) -> std::string {
+    auto check = [&](const char* body, const char* xx, const char* zz, const char* xz, double Ixx,
+                     double Izz, double Ixz) -> std::string {
       if (Ixx * Izz > Ixz * Ixz) return "";
       return std::string("inertia tensor of the ") + body + " must be positive definite (" + xx +
              "·" + zz + " > " + xz + "², got " + xx + " = " + std::to_string(Ixx) + ", " + zz +
              " = " + std::to_string(Izz) + ", " + xz + " = " + std::to_string(Ixz) + ")";
     };
-    std::string problem =
-        check("rear frame", "IBxx", "IBzz", "IBxz", p[kIBxx], p[kIBzz], p[kIBxz]);
+    std::string problem = check("rear frame", "IBxx", "IBzz", "IBxz", p[kIBxx], p[kIBzz], p[kIBxz]);
     if (problem.empty())
       problem = check("front frame", "IHxx", "IHzz", "IHxz", p[kIHxx], p[kIHzz], p[kIHxz]);
     return problem;
   }
 
-  static void scene(const double* p, double, const double* q, const double*,
-                    const double* lambda, SceneFrame& f) {
+  static void scene(const double* p, double, const double* q, const double*, const double* lambda,
+                    SceneFrame& f) {
     using Eigen::Matrix3d, Eigen::Quaterniond, Eigen::Vector3d;
     const double rR = p[kRR], rF = p[kRF], w = p[kW], c = p[kC], tanLambda = std::tan(p[kLambda]);
     const Pose<double> P = pose(p, q);
@@ -553,14 +541,14 @@ struct WhippleBicycle {
     f.bodies.push_back({ShapeKind::Body, "rider", drawn(P.rearMass), attitude(P.rear),
                         Vector3d(0.11, 0.16, 0.24), Vector3d(0.32, 0.48, 0.72)});
     // Front frame: fork blade from the head tube to the front axle, handlebar across H's y.
-    const Vector3d handlebarCentre = frontPoint(w + c - (headHigh + 0.05) * tanLambda, 0,
-                                                -(headHigh + 0.05));
+    const Vector3d handlebarCentre =
+        frontPoint(w + c - (headHigh + 0.05) * tanLambda, 0, -(headHigh + 0.05));
     bar("fork", headBottom, drawn(P.frontCentre), 0.015, forkColour);
     bar("steerer", headTop, handlebarCentre, 0.015, forkColour);
     bar("handlebar",
         frontPoint(w + c - (headHigh + 0.05) * tanLambda - 0.04, -0.25, -(headHigh + 0.05)),
-        frontPoint(w + c - (headHigh + 0.05) * tanLambda - 0.04, 0.25, -(headHigh + 0.05)),
-        0.015, forkColour);
+        frontPoint(w + c - (headHigh + 0.05) * tanLambda - 0.04, 0.25, -(headHigh + 0.05)), 0.015,
+        forkColour);
     // Wheels (Disk axis along local y, the axle) with three spokes each.
     auto wheel = [&](const std::string& name, const Vec3<double>& centre,
                      const Mat3<double>& carrier, double angle, double r) {

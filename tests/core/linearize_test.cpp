@@ -78,7 +78,8 @@ class LinearizeTest : public QObject {
         // the cyclic coordinates' own rates may read them (ẋ = v cos θ), and so may the
         // dependent velocities that are such rates in disguise (the bicycle's vx = v cos yaw):
         // the reduction expresses those through the kept variables.
-        std::vector<bool> cyclic(sys->n(), false), kept(sys->m(), sys->info().independentVelocities.empty());
+        std::vector<bool> cyclic(sys->n(), false),
+            kept(sys->m(), sys->info().independentVelocities.empty());
         for (int i : sys->cyclicIndices()) cyclic[i] = true;
         for (const std::string& name : sys->info().independentVelocities)
           for (int a = 0; a < sys->m(); ++a)

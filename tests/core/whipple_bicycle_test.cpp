@@ -64,7 +64,8 @@ class WhippleBicycleTest : public QObject {
     QCOMPARE(system->h(), 1);
     QCOMPARE(info.coordinates, (std::vector<std::string>{"x", "y", "yaw", "lean", "pitch", "steer",
                                                          "rear_wheel", "front_wheel"}));
-    QCOMPARE(info.independentVelocities, (std::vector<std::string>{"v", "lean_rate", "steer_rate"}));
+    QCOMPARE(info.independentVelocities,
+             (std::vector<std::string>{"v", "lean_rate", "steer_rate"}));
     QVERIFY(!system->hasStructure());
     // Table 1 of Meijaard et al. 2007 as the defaults.
     const std::vector<double> p = system->defaultParameters();
@@ -160,17 +161,20 @@ class WhippleBicycleTest : public QObject {
         double plus[4] = {0, 0, 0, 0}, minus[4] = {0, 0, 0, 0};
         plus[j] = h;
         minus[j] = -h;
-        J.col(j) = (leanSteerAccelerations(eq, ws, plus, v) -
-                    leanSteerAccelerations(eq, ws, minus, v)) / (2 * h);
+        J.col(j) =
+            (leanSteerAccelerations(eq, ws, plus, v) - leanSteerAccelerations(eq, ws, minus, v)) /
+            (2 * h);
       }
       const Eigen::Matrix2d stiffness = -M * J.leftCols<2>(), damping = -M * J.rightCols<2>();
       const Eigen::Matrix2d expectedStiffness = g * K0 + v * v * K2, expectedDamping = v * C1;
       const double error = std::max((stiffness - expectedStiffness).cwiseAbs().maxCoeff(),
                                     (damping - expectedDamping).cwiseAbs().maxCoeff());
       worst = std::max(worst, error);
-      qInfo("v = %g: g K0 + v² K2 = [%.8f %.8f; %.8f %.8f], v C1 = [%.8f %.8f; %.8f %.8f], "
-            "largest difference %.1e", v, stiffness(0, 0), stiffness(0, 1), stiffness(1, 0),
-            stiffness(1, 1), damping(0, 0), damping(0, 1), damping(1, 0), damping(1, 1), error);
+      qInfo(
+          "v = %g: g K0 + v² K2 = [%.8f %.8f; %.8f %.8f], v C1 = [%.8f %.8f; %.8f %.8f], "
+          "largest difference %.1e",
+          v, stiffness(0, 0), stiffness(0, 1), stiffness(1, 0), stiffness(1, 1), damping(0, 0),
+          damping(0, 1), damping(1, 0), damping(1, 1), error);
     }
     // Entries up to ~5·10³ (v² K2 at 8 m/s), differentiated numerically (measured 2e-9).
     QVERIFY(worst < 1e-7);
@@ -205,8 +209,8 @@ class WhippleBicycleTest : public QObject {
     const double lean = M_PI / 2 - 0.9501292851472, steer = -0.2311385135743;
     for (const double given : {0.0, 0.3, -0.2}) {
       std::vector<std::string> notes;
-      const auto x = initialState(eq, 0, {{"lean", lean}, {"steer", steer}, {"pitch", given}},
-                                  &notes);
+      const auto x =
+          initialState(eq, 0, {{"lean", lean}, {"steer", steer}, {"pitch", given}}, &notes);
       QCOMPARE(x[Lean], lean);
       QCOMPARE(x[Steer], steer);
       QVERIFY2(std::abs(x[Pitch] - (M_PI - 3.1257073014894)) < 1e-12,

@@ -249,7 +249,8 @@ class TwinsTest : public QObject {
       const std::string file = entry.system->name() + ".yaml";
       if (std::find(std::begin(kCppOnlyNames), std::end(kCppOnlyNames), entry.system->name()) !=
           std::end(kCppOnlyNames)) {
-        QVERIFY2(!bundledText(file) && entry.modelText.empty(), qPrintable(QString::fromStdString(file)));
+        QVERIFY2(!bundledText(file) && entry.modelText.empty(),
+                 qPrintable(QString::fromStdString(file)));
         continue;
       }
       ++cppSystems;
