@@ -152,7 +152,8 @@ struct SystemInfo {
 
 // ---- What a front end draws, in core terms (style guide: scene sync) ----------------------
 
-// SceneBody::size by kind: Sphere, Particle (radius, –, –); Table (radius, –, thickness), top
+// SceneBody::size by kind: Sphere (semi-axes along local x, y, z, an ellipsoid; y or z <= 0
+// take x's value); Particle (radius, –, –); Table (radius, –, thickness), top
 // face at local z = 0; Disk (radius, half-thickness, radius), axis along local y; Sleigh, Body,
 // Guide half-extents (a Guide with zero z is a flat square); Cylinder (radius, half-height,
 // radius), axis along local z (capped; the caps at z = ±half-height).

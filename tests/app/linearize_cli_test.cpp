@@ -97,6 +97,13 @@ class LinearizeCliTest : public QObject {
         {"linearize", "chaplygin_sleigh", "--init", "nope=1"},
         {"linearize", "chaplygin_sleigh", "--dynamics", "vakonomic"},
         {"linearize", "chaplygin_sleigh", "--frobnicate"},
+        // The equations read the attitude quaternion: refused.
+        {"linearize", "rattleback"},
+        {"linearize", "chaplygin_sphere"},
+        // A parameter check beyond the ranges (the mass centre inside the body).
+        {"linearize", "rattleback", "--set", "h=0.03"},
+        {"run", "rattleback", "--set", "c=0.005"},
+        {"run", "chaplygin_sphere", "--set", "I1=0.01"},
     };
     for (const QStringList& args : cases) {
       const Result r = nhsim(args);
@@ -105,6 +112,8 @@ class LinearizeCliTest : public QObject {
       QCOMPARE(r.err.count('\n'), 1);
       QVERIFY(r.err.startsWith("nhsim: error: "));
     }
+    QVERIFY(nhsim({"linearize", "rattleback"}).err.contains("quaternion"));
+    QVERIFY(nhsim({"run", "rattleback", "--set", "h=0.03"}).err.contains("h < c"));
   }
 };
 

@@ -88,8 +88,10 @@ vtkSmartPointer<vtkPolyData> sphere(double radius, Rgb colour, int resolution) {
   return poly;
 }
 
-vtkSmartPointer<vtkPolyData> checkeredSphere(double radius, Rgb a, Rgb b, int resolution) {
-  // Smooth sphere built on a latitude/longitude grid whose lines include the octant borders.
+vtkSmartPointer<vtkPolyData> checkeredSphere(const Eigen::Vector3d& radii, Rgb a, Rgb b,
+                                             int resolution) {
+  // Smooth sphere built on a latitude/longitude grid whose lines include the octant borders,
+  // stretched to the ellipsoid (the normal of x = D n is ∝ D⁻¹ n).
   const int nLon = std::max(8, resolution / 4 * 4), nLat = std::max(8, resolution / 4 * 2);
   MeshBuilder mesh;
   std::vector<vtkIdType> ids((nLat + 1) * (nLon + 1));
@@ -99,7 +101,8 @@ vtkSmartPointer<vtkPolyData> checkeredSphere(double radius, Rgb a, Rgb b, int re
       const double phi = 2 * M_PI * j / nLon;
       const Eigen::Vector3d n(std::sin(theta) * std::cos(phi), std::sin(theta) * std::sin(phi),
                               std::cos(theta));
-      ids[i * (nLon + 1) + j] = mesh.vertex(radius * n, n);
+      ids[i * (nLon + 1) + j] =
+          mesh.vertex(radii.cwiseProduct(n), n.cwiseQuotient(radii).normalized());
     }
   }
   const Rgb band{40, 40, 48};

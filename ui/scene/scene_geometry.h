@@ -15,9 +15,11 @@ struct Rgb {
   unsigned char r, g, b;
 };
 
-// Sphere whose octants alternate between two colours (cell edges lie on the octant
-// boundaries, so the pattern is crisp), with a thin dark equator band.
-vtkSmartPointer<vtkPolyData> checkeredSphere(double radius, Rgb a, Rgb b, int resolution = 48);
+// Ellipsoid with semi-axes `radii` (a sphere when they are equal) whose octants alternate
+// between two colours (cell edges lie on the octant boundaries, so the pattern is crisp),
+// with a thin dark equator band.
+vtkSmartPointer<vtkPolyData> checkeredSphere(const Eigen::Vector3d& radii, Rgb a, Rgb b,
+                                             int resolution = 48);
 
 // Plain sphere of one colour.
 vtkSmartPointer<vtkPolyData> sphere(double radius, Rgb colour, int resolution = 32);

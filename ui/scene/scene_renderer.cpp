@@ -360,9 +360,14 @@ void SceneRenderer::updateBodies() {
       vtkSmartPointer<vtkPolyData> poly;
       double specular = 0.3, opacity = 1.0;
       switch (sb.kind) {
-        case nh::ShapeKind::Sphere:
-          poly = geometry::checkeredSphere(sb.size.x(), kBallA, kBallB, 64);
+        case nh::ShapeKind::Sphere: {
+          // Semi-axes along the body's x, y, z (an ellipsoid); y or z ≤ 0 take x's value.
+          const double r = sb.size.x();
+          const Eigen::Vector3d radii(r, sb.size.y() > 0 ? sb.size.y() : r,
+                                      sb.size.z() > 0 ? sb.size.z() : r);
+          poly = geometry::checkeredSphere(radii, kBallA, kBallB, 64);
           break;
+        }
         case nh::ShapeKind::Table:
           poly = geometry::table(sb.size.x(), sb.size.z());
           specular = 0.12;
