@@ -15,6 +15,7 @@ namespace nh {
 
 // Defined in core/systems/*.cpp: the systems a model file cannot state (see the README).
 std::shared_ptr<const SystemModel> makeCentralForce();
+std::shared_ptr<const SystemModel> makeWhippleBicycle();
 
 namespace {
 
@@ -60,7 +61,7 @@ std::string nameInText(const std::string& text) {
 }
 
 const std::vector<std::shared_ptr<const SystemModel>>& cppSystems(Registry& r) {
-  if (r.cpp.empty()) r.cpp = {makeCentralForce()};
+  if (r.cpp.empty()) r.cpp = {makeCentralForce(), makeWhippleBicycle()};
   return r.cpp;
 }
 

@@ -173,6 +173,10 @@ class CliTest : public QObject {
     expectError({"run", "ball_on_turntable", "--init", "x=nan"}, 2, "must be finite");
     expectError({"run", "central_force", "--init", "r=-1"}, 2,
                 "initial value of 'r' must be in (0, inf), got -1");
+    // A check across parameters (each inside its own range): IBxx·IBzz = 25.76 < IBxz² = 400.
+    expectError({"run", "whipple_bicycle", "--set", "IBxz=20"}, 2,
+                "parameters of 'whipple_bicycle' not allowed: inertia tensor of the rear frame "
+                "must be positive definite (IBxx·IBzz > IBxz²");
     expectError({"run", "ball_on_turntable", "--set", "r=-1"}, 2,
                 "parameter 'r' must be in (0, inf), got -1");
     expectError({"run", "ball_on_turntable", "--set", "m=0"}, 2,

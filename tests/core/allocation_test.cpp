@@ -171,7 +171,12 @@ class AllocationTest : public QObject {
           options.atol = 1e-10;
           options.step = 1e-2;
           Simulation sim(system, kind, Formulation::Multipliers, options);
-          sim.setState(0, initialState(sim.equations(), 0, {}));
+          // The vakonomic bicycle kicked sideways steers itself into the singular steer angle
+          // within 0.3 s: it runs upright and straight here (every call is made all the same).
+          std::map<std::string, double> init;
+          if (kind == DynamicsKind::Vakonomic && system->name() == "whipple_bicycle")
+            init = {{"lean_rate", 0.0}};
+          sim.setState(0, initialState(sim.equations(), 0, init));
           long samples = 0;
           const Simulation::SampleCallback onSample = [&](double, const double*) { ++samples; };
           sim.advance(0.2, 0.05, onSample);  // warm-up: sizes the steppers' buffers

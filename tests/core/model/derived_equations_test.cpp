@@ -262,7 +262,10 @@ class DerivedEquationsTest : public QObject {
       if (system->name() == "ball_on_turntable")
         values = {{"Omega_rate", 0.5}, {"Omega_amp", 0.3}, {"Omega_freq", 2}, {"tilt", 0.2}};
       if (system->name() == "ball_on_table") values = {{"tilt", 0.3}};
-      const double worst = worstDifference(system, withValues(*system, values), true);
+      // The bicycle's M, F, A, b are far too large to solve symbolically: they are compared
+      // solved numerically only.
+      const bool requireSolved = system->name() != "whipple_bicycle";
+      const double worst = worstDifference(system, withValues(*system, values), requireSolved);
       QVERIFY2(worst < 1e-10,
                qPrintable(QString::fromStdString(system->name()) + ": " + QString::number(worst)));
     }

@@ -39,6 +39,9 @@ constexpr double kTime = 3.0;                   // seconds of each compared run
 const char* const kTwinNames[] = {"ball_on_turntable", "ball_on_table", "nh_particle",
                                   "central_force",     "rigid_body",    "rolling_disk",
                                   "chaplygin_sleigh"};
+// C++ systems with no model file at all (their kinematics are too long to state as formulas):
+// the app says so instead of offering "duplicate and edit".
+const char* const kCppOnlyNames[] = {"whipple_bicycle"};
 
 // Parameter values other than the defaults, inside every bound, that switch on what the
 // defaults leave at zero (the tilt, a varying Ω, another force law).
@@ -243,8 +246,14 @@ class TwinsTest : public QObject {
     int cppSystems = static_cast<int>(referenceSystems().size());
     for (const CatalogueEntry& entry : catalogueEntries()) {
       if (entry.origin != SystemOrigin::BuiltIn) continue;
-      ++cppSystems;
       const std::string file = entry.system->name() + ".yaml";
+      if (std::find(std::begin(kCppOnlyNames), std::end(kCppOnlyNames), entry.system->name()) !=
+          std::end(kCppOnlyNames)) {
+        QVERIFY2(!bundledText(file) && entry.modelText.empty(),
+                 qPrintable(QString::fromStdString(file)));
+        continue;
+      }
+      ++cppSystems;
       const std::string* text = bundledText(file);
       QVERIFY2(text, qPrintable(QString::fromStdString(file)));
       QCOMPARE(entry.modelText, *text);
