@@ -348,6 +348,10 @@ class DefinedSystem final : public SystemModel {
       }
     }
   }
+  void singularities(const double* p, double t, const double* q, const double* y,
+                     double* s) const override {
+    if constexpr (requires { &Def::singularities; }) Def::singularities(p, t, q, y, s);
+  }
   void scene(const double* p, double t, const double* q, const double* y, const double* lambda,
              SceneFrame& frame) const override {
     frame = SceneFrame{};

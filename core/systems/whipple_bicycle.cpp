@@ -356,7 +356,14 @@ struct WhippleBicycle {
     s.constraintCount = 4;
     s.holonomicCount = 1;
     s.editing.followBody = "rider";
+    s.singularities = {
+        "the bicycle has fallen over (|lean| reached 80°; the model has no contact between the "
+        "frame and the ground, and its lean angle is singular at 90°)"};
     return s;
+  }
+  // cos(lean) − cos(80°) > 0 while |lean| < 80°.
+  static void singularities(const double*, double, const double* q, const double*, double* s) {
+    s[0] = std::cos(q[3]) - std::cos(80.0 * std::numbers::pi / 180.0);
   }
 
   // Rear frame B and front frame H, wheel centres and mass centres, for coordinates q.

@@ -82,6 +82,45 @@ class LinearizeCliTest : public QObject {
     QVERIFY(one.out.startsWith("2,"));
   }
 
+  // The benchmark bicycle (Meijaard et al. 2007) through the command line: the weave pair's
+  // real part changes sign between 4.2923825363 and 4.2923825364 m/s (paper:
+  // 4.29238253634111), a real eigenvalue between 6.0242620153 and 6.0242620154 (paper:
+  // 6.02426201538837). Started with its default lean rate it is not at an equilibrium.
+  void bicycleWeaveAndCapsizeFromSweeps() {
+    auto sweep = [&](const QString& range) {
+      const Result r = nhsim({"linearize", "whipple_bicycle", "--init", "lean_rate=0", "--sweep",
+                              "v=" + range, "--json"});
+      if (r.code != 0) qWarning("%s", qPrintable(r.err));
+      return QJsonDocument::fromJson(r.out.toUtf8()).object();
+    };
+    const QJsonObject weave = sweep("4.2923825363:4.2923825364:2");
+    QCOMPARE(weave["variables"].toArray(),
+             (QJsonArray{"lean", "steer", "v", "lean_rate", "steer_rate"}));
+    auto weaveReal = [](const QJsonArray& eigenvalues) {
+      for (const auto& e : eigenvalues)
+        if (std::abs(e.toArray()[1].toDouble()) > 1e-6) return e.toArray()[0].toDouble();
+      return std::nan("");
+    };
+    const QJsonArray w = weave["eigenvalues"].toArray();
+    QCOMPARE(w.size(), 2);
+    QVERIFY(weaveReal(w[0].toArray()) > 0);
+    QVERIFY(weaveReal(w[1].toArray()) < 0);
+    auto capsizeReal = [](const QJsonArray& eigenvalues) {
+      double best = -HUGE_VAL;
+      for (const auto& e : eigenvalues) {
+        const double re = e.toArray()[0].toDouble(), im = e.toArray()[1].toDouble();
+        if (im == 0 && std::abs(re) < 1 && std::abs(re) > 1e-13) best = std::max(best, re);
+      }
+      return best;
+    };
+    const QJsonArray c = sweep("6.0242620153:6.0242620154:2")["eigenvalues"].toArray();
+    QVERIFY(capsizeReal(c[0].toArray()) < 0);
+    QVERIFY(capsizeReal(c[1].toArray()) > 0);
+    const Result moving = nhsim({"linearize", "whipple_bicycle"});
+    QCOMPARE(moving.code, 0);
+    QVERIFY(moving.err.contains("not an equilibrium"));
+  }
+
   void badInputExitsTwo() {
     const QList<QStringList> cases = {
         {"linearize"},

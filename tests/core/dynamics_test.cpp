@@ -61,6 +61,17 @@ struct VanishingConstraint : PlanarParticle {
 
 }  // namespace
 
+namespace {
+// Equal element by element, NaN equal to NaN (a random start that diverges gives NaN on every
+// thread alike).
+bool identical(const std::vector<double>& a, const std::vector<double>& b) {
+  if (a.size() != b.size()) return false;
+  for (size_t i = 0; i < a.size(); ++i)
+    if (!(a[i] == b[i] || (std::isnan(a[i]) && std::isnan(b[i])))) return false;
+  return true;
+}
+}  // namespace
+
 class DynamicsTest : public QObject {
   Q_OBJECT
  private slots:
@@ -152,21 +163,35 @@ class DynamicsTest : public QObject {
           EquationsWorkspace ws;
           std::vector<double> x = x0, dx(x.size());
           Observables obs;
-          for (int round = 0; round < 200; ++round) {
-            const double t = 0.3 + 1e-3 * round;
-            eq->rhs(ws, t, x.data(), dx.data());
-            eq->observe(ws, t, x.data(), obs);
-            for (size_t i = 0; i < x.size(); ++i) x[i] += 1e-3 * dx[i];
-            eq->project(ws, t, x.data());
-            out.values.insert(out.values.end(), dx.begin(), dx.end());
-            out.values.push_back(obs.energy);
-            out.values.insert(out.values.end(), x.begin(), x.end());
+          // A random start may reach a state where the equations are not defined (a disk
+          // lying flat): the same on every thread, recorded by the round it happened in.
+          int round = 0;
+          try {
+            for (; round < 200; ++round) {
+              const double t = 0.3 + 1e-3 * round;
+              eq->rhs(ws, t, x.data(), dx.data());
+              eq->observe(ws, t, x.data(), obs);
+              for (size_t i = 0; i < x.size(); ++i) x[i] += 1e-3 * dx[i];
+              eq->project(ws, t, x.data());
+              out.values.insert(out.values.end(), dx.begin(), dx.end());
+              out.values.push_back(obs.energy);
+              out.values.insert(out.values.end(), x.begin(), x.end());
+            }
+          } catch (const Error&) {
+            out.values.push_back(round);
+            return;
           }
           Simulation sim(eq);
           sim.setState(0, x0);
-          sim.advance(1.0, 0.25, [&](double, const double* s) {
-            out.values.insert(out.values.end(), s, s + x.size());
-          });
+          try {
+            sim.advance(1.0, 0.25, [&](double, const double* s) {
+              out.values.insert(out.values.end(), s, s + x.size());
+            });
+          } catch (const Error&) {
+            // A random start may run into a singular point (the bicycle falls over): the
+            // same on every thread, at the same time.
+            out.values.push_back(sim.time());
+          }
         };
         Result single[2], threaded[2];
         work(start[0], single[0]);
@@ -176,7 +201,7 @@ class DynamicsTest : public QObject {
         a.join();
         b.join();
         for (int i = 0; i < 2; ++i)
-          QVERIFY2(threaded[i].values == single[i].values,
+          QVERIFY2(identical(threaded[i].values, single[i].values),
                    qPrintable(QString("%1 %2, thread %3")
                                   .arg(QString::fromStdString(system->name()),
                                        QString::fromStdString(toString(kind)))
