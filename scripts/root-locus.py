@@ -63,18 +63,23 @@ def main():
                f'stroke="#888"/>')
     svg.append(f'<rect x="{left}" y="{top}" width="{pw}" height="{ph}" fill="none" '
                f'stroke="#444"/>')
-    # Speeds where a real part changes sign (interpolated between sweep points).
+    # Where a real part changes sign (interpolated between sweep points): tracked separately
+    # for the oscillatory eigenvalues (largest real part of a complex pair) and the real ones
+    # (largest real eigenvalue, zeros left out), since sorting reorders them.
+    def series(ev, complex_pairs):
+        parts = [re for re, im in ev
+                 if (abs(im) > 1e-9) == complex_pairs and (complex_pairs or abs(re) > 1e-9)]
+        return max(parts) if parts else None
+
     marks = []
-    for i in range(1, len(values)):
-        a, b = eig[i - 1], eig[i]
-        if len(a) != len(b):
-            continue
-        for j in range(len(a)):
-            ra, rb = a[j][0], b[j][0]
-            if abs(ra) > 1e-9 and abs(rb) > 1e-9 and (ra < 0) != (rb < 0):
-                v = values[i - 1] + (values[i] - values[i - 1]) * ra / (ra - rb)
-                if all(abs(v - m) > 1e-6 for m in marks):
-                    marks.append(v)
+    for complex_pairs in (True, False):
+        for i in range(1, len(values)):
+            ra, rb = series(eig[i - 1], complex_pairs), series(eig[i], complex_pairs)
+            if ra is None or rb is None or (ra < 0) == (rb < 0) or abs(ra - rb) > 1:
+                continue
+            v = values[i - 1] + (values[i] - values[i - 1]) * ra / (ra - rb)
+            if all(abs(v - m) > 1e-6 for m in marks):
+                marks.append(v)
     for v in marks:
         svg.append(f'<line x1="{X(v):.1f}" x2="{X(v):.1f}" y1="{top}" y2="{top + ph}" '
                    f'stroke="#2a7" stroke-dasharray="5 4"/>')
