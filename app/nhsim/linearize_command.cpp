@@ -1,12 +1,12 @@
 #include "app/nhsim/linearize_command.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
-#include <optional>
-#include <algorithm>
 #include <nlohmann/json.hpp>
+#include <optional>
 
 #include "app/nhsim/cli_support.h"
 #include "core/model/catalogue.h"
@@ -141,7 +141,8 @@ int linearizeCommand(const std::vector<std::string>& args) {
       root["system"] = system->name();
       root["variables"] = p.lin.variables;
       nlohmann::ordered_json point = nlohmann::ordered_json::object();
-      for (size_t i = 0; i < layout.names.size(); ++i) point[layout.names[i]] = p.x[layout.index[i]];
+      for (size_t i = 0; i < layout.names.size(); ++i)
+        point[layout.names[i]] = p.x[layout.index[i]];
       root["point"] = point;
       nlohmann::ordered_json list = nlohmann::ordered_json::array();
       for (const auto& e : p.lin.eigenvalues) list.push_back({e.real(), e.imag()});
@@ -167,10 +168,10 @@ int linearizeCommand(const std::vector<std::string>& args) {
     const double value =
         sweep->count == 1
             ? sweep->from
-            : (i == sweep->count - 1 ? sweep->to
-                                     : sweep->from + (sweep->to - sweep->from) *
-                                                         static_cast<double>(i) /
-                                                         static_cast<double>(sweep->count - 1));
+            : (i == sweep->count - 1
+                   ? sweep->to
+                   : sweep->from + (sweep->to - sweep->from) * static_cast<double>(i) /
+                                       static_cast<double>(sweep->count - 1));
     Scenario s = scenario;
     if (sweep->isParameter)
       s.parameters[sweep->name] = value;

@@ -118,8 +118,7 @@ void structureOf(const ModelData& d, int m, const double* p, const S* q, S* C) {
   }
 }
 template <class S>
-void forceOf(const ModelData& d, int m, const double* p, const S& t, const S* q, const S* y,
-             S* Q) {
+void forceOf(const ModelData& d, int m, const double* p, const S& t, const S* q, const S* y, S* Q) {
   Scratch<S>& s = scratch<S>(d);
   load(d, s, p, t, q, y, d.definitionsRead.forces);
   for (int a = 0; a < m; ++a) Q[a] = d.forces[a].empty() ? S(0.0) : value(d.forces[a], s);
@@ -152,8 +151,7 @@ void FormulaSystem::force(const double* p, double t, const double* q, const doub
                           double* Q) const {
   forceOf(*data_, m(), p, t, q, y, Q);
 }
-void FormulaSystem::force(const double* p, const Sym& t, const Sym* q, const Sym* y,
-                          Sym* Q) const {
+void FormulaSystem::force(const double* p, const Sym& t, const Sym* q, const Sym* y, Sym* Q) const {
   forceOf(*data_, m(), p, t, q, y, Q);
 }
 double FormulaSystem::lagrangian(const double* p, double t, const double* q,

@@ -143,7 +143,7 @@ struct ModelData {
   std::vector<Expression> holonomicRate;      // h: ġ = ∂g/∂t + ∂g/∂q ρ y (derived)
   std::vector<Expression> holonomicJacobian;  // h·n: ∂g/∂q, column-major (derived)
   std::vector<ParameterCheck> parameterChecks;
-  std::vector<Expression> singular;           // s_i(t, q, y): the equations need s_i > 0
+  std::vector<Expression> singular;  // s_i(t, q, y): the equations need s_i > 0
   SceneSpec scene;
   size_t maxNodes = 1;  // the longest expression's node count (evaluation scratch)
   // How many definitions (the first ones, in order) each group of expressions reads,

@@ -32,11 +32,12 @@ ModelError::ModelError(std::string file, std::string key, int line, int column, 
 namespace {
 
 const char* const kTopKeys[] = {
-    "format",         "version",     "name",        "title",        "description", "source",
-    "initialization", "parameters",  "coordinates", "velocities",   "anchor",      "structure",
-    "definitions",    "lagrangian",  "forces",      "constraints",  "holonomic",   "initial",
-    "independent",    "state_order", "quaternions", "state_limits", "singular",
-    "scene",          "cyclic",      "dependent",   "parameter_checks"};
+    "format",      "version",         "name",        "title",       "description",
+    "source",      "initialization",  "parameters",  "coordinates", "velocities",
+    "anchor",      "structure",       "definitions", "lagrangian",  "forces",
+    "constraints", "holonomic",       "initial",     "independent", "state_order",
+    "quaternions", "state_limits",    "singular",    "scene",       "cyclic",
+    "dependent",   "parameter_checks"};
 
 std::string joined(const std::vector<std::string>& names) {
   std::string s;
@@ -559,9 +560,9 @@ void Loader::readDynamics() {
       checkMap(e, key, {"expression", "message"});
       if (!e["expression"]) fail(key, e, "missing key 'expression'");
       data_->singular.push_back(expression(e["expression"], key + ".expression", Scope{}));
-      info_.singularities.push_back(
-          e["message"] ? scalar(e["message"], key + ".message", "text")
-                       : "'" + data_->singular.back().text + "' reached 0");
+      info_.singularities.push_back(e["message"]
+                                        ? scalar(e["message"], key + ".message", "text")
+                                        : "'" + data_->singular.back().text + "' reached 0");
     }
   }
 }
@@ -675,7 +676,8 @@ void Loader::readInitial() {
       const YAML::Node c = checks[i];
       checkMap(c, key, {"positive", "nonnegative", "message"});
       if (!c["positive"] == !c["nonnegative"])
-        fail(key, c, "expected one of 'positive' or 'nonnegative' (an expression of the parameters)");
+        fail(key, c,
+             "expected one of 'positive' or 'nonnegative' (an expression of the parameters)");
       ParameterCheck check;
       check.strict = static_cast<bool>(c["positive"]);
       const char* which = check.strict ? "positive" : "nonnegative";

@@ -174,13 +174,15 @@ Eigen::MatrixXd stateJacobian(const EquationsOfMotion& equations, double t, cons
   return jacobianOf(equations, evaluatePieces(equations, t, x));
 }
 
-Linearization linearize(const EquationsOfMotion& equations, double t, const std::vector<double>& x) {
+Linearization linearize(const EquationsOfMotion& equations, double t,
+                        const std::vector<double>& x) {
   const SystemModel& sys = equations.system();
   const SystemInfo& info = sys.info();
   const int n = sys.n(), m = sys.m(), h = sys.h(), kt = sys.constraintsTotal();
   if (equations.dynamics() != DynamicsKind::Nonholonomic)
-    throw InputError("linearize works on the nonholonomic equations; the vakonomic ones are not "
-                     "supported");
+    throw InputError(
+        "linearize works on the nonholonomic equations; the vakonomic ones are not "
+        "supported");
   if (static_cast<int>(x.size()) < n + m) throw InputError("linearize: state too short");
 
   std::vector<bool> cyclic(n, false);
@@ -330,8 +332,8 @@ Linearization linearize(const EquationsOfMotion& equations, double t, const std:
       for (int j = 0; j < n + m; ++j) terms += std::abs(J(rows[c], j) * x[j]);
       scale = std::max(scale, terms);
     }
-    out.equilibrium = out.reducedRhs.size() == 0 ||
-                      out.reducedRhs.cwiseAbs().maxCoeff() <= 1e-9 * scale;
+    out.equilibrium =
+        out.reducedRhs.size() == 0 || out.reducedRhs.cwiseAbs().maxCoeff() <= 1e-9 * scale;
   }
 
   if (r > 0) {

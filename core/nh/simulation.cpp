@@ -1,8 +1,8 @@
 #include "core/nh/simulation.h"
 
-#include <boost/numeric/odeint.hpp>
 #include <algorithm>
 #include <array>
+#include <boost/numeric/odeint.hpp>
 #include <cmath>
 #include <cstdio>
 #include <limits>
@@ -219,8 +219,7 @@ double Simulation::firstSingularity(double t0, double t1, StateAt&& stateAt) {
       const double A = 2 * (v1 - 2 * vm + v0), B = v1 - v0 - A;
       if (A > 0) {
         const double u = -B / (2 * A), least = v0 - B * B / (4 * A);
-        if (u > 1 && u <= 2 && !(least > kSingularDip * std::max(v0, v1)))
-          hit = t0 + u * (t1 - t0);
+        if (u > 1 && u <= 2 && !(least > kSingularDip * std::max(v0, v1))) hit = t0 + u * (t1 - t0);
       }
     }
     if (hit < 0 && v[kSingularSamples] <= kSingularDip * v[0]) hit = t1;

@@ -145,8 +145,8 @@ struct SystemInfo {
   // others held fixed (the bicycle's pitch from its lean and steer). Empty: all of them,
   // least change (Gauss–Newton). As many as holonomic constraints when given.
   std::vector<std::string> dependentCoordinates;
-  int constraintCount = 0;         // k: Φ(t, q, y) = 0
-  int holonomicCount = 0;          // h: g(t, q) = 0
+  int constraintCount = 0;  // k: Φ(t, q, y) = 0
+  int holonomicCount = 0;   // h: g(t, q) = 0
   // Where the equations are not defined: one message per function s_i(t, q, y) of
   // SystemModel::singularities; a run stops where one of them reaches 0 (simulation.h).
   std::vector<std::string> singularities;
@@ -211,7 +211,7 @@ class SystemModel {
   int constraintsTotal() const { return k() + h(); }  // Φ plus ġ
 
   std::vector<double> defaultParameters() const;
-  int parameterIndex(const std::string& name) const;  // -1 if unknown
+  int parameterIndex(const std::string& name) const;   // -1 if unknown
   int coordinateIndex(const std::string& name) const;  // -1 if unknown
   // info().cyclicCoordinates and dependentCoordinates as indices into q.
   const std::vector<int>& cyclicIndices() const { return cyclic_; }
@@ -359,14 +359,18 @@ class DefinedSystem final : public SystemModel {
   }
 
  private:
-  static constexpr bool kStructure =
-      requires(const double* d, double* c) { Def::structure(d, d, c); };
-  static constexpr bool kStructureOnTape =
-      requires(const double* d, const Sym* q, Sym* c) { Def::structure(d, q, c); };
-  static constexpr bool kForce =
-      requires(const double* d, double* f) { Def::force(d, 0.0, d, d, f); };
-  static constexpr bool kForceOnTape =
-      requires(const double* d, const Sym* q, Sym* f) { Def::force(d, Sym(0.0), q, q, f); };
+  static constexpr bool kStructure = requires(const double* d, double* c) {
+    Def::structure(d, d, c);
+  };
+  static constexpr bool kStructureOnTape = requires(const double* d, const Sym* q, Sym* c) {
+    Def::structure(d, q, c);
+  };
+  static constexpr bool kForce = requires(const double* d, double* f) {
+    Def::force(d, 0.0, d, d, f);
+  };
+  static constexpr bool kForceOnTape = requires(const double* d, const Sym* q, Sym* f) {
+    Def::force(d, Sym(0.0), q, q, f);
+  };
 
   template <class S>
   void allConstraints(const double* p, const S& t, const S* q, const S* y, S* phi) const {

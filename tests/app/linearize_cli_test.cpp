@@ -48,12 +48,11 @@ class LinearizeCliTest : public QObject {
   }
 
   void sweepJsonAndCsv() {
-    const Result r = nhsim({"linearize", "chaplygin_sleigh", "--init", "omega=0", "--sweep",
-                            "v=-1:1:5", "--json"});
+    const Result r = nhsim(
+        {"linearize", "chaplygin_sleigh", "--init", "omega=0", "--sweep", "v=-1:1:5", "--json"});
     QCOMPARE(r.code, 0);
     const QJsonObject root = QJsonDocument::fromJson(r.out.toUtf8()).object();
-    QCOMPARE(root.keys(),
-             (QStringList{"eigenvalues", "sweep", "system", "values", "variables"}));
+    QCOMPARE(root.keys(), (QStringList{"eigenvalues", "sweep", "system", "values", "variables"}));
     QCOMPARE(root["sweep"].toString(), QString("v"));
     QCOMPARE(root["values"].toArray(), (QJsonArray{-1.0, -0.5, 0.0, 0.5, 1.0}));
     const QJsonArray all = root["eigenvalues"].toArray();
@@ -67,8 +66,8 @@ class LinearizeCliTest : public QObject {
       QVERIFY(std::abs(e[1].toArray()[0].toDouble() - hi) < 1e-12);
     }
     // A parameter sweep as CSV: NAME,re_1,im_1,re_2,im_2 per value.
-    const Result csv = nhsim({"linearize", "chaplygin_sleigh", "--init", "omega=0", "--sweep",
-                              "a=0.1:0.3:3"});
+    const Result csv =
+        nhsim({"linearize", "chaplygin_sleigh", "--init", "omega=0", "--sweep", "a=0.1:0.3:3"});
     QCOMPARE(csv.code, 0);
     const QStringList lines = csv.out.split('\n', Qt::SkipEmptyParts);
     QCOMPARE(lines.size(), 3);

@@ -2,6 +2,8 @@
 // against finite differences of the engine's right-hand side (a different code path: the
 // compiled equations and their linear solve), the cyclic declarations of every catalogue
 // system, and the reduced eigenvalues against closed forms.
+#include "core/nh/linearize.h"
+
 #include <QtTest>
 #include <cmath>
 #include <complex>
@@ -9,7 +11,6 @@
 
 #include "core/model/catalogue.h"
 #include "core/model/model_file.h"
-#include "core/nh/linearize.h"
 #include "core/nh/scenario.h"
 #include "tests/core/test_support.h"
 
@@ -17,7 +18,8 @@ using namespace nh;
 
 namespace {
 
-std::vector<double> startOf(const EquationsOfMotion& eq, const std::map<std::string, double>& init) {
+std::vector<double> startOf(const EquationsOfMotion& eq,
+                            const std::map<std::string, double>& init) {
   return initialState(eq, 0.0, init);
 }
 
@@ -209,7 +211,8 @@ class LinearizeTest : public QObject {
       const double zero = std::abs(e0.real()) < std::abs(e1.real()) ? e0.real() : e1.real();
       const double rate = std::abs(e0.real()) < std::abs(e1.real()) ? e1.real() : e0.real();
       QVERIFY(std::abs(zero) < 1e-12);
-      QVERIFY2(std::abs(std::abs(rate) - k) < 1e-12, qPrintable(QString("%1 vs %2").arg(rate).arg(k)));
+      QVERIFY2(std::abs(std::abs(rate) - k) < 1e-12,
+               qPrintable(QString("%1 vs %2").arg(rate).arg(k)));
       rates.push_back(rate);
     }
     QVERIFY(rates[0] * rates[1] < 0);  // one end attracting, the other repelling

@@ -7,8 +7,8 @@
 // Tolerances: the engine runs Dormand–Prince 5(4) at rtol 1e-12, atol 1e-14, accurate to
 // ~1e-11 over these spans; 1e-9 leaves a margin of a hundred and still catches any change of
 // the equations (a wrong sign or factor moves these states by ≥ 1e-3).
-#include <QtTest>
 #include <Eigen/Dense>
+#include <QtTest>
 #include <cmath>
 #include <map>
 #include <random>
@@ -139,13 +139,11 @@ class ClassicsMiscTest : public QObject {
   void suslovFollowsTheClosedForm() {
     const auto system = bundled("suslov");
     QVERIFY(system);
-    const int w1 = indexOf(*system, "w1"), w3 = indexOf(*system, "w3"),
-              qw = indexOf(*system, "qw");
+    const int w1 = indexOf(*system, "w1"), w3 = indexOf(*system, "w3"), qw = indexOf(*system, "qw");
     struct Case {
       std::map<std::string, double> parameters, initial;
     };
-    const std::vector<Case> cases = {
-        {{}, {}}, {{{"I12", 0.4}}, {{"w1", -0.3}, {"w2", -1.2}}}};
+    const std::vector<Case> cases = {{{}, {}}, {{{"I12", 0.4}}, {{"w1", -0.3}, {"w2", -1.2}}}};
     for (const Case& c : cases) {
       const std::vector<double> p = resolveParameters(*system, c.parameters);
       const Eigen::Vector2d w0(c.initial.count("w1") ? c.initial.at("w1") : 1.0,
@@ -225,9 +223,8 @@ class ClassicsMiscTest : public QObject {
           const double yawAcc = o.ydot[yawRate - n], leanAcc = o.ydot[leanRate - n],
                        spinAcc = o.ydot[spinRate - n];
           const Eigen::Vector3d u(x[leanRate], x[yawRate] * s + x[spinRate], x[yawRate] * c);
-          const Eigen::Vector3d engine(
-              leanAcc, yawAcc * s + x[yawRate] * c * x[leanRate] + spinAcc,
-              yawAcc * c - x[yawRate] * s * x[leanRate]);
+          const Eigen::Vector3d engine(leanAcc, yawAcc * s + x[yawRate] * c * x[leanRate] + spinAcc,
+                                       yawAcc * c - x[yawRate] * s * x[leanRate]);
           const Eigen::Vector3d sympy = sympyRates(r, g, x[lean], u);
           QVERIFY2((engine - sympy).norm() < 1e-9 * (1 + sympy.norm()),
                    qPrintable(QString("trial %1: engine (%2, %3, %4), sympy (%5, %6, %7)")
@@ -260,13 +257,12 @@ class ClassicsMiscTest : public QObject {
     QVERIFY(condition(lo) < 0 && condition(hi) > 0);
     for (int i = 0; i < 200; ++i) (condition(0.5 * (lo + hi)) < 0 ? lo : hi) = 0.5 * (lo + hi);
     const double lean = 0.5 * (lo + hi);
-    const Run run5 = run(system, 5.0, 0.5, {},
-                         {{"lean", lean}, {"yaw_rate", yawRate}, {"spin_rate", spinRate}});
+    const Run run5 =
+        run(system, 5.0, 0.5, {}, {{"lean", lean}, {"yaw_rate", yawRate}, {"spin_rate", spinRate}});
     const double radius = r * spinRate / yawRate;
-    const int x = indexOf(*system, "x"), y = indexOf(*system, "y"),
-              yaw = indexOf(*system, "yaw"), leanAt = indexOf(*system, "lean"),
-              leanRate = indexOf(*system, "lean_rate"), yawRateAt = indexOf(*system, "yaw_rate"),
-              spinRateAt = indexOf(*system, "spin_rate");
+    const int x = indexOf(*system, "x"), y = indexOf(*system, "y"), yaw = indexOf(*system, "yaw"),
+              leanAt = indexOf(*system, "lean"), leanRate = indexOf(*system, "lean_rate"),
+              yawRateAt = indexOf(*system, "yaw_rate"), spinRateAt = indexOf(*system, "spin_rate");
     for (std::size_t i = 0; i < run5.times.size(); ++i) {
       const double t = run5.times[i];
       const std::vector<double>& s = run5.states[i];
@@ -275,8 +271,10 @@ class ClassicsMiscTest : public QObject {
       QVERIFY(std::abs(s[yawRateAt] - yawRate) < 1e-8);
       QVERIFY(std::abs(s[spinRateAt] - spinRate) < 1e-8);
       QVERIFY(std::abs(s[yaw] - yawRate * t) < 1e-8);
-      QVERIFY2(std::abs(s[x] - radius * std::sin(yawRate * t)) < 1e-8,
-               qPrintable(QString("x off by %1 at t = %2").arg(s[x] - radius * std::sin(yawRate * t)).arg(t)));
+      QVERIFY2(
+          std::abs(s[x] - radius * std::sin(yawRate * t)) < 1e-8,
+          qPrintable(
+              QString("x off by %1 at t = %2").arg(s[x] - radius * std::sin(yawRate * t)).arg(t)));
       QVERIFY(std::abs(s[y] - radius * (1 - std::cos(yawRate * t))) < 1e-8);
       QVERIFY(std::abs(std::hypot(s[x], s[y] - radius) - radius) < 1e-8);
       QVERIFY(std::abs(run5.observables[i].energy - run5.observables[0].energy) < 1e-10);
@@ -345,8 +343,8 @@ class ClassicsMiscTest : public QObject {
   // (a g) = 1.06014... where Φ is not differentiable. The run to 2 s stops there with a
   // SingularSystemError naming t* (1e-6: the zero is located on the step's interpolant to
   // round-off, the step itself lands within the integrator's tolerance of t*), the samples
-  // up to the last accepted step delivered and none after; with the default tolerances, with vy ≠ 0, and with
-  // the rk78 and rk4 steppers (no dense output: the chord of the step) too. Without the
+  // up to the last accepted step delivered and none after; with the default tolerances, with vy ≠
+  // 0, and with the rk78 and rk4 steppers (no dense output: the chord of the step) too. Without the
   // `singular` entry (the same file with it removed) the run would go on past t*.
   void appellHamelStopsWhereTheConstraintIsNotDifferentiable() {
     const auto system = bundled("appell_hamel");
@@ -380,8 +378,9 @@ class ClassicsMiscTest : public QObject {
         sim.advance(2.0, 0.01, [&](double t, const double*) { times.push_back(t); });
       } catch (const SingularSystemError& e) {
         stopped = true;
-        QVERIFY2(std::abs(e.time() - tStar) < c.tolerance,
-                 qPrintable(QString("stopped at %1, t* = %2").arg(e.time(), 0, 'g', 15).arg(tStar)));
+        QVERIFY2(
+            std::abs(e.time() - tStar) < c.tolerance,
+            qPrintable(QString("stopped at %1, t* = %2").arg(e.time(), 0, 'g', 15).arg(tStar)));
         const std::string what = e.what();
         QVERIFY(what.find("t = 1.06") != std::string::npos);
         QVERIFY(what.find("not differentiable") != std::string::npos);
@@ -390,8 +389,9 @@ class ClassicsMiscTest : public QObject {
       QVERIFY(stopped);
       // The samples before t*: t = 0, 0.01, …, 1.06 (dopri5 steps up to just short of t*; the
       // other steppers stop at the start of the step that would reach it, maybe 1.06).
-      QVERIFY2(times.size() == 107 || (c.options.method != Integrator::Dopri5 && times.size() == 106),
-               qPrintable(QString::number(times.size())));
+      QVERIFY2(
+          times.size() == 107 || (c.options.method != Integrator::Dopri5 && times.size() == 106),
+          qPrintable(QString::number(times.size())));
       QVERIFY(times.back() < tStar);
       QVERIFY(sim.time() <= tStar);
       // Whatever the state left, the run does not go on past t*.

@@ -48,8 +48,8 @@ void checkStateOrder(const SystemModel& system) {
   const SystemInfo& info = system.info();
   QCOMPARE(info.coordinates, (std::vector<std::string>{"x", "y", "qw", "qx", "qy", "qz"}));
   QCOMPARE(info.velocities, (std::vector<std::string>{"vx", "vy", "w1", "w2", "w3"}));
-  QCOMPARE(info.stateOrder, (std::vector<std::string>{"x", "y", "qw", "qx", "qy", "qz", "vx",
-                                                      "vy", "w1", "w2", "w3"}));
+  QCOMPARE(info.stateOrder, (std::vector<std::string>{"x", "y", "qw", "qx", "qy", "qz", "vx", "vy",
+                                                      "w1", "w2", "w3"}));
 }
 
 // R (body → space) of a quaternion (w, x, y, z), normalised.
@@ -177,8 +177,8 @@ class ClassicsTest : public QObject {
         {3.0,
          {0.00025922104468751461, 0.0003923606126209085, -0.29067824515979718,
           2.9468440501223818e-05, 0.0081416372022337993, -0.95678621993949131,
-          -0.0018988490873075407, -0.01924700473119224, 0.82768143698226715,
-          -1.1001582395251277, 2.6927531906102096},
+          -0.0018988490873075407, -0.01924700473119224, 0.82768143698226715, -1.1001582395251277,
+          2.6927531906102096},
          {-2.3356177699472558, -2.654579809135043, 11.381558037952669}},
     };
     for (Formulation f : {Formulation::Multipliers, Formulation::GibbsAppell}) {
@@ -208,9 +208,10 @@ class ClassicsTest : public QObject {
       const double keeps = firstReversal(run(system, 20.0, 0.01, p, spinning(-3 * sense)));
       QVERIFY2(std::abs(reverses - 5.0812) < 0.011,
                qPrintable(QString("delta %1: reverses at %2").arg(sense * delta).arg(reverses)));
-      QVERIFY2(keeps < 0, qPrintable(QString("delta %1: the other sense reverses at %2")
-                                         .arg(sense * delta)
-                                         .arg(keeps)));
+      QVERIFY2(
+          keeps < 0,
+          qPrintable(
+              QString("delta %1: the other sense reverses at %2").arg(sense * delta).arg(keeps)));
     }
   }
 
@@ -233,9 +234,8 @@ class ClassicsTest : public QObject {
     QCOMPARE(plus.times.size(), minus.times.size());
     for (std::size_t i = 0; i < plus.times.size(); ++i) {
       const double spin = verticalSpin(plus.states[i]);
-      QVERIFY2(std::abs(spin - 3) < 0.01, qPrintable(QString("t = %1: ω·γ = %2")
-                                                          .arg(plus.times[i])
-                                                          .arg(spin)));
+      QVERIFY2(std::abs(spin - 3) < 0.01,
+               qPrintable(QString("t = %1: ω·γ = %2").arg(plus.times[i]).arg(spin)));
       QVERIFY(std::abs(spin + verticalSpin(minus.states[i])) < 1e-8);
     }
   }
@@ -248,16 +248,14 @@ class ClassicsTest : public QObject {
     checkStateOrder(*system);
     const std::vector<Sample> reference = {
         {1.0,
-         {0.094940749331518429, -0.042164896376124937, -0.61582401718725088,
-          -0.017711692409455155, -0.12246888921325359, -0.7781056785438949,
-          0.088756573046564799, -0.036588121593570569, -0.22742874084756184,
-          1.1754064295275333, 8.0293472649338131},
+         {0.094940749331518429, -0.042164896376124937, -0.61582401718725088, -0.017711692409455155,
+          -0.12246888921325359, -0.7781056785438949, 0.088756573046564799, -0.036588121593570569,
+          -0.22742874084756184, 1.1754064295275333, 8.0293472649338131},
          {-0.064293599321793238, -0.042591049272119763, 9.8100000000000023}},
         {3.0,
-         {0.28222716361967126, -0.13021620259239172, 0.90498943182603064,
-          -0.070322215264652863, 0.051626521278345633, -0.41639358379318658,
-          0.099606075176395539, -0.033911586225314025, -0.81820895200045007,
-          -0.47296640118626926, 8.040838856408417},
+         {0.28222716361967126, -0.13021620259239172, 0.90498943182603064, -0.070322215264652863,
+          0.051626521278345633, -0.41639358379318658, 0.099606075176395539, -0.033911586225314025,
+          -0.81820895200045007, -0.47296640118626926, 8.040838856408417},
          {-0.083037011242226733, 0.051904250438937538, 9.8100000000000058}},
     };
     for (Formulation f : {Formulation::Multipliers, Formulation::GibbsAppell}) {
@@ -277,23 +275,24 @@ class ClassicsTest : public QObject {
     const double m = 1, r = 0.1;
     const Eigen::Vector3d I(0.003, 0.004, 0.005);
     const Run run10 = run(system, 10.0, 0.1);
-    const Eigen::Vector3d K0 = I.cwiseProduct(Eigen::Vector3d(0.5, 1, 8)) +
-                               m * r * r * Eigen::Vector3d(0.5, 1, 0);
+    const Eigen::Vector3d K0 =
+        I.cwiseProduct(Eigen::Vector3d(0.5, 1, 8)) + m * r * r * Eigen::Vector3d(0.5, 1, 0);
     for (std::size_t i = 0; i < run10.times.size(); ++i) {
       const std::vector<double>& x = run10.states[i];
       const Eigen::Matrix3d R = rotation(&x[QW]);
       const Eigen::Vector3d w(x[W1], x[W2], x[W3]);
       const Eigen::Vector3d gamma = R.row(2).transpose();
       const Eigen::Vector3d K = I.cwiseProduct(w) + m * r * r * (w - w.dot(gamma) * gamma);
-      QVERIFY2((R * K - K0).norm() < 1e-9,
-               qPrintable(QString("t = %1: |R K − K(0)| = %2")
-                              .arg(run10.times[i])
-                              .arg((R * K - K0).norm())));
+      QVERIFY2(
+          (R * K - K0).norm() < 1e-9,
+          qPrintable(
+              QString("t = %1: |R K − K(0)| = %2").arg(run10.times[i]).arg((R * K - K0).norm())));
       QVERIFY(std::abs(run10.observables[i].energy - 1.149625) < 1e-9);
     }
     // The motion is not trivial: ω in space turns (by more than 0.1 rad/s here).
     const std::vector<double>& last = run10.states.back();
-    const Eigen::Vector3d wEnd = rotation(&last[QW]) * Eigen::Vector3d(last[W1], last[W2], last[W3]);
+    const Eigen::Vector3d wEnd =
+        rotation(&last[QW]) * Eigen::Vector3d(last[W1], last[W2], last[W3]);
     QVERIFY((wEnd - Eigen::Vector3d(0.5, 1, 8)).norm() > 0.1);
   }
 

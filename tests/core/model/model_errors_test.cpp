@@ -140,15 +140,14 @@ class ModelErrorsTest : public QObject {
     row("parameter check reading a coordinate",
         kGood + "parameter_checks:\n  - {positive: m - x, message: no}\n",
         "parameter_checks[1].positive", 13, 20, "'x' cannot be used here");
-    row("parameter check without a message",
-        kGood + "parameter_checks:\n  - {positive: m}\n", "parameter_checks[1].message", 13, 5,
-        "missing");
+    row("parameter check without a message", kGood + "parameter_checks:\n  - {positive: m}\n",
+        "parameter_checks[1].message", 13, 5, "missing");
     row("unknown name in a singular expression",
         kGood + "singular:\n  - {expression: vx^2 + vw^2, message: stops}\n",
         "singular[1].expression", 13, 25, "unknown name 'vw'");
     row("unknown key in a singular entry",
-        kGood + "singular:\n  - {expression: vx^2, mesage: stops}\n", "singular[1].mesage", 13,
-        24, "unknown key 'mesage' (allowed: expression, message)");
+        kGood + "singular:\n  - {expression: vx^2, mesage: stops}\n", "singular[1].mesage", 13, 24,
+        "unknown key 'mesage' (allowed: expression, message)");
     row("multiplier outside the scene's arrows",
         replaceLine(kGood, "  - vz - y*vx", "  - vz - y*vx*lambda_1"), "constraints[1]", 10, 15,
         "'lambda_1' cannot be used here");
