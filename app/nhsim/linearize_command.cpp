@@ -16,6 +16,10 @@
 namespace nh::cli {
 
 namespace {
+// An echoed name, cut to a readable length.
+std::string shown(const std::string& text) {
+  return text.size() <= 60 ? text : text.substr(0, 57) + "...";
+}
 
 struct Sweep {
   std::string name;
@@ -28,14 +32,14 @@ struct Sweep {
 Sweep parseSweep(const std::string& text) {
   const size_t eq = text.find('=');
   if (eq == std::string::npos || eq == 0)
-    throw UsageError("--sweep expects NAME=FROM:TO:N, got '" + text + "'");
+    throw UsageError("--sweep expects NAME=FROM:TO:N, got '" + shown(text) + "'");
   Sweep s;
   s.name = text.substr(0, eq);
   const std::string rest = text.substr(eq + 1);
   const size_t c1 = rest.find(':');
   const size_t c2 = c1 == std::string::npos ? c1 : rest.find(':', c1 + 1);
   if (c2 == std::string::npos || rest.find(':', c2 + 1) != std::string::npos)
-    throw UsageError("--sweep expects NAME=FROM:TO:N, got '" + text + "'");
+    throw UsageError("--sweep expects NAME=FROM:TO:N, got '" + shown(text) + "'");
   s.from = parseNumber(rest.substr(0, c1), "--sweep FROM");
   s.to = parseNumber(rest.substr(c1 + 1, c2 - c1 - 1), "--sweep TO");
   const std::string countText = rest.substr(c2 + 1);
@@ -43,8 +47,8 @@ Sweep parseSweep(const std::string& text) {
   errno = 0;
   const long count = std::strtol(countText.c_str(), &end, 10);
   if (countText.empty() || *end != '\0' || errno == ERANGE || count < 1 || count > 1000000)
-    throw UsageError("--sweep: N must be a whole number from 1 to 1000000, got '" + countText +
-                     "'");
+    throw UsageError("--sweep: N must be a whole number from 1 to 1000000, got '" +
+                     shown(countText) + "'");
   s.count = count;
   return s;
 }
@@ -87,13 +91,19 @@ int linearizeCommand(const std::vector<std::string>& args) {
       const bool independentVelocity =
           std::find(info.independentVelocities.begin(), info.independentVelocities.end(),
                     sweep->name) != info.independentVelocities.end();
-      const bool coordinate = system->coordinateIndex(sweep->name) >= 0;
+      const auto& dependent = info.dependentCoordinates;
+      auto isDependent = [&](const std::string& c) {
+        return std::find(dependent.begin(), dependent.end(), c) != dependent.end();
+      };
+      const bool coordinate =
+          system->coordinateIndex(sweep->name) >= 0 && !isDependent(sweep->name);
       if (!independentVelocity && !coordinate) {
         std::string known;
         for (const auto& p : info.parameters) known += (known.empty() ? "" : ", ") + p.name;
-        for (const auto& c : info.coordinates) known += (known.empty() ? "" : ", ") + c;
+        for (const auto& c : info.coordinates)
+          if (!isDependent(c)) known += (known.empty() ? "" : ", ") + c;
         for (const auto& v : info.independentVelocities) known += (known.empty() ? "" : ", ") + v;
-        throw UsageError("--sweep: '" + sweep->name + "' is neither a parameter nor an " +
+        throw UsageError("--sweep: '" + shown(sweep->name) + "' is neither a parameter nor an " +
                          "independent state variable of '" + system->name() + "' (" + known + ")");
       }
     }
@@ -103,6 +113,12 @@ int linearizeCommand(const std::vector<std::string>& args) {
     std::vector<double> x;
     Linearization lin;
   };
+  // Notes and warnings, written once every point has been linearised: a command that fails
+  // part way prints its error line only.
+  std::vector<std::string> messages;
+  auto flushMessages = [&] {
+    for (const auto& m : messages) std::fputs(m.c_str(), stderr);
+  };
   const StateLayout layout = stateLayout(*system, DynamicsKind::Nonholonomic);
   auto at = [&](const Scenario& s) {
     const std::vector<double> parameters = resolveParameters(*system, s.parameters);
@@ -111,31 +127,34 @@ int linearizeCommand(const std::vector<std::string>& args) {
     std::vector<std::string> notes;
     Point p;
     p.x = initialState(equations, 0.0, s.initial, &notes);
-    for (const auto& note : notes) std::fprintf(stderr, "nhsim: note: %s\n", note.c_str());
+    for (const auto& note : notes) messages.push_back("nhsim: note: " + note + "\n");
     p.lin = linearize(equations, 0.0, p.x);
     if (!(p.lin.cyclicCoupling < 1e-9))
-      std::fprintf(stderr,
-                   "nhsim: warning: the coordinates '%s' declares cyclic are read by its "
-                   "equations at this state (relative %g): the reduction is not exact\n",
-                   system->name().c_str(), p.lin.cyclicCoupling);
+      messages.push_back("nhsim: warning: the coordinates '" + system->name() +
+                         "' declares cyclic are read by its equations at this state (relative " +
+                         number(p.lin.cyclicCoupling) + "): the reduction is not exact\n");
     if (!p.lin.equilibrium) {
       std::string rhs;
+      const double largest = p.lin.reducedRhs.cwiseAbs().maxCoeff();
       for (int i = 0; i < p.lin.reducedRhs.size(); ++i)
-        if (std::abs(p.lin.reducedRhs[i]) > 0) {
+        if (std::abs(p.lin.reducedRhs[i]) > 1e-9 * largest) {
           if (!rhs.empty()) rhs.append(", ");
           rhs.append("d").append(p.lin.variables[i]).append("/dt = ");
           rhs.append(number(p.lin.reducedRhs[i]));
         }
-      std::fprintf(stderr,
-                   "nhsim: warning: this state is not an equilibrium of the reduced equations "
-                   "(%s); the eigenvalues describe the linearisation there\n",
-                   rhs.c_str());
+      messages.push_back(
+          "nhsim: warning: this state is not an equilibrium of the reduced "
+          "equations (" +
+          rhs +
+          "); the eigenvalues describe the linearisation "
+          "there\n");
     }
     return p;
   };
 
   if (!sweep) {
     const Point p = at(scenario);
+    flushMessages();
     if (json) {
       nlohmann::ordered_json root;
       root["system"] = system->name();
@@ -164,6 +183,7 @@ int linearizeCommand(const std::vector<std::string>& args) {
   nlohmann::ordered_json values = nlohmann::ordered_json::array(),
                          eigenvalues = nlohmann::ordered_json::array();
   std::vector<std::string> variables;
+  std::string text;
   for (long i = 0; i < sweep->count; ++i) {
     const double value =
         sweep->count == 1
@@ -178,6 +198,14 @@ int linearizeCommand(const std::vector<std::string>& args) {
     else
       s.initial[sweep->name] = value;
     const Point p = at(s);
+    if (!sweep->isParameter) {  // the constraints may not allow the value (completion moves it)
+      const int pos = layout.find(sweep->name);
+      const double used = p.x[layout.index[pos]];
+      if (!(std::abs(used - value) <= 1e-12 * std::max(1.0, std::abs(value))))
+        throw InputError("--sweep: " + sweep->name + " = " + number(value) +
+                         " does not satisfy the constraints of '" + system->name() +
+                         "' (completion changed it to " + number(used) + ")");
+    }
     if (variables.empty()) variables = p.lin.variables;
     if (json) {
       values.push_back(value);
@@ -193,9 +221,11 @@ int linearizeCommand(const std::vector<std::string>& args) {
         line.append(number(e.imag()));
       }
       line.push_back('\n');
-      write(line);
+      text.append(line);  // written once every value has been linearised
     }
   }
+  flushMessages();
+  if (!json) write(text);
   if (json) {
     nlohmann::ordered_json root;
     root["system"] = system->name();

@@ -661,6 +661,13 @@ void Loader::readInitial() {
   };
   coordinateList("cyclic", info_.cyclicCoordinates);
   coordinateList("dependent", info_.dependentCoordinates);
+  for (const std::string& c : info_.dependentCoordinates)
+    if (std::find(info_.cyclicCoordinates.begin(), info_.cyclicCoordinates.end(), c) !=
+        info_.cyclicCoordinates.end())
+      fail("dependent", root_["dependent"],
+           "'" + c +
+               "' is also cyclic: a coordinate the holonomic constraints fix is read by "
+               "the equations through them");
   if (!info_.dependentCoordinates.empty() &&
       info_.dependentCoordinates.size() != data_->holonomic.size())
     fail("dependent", root_["dependent"],

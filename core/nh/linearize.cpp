@@ -196,6 +196,17 @@ Linearization linearize(const EquationsOfMotion& equations, double t,
                          "), a unit quaternion: linearize reduces only systems whose attitude "
                          "is cyclic");
 
+  // Where the equations are not defined (the system's singular points) there is nothing to
+  // linearise.
+  if (const int count = static_cast<int>(info.singularities.size()); count > 0) {
+    std::vector<double> s(count);
+    sys.singularities(equations.parameters().data(), t, x.data(), x.data() + n, s.data());
+    for (int i = 0; i < count; ++i)
+      if (!(s[i] > 0))
+        throw InputError("'" + sys.name() +
+                         "' is at a singular point here: " + info.singularities[i]);
+  }
+
   // Coordinates fixed by the holonomic constraints.
   std::vector<int> dependentQ = sys.dependentIndices();
   Eigen::MatrixXd G(h, n);

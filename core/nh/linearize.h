@@ -41,8 +41,9 @@ struct Linearization {
 };
 
 // Linearises at (t, x), x on the constraint manifold. Throws InputError (saying why) when
-// the dynamics reads an attitude quaternion, the constraints cannot be solved for the
-// dependent velocities, or the equations are vakonomic.
+// an attitude quaternion is not declared cyclic (the equations read it), x is at one of the
+// system's singular points, the constraints cannot be solved for the dependent velocities,
+// or the equations are vakonomic.
 Linearization linearize(const EquationsOfMotion& equations, double t, const std::vector<double>& x);
 
 }  // namespace nh

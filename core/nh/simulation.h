@@ -71,8 +71,9 @@ class Simulation {
   struct Stepper;
   void checkState(double t, const std::vector<double>& x) const;
   void emitSample(double t, std::vector<double>& x, const SampleCallback& onSample);
-  // The first time in [t0, t1] where a singular function (SystemInfo::singularities)
-  // reaches 0 on a step, the state along it given by stateAt(τ, x); -1 if none does.
+  // The first time where a singular function (SystemInfo::singularities) reaches 0 on the
+  // step [t0, t1], or, by the look-ahead, within one more step length (up to t0 + 2(t1 − t0)),
+  // the state along it given by stateAt(τ, x); -1 if none does.
   // Sets singularIndex_ to the function's index.
   template <class StateAt>
   double firstSingularity(double t0, double t1, StateAt&& stateAt);

@@ -1,5 +1,6 @@
 #include "core/nh/system.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <stdexcept>
@@ -45,6 +46,10 @@ SystemModel::SystemModel(SystemInfo info) : info_(std::move(info)) {
   };
   cyclic_ = indices(info_.cyclicCoordinates, "the cyclic");
   dependent_ = indices(info_.dependentCoordinates, "the dependent");
+  for (int i : dependent_)
+    if (std::find(cyclic_.begin(), cyclic_.end(), i) != cyclic_.end())
+      throw std::logic_error("system '" + info_.name + "' declares '" + info_.coordinates[i] +
+                             "' both cyclic and dependent");
   if (!dependent_.empty() && static_cast<int>(dependent_.size()) != info_.holonomicCount)
     throw std::logic_error("system '" + info_.name +
                            "' must declare as many dependent coordinates as holonomic "

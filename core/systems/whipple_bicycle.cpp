@@ -15,6 +15,7 @@
 #include <numbers>
 #include <string>
 
+#include "core/nh/scenario.h"  // formatValue
 #include "core/nh/system.h"
 
 namespace nh {
@@ -494,8 +495,8 @@ struct WhippleBicycle {
                      double Izz, double Ixz) -> std::string {
       if (Ixx * Izz > Ixz * Ixz) return "";
       return std::string("inertia tensor of the ") + body + " must be positive definite (" + xx +
-             "·" + zz + " > " + xz + "², got " + xx + " = " + std::to_string(Ixx) + ", " + zz +
-             " = " + std::to_string(Izz) + ", " + xz + " = " + std::to_string(Ixz) + ")";
+             "·" + zz + " > " + xz + "², got " + xx + " = " + formatValue(Ixx) + ", " + zz + " = " +
+             formatValue(Izz) + ", " + xz + " = " + formatValue(Ixz) + ")";
     };
     std::string problem = check("rear frame", "IBxx", "IBzz", "IBxz", p[kIBxx], p[kIBzz], p[kIBxz]);
     if (problem.empty())

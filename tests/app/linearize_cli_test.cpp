@@ -25,6 +25,11 @@ class LinearizeCliTest : public QObject {
     QVERIFY2(r.err.isEmpty(), qPrintable(r.err));  // an equilibrium: no warning
     const QJsonObject root = QJsonDocument::fromJson(r.out.toUtf8()).object();
     QCOMPARE(root.keys(), (QStringList{"eigenvalues", "point", "system", "variables"}));
+    // In the issue's order (keys() sorts them).
+    QVERIFY2(
+        r.out.startsWith(R"({"system":"chaplygin_sleigh","variables":["v","omega"],"point":{)"),
+        qPrintable(r.out));
+    QVERIFY(r.out.indexOf("\"point\"") < r.out.indexOf("\"eigenvalues\""));
     QCOMPARE(root["system"].toString(), QString("chaplygin_sleigh"));
     QCOMPARE(root["variables"].toArray(), (QJsonArray{"v", "omega"}));
     const QJsonObject point = root["point"].toObject();
@@ -54,6 +59,10 @@ class LinearizeCliTest : public QObject {
     const QJsonObject root = QJsonDocument::fromJson(r.out.toUtf8()).object();
     QCOMPARE(root.keys(), (QStringList{"eigenvalues", "sweep", "system", "values", "variables"}));
     QCOMPARE(root["sweep"].toString(), QString("v"));
+    QVERIFY2(r.out.startsWith(R"({"system":"chaplygin_sleigh","sweep":"v","values":[)"),
+             qPrintable(r.out));
+    QVERIFY(r.out.indexOf("\"values\"") < r.out.indexOf("\"variables\"") &&
+            r.out.indexOf("\"variables\"") < r.out.indexOf("\"eigenvalues\""));
     QCOMPARE(root["values"].toArray(), (QJsonArray{-1.0, -0.5, 0.0, 0.5, 1.0}));
     const QJsonArray all = root["eigenvalues"].toArray();
     QCOMPARE(all.size(), 5);
@@ -135,6 +144,13 @@ class LinearizeCliTest : public QObject {
         {"linearize", "chaplygin_sleigh", "--init", "nope=1"},
         {"linearize", "chaplygin_sleigh", "--dynamics", "vakonomic"},
         {"linearize", "chaplygin_sleigh", "--frobnicate"},
+        // A dependent coordinate, and a value the constraints move, cannot be swept.
+        {"linearize", "whipple_bicycle", "--sweep", "pitch=0:0.1:2"},
+        {"linearize", "spherical_pendulum", "--sweep", "x=0:0.5:3"},
+        // A sweep that fails part way prints nothing (the wheelbase reaches 10.5 m).
+        {"linearize", "whipple_bicycle", "--sweep", "w=1:20:3"},
+        // At a singular point (past the bicycle's 80° stop) there is nothing to linearise.
+        {"linearize", "whipple_bicycle", "--init", "lean=1.5"},
         // The equations read the attitude quaternion: refused.
         {"linearize", "rattleback"},
         {"linearize", "chaplygin_sphere"},
