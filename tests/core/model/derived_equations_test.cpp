@@ -249,6 +249,21 @@ std::vector<double> withValues(const nh::SystemModel& system,
 
 }  // namespace
 
+namespace {
+// GiNaC's derivation for the three largest systems takes 15–60 s in the release build and
+// several minutes under AddressSanitizer or ThreadSanitizer (past Qt Test's per-function
+// limit). The sanitizer builds skip them: the release suite compares them, and the smaller
+// systems run the same code paths under the sanitizers.
+bool skippedUnderSanitizers(const std::string& name) {
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+  return name == "whipple_bicycle" || name == "rattleback" || name == "chaplygin_sphere";
+#else
+  (void)name;
+  return false;
+#endif
+}
+}  // namespace
+
 class DerivedEquationsTest : public QObject {
   Q_OBJECT
 
@@ -258,6 +273,7 @@ class DerivedEquationsTest : public QObject {
   // evaluations and of the solves, relative to the size of ẏ and λ.
   void cppSystemsAgreeWithTheEngine() {
     for (const auto& system : cppSystems()) {
+      if (skippedUnderSanitizers(system->name())) continue;
       std::map<std::string, double> values;
       if (system->name() == "ball_on_turntable")
         values = {{"Omega_rate", 0.5}, {"Omega_amp", 0.3}, {"Omega_freq", 2}, {"tilt", 0.2}};
@@ -293,6 +309,7 @@ class DerivedEquationsTest : public QObject {
     // The bundled model files (their explicit equations too, where they are solved).
     for (const auto& [file, text] : nh::bundledModelFiles()) {
       const auto system = nh::model::loadModelText(text, file);
+      if (skippedUnderSanitizers(system->name())) continue;
       const double worst = worstDifference(system, {}, false);
       QVERIFY2(worst < 1e-10,
                qPrintable(QString::fromStdString(file) + ": " + QString::number(worst)));
