@@ -21,6 +21,7 @@
 #include "core/model/model_file.h"
 #include "core/nh/scenario.h"
 #include "core/nh/simulation.h"
+#include "tests/core/model/model_test_support.h"
 
 using namespace nh;
 
@@ -28,18 +29,9 @@ namespace {
 
 constexpr double kReferenceTolerance = 1e-8;
 
-IntegratorOptions tight() {
-  IntegratorOptions o;
-  o.rtol = 1e-12;
-  o.atol = 1e-14;
-  return o;
-}
-
-std::shared_ptr<const SystemModel> bundled(const std::string& name) {
-  for (const auto& [file, text] : bundledModelFiles())
-    if (file == name + ".yaml") return model::loadModelText(text, file);
-  return nullptr;
-}
+using test::bundled;
+using test::indexOf;
+using test::tight;
 
 // The state order of both systems: x y qw qx qy qz | vx vy w1 w2 w3.
 enum { X, Y, QW, QX, QY, QZ, VX, VY, W1, W2, W3 };

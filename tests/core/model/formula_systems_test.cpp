@@ -20,6 +20,7 @@
 #include "core/model/model_file.h"
 #include "core/nh/scenario.h"
 #include "core/nh/simulation.h"
+#include "tests/core/model/model_test_support.h"
 
 using namespace nh;
 
@@ -27,28 +28,9 @@ namespace {
 
 constexpr double kReferenceTolerance = 1e-9;
 
-IntegratorOptions tight() {
-  IntegratorOptions o;
-  o.rtol = 1e-12;
-  o.atol = 1e-14;
-  return o;
-}
-
-std::shared_ptr<const SystemModel> bundled(const std::string& name) {
-  for (const auto& [file, text] : bundledModelFiles())
-    if (file == name + ".yaml") return model::loadModelText(text, file);
-  return nullptr;
-}
-
-// Index of a coordinate or velocity in the state vector [q, y, μ].
-int indexOf(const SystemModel& system, const std::string& name) {
-  const SystemInfo& info = system.info();
-  for (int i = 0; i < system.n(); ++i)
-    if (info.coordinates[i] == name) return i;
-  for (int a = 0; a < system.m(); ++a)
-    if (info.velocities[a] == name) return system.n() + a;
-  return -1;
-}
+using test::bundled;
+using test::indexOf;
+using test::tight;
 
 struct Sample {
   double t;
