@@ -140,7 +140,9 @@ std::vector<int> pivotColumns(const Eigen::MatrixXd& matrix, const std::vector<i
 }  // namespace
 
 namespace {
-Eigen::MatrixXd jacobianOf(const EquationsOfMotion& equations, const Pieces& P) {
+// ∂f/∂x; the accelerations ẏ it solves for on the way go to *ydotOut when given.
+Eigen::MatrixXd jacobianOf(const EquationsOfMotion& equations, const Pieces& P,
+                           Eigen::VectorXd* ydotOut = nullptr) {
   const int n = P.n, m = P.m, kt = P.kt;
   // The saddle-point system K (ẏ, λ) = (F, b), K = [M −Aᵀ; A 0].
   Eigen::MatrixXd K = Eigen::MatrixXd::Zero(m + kt, m + kt);
@@ -155,6 +157,7 @@ Eigen::MatrixXd jacobianOf(const EquationsOfMotion& equations, const Pieces& P) 
   rhs << P.F, P.b;
   const Eigen::VectorXd sol = lu.solve(rhs);
   const Eigen::VectorXd ydot = sol.head(m), lambda = sol.tail(kt);
+  if (ydotOut) *ydotOut = ydot;
   Eigen::MatrixXd J(n + m, n + m);
   for (int j = 0; j < n + m; ++j) {
     Eigen::VectorXd r(m + kt);
@@ -229,7 +232,8 @@ Linearization linearize(const EquationsOfMotion& equations, double t,
     if (!cyclic[i] && !isDependentQ[i]) keptQ.push_back(i);
 
   const Pieces P = evaluatePieces(equations, t, x.data());
-  const Eigen::MatrixXd J = jacobianOf(equations, P);
+  Eigen::VectorXd ydot;
+  const Eigen::MatrixXd J = jacobianOf(equations, P, &ydot);
 
   // Velocities: the independent ones are kept; kt of the others (by pivoting on A) are
   // solved for; any left over are kept as well.
@@ -328,13 +332,6 @@ Linearization linearize(const EquationsOfMotion& equations, double t,
 
   // The reduced right-hand side: q̇ of the kept coordinates and ẏ of the kept velocities.
   {
-    Eigen::MatrixXd K = Eigen::MatrixXd::Zero(m + kt, m + kt);
-    K.topLeftCorner(m, m) = P.M;
-    K.topRightCorner(m, kt) = -P.A.transpose();
-    K.bottomLeftCorner(kt, m) = P.A;
-    Eigen::VectorXd rhs(m + kt);
-    rhs << P.F, P.b;
-    const Eigen::VectorXd ydot = K.fullPivLu().solve(rhs).head(m);
     out.reducedRhs.resize(r);
     double scale = 1;  // the size of the terms of f: |J||x|
     for (int c = 0; c < r; ++c) {
