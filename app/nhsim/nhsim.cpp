@@ -32,9 +32,10 @@ const char* kUsage =
     "       nhsim info SYSTEM|MODEL.yaml [--json]\n"
     "       nhsim run SYSTEM|MODEL.yaml|SCENARIO.json [--set NAME=VALUE]... [--init "
     "NAME=VALUE]...\n"
-    "                 [--t-end T] [--dt-out H] [--integrator dopri5|rk78|rk4] [--rtol R]\n"
+    "                 [--t-end T] [--dt-out H] [--integrator dopri5|dop853|rk78|rk4] [--rtol R]\n"
     "                 [--atol A] [--step H] [--dynamics nonholonomic|vakonomic]\n"
     "                 [--formulation multipliers|gibbs-appell] [--no-projection]\n"
+    "                 [--no-reconstruction]\n"
     "                 [--out FILE|-] [--save-scenario FILE] [--quiet]\n";
 
 int list() {
@@ -161,6 +162,8 @@ RunOptions parseRun(const std::vector<std::string>& args) {
       s.integrator.step = parseNumber(value(), "--step");
     else if (a == "--no-projection")
       s.integrator.projection = false;
+    else if (a == "--no-reconstruction")
+      s.integrator.reconstruction = false;
     else if (a == "--out")
       o.out = value();
     else if (a == "--save-scenario")

@@ -128,7 +128,8 @@ Scenario parseScenarioJson(const std::string& json, const std::string& origin) {
   if (root.contains("integrator")) {
     const Json& in = root["integrator"];
     if (!in.is_object()) fail(origin, "'integrator' must be an object");
-    checkKeys(in, {"method", "rtol", "atol", "step", "projection"}, "'integrator'", origin);
+    checkKeys(in, {"method", "rtol", "atol", "step", "projection", "reconstruction"},
+              "'integrator'", origin);
     if (in.contains("method"))
       s.integrator.method = withOrigin(
           origin, [&] { return parseIntegrator(text(in["method"], "integrator.method", origin)); });
@@ -139,6 +140,11 @@ Scenario parseScenarioJson(const std::string& json, const std::string& origin) {
       if (!in["projection"].is_boolean())
         fail(origin, "'integrator.projection' must be true or false");
       s.integrator.projection = in["projection"].get<bool>();
+    }
+    if (in.contains("reconstruction")) {
+      if (!in["reconstruction"].is_boolean())
+        fail(origin, "'integrator.reconstruction' must be true or false");
+      s.integrator.reconstruction = in["reconstruction"].get<bool>();
     }
   }
   withOrigin(origin, [&] {
@@ -178,7 +184,8 @@ std::string scenarioToJson(const Scenario& s, const std::string& path) {
                         {"rtol", s.integrator.rtol},
                         {"atol", s.integrator.atol},
                         {"step", s.integrator.step},
-                        {"projection", s.integrator.projection}};
+                        {"projection", s.integrator.projection},
+                        {"reconstruction", s.integrator.reconstruction}};
   root["dynamics"] = toString(s.dynamics);
   root["formulation"] = toString(s.formulation);
   return root.dump(4) + "\n";

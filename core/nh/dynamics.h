@@ -55,6 +55,7 @@ struct Observables {
 
 class EquationsOfMotion;
 struct CompiledEquations;
+struct ReconstructionPlan;
 
 // Everything a call of EquationsOfMotion writes: tape registers, jets, matrices and their
 // factorisations (Pinocchio's Data to the equations' Model). Owned by the caller, one per
@@ -108,6 +109,9 @@ class EquationsOfMotion {
   // inspection and the benchmark.
   std::string compiledListing() const;
   int stateSize() const;  // n + m (+ k + h when vakonomic)
+  // The coordinates the equations do not read and how to reconstruct them
+  // (reconstruction.h); null unless taped.
+  const ReconstructionPlan* reconstructionPlan() const;
   const std::vector<double>& parameters() const;
 
   // dx/dt at (t, x); x and dxdt have stateSize() entries. Throws SingularSystemError.

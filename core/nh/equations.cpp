@@ -138,6 +138,9 @@ std::shared_ptr<const SystemModel> EquationsOfMotion::systemPtr() const {
 DynamicsKind EquationsOfMotion::dynamics() const { return compiled_->dynamics; }
 Backend EquationsOfMotion::backend() const { return compiled_->backend; }
 bool EquationsOfMotion::isTaped() const { return compiled_->taped; }
+const ReconstructionPlan* EquationsOfMotion::reconstructionPlan() const {
+  return compiled_->taped ? &compiled_->reconstruction : nullptr;
+}
 const std::vector<double>& EquationsOfMotion::parameters() const { return compiled_->parameters; }
 
 std::string EquationsOfMotion::compiledListing() const {

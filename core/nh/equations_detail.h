@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "core/nh/dynamics.h"
+#include "core/nh/reconstruction.h"
 #include "core/nh/small_lu.h"
 #include "core/nh/symbolic.h"
 
@@ -69,6 +70,7 @@ struct CompiledEquations {
   bool directGuarded = false;    // ... followed by det(A M⁻¹ Aᵀ) and its scale, to check
   double minvNorm = 1;           // max |M⁻¹| entry, for the 1×1 check
   SymProgram directProgram;
+  ReconstructionPlan reconstruction;  // taped only
 };
 
 // tape_builder.cpp: records the system's functions and fills the taped part of `c`

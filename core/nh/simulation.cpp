@@ -6,9 +6,12 @@
 #include <cmath>
 #include <cstdio>
 #include <limits>
+#include <tuple>
 #include <variant>
 
 #include "core/nh/errors.h"
+#include "core/nh/reconstruction.h"
+#include "core/nh/steppers.h"
 
 namespace nh {
 
@@ -17,6 +20,8 @@ using State = std::vector<double>;
 
 std::string toString(Integrator integrator) {
   switch (integrator) {
+    case Integrator::Dop853:
+      return "dop853";
     case Integrator::Rk78:
       return "rk78";
     case Integrator::Rk4:
@@ -28,9 +33,10 @@ std::string toString(Integrator integrator) {
 
 Integrator parseIntegrator(const std::string& text) {
   if (text == "dopri5") return Integrator::Dopri5;
+  if (text == "dop853") return Integrator::Dop853;
   if (text == "rk78") return Integrator::Rk78;
   if (text == "rk4") return Integrator::Rk4;
-  throw InputError("unknown integrator '" + text + "' (allowed: dopri5, rk78, rk4)");
+  throw InputError("unknown integrator '" + text + "' (allowed: dopri5, dop853, rk78, rk4)");
 }
 
 namespace {
@@ -53,15 +59,19 @@ void IntegratorOptions::validate() const {
   if (maxSteps < 1) throw InputError("the step budget must be at least 1");
 }
 
-// The three odeint steppers behind one interface.
+// The adaptive steppers with dense output (steppers.h) or one of odeint's controlled and
+// fixed steppers, and the reduction in use with the former.
 struct Simulation::Stepper {
-  using Dense = odeint::dense_output_runge_kutta<
-      odeint::controlled_runge_kutta<odeint::runge_kutta_dopri5<State>>>;
   using Controlled78 = odeint::controlled_runge_kutta<odeint::runge_kutta_fehlberg78<State>>;
   using Fixed = odeint::runge_kutta4<State>;
-  std::variant<Dense, Controlled78, Fixed> impl;
+  std::variant<std::monostate, Controlled78, Fixed> impl;
+  std::unique_ptr<DenseStepper> dense;
   double dt = 0;  // current (trial) step
   bool initialised = false;
+  // Reduction (reconstruction.h): the plan in use (null: the stepper takes the whole state).
+  const ReconstructionPlan* plan = nullptr;
+  Reconstructor reconstructor;
+  State z, full, fullDot, carried, marks;  // scratch, sized once per plan
 };
 
 Simulation::Simulation(std::shared_ptr<const SystemModel> system, DynamicsKind dynamics,
@@ -85,10 +95,14 @@ void Simulation::setOptions(const IntegratorOptions& options) {
   options.validate();
   options_ = options;
   auto& s = *stepper_;
+  s.dense.reset();
+  s.impl = std::monostate();
   switch (options_.method) {
     case Integrator::Dopri5:
-      s.impl = odeint::make_dense_output(options_.atol, options_.rtol,
-                                         odeint::runge_kutta_dopri5<State>());
+      s.dense = makeOdeintDopri5(options_.atol, options_.rtol);
+      break;
+    case Integrator::Dop853:
+      s.dense = makeDop853(options_.atol, options_.rtol);
       break;
     case Integrator::Rk78:
       s.impl = odeint::make_controlled(options_.atol, options_.rtol,
@@ -102,6 +116,11 @@ void Simulation::setOptions(const IntegratorOptions& options) {
   s.initialised = false;
 }
 
+bool Simulation::reconstructs() const {
+  const ReconstructionPlan* plan = equations_->reconstructionPlan();
+  return stepper_->dense && options_.reconstruction && plan && plan->available;
+}
+
 void Simulation::setState(double t, const std::vector<double>& x) {
   if (static_cast<int>(x.size()) != equations_->stateSize())
     throw InputError("state of system '" + equations_->system().name() + "' has " +
@@ -113,6 +132,7 @@ void Simulation::setState(double t, const std::vector<double>& x) {
   nextSample_ = 0;
   lastDtOut_ = 0;
   steps_ = 0;
+  reconstructionRejections_ = 0;
   stepper_->initialised = false;
   stepper_->dt = options_.step;
 }
@@ -277,20 +297,110 @@ void Simulation::advance(double tEnd, double dtOut, const SampleCallback& onSamp
         t);
   };
   try {
-    if (auto* dense = std::get_if<Stepper::Dense>(&s.impl)) {
+    if (s.dense) {
+      const ReconstructionPlan* available = equations_->reconstructionPlan();
+      const ReconstructionPlan* plan =
+          options_.reconstruction && available && available->available ? available : nullptr;
+      const int size = static_cast<int>(x_.size());
+      if (plan != s.plan) {
+        s.plan = plan;
+        s.initialised = false;
+        if (plan) {
+          s.reconstructor = Reconstructor(plan, equations_->system().n(), size, 1 + size);
+          s.z.assign(plan->reduced.size(), 0.0);
+          s.full.assign(size, 0.0);
+          s.fullDot.assign(size, 0.0);
+          s.carried.assign(size, 0.0);
+        }
+      }
+      const std::vector<int>* reduced = plan ? &plan->reduced : nullptr;
+      const int zSize = plan ? static_cast<int>(reduced->size()) : size;
+      DenseStepper& dense = *s.dense;
+      // The stepper's right-hand side: the reduced rows of the full one (the reconstructed
+      // coordinates in s.full are not read).
+      const StepperRhs f = [&](double t, const double* z, double* dz) {
+        if (!plan) return equations_->rhs(workspace_, t, z, dz);
+        for (int k = 0; k < zSize; ++k) s.full[(*reduced)[k]] = z[k];
+        equations_->rhs(workspace_, t, s.full.data(), s.fullDot.data());
+        for (int k = 0; k < zSize; ++k) dz[k] = s.fullDot[(*reduced)[k]];
+      };
+      // The full state at τ in the last step, its reconstructed entries left as they are.
+      const auto stateAt = [&](double tau, double* x) {
+        if (!plan) return dense.calcState(f, tau, x);
+        dense.calcState(f, tau, s.z.data());
+        for (int k = 0; k < zSize; ++k) x[(*reduced)[k]] = s.z[k];
+      };
+      const auto currentState = [&](double* x) {
+        const double* z = dense.currentState();
+        if (!plan) return static_cast<void>(std::copy(z, z + size, x));
+        for (int k = 0; k < zSize; ++k) x[(*reduced)[k]] = z[k];
+      };
+      auto copyReconstructed = [&](const double* from, double* to) {
+        for (int i : plan->quadratures) to[i] = from[i];
+        for (int first : plan->quaternions) std::copy(from + first, from + first + 4, to + first);
+      };
       while (t_ < tEnd - eps) {
         if (!s.initialised) {
-          dense->initialize(x_, t_, std::min(s.dt, tEnd - t_));
+          const double* start = x_.data();
+          if (plan) {
+            for (int k = 0; k < zSize; ++k) s.z[k] = x_[(*reduced)[k]];
+            s.full = x_;
+            start = s.z.data();
+          }
+          dense.initialize(start, zSize, t_, std::min(s.dt, tEnd - t_));
           s.initialised = true;
         }
-        const auto [t0, t1] = dense->do_step(system);
+        double t0, t1;
+        try {
+          std::tie(t0, t1) = dense.doStep(f);
+        } catch (const std::runtime_error&) {
+          throw IntegrationError("integration of '" + equations_->system().name() +
+                                     "' blew up at t = " + fmt(t_) + " (step size underflow)",
+                                 t_);
+        }
         double approach = 0;
         if (++stepsThisCall > options_.maxSteps) throwStepBudget(t1);
+        const double tStop = t1 > tEnd + eps ? tEnd : t1;  // where this call may end
+        if (plan) {
+          // Carry the reconstructed coordinates over the step, stopping at each output time
+          // (their values there go to s.marks): all of it, or the step is retaken shorter.
+          s.carried = x_;
+          s.marks.clear();
+          double a = t0;
+          bool carried = true;
+          for (long i = nextSample_; carried && sampleTime(i) <= std::min(t1, tEnd) + eps; ++i) {
+            const double b = std::min(sampleTime(i), t1);
+            carried = s.reconstructor.advance(stateAt, a, b, s.carried.data(), options_.atol,
+                                              options_.rtol);
+            for (int q : plan->quadratures) s.marks.push_back(s.carried[q]);
+            for (int first : plan->quaternions)
+              s.marks.insert(s.marks.end(), s.carried.begin() + first,
+                             s.carried.begin() + first + 4);
+            a = b;
+          }
+          if (carried)
+            carried = s.reconstructor.advance(stateAt, a, tStop, s.carried.data(), options_.atol,
+                                              options_.rtol);
+          if (!carried) {
+            dense.rejectLast(0.25 * (t1 - t0));
+            ++reconstructionRejections_;
+            continue;
+          }
+        }
         ++steps_;
-        checkState(t1, dense->current_state());
-        if (singular) {
+        if (plan) {
+          currentState(s.full.data());
+          copyReconstructed(s.carried.data(), s.full.data());
+          checkState(t1, s.full);
+        } else {
+          State& now = s.full;
+          now.resize(size);
+          currentState(now.data());
+          checkState(t1, now);
+        }
+        if (singular) {  // (never with a plan: planReconstruction refuses singular systems)
           const double ts =
-              firstSingularity(t0, t1, [&](double tau, State& x) { dense->calc_state(tau, x); });
+              firstSingularity(t0, t1, [&](double tau, State& x) { stateAt(tau, x.data()); });
           // (a point beyond tEnd is no concern of this call: the next one finds it again)
           if (ts > t1 + 1e-9 * std::max(1.0, std::abs(ts)) && ts <= tEnd + eps) {
             // Ahead, within the next step: integrate up to just short of it (the samples on
@@ -298,7 +408,7 @@ void Simulation::advance(double tEnd, double dtOut, const SampleCallback& onSamp
             approach = (1 - 1e-6) * (ts - t1);
           } else if (ts >= 0 && ts <= tEnd + eps) {  // the samples before it, then stop
             while (sampleTime(nextSample_) <= std::min({ts, t1, tEnd}) + eps) {
-              dense->calc_state(std::min(sampleTime(nextSample_), t1), sample);
+              stateAt(std::min(sampleTime(nextSample_), t1), sample.data());
               emitSample(sampleTime(nextSample_), sample, onSample);
               ++nextSample_;
             }
@@ -306,30 +416,38 @@ void Simulation::advance(double tEnd, double dtOut, const SampleCallback& onSamp
             throwSingularity(ts);
           }
         }
-        if (dense->current_time_step() < 1e-14 * std::max(1.0, std::abs(t1)))
+        if (dense.currentTimeStep() < 1e-14 * std::max(1.0, std::abs(t1)))
           throw IntegrationError("integration of '" + equations_->system().name() +
                                      "' blew up at t = " + fmt(t1) + " (step size underflow)",
                                  t1);
+        std::size_t mark = 0;
         while (sampleTime(nextSample_) <= std::min(t1, tEnd) + eps) {
           const double ts = sampleTime(nextSample_);
-          dense->calc_state(std::min(ts, t1), sample);
+          if (plan) {
+            for (int q : plan->quadratures) sample[q] = s.marks[mark++];
+            for (int first : plan->quaternions)
+              for (int j = 0; j < 4; ++j) sample[first + j] = s.marks[mark++];
+          }
+          stateAt(std::min(ts, t1), sample.data());
           emitSample(ts, sample, onSample);
           ++nextSample_;
         }
         if (t1 > tEnd - eps) {  // at or past tEnd: the state exactly at tEnd, on the manifold
           if (t1 > tEnd + eps)
-            dense->calc_state(tEnd, x_);
+            stateAt(tEnd, x_.data());
           else
-            x_ = dense->current_state();
+            currentState(x_.data());
+          if (plan) copyReconstructed(s.carried.data(), x_.data());
           t_ = tEnd;
           if (options_.projection) equations_->project(workspace_, t_, x_.data());
-          s.dt = dense->current_time_step();
+          s.dt = dense.currentTimeStep();
           s.initialised = false;
           break;
         }
-        x_ = dense->current_state();
+        currentState(x_.data());
+        if (plan) copyReconstructed(s.carried.data(), x_.data());
         t_ = t1;
-        s.dt = dense->current_time_step();
+        s.dt = dense.currentTimeStep();
         if (options_.projection) {
           equations_->project(workspace_, t_, x_.data());
           s.initialised = false;  // restart from the projected state

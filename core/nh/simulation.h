@@ -12,16 +12,21 @@
 
 namespace nh {
 
-enum class Integrator { Dopri5, Rk78, Rk4 };
-std::string toString(Integrator integrator);          // "dopri5" | "rk78" | "rk4"
+enum class Integrator { Dopri5, Dop853, Rk78, Rk4 };
+std::string toString(Integrator integrator);          // "dopri5" | "dop853" | "rk78" | "rk4"
 Integrator parseIntegrator(const std::string& text);  // throws InputError
 
 struct IntegratorOptions {
-  Integrator method = Integrator::Dopri5;  // adaptive Dormand–Prince 5(4) with dense output
+  // Adaptive with dense output: Dormand–Prince 5(4) (odeint) or 8(5,3) (DOP853,
+  // steppers.h); rk78: odeint's Fehlberg 7(8), controlled; rk4: fixed step.
+  Integrator method = Integrator::Dopri5;
   double rtol = 1e-10;
   double atol = 1e-12;
   double step = 1e-3;  // fixed step (rk4) or first trial step (adaptive)
   bool projection = true;
+  // With the dense-output steppers: coordinates the equations do not read are reconstructed
+  // over each step instead of being stepped (reconstruction.h).
+  bool reconstruction = true;
   long maxSteps = 20'000'000;  // per advance() call: a run that needs more stops with an error
   void validate() const;       // throws InputError for non-positive, non-finite or tiny values
 };
@@ -65,7 +70,11 @@ class Simulation {
   // that time are delivered, the state stays at the start of that step).
   void advance(double tEnd, double dtOut, const SampleCallback& onSample);
 
-  long stepsTaken() const { return steps_; }
+  long stepsTaken() const { return steps_; }  // accepted steps since setState
+  // Steps the reconstruction handed back as too long for its tolerance (statistics).
+  long reconstructionRejections() const { return reconstructionRejections_; }
+  // Whether the stepper now integrates a reduced state (reconstruction.h).
+  bool reconstructs() const;
 
  private:
   struct Stepper;
@@ -92,6 +101,7 @@ class Simulation {
   int singularIndex_ = 0;
   std::unique_ptr<Stepper> stepper_;
   long steps_ = 0;
+  long reconstructionRejections_ = 0;
 };
 
 }  // namespace nh

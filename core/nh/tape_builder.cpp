@@ -75,6 +75,26 @@ void compileTape(CompiledEquations& w) {
     w.outL = static_cast<int>(out.size());
     out.push_back(L);
     w.program = SymProgram(tape, nv, out);
+    // Reduction (reconstruction.h): which coordinates nothing the equations use reads.
+    {
+      std::vector<Sym> read(out.begin() + w.outP, out.begin() + w.outL);  // p, F, M, A, b, Φ
+      try {
+        if (sys.hasStructure() && !w.structureInTape) {
+          std::vector<Sym> C(m * m * m);
+          sys.structure(par, q.data(), C.data());
+          read.insert(read.end(), C.begin(), C.end());
+        }
+        if (sys.hasForce()) {
+          std::vector<Sym> Q(m);
+          sys.force(par, t, q.data(), y.data(), Q.data());
+          read.insert(read.end(), Q.begin(), Q.end());
+        }
+        w.reconstruction = planReconstruction(tape, sys, nv, v, read);
+      } catch (const TapeError&) {
+        w.reconstruction = {};
+        w.reconstruction.reason = "forces or structure functions that cannot be taped";
+      }
+    }
     w.constantMatrices = true;
     for (int i = w.outM; i < w.outB; ++i) w.constantMatrices &= w.program.outputIsConstant(i);
     w.taped = true;

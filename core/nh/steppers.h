@@ -1,0 +1,41 @@
+// Adaptive one-step integrators with dense output, behind one interface, for Simulation
+// (not for callers outside core/nh). Each controls the error of the state it is given —
+// with reconstruction (reconstruction.h) that is the reduced state only.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <utility>
+#include <vector>
+
+namespace nh {
+
+// dx/dt at (t, x), both of the stepper's size.
+using StepperRhs = std::function<void(double t, const double* x, double* dxdt)>;
+
+class DenseStepper {
+ public:
+  virtual ~DenseStepper() = default;
+  // Starts from x (size entries) at t with dt as the first trial step.
+  virtual void initialize(const double* x, int size, double t, double dt) = 0;
+  // One accepted step (rejected trials are retried inside): returns (t0, t1). Throws
+  // std::runtime_error when the step size underflows.
+  virtual std::pair<double, double> doStep(const StepperRhs& f) = 0;
+  // The state at τ in [t0, t1] of the last step, from the method's continuous extension.
+  virtual void calcState(const StepperRhs& f, double tau, double* x) = 0;
+  virtual const double* currentState() const = 0;
+  virtual double currentTimeStep() const = 0;  // the next trial step
+  // Retakes the last step from its start with a shorter trial step (a caller that found
+  // the step unacceptable for its own reasons, such as reconstruction).
+  virtual void rejectLast(double shorterStep) = 0;
+  virtual int order() const = 0;
+};
+
+// Dormand–Prince 8(5,3) with its 7th-order dense output (Hairer's DOP853): error
+// control and step-size rule as Hairer's code (RMS norm over atol + rtol·max(|y₀|,|y₁|),
+// exponent −1/8, safety 0.9, factors in [0.2, 10], no increase right after a rejection).
+std::unique_ptr<DenseStepper> makeDop853(double atol, double rtol);
+// Boost.Odeint's Dormand–Prince 5(4) with its dense output.
+std::unique_ptr<DenseStepper> makeOdeintDopri5(double atol, double rtol);
+
+}  // namespace nh
