@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <climits>
 #include <cmath>
@@ -20,6 +21,7 @@
 #include "core/io/scenario_file.h"
 #include "core/model/catalogue.h"
 #include "core/nh/errors.h"
+#include "core/nh/reconstruction.h"
 #include "core/nh/scenario.h"
 #include "core/nh/version.h"
 
@@ -69,6 +71,20 @@ int info(const std::vector<std::string>& args) {
   const SystemInfo& s = system->info();
   const StateLayout nh = stateLayout(*system, DynamicsKind::Nonholonomic);
   const StateLayout vk = stateLayout(*system, DynamicsKind::Vakonomic);
+  // Reduction (reconstruction.h): what the adaptive steppers carry instead of stepping.
+  std::vector<std::string> reconstructed;
+  std::string notReconstructed = "the system cannot be taped";
+  {
+    const EquationsOfMotion eq(system, DynamicsKind::Nonholonomic);
+    if (const ReconstructionPlan* plan = eq.reconstructionPlan()) {
+      notReconstructed = plan->reason;
+      std::vector<int> indices = plan->quadratures;
+      for (int first : plan->quaternions)
+        for (int j = 0; j < 4; ++j) indices.push_back(first + j);
+      std::sort(indices.begin(), indices.end());
+      for (int i : indices) reconstructed.push_back(s.coordinates[i]);
+    }
+  }
   if (json) {
     nlohmann::json root;  // keys sorted
     root["name"] = s.name;
@@ -95,6 +111,7 @@ int info(const std::vector<std::string>& args) {
     root["state_vakonomic"] = vk.names;
     root["constraints"] = s.constraintCount;
     root["holonomic_constraints"] = s.holonomicCount;
+    root["reconstructed"] = reconstructed;
     std::fputs((root.dump(4) + "\n").c_str(), stdout);
     return kOk;
   }
@@ -129,6 +146,13 @@ int info(const std::vector<std::string>& args) {
   std::printf("\n\nInitial velocities: %s\n", s.initialization.c_str());
   std::printf("\nConstraints: %d nonholonomic, %d holonomic\n", s.constraintCount,
               s.holonomicCount);
+  if (reconstructed.empty()) {
+    std::printf("\nReconstructed: none (%s)\n", notReconstructed.c_str());
+  } else {
+    std::printf("\nReconstructed over each step (dopri5, dop853; not read by the equations): ");
+    for (const auto& coordinate : reconstructed) std::printf("%s ", coordinate.c_str());
+    std::printf("\n");
+  }
   return kOk;
 }
 

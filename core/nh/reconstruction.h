@@ -11,7 +11,8 @@
 //    exact exponential exp(Ω) = cos θ + (sin θ/θ) Ω, θ² = −Ω², so the quaternion stays unit
 //    by construction whatever the spin per step.
 // Both are adaptive within the step: each piece is compared with its two halves (step
-// doubling); a piece whose difference exceeds atol + rtol·|r| is halved again. A step that
+// doubling); a piece whose halves' error estimate |whole − halves|/63 exceeds
+// atol + rtol·|r| is halved again. A step that
 // would need more than kMaxReconstructionPieces pieces is handed back to the stepper as
 // rejected.
 #pragma once
@@ -34,7 +35,7 @@ struct ReconstructionPlan {
   SymProgram program;
 };
 
-inline constexpr int kMaxReconstructionPieces = 4096;
+inline constexpr int kMaxReconstructionPieces = 1 << 16;
 
 class SystemModel;
 // What compileTape finds on the tape: v are the coordinates' rates ρ(q)y, `read` every
@@ -62,8 +63,7 @@ class Reconstructor {
             double* delta);
   void apply(const double* omega, const double* delta, double* x) const;
   bool piece(const StateAt& stateAt, double a, double b, const double* omegaWhole,
-             const double* deltaWhole, double* x, int depth, double atol, double rtol,
-             int& budget);
+             const double* deltaWhole, double* x, int depth, double atol, double rtol, int& budget);
 
   const ReconstructionPlan* plan_ = nullptr;
   int n_ = 0, stateSize_ = 0, variableCount_ = 0;

@@ -72,6 +72,11 @@ struct Simulation::Stepper {
   const ReconstructionPlan* plan = nullptr;
   Reconstructor reconstructor;
   State z, full, fullDot, carried, marks;  // scratch, sized once per plan
+  // The stepper's right-hand side (the reduced rows of the full one when a plan is in use)
+  // and the full state at τ within the last step (reconstructed entries left as they are).
+  // Made once: they capture only the Simulation, so no call allocates.
+  StepperRhs rhs;
+  Reconstructor::StateAt stateAt;
 };
 
 Simulation::Simulation(std::shared_ptr<const SystemModel> system, DynamicsKind dynamics,
@@ -85,6 +90,22 @@ Simulation::Simulation(std::shared_ptr<const EquationsOfMotion> equations,
     : equations_(std::move(equations)),
       workspace_(*equations_),
       stepper_(std::make_unique<Stepper>()) {
+  stepper_->rhs = [this](double t, const double* z, double* dz) {
+    Stepper& s = *stepper_;
+    if (!s.plan) return equations_->rhs(workspace_, t, z, dz);
+    const std::vector<int>& reduced = s.plan->reduced;
+    const int zSize = static_cast<int>(reduced.size());
+    for (int k = 0; k < zSize; ++k) s.full[reduced[k]] = z[k];
+    equations_->rhs(workspace_, t, s.full.data(), s.fullDot.data());
+    for (int k = 0; k < zSize; ++k) dz[k] = s.fullDot[reduced[k]];
+  };
+  stepper_->stateAt = [this](double tau, double* x) {
+    Stepper& s = *stepper_;
+    if (!s.plan) return s.dense->calcState(s.rhs, tau, x);
+    s.dense->calcState(s.rhs, tau, s.z.data());
+    const std::vector<int>& reduced = s.plan->reduced;
+    for (std::size_t k = 0; k < reduced.size(); ++k) x[reduced[k]] = s.z[k];
+  };
   setOptions(options);
   x_.assign(equations_->stateSize(), 0.0);
 }
@@ -311,25 +332,15 @@ void Simulation::advance(double tEnd, double dtOut, const SampleCallback& onSamp
           s.full.assign(size, 0.0);
           s.fullDot.assign(size, 0.0);
           s.carried.assign(size, 0.0);
+          // Room for the reconstructed values at 64 output times a step; more grows it once.
+          s.marks.reserve(64 * (plan->quadratures.size() + 4 * plan->quaternions.size()));
         }
       }
       const std::vector<int>* reduced = plan ? &plan->reduced : nullptr;
       const int zSize = plan ? static_cast<int>(reduced->size()) : size;
       DenseStepper& dense = *s.dense;
-      // The stepper's right-hand side: the reduced rows of the full one (the reconstructed
-      // coordinates in s.full are not read).
-      const StepperRhs f = [&](double t, const double* z, double* dz) {
-        if (!plan) return equations_->rhs(workspace_, t, z, dz);
-        for (int k = 0; k < zSize; ++k) s.full[(*reduced)[k]] = z[k];
-        equations_->rhs(workspace_, t, s.full.data(), s.fullDot.data());
-        for (int k = 0; k < zSize; ++k) dz[k] = s.fullDot[(*reduced)[k]];
-      };
-      // The full state at τ in the last step, its reconstructed entries left as they are.
-      const auto stateAt = [&](double tau, double* x) {
-        if (!plan) return dense.calcState(f, tau, x);
-        dense.calcState(f, tau, s.z.data());
-        for (int k = 0; k < zSize; ++k) x[(*reduced)[k]] = s.z[k];
-      };
+      const StepperRhs& f = s.rhs;
+      const Reconstructor::StateAt& stateAt = s.stateAt;
       const auto currentState = [&](double* x) {
         const double* z = dense.currentState();
         if (!plan) return static_cast<void>(std::copy(z, z + size, x));

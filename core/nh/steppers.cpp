@@ -70,7 +70,8 @@ class Dop853 final : public DenseStepper {
       if (e5 > 0 || e3 > 0) err = std::abs(h) * e5 / std::sqrt((e5 + 0.01 * e3) * n_);
       if (!std::isfinite(err)) err = 1e10;  // a blown-up trial: shrink as far as allowed
       if (err < 1) {
-        double factor = err == 0 ? kMaxFactor : std::min(kMaxFactor, kSafety * std::pow(err, -0.125));
+        double factor =
+            err == 0 ? kMaxFactor : std::min(kMaxFactor, kSafety * std::pow(err, -0.125));
         if (rejected) factor = std::min(1.0, factor);
         yOld_.swap(y_);
         y_.swap(yNew_);
@@ -181,9 +182,8 @@ class OdeintDopri5 final : public DenseStepper {
   int order() const override { return 5; }
 
  private:
-  boost::numeric::odeint::dense_output_runge_kutta<
-      boost::numeric::odeint::controlled_runge_kutta<
-          boost::numeric::odeint::runge_kutta_dopri5<State>>>
+  boost::numeric::odeint::dense_output_runge_kutta<boost::numeric::odeint::controlled_runge_kutta<
+      boost::numeric::odeint::runge_kutta_dopri5<State>>>
       impl_;
   State x0_, buffer_;
 };

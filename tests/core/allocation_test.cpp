@@ -164,7 +164,8 @@ class AllocationTest : public QObject {
   void simulationStepLoopAllocatesNothing() {
     for (const auto& system : systemsUnderTest())
       for (DynamicsKind kind : {DynamicsKind::Nonholonomic, DynamicsKind::Vakonomic})
-        for (Integrator method : {Integrator::Dopri5, Integrator::Rk78, Integrator::Rk4}) {
+        for (Integrator method :
+             {Integrator::Dopri5, Integrator::Dop853, Integrator::Rk78, Integrator::Rk4}) {
           IntegratorOptions options;
           options.method = method;
           options.rtol = 1e-8;
