@@ -41,9 +41,9 @@ Outcome run(const std::map<std::string, double>& params, Integrator method, bool
   options.method = method;
   options.rtol = options.atol = tol;
   options.reconstruction = reconstruct;
-  Simulation sim(std::make_shared<const EquationsOfMotion>(
-                     ball, DynamicsKind::Nonholonomic, Formulation::Multipliers,
-                     resolveParameters(*ball, params)),
+  Simulation sim(std::make_shared<const EquationsOfMotion>(ball, DynamicsKind::Nonholonomic,
+                                                           Formulation::Multipliers,
+                                                           resolveParameters(*ball, params)),
                  options);
   sim.setState(0, initialState(sim.equations(), 0, {}));
   Outcome out;
@@ -71,8 +71,8 @@ int main() {
     for (bool rec : {false, true}) {
       if (m == Integrator::Rk78 && rec) continue;  // no dense output: never reduced
       const Outcome o = run(wobble, m, rec, 1e-10, 200);
-      std::printf("%-10s %-16s %10ld %10.3f %12.9f %s\n", toString(m).c_str(),
-                  rec ? "on" : "off", o.steps, o.wall, o.x[0], o.error.c_str());
+      std::printf("%-10s %-16s %10ld %10.3f %12.9f %s\n", toString(m).c_str(), rec ? "on" : "off",
+                  o.steps, o.wall, o.x[0], o.error.c_str());
     }
 
   const double beta = 0.1, omega = 1, g = 9.81;
@@ -82,16 +82,17 @@ int main() {
       "\nTilted table (β = 0.1, Ω = 1), 20 revolutions (%.1f s), rtol = atol = 1e-12; "
       "drift 5 g sin β/(2Ω)·t along y\n",
       tEnd);
-  std::printf("%-10s %-16s %10s %10s %14s %12s\n", "method", "reconstruction", "steps",
-              "wall s", "drift error", "rejections");
+  std::printf("%-10s %-16s %10s %10s %14s %12s\n", "method", "reconstruction", "steps", "wall s",
+              "drift error", "rejections");
   const std::map<std::string, double> tilted = {{"tilt", beta}};
   for (Integrator m : {Integrator::Dopri5, Integrator::Dop853})
     for (bool rec : {false, true}) {
       const Outcome o = run(tilted, m, rec, 1e-12, tEnd);
       const double drift = 5 * g * std::sin(beta) / (2 * omega) * tEnd;
       std::printf("%-10s %-16s %10ld %10.3f %14.3e %12ld %s\n", toString(m).c_str(),
-                  rec ? "on" : "off", o.steps, o.wall, o.error.empty() ? std::abs(std::abs(o.x[1]) - drift) / drift : NAN,
-                  o.rejections, o.error.substr(0, 60).c_str());
+                  rec ? "on" : "off", o.steps, o.wall,
+                  o.error.empty() ? std::abs(std::abs(o.x[1]) - drift) / drift : NAN, o.rejections,
+                  o.error.substr(0, 60).c_str());
     }
   return 0;
 }

@@ -2,13 +2,14 @@
 // tape finds unread, that the reconstructed runs agree with tight full integrations, that
 // Magnus keeps the attitude unit without projection, and that a ball spinning at 10⁴ rad/s
 // on a tilted turntable is followed in a few hundred steps with the drift of the closed form.
+#include "core/nh/reconstruction.h"
+
 #include <QtTest>
 #include <cmath>
 #include <map>
 #include <numbers>
 
 #include "core/model/catalogue.h"
-#include "core/nh/reconstruction.h"
 #include "core/nh/scenario.h"
 #include "core/nh/simulation.h"
 
@@ -98,8 +99,7 @@ class ReconstructionTest : public QObject {
     int checked = 0;
     for (const auto& system : catalogue()) {
       if (reconstructedNames(*system).empty()) continue;
-      const Run reduced =
-          simulate(system->name(), {}, Integrator::Dop853, 1e-12, true, 10, 0.5);
+      const Run reduced = simulate(system->name(), {}, Integrator::Dop853, 1e-12, true, 10, 0.5);
       const Run full = simulate(system->name(), {}, Integrator::Dop853, 1e-14, false, 10, 0.5);
       QVERIFY(reduced.reduced && !full.reduced);
       QCOMPARE(reduced.samples.size(), full.samples.size());
@@ -113,7 +113,7 @@ class ReconstructionTest : public QObject {
       for (std::size_t k = 0; k < full.samples.size(); ++k)
         for (std::size_t i = 0; i < full.samples[k].size(); ++i)
           worstFull = std::max(worstFull, std::abs(same.samples[k][i] - full.samples[k][i]) /
-                                      std::max(1.0, std::abs(full.samples[k][i])));
+                                              std::max(1.0, std::abs(full.samples[k][i])));
       // The rattleback's motion amplifies any difference (a full run at 1e-12 is 6e-9 off
       // the tight one after 10 s): there the reduced run may be as far off as that, ×2.
       QVERIFY2(worst <= std::max(1e-10, 2 * worstFull),
@@ -130,8 +130,8 @@ class ReconstructionTest : public QObject {
   void dopri5ReconstructsToo() {
     const Run reduced =
         simulate("ball_on_turntable", {{"Omega_amp", 0.2}}, Integrator::Dopri5, 1e-12, true, 20, 1);
-    const Run full = simulate("ball_on_turntable", {{"Omega_amp", 0.2}}, Integrator::Dop853,
-                              1e-14, false, 20, 1);
+    const Run full = simulate("ball_on_turntable", {{"Omega_amp", 0.2}}, Integrator::Dop853, 1e-14,
+                              false, 20, 1);
     double worst = 0;
     for (std::size_t k = 0; k < full.samples.size(); ++k)
       for (std::size_t i = 0; i < full.samples[k].size(); ++i)
@@ -142,8 +142,10 @@ class ReconstructionTest : public QObject {
   // Reconstruction takes the attitude out of the error control: far fewer steps.
   void fewerStepsWhenReduced() {
     const std::map<std::string, double> wobble = {{"Omega_amp", 0.2}};
-    const Run reduced = simulate("ball_on_turntable", wobble, Integrator::Dop853, 1e-10, true, 200, 10);
-    const Run full = simulate("ball_on_turntable", wobble, Integrator::Dop853, 1e-10, false, 200, 10);
+    const Run reduced =
+        simulate("ball_on_turntable", wobble, Integrator::Dop853, 1e-10, true, 200, 10);
+    const Run full =
+        simulate("ball_on_turntable", wobble, Integrator::Dop853, 1e-10, false, 200, 10);
     // scipy's DOP853 on the reduced state (no attitude) takes 456 steps here
     // (scripts/bench-reduced-scipy.py); the goal is within 1.5× of that.
     QVERIFY2(reduced.steps <= 684, qPrintable(QString::number(reduced.steps)));
@@ -171,13 +173,14 @@ class ReconstructionTest : public QObject {
   void spinningBallOnATiltedTable() {
     const double beta = 0.1, omega = 1, g = 9.81;
     const double tEnd = 4 * 7 * std::numbers::pi / omega;  // 4 periods of 2π/(2Ω/7)
-    const Run run = simulate("ball_on_turntable", {{"tilt", beta}}, Integrator::Dop853, 1e-12,
-                             true, tEnd, tEnd / 4);
+    const Run run = simulate("ball_on_turntable", {{"tilt", beta}}, Integrator::Dop853, 1e-12, true,
+                             tEnd, tEnd / 4);
     const double drift = 5 * g * std::sin(beta) / (2 * omega) * tEnd;
     const int y = findSystem("ball_on_turntable")->coordinateIndex("y");
     const double got = std::abs(run.samples.back()[y]);
     QVERIFY2(std::abs(got - drift) <= 1e-10 * drift,
-             qPrintable(QString("drift %1, closed form %2").arg(got, 0, 'g', 17).arg(drift, 0, 'g', 17)));
+             qPrintable(
+                 QString("drift %1, closed form %2").arg(got, 0, 'g', 17).arg(drift, 0, 'g', 17)));
     QVERIFY2(run.steps < 2000, qPrintable(QString::number(run.steps)));
   }
 };
