@@ -12,6 +12,9 @@
 #include <QSurfaceFormat>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <ctime>
 
 #include "core/model/catalogue.h"
 #include "core/nh/scenario.h"
@@ -21,6 +24,12 @@
 #include "ui/sim/run_history.h"
 
 namespace {
+
+double cpuSeconds() {
+  timespec ts;
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+  return ts.tv_sec + 1e-9 * ts.tv_nsec;
+}
 
 constexpr size_t kPoints = 100000;
 constexpr int kFrames = 60;
@@ -92,6 +101,7 @@ void benchView(const nhui::RunHistory& run, size_t trailPoints) {
   for (int i = 0; i < 5; ++i) paintOnce();  // warm up (shader compilation)
   QElapsedTimer timer;
   timer.start();
+  const double cpu0 = cpuSeconds();
   for (int i = 0; i < kFrames; ++i) {
     // A new frame each time: scene moved, trails rebuilt from the history.
     run.sceneAt(run.lastTime() - 0.01 * (kFrames - i), frame);
@@ -99,14 +109,23 @@ void benchView(const nhui::RunHistory& run, size_t trailPoints) {
     paintOnce();
   }
   const double seconds = timer.nsecsElapsed() * 1e-9;
-  std::printf("3D view 1280x720, 2 trails x %6zu points: %6.1f frames/s (%.1f ms/frame)\n",
-              trailPoints, kFrames / seconds, 1000 * seconds / kFrames);
+  // NH_BENCH_SHOT=prefix saves the last frame (to compare the look before and after a change).
+  if (const char* shot = std::getenv("NH_BENCH_SHOT"))
+    view.grabFramebuffer().save(QString("%1_view_%2.png").arg(shot).arg(trailPoints));
+  // CPU time of all threads (llvmpipe rasterises on its own threads): less disturbed than
+  // wall time when other processes share the cores.
+  std::printf(
+      "3D view 1280x720, 2 trails x %6zu points: %6.1f frames/s (%.1f ms/frame, CPU %.1f "
+      "ms/frame, VTK Render() %.1f ms)\n",
+      trailPoints, kFrames / seconds, 1000 * seconds / kFrames,
+      1000 * (cpuSeconds() - cpu0) / kFrames, 1000 * view.renderer()->GetLastRenderTimeInSeconds());
 }
 
 // The same scene through an offscreen vtkRenderWindow (no Qt): what video export pays.
 void benchOffscreen(const nhui::RunHistory& run, size_t trailPoints) {
   vtkNew<vtkRenderWindow> window;
   window->SetOffScreenRendering(true);
+  window->SetMultiSamples(0);  // as OffscreenScene (export); VTK's default is 8 samples
   window->SetSize(1280, 720);
   vtkNew<vtkRenderer> renderer;
   window->AddRenderer(renderer);
@@ -190,13 +209,24 @@ int main(int argc, char** argv) {
   QSurfaceFormat::setDefaultFormat(nhui::VtkViewWidget::vtkSurfaceFormat());
   QApplication app(argc, argv);
   const auto run = recordRun();
-  benchOffscreen(*run, 1000);
-  benchOffscreen(*run, kPoints);
-  benchView(*run, 1000);
-  benchView(*run, kPoints);
-  benchPlot(*run, true, false);
-  benchPlot(*run, true, true);
-  benchPlot(*run, false, false);
-  benchPlot(*run, false, true);
+  // NH_BENCH_ONLY=offscreen|view|phase|series runs one group (for profiling).
+  const char* only = std::getenv("NH_BENCH_ONLY");
+  auto wanted = [only](const char* group) { return !only || std::strcmp(only, group) == 0; };
+  if (wanted("offscreen")) {
+    benchOffscreen(*run, 1000);
+    benchOffscreen(*run, kPoints);
+  }
+  if (wanted("view")) {
+    benchView(*run, 1000);
+    benchView(*run, kPoints);
+  }
+  if (wanted("phase")) {
+    benchPlot(*run, true, false);
+    benchPlot(*run, true, true);
+  }
+  if (wanted("series")) {
+    benchPlot(*run, false, false);
+    benchPlot(*run, false, true);
+  }
   return 0;
 }

@@ -15,10 +15,12 @@
 #include <vtkPolyData.h>
 #include <vtkPolyDataMapper.h>
 #include <vtkProperty.h>
+#include <vtkRenderStepsPass.h>
 #include <vtkRenderWindow.h>
 #include <vtkRenderer.h>
 #include <vtkTextActor.h>
 #include <vtkTextProperty.h>
+#include <vtkTranslucentPass.h>
 #include <vtkUnsignedCharArray.h>
 
 #include <algorithm>
@@ -194,6 +196,15 @@ void SceneRenderer::setUpStage() {
   renderer_->AddLight(fill);
   renderer_->AutomaticLightCreationOff();
   renderer_->SetTwoSidedLighting(true);
+  // VTK's default steps, except that translucent actors (trails, grid, comparison bodies) are
+  // alpha-blended in actor order without depth writes, instead of going through VTK 9.1's
+  // order-independent translucency: on llvmpipe that pass (float accumulation buffers, a
+  // full-screen depth blit and a full-screen composite) cost more than the rest of the frame
+  // (glretrace --pcpu, README "GUI"). Trails are drawn oldest first, so newer loops lie on top.
+  vtkNew<vtkRenderStepsPass> steps;
+  vtkNew<vtkTranslucentPass> translucent;
+  steps->SetTranslucentPass(translucent);
+  renderer_->SetPass(steps);
 
   overlay_ = vtkSmartPointer<vtkTextActor>::New();
   renderer_->AddActor2D(overlay_);
