@@ -49,7 +49,8 @@ class SundialsStepper : public DenseStepper {
     y_ = N_VNew_Serial(size, context_);
     start_ = N_VNew_Serial(size, context_);
     dense_ = N_VNew_Serial(size, context_);
-    if (!y_ || !start_ || !dense_) throw std::runtime_error(std::string(library_) + ": out of memory");
+    if (!y_ || !start_ || !dense_)
+      throw std::runtime_error(std::string(library_) + ": out of memory");
   }
   static void copyIn(const double* x, N_Vector v) {
     std::copy(x, x + N_VGetLength(v), N_VGetArrayPointer(v));
@@ -103,8 +104,8 @@ class SundialsStepper : public DenseStepper {
   N_Vector dense_ = nullptr;  // GetDky's output
   int n_ = 0;
   double t0_ = 0, t1_ = 0;
-  double firstStep_ = 0;       // the trial step given to initialize / rejectLast
-  bool stepped_ = false;       // a step was taken since the last (re)initialisation
+  double firstStep_ = 0;  // the trial step given to initialize / rejectLast
+  bool stepped_ = false;  // a step was taken since the last (re)initialisation
   const StepperRhs* f_ = nullptr;
 
  private:
@@ -200,7 +201,8 @@ class ArkodeFehlberg78 final : public SundialsStepper {
 // quotients. A (re)initialisation starts again at order 1 with the given step.
 class CvodeBdf final : public SundialsStepper {
  public:
-  CvodeBdf(double atol, double rtol) : SundialsStepper(atol, rtol, "CVODE", CVodeGetReturnFlagName) {}
+  CvodeBdf(double atol, double rtol)
+      : SundialsStepper(atol, rtol, "CVODE", CVodeGetReturnFlagName) {}
   ~CvodeBdf() override { destroySolver(); }
 
   void initialize(const double* x, int size, double t, double dt) override {

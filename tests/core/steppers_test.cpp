@@ -2,13 +2,13 @@
 // Fehlberg 7(8) and CVODE BDF in sundials_steppers.cpp) on problems with closed-form
 // solutions: measured orders of the steps and of the dense output, error against tolerance,
 // and a stiff system where BDF must take far fewer steps than an explicit method.
+#include "core/nh/steppers.h"
+
 #include <QtTest>
 #include <boost/math/special_functions/jacobi_elliptic.hpp>
 #include <cmath>
 #include <functional>
 #include <vector>
-
-#include "core/nh/steppers.h"
 
 using namespace nh;
 
@@ -151,8 +151,8 @@ class SteppersTest : public QObject {
     const double T = 4;
     auto order = [&](const char* name, const Factory& make, int steps) {
       const double e1 = fixedStepError(make, steps, T), e2 = fixedStepError(make, 2 * steps, T);
-      qInfo("%-9s %4d steps: error %.3e, %4d steps: %.3e, order %.2f", name, steps, e1,
-            2 * steps, e2, std::log2(e1 / e2));
+      qInfo("%-9s %4d steps: error %.3e, %4d steps: %.3e, order %.2f", name, steps, e1, 2 * steps,
+            e2, std::log2(e1 / e2));
       return std::log2(e1 / e2);
     };
     // Step counts keep both errors far above round-off (1e-15) and the pair in the
@@ -192,10 +192,11 @@ class SteppersTest : public QObject {
       const AdaptiveRun a = adaptive(make, tolLoose, T), b = adaptive(make, tolTight, T);
       const double slope = std::log(a.error / b.error) / std::log(tolLoose / tolTight);
       const double order = std::log(a.error / b.error) / std::log(double(b.steps) / a.steps);
-      qInfo("%-9s tol %.0e: error %.2e in %ld steps (%ld RHS); tol %.0e: error %.2e in %ld "
-            "steps (%ld RHS); error ∝ tol^%.2f, ∝ steps^-%.2f",
-            name, tolLoose, a.error, a.steps, a.rhsCalls, tolTight, b.error, b.steps, b.rhsCalls,
-            slope, order);
+      qInfo(
+          "%-9s tol %.0e: error %.2e in %ld steps (%ld RHS); tol %.0e: error %.2e in %ld "
+          "steps (%ld RHS); error ∝ tol^%.2f, ∝ steps^-%.2f",
+          name, tolLoose, a.error, a.steps, a.rhsCalls, tolTight, b.error, b.steps, b.rhsCalls,
+          slope, order);
       if (!(a.error < 1e3 * tolLoose && b.error < 1e3 * tolTight)) return {0, 0};
       return {slope, order};
     };
@@ -238,12 +239,14 @@ class SteppersTest : public QObject {
     const auto reference = run(makeDop853, 1e-13, 1e-15, &refSteps);
     const auto exact = problem.exact(T);
     const double bdfError = maxDifference(bdf.data(), exact);
-    qInfo("steps to T = 10: bdf %ld, dopri5 %ld (%.0f×), dop853 at 1e-13 %ld; bdf error %.2e "
-          "(closed form), %.2e (dop853); dop853 error %.2e",
-          bdfSteps, dopriSteps, double(dopriSteps) / bdfSteps, refSteps, bdfError,
-          maxDifference(bdf.data(), reference), maxDifference(reference.data(), exact));
+    qInfo(
+        "steps to T = 10: bdf %ld, dopri5 %ld (%.0f×), dop853 at 1e-13 %ld; bdf error %.2e "
+        "(closed form), %.2e (dop853); dop853 error %.2e",
+        bdfSteps, dopriSteps, double(dopriSteps) / bdfSteps, refSteps, bdfError,
+        maxDifference(bdf.data(), reference), maxDifference(reference.data(), exact));
     // dopri5's stability bound alone needs T·1e4/3.3 ≈ 3e4 steps; BDF needs a few hundred.
-    QVERIFY2(dopriSteps > 30 * bdfSteps, qPrintable(QString::number(dopriSteps / double(bdfSteps))));
+    QVERIFY2(dopriSteps > 30 * bdfSteps,
+             qPrintable(QString::number(dopriSteps / double(bdfSteps))));
     // Global error of a tolerance-1e-6 run over 10 time units: within 100 × rtol.
     QVERIFY2(bdfError < 1e-4, qPrintable(QString::number(bdfError)));
     QVERIFY(maxDifference(bdf.data(), reference) < 1e-4);
