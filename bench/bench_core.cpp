@@ -12,6 +12,7 @@
 #include "bench/bench_support.h"
 #include "core/model/catalogue.h"
 #include "core/nh/scenario.h"
+#include "core/nh/steppers.h"
 
 using namespace nh;
 using nh::bench::Clock;
@@ -66,9 +67,140 @@ double denseSteps(System system, State x, double rtol, double atol, long* stepsO
   return steps / seconds(start, Clock::now());
 }
 
+// The integrators on one run through Simulation: steps and wall time.
+struct SimulationRun {
+  long steps = 0;
+  double seconds = 0;
+  double error = 0;  // max |x − reference| at the end, when a reference is given
+};
+SimulationRun runSimulation(const std::shared_ptr<const EquationsOfMotion>& eq, const State& x0,
+                            IntegratorOptions o, double tEnd, const State* reference = nullptr) {
+  Simulation sim(eq, o);
+  sim.setState(0, x0);
+  const auto start = Clock::now();
+  sim.advance(tEnd, tEnd, {});
+  SimulationRun run{sim.stepsTaken(), seconds(start, Clock::now())};
+  if (reference)
+    for (size_t i = 0; i < x0.size(); ++i)
+      run.error = std::max(run.error, std::abs(sim.state()[i] - (*reference)[i]));
+  return run;
+}
+
+// The same stepper driven directly on the full state (no projection, no reconstruction),
+// counting RHS evaluations.
+struct DirectRun {
+  long steps = 0, rhs = 0;
+  double seconds = 0;
+};
+DirectRun runDirect(const EquationsOfMotion& eq, const State& x0, Integrator method, double tol,
+                    double tEnd) {
+  EquationsWorkspace ws(eq);
+  DirectRun run;
+  const auto start = Clock::now();
+  if (method == Integrator::Rk78) {
+    namespace odeint = boost::numeric::odeint;
+    State x = x0;
+    auto f = [&](const State& s, State& d, double t) {
+      ++run.rhs;
+      d.resize(s.size());
+      eq.rhs(ws, t, s.data(), d.data());
+    };
+    run.steps = static_cast<long>(odeint::integrate_adaptive(
+        odeint::make_controlled(tol, tol, odeint::runge_kutta_fehlberg78<State>()), f, x, 0.0, tEnd,
+        1e-3));
+  } else {
+    auto stepper = method == Integrator::Dopri5     ? makeOdeintDopri5(tol, tol)
+                   : method == Integrator::Dop853   ? makeDop853(tol, tol)
+                   : method == Integrator::BdfCvode ? makeCvodeBdf(tol, tol)
+                                                    : makeArkodeFehlberg78(tol, tol);
+    const StepperRhs f = [&](double t, const double* x, double* d) {
+      ++run.rhs;
+      eq.rhs(ws, t, x, d);
+    };
+    stepper->initialize(x0.data(), static_cast<int>(x0.size()), 0, 1e-3);
+    double t1 = 0;
+    while (t1 < tEnd) {
+      t1 = stepper->doStep(f).second;
+      ++run.steps;
+    }
+  }
+  run.seconds = seconds(start, Clock::now());
+  return run;
+}
+
+// Issue 10's runs: the ball with Ω(t) = 1 + 0.2 sin t, 200 s at rtol = atol = 1e-10, every
+// integrator with and without reconstruction; and the table at Ω0 = 100 for BDF.
+void integratorTable() {
+  const auto ball = findSystem("ball_on_turntable");
+  auto equations = [&](const std::map<std::string, double>& values) {
+    return std::make_shared<const EquationsOfMotion>(ball, DynamicsKind::Nonholonomic,
+                                                     Formulation::Multipliers,
+                                                     resolveParameters(*ball, values));
+  };
+  const auto eq = equations({{"Omega_amp", 0.2}});
+  const State x0 = initialState(*eq, 0, {});
+  const double tol = 1e-10, tEnd = 200;
+  std::printf("\nball_on_turntable, Ω(t) = 1 + 0.2 sin t, %g s at rtol = atol = %g\n", tEnd, tol);
+  std::printf("%-10s %12s %10s %12s %10s | direct, full state, no projection: %9s %10s %8s\n",
+              "method", "steps recon", "s recon", "steps full", "s full", "steps", "RHS", "s");
+  for (Integrator method :
+       {Integrator::Dopri5, Integrator::Dop853, Integrator::Fehlberg78Arkode, Integrator::Rk78}) {
+    IntegratorOptions o;
+    o.method = method;
+    o.rtol = o.atol = tol;
+    o.reconstruction = true;
+    const SimulationRun withReconstruction = runSimulation(eq, x0, o, tEnd);
+    o.reconstruction = false;
+    const SimulationRun full = runSimulation(eq, x0, o, tEnd);
+    const DirectRun direct = runDirect(*eq, x0, method, tol, tEnd);
+    std::printf("%-10s %12ld %10.3f %12ld %10.3f | %44ld %10ld %8.3f\n", toString(method).c_str(),
+                withReconstruction.steps, withReconstruction.seconds, full.steps, full.seconds,
+                direct.steps, direct.rhs, direct.seconds);
+  }
+
+  // The fast table: Ω0 = 100 (the parameter's upper bound), 1 s at rtol = 1e-6, atol = 1e-9,
+  // against a dop853 run at 1e-12. BDF with and without projection (Simulation restarts the
+  // stepper after each projection, and CVODE restarts at order 1).
+  const auto fast = equations({{"Omega0", 100.0}});
+  const State y0 = initialState(*fast, 0, {});
+  const double tFast = 1;
+  IntegratorOptions ref;
+  ref.method = Integrator::Dop853;
+  ref.rtol = ref.atol = 1e-12;
+  ref.reconstruction = false;
+  Simulation refSim(fast, ref);
+  refSim.setState(0, y0);
+  refSim.advance(tFast, tFast, {});
+  const State reference = refSim.state();
+  std::printf(
+      "\nball_on_turntable at Ω0 = 100, %g s, rtol 1e-6, atol 1e-9 (reference: dop853 at "
+      "1e-12, %ld steps)\n",
+      tFast, refSim.stepsTaken());
+  std::printf("%-28s %10s %10s %12s %10s\n", "method", "steps", "s", "max |error|", "RHS direct");
+  for (auto [method, projection] : {std::pair{Integrator::Dopri5, true},
+                                    {Integrator::Dop853, true},
+                                    {Integrator::BdfCvode, false},
+                                    {Integrator::BdfCvode, true}}) {
+    IntegratorOptions o;
+    o.method = method;
+    o.rtol = 1e-6;
+    o.atol = 1e-9;
+    o.projection = projection;
+    const SimulationRun run = runSimulation(fast, y0, o, tFast, &reference);
+    const DirectRun direct = runDirect(*fast, y0, method, 1e-6, tFast);
+    const std::string name = toString(method) + (projection ? "" : " (no projection)");
+    std::printf("%-28s %10ld %10.3f %12.2e %10ld\n", name.c_str(), run.steps, run.seconds,
+                run.error, direct.rhs);
+  }
+}
+
 }  // namespace
 
-int main() {
+int main(int argc, char** argv) {
+  if (argc > 1 && std::string(argv[1]) == "--integrators") {
+    integratorTable();
+    return 0;
+  }
   std::printf("Nonholonomic Lab core benchmark (%u hardware threads)\n\n",
               std::thread::hardware_concurrency());
   std::printf("%-18s %14s %14s %16s\n", "system", "RHS evals/s", "steps/s", "steps/s (no proj)");
@@ -132,5 +264,6 @@ int main() {
       "  dopri5 steps/s (rtol 1e-10, no projection): generic %.3g, hand-written %.3g, ratio "
       "%.1f×\n",
       genericSteps, handSteps, handSteps / genericSteps);
+  integratorTable();
   return 0;
 }

@@ -26,6 +26,10 @@ std::string toString(Integrator integrator) {
       return "rk78";
     case Integrator::Rk4:
       return "rk4";
+    case Integrator::Fehlberg78Arkode:
+      return "arkode78";
+    case Integrator::BdfCvode:
+      return "bdf";
     default:
       return "dopri5";
   }
@@ -36,7 +40,10 @@ Integrator parseIntegrator(const std::string& text) {
   if (text == "dop853") return Integrator::Dop853;
   if (text == "rk78") return Integrator::Rk78;
   if (text == "rk4") return Integrator::Rk4;
-  throw InputError("unknown integrator '" + text + "' (allowed: dopri5, dop853, rk78, rk4)");
+  if (text == "arkode78") return Integrator::Fehlberg78Arkode;
+  if (text == "bdf") return Integrator::BdfCvode;
+  throw InputError("unknown integrator '" + text +
+                   "' (allowed: dopri5, dop853, rk78, rk4, arkode78, bdf)");
 }
 
 namespace {
@@ -131,6 +138,12 @@ void Simulation::setOptions(const IntegratorOptions& options) {
       break;
     case Integrator::Rk4:
       s.impl = Stepper::Fixed();
+      break;
+    case Integrator::Fehlberg78Arkode:
+      s.dense = makeArkodeFehlberg78(options_.atol, options_.rtol);
+      break;
+    case Integrator::BdfCvode:
+      s.dense = makeCvodeBdf(options_.atol, options_.rtol);
       break;
   }
   s.dt = options_.step;

@@ -12,13 +12,15 @@
 
 namespace nh {
 
-enum class Integrator { Dopri5, Dop853, Rk78, Rk4 };
-std::string toString(Integrator integrator);          // "dopri5" | "dop853" | "rk78" | "rk4"
+enum class Integrator { Dopri5, Dop853, Rk78, Rk4, Fehlberg78Arkode, BdfCvode };
+// "dopri5" | "dop853" | "rk78" | "rk4" | "arkode78" | "bdf"
+std::string toString(Integrator integrator);
 Integrator parseIntegrator(const std::string& text);  // throws InputError
 
 struct IntegratorOptions {
   // Adaptive with dense output: Dormand–Prince 5(4) (odeint) or 8(5,3) (DOP853,
-  // steppers.h); rk78: odeint's Fehlberg 7(8), controlled; rk4: fixed step.
+  // steppers.h); rk78: odeint's Fehlberg 7(8), controlled; rk4: fixed step; arkode78:
+  // SUNDIALS ARKODE's Fehlberg 7(8) with dense output; bdf: SUNDIALS CVODE's BDF (stiff).
   Integrator method = Integrator::Dopri5;
   double rtol = 1e-10;
   double atol = 1e-12;

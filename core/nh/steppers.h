@@ -38,4 +38,15 @@ std::unique_ptr<DenseStepper> makeDop853(double atol, double rtol);
 // Boost.Odeint's Dormand–Prince 5(4) with its dense output.
 std::unique_ptr<DenseStepper> makeOdeintDopri5(double atol, double rtol);
 
+// SUNDIALS 6.4 (sundials_steppers.cpp), one internal step per doStep, the solver's own dense
+// output and step-size control (weighted RMS norm over rtol·|y| + atol); errors the solver
+// reports are std::runtime_error naming the flag (e.g. "CVODE CVode: CV_TOO_MUCH_ACC").
+// ARKODE ERKStep with the Fehlberg 7(8) table; dense output: ARKODE's Hermite interpolant of
+// degree 5, which measures as order 4 (steppers_test), so reconstruction from it is poor.
+std::unique_ptr<DenseStepper> makeArkodeFehlberg78(double atol, double rtol);
+// CVODE BDF (orders 1–5, Newton, dense LU, difference-quotient Jacobian) for stiff problems.
+// Each initialize or rejectLast restarts at order 1: under Simulation's restart after every
+// projection it stays at order 1 (use it without projection).
+std::unique_ptr<DenseStepper> makeCvodeBdf(double atol, double rtol);
+
 }  // namespace nh

@@ -1,0 +1,289 @@
+// SUNDIALS 6.4 steppers behind DenseStepper (steppers.h): ARKODE's explicit Runge–Kutta
+// module with the Fehlberg 7(8) table, and CVODE's variable-order BDF. Each stepper owns its
+// SUNContext and serial vectors; every call runs in ONE_STEP mode, so one doStep is one
+// accepted internal step, and the dense output is the solver's own interpolant of that step.
+#include <arkode/arkode_erkstep.h>
+#include <cvode/cvode.h>
+#include <nvector/nvector_serial.h>
+#include <sundials/sundials_context.h>
+#include <sunlinsol/sunlinsol_dense.h>
+#include <sunmatrix/sunmatrix_dense.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <exception>
+#include <stdexcept>
+#include <string>
+#include <utility>
+
+#include "core/nh/steppers.h"
+
+namespace nh {
+
+namespace {
+
+// What the two integrators share: the context, the state vectors, the right-hand side
+// handed through user data, and errors turned into exceptions instead of stderr output.
+class SundialsStepper : public DenseStepper {
+ public:
+  SundialsStepper(double atol, double rtol, const char* library, char* (*flagName)(long))
+      : atol_(atol), rtol_(rtol), library_(library), flagName_(flagName) {
+    if (SUNContext_Create(nullptr, &context_) != 0)
+      throw std::runtime_error(std::string(library) + ": SUNContext_Create failed");
+  }
+  ~SundialsStepper() override {
+    destroyVectors();
+    SUNContext_Free(&context_);
+  }
+  SundialsStepper(const SundialsStepper&) = delete;
+  SundialsStepper& operator=(const SundialsStepper&) = delete;
+
+  const double* currentState() const override { return N_VGetArrayPointer(y_); }
+
+ protected:
+  // Allocates the vectors for `size` entries (after the solver using the old ones is freed).
+  void allocate(int size) {
+    destroyVectors();
+    n_ = size;
+    y_ = N_VNew_Serial(size, context_);
+    start_ = N_VNew_Serial(size, context_);
+    dense_ = N_VNew_Serial(size, context_);
+    if (!y_ || !start_ || !dense_)
+      throw std::runtime_error(std::string(library_) + ": out of memory");
+  }
+  static void copyIn(const double* x, N_Vector v) {
+    std::copy(x, x + N_VGetLength(v), N_VGetArrayPointer(v));
+  }
+  static void copyOut(N_Vector v, double* x) {
+    const double* data = N_VGetArrayPointer(v);
+    std::copy(data, data + N_VGetLength(v), x);
+  }
+
+  // Throws for a negative SUNDIALS flag: "ARKODE ERKStepEvolve: ARK_ERR_FAILURE (message)";
+  // an exception the right-hand side threw is rethrown as it was.
+  void check(int flag, const char* call) {
+    if (rhsError_) {
+      std::exception_ptr error = std::exchange(rhsError_, nullptr);
+      std::rethrow_exception(error);
+    }
+    if (flag >= 0) return;
+    char* name = flagName_(flag);  // malloc'd by SUNDIALS
+    std::string text = std::string(library_) + " " + call + ": " + (name ? name : "unknown flag");
+    std::free(name);
+    if (!message_.empty()) text += " (" + message_ + ")";
+    message_.clear();
+    throw std::runtime_error(text);
+  }
+
+  // The RHS for SUNDIALS: f_ is set by the caller of each SUNDIALS function that evaluates it.
+  static int rhs(double t, N_Vector y, N_Vector dydt, void* self) {
+    auto* me = static_cast<SundialsStepper*>(self);
+    try {
+      double* d = N_VGetArrayPointer(dydt);
+      (*me->f_)(t, N_VGetArrayPointer(y), d);
+      // A non-finite derivative is reported as recoverable: the solver retries shorter.
+      for (int i = 0; i < me->n_; ++i)
+        if (!std::isfinite(d[i])) return 1;
+      return 0;
+    } catch (...) {  // no exception may cross the C library
+      me->rhsError_ = std::current_exception();
+      return -1;
+    }
+  }
+  // Keeps the message for the exception; SUNDIALS prints nothing itself.
+  static void onError(int code, const char*, const char* function, char* message, void* self) {
+    if (code < 0)
+      static_cast<SundialsStepper*>(self)->message_ = std::string(function) + ": " + message;
+  }
+
+  double atol_, rtol_;
+  SUNContext context_ = nullptr;
+  N_Vector y_ = nullptr;      // the state at t1 of the last step (at t before the first)
+  N_Vector start_ = nullptr;  // the state at t0 of the last step, for rejectLast
+  N_Vector dense_ = nullptr;  // GetDky's output
+  int n_ = 0;
+  double t0_ = 0, t1_ = 0;
+  double firstStep_ = 0;  // the trial step given to initialize / rejectLast
+  bool stepped_ = false;  // a step was taken since the last (re)initialisation
+  const StepperRhs* f_ = nullptr;
+
+ private:
+  void destroyVectors() {
+    for (N_Vector* v : {&y_, &start_, &dense_})
+      if (*v) N_VDestroy(*v), *v = nullptr;
+  }
+
+  const char* library_;
+  char* (*flagName_)(long);
+  std::exception_ptr rhsError_;
+  std::string message_;
+};
+
+// ARKODE ERKStep, Fehlberg 7(8) (13 stages): SUNDIALS 6.4's only 8th-order explicit table
+// (arkode_butcher_erk.h has no Verner 8(7) or 9(8); those came with SUNDIALS 6.6). Dense
+// output: ARKODE's Hermite interpolant of degree 5, the highest it has, so the continuous
+// extension is of lower order than the steps.
+class ArkodeFehlberg78 final : public SundialsStepper {
+ public:
+  ArkodeFehlberg78(double atol, double rtol)
+      : SundialsStepper(atol, rtol, "ARKODE", ERKStepGetReturnFlagName) {}
+  ~ArkodeFehlberg78() override { ERKStepFree(&memory_); }
+
+  void initialize(const double* x, int size, double t, double dt) override {
+    if (!memory_ || size != n_) {
+      ERKStepFree(&memory_);
+      allocate(size);
+      copyIn(x, y_);
+      memory_ = ERKStepCreate(rhs, t, y_, context_);
+      if (!memory_) throw std::runtime_error("ARKODE ERKStepCreate failed");
+      check(ERKStepSetErrHandlerFn(memory_, onError, this), "ERKStepSetErrHandlerFn");
+      check(ERKStepSetUserData(memory_, this), "ERKStepSetUserData");
+      check(ERKStepSetTableNum(memory_, ARKODE_FEHLBERG_13_7_8), "ERKStepSetTableNum");
+      check(ERKStepSStolerances(memory_, rtol_, atol_), "ERKStepSStolerances");
+      check(ERKStepSetInterpolantType(memory_, ARK_INTERP_HERMITE), "ERKStepSetInterpolantType");
+      check(ERKStepSetInterpolantDegree(memory_, ARK_INTERP_MAX_DEGREE),
+            "ERKStepSetInterpolantDegree");
+      check(ERKStepSetMaxErrTestFails(memory_, 50), "ERKStepSetMaxErrTestFails");
+    } else {
+      copyIn(x, y_);
+      check(ERKStepReInit(memory_, rhs, t, y_), "ERKStepReInit");
+    }
+    restartAt(t, dt);
+  }
+
+  std::pair<double, double> doStep(const StepperRhs& f) override {
+    f_ = &f;
+    N_VScale(1.0, y_, start_);
+    t0_ = t1_;
+    double reached = t1_;
+    // In ONE_STEP mode tout only gives the direction.
+    check(ERKStepEvolve(memory_, t1_ + 2 * currentTimeStep(), y_, &reached, ARK_ONE_STEP),
+          "ERKStepEvolve");
+    t1_ = reached;
+    stepped_ = true;
+    return {t0_, t1_};
+  }
+
+  void calcState(const StepperRhs& f, double tau, double* x) override {
+    f_ = &f;  // the degree-5 Hermite interpolant evaluates the RHS inside the step
+    check(ERKStepGetDky(memory_, tau, 0, dense_), "ERKStepGetDky");
+    copyOut(dense_, x);
+  }
+
+  double currentTimeStep() const override {
+    if (!stepped_) return firstStep_;
+    double h = 0;
+    ERKStepGetCurrentStep(memory_, &h);
+    return h;
+  }
+
+  void rejectLast(double shorterStep) override {
+    N_VScale(1.0, start_, y_);
+    check(ERKStepReInit(memory_, rhs, t0_, y_), "ERKStepReInit");
+    restartAt(t0_, shorterStep);
+  }
+
+  int order() const override { return 8; }
+
+ private:
+  void restartAt(double t, double dt) {
+    check(ERKStepSetInitStep(memory_, dt), "ERKStepSetInitStep");
+    t0_ = t1_ = t;
+    firstStep_ = dt;
+    stepped_ = false;
+  }
+
+  void* memory_ = nullptr;
+};
+
+// CVODE, BDF of orders 1–5 with Newton iterations on a dense Jacobian from difference
+// quotients. A (re)initialisation starts again at order 1 with the given step.
+class CvodeBdf final : public SundialsStepper {
+ public:
+  CvodeBdf(double atol, double rtol)
+      : SundialsStepper(atol, rtol, "CVODE", CVodeGetReturnFlagName) {}
+  ~CvodeBdf() override { destroySolver(); }
+
+  void initialize(const double* x, int size, double t, double dt) override {
+    if (!memory_ || size != n_) {
+      destroySolver();
+      allocate(size);
+      copyIn(x, y_);
+      memory_ = CVodeCreate(CV_BDF, context_);
+      matrix_ = SUNDenseMatrix(size, size, context_);
+      linearSolver_ = SUNLinSol_Dense(y_, matrix_, context_);
+      if (!memory_ || !matrix_ || !linearSolver_)
+        throw std::runtime_error("CVODE: creating the solver failed");
+      check(CVodeSetErrHandlerFn(memory_, onError, this), "CVodeSetErrHandlerFn");
+      check(CVodeInit(memory_, rhs, t, y_), "CVodeInit");
+      check(CVodeSetUserData(memory_, this), "CVodeSetUserData");
+      check(CVodeSStolerances(memory_, rtol_, atol_), "CVodeSStolerances");
+      check(CVodeSetLinearSolver(memory_, linearSolver_, matrix_), "CVodeSetLinearSolver");
+      check(CVodeSetMaxErrTestFails(memory_, 50), "CVodeSetMaxErrTestFails");
+    } else {
+      copyIn(x, y_);
+      check(CVodeReInit(memory_, t, y_), "CVodeReInit");
+    }
+    restartAt(t, dt);
+  }
+
+  std::pair<double, double> doStep(const StepperRhs& f) override {
+    f_ = &f;
+    N_VScale(1.0, y_, start_);
+    t0_ = t1_;
+    double reached = t1_;
+    check(CVode(memory_, t1_ + 2 * currentTimeStep(), y_, &reached, CV_ONE_STEP), "CVode");
+    t1_ = reached;
+    stepped_ = true;
+    return {t0_, t1_};
+  }
+
+  void calcState(const StepperRhs&, double tau, double* x) override {
+    check(CVodeGetDky(memory_, tau, 0, dense_), "CVodeGetDky");
+    copyOut(dense_, x);
+  }
+
+  double currentTimeStep() const override {
+    if (!stepped_) return firstStep_;
+    double h = 0;
+    CVodeGetCurrentStep(memory_, &h);
+    return h;
+  }
+
+  void rejectLast(double shorterStep) override {
+    N_VScale(1.0, start_, y_);
+    check(CVodeReInit(memory_, t0_, y_), "CVodeReInit");
+    restartAt(t0_, shorterStep);
+  }
+
+  int order() const override { return 5; }  // the highest BDF order CVODE uses
+
+ private:
+  void restartAt(double t, double dt) {
+    check(CVodeSetInitStep(memory_, dt), "CVodeSetInitStep");
+    t0_ = t1_ = t;
+    firstStep_ = dt;
+    stepped_ = false;
+  }
+  void destroySolver() {
+    CVodeFree(&memory_);
+    if (linearSolver_) SUNLinSolFree(linearSolver_), linearSolver_ = nullptr;
+    if (matrix_) SUNMatDestroy(matrix_), matrix_ = nullptr;
+  }
+
+  void* memory_ = nullptr;
+  SUNMatrix matrix_ = nullptr;
+  SUNLinearSolver linearSolver_ = nullptr;
+};
+
+}  // namespace
+
+std::unique_ptr<DenseStepper> makeArkodeFehlberg78(double atol, double rtol) {
+  return std::make_unique<ArkodeFehlberg78>(atol, rtol);
+}
+std::unique_ptr<DenseStepper> makeCvodeBdf(double atol, double rtol) {
+  return std::make_unique<CvodeBdf>(atol, rtol);
+}
+
+}  // namespace nh
