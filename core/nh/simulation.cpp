@@ -79,6 +79,7 @@ struct Simulation::Stepper {
   const ReconstructionPlan* plan = nullptr;
   Reconstructor reconstructor;
   State z, full, fullDot, carried, marks;  // scratch, sized once per plan
+  State beforeProjection;                  // of a stepper with a history
   // The stepper's right-hand side (the reduced rows of the full one when a plan is in use)
   // and the full state at τ within the last step (reconstructed entries left as they are).
   // Made once: they capture only the Simulation, so no call allocates.
@@ -152,7 +153,8 @@ void Simulation::setOptions(const IntegratorOptions& options) {
 
 bool Simulation::reconstructs() const {
   const ReconstructionPlan* plan = equations_->reconstructionPlan();
-  return stepper_->dense && options_.reconstruction && plan && plan->available;
+  return stepper_->dense && stepper_->dense->denseOutputCarriesReconstruction() &&
+         options_.reconstruction && plan && plan->available;
 }
 
 void Simulation::setState(double t, const std::vector<double>& x) {
@@ -333,8 +335,11 @@ void Simulation::advance(double tEnd, double dtOut, const SampleCallback& onSamp
   try {
     if (s.dense) {
       const ReconstructionPlan* available = equations_->reconstructionPlan();
-      const ReconstructionPlan* plan =
-          options_.reconstruction && available && available->available ? available : nullptr;
+      const ReconstructionPlan* plan = options_.reconstruction && available &&
+                                               available->available &&
+                                               s.dense->denseOutputCarriesReconstruction()
+                                           ? available
+                                           : nullptr;
       const int size = static_cast<int>(x_.size());
       if (plan != s.plan) {
         s.plan = plan;
@@ -473,8 +478,20 @@ void Simulation::advance(double tEnd, double dtOut, const SampleCallback& onSamp
         t_ = t1;
         s.dt = dense.currentTimeStep();
         if (options_.projection) {
+          // Restart from the projected state. A stepper with a history (BDF) would restart at
+          // order 1: it goes on from its own state while the projection moves the state by
+          // less than its tolerance (the samples and x_ are projected all the same).
+          if (dense.keepsHistory()) s.beforeProjection = x_;
           equations_->project(workspace_, t_, x_.data());
-          s.initialised = false;  // restart from the projected state
+          bool restart = true;
+          if (dense.keepsHistory()) {
+            double moved = 0;
+            for (int i = 0; i < size; ++i)
+              moved = std::max(moved, std::abs(x_[i] - s.beforeProjection[i]) /
+                                          (options_.atol + options_.rtol * std::abs(x_[i])));
+            restart = moved > 1;
+          }
+          if (restart) s.initialised = false;
         }
         if (approach > 0) {  // the next step stops short of a singular point
           s.dt = approach;

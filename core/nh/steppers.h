@@ -29,6 +29,14 @@ class DenseStepper {
   // the step unacceptable for its own reasons, such as reconstruction).
   virtual void rejectLast(double shorterStep) = 0;
   virtual int order() const = 0;
+  // Whether calcState is accurate enough to carry reconstructed coordinates over a step
+  // (reconstruction.h): a continuous extension at most one order below the method's
+  // (dopri5: 4 of 5, dop853: 7 of 8, BDF: its own polynomial). ARKODE's Hermite interpolant
+  // measures order 4 under an 8th-order method (steppers_test): not.
+  virtual bool denseOutputCarriesReconstruction() const { return true; }
+  // Whether the stepper's state is more than its last point (BDF's history): a restart
+  // (after a projection) sends it back to order 1.
+  virtual bool keepsHistory() const { return false; }
 };
 
 // Dormand–Prince 8(5,3) with its 7th-order dense output (Hairer's DOP853): error
@@ -42,11 +50,11 @@ std::unique_ptr<DenseStepper> makeOdeintDopri5(double atol, double rtol);
 // output and step-size control (weighted RMS norm over rtol·|y| + atol); errors the solver
 // reports are std::runtime_error naming the flag (e.g. "CVODE CVode: CV_TOO_MUCH_ACC").
 // ARKODE ERKStep with the Fehlberg 7(8) table; dense output: ARKODE's Hermite interpolant of
-// degree 5, which measures as order 4 (steppers_test), so reconstruction from it is poor.
+// degree 5, which measures as order 4 (steppers_test): Simulation never reconstructs with it.
 std::unique_ptr<DenseStepper> makeArkodeFehlberg78(double atol, double rtol);
 // CVODE BDF (orders 1–5, Newton, dense LU, difference-quotient Jacobian) for stiff problems.
-// Each initialize or rejectLast restarts at order 1: under Simulation's restart after every
-// projection it stays at order 1 (use it without projection).
+// Each initialize or rejectLast restarts at order 1, so Simulation restarts it after a
+// projection only when that moved the state by more than the tolerance (keepsHistory).
 std::unique_ptr<DenseStepper> makeCvodeBdf(double atol, double rtol);
 
 }  // namespace nh

@@ -185,6 +185,7 @@ class ArkodeFehlberg78 final : public SundialsStepper {
   }
 
   int order() const override { return 8; }
+  bool denseOutputCarriesReconstruction() const override { return false; }
 
  private:
   void restartAt(double t, double dt) {
@@ -258,6 +259,7 @@ class CvodeBdf final : public SundialsStepper {
   }
 
   int order() const override { return 5; }  // the highest BDF order CVODE uses
+  bool keepsHistory() const override { return true; }
 
  private:
   void restartAt(double t, double dt) {
