@@ -146,6 +146,14 @@ std::string EquationsOfMotion::compiledListing() const {
   return ce.direct ? ce.directProgram.listing() : ce.program.listing();
 }
 
+std::vector<const SymProgram*> EquationsOfMotion::compiledPrograms() const {
+  const CompiledEquations& ce = *compiled_;
+  std::vector<const SymProgram*> programs;
+  if (ce.taped) programs.push_back(&ce.program);
+  if (ce.taped && ce.direct) programs.push_back(&ce.directProgram);
+  return programs;
+}
+
 int EquationsOfMotion::stateSize() const {
   const CompiledEquations& ce = *compiled_;
   return ce.dynamics == DynamicsKind::Vakonomic ? ce.n + ce.m + ce.kt : ce.n + ce.m;
