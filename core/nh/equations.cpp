@@ -217,9 +217,7 @@ void EquationsOfMotion::rhs(EquationsWorkspace& ws, double t, const double* x, d
   if (ce.taped && ce.direct && formulation_ == Formulation::Multipliers) {
     const SymProgram& prg = ce.directProgram;
     double* const r = w.directRegisters.data();
-    r[0] = t;
-    std::copy(x, x + prg.variableCount() - 1, r + 1);  // q, y (and μ) in state order
-    prg.runLoaded(r);
+    prg.run(r, t, x);  // variables t, then q, y (and μ) in state order
     bool regular = true;
     if (ce.directGuarded) {
       const double det = prg.output(r, n + m + kt), scale = prg.output(r, n + m + kt + 1);

@@ -337,9 +337,12 @@ SymProgram SymProgram::withExecution(Execution execution) const {
   return copy;
 }
 
-void SymProgram::run(double* registers, const double* variables) const {
-  std::copy(variables, variables + variableCount_, registers);
-  runLoaded(registers);
+void SymProgram::interpretFrom(double* registers, double first, const double* rest) const {
+  if (variableCount_ > 0) {
+    registers[0] = first;
+    if (registers + 1 != rest) std::copy(rest, rest + variableCount_ - 1, registers + 1);
+  }
+  interpret(registers);
 }
 
 void SymProgram::interpret(double* registers) const {

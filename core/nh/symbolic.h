@@ -152,7 +152,8 @@ class SymProgram {
   // interpreter runs); Interpreted: for programs run once, where compiling costs more.
   enum class Execution { Native, Interpreted };
 
-  // Compiles the expressions `outputs` of `tape` over variables 0..variableCount-1.
+  // Compiles the expressions `outputs` of `tape` over variables 0..variableCount-1
+  // (variableCount ≥ 1).
   SymProgram(const Tape& tape, int variableCount, const std::vector<Sym>& outputs,
              Execution execution = Execution::Native);
   SymProgram() = default;
@@ -165,12 +166,25 @@ class SymProgram {
   // Evaluates with the variables' values into `registers` (initialised as above). Only the
   // outputs' registers are guaranteed to be written: native code keeps intermediate values
   // in machine registers.
-  void run(double* registers, const double* variables) const;
-  // The variables occupy registers 0..variableCount-1: callers may write them in place
-  // and call runLoaded(), saving a copy.
+  void run(double* registers, const double* variables) const {
+    if (nativeEntry_)
+      nativeEntry_(registers, variables[0], variables + 1);
+    else
+      interpretFrom(registers, variables[0], variables + 1);
+  }
+  // The same with variable 0 = `first` and variables 1..variableCount-1 = rest[0..] (the
+  // engine's t and state): native code reads `rest` in place, without a copy.
+  void run(double* registers, double first, const double* rest) const {
+    if (nativeEntry_)
+      nativeEntry_(registers, first, rest);
+    else
+      interpretFrom(registers, first, rest);
+  }
+  // With the variables already in registers 0..variableCount-1 (callers may write them in
+  // place).
   void runLoaded(double* registers) const {
     if (nativeEntry_)
-      nativeEntry_(registers);
+      nativeEntry_(registers, registers[0], registers + 1);
     else
       interpret(registers);
   }
@@ -197,6 +211,8 @@ class SymProgram {
     double c;
   };
   struct NativeCode;  // symbolic_native.cpp: the machine code, released with the last copy
+  using NativeEntry = void (*)(double* registers, double first, const double* rest);
+  void interpretFrom(double* registers, double first, const double* rest) const;
   // symbolic_native.cpp: sets native_ and nativeEntry_, or leaves them empty on failure.
   void compileNative();
 
@@ -206,7 +222,7 @@ class SymProgram {
   std::vector<bool> outputConstant_;
   std::vector<double> initialRegisters_;
   std::shared_ptr<const NativeCode> native_;
-  void (*nativeEntry_)(double*) = nullptr;  // native_'s entry point, or null
+  NativeEntry nativeEntry_ = nullptr;  // native_'s entry point, or null
 };
 
 }  // namespace nh
