@@ -70,9 +70,9 @@ double denseSteps(System system, State x, double rtol, double atol, long* stepsO
   return steps / seconds(start, Clock::now());
 }
 
-// Native code against the interpreter: RHS evaluations/s of the largest catalogue system,
-// and the compile time of every catalogue system's programs (what a parameter edit adds
-// to re-taping).
+// Native code against the interpreter: RHS evaluations/s of the largest catalogue system
+// and of every system, and the compile time of every system's programs (what a parameter
+// edit adds to re-taping).
 void nativeCode() {
   if (!nativeCodeAvailable()) {
     std::printf("\nNative code: not available in this build\n");
@@ -98,12 +98,14 @@ void nativeCode() {
       "ratio %.2f×\n",
       instructions, interpretedRhs, nativeRhs, nativeRhs / interpretedRhs);
 
-  // Compile time: each program compiled anew, the fastest of 20 compilations, summed over
-  // the system's programs; next to it the time to tape and compile the equations without
-  // native code (fastest of 5), which a parameter edit costs as well.
-  std::printf("\n%-24s %12s %14s %18s\n", "native compile", "instructions", "compile µs",
-              "taping µs (interp.)");
+  // Per system: compile time, each program compiled anew, the fastest of 20 compilations,
+  // summed over the system's programs; next to it the time to tape and compile the
+  // equations without native code (fastest of 5), which a parameter edit costs as well;
+  // then RHS evaluations/s interpreted and native at the default state.
+  std::printf("\n%-24s %12s %11s %11s %14s %14s %7s\n", "native code", "instructions", "compile µs",
+              "taping µs", "RHS/s interp.", "RHS/s native", "ratio");
   for (const auto& system : catalogue()) {
+    setNativeCodeEnabled(true);
     const EquationsOfMotion equations(system, DynamicsKind::Nonholonomic);
     double compileSeconds = 0;
     int count = 0;
@@ -124,9 +126,15 @@ void nativeCode() {
       const EquationsOfMotion again(system, DynamicsKind::Nonholonomic);
       taping = std::min(taping, seconds(start, Clock::now()));
     }
+    const EquationsOfMotion plain(system, DynamicsKind::Nonholonomic);
     setNativeCodeEnabled(native);
-    std::printf("%-24s %12d %14.0f %18.0f\n", system->name().c_str(), count, compileSeconds * 1e6,
-                taping * 1e6);
+    EquationsWorkspace wsNative(equations), wsPlain(plain);
+    const State x = initialState(equations, 0, {});
+    State d(x.size());
+    const double rateNative = rate([&] { equations.rhs(wsNative, 0.3, x.data(), d.data()); });
+    const double ratePlain = rate([&] { plain.rhs(wsPlain, 0.3, x.data(), d.data()); });
+    std::printf("%-24s %12d %11.0f %11.0f %14.3g %14.3g %6.2f×\n", system->name().c_str(), count,
+                compileSeconds * 1e6, taping * 1e6, ratePlain, rateNative, rateNative / ratePlain);
   }
 }
 
@@ -184,9 +192,9 @@ int main() {
   double maxDiff = 0;
   for (size_t i = 0; i < d1.size(); ++i) maxDiff = std::max(maxDiff, std::abs(d1[i] - d2[i]));
   // t is read from a volatile at every call: with a constant t, g++ computed the hand-written
-  // version's sin and cos of Ω(t) once, before the timing loop (one sincos call outside it
-  // in the disassembly; 6.6e7 against 2.6e7 evaluations/s), which the README's figures up
-  // to issue 10 compared against.
+  // version's sin and cos of Ω(t) once, before the timing loop (in a copy of this comparison:
+  // one sincos call before the loop in the disassembly, 6.6e7 against 2.6e7 evaluations/s),
+  // which the README's figures up to issue 10 compared against.
   volatile double time = 0.7;
   const double genericRhs = rate([&] { eq.rhs(ws, time, x0.data(), d1.data()); }, 1.0);
   const double interpretedRhs =
