@@ -332,7 +332,6 @@ SymProgram::SymProgram(const Tape& tape, int variableCount, const std::vector<Sy
 SymProgram SymProgram::withExecution(Execution execution) const {
   SymProgram copy = *this;
   copy.native_.reset();
-  copy.nativeEntry_ = nullptr;
   if (execution == Execution::Native) copy.compileNative();
   return copy;
 }

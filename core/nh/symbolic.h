@@ -167,31 +167,31 @@ class SymProgram {
   // outputs' registers are guaranteed to be written: native code keeps intermediate values
   // in machine registers.
   void run(double* registers, const double* variables) const {
-    if (nativeEntry_)
-      nativeEntry_(registers, variables[0], variables + 1);
+    if (native_)
+      native_->entry(registers, variables[0], variables + 1);
     else
       interpretFrom(registers, variables[0], variables + 1);
   }
   // The same with variable 0 = `first` and variables 1..variableCount-1 = rest[0..] (the
   // engine's t and state): native code reads `rest` in place, without a copy.
   void run(double* registers, double first, const double* rest) const {
-    if (nativeEntry_)
-      nativeEntry_(registers, first, rest);
+    if (native_)
+      native_->entry(registers, first, rest);
     else
       interpretFrom(registers, first, rest);
   }
   // With the variables already in registers 0..variableCount-1 (callers may write them in
   // place).
   void runLoaded(double* registers) const {
-    if (nativeEntry_)
-      nativeEntry_(registers, registers[0], registers + 1);
+    if (native_)
+      native_->entry(registers, registers[0], registers + 1);
     else
       interpret(registers);
   }
   // Always the interpreter (the reference native code is tested against); writes every
   // register.
   void interpret(double* registers) const;
-  bool isNative() const { return nativeEntry_ != nullptr; }
+  bool isNative() const { return native_ != nullptr; }
   // A copy running on the interpreter, or compiled anew to native code (if possible).
   SymProgram withExecution(Execution execution) const;
 
@@ -210,10 +210,17 @@ class SymProgram {
     int dst, a, b, e;
     double c;
   };
-  struct NativeCode;  // symbolic_native.cpp: the machine code, released with the last copy
   using NativeEntry = void (*)(double* registers, double first, const double* rest);
+  // The machine code, released (symbolic_native.cpp) with the last copy of the program.
+  struct NativeCode {
+    NativeEntry entry = nullptr;
+    NativeCode() = default;
+    NativeCode(const NativeCode&) = delete;
+    NativeCode& operator=(const NativeCode&) = delete;
+    ~NativeCode();
+  };
   void interpretFrom(double* registers, double first, const double* rest) const;
-  // symbolic_native.cpp: sets native_ and nativeEntry_, or leaves them empty on failure.
+  // symbolic_native.cpp: sets native_, or leaves it empty on failure.
   void compileNative();
 
   std::vector<Instruction> code_;
@@ -221,8 +228,7 @@ class SymProgram {
   std::vector<int> outputRegister_;
   std::vector<bool> outputConstant_;
   std::vector<double> initialRegisters_;
-  std::shared_ptr<const NativeCode> native_;
-  NativeEntry nativeEntry_ = nullptr;  // native_'s entry point, or null
+  std::shared_ptr<const NativeCode> native_;  // null: the interpreter runs
 };
 
 }  // namespace nh

@@ -88,18 +88,12 @@ constexpr int kNoUse = std::numeric_limits<int>::max();
 constexpr int kXmmCount = 16;
 }  // namespace
 
-struct SymProgram::NativeCode {
-  NativeEntry entry = nullptr;
-  NativeCode() = default;
-  NativeCode(const NativeCode&) = delete;
-  NativeCode& operator=(const NativeCode&) = delete;
-  ~NativeCode() {
-    if (!entry) return;
-    SharedRuntime& shared = sharedRuntime();
-    const std::lock_guard<std::mutex> lock(shared.mutex);
-    shared.runtime.release(entry);
-  }
-};
+SymProgram::NativeCode::~NativeCode() {
+  if (!entry) return;
+  SharedRuntime& shared = sharedRuntime();
+  const std::lock_guard<std::mutex> lock(shared.mutex);
+  shared.runtime.release(entry);
+}
 
 void SymProgram::compileNative() {
   using namespace asmjit;
@@ -387,13 +381,12 @@ void SymProgram::compileNative() {
       return;
     }
   }
-  nativeEntry_ = native->entry;
   native_ = std::move(native);
 }
 
 #else  // no native code in this build: programs run on the interpreter
 
-struct SymProgram::NativeCode {};
+SymProgram::NativeCode::~NativeCode() = default;
 void SymProgram::compileNative() {}
 
 #endif
