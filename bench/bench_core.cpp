@@ -1,7 +1,10 @@
 // Core benchmark (not a test): right-hand-side evaluations per second and integration steps
 // per second for every catalogue system, and for ball_on_turntable the same with a
 // hand-written closed-form right-hand side of the same equations (same state layout, same
-// stepper), printing the ratio generic / hand-written.
+// stepper), printing the ratio generic / hand-written. The tape's programs run as native
+// code unless NH_JIT=0; the native-code section compares them with the interpreter
+// (ball, whipple_bicycle) and times their compilation per catalogue system.
+#include <algorithm>
 #include <boost/numeric/odeint.hpp>
 #include <chrono>
 #include <cmath>
@@ -13,6 +16,7 @@
 #include "core/model/catalogue.h"
 #include "core/nh/scenario.h"
 #include "core/nh/steppers.h"
+#include "core/nh/symbolic.h"
 
 using namespace nh;
 using nh::bench::Clock;
@@ -194,6 +198,74 @@ void integratorTable() {
   }
 }
 
+// Native code against the interpreter: RHS evaluations/s of the largest catalogue system
+// and of every system, and the compile time of every system's programs (what a parameter
+// edit adds to re-taping).
+void nativeCode() {
+  if (!nativeCodeAvailable()) {
+    std::printf("\nNative code: not available in this build\n");
+    return;
+  }
+  const bool native = nativeCodeEnabled();
+  setNativeCodeEnabled(true);
+  const auto bicycle = findSystem("whipple_bicycle");
+  const EquationsOfMotion eq(bicycle, DynamicsKind::Nonholonomic);
+  setNativeCodeEnabled(false);
+  const EquationsOfMotion interpreted(bicycle, DynamicsKind::Nonholonomic);
+  setNativeCodeEnabled(native);
+  EquationsWorkspace ws(eq), wsInterpreted(interpreted);
+  const State x0 = initialState(eq, 0, {});
+  State dx(x0.size());
+  const double nativeRhs = rate([&] { eq.rhs(ws, 0.3, x0.data(), dx.data()); }, 1.0);
+  const double interpretedRhs =
+      rate([&] { interpreted.rhs(wsInterpreted, 0.3, x0.data(), dx.data()); }, 1.0);
+  int instructions = 0;
+  for (const SymProgram* p : eq.compiledPrograms()) instructions += p->instructionCount();
+  std::printf(
+      "\nwhipple_bicycle (%d tape instructions), RHS evals/s: interpreted %.3g, native %.3g, "
+      "ratio %.2f×\n",
+      instructions, interpretedRhs, nativeRhs, nativeRhs / interpretedRhs);
+
+  // Per system: compile time, each program compiled anew, the fastest of 20 compilations,
+  // summed over the system's programs; next to it the time to tape and compile the
+  // equations without native code (fastest of 5), which a parameter edit costs as well;
+  // then RHS evaluations/s interpreted and native at the default state.
+  std::printf("\n%-24s %12s %11s %11s %14s %14s %7s\n", "native code", "instructions", "compile µs",
+              "taping µs", "RHS/s interp.", "RHS/s native", "ratio");
+  for (const auto& system : catalogue()) {
+    setNativeCodeEnabled(true);
+    const EquationsOfMotion equations(system, DynamicsKind::Nonholonomic);
+    double compileSeconds = 0;
+    int count = 0;
+    for (const SymProgram* p : equations.compiledPrograms()) {
+      double best = 1e9;
+      for (int k = 0; k < 20; ++k) {
+        const auto start = Clock::now();
+        const SymProgram compiled = p->withExecution(SymProgram::Execution::Native);
+        best = std::min(best, seconds(start, Clock::now()));
+      }
+      compileSeconds += best;
+      count += p->instructionCount();
+    }
+    setNativeCodeEnabled(false);
+    double taping = 1e9;
+    for (int k = 0; k < 5; ++k) {
+      const auto start = Clock::now();
+      const EquationsOfMotion again(system, DynamicsKind::Nonholonomic);
+      taping = std::min(taping, seconds(start, Clock::now()));
+    }
+    const EquationsOfMotion plain(system, DynamicsKind::Nonholonomic);
+    setNativeCodeEnabled(native);
+    EquationsWorkspace wsNative(equations), wsPlain(plain);
+    const State x = initialState(equations, 0, {});
+    State d(x.size());
+    const double rateNative = rate([&] { equations.rhs(wsNative, 0.3, x.data(), d.data()); });
+    const double ratePlain = rate([&] { plain.rhs(wsPlain, 0.3, x.data(), d.data()); });
+    std::printf("%-24s %12d %11.0f %11.0f %14.3g %14.3g %6.2f×\n", system->name().c_str(), count,
+                compileSeconds * 1e6, taping * 1e6, ratePlain, rateNative, rateNative / ratePlain);
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -232,9 +304,14 @@ int main(int argc, char** argv) {
   const auto ball = findSystem("ball_on_turntable");
   const std::map<std::string, double> params = {
       {"Omega_rate", 0.01}, {"Omega_amp", 0.2}, {"tilt", 0.05}};
+  const bool native = nativeCodeEnabled();
+  setNativeCodeEnabled(false);
+  const EquationsOfMotion interpreted(ball, DynamicsKind::Nonholonomic, Formulation::Multipliers,
+                                      resolveParameters(*ball, params));
+  setNativeCodeEnabled(native);
   const EquationsOfMotion eq(ball, DynamicsKind::Nonholonomic, Formulation::Multipliers,
                              resolveParameters(*ball, params));
-  EquationsWorkspace ws(eq);
+  EquationsWorkspace ws(eq), wsInterpreted(interpreted);
   const State x0 = initialState(eq, 0, {});
   const auto& p = eq.parameters();
   auto at = [&](const char* name) { return p[ball->parameterIndex(name)]; };
@@ -246,8 +323,15 @@ int main(int argc, char** argv) {
   hand(x0, d2, 0.7);
   double maxDiff = 0;
   for (size_t i = 0; i < d1.size(); ++i) maxDiff = std::max(maxDiff, std::abs(d1[i] - d2[i]));
-  const double genericRhs = rate([&] { eq.rhs(ws, 0.7, x0.data(), d1.data()); }, 1.0);
-  const double handRhs = rate([&] { hand(x0, d2, 0.7); }, 1.0);
+  // t is read from a volatile at every call: with a constant t, g++ computed the hand-written
+  // version's sin and cos of Ω(t) once, before the timing loop (in a copy of this comparison:
+  // one sincos call before the loop in the disassembly, 6.6e7 against 2.6e7 evaluations/s),
+  // which the README's figures up to issue 10 compared against.
+  volatile double time = 0.7;
+  const double genericRhs = rate([&] { eq.rhs(ws, time, x0.data(), d1.data()); }, 1.0);
+  const double interpretedRhs =
+      rate([&] { interpreted.rhs(wsInterpreted, time, x0.data(), d1.data()); }, 1.0);
+  const double handRhs = rate([&] { hand(x0, d2, time); }, 1.0);
   auto generic = [&](const State& s, State& d, double t) {
     d.resize(s.size());
     eq.rhs(ws, t, s.data(), d.data());
@@ -258,12 +342,17 @@ int main(int argc, char** argv) {
       "\nball_on_turntable, generic engine vs hand-written closed form "
       "(max |difference| of the RHS: %.1e)\n",
       maxDiff);
-  std::printf("  RHS evals/s:  generic %.3g, hand-written %.3g, ratio %.1f×\n", genericRhs, handRhs,
-              handRhs / genericRhs);
+  std::printf("  RHS evals/s:  generic %s %.3g, hand-written %.3g, ratio %.2f×\n",
+              eq.compiledPrograms().back()->isNative() ? "native" : "interpreted", genericRhs,
+              handRhs, handRhs / genericRhs);
+  std::printf(
+      "                generic interpreted %.3g, ratio %.2f× (native / interpreted %.2f×)\n",
+      interpretedRhs, handRhs / interpretedRhs, genericRhs / interpretedRhs);
   std::printf(
       "  dopri5 steps/s (rtol 1e-10, no projection): generic %.3g, hand-written %.3g, ratio "
       "%.1f×\n",
       genericSteps, handSteps, handSteps / genericSteps);
   integratorTable();
+  nativeCode();
   return 0;
 }

@@ -56,6 +56,7 @@ struct Observables {
 class EquationsOfMotion;
 struct CompiledEquations;
 struct ReconstructionPlan;
+class SymProgram;
 
 // Everything a call of EquationsOfMotion writes: tape registers, jets, matrices and their
 // factorisations (Pinocchio's Data to the equations' Model). Owned by the caller, one per
@@ -108,6 +109,9 @@ class EquationsOfMotion {
   // The compiled right-hand side, one instruction a line (empty unless taped); for
   // inspection and the benchmark.
   std::string compiledListing() const;
+  // The compiled programs (the general one, then the direct right-hand side when there is
+  // one); empty unless taped. They live as long as this object. For tests and benchmarks.
+  std::vector<const SymProgram*> compiledPrograms() const;
   int stateSize() const;  // n + m (+ k + h when vakonomic)
   // The coordinates the equations do not read and how to reconstruct them
   // (reconstruction.h); null unless taped.

@@ -149,6 +149,14 @@ std::string EquationsOfMotion::compiledListing() const {
   return ce.direct ? ce.directProgram.listing() : ce.program.listing();
 }
 
+std::vector<const SymProgram*> EquationsOfMotion::compiledPrograms() const {
+  const CompiledEquations& ce = *compiled_;
+  std::vector<const SymProgram*> programs;
+  if (ce.taped) programs.push_back(&ce.program);
+  if (ce.taped && ce.direct) programs.push_back(&ce.directProgram);
+  return programs;
+}
+
 int EquationsOfMotion::stateSize() const {
   const CompiledEquations& ce = *compiled_;
   return ce.dynamics == DynamicsKind::Vakonomic ? ce.n + ce.m + ce.kt : ce.n + ce.m;
@@ -212,9 +220,7 @@ void EquationsOfMotion::rhs(EquationsWorkspace& ws, double t, const double* x, d
   if (ce.taped && ce.direct && formulation_ == Formulation::Multipliers) {
     const SymProgram& prg = ce.directProgram;
     double* const r = w.directRegisters.data();
-    r[0] = t;
-    std::copy(x, x + prg.variableCount() - 1, r + 1);  // q, y (and μ) in state order
-    prg.runLoaded(r);
+    prg.run(r, t, x);  // variables t, then q, y (and μ) in state order
     bool regular = true;
     if (ce.directGuarded) {
       const double det = prg.output(r, n + m + kt), scale = prg.output(r, n + m + kt + 1);

@@ -76,7 +76,7 @@ Pieces evaluatePieces(const EquationsOfMotion& equations, double t, const double
     std::vector<Sym> all = base;
     for (int j = 0; j < n + m; ++j)
       for (int i = 0; i < nb; ++i) all.push_back(D(base[i], 1 + j));
-    const SymProgram program(tape, nv, all);
+    const SymProgram program(tape, nv, all, SymProgram::Execution::Interpreted);  // runs once
     std::vector<double> registers = program.makeRegisters();
     std::vector<double> vars(nv);
     vars[0] = t;

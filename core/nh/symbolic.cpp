@@ -257,7 +257,8 @@ bool operator>(const Sym& a, const Sym& b) { return b < a; }
 bool operator<=(const Sym& a, const Sym& b) { return !(b < a); }
 bool operator>=(const Sym& a, const Sym& b) { return !(a < b); }
 
-SymProgram::SymProgram(const Tape& tape, int variableCount, const std::vector<Sym>& outputs) {
+SymProgram::SymProgram(const Tape& tape, int variableCount, const std::vector<Sym>& outputs,
+                       Execution execution) {
   // Node ids are already in topological order (operands are created first).
   std::vector<char> needed(tape.size(), 0);
   std::vector<int> uses(tape.size(), 0), consumer(tape.size(), -1);
@@ -325,14 +326,25 @@ SymProgram::SymProgram(const Tape& tape, int variableCount, const std::vector<Sy
     outputRegister_.push_back(reg[s.id]);
     outputConstant_.push_back(tape.isConstant(s.id));
   }
+  if (execution == Execution::Native && nativeCodeEnabled()) compileNative();
 }
 
-void SymProgram::run(double* registers, const double* variables) const {
-  std::copy(variables, variables + variableCount_, registers);
-  runLoaded(registers);
+SymProgram SymProgram::withExecution(Execution execution) const {
+  SymProgram copy = *this;
+  copy.native_.reset();
+  if (execution == Execution::Native) copy.compileNative();
+  return copy;
 }
 
-void SymProgram::runLoaded(double* registers) const {
+void SymProgram::interpretFrom(double* registers, double first, const double* rest) const {
+  if (variableCount_ > 0) {
+    registers[0] = first;
+    if (registers + 1 != rest) std::copy(rest, rest + variableCount_ - 1, registers + 1);
+  }
+  interpret(registers);
+}
+
+void SymProgram::interpret(double* registers) const {
   double* const r = registers;
   const Instruction* in = code_.data();
   const Instruction* const end = in + code_.size();

@@ -10,6 +10,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <unordered_map>
@@ -132,14 +133,29 @@ bool operator>(const Sym& a, const Sym& b);
 bool operator<=(const Sym& a, const Sym& b);
 bool operator>=(const Sym& a, const Sym& b);
 
+// Native code for the tape's programs (symbolic_native.cpp, x86-64 through asmjit): on
+// unless the environment sets NH_JIT=0 or setNativeCodeEnabled(false) was called; the switch
+// applies to programs compiled afterwards. Thread-safe.
+bool nativeCodeEnabled();
+void setNativeCodeEnabled(bool enabled);
+// Whether this build can compile native code at all (x86-64 with asmjit).
+bool nativeCodeAvailable();
+
 // A straight-line program evaluating chosen outputs of a tape from its variables.
 // Immutable once compiled, so one program may run on many threads at once: each caller
 // owns its registers (registerCount() doubles, first filled with initialRegisters(), which
-// holds the folded constants) and passes them to every call.
+// holds the folded constants) and passes them to every call. Copies are cheap: they share
+// the native code, which is freed with the last copy.
 class SymProgram {
  public:
-  // Compiles the expressions `outputs` of `tape` over variables 0..variableCount-1.
-  SymProgram(const Tape& tape, int variableCount, const std::vector<Sym>& outputs);
+  // Native: compiled to machine code when nativeCodeEnabled() and possible (else the
+  // interpreter runs); Interpreted: for programs run once, where compiling costs more.
+  enum class Execution { Native, Interpreted };
+
+  // Compiles the expressions `outputs` of `tape` over variables 0..variableCount-1
+  // (variableCount ≥ 1).
+  SymProgram(const Tape& tape, int variableCount, const std::vector<Sym>& outputs,
+             Execution execution = Execution::Native);
   SymProgram() = default;
 
   int registerCount() const { return static_cast<int>(initialRegisters_.size()); }
@@ -147,11 +163,38 @@ class SymProgram {
   const std::vector<double>& initialRegisters() const { return initialRegisters_; }
   std::vector<double> makeRegisters() const { return initialRegisters_; }
 
-  // Evaluates with the variables' values into `registers` (initialised as above).
-  void run(double* registers, const double* variables) const;
-  // The variables occupy registers 0..variableCount-1: callers may write them in place
-  // and call runLoaded(), saving a copy.
-  void runLoaded(double* registers) const;
+  // Evaluates with the variables' values into `registers` (initialised as above). Only the
+  // outputs' registers are guaranteed to be written: native code keeps intermediate values
+  // in machine registers.
+  void run(double* registers, const double* variables) const {
+    if (native_)
+      native_->entry(registers, variables[0], variables + 1);
+    else
+      interpretFrom(registers, variables[0], variables + 1);
+  }
+  // The same with variable 0 = `first` and variables 1..variableCount-1 = rest[0..] (the
+  // engine's t and state): native code reads `rest` in place, without a copy.
+  void run(double* registers, double first, const double* rest) const {
+    if (native_)
+      native_->entry(registers, first, rest);
+    else
+      interpretFrom(registers, first, rest);
+  }
+  // With the variables already in registers 0..variableCount-1 (callers may write them in
+  // place).
+  void runLoaded(double* registers) const {
+    if (native_)
+      native_->entry(registers, registers[0], registers + 1);
+    else
+      interpret(registers);
+  }
+  // Always the interpreter (the reference native code is tested against); writes every
+  // register.
+  void interpret(double* registers) const;
+  bool isNative() const { return native_ != nullptr; }
+  // A copy running on the interpreter, or compiled anew to native code (if possible).
+  SymProgram withExecution(Execution execution) const;
+
   double output(const double* registers, int i) const { return registers[outputRegister_[i]]; }
   bool outputIsConstant(int i) const { return outputConstant_[i]; }
   // The value of an output whose value does not depend on the variables.
@@ -167,11 +210,25 @@ class SymProgram {
     int dst, a, b, e;
     double c;
   };
+  using NativeEntry = void (*)(double* registers, double first, const double* rest);
+  // The machine code, released (symbolic_native.cpp) with the last copy of the program.
+  struct NativeCode {
+    NativeEntry entry = nullptr;
+    NativeCode() = default;
+    NativeCode(const NativeCode&) = delete;
+    NativeCode& operator=(const NativeCode&) = delete;
+    ~NativeCode();
+  };
+  void interpretFrom(double* registers, double first, const double* rest) const;
+  // symbolic_native.cpp: sets native_, or leaves it empty on failure.
+  void compileNative();
+
   std::vector<Instruction> code_;
   int variableCount_ = 0;
   std::vector<int> outputRegister_;
   std::vector<bool> outputConstant_;
   std::vector<double> initialRegisters_;
+  std::shared_ptr<const NativeCode> native_;  // null: the interpreter runs
 };
 
 }  // namespace nh
