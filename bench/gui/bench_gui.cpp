@@ -85,6 +85,8 @@ void benchView(const nhui::RunHistory& run, size_t trailPoints) {
   }
   if (getenv("NOAXES")) options.axes = false;
   scene.setOptions(options);
+  // NOGRADIENT: a solid clear instead of the gradient background (to measure what it costs).
+  if (getenv("NOGRADIENT")) view.renderer()->GradientBackgroundOff();
   nh::SceneFrame frame;
   run.sceneAt(run.lastTime(), frame);
   scene.update(frame, spans(run, trailPoints));
