@@ -85,6 +85,8 @@ void benchView(const nhui::RunHistory& run, size_t trailPoints) {
   }
   if (getenv("NOAXES")) options.axes = false;
   scene.setOptions(options);
+  // NOGRADIENT: a solid clear instead of the gradient background (to measure what it costs).
+  if (getenv("NOGRADIENT")) view.renderer()->GradientBackgroundOff();
   nh::SceneFrame frame;
   run.sceneAt(run.lastTime(), frame);
   scene.update(frame, spans(run, trailPoints));
@@ -156,11 +158,16 @@ void benchOffscreen(const nhui::RunHistory& run, size_t trailPoints) {
       trailPoints, kFrames / seconds, 1000 * seconds / kFrames, 1000 * updateSeconds / kFrames);
 }
 
-void benchPlot(const nhui::RunHistory& run, bool phase, bool comparison) {
+// Each frame the curves gain `append` samples (2 ≈ what the app records per frame at
+// dt_out = 0.01 in real time at 60 frames/s), ending at 10⁵ points per curve; with
+// append = 0 the data keys are 0 and every frame is drawn from scratch (what a change of
+// range, size or history costs).
+void benchPlot(const nhui::RunHistory& run, bool phase, bool comparison, size_t append) {
   nhui::PlotWidget plot;
   plot.resize(1280, 720);
   plot.show();
   QApplication::processEvents();
+  const size_t start = run.size() - append * kFrames;
   std::vector<nhui::PlotPane> panes;
   auto curve = [&](const char* xs, const char* ys, int r) {
     nhui::PlotCurve c;
@@ -168,8 +175,9 @@ void benchPlot(const nhui::RunHistory& run, bool phase, bool comparison) {
     c.colour = r == 0 ? QColor(86, 180, 255) : QColor(255, 150, 40);
     c.x = run.column(run.columnIndex(xs)).data();
     c.y = run.column(run.columnIndex(ys)).data();
-    c.count = run.size();
+    c.count = start;
     c.increasingX = std::string(xs) == "t";
+    c.dataKey = append > 0 ? qHash(QByteArray(xs) + "|" + ys) | 1 : 0;
     return c;
   };
   if (phase) {
@@ -190,17 +198,30 @@ void benchPlot(const nhui::RunHistory& run, bool phase, bool comparison) {
   }
   plot.setPanes(panes);
   for (int i = 0; i < 3; ++i) plot.repaint();
+  const long redraws0 = plot.fullRedraws();
   QElapsedTimer timer;
   timer.start();
-  for (int i = 0; i < kFrames; ++i) {
+  const double cpu0 = cpuSeconds();
+  for (int i = 1; i <= kFrames; ++i) {
+    for (auto& pane : panes)
+      for (auto& c : pane.curves) c.count = start + append * i;
     plot.setPanes(panes);
     plot.repaint();
   }
   const double seconds = timer.nsecsElapsed() * 1e-9;
+  if (const char* shot = std::getenv("NH_BENCH_SHOT"))
+    plot.grab().save(QString("%1_%2_%3_%4.png")
+                         .arg(shot, phase ? "phase" : "series")
+                         .arg(comparison ? 2 : 1)
+                         .arg(append));
   const size_t curves = phase ? (comparison ? 2 : 1) : (comparison ? 6 : 3);
-  std::printf("%-11s 1280x720, %zu curve(s) x %zu points: %6.1f frames/s (%.1f ms/frame)\n",
-              phase ? "phase plot" : "time series", curves, run.size(), kFrames / seconds,
-              1000 * seconds / kFrames);
+  std::printf(
+      "%-11s 1280x720, %zu curve(s) x %zu points, %s: %6.1f frames/s (%.1f ms/frame, CPU "
+      "%.1f ms/frame, %ld full redraws)\n",
+      phase ? "phase plot" : "time series", curves, run.size(),
+      append > 0 ? "+2 points/frame" : "from scratch  ", kFrames / seconds,
+      1000 * seconds / kFrames, 1000 * (cpuSeconds() - cpu0) / kFrames,
+      plot.fullRedraws() - redraws0);
 }
 
 }  // namespace
@@ -220,13 +241,15 @@ int main(int argc, char** argv) {
     benchView(*run, 1000);
     benchView(*run, kPoints);
   }
-  if (wanted("phase")) {
-    benchPlot(*run, true, false);
-    benchPlot(*run, true, true);
-  }
-  if (wanted("series")) {
-    benchPlot(*run, false, false);
-    benchPlot(*run, false, true);
+  for (size_t append : {size_t{2}, size_t{0}}) {
+    if (wanted("phase")) {
+      benchPlot(*run, true, false, append);
+      benchPlot(*run, true, true, append);
+    }
+    if (wanted("series")) {
+      benchPlot(*run, false, false, append);
+      benchPlot(*run, false, true, append);
+    }
   }
   return 0;
 }

@@ -38,6 +38,14 @@ bool isPosition(const SimulationController& c, const QString& name) {
   return drag && (n == drag->x || n == drag->y);
 }
 
+// Names a curve's data for PlotWidget's cache: recorded samples change only at a history
+// reset (restart, truncation, samples dropped at the front) or a new job (epoch).
+quint64 dataKey(const SimulationController& c, quint64 revision, int run, const QString& x,
+                const QString& y) {
+  const quint64 key = qHashMulti(0x9e3779b97f4a7c15ULL, revision, c.epoch(), run, x, y);
+  return key == 0 ? 1 : key;
+}
+
 }  // namespace
 
 QString runName(const SimulationController& c, int run) {
@@ -83,6 +91,7 @@ PhasePortraitPanel::PhasePortraitPanel(SimulationController* controller, QWidget
   };
   connect(xBox_, &QComboBox::currentIndexChanged, this, changed);
   connect(yBox_, &QComboBox::currentIndexChanged, this, changed);
+  connect(controller_, &SimulationController::historyReset, this, [this] { ++revision_; });
   resetVariables();
 }
 
@@ -151,6 +160,7 @@ void PhasePortraitPanel::refresh() {
     c.y = run->column(yc).data();
     c.count = shownCount(*controller_, *run);
     c.increasingX = xn == "t";
+    c.dataKey = dataKey(*controller_, revision_, r, xBox_->currentText(), yBox_->currentText());
     pane.curves.push_back(c);
   }
   plot_->setEqualAspect(isPosition(*controller_, xBox_->currentText()) &&
@@ -185,6 +195,7 @@ TimeSeriesPanel::TimeSeriesPanel(SimulationController* controller, QWidget* pare
     plot_->setPanes({});
     refresh();
   });
+  connect(controller_, &SimulationController::historyReset, this, [this] { ++revision_; });
   resetVariables();
 }
 
@@ -238,6 +249,7 @@ void TimeSeriesPanel::refresh() {
       curve.y = run->column(c).data();
       curve.count = shownCount(*controller_, *run);
       curve.increasingX = true;
+      curve.dataKey = dataKey(*controller_, revision_, r, QStringLiteral("t"), name);
       pane.curves.push_back(curve);
     }
     panes.push_back(std::move(pane));

@@ -36,6 +36,7 @@ class PhasePortraitPanel : public QWidget {
   QComboBox* yBox_;
   PlotWidget* plot_;
   qulonglong signature_ = 0;
+  quint64 revision_ = 0;  // counts history resets: part of the curves' data keys
 };
 
 class TimeSeriesPanel : public QWidget {
@@ -54,6 +55,7 @@ class TimeSeriesPanel : public QWidget {
   QListWidget* list_;
   PlotWidget* plot_;
   qulonglong signature_ = 0;
+  quint64 revision_ = 0;
 };
 
 }  // namespace nhui

@@ -1,8 +1,8 @@
 #include "ui/plot/plot_widget.h"
 
+#include <QDataStream>
 #include <QMouseEvent>
 #include <QPainter>
-#include <QPainterPath>
 #include <QWheelEvent>
 #include <algorithm>
 #include <climits>
@@ -71,28 +71,49 @@ bool curveBounds(const std::vector<PlotCurve>& curves, PlotRange& x, PlotRange& 
   return true;
 }
 
-void paintPane(QPainter& painter, const QRectF& outer, const PlotPane& pane, const PlotRange& xr,
-               const QString& xLabel, const PlotStyle& style, bool showXTicks) {
-  painter.save();
-  QFont font = painter.font();
-  font.setPointSizeF(8.5 * style.fontScale);
-  painter.setFont(font);
-  const QFontMetricsF fm(font);
-  const double left = fm.horizontalAdvance("-0.000e+00") + 8;
-  const double bottom = showXTicks ? 2.3 * fm.height() : 4;
-  const QRectF r(outer.left() + left, outer.top() + 4, outer.width() - left - 8,
-                 outer.height() - bottom - 4);
-  if (r.width() < 10 || r.height() < 10) {
-    painter.restore();
-    return;
-  }
-  const PlotRange x = xr.valid() ? xr : PlotRange{0, 1};
-  const PlotRange y = pane.y.valid() ? pane.y : PlotRange{0, 1};
-  const double sx = r.width() / (x.hi - x.lo), sy = r.height() / (y.hi - y.lo);
-  auto px = [&](double v) { return r.left() + (v - x.lo) * sx; };
-  auto py = [&](double v) { return r.bottom() - (v - y.lo) * sy; };
+namespace {
 
-  // Grid and ticks.
+// Where a pane's parts go: its frame r inside outer, the tick margins, the data mapping.
+struct PaneLayout {
+  QFont font;
+  double left = 0;
+  QRectF outer, r;
+  PlotRange x, y;
+  PlotMapping map;
+};
+
+bool layoutPane(const QFont& base, const QRectF& outer, const PlotPane& pane, const PlotRange& xr,
+                const PlotStyle& style, bool showXTicks, PaneLayout& out) {
+  out.font = base;
+  out.font.setPointSizeF(8.5 * style.fontScale);
+  const QFontMetricsF fm(out.font);
+  out.left = fm.horizontalAdvance("-0.000e+00") + 8;
+  const double bottom = showXTicks ? 2.3 * fm.height() : 4;
+  out.outer = outer;
+  out.r = QRectF(outer.left() + out.left, outer.top() + 4, outer.width() - out.left - 8,
+                 outer.height() - bottom - 4);
+  if (out.r.width() < 10 || out.r.height() < 10) return false;
+  out.x = xr.valid() ? xr : PlotRange{0, 1};
+  out.y = pane.y.valid() ? pane.y : PlotRange{0, 1};
+  out.map = {out.r.left(),
+             out.r.bottom(),
+             out.x.lo,
+             out.y.lo,
+             out.r.width() / (out.x.hi - out.x.lo),
+             out.r.height() / (out.y.hi - out.y.lo)};
+  return true;
+}
+
+// Grid, tick labels and the x label: what lies under the curves.
+void paintPaneGrid(QPainter& painter, const PaneLayout& L, const QString& xLabel,
+                   const PlotStyle& style, bool showXTicks) {
+  painter.save();
+  painter.setFont(L.font);
+  const QFontMetricsF fm(L.font);
+  const QRectF& r = L.r;
+  const PlotRange &x = L.x, &y = L.y;
+  auto px = [&](double v) { return L.map.px(v); };
+  auto py = [&](double v) { return L.map.py(v); };
   painter.setRenderHint(QPainter::Antialiasing, false);
   painter.setPen(QPen(style.grid, 1));
   const double xs = niceStep(x.hi - x.lo, std::max(2, static_cast<int>(r.width() / 90)));
@@ -103,7 +124,7 @@ void paintPane(QPainter& painter, const QRectF& outer, const PlotPane& pane, con
     painter.drawLine(QPointF(r.left(), py(v)), QPointF(r.right(), py(v)));
   painter.setPen(style.text);
   for (double v = std::ceil(y.lo / ys) * ys; v <= y.hi; v += ys)
-    painter.drawText(QRectF(outer.left(), py(v) - fm.height() / 2, left - 6, fm.height()),
+    painter.drawText(QRectF(L.outer.left(), py(v) - fm.height() / 2, L.left - 6, fm.height()),
                      Qt::AlignRight | Qt::AlignVCenter, tickLabel(v, ys));
   if (showXTicks) {
     for (double v = std::ceil(x.lo / xs) * xs; v <= x.hi; v += xs)
@@ -112,94 +133,76 @@ void paintPane(QPainter& painter, const QRectF& outer, const PlotPane& pane, con
     painter.drawText(QRectF(r.left(), r.bottom() + fm.height() + 2, r.width(), fm.height()),
                      Qt::AlignHCenter | Qt::AlignTop, xLabel);
   }
+  painter.restore();
+}
 
-  // Curves, clipped to the frame.
+// Points of a curve that are drawn: a time series from one point before the visible x span
+// to one after it, a parametric curve all of them.
+void visibleSpan(const PlotCurve& c, const PlotRange& x, size_t& begin, size_t& end) {
+  if (!c.increasingX) {
+    begin = 0;
+    end = c.count;
+    return;
+  }
+  begin = static_cast<size_t>(std::lower_bound(c.x, c.x + c.count, x.lo) - c.x);
+  end = static_cast<size_t>(std::upper_bound(c.x, c.x + c.count, x.hi) - c.x);
+  begin = begin > 0 ? begin - 1 : 0;
+  end = std::min(c.count, end + 1);
+}
+
+bool curveAntialiased(const PlotCurve& c) { return c.increasingX || c.count < 30000; }
+
+void setCurvePen(QPainter& painter, const PlotCurve& c, const PlotStyle& style) {
+  QPen pen(c.colour, style.lineWidth * style.fontScale, c.style, Qt::FlatCap, Qt::BevelJoin);
+  pen.setCosmetic(true);
+  painter.setPen(pen);
+  painter.setRenderHint(QPainter::Antialiasing, curveAntialiased(c));
+}
+
+void clipToFrame(QPainter& painter, const PaneLayout& L) {
+  painter.setClipRect(L.r.adjusted(-1, -1, 1, 1));
+}
+
+// Reads the curves' points up to their ends, drawing every settled piece.
+void advanceCurves(QPainter& painter, const PaneLayout& L, const PlotPane& pane,
+                   const PlotStyle& style, std::vector<CurveTrace>& traces) {
   painter.save();
-  painter.setClipRect(r.adjusted(-1, -1, 1, 1));
-  QVector<QPointF> poly;
+  clipToFrame(painter, L);
+  for (size_t k = 0; k < pane.curves.size(); ++k) {
+    const PlotCurve& c = pane.curves[k];
+    size_t begin, end;
+    visibleSpan(c, L.x, begin, end);
+    if (end <= traces[k].next()) continue;
+    setCurvePen(painter, c, style);
+    traces[k].advance(painter, c, L.map, end);
+  }
+  painter.restore();
+}
+
+// What lies over the settled curves: their tails, the current points, frame, title, legend.
+void paintPaneTop(QPainter& painter, const PaneLayout& L, const PlotPane& pane,
+                  const PlotStyle& style, const std::vector<CurveTrace>& traces) {
+  painter.save();
+  painter.setFont(L.font);
+  const QFontMetricsF fm(L.font);
+  const QRectF& r = L.r;
+  painter.save();
+  clipToFrame(painter, L);
+  for (size_t k = 0; k < pane.curves.size(); ++k) {
+    if (pane.curves[k].count == 0) continue;
+    setCurvePen(painter, pane.curves[k], style);
+    traces[k].drawTail(painter);
+  }
+  // The current point: where the display is.
   for (const PlotCurve& c : pane.curves) {
     if (c.count == 0) continue;
-    poly.clear();
-    // Short pieces: one long wide polyline becomes one huge self-intersecting polygon for
-    // the rasteriser, which is what makes naive plotting slow.
-    auto flush = [&] {
-      constexpr int kPiece = 128;
-      const int n = static_cast<int>(poly.size());
-      for (int start = 0; start + 1 < n; start += kPiece)
-        painter.drawPolyline(poly.constData() + start, std::min(kPiece + 1, n - start));
-      poly.clear();
-    };
-    QPen pen(c.colour, style.lineWidth * style.fontScale, c.style, Qt::FlatCap, Qt::BevelJoin);
-    pen.setCosmetic(true);
-    painter.setPen(pen);
-    if (c.increasingX) {
-      // Min/max per pixel column over the visible span.
-      size_t i0 = static_cast<size_t>(std::lower_bound(c.x, c.x + c.count, x.lo) - c.x);
-      size_t i1 = static_cast<size_t>(std::upper_bound(c.x, c.x + c.count, x.hi) - c.x);
-      i0 = i0 > 0 ? i0 - 1 : 0;
-      i1 = std::min(c.count, i1 + 1);
-      painter.setRenderHint(QPainter::Antialiasing, true);
-      long column = LONG_MIN;
-      double first = 0, last = 0, lo = 0, hi = 0, colX = 0;
-      auto emitColumn = [&] {
-        if (column == LONG_MIN) return;
-        poly.append(QPointF(colX, py(first)));
-        if (hi != lo) {
-          poly.append(QPointF(colX, py(lo == first ? hi : lo)));
-          poly.append(QPointF(colX, py(lo == first ? lo : hi)));
-        }
-        poly.append(QPointF(colX, py(last)));
-      };
-      for (size_t i = i0; i < i1; ++i) {
-        const double yv = c.y[i];
-        if (!std::isfinite(yv)) {
-          emitColumn();
-          column = LONG_MIN;
-          flush();
-          continue;
-        }
-        const double xp = px(c.x[i]);
-        const long col = static_cast<long>(std::floor(xp));
-        if (col != column) {
-          emitColumn();
-          column = col;
-          colX = xp;
-          first = last = lo = hi = yv;
-        } else {
-          last = yv;
-          lo = std::min(lo, yv);
-          hi = std::max(hi, yv);
-        }
-      }
-      emitColumn();
-      flush();
-    } else {
-      // Parametric: skip points on the pixel of their predecessor.
-      painter.setRenderHint(QPainter::Antialiasing, c.count < 30000);
-      int lastX = INT_MIN, lastY = INT_MIN;
-      for (size_t i = 0; i < c.count; ++i) {
-        const double xv = c.x[i], yv = c.y[i];
-        if (!std::isfinite(xv) || !std::isfinite(yv)) {
-          flush();
-          lastX = lastY = INT_MIN;
-          continue;
-        }
-        const double fx = std::clamp(px(xv), -1e6, 1e6), fy = std::clamp(py(yv), -1e6, 1e6);
-        const int ix = static_cast<int>(std::lround(fx)), iy = static_cast<int>(std::lround(fy));
-        if (ix == lastX && iy == lastY && i + 1 != c.count) continue;
-        lastX = ix;
-        lastY = iy;
-        poly.append(QPointF(fx, fy));
-      }
-      flush();
-    }
-    // The current point: where the display is.
     const double lx = c.x[c.count - 1], ly = c.y[c.count - 1];
     if (std::isfinite(lx) && std::isfinite(ly)) {
       painter.setRenderHint(QPainter::Antialiasing, true);
       painter.setPen(QPen(Qt::white, 1.2));
       painter.setBrush(c.colour);
-      painter.drawEllipse(QPointF(px(lx), py(ly)), 3.8 * style.fontScale, 3.8 * style.fontScale);
+      painter.drawEllipse(QPointF(L.map.px(lx), L.map.py(ly)), 3.8 * style.fontScale,
+                          3.8 * style.fontScale);
       painter.setBrush(Qt::NoBrush);
     }
   }
@@ -209,12 +212,12 @@ void paintPane(QPainter& painter, const QRectF& outer, const PlotPane& pane, con
   painter.setRenderHint(QPainter::Antialiasing, false);
   painter.setPen(QPen(style.frame, 1));
   painter.drawRect(r);
-  QFont bold = font;
+  QFont bold = L.font;
   bold.setBold(true);
   painter.setFont(bold);
   painter.setPen(style.text);
   painter.drawText(r.adjusted(6, 3, -6, -3), Qt::AlignLeft | Qt::AlignTop, pane.yLabel);
-  painter.setFont(font);
+  painter.setFont(L.font);
   double ly = r.top() + 4;
   painter.setRenderHint(QPainter::Antialiasing, true);
   for (const PlotCurve& c : pane.curves) {
@@ -231,20 +234,62 @@ void paintPane(QPainter& painter, const QRectF& outer, const PlotPane& pane, con
   painter.restore();
 }
 
+// Outer rectangles of stacked panes; the last one also carries the x ticks.
+std::vector<QRectF> paneRects(const QRectF& rect, size_t count, const PlotStyle& style) {
+  std::vector<QRectF> out;
+  const double h = rect.height() / static_cast<double>(count);
+  for (size_t i = 0; i < count; ++i) {
+    const bool lastPane = i + 1 == count;
+    const double extra = count > 1 ? 14 * style.fontScale : 0;
+    const double top = rect.top() + i * (h - extra / count);
+    const double height = h - extra / count + (lastPane ? extra : 0);
+    out.emplace_back(rect.left(), top, rect.width(), height);
+  }
+  return out;
+}
+
+}  // namespace
+
+void paintPane(QPainter& painter, const QRectF& outer, const PlotPane& pane, const PlotRange& xr,
+               const QString& xLabel, const PlotStyle& style, bool showXTicks) {
+  PaneLayout L;
+  if (!layoutPane(painter.font(), outer, pane, xr, style, showXTicks, L)) return;
+  paintPaneGrid(painter, L, xLabel, style, showXTicks);
+  std::vector<CurveTrace> traces(pane.curves.size());
+  for (size_t k = 0; k < traces.size(); ++k) {
+    size_t begin, end;
+    visibleSpan(pane.curves[k], L.x, begin, end);
+    traces[k].restart(begin);
+  }
+  advanceCurves(painter, L, pane, style, traces);
+  paintPaneTop(painter, L, pane, style, traces);
+}
+
+// Two passes, as PlotWidget draws from its cached image: every pane's grid and settled curves,
+// then every pane's tails, markers, frame and legend.
 void paintPlot(QPainter& painter, const QRectF& rect, const std::vector<PlotPane>& panes,
                const PlotRange& x, const QString& xLabel, const PlotStyle& style) {
   painter.fillRect(rect, style.background);
   if (panes.empty()) return;
-  const double h = rect.height() / static_cast<double>(panes.size());
+  const std::vector<QRectF> rects = paneRects(rect, panes.size(), style);
+  std::vector<PaneLayout> layouts(panes.size());
+  std::vector<std::vector<CurveTrace>> traces(panes.size());
+  std::vector<bool> shown(panes.size());
   for (size_t i = 0; i < panes.size(); ++i) {
     const bool lastPane = i + 1 == panes.size();
-    // The last pane also carries the x ticks: give it that much more height.
-    const double extra = panes.size() > 1 ? 14 * style.fontScale : 0;
-    const double top = rect.top() + i * (h - extra / panes.size());
-    const double height = h - extra / panes.size() + (lastPane ? extra : 0);
-    paintPane(painter, QRectF(rect.left(), top, rect.width(), height), panes[i], x, xLabel, style,
-              lastPane);
+    shown[i] = layoutPane(painter.font(), rects[i], panes[i], x, style, lastPane, layouts[i]);
+    if (!shown[i]) continue;
+    paintPaneGrid(painter, layouts[i], xLabel, style, lastPane);
+    traces[i].resize(panes[i].curves.size());
+    for (size_t k = 0; k < traces[i].size(); ++k) {
+      size_t begin, end;
+      visibleSpan(panes[i].curves[k], layouts[i].x, begin, end);
+      traces[i][k].restart(begin);
+    }
+    advanceCurves(painter, layouts[i], panes[i], style, traces[i]);
   }
+  for (size_t i = 0; i < panes.size(); ++i)
+    if (shown[i]) paintPaneTop(painter, layouts[i], panes[i], style, traces[i]);
 }
 
 PlotWidget::PlotWidget(QWidget* parent) : QWidget(parent) {
@@ -255,8 +300,14 @@ PlotWidget::PlotWidget(QWidget* parent) : QWidget(parent) {
 
 void PlotWidget::setPanes(std::vector<PlotPane> panes) {
   // Keep each pane's manual y range when its label is unchanged.
+  std::vector<bool> fitted(panes.size(), false);
   for (size_t i = 0; i < panes.size() && i < panes_.size(); ++i)
-    if (panes[i].yLabel == panes_[i].yLabel) panes[i].y = panes_[i].y;
+    if (panes[i].yLabel == panes_[i].yLabel) {
+      panes[i].y = panes_[i].y;
+      fitted[i] = i < yFitted_.size() && yFitted_[i];
+    }
+  yFitted_ = std::move(fitted);
+  if (panes.empty()) xFitted_ = false;
   panes_ = std::move(panes);
   update();
 }
@@ -275,31 +326,76 @@ void PlotWidget::setAutoscale(bool on) {
 
 void PlotWidget::updateAutoscale(const QRectF& rect) {
   if (!autoscale_) return;
+  // Growing ranges get this fraction of the data span as room, so that a range which grows
+  // with the data (time, a drift) is refitted, and the cached image redrawn, only now and then.
+  constexpr double kHeadroom = 0.05;
+  auto grown = [](PlotRange want, const PlotRange& now, double room) {
+    if (want.lo < now.lo) want.lo -= room;
+    if (want.hi > now.hi) want.hi += room;
+    return want;
+  };
+  bool changed = false;
+  yFitted_.resize(panes_.size(), false);
+  bounds_.resize(panes_.size());
+  boundsKeys_.resize(panes_.size());
   PlotRange xAll{INFINITY, -INFINITY};
-  for (PlotPane& pane : panes_) {
-    PlotRange x, y;
-    if (!curveBounds(pane.curves, x, y)) continue;
-    xAll.lo = std::min(xAll.lo, x.lo);
-    xAll.hi = std::max(xAll.hi, x.hi);
+  for (size_t p = 0; p < panes_.size(); ++p) {
+    PlotPane& pane = panes_[p];
+    std::vector<CurveBounds>& bounds = bounds_[p];
+    std::vector<quint64>& keys = boundsKeys_[p];
+    bounds.resize(pane.curves.size());
+    keys.resize(pane.curves.size());
+    double x0 = INFINITY, x1 = -INFINITY, y0 = INFINITY, y1 = -INFINITY;
+    for (size_t k = 0; k < pane.curves.size(); ++k) {
+      const PlotCurve& c = pane.curves[k];
+      if (c.dataKey == 0 || c.dataKey != keys[k]) bounds[k].clear();
+      keys[k] = c.dataKey;
+      bounds[k].extend(c, x0, x1, y0, y1);
+      if (c.dataKey == 0) bounds[k].clear();
+    }
+    if (!(x1 >= x0) || !(y1 >= y0)) continue;
+    xAll.lo = std::min(xAll.lo, x0);
+    xAll.hi = std::max(xAll.hi, x1);
     // Grow at once, shrink only when the data uses less than half the range (no breathing).
-    const PlotRange want = padded(y, 0.06);
+    const PlotRange want = padded({y0, y1}, 0.06);
     const double span = pane.y.hi - pane.y.lo;
     if (!pane.y.valid() || want.lo < pane.y.lo || want.hi > pane.y.hi ||
-        (want.hi - want.lo) < 0.5 * span)
-      pane.y = want;
+        (want.hi - want.lo) < 0.5 * span) {
+      pane.y = yFitted_[p] && (want.hi - want.lo) >= 0.5 * span
+                   ? grown(want, pane.y, kHeadroom * (want.hi - want.lo))
+                   : want;
+      yFitted_[p] = true;
+      changed = true;
+    }
   }
   if (!(xAll.hi >= xAll.lo)) return;
   const bool increasing =
       !panes_.empty() && !panes_[0].curves.empty() && panes_[0].curves[0].increasingX;
   if (increasing) {
-    x_ = padded(xAll, 0.0);
+    // From the first sample to the last plus room for the samples to come; refitted when the
+    // data passes the end or falls back (history scrubbing) by more than twice the room.
+    const PlotRange have = padded(xAll, 0.0);
+    if (!x_.valid() || x_.lo != have.lo || have.hi > x_.hi ||
+        x_.hi - have.hi > 2 * kHeadroom * (x_.hi - x_.lo)) {
+      x_ = {have.lo, have.hi + kHeadroom * (have.hi - have.lo)};
+      changed = true;
+    }
   } else {
     const PlotRange want = padded(xAll, 0.06);
     const double span = x_.hi - x_.lo;
-    if (!x_.valid() || want.lo < x_.lo || want.hi > x_.hi || (want.hi - want.lo) < 0.5 * span)
-      x_ = want;
+    if (!x_.valid() || want.lo < x_.lo || want.hi > x_.hi || (want.hi - want.lo) < 0.5 * span) {
+      x_ = xFitted_ && (want.hi - want.lo) >= 0.5 * span
+               ? grown(want, x_, kHeadroom * (want.hi - want.lo))
+               : want;
+      xFitted_ = true;
+      changed = true;
+    }
   }
-  if (equalAspect_ && panes_.size() == 1 && rect.width() > 0 && rect.height() > 0) {
+  // Refitted only when a range or the frame changed: refitting equal ranges again would move
+  // them by rounding, and the cached image would be redrawn every frame.
+  if (equalAspect_ && panes_.size() == 1 && rect.width() > 0 && rect.height() > 0 &&
+      (changed || rect != aspectRect_)) {
+    aspectRect_ = rect;
     // Same scale on both axes: widen the narrower one about its centre.
     PlotPane& pane = panes_[0];
     const double sx = (x_.hi - x_.lo) / rect.width(), sy = (pane.y.hi - pane.y.lo) / rect.height();
@@ -324,11 +420,81 @@ int PlotWidget::paneAt(double y) const {
   return std::clamp(static_cast<int>(y / h), 0, static_cast<int>(panes_.size()) - 1);
 }
 
+QByteArray PlotWidget::layerSignature(const QSize& pixels, qreal dpr) const {
+  QByteArray out;
+  QDataStream d(&out, QIODevice::WriteOnly);
+  d << pixels << dpr << font().toString() << x_.lo << x_.hi << xLabel_ << style_.background
+    << style_.grid << style_.text << style_.lineWidth << style_.fontScale
+    << static_cast<quint64>(panes_.size());
+  for (const PlotPane& pane : panes_) {
+    d << pane.y.lo << pane.y.hi << static_cast<quint64>(pane.curves.size());
+    for (const PlotCurve& c : pane.curves)
+      d << c.dataKey << c.colour << static_cast<int>(c.style) << c.increasingX
+        << curveAntialiased(c);
+  }
+  return out;
+}
+
 void PlotWidget::paintEvent(QPaintEvent*) {
-  QPainter painter(this);
   const QRectF rect = this->rect();
   updateAutoscale(rect.adjusted(80, 10, -10, -30));
-  paintPlot(painter, rect, panes_, x_, xLabel_, style_);
+
+  const std::vector<QRectF> rects = paneRects(rect, std::max<size_t>(1, panes_.size()), style_);
+  std::vector<PaneLayout> layouts(panes_.size());
+  std::vector<bool> shown(panes_.size());
+  for (size_t i = 0; i < panes_.size(); ++i)
+    shown[i] =
+        layoutPane(font(), rects[i], panes_[i], x_, style_, i + 1 == panes_.size(), layouts[i]);
+
+  // The cached layer: drawn afresh when what it shows changed, else only the new points.
+  const qreal dpr = devicePixelRatioF();
+  const QSize pixels = (QSizeF(size()) * dpr).toSize();
+  const QByteArray signature = layerSignature(pixels, dpr);
+  bool full = signature != layerSignature_ || layer_.size() != pixels;
+  for (size_t i = 0; i < panes_.size() && !full; ++i)
+    for (size_t k = 0; k < panes_[i].curves.size() && !full; ++k) {
+      const PlotCurve& c = panes_[i].curves[k];
+      size_t begin, end;
+      visibleSpan(c, layouts[i].x, begin, end);
+      full = c.dataKey == 0 || end < traces_[i][k].next();
+    }
+  {
+    QPainter painter;
+    if (full) {
+      ++fullRedraws_;
+      layerSignature_ = signature;
+      if (layer_.size() != pixels) {
+        layer_ = QImage(pixels, QImage::Format_RGB32);
+        layer_.setDevicePixelRatio(dpr);
+      }
+      // Same resolution as the widget, so that fonts resolve to the same pixel sizes.
+      layer_.setDotsPerMeterX(qRound(logicalDpiX() / 0.0254));
+      layer_.setDotsPerMeterY(qRound(logicalDpiY() / 0.0254));
+      painter.begin(&layer_);
+      painter.setFont(font());
+      painter.fillRect(rect, style_.background);
+      traces_.assign(panes_.size(), {});
+      for (size_t i = 0; i < panes_.size(); ++i) {
+        traces_[i].resize(panes_[i].curves.size());
+        for (size_t k = 0; k < traces_[i].size(); ++k) {
+          size_t begin, end;
+          visibleSpan(panes_[i].curves[k], layouts[i].x, begin, end);
+          traces_[i][k].restart(begin);
+        }
+        if (shown[i]) paintPaneGrid(painter, layouts[i], xLabel_, style_, i + 1 == panes_.size());
+      }
+    } else {
+      painter.begin(&layer_);
+      painter.setFont(font());
+    }
+    for (size_t i = 0; i < panes_.size(); ++i)
+      if (shown[i]) advanceCurves(painter, layouts[i], panes_[i], style_, traces_[i]);
+  }
+
+  QPainter painter(this);
+  painter.drawImage(QPointF(0, 0), layer_);
+  for (size_t i = 0; i < panes_.size(); ++i)
+    if (shown[i]) paintPaneTop(painter, layouts[i], panes_[i], style_, traces_[i]);
 }
 
 QImage PlotWidget::render(const QSize& size) {
@@ -378,6 +544,8 @@ void PlotWidget::mouseMoveEvent(QMouseEvent* event) {
 void PlotWidget::mouseDoubleClickEvent(QMouseEvent*) {
   for (auto& pane : panes_) pane.y = {};
   x_ = {};
+  yFitted_.assign(panes_.size(), false);
+  xFitted_ = false;
   setAutoscale(true);
 }
 

@@ -1,14 +1,19 @@
 // Plots painted with QPainter: stacked panes sharing one x axis, each with curves read
 // straight from history columns. Time series (x increasing) are reduced to min/max per pixel
 // column; parametric curves (phase portraits) drop points that fall on the same pixel as
-// their predecessor. So 10⁵ points per curve draw in a few milliseconds, and paintPlot()
-// draws on any QPainter (widget, QImage, QSvgGenerator).
+// their predecessor (ui/plot/curve_trace.h). paintPlot() draws on any QPainter (QImage,
+// QSvgGenerator: export); PlotWidget keeps the grid and the settled curves in a cached image
+// and, while ranges and size hold, only draws the points appended since the last frame.
 #pragma once
 
+#include <QByteArray>
 #include <QColor>
+#include <QImage>
 #include <QString>
 #include <QWidget>
 #include <vector>
+
+#include "ui/plot/curve_trace.h"
 
 class QPainter;
 
@@ -22,6 +27,9 @@ struct PlotCurve {
   size_t count = 0;
   bool increasingX = false;  // time series: min/max decimation per pixel column
   Qt::PenStyle style = Qt::SolidLine;
+  // Names the series for PlotWidget's cache: while it stays the same and non-zero, points
+  // already given are unchanged (only new ones are appended). 0: drawn afresh every frame.
+  quint64 dataKey = 0;
 };
 
 struct PlotRange {
@@ -76,6 +84,8 @@ class PlotWidget : public QWidget {
 
   // Renders the current plot into an image of this size (export, tests, benchmark).
   QImage render(const QSize& size);
+  // Times the cached image was drawn from scratch (tests, benchmark).
+  long fullRedraws() const { return fullRedraws_; }
 
  signals:
   void autoscaleChanged(bool on);
@@ -91,6 +101,8 @@ class PlotWidget : public QWidget {
   void updateAutoscale(const QRectF& rect);
   int paneAt(double y) const;
   QRectF paneRect(int i, const QRectF& rect) const;
+  QByteArray layerSignature(const QSize& pixels, qreal dpr) const;
+  void updateLayer();
 
   std::vector<PlotPane> panes_;
   PlotRange x_;
@@ -100,6 +112,19 @@ class PlotWidget : public QWidget {
   bool equalAspect_ = false;
   QPointF lastMouse_;
   int dragPane_ = -1;
+  QRectF aspectRect_;  // frame the equal-aspect ranges were fitted to
+  // Ranges fitted to data by autoscale (and only grown with headroom since).
+  std::vector<bool> yFitted_;
+  bool xFitted_ = false;
+
+  // Per pane and curve: running data bounds (autoscale) and the drawn trace.
+  std::vector<std::vector<CurveBounds>> bounds_;
+  std::vector<std::vector<quint64>> boundsKeys_;
+  // Background, grid, ticks and the settled curve pieces; what it was drawn for.
+  QImage layer_;
+  QByteArray layerSignature_;
+  std::vector<std::vector<CurveTrace>> traces_;
+  long fullRedraws_ = 0;
 };
 
 }  // namespace nhui
