@@ -26,14 +26,14 @@ using nh::bench::seconds;
 namespace {
 
 struct Outcome {
-  long steps = 0, rhs = 0, rejections = 0;
+  long steps = 0, rejections = 0;
   double wall = 0;
   std::vector<double> x;
   std::string error;
 };
 
-// Counts right-hand-side calls through a system wrapper? The Simulation does not expose
-// them; steps and wall time are what is compared, and RHS calls are estimated per method.
+// One run through Simulation (projection on); steps and wall time are what is compared
+// (bench_core --integrators counts right-hand-side evaluations).
 Outcome run(const std::map<std::string, double>& params, Integrator method, bool reconstruct,
             double tol, double tEnd) {
   const auto ball = findSystem("ball_on_turntable");

@@ -79,9 +79,7 @@ int info(const std::vector<std::string>& args) {
     const EquationsOfMotion eq(system, DynamicsKind::Nonholonomic);
     if (const ReconstructionPlan* plan = eq.reconstructionPlan()) {
       notReconstructed = plan->reason;
-      std::vector<int> indices = plan->quadratures;
-      for (int first : plan->quaternions)
-        for (int j = 0; j < 4; ++j) indices.push_back(first + j);
+      std::vector<int> indices = plan->entries;
       std::sort(indices.begin(), indices.end());
       for (int i : indices) reconstructed.push_back(s.coordinates[i]);
     }

@@ -125,11 +125,15 @@ ReconstructionPlan planReconstruction(Tape& tape, const SystemModel& sys, int va
       const bool su2 = (G + G.transpose()).norm() <= 1e-12 * std::sqrt(theta2) &&
                        (G * G + theta2 * Eigen::Matrix4d::Identity()).norm() <= 1e-12 * theta2;
       if (!su2 || theta2 == 0) {
-        plan.reason = "a quaternion's kinematics are not q̇ = ½ q ω";
-        return ReconstructionPlan{false, plan.reason, {}, {}, {}, {}};
+        ReconstructionPlan none;
+        none.reason = "a quaternion's kinematics are not q̇ = ½ q ω";
+        return none;
       }
     }
   }
+  plan.entries = plan.quadratures;
+  for (int first : plan.quaternions)
+    for (int j = 0; j < 4; ++j) plan.entries.push_back(first + j);
   plan.available = true;
   return plan;
 }
@@ -224,14 +228,10 @@ bool Reconstructor::piece(const StateAt& stateAt, double a, double b, const doub
     error = std::max(error, std::abs(trial_[i] - fine[i]) / 63 /
                                 (atol + rtol * std::max(std::abs(fine[i]), std::abs(x[i]))));
   };
-  for (int i : plan_->quadratures) measure(i);
-  for (int first : plan_->quaternions)
-    for (int j = 0; j < 4; ++j) measure(first + j);
+  for (int i : plan_->entries) measure(i);
   if (!(error <= 1) && (depth + 1 >= kMaxDepth || budget <= 0)) return false;
   if (error <= 1) {
-    for (int i : plan_->quadratures) x[i] = fine[i];
-    for (int first : plan_->quaternions)
-      for (int j = 0; j < 4; ++j) x[first + j] = fine[first + j];
+    for (int i : plan_->entries) x[i] = fine[i];
     pieces_ += 2;
     return true;
   }

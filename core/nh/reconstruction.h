@@ -31,6 +31,7 @@ struct ReconstructionPlan {
   std::string reason;            // why not, when not available
   std::vector<int> quadratures;  // coordinate indices integrated as quadratures
   std::vector<int> quaternions;  // first coordinate index of each reconstructed quaternion
+  std::vector<int> entries;      // the reconstructed state indices: quadratures, then quaternions
   std::vector<int> reduced;      // state indices the stepper integrates, ascending
   // Over (t, q, y[, μ]): vᵢ of each quadrature, then G (4×4, row-major) of each quaternion.
   SymProgram program;

@@ -186,9 +186,9 @@ void Simulation::setFormulation(Formulation formulation) {
   stepper_->initialised = false;
 }
 
-void Simulation::checkState(double t, const std::vector<double>& x) const {
-  for (double v : x)
-    if (!std::isfinite(v) || std::abs(v) > 1e100)
+void Simulation::checkState(double t, const double* x, int size) const {
+  for (const double* v = x; v != x + size; ++v)
+    if (!std::isfinite(*v) || std::abs(*v) > 1e100)
       throw IntegrationError("integration of '" + equations_->system().name() +
                                  "' blew up at t = " + fmt(t) + " (state is no longer finite)",
                              t);
@@ -351,7 +351,7 @@ void Simulation::advance(double tEnd, double dtOut, const SampleCallback& onSamp
           s.fullDot.assign(size, 0.0);
           s.carried.assign(size, 0.0);
           // Room for the reconstructed values at 64 output times a step; more grows it once.
-          s.marks.reserve(64 * (plan->quadratures.size() + 4 * plan->quaternions.size()));
+          s.marks.reserve(64 * plan->entries.size());
         }
       }
       const std::vector<int>* reduced = plan ? &plan->reduced : nullptr;
@@ -365,8 +365,7 @@ void Simulation::advance(double tEnd, double dtOut, const SampleCallback& onSamp
         for (int k = 0; k < zSize; ++k) x[(*reduced)[k]] = z[k];
       };
       auto copyReconstructed = [&](const double* from, double* to) {
-        for (int i : plan->quadratures) to[i] = from[i];
-        for (int first : plan->quaternions) std::copy(from + first, from + first + 4, to + first);
+        for (int i : plan->entries) to[i] = from[i];
       };
       while (t_ < tEnd - eps) {
         if (!s.initialised) {
@@ -401,10 +400,7 @@ void Simulation::advance(double tEnd, double dtOut, const SampleCallback& onSamp
             const double b = std::min(sampleTime(i), t1);
             carried = s.reconstructor.advance(stateAt, a, b, s.carried.data(), options_.atol,
                                               options_.rtol);
-            for (int q : plan->quadratures) s.marks.push_back(s.carried[q]);
-            for (int first : plan->quaternions)
-              s.marks.insert(s.marks.end(), s.carried.begin() + first,
-                             s.carried.begin() + first + 4);
+            for (int q : plan->entries) s.marks.push_back(s.carried[q]);
             a = b;
           }
           if (carried)
@@ -417,16 +413,8 @@ void Simulation::advance(double tEnd, double dtOut, const SampleCallback& onSamp
           }
         }
         ++steps_;
-        if (plan) {
-          currentState(s.full.data());
-          copyReconstructed(s.carried.data(), s.full.data());
-          checkState(t1, s.full);
-        } else {
-          State& now = s.full;
-          now.resize(size);
-          currentState(now.data());
-          checkState(t1, now);
-        }
+        checkState(t1, dense.currentState(), zSize);       // the stepped state, in place
+        if (plan) checkState(t1, s.carried.data(), size);  // and what was carried over the step
         if (singular) {  // (never with a plan: planReconstruction refuses singular systems)
           const double ts =
               firstSingularity(t0, t1, [&](double tau, State& x) { stateAt(tau, x.data()); });
@@ -453,9 +441,7 @@ void Simulation::advance(double tEnd, double dtOut, const SampleCallback& onSamp
         while (sampleTime(nextSample_) <= std::min(t1, tEnd) + eps) {
           const double ts = sampleTime(nextSample_);
           if (plan) {
-            for (int q : plan->quadratures) sample[q] = s.marks[mark++];
-            for (int first : plan->quaternions)
-              for (int j = 0; j < 4; ++j) sample[first + j] = s.marks[mark++];
+            for (int q : plan->entries) sample[q] = s.marks[mark++];
           }
           stateAt(std::min(ts, t1), sample.data());
           emitSample(ts, sample, onSample);
@@ -531,7 +517,7 @@ void Simulation::advance(double tEnd, double dtOut, const SampleCallback& onSamp
         }
         if (++stepsThisCall > options_.maxSteps) throwStepBudget(t_);
         ++steps_;
-        checkState(t_, x_);
+        checkState(t_, x_.data(), static_cast<int>(x_.size()));
         if (singular) {  // these steppers have no dense output: the chord between the ends
           const double ts = firstSingularity(tStart, t_, [&](double tau, State& x) {
             const double w = t_ > tStart ? (tau - tStart) / (t_ - tStart) : 1.0;

@@ -80,7 +80,7 @@ class Simulation {
 
  private:
   struct Stepper;
-  void checkState(double t, const std::vector<double>& x) const;
+  void checkState(double t, const double* x, int size) const;  // throws on a blow-up
   void emitSample(double t, std::vector<double>& x, const SampleCallback& onSample);
   // The first time where a singular function (SystemInfo::singularities) reaches 0 on the
   // step [t0, t1], or, by the look-ahead, within one more step length (up to t0 + 2(t1 − t0)),

@@ -40,14 +40,7 @@ class Dop853 final : public DenseStepper {
       const double h = h_;
       if (!(h > 1e-14 * std::max(1.0, std::abs(t_))))
         throw std::runtime_error("step size underflow");
-      for (int s = 1; s < 12; ++s) {
-        for (int i = 0; i < n_; ++i) {
-          double acc = 0;
-          for (int j = 0; j < s; ++j) acc += kA[16 * s + j] * k_[j][i];
-          tmp_[i] = y_[i] + h * acc;
-        }
-        f(t_ + kC[s] * h, tmp_.data(), k_[s].data());
-      }
+      for (int s = 1; s < 12; ++s) stage(f, s, t_, y_, h);
       for (int i = 0; i < n_; ++i) {
         double acc = 0;
         for (int j = 0; j < 12; ++j) acc += kB[j] * k_[j][i];
@@ -95,14 +88,7 @@ class Dop853 final : public DenseStepper {
       // stage order of the step for the extra stages, then swap back.
       k_[0].swap(k_[12]);
       const double h = hLast_;
-      for (int s = 13; s < 16; ++s) {
-        for (int i = 0; i < n_; ++i) {
-          double acc = 0;
-          for (int j = 0; j < s; ++j) acc += kA[16 * s + j] * k_[j][i];
-          tmp_[i] = yOld_[i] + h * acc;
-        }
-        f(tOld_ + kC[s] * h, tmp_.data(), k_[s].data());
-      }
+      for (int s = 13; s < 16; ++s) stage(f, s, tOld_, yOld_, h);
       for (int i = 0; i < n_; ++i) {
         const double dy = y_[i] - yOld_[i];
         dense_[0][i] = dy;
@@ -141,6 +127,17 @@ class Dop853 final : public DenseStepper {
   int order() const override { return 8; }
 
  private:
+  // Stage s of the tableau from (t0, y0) with step h: k_[s] = f(t0 + c_s h, y0 + h Σ a_sj k_j).
+  void stage(const StepperRhs& f, int s, double t0, const std::vector<double>& y0, double h) {
+    using namespace dop853;
+    for (int i = 0; i < n_; ++i) {
+      double acc = 0;
+      for (int j = 0; j < s; ++j) acc += kA[16 * s + j] * k_[j][i];
+      tmp_[i] = y0[i] + h * acc;
+    }
+    f(t0 + kC[s] * h, tmp_.data(), k_[s].data());
+  }
+
   static constexpr double kSafety = 0.9, kMinFactor = 0.2, kMaxFactor = 10;
   double atol_, rtol_;
   int n_ = 0;

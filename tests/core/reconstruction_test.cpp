@@ -22,9 +22,7 @@ std::vector<std::string> reconstructedNames(const SystemModel& system) {
   const ReconstructionPlan* plan = eq.reconstructionPlan();
   std::vector<std::string> names;
   if (!plan || !plan->available) return names;
-  std::vector<int> indices = plan->quadratures;
-  for (int first : plan->quaternions)
-    for (int j = 0; j < 4; ++j) indices.push_back(first + j);
+  std::vector<int> indices = plan->entries;
   std::sort(indices.begin(), indices.end());
   for (int i : indices) names.push_back(system.info().coordinates[i]);
   return names;
