@@ -41,7 +41,67 @@ class SundialsStepper : public DenseStepper {
 
   const double* currentState() const override { return N_VGetArrayPointer(y_); }
 
+  // The steps below are the same for both solvers; they differ in the calls of the
+  // protected hooks further down.
+  void initialize(const double* x, int size, double t, double dt) override {
+    if (!solverReady() || size != n_) {
+      destroySolver();
+      allocate(size);
+      copyIn(x, y_);
+      createSolver(t);
+    } else {
+      copyIn(x, y_);
+      reinit(t);
+    }
+    restartAt(t, dt);
+  }
+
+  std::pair<double, double> doStep(const StepperRhs& f) override {
+    f_ = &f;
+    N_VScale(1.0, y_, start_);
+    t0_ = t1_;
+    double reached = t1_;
+    // In ONE_STEP mode tout only gives the direction.
+    oneStep(t1_ + 2 * currentTimeStep(), reached);
+    t1_ = reached;
+    stepped_ = true;
+    return {t0_, t1_};
+  }
+
+  void calcState(const StepperRhs& f, double tau, double* x) override {
+    f_ = &f;  // ARKODE's degree-5 Hermite interpolant evaluates the RHS inside the step
+    interpolate(tau);
+    copyOut(dense_, x);
+  }
+
+  double currentTimeStep() const override { return stepped_ ? lastStep() : firstStep_; }
+
+  void rejectLast(double shorterStep) override {
+    N_VScale(1.0, start_, y_);
+    reinit(t0_);
+    restartAt(t0_, shorterStep);
+  }
+
  protected:
+  // The solver's own calls: creation with y_ at t, re-initialisation with y_ at t, one
+  // internal step towards tout, its interpolant at τ into dense_, the step it proposes next,
+  // the first trial step, and freeing (also called by the derived destructor).
+  virtual bool solverReady() const = 0;
+  virtual void createSolver(double t) = 0;
+  virtual void reinit(double t) = 0;
+  virtual void oneStep(double tout, double& reached) = 0;
+  virtual void interpolate(double tau) = 0;
+  virtual double lastStep() const = 0;
+  virtual void setInitStep(double dt) = 0;
+  virtual void destroySolver() = 0;
+
+  void restartAt(double t, double dt) {
+    setInitStep(dt);
+    t0_ = t1_ = t;
+    firstStep_ = dt;
+    stepped_ = false;
+  }
+
   // Allocates the vectors for `size` entries (after the solver using the old ones is freed).
   void allocate(int size) {
     destroyVectors();
@@ -128,72 +188,41 @@ class ArkodeFehlberg78 final : public SundialsStepper {
  public:
   ArkodeFehlberg78(double atol, double rtol)
       : SundialsStepper(atol, rtol, "ARKODE", ERKStepGetReturnFlagName) {}
-  ~ArkodeFehlberg78() override { ERKStepFree(&memory_); }
-
-  void initialize(const double* x, int size, double t, double dt) override {
-    if (!memory_ || size != n_) {
-      ERKStepFree(&memory_);
-      allocate(size);
-      copyIn(x, y_);
-      memory_ = ERKStepCreate(rhs, t, y_, context_);
-      if (!memory_) throw std::runtime_error("ARKODE ERKStepCreate failed");
-      check(ERKStepSetErrHandlerFn(memory_, onError, this), "ERKStepSetErrHandlerFn");
-      check(ERKStepSetUserData(memory_, this), "ERKStepSetUserData");
-      check(ERKStepSetTableNum(memory_, ARKODE_FEHLBERG_13_7_8), "ERKStepSetTableNum");
-      check(ERKStepSStolerances(memory_, rtol_, atol_), "ERKStepSStolerances");
-      check(ERKStepSetInterpolantType(memory_, ARK_INTERP_HERMITE), "ERKStepSetInterpolantType");
-      check(ERKStepSetInterpolantDegree(memory_, ARK_INTERP_MAX_DEGREE),
-            "ERKStepSetInterpolantDegree");
-      check(ERKStepSetMaxErrTestFails(memory_, 50), "ERKStepSetMaxErrTestFails");
-    } else {
-      copyIn(x, y_);
-      check(ERKStepReInit(memory_, rhs, t, y_), "ERKStepReInit");
-    }
-    restartAt(t, dt);
-  }
-
-  std::pair<double, double> doStep(const StepperRhs& f) override {
-    f_ = &f;
-    N_VScale(1.0, y_, start_);
-    t0_ = t1_;
-    double reached = t1_;
-    // In ONE_STEP mode tout only gives the direction.
-    check(ERKStepEvolve(memory_, t1_ + 2 * currentTimeStep(), y_, &reached, ARK_ONE_STEP),
-          "ERKStepEvolve");
-    t1_ = reached;
-    stepped_ = true;
-    return {t0_, t1_};
-  }
-
-  void calcState(const StepperRhs& f, double tau, double* x) override {
-    f_ = &f;  // the degree-5 Hermite interpolant evaluates the RHS inside the step
-    check(ERKStepGetDky(memory_, tau, 0, dense_), "ERKStepGetDky");
-    copyOut(dense_, x);
-  }
-
-  double currentTimeStep() const override {
-    if (!stepped_) return firstStep_;
-    double h = 0;
-    ERKStepGetCurrentStep(memory_, &h);
-    return h;
-  }
-
-  void rejectLast(double shorterStep) override {
-    N_VScale(1.0, start_, y_);
-    check(ERKStepReInit(memory_, rhs, t0_, y_), "ERKStepReInit");
-    restartAt(t0_, shorterStep);
-  }
+  ~ArkodeFehlberg78() override { destroySolver(); }
 
   int order() const override { return 8; }
   bool denseOutputCarriesReconstruction() const override { return false; }
 
  private:
-  void restartAt(double t, double dt) {
-    check(ERKStepSetInitStep(memory_, dt), "ERKStepSetInitStep");
-    t0_ = t1_ = t;
-    firstStep_ = dt;
-    stepped_ = false;
+  bool solverReady() const override { return memory_ != nullptr; }
+  void createSolver(double t) override {
+    memory_ = ERKStepCreate(rhs, t, y_, context_);
+    if (!memory_) throw std::runtime_error("ARKODE ERKStepCreate failed");
+    check(ERKStepSetErrHandlerFn(memory_, onError, this), "ERKStepSetErrHandlerFn");
+    check(ERKStepSetUserData(memory_, this), "ERKStepSetUserData");
+    check(ERKStepSetTableNum(memory_, ARKODE_FEHLBERG_13_7_8), "ERKStepSetTableNum");
+    check(ERKStepSStolerances(memory_, rtol_, atol_), "ERKStepSStolerances");
+    check(ERKStepSetInterpolantType(memory_, ARK_INTERP_HERMITE), "ERKStepSetInterpolantType");
+    check(ERKStepSetInterpolantDegree(memory_, ARK_INTERP_MAX_DEGREE),
+          "ERKStepSetInterpolantDegree");
+    check(ERKStepSetMaxErrTestFails(memory_, 50), "ERKStepSetMaxErrTestFails");
   }
+  void reinit(double t) override { check(ERKStepReInit(memory_, rhs, t, y_), "ERKStepReInit"); }
+  void oneStep(double tout, double& reached) override {
+    check(ERKStepEvolve(memory_, tout, y_, &reached, ARK_ONE_STEP), "ERKStepEvolve");
+  }
+  void interpolate(double tau) override {
+    check(ERKStepGetDky(memory_, tau, 0, dense_), "ERKStepGetDky");
+  }
+  double lastStep() const override {
+    double h = 0;
+    ERKStepGetCurrentStep(memory_, &h);
+    return h;
+  }
+  void setInitStep(double dt) override {
+    check(ERKStepSetInitStep(memory_, dt), "ERKStepSetInitStep");
+  }
+  void destroySolver() override { ERKStepFree(&memory_); }
 
   void* memory_ = nullptr;
 };
@@ -206,69 +235,38 @@ class CvodeBdf final : public SundialsStepper {
       : SundialsStepper(atol, rtol, "CVODE", CVodeGetReturnFlagName) {}
   ~CvodeBdf() override { destroySolver(); }
 
-  void initialize(const double* x, int size, double t, double dt) override {
-    if (!memory_ || size != n_) {
-      destroySolver();
-      allocate(size);
-      copyIn(x, y_);
-      memory_ = CVodeCreate(CV_BDF, context_);
-      matrix_ = SUNDenseMatrix(size, size, context_);
-      linearSolver_ = SUNLinSol_Dense(y_, matrix_, context_);
-      if (!memory_ || !matrix_ || !linearSolver_)
-        throw std::runtime_error("CVODE: creating the solver failed");
-      check(CVodeSetErrHandlerFn(memory_, onError, this), "CVodeSetErrHandlerFn");
-      check(CVodeInit(memory_, rhs, t, y_), "CVodeInit");
-      check(CVodeSetUserData(memory_, this), "CVodeSetUserData");
-      check(CVodeSStolerances(memory_, rtol_, atol_), "CVodeSStolerances");
-      check(CVodeSetLinearSolver(memory_, linearSolver_, matrix_), "CVodeSetLinearSolver");
-      check(CVodeSetMaxErrTestFails(memory_, 50), "CVodeSetMaxErrTestFails");
-    } else {
-      copyIn(x, y_);
-      check(CVodeReInit(memory_, t, y_), "CVodeReInit");
-    }
-    restartAt(t, dt);
-  }
-
-  std::pair<double, double> doStep(const StepperRhs& f) override {
-    f_ = &f;
-    N_VScale(1.0, y_, start_);
-    t0_ = t1_;
-    double reached = t1_;
-    check(CVode(memory_, t1_ + 2 * currentTimeStep(), y_, &reached, CV_ONE_STEP), "CVode");
-    t1_ = reached;
-    stepped_ = true;
-    return {t0_, t1_};
-  }
-
-  void calcState(const StepperRhs&, double tau, double* x) override {
-    check(CVodeGetDky(memory_, tau, 0, dense_), "CVodeGetDky");
-    copyOut(dense_, x);
-  }
-
-  double currentTimeStep() const override {
-    if (!stepped_) return firstStep_;
-    double h = 0;
-    CVodeGetCurrentStep(memory_, &h);
-    return h;
-  }
-
-  void rejectLast(double shorterStep) override {
-    N_VScale(1.0, start_, y_);
-    check(CVodeReInit(memory_, t0_, y_), "CVodeReInit");
-    restartAt(t0_, shorterStep);
-  }
-
   int order() const override { return 5; }  // the highest BDF order CVODE uses
   bool keepsHistory() const override { return true; }
 
  private:
-  void restartAt(double t, double dt) {
-    check(CVodeSetInitStep(memory_, dt), "CVodeSetInitStep");
-    t0_ = t1_ = t;
-    firstStep_ = dt;
-    stepped_ = false;
+  bool solverReady() const override { return memory_ != nullptr; }
+  void createSolver(double t) override {
+    memory_ = CVodeCreate(CV_BDF, context_);
+    matrix_ = SUNDenseMatrix(n_, n_, context_);
+    linearSolver_ = SUNLinSol_Dense(y_, matrix_, context_);
+    if (!memory_ || !matrix_ || !linearSolver_)
+      throw std::runtime_error("CVODE: creating the solver failed");
+    check(CVodeSetErrHandlerFn(memory_, onError, this), "CVodeSetErrHandlerFn");
+    check(CVodeInit(memory_, rhs, t, y_), "CVodeInit");
+    check(CVodeSetUserData(memory_, this), "CVodeSetUserData");
+    check(CVodeSStolerances(memory_, rtol_, atol_), "CVodeSStolerances");
+    check(CVodeSetLinearSolver(memory_, linearSolver_, matrix_), "CVodeSetLinearSolver");
+    check(CVodeSetMaxErrTestFails(memory_, 50), "CVodeSetMaxErrTestFails");
   }
-  void destroySolver() {
+  void reinit(double t) override { check(CVodeReInit(memory_, t, y_), "CVodeReInit"); }
+  void oneStep(double tout, double& reached) override {
+    check(CVode(memory_, tout, y_, &reached, CV_ONE_STEP), "CVode");
+  }
+  void interpolate(double tau) override {
+    check(CVodeGetDky(memory_, tau, 0, dense_), "CVodeGetDky");
+  }
+  double lastStep() const override {
+    double h = 0;
+    CVodeGetCurrentStep(memory_, &h);
+    return h;
+  }
+  void setInitStep(double dt) override { check(CVodeSetInitStep(memory_, dt), "CVodeSetInitStep"); }
+  void destroySolver() override {
     CVodeFree(&memory_);
     if (linearSolver_) SUNLinSolFree(linearSolver_), linearSolver_ = nullptr;
     if (matrix_) SUNMatDestroy(matrix_), matrix_ = nullptr;
