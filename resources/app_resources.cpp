@@ -39,15 +39,24 @@ std::vector<Example> examples() {
   QJsonParseError error;
   const QJsonDocument document = QJsonDocument::fromJson(readResource(indexPath), &error);
   if (error.error != QJsonParseError::NoError || !document.isArray())
-    throw nh::InputError(indexPath.toStdString() + ": expected a JSON array of examples (" +
+    throw nh::InputError(indexPath.toStdString() + ": expected a JSON array of file names (" +
                          error.errorString().toStdString() + ")");
   std::vector<Example> list;
   for (const QJsonValue& value : document.array()) {
-    const QJsonObject entry = value.toObject();
-    Example example{entry.value("file").toString(), entry.value("title").toString(),
-                    entry.value("note").toString()};
-    if (example.file.isEmpty() || example.title.isEmpty())
-      throw nh::InputError(indexPath.toStdString() + ": every example needs a file and a title");
+    Example example;
+    example.file = value.toString();
+    if (example.file.isEmpty())
+      throw nh::InputError(indexPath.toStdString() + ": every entry must be a file name");
+    // The title and the note are the lesson's own, in its scenario's "view" part.
+    const QJsonObject view = QJsonDocument::fromJson(readResource(example.resourcePath()))
+                                 .object()
+                                 .value("view")
+                                 .toObject();
+    example.title = view.value("title").toString();
+    example.note = view.value("note").toString();
+    if (example.title.isEmpty())
+      throw nh::InputError(example.resourcePath().toStdString() +
+                           ": a lesson needs view.title (and view.note)");
     list.push_back(example);
   }
   return list;

@@ -50,14 +50,15 @@ QIcon themedIcon(const ThemedIcon& icon);
 // The F1 overlay's HTML (:/help/shortcuts.html).
 QString shortcutHelpHtml();
 
-// One entry of the demonstration index (:/examples/examples.json).
+// One lesson of the index (:/examples/examples.json, a list of file names in menu order).
 struct Example {
   QString file;   // file name beside the index, e.g. "ball_closed_circle.json"
-  QString title;  // what the menu shows
-  QString note;   // one sentence: what to watch
+  QString title;  // the scenario's view.title: what the menu shows
+  QString note;   // its view.note: what to watch
   QString resourcePath() const { return QStringLiteral(":/examples/") + file; }
 };
-// The index in its order. Throws nh::InputError if the index is malformed.
+// The index in its order. Throws nh::InputError if the index is malformed or a lesson has
+// no title.
 std::vector<Example> examples();
 
 // Reads a scenario from the Qt resource (a path starting with ":/") with

@@ -84,16 +84,23 @@ Scenario parseScenarioJson(const std::string& json, const std::string& origin) {
   if (!root.is_object()) fail(origin, "a scenario must be a JSON object");
   checkKeys(root,
             {"format", "version", "system", "parameters", "initial", "t_end", "dt_out",
-             "integrator", "dynamics", "formulation"},
+             "integrator", "dynamics", "formulation", "view"},
             "the scenario", origin);
   if (!root.contains("format") || !root["format"].is_string() || root["format"] != kFormatName)
     fail(origin, std::string("'format' must be \"") + kFormatName + "\"");
   if (!root.contains("version")) fail(origin, "missing 'version'");
   const double version = number(root["version"], "version", origin);
-  if (version != kScenarioFormatVersion)
+  if (version != 1 && version != kScenarioFormatVersion)
     fail(origin, "unsupported scenario version " + formatValue(version) +
-                     " (this program reads version " + std::to_string(kScenarioFormatVersion) +
-                     ")");
+                     " (this program reads versions 1 to " +
+                     std::to_string(kScenarioFormatVersion) + ")");
+  if (root.contains("view")) {
+    if (version < 2) fail(origin, "'view' needs scenario version 2 (this file says 1)");
+    const Json& view = root["view"];
+    if (!view.is_object()) fail(origin, "'view' must be an object");
+    if (!view.contains("version") || !view["version"].is_number_integer())
+      fail(origin, "'view' must state its version (\"version\": 1)");
+  }
   if (!root.contains("system") || !root["system"].is_string())
     fail(origin, "'system' must be a string naming a system");
 
@@ -147,6 +154,7 @@ Scenario parseScenarioJson(const std::string& json, const std::string& origin) {
       s.integrator.reconstruction = in["reconstruction"].get<bool>();
     }
   }
+  if (root.contains("view")) s.view = root["view"].dump();
   withOrigin(origin, [&] {
     s.validate();
     return 0;
@@ -188,6 +196,7 @@ std::string scenarioToJson(const Scenario& s, const std::string& path) {
                         {"reconstruction", s.integrator.reconstruction}};
   root["dynamics"] = toString(s.dynamics);
   root["formulation"] = toString(s.formulation);
+  if (!s.view.empty()) root["view"] = OrderedJson::parse(s.view);
   return root.dump(4) + "\n";
 }
 

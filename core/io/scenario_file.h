@@ -9,7 +9,9 @@
 
 namespace nh {
 
-inline constexpr int kScenarioFormatVersion = 1;
+// Version 2 added the optional "view" part; version 1 files are read as before. Files are
+// written as version 2.
+inline constexpr int kScenarioFormatVersion = 2;
 
 // Throws InputError with a message naming `origin` (the file) and what is wrong with it.
 Scenario parseScenarioJson(const std::string& json, const std::string& origin);

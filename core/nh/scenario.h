@@ -21,6 +21,10 @@ struct Scenario {
   IntegratorOptions integrator;
   DynamicsKind dynamics = DynamicsKind::Nonholonomic;
   Formulation formulation = Formulation::Multipliers;
+  // The scenario file's optional "view" part (format version 2): how nhlab shows the run
+  // (camera, speed, display toggles, plots, comparison, a lesson's note), as compact JSON
+  // text; empty when absent. The core and nhsim do not draw and only carry it through.
+  std::string view;
 
   void validate() const;  // times and tolerances; throws InputError
 };

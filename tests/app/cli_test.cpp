@@ -155,7 +155,7 @@ class CliTest : public QObject {
     QFile f(path("s.json"));
     QVERIFY(f.open(QIODevice::ReadOnly));
     const QJsonObject o = QJsonDocument::fromJson(f.readAll()).object();
-    QCOMPARE(o.value("version").toInt(), 1);
+    QCOMPARE(o.value("version").toInt(), 2);
     QCOMPARE(o.value("parameters").toObject().value("Omega0").toDouble(), 2.0);
     QCOMPARE(o.value("initial").toObject().value("x").toDouble(), 0.4);
     QCOMPARE(nhsim({"run", path("s.json"), "--out", path("d2.csv")}).code, 0);
@@ -212,7 +212,7 @@ class CliTest : public QObject {
               "{\"format\": \"nonholonomic-lab-scenario\", \"version\": 7, \"system\": "
               "\"ball_on_table\"}");
     expectError({"run", path("version.json")}, 2,
-                "unsupported scenario version 7 (this program reads version 1)");
+                "unsupported scenario version 7 (this program reads versions 1 to 2)");
     writeFile("key.json",
               "{\"format\": \"nonholonomic-lab-scenario\", \"version\": 1, \"system\": "
               "\"ball_on_table\", \"colour\": 1}");

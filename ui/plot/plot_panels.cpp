@@ -184,7 +184,9 @@ TimeSeriesPanel::TimeSeriesPanel(SimulationController* controller, QWidget* pare
   autoscale->setChecked(true);
   side->addWidget(list_, 1);
   side->addWidget(autoscale);
-  layout->addLayout(side);
+  chooser_ = new QWidget;
+  chooser_->setLayout(side);
+  layout->addWidget(chooser_);
   plot_ = new PlotWidget;
   plot_->setObjectName("timeSeriesPlot");
   plot_->setXLabel("t [s]");
@@ -198,6 +200,8 @@ TimeSeriesPanel::TimeSeriesPanel(SimulationController* controller, QWidget* pare
   connect(controller_, &SimulationController::historyReset, this, [this] { ++revision_; });
   resetVariables();
 }
+
+void TimeSeriesPanel::setCompact(bool compact) { chooser_->setVisible(!compact); }
 
 void TimeSeriesPanel::resetVariables() {
   const QStringList names = variableNames(*controller_);

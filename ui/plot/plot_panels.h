@@ -48,11 +48,14 @@ class TimeSeriesPanel : public QWidget {
   void resetVariables();
   void setVariables(const QStringList& names);
   QStringList variables() const;
+  // Compact (presentation mode): the plot alone, without the variable list.
+  void setCompact(bool compact);
   PlotWidget* plot() const { return plot_; }
 
  private:
   SimulationController* controller_;
   QListWidget* list_;
+  QWidget* chooser_ = nullptr;  // the list and the autoscale button
   PlotWidget* plot_;
   qulonglong signature_ = 0;
   quint64 revision_ = 0;

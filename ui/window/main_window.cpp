@@ -3,6 +3,7 @@
 #include <vtkRenderer.h>
 
 #include <QAction>
+#include <QActionGroup>
 #include <QApplication>
 #include <QCloseEvent>
 #include <QComboBox>
@@ -12,12 +13,16 @@
 #include <QDragEnterEvent>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QFrame>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QLineEdit>
+#include <QLocale>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
 #include <QRegularExpression>
+#include <QResizeEvent>
 #include <QScrollArea>
 #include <QSettings>
 #include <QSlider>
@@ -68,6 +73,16 @@ QString speedText(double s) {
                : QStringLiteral("%1×").arg(s, 0, 'f', s < 10 ? 1 : 0);
 }
 
+// The speed presets of the tool bar's box; the slider snaps to them.
+constexpr double kSpeedPresets[] = {0.1, 0.25, 1, 4, 10};
+constexpr int kSpeedSnap = 4;  // slider steps (of 500) within which a preset catches
+
+double snappedSpeed(int p) {
+  for (double preset : kSpeedPresets)
+    if (std::abs(p - sliderFromSpeed(preset)) <= kSpeedSnap) return preset;
+  return speedFromSlider(p);
+}
+
 }  // namespace
 
 MainWindow::MainWindow(bool useSettings, QWidget* parent)
@@ -75,7 +90,7 @@ MainWindow::MainWindow(bool useSettings, QWidget* parent)
       useSettings_(useSettings),
       controller_(new SimulationController(this)),
       undo_(new QUndoStack(this)) {
-  setWindowTitle(tr("Nonholonomic Lab"));
+  updateWindowTitle();
   setAcceptDrops(true);
   setDockNestingEnabled(true);
   normalFont_ = QApplication::font();
@@ -86,6 +101,7 @@ MainWindow::MainWindow(bool useSettings, QWidget* parent)
   createDockWindows();
   createMenus();
   createStatusBar();
+  setTheme(theme_);
   connect(controller_, &SimulationController::ticked, this, &MainWindow::onTick);
   connect(controller_, &SimulationController::scenarioChanged, this,
           &MainWindow::onScenarioChanged);
@@ -98,6 +114,8 @@ MainWindow::MainWindow(bool useSettings, QWidget* parent)
   });
   connect(controller_, &SimulationController::playingChanged, this, &MainWindow::updatePlayAction);
   connect(controller_, &SimulationController::historyReset, this, [this] { banner_->hide(); });
+  connect(undo_, &QUndoStack::cleanChanged, this,
+          [this](bool clean) { setWindowModified(!clean); });
   connect(view_, &SceneView::initialDragged, this,
           [this](const std::map<std::string, double>& before,
                  const std::map<std::string, double>& after) {
@@ -170,7 +188,9 @@ void MainWindow::createActions() {
       new QAction(nhres::themedIcon(nhres::icons::presentation), tr("&Presentation mode"), this);
   presentationAction_->setCheckable(true);
   presentationAction_->setShortcut(Qt::Key_F11);
-  presentationAction_->setToolTip(tr("Full screen, large fonts, high contrast (F11)"));
+  presentationAction_->setToolTip(
+      tr("Full screen for a projector: large text, the 3D view with one large plot, the other "
+         "panels behind a side bar (F11)"));
   connect(presentationAction_, &QAction::toggled, this, &MainWindow::setPresentationMode);
 
   shortcutsAction_ = new QAction(tr("&Keyboard shortcuts"), this);
@@ -239,6 +259,24 @@ void MainWindow::createCentral() {
       "QLabel { background: #7a1f1a; color: white; padding: 8px; font-weight: bold; }");
   banner_->hide();
   layout->addWidget(banner_);
+  lessonBar_ = new QFrame;
+  lessonBar_->setObjectName("lessonBar");
+  auto* lessonLayout = new QHBoxLayout(lessonBar_);
+  lessonLayout->setContentsMargins(10, 6, 6, 6);
+  lessonText_ = new QLabel;
+  lessonText_->setObjectName("lessonNote");
+  lessonText_->setWordWrap(true);
+  lessonText_->setTextFormat(Qt::RichText);
+  lessonLayout->addWidget(lessonText_, 1);
+  auto* closeLesson = new QToolButton;
+  closeLesson->setObjectName("closeLessonNote");
+  closeLesson->setText(QStringLiteral("✕"));
+  closeLesson->setAutoRaise(true);
+  closeLesson->setToolTip(tr("Hide the note (it comes back with the next lesson)"));
+  connect(closeLesson, &QToolButton::clicked, lessonBar_, &QWidget::hide);
+  lessonLayout->addWidget(closeLesson, 0, Qt::AlignTop);
+  lessonBar_->hide();
+  layout->addWidget(lessonBar_);
   view_ = new SceneView(controller_);
   view_->setObjectName("sceneView");
   layout->addWidget(view_, 1);
@@ -258,13 +296,13 @@ void MainWindow::createCentral() {
 }
 
 void MainWindow::createToolBars() {
-  QToolBar* files = addToolBar(tr("File"));
+  QToolBar* files = fileToolBar_ = addToolBar(tr("File"));
   files->setObjectName("fileToolBar");
   files->addAction(openAction_);
   files->addAction(saveAction_);
   files->addAction(exportAnimationAction_);
 
-  QToolBar* sim = addToolBar(tr("Simulation"));
+  QToolBar* sim = simToolBar_ = addToolBar(tr("Simulation"));
   sim->setObjectName("simulationToolBar");
   systemBox_ = new QComboBox;
   systemBox_->setObjectName("systemBox");
@@ -272,7 +310,7 @@ void MainWindow::createToolBars() {
   systemBox_->setToolTip(tr("The system to simulate (File › Choose system… shows the details)"));
   connect(systemBox_, &QComboBox::activated, this,
           [this](int i) { chooseSystem(systemBox_->itemData(i).toString()); });
-  sim->addWidget(systemBox_);
+  systemBoxAction_ = sim->addWidget(systemBox_);
   sim->addSeparator();
   sim->addAction(resetAction_);
   sim->addAction(stepBackAction_);
@@ -285,20 +323,32 @@ void MainWindow::createToolBars() {
   speedSlider_->setRange(0, kSpeedSteps);
   speedSlider_->setValue(sliderFromSpeed(1));
   speedSlider_->setMaximumWidth(200);
-  speedSlider_->setToolTip(tr("Simulated seconds per real second: 0.01× to 1000×"));
-  speedLabel_ = new QLabel(speedText(1));
-  speedLabel_->setMinimumWidth(56);
+  speedSlider_->setToolTip(
+      tr("Simulated seconds per real second: 0.01× to 1000× (snaps to 0.1×, 0.25×, 1×, 4×, 10×)"));
+  speedBox_ = new QComboBox;
+  speedBox_->setObjectName("speedBox");
+  speedBox_->setEditable(true);
+  speedBox_->setInsertPolicy(QComboBox::NoInsert);
+  speedBox_->setToolTip(tr("Playback speed: pick a preset or type a factor from 0.01 to 1000"));
+  for (double preset : kSpeedPresets) speedBox_->addItem(speedText(preset), preset);
+  speedBox_->setCurrentIndex(speedBox_->findData(1.0));
+  speedBox_->setMinimumContentsLength(6);
   sim->addWidget(speedSlider_);
-  sim->addWidget(speedLabel_);
+  sim->addWidget(speedBox_);
   connect(speedSlider_, &QSlider::valueChanged, this,
-          [this](int p) { controller_->setSpeed(speedFromSlider(p)); });
+          [this](int p) { controller_->setSpeed(snappedSpeed(p)); });
+  connect(speedBox_, &QComboBox::activated, this,
+          [this](int i) { setSpeedFromText(speedBox_->itemText(i)); });
+  connect(speedBox_->lineEdit(), &QLineEdit::editingFinished, this,
+          [this] { setSpeedFromText(speedBox_->lineEdit()->text()); });
   connect(controller_, &SimulationController::speedChanged, this, [this](double s) {
-    speedLabel_->setText(speedText(s));
+    QSignalBlocker blockBox(speedBox_);
+    speedBox_->setEditText(speedText(s));
     QSignalBlocker block(speedSlider_);
     speedSlider_->setValue(sliderFromSpeed(s));
   });
 
-  QToolBar* camera = addToolBar(tr("View"));
+  QToolBar* camera = viewToolBar_ = addToolBar(tr("View"));
   camera->setObjectName("viewToolBar");
   camera->addAction(resetCameraAction_);
   camera->addAction(followAction_);
@@ -426,10 +476,8 @@ void MainWindow::createMenus() {
   examples->setObjectName("examplesMenu");
   examples->setToolTipsVisible(true);
   for (const nhres::Example& example : nhres::examples()) {
-    QAction* a = examples->addAction(example.title, this, [this, example] {
-      if (openScenario(example.resourcePath()))
-        setWindowTitle(tr("%1 — Nonholonomic Lab").arg(example.title));
-    });
+    QAction* a = examples->addAction(example.title, this,
+                                     [this, example] { openScenario(example.resourcePath()); });
     a->setToolTip(example.note);
     a->setStatusTip(example.note);
   }
@@ -480,6 +528,19 @@ void MainWindow::createMenus() {
   viewMenu_->addAction(editInitialAction_);
   viewMenu_->addSeparator();
   viewMenu_->addAction(presentationAction_);
+  QMenu* themeMenu = viewMenu_->addMenu(tr("&Theme"));
+  themeMenu->setObjectName("themeMenu");
+  auto* themes = new QActionGroup(this);
+  for (auto [label, theme] :
+       {std::pair{tr("&Light"), Theme::Light}, std::pair{tr("&Dark"), Theme::Dark}}) {
+    QAction* a = themeMenu->addAction(label);
+    a->setCheckable(true);
+    a->setChecked(theme == theme_);
+    a->setData(static_cast<int>(theme));
+    themes->addAction(a);
+    connect(a, &QAction::triggered, this, [this, theme = theme] { setTheme(theme); });
+  }
+  themeActions_ = themes;
 
   QMenu* help = menuBar()->addMenu(tr("&Help"));
   help->addAction(shortcutsAction_);
@@ -524,6 +585,7 @@ void MainWindow::readSettings() {
   displayPanel_->setOptions(display);
   const double speed = settings.value("simulation/speed", 1.0).toDouble();
   controller_->setSpeed(speed);
+  setTheme(settings.value("view/theme").toString() == "dark" ? Theme::Dark : Theme::Light);
   updateRecentMenu();
 }
 
@@ -542,10 +604,11 @@ void MainWindow::writeSettings() {
   settings.setValue("display/axes", display.axes);
   settings.setValue("display/legend", display.legend);
   settings.setValue("simulation/speed", controller_->speed());
+  settings.setValue("view/theme", theme_ == Theme::Dark ? "dark" : "light");
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {
-  if (!maybeSaveModel()) {
+  if (!maybeSaveModel() || !maybeSaveScenario()) {
     event->ignore();
     return;
   }
@@ -557,10 +620,13 @@ void MainWindow::closeEvent(QCloseEvent* event) {
 // ---- Files --------------------------------------------------------------------------------
 
 bool MainWindow::openScenario(const QString& path) {
+  if (!maybeSaveScenario()) return false;
+  ScenarioView view;
   try {
     // A path under ":/" is a bundled example, read from the Qt resource.
     const nh::Scenario s = path.startsWith(":/") ? nhres::readResourceScenario(path)
                                                  : nh::readScenarioFile(path.toStdString());
+    view = parseScenarioView(s.view);  // checked before anything changes
     controller_->loadScenario(s);
   } catch (const std::exception& e) {
     const QString message =
@@ -575,14 +641,17 @@ bool MainWindow::openScenario(const QString& path) {
   currentFile_ = bundled ? QString() : path;
   if (!bundled) addRecentFile(path);
   undo_->clear();
-  setWindowTitle(tr("%1 — Nonholonomic Lab").arg(QFileInfo(path).fileName()));
+  applyView(view);
+  titleBase_ = view.title.isEmpty() ? QFileInfo(path).fileName() : view.title;
+  updateWindowTitle();
   controller_->play();
   return true;
 }
 
 bool MainWindow::saveScenario(const QString& path) {
   try {
-    const nh::Scenario s = controller_->scenario();
+    nh::Scenario s = controller_->scenario();
+    s.view = scenarioViewToJson(currentView());
     nh::writeScenarioFile(
         nh::resolvedScenario(s, controller_->parameters(), controller_->initialState()),
         path.toStdString());
@@ -595,6 +664,9 @@ bool MainWindow::saveScenario(const QString& path) {
   }
   currentFile_ = path;
   addRecentFile(path);
+  undo_->setClean();
+  if (lessonView_.title.isEmpty()) titleBase_ = QFileInfo(path).fileName();
+  updateWindowTitle();
   statusBar()->showMessage(tr("Saved %1").arg(path), 4000);
   return true;
 }
@@ -663,7 +735,9 @@ void MainWindow::chooseSystem(const QString& name) {
   }
   currentFile_.clear();
   undo_->clear();
-  setWindowTitle(tr("Nonholonomic Lab"));
+  applyView(ScenarioView{});  // a lesson's note described the previous system
+  titleBase_.clear();
+  updateWindowTitle();
   controller_->play();
 }
 
@@ -797,7 +871,9 @@ bool MainWindow::applyModel(std::shared_ptr<const nh::model::FormulaSystem> syst
   undo_->push(new SwitchSystemCommand(controller_, std::move(before), std::move(after), true));
   // A scenario file described the previous system.
   currentFile_.clear();
-  setWindowTitle(tr("Nonholonomic Lab"));
+  applyView(ScenarioView{});
+  titleBase_.clear();
+  updateWindowTitle();
   controller_->play();
   statusBar()->showMessage(tr("Running %1").arg(QString::fromStdString(system->name())), 4000);
   return true;
@@ -938,9 +1014,65 @@ void MainWindow::updateStatus() {
 
 void MainWindow::applyDisplayOptions() {
   SceneDisplayOptions o = displayPanel_->options();
-  o.textScale = presentation_ ? 1.7 : 1.0;
-  o.highContrast = presentation_;
+  o.textScale = presentation_ ? 1.6 : 1.0;
+  o.highContrast = theme_ == Theme::Dark;
   view_->setOptions(o);
+}
+
+namespace {
+
+QPalette darkPalette() {
+  QPalette p;
+  p.setColor(QPalette::Window, QColor(18, 20, 24));
+  p.setColor(QPalette::WindowText, QColor(236, 238, 242));
+  p.setColor(QPalette::Base, QColor(10, 11, 14));
+  p.setColor(QPalette::AlternateBase, QColor(30, 33, 38));
+  p.setColor(QPalette::Text, QColor(236, 238, 242));
+  p.setColor(QPalette::Button, QColor(40, 44, 52));
+  p.setColor(QPalette::ButtonText, QColor(236, 238, 242));
+  p.setColor(QPalette::Light, QColor(90, 96, 108));
+  p.setColor(QPalette::Midlight, QColor(64, 70, 80));
+  p.setColor(QPalette::Mid, QColor(48, 52, 60));
+  p.setColor(QPalette::Dark, QColor(12, 13, 16));
+  p.setColor(QPalette::Shadow, Qt::black);
+  p.setColor(QPalette::Highlight, QColor(255, 200, 40));
+  p.setColor(QPalette::HighlightedText, Qt::black);
+  p.setColor(QPalette::ToolTipBase, QColor(30, 33, 38));
+  p.setColor(QPalette::ToolTipText, QColor(236, 238, 242));
+  p.setColor(QPalette::PlaceholderText, QColor(150, 156, 166));
+  p.setColor(QPalette::Link, QColor(120, 180, 255));
+  for (QPalette::ColorRole role : {QPalette::WindowText, QPalette::Text, QPalette::ButtonText})
+    p.setColor(QPalette::Disabled, role, QColor(120, 126, 136));
+  return p;
+}
+
+}  // namespace
+
+void MainWindow::setTheme(Theme theme) {
+  theme_ = theme;
+  if (themeActions_)
+    for (QAction* a : themeActions_->actions()) a->setChecked(a->data().toInt() == int(theme));
+  const bool dark = theme == Theme::Dark;
+  QApplication::setPalette(dark ? darkPalette() : normalPalette_);
+  lessonBar_->setStyleSheet(
+      dark ? "QFrame#lessonBar { background: #1d2b3a; border-bottom: 1px solid #3d5a78; }"
+             "QFrame#lessonBar QLabel { color: #eef2f6; }"
+           : "QFrame#lessonBar { background: #fff6d6; border-bottom: 1px solid #d9c37a; }"
+             "QFrame#lessonBar QLabel { color: #202020; }");
+  PlotStyle plotStyle;
+  if (!dark) {
+    plotStyle.background = QColor(255, 255, 255);
+    plotStyle.frame = QColor(120, 126, 136);
+    plotStyle.grid = QColor(226, 229, 234);
+    plotStyle.text = QColor(30, 32, 36);
+  }
+  if (presentation_) {
+    plotStyle.lineWidth = 2.6;
+    plotStyle.fontScale = 1.5;
+  }
+  phase_->plot()->setStyle(plotStyle);
+  timeSeries_->plot()->setStyle(plotStyle);
+  applyDisplayOptions();
 }
 
 void MainWindow::setPresentationMode(bool on) {
@@ -950,43 +1082,166 @@ void MainWindow::setPresentationMode(bool on) {
     QSignalBlocker block(presentationAction_);
     presentationAction_->setChecked(on);
   }
-  PlotStyle plotStyle;
+  const QList<QDockWidget*> panels{parametersDock_, systemDock_,  equationsDock_, modelEditorDock_,
+                                   displayDock_,    compareDock_, phaseDock_};
   if (on) {
     wasMaximized_ = isMaximized();
+    normalDockState_ = saveState();
     QFont big = normalFont_;
-    big.setPointSizeF(normalFont_.pointSizeF() * 1.5);
+    big.setPointSizeF(normalFont_.pointSizeF() * 1.3);
     QApplication::setFont(big);
-    QPalette p;
-    p.setColor(QPalette::Window, QColor(0, 0, 0));
-    p.setColor(QPalette::WindowText, Qt::white);
-    p.setColor(QPalette::Base, QColor(16, 16, 16));
-    p.setColor(QPalette::AlternateBase, QColor(30, 30, 30));
-    p.setColor(QPalette::Text, Qt::white);
-    p.setColor(QPalette::Button, QColor(30, 30, 30));
-    p.setColor(QPalette::ButtonText, Qt::white);
-    p.setColor(QPalette::Highlight, QColor(255, 210, 0));
-    p.setColor(QPalette::HighlightedText, Qt::black);
-    p.setColor(QPalette::ToolTipBase, Qt::black);
-    p.setColor(QPalette::ToolTipText, Qt::white);
-    QApplication::setPalette(p);
-    plotStyle.background = Qt::black;
-    plotStyle.text = Qt::white;
-    plotStyle.frame = QColor(200, 200, 200);
-    plotStyle.grid = QColor(70, 70, 70);
-    plotStyle.lineWidth = 2.4;
-    plotStyle.fontScale = 1.5;
+    // The 3D view and one large plot; the other panels wait behind the side bar.
+    for (QDockWidget* d : panels) d->hide();
+    fileToolBar_->hide();
+    systemBoxAction_->setVisible(false);
+    for (QToolBar* t : {simToolBar_, viewToolBar_}) t->setIconSize(QSize(36, 36));
+    sideBar_ = new QToolBar(tr("Panels"), this);
+    sideBar_->setObjectName("presentationSideBar");
+    sideBar_->setMovable(false);
+    sideBar_->setToolButtonStyle(Qt::ToolButtonTextOnly);
+    // Short names keep the bar slim; each button shows or hides its panel.
+    for (auto [dock, name] :
+         {std::pair{parametersDock_, tr("Values")}, std::pair{displayDock_, tr("Display")},
+          std::pair{compareDock_, tr("Compare")}, std::pair{phaseDock_, tr("Phase")},
+          std::pair{timeDock_, tr("Plots")}}) {
+      QAction* a = sideBar_->addAction(name);
+      a->setCheckable(true);
+      a->setChecked(dock->isVisible() || dock == timeDock_);
+      a->setToolTip(dock->windowTitle());
+      connect(a, &QAction::toggled, dock, [dock = dock](bool shown) {
+        dock->setVisible(shown);
+        if (shown) dock->raise();
+      });
+      connect(dock, &QDockWidget::visibilityChanged, a, [a, dock = dock] {
+        QSignalBlocker block(a);
+        a->setChecked(!dock->isHidden());
+      });
+    }
+    addToolBar(Qt::LeftToolBarArea, sideBar_);
+    removeDockWidget(timeDock_);
+    addDockWidget(Qt::RightDockWidgetArea, timeDock_);
+    timeDock_->show();
+    timeSeries_->setCompact(true);
     showFullScreen();
+    resizeDocks({timeDock_}, {std::max(260, width() * 34 / 100)}, Qt::Horizontal);
   } else {
     QApplication::setFont(normalFont_);
-    QApplication::setPalette(normalPalette_);
+    timeSeries_->setCompact(false);
+    if (sideBar_) {
+      removeToolBar(sideBar_);
+      delete sideBar_;
+      sideBar_ = nullptr;
+    }
+    fileToolBar_->show();
+    systemBoxAction_->setVisible(true);
+    const int icon = style()->pixelMetric(QStyle::PM_ToolBarIconSize);
+    for (QToolBar* t : {simToolBar_, viewToolBar_}) t->setIconSize(QSize(icon, icon));
+    restoreState(normalDockState_);
     if (wasMaximized_)
       showMaximized();
     else
       showNormal();
   }
-  phase_->plot()->setStyle(plotStyle);
-  timeSeries_->plot()->setStyle(plotStyle);
+  setTheme(theme_);  // plot line widths and text sizes follow the mode
+}
+
+ScenarioView MainWindow::currentView() const {
+  ScenarioView v;
+  v.title = lessonView_.title;
+  v.note = lessonView_.note;
+  v.speed = controller_->speed();
+  v.follow = followAction_->isChecked();
+  if (tableFrameAction_->isEnabled()) v.tableFrame = tableFrameAction_->isChecked();
+  const SceneDisplayOptions& d = displayPanel_->options();
+  v.trails = d.trails;
+  v.trailSeconds = d.trailSeconds;
+  v.forces = d.reactionArrows;
+  v.velocity = d.velocityArrows;
+  v.angularVelocity = d.angularVelocityArrows;
+  v.grid = d.grid;
+  v.axes = d.axes;
+  v.legend = d.legend;
+  v.fixedArrowScale = lessonView_.fixedArrowScale;
+  v.phase = QStringList{phase_->xVariable(), phase_->yVariable()};
+  v.timeSeries = timeSeries_->variables();
+  v.compare = controller_->compareMode();
+  v.ghostParameter = QString::fromStdString(controller_->ghostParameter());
+  v.ghostValue = controller_->ghostValue();
+  return v;
+}
+
+void MainWindow::applyView(const ScenarioView& view) {
+  lessonView_ = view;
+  if (view.speed) controller_->setSpeed(*view.speed);
+  if (view.follow) followAction_->setChecked(*view.follow);
+  if (view.tableFrame && tableFrameAction_->isEnabled())
+    tableFrameAction_->setChecked(*view.tableFrame);
+  SceneDisplayOptions d = displayPanel_->options();
+  const std::pair<const std::optional<bool>*, bool*> flags[] = {
+      {&view.trails, &d.trails},
+      {&view.forces, &d.reactionArrows},
+      {&view.velocity, &d.velocityArrows},
+      {&view.angularVelocity, &d.angularVelocityArrows},
+      {&view.grid, &d.grid},
+      {&view.axes, &d.axes},
+      {&view.legend, &d.legend}};
+  for (const auto& [from, to] : flags)
+    if (*from) *to = **from;
+  if (view.trailSeconds) d.trailSeconds = *view.trailSeconds;
+  displayPanel_->setOptions(d);
   applyDisplayOptions();
+  // Variables this system does not record are left out (the panels keep their choice).
+  if (view.phase) phase_->setVariables(view.phase->at(0), view.phase->at(1));
+  if (view.timeSeries) timeSeries_->setVariables(*view.timeSeries);
+  if (view.compare) setCompare(*view.compare, view.ghostParameter, view.ghostValue);
+  if (view.note.isEmpty()) {
+    lessonBar_->hide();
+  } else {
+    lessonText_->setText(QStringLiteral("<b>%1</b>%2%3")
+                             .arg(view.title.toHtmlEscaped(),
+                                  view.title.isEmpty() ? QString() : QStringLiteral(" — "),
+                                  view.note.toHtmlEscaped()));
+    lessonBar_->show();
+  }
+}
+
+bool MainWindow::maybeSaveScenario() {
+  if (undo_->isClean()) return true;
+  QMessageBox box(QMessageBox::Warning, tr("Unsaved changes"),
+                  tr("The parameters or initial conditions were changed and not saved. Save "
+                     "the scenario first?"),
+                  QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, this);
+  box.setObjectName("unsavedScenarioBox");
+  box.setDefaultButton(QMessageBox::Save);
+  const int answer = box.exec();
+  if (answer == QMessageBox::Save) {
+    if (currentFile_.isEmpty()) return saveAsDialog();
+    return saveScenario(currentFile_);
+  }
+  return answer == QMessageBox::Discard;
+}
+
+void MainWindow::updateWindowTitle() {
+  setWindowTitle(titleBase_.isEmpty() ? tr("Nonholonomic Lab[*]")
+                                      : tr("%1[*] — Nonholonomic Lab").arg(titleBase_));
+  setWindowModified(!undo_->isClean());
+}
+
+void MainWindow::setSpeedFromText(const QString& text) {
+  QString t = text.trimmed();
+  if (t.endsWith(QStringLiteral("×")) || t.endsWith('x') || t.endsWith('X')) t.chop(1);
+  bool ok = false;
+  const double v = QLocale::c().toDouble(t.trimmed(), &ok);
+  if (!ok || !(v >= 0.01 && v <= 1000)) {
+    statusBar()->showMessage(
+        tr("Speed '%1' refused: type a factor from 0.01 to 1000 (for example 0.5 or 2×)")
+            .arg(text.left(40)),
+        8000);
+    QSignalBlocker block(speedBox_);
+    speedBox_->setEditText(speedText(controller_->speed()));
+    return;
+  }
+  controller_->setSpeed(v);
 }
 
 void MainWindow::toggleShortcutOverlay() {
@@ -1005,6 +1260,9 @@ void MainWindow::positionOverlays() {
 void MainWindow::resizeEvent(QResizeEvent* event) {
   QMainWindow::resizeEvent(event);
   positionOverlays();
+  // Presentation mode keeps the plot at about a third of the width, whatever the screen.
+  if (presentation_ && event->size().width() != event->oldSize().width())
+    resizeDocks({timeDock_}, {std::max(260, event->size().width() * 34 / 100)}, Qt::Horizontal);
 }
 
 // Export entry points: the dialogs of ui/export, fed with what the window shows now.

@@ -8,6 +8,7 @@
 #include "core/model/model_file.h"
 #include "ui/scene/scene_renderer.h"
 #include "ui/sim/simulation_controller.h"
+#include "ui/window/scenario_view.h"
 
 class QLabel;
 class QSlider;
@@ -23,6 +24,8 @@ class QTextBrowser;
 class QToolButton;
 class QMenu;
 class QVBoxLayout;
+class QToolBar;
+class QActionGroup;
 
 namespace nhui {
 
@@ -80,7 +83,20 @@ class MainWindow : public QMainWindow {
   // running system unchanged) if it cannot start.
   bool applyModel(std::shared_ptr<const nh::model::FormulaSystem> system);
 
+  // Presentation mode: full screen, larger text, the 3D view with one large plot, the other
+  // panels behind a slim side bar (their buttons show them on demand).
   void setPresentationMode(bool on);
+  enum class Theme { Light, Dark };
+  void setTheme(Theme theme);
+  Theme theme() const { return theme_; }
+  // The opened lesson's "what to watch" note (empty: none) and the bar that shows it.
+  QString lessonNote() const { return lessonView_.note; }
+  QWidget* lessonBar() const { return lessonBar_; }
+  // What a saved scenario's "view" part holds now (speed, camera mode, display, plots,
+  // comparison, and the opened lesson's title and note).
+  ScenarioView currentView() const;
+  // Applies a scenario's view part (what it leaves out stays as it is).
+  void applyView(const ScenarioView& view);
   // Sets the Compare panel (mode, ghost parameter and value) and starts the comparison.
   void setCompare(CompareMode mode, const QString& parameter = {}, double value = 0);
   bool presentationMode() const { return presentation_; }
@@ -118,6 +134,10 @@ class MainWindow : public QMainWindow {
   void positionOverlays();
   void showModelEditor();
   bool maybeSaveModel();  // false: cancelled
+  // Unsaved scenario edits (the undo stack is not clean): Save/Discard/Cancel; false: cancelled.
+  bool maybeSaveScenario();
+  void updateWindowTitle();
+  void setSpeedFromText(const QString& text);
   void openModelDialog();
   void onModelSaved(const QString& path);
   void updateModelTitle();
@@ -175,8 +195,19 @@ class MainWindow : public QMainWindow {
   QMenu* viewMenu_ = nullptr;
 
   QComboBox* systemBox_ = nullptr;
+  QAction* systemBoxAction_ = nullptr;
   QSlider* speedSlider_ = nullptr;
-  QLabel* speedLabel_ = nullptr;
+  QComboBox* speedBox_ = nullptr;  // editable: presets and typed factors
+  QToolBar* fileToolBar_ = nullptr;
+  QToolBar* simToolBar_ = nullptr;
+  QToolBar* viewToolBar_ = nullptr;
+  QToolBar* sideBar_ = nullptr;
+  QActionGroup* themeActions_ = nullptr;  // presentation mode: one button per panel
+  QByteArray normalDockState_;            // the layout before presentation mode
+  QWidget* lessonBar_ = nullptr;
+  QLabel* lessonText_ = nullptr;
+  ScenarioView lessonView_;  // the opened lesson's title and note
+  QString titleBase_;        // file or lesson name in the title
   TimelineBar* timelineBar_ = nullptr;
   QLabel* banner_ = nullptr;
   QLabel* shortcutOverlay_ = nullptr;
@@ -194,6 +225,7 @@ class MainWindow : public QMainWindow {
   // The system the panels were last built for (held, so that its address stays its own).
   std::shared_ptr<const nh::SystemModel> lastSystem_;
   bool presentation_ = false;
+  Theme theme_ = Theme::Light;
   QFont normalFont_;
   QPalette normalPalette_;
   bool wasMaximized_ = false;

@@ -73,8 +73,18 @@ class ScenarioFileTest : public QObject {
         "'format' must be \"nonholonomic-lab-scenario\"");
     row("no version", R"({"format": "nonholonomic-lab-scenario", "system": "ball_on_table"})",
         "missing 'version'");
-    row("version", R"({"format": "nonholonomic-lab-scenario", "version": 2})",
-        "unsupported scenario version 2 (this program reads version 1)");
+    row("version", R"({"format": "nonholonomic-lab-scenario", "version": 3})",
+        "unsupported scenario version 3 (this program reads versions 1 to 2)");
+    row("view in version 1", kHead + R"("system": "ball_on_table", "view": {"version": 1}})",
+        "'view' needs scenario version 2");
+    row("view not object",
+        R"({"format": "nonholonomic-lab-scenario", "version": 2, "system": "ball_on_table", )"
+        R"("view": [1]})",
+        "'view' must be an object");
+    row("view without version",
+        R"({"format": "nonholonomic-lab-scenario", "version": 2, "system": "ball_on_table", )"
+        R"("view": {"speed": 2}})",
+        "'view' must state its version");
     row("system type", kHead + R"("system": 3})", "'system' must be a string naming a system");
     row("unknown system", kHead + R"("system": "bicycle"})", "unknown system 'bicycle'");
     row("unknown key", kHead + R"("system": "ball_on_table", "colour": 1})",
@@ -99,6 +109,23 @@ class ScenarioFileTest : public QObject {
     const QString message = parseError(json.toStdString());
     QVERIFY2(message.startsWith("test.json: "), qPrintable(message));
     QVERIFY2(message.contains(fragment), qPrintable(message));
+  }
+
+  // The "view" part (version 2) is carried through reading and writing unchanged, and a
+  // file without one writes none.
+  void viewPartIsCarriedThrough() {
+    const std::string json =
+        R"({"format": "nonholonomic-lab-scenario", "version": 2, "system": "ball_on_table", )"
+        R"("view": {"version": 1, "speed": 0.25, "note": "watch", "plots": {"phase": ["x", "y"]}}})";
+    const nh::Scenario s = nh::parseScenarioJson(json, "test.json");
+    QVERIFY(!s.view.empty());
+    const nh::Scenario back = nh::parseScenarioJson(nh::scenarioToJson(s), "back.json");
+    QCOMPARE(back.view, s.view);
+    QVERIFY(QString::fromStdString(s.view).contains("\"speed\":0.25"));
+    const nh::Scenario plain =
+        nh::parseScenarioJson(kHead + R"("system": "ball_on_table"})", "plain.json");
+    QVERIFY(plain.view.empty());
+    QVERIFY(!QString::fromStdString(nh::scenarioToJson(plain)).contains("view"));
   }
 
   // Written and read back, a resolved scenario keeps every value bit for bit (the numbers

@@ -1,0 +1,191 @@
+#include "ui/window/scenario_view.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <cmath>
+
+#include "core/nh/errors.h"
+
+namespace nhui {
+
+namespace {
+
+[[noreturn]] void fail(const QString& message) {
+  throw nh::InputError(("view: " + message).toStdString());
+}
+
+void checkKeys(const QJsonObject& o, const QStringList& allowed, const QString& where) {
+  for (auto it = o.begin(); it != o.end(); ++it)
+    if (!allowed.contains(it.key()))
+      fail(QStringLiteral("unknown key '%1' in %2 (allowed: %3)")
+               .arg(it.key().left(60), where, allowed.join(", ")));
+}
+
+std::optional<bool> flag(const QJsonObject& o, const QString& key, const QString& where) {
+  if (!o.contains(key)) return std::nullopt;
+  if (!o.value(key).isBool()) fail(QStringLiteral("'%1.%2' must be true or false").arg(where, key));
+  return o.value(key).toBool();
+}
+
+std::optional<double> number(const QJsonObject& o, const QString& key, const QString& where,
+                             double lo, double hi) {
+  if (!o.contains(key)) return std::nullopt;
+  const double v = o.value(key).toDouble(std::nan(""));
+  if (!o.value(key).isDouble() || !(v >= lo && v <= hi))
+    fail(QStringLiteral("'%1%2' must be a number from %3 to %4")
+             .arg(where.isEmpty() ? QString() : where + ".", key)
+             .arg(lo)
+             .arg(hi));
+  return v;
+}
+
+QStringList names(const QJsonValue& v, const QString& where, int minCount, int maxCount) {
+  QStringList list;
+  if (v.isArray())
+    for (const QJsonValue& e : v.toArray()) {
+      if (!e.isString()) {
+        list.clear();
+        break;
+      }
+      list << e.toString();
+    }
+  if (list.size() < minCount || list.size() > maxCount || list.size() != v.toArray().size())
+    fail(minCount == maxCount
+             ? QStringLiteral("'%1' must be a list of %2 variable names").arg(where).arg(minCount)
+             : QStringLiteral("'%1' must be a list of %2 to %3 variable names")
+                   .arg(where)
+                   .arg(minCount)
+                   .arg(maxCount));
+  return list;
+}
+
+}  // namespace
+
+ScenarioView parseScenarioView(const std::string& json) {
+  ScenarioView view;
+  if (json.empty()) return view;
+  QJsonParseError error;
+  const QJsonDocument doc = QJsonDocument::fromJson(QByteArray::fromStdString(json), &error);
+  if (doc.isNull() || !doc.isObject()) fail("not a JSON object");
+  const QJsonObject o = doc.object();
+  checkKeys(o,
+            {"version", "title", "note", "speed", "step", "camera", "display", "plots", "compare"},
+            "the view");
+  const QJsonValue version = o.value("version");
+  if (!version.isDouble() || version.toDouble() != std::floor(version.toDouble()) ||
+      version.toInt() < 1)
+    fail("'version' must be a positive whole number");
+  if (version.toInt() > kScenarioViewVersion)
+    fail(QStringLiteral("version %1 is newer than this program reads (%2)")
+             .arg(version.toInt())
+             .arg(kScenarioViewVersion));
+  for (const char* key : {"title", "note"})
+    if (o.contains(key) && !o.value(key).isString())
+      fail(QStringLiteral("'%1' must be text").arg(key));
+  view.title = o.value("title").toString();
+  view.note = o.value("note").toString();
+  view.speed = number(o, "speed", "", 0.01, 1000);
+  view.step = number(o, "step", "", 1e-4, 10);
+
+  if (o.contains("camera")) {
+    if (!o.value("camera").isObject()) fail("'camera' must be an object");
+    const QJsonObject c = o.value("camera").toObject();
+    checkKeys(c, {"follow", "table_frame"}, "'camera'");
+    view.follow = flag(c, "follow", "camera");
+    view.tableFrame = flag(c, "table_frame", "camera");
+  }
+  if (o.contains("display")) {
+    if (!o.value("display").isObject()) fail("'display' must be an object");
+    const QJsonObject d = o.value("display").toObject();
+    checkKeys(d,
+              {"trails", "trail_seconds", "forces", "velocity", "angular_velocity", "grid", "axes",
+               "legend", "arrow_scale"},
+              "'display'");
+    view.trails = flag(d, "trails", "display");
+    view.trailSeconds = number(d, "trail_seconds", "display", 0.1, 1e6);
+    view.forces = flag(d, "forces", "display");
+    view.velocity = flag(d, "velocity", "display");
+    view.angularVelocity = flag(d, "angular_velocity", "display");
+    view.grid = flag(d, "grid", "display");
+    view.axes = flag(d, "axes", "display");
+    view.legend = flag(d, "legend", "display");
+    if (d.contains("arrow_scale")) {
+      const QString s = d.value("arrow_scale").toString();
+      if (s != "fixed" && s != "auto") fail("'display.arrow_scale' must be \"fixed\" or \"auto\"");
+      view.fixedArrowScale = s == "fixed";
+    }
+  }
+  if (o.contains("plots")) {
+    if (!o.value("plots").isObject()) fail("'plots' must be an object");
+    const QJsonObject p = o.value("plots").toObject();
+    checkKeys(p, {"phase", "time_series"}, "'plots'");
+    if (p.contains("phase")) view.phase = names(p.value("phase"), "plots.phase", 2, 2);
+    if (p.contains("time_series"))
+      view.timeSeries = names(p.value("time_series"), "plots.time_series", 0, 12);
+  }
+  if (o.contains("compare")) {
+    if (!o.value("compare").isObject()) fail("'compare' must be an object");
+    const QJsonObject c = o.value("compare").toObject();
+    checkKeys(c, {"mode", "parameter", "value"}, "'compare'");
+    const QString mode = c.value("mode").toString();
+    if (mode == "off") {
+      view.compare = CompareMode::None;
+    } else if (mode == "vakonomic") {
+      view.compare = CompareMode::Vakonomic;
+    } else if (mode == "ghost") {
+      view.compare = CompareMode::Ghost;
+      if (!c.value("parameter").isString() || !c.value("value").isDouble())
+        fail("a ghost comparison needs 'parameter' (a name) and 'value' (a number)");
+      view.ghostParameter = c.value("parameter").toString();
+      view.ghostValue = c.value("value").toDouble();
+    } else {
+      fail("'compare.mode' must be \"off\", \"vakonomic\" or \"ghost\"");
+    }
+  }
+  return view;
+}
+
+std::string scenarioViewToJson(const ScenarioView& view) {
+  QJsonObject o;
+  o["version"] = kScenarioViewVersion;
+  if (!view.title.isEmpty()) o["title"] = view.title;
+  if (!view.note.isEmpty()) o["note"] = view.note;
+  if (view.speed) o["speed"] = *view.speed;
+  if (view.step) o["step"] = *view.step;
+  QJsonObject camera;
+  if (view.follow) camera["follow"] = *view.follow;
+  if (view.tableFrame) camera["table_frame"] = *view.tableFrame;
+  if (!camera.isEmpty()) o["camera"] = camera;
+  QJsonObject display;
+  const std::pair<const char*, const std::optional<bool>*> flags[] = {
+      {"trails", &view.trails}, {"forces", &view.forces},
+      {"velocity", &view.velocity}, {"angular_velocity", &view.angularVelocity},
+      {"grid", &view.grid}, {"axes", &view.axes},
+      {"legend", &view.legend}};
+  for (const auto& [key, value] : flags)
+    if (*value) display[key] = **value;
+  if (view.trailSeconds) display["trail_seconds"] = *view.trailSeconds;
+  if (view.fixedArrowScale) display["arrow_scale"] = *view.fixedArrowScale ? "fixed" : "auto";
+  if (!display.isEmpty()) o["display"] = display;
+  QJsonObject plots;
+  if (view.phase) plots["phase"] = QJsonArray::fromStringList(*view.phase);
+  if (view.timeSeries) plots["time_series"] = QJsonArray::fromStringList(*view.timeSeries);
+  if (!plots.isEmpty()) o["plots"] = plots;
+  if (view.compare) {
+    QJsonObject c;
+    switch (*view.compare) {
+      case CompareMode::None: c["mode"] = "off"; break;
+      case CompareMode::Vakonomic: c["mode"] = "vakonomic"; break;
+      case CompareMode::Ghost:
+        c["mode"] = "ghost";
+        c["parameter"] = view.ghostParameter;
+        c["value"] = view.ghostValue;
+        break;
+    }
+    o["compare"] = c;
+  }
+  return QJsonDocument(o).toJson(QJsonDocument::Compact).toStdString();
+}
+
+}  // namespace nhui
