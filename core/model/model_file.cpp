@@ -32,12 +32,12 @@ ModelError::ModelError(std::string file, std::string key, int line, int column, 
 namespace {
 
 const char* const kTopKeys[] = {
-    "format",      "version",         "name",        "title",       "description",
-    "source",      "initialization",  "parameters",  "coordinates", "velocities",
-    "anchor",      "structure",       "definitions", "lagrangian",  "forces",
-    "constraints", "holonomic",       "initial",     "independent", "state_order",
-    "quaternions", "state_limits",    "singular",    "scene",       "cyclic",
-    "dependent",   "parameter_checks"};
+    "format",      "version",          "name",        "title",       "description",
+    "source",      "initialization",   "parameters",  "coordinates", "velocities",
+    "anchor",      "structure",        "definitions", "lagrangian",  "forces",
+    "constraints", "holonomic",        "initial",     "independent", "state_order",
+    "quaternions", "state_limits",     "singular",    "scene",       "cyclic",
+    "dependent",   "parameter_checks", "labels"};
 
 std::string joined(const std::vector<std::string>& names) {
   std::string s;
@@ -287,6 +287,7 @@ class Loader {
   void readDynamics();
   void readInitial();
   void readScene();
+  void readLabels();
   void derive();
   std::vector<Expression> vector3(const YAML::Node& node, const std::string& key, int count,
                                   Scope scope) const;
@@ -736,6 +737,30 @@ std::vector<SceneRotation> Loader::rotations(const YAML::Node& node, const std::
   return out;
 }
 
+// labels: {lambda_1: {label: friction force x, unit: N}, vx: {unit: m/s}} — optional words
+// and units for the recorded variables, shown by the app's plots.
+void Loader::readLabels() {
+  const YAML::Node labels = root_["labels"];
+  if (!labels) return;
+  if (!labels.IsMap()) fail("labels", labels, "expected a map of variable names");
+  const int multipliers = info_.constraintCount + info_.holonomicCount;
+  for (const auto& kv : labels) {
+    const std::string name = kv.first.Scalar();
+    const std::string key = "labels." + name;
+    bool known = coordinateIndex(name) >= 0 || velocityIndex(name) >= 0 || name == "energy";
+    for (int i = 1; i <= multipliers && !known; ++i) known = name == "lambda_" + std::to_string(i);
+    if (!known)
+      fail(key, kv.first,
+           "'" + name + "' is not a coordinate, a velocity, energy or lambda_1 … lambda_" +
+               std::to_string(multipliers));
+    checkMap(kv.second, key, {"label", "unit"});
+    VariableLabel v{name, "", ""};
+    if (kv.second["label"]) v.label = scalar(kv.second["label"], key + ".label", "words");
+    if (kv.second["unit"]) v.unit = scalar(kv.second["unit"], key + ".unit", "a unit");
+    info_.variableLabels.push_back(std::move(v));
+  }
+}
+
 void Loader::readScene() {
   const YAML::Node scene = root_["scene"];
   if (!scene) return;
@@ -1056,6 +1081,7 @@ std::shared_ptr<const FormulaSystem> Loader::load() {
   readDynamics();
   readInitial();
   readScene();
+  readLabels();
   derive();
   // The equations text shown in the app: the file's formulas.
   std::string eq = "L = " + data_->lagrangian.text;

@@ -32,6 +32,12 @@ std::string ParameterInfo::rangeText() const {
   return text;
 }
 
+const VariableLabel* findVariableLabel(const SystemInfo& info, const std::string& name) {
+  for (const VariableLabel& v : info.variableLabels)
+    if (v.name == name) return &v;
+  return nullptr;
+}
+
 SystemModel::SystemModel(SystemInfo info) : info_(std::move(info)) {
   auto indices = [&](const std::vector<std::string>& names, const char* what) {
     std::vector<int> out;

@@ -119,6 +119,13 @@ struct SceneEditing {
   bool movingFrame = false;        // SceneFrame::movingFrame turns: a "view from it" makes sense
 };
 
+// How a front end names a recorded variable: "friction force x" with unit "N" for lambda_1.
+struct VariableLabel {
+  std::string name;   // a coordinate, a velocity, lambda_<i> or energy
+  std::string label;  // words; empty: the name
+  std::string unit;   // e.g. "m/s"; empty: none given
+};
+
 struct SystemInfo {
   std::string name;            // CLI name, e.g. "ball_on_turntable"
   std::string title;           // human title
@@ -151,7 +158,11 @@ struct SystemInfo {
   // SystemModel::singularities; a run stops where one of them reaches 0 (simulation.h).
   std::vector<std::string> singularities;
   SceneEditing editing;
+  std::vector<VariableLabel> variableLabels;  // optional, any subset of the variables
 };
+
+// The label of a variable (nullptr when the system gives none).
+const VariableLabel* findVariableLabel(const SystemInfo& info, const std::string& name);
 
 // ---- What a front end draws, in core terms (style guide: scene sync) ----------------------
 

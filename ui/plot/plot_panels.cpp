@@ -58,6 +58,19 @@ QString runName(const SimulationController& c, int run) {
       .arg(c.ghostValue());
 }
 
+QString variableDisplayName(const nh::SystemInfo& info, const QString& column) {
+  if (column == "t") return QStringLiteral("t [s]");
+  if (column == "energy_error")
+    return QStringLiteral("energy error (E − E₀)/|E₀|");  // E − E₀ where E₀ = 0: run_history.h
+  if (column == "residual") return QStringLiteral("largest constraint residual");
+  if (const nh::VariableLabel* v = nh::findVariableLabel(info, column.toStdString())) {
+    QString text = v->label.empty() ? column : QString::fromStdString(v->label);
+    if (!v->unit.empty()) text += QStringLiteral(" [%1]").arg(QString::fromStdString(v->unit));
+    return text;
+  }
+  return column;
+}
+
 QColor runColour(int run) { return run == 0 ? QColor(86, 180, 255) : QColor(255, 150, 40); }
 
 PhasePortraitPanel::PhasePortraitPanel(SimulationController* controller, QWidget* parent)
@@ -95,12 +108,12 @@ PhasePortraitPanel::PhasePortraitPanel(SimulationController* controller, QWidget
   resetVariables();
 }
 
-QString PhasePortraitPanel::xVariable() const { return xBox_->currentText(); }
-QString PhasePortraitPanel::yVariable() const { return yBox_->currentText(); }
+QString PhasePortraitPanel::xVariable() const { return xBox_->currentData().toString(); }
+QString PhasePortraitPanel::yVariable() const { return yBox_->currentData().toString(); }
 
 void PhasePortraitPanel::setVariables(const QString& x, const QString& y) {
-  if (xBox_->findText(x) >= 0) xBox_->setCurrentText(x);
-  if (yBox_->findText(y) >= 0) yBox_->setCurrentText(y);
+  if (const int i = xBox_->findData(x); i >= 0) xBox_->setCurrentIndex(i);
+  if (const int i = yBox_->findData(y); i >= 0) yBox_->setCurrentIndex(i);
 }
 
 void PhasePortraitPanel::resetVariables() {
@@ -108,8 +121,12 @@ void PhasePortraitPanel::resetVariables() {
   QSignalBlocker bx(xBox_), by(yBox_);
   xBox_->clear();
   yBox_->clear();
-  xBox_->addItems(names);
-  yBox_->addItems(names);
+  const nh::SystemInfo& info = controller_->system().info();
+  for (QComboBox* box : {xBox_, yBox_})
+    for (const QString& n : names) {
+      box->addItem(variableDisplayName(info, n), n);
+      box->setItemData(box->count() - 1, n, Qt::ToolTipRole);  // the column's name
+    }
   QString x = names.value(1), y = names.value(2);
   // The ground-plane coordinates the system's drag handle moves, when it has one.
   if (const auto& drag = controller_->system().info().editing.drag) {
@@ -119,8 +136,8 @@ void PhasePortraitPanel::resetVariables() {
       y = dy;
     }
   }
-  xBox_->setCurrentText(x);
-  yBox_->setCurrentText(y);
+  xBox_->setCurrentIndex(std::max(0, xBox_->findData(x)));
+  yBox_->setCurrentIndex(std::max(0, yBox_->findData(y)));
   plot_->setAutoscale(true);
   plot_->setPanes({});
   refresh();
@@ -140,12 +157,10 @@ qulonglong dataSignature(const SimulationController& c) {
 }  // namespace
 
 void PhasePortraitPanel::refresh() {
-  const qulonglong signature =
-      dataSignature(*controller_) ^ qHash(xBox_->currentText() + "|" + yBox_->currentText());
+  const qulonglong signature = dataSignature(*controller_) ^ qHash(xVariable() + "|" + yVariable());
   if (signature == signature_ && !plot_->panes().empty()) return;
   signature_ = signature;
-  const std::string xn = xBox_->currentText().toStdString(),
-                    yn = yBox_->currentText().toStdString();
+  const std::string xn = xVariable().toStdString(), yn = yVariable().toStdString();
   PlotPane pane;
   pane.yLabel = QStringLiteral("%1 – %2").arg(xBox_->currentText(), yBox_->currentText());
   for (int r = 0; r < 2; ++r) {
@@ -156,15 +171,16 @@ void PhasePortraitPanel::refresh() {
     PlotCurve c;
     c.name = controller_->comparison() ? runName(*controller_, r) : QString();
     c.colour = runColour(r);
+    c.run = r;
     c.x = run->column(xc).data();
     c.y = run->column(yc).data();
     c.count = shownCount(*controller_, *run);
     c.increasingX = xn == "t";
-    c.dataKey = dataKey(*controller_, revision_, r, xBox_->currentText(), yBox_->currentText());
+    c.dataKey = dataKey(*controller_, revision_, r, xVariable(), yVariable());
     pane.curves.push_back(c);
   }
-  plot_->setEqualAspect(isPosition(*controller_, xBox_->currentText()) &&
-                        isPosition(*controller_, yBox_->currentText()));
+  plot_->setEqualAspect(isPosition(*controller_, xVariable()) &&
+                        isPosition(*controller_, yVariable()));
   plot_->setXLabel(xBox_->currentText());
   plot_->setPanes({pane});
 }
@@ -176,7 +192,7 @@ TimeSeriesPanel::TimeSeriesPanel(SimulationController* controller, QWidget* pare
   auto* side = new QVBoxLayout;
   list_ = new QListWidget;
   list_->setObjectName("timeSeriesVariables");
-  list_->setMaximumWidth(150);
+  list_->setMaximumWidth(190);
   list_->setToolTip(tr("Tick the variables to plot against time"));
   auto* autoscale = new QToolButton;
   autoscale->setText(tr("Autoscale"));
@@ -215,9 +231,12 @@ void TimeSeriesPanel::setVariables(const QStringList& chosen) {
   const QStringList names = variableNames(*controller_);
   QSignalBlocker block(list_);
   list_->clear();
+  const nh::SystemInfo& info = controller_->system().info();
   for (const QString& n : names) {
     if (n == "t") continue;
-    auto* item = new QListWidgetItem(n, list_);
+    auto* item = new QListWidgetItem(variableDisplayName(info, n), list_);
+    item->setData(Qt::UserRole, n);
+    item->setToolTip(item->text() == n ? n : item->text() + " — " + n);
     item->setFlags(item->flags() | Qt::ItemIsUserCheckable);
     item->setCheckState(chosen.contains(n) ? Qt::Checked : Qt::Unchecked);
   }
@@ -229,7 +248,8 @@ void TimeSeriesPanel::setVariables(const QStringList& chosen) {
 QStringList TimeSeriesPanel::variables() const {
   QStringList out;
   for (int i = 0; i < list_->count(); ++i)
-    if (list_->item(i)->checkState() == Qt::Checked) out << list_->item(i)->text();
+    if (list_->item(i)->checkState() == Qt::Checked)
+      out << list_->item(i)->data(Qt::UserRole).toString();
   return out;
 }
 
@@ -240,7 +260,7 @@ void TimeSeriesPanel::refresh() {
   std::vector<PlotPane> panes;
   for (const QString& name : variables()) {
     PlotPane pane;
-    pane.yLabel = name;
+    pane.yLabel = variableDisplayName(controller_->system().info(), name);
     for (int r = 0; r < 2; ++r) {
       const RunHistory* run = r == 0 ? &controller_->primary() : controller_->comparison();
       if (!run) continue;
@@ -249,6 +269,7 @@ void TimeSeriesPanel::refresh() {
       PlotCurve curve;
       curve.name = controller_->comparison() ? runName(*controller_, r) : QString();
       curve.colour = runColour(r);
+      curve.run = r;
       curve.x = run->times().data();
       curve.y = run->column(c).data();
       curve.count = shownCount(*controller_, *run);

@@ -5,6 +5,7 @@
 #include <QStringList>
 #include <QWidget>
 
+#include "core/nh/system.h"
 #include "ui/plot/plot_widget.h"
 
 class QComboBox;
@@ -17,6 +18,10 @@ class SimulationController;
 
 QString runName(const SimulationController& controller, int run);
 QColor runColour(int run);
+
+// What the plots call a recorded column: the system's label and unit ("friction force x [N]"
+// for lambda_1, model-file key `labels`), the derived columns' meaning, else the name itself.
+QString variableDisplayName(const nh::SystemInfo& info, const QString& column);
 
 class PhasePortraitPanel : public QWidget {
   Q_OBJECT

@@ -1,6 +1,7 @@
 #include "ui/plot/plot_widget.h"
 
 #include <QDataStream>
+#include <QEvent>
 #include <QMouseEvent>
 #include <QPainter>
 #include <QWheelEvent>
@@ -8,36 +9,18 @@
 #include <climits>
 #include <cmath>
 
+#include "ui/plot/plot_ticks.h"
+
 namespace nhui {
 
 namespace {
 
-double niceStep(double span, int targetTicks) {
-  const double raw = span / std::max(1, targetTicks);
-  const double p = std::pow(10.0, std::floor(std::log10(raw)));
-  for (double m : {1.0, 2.0, 5.0, 10.0})
-    if (m * p >= raw) return m * p;
-  return 10 * p;
-}
-
-QString tickLabel(double v, double step) {
-  if (std::abs(v) < 1e-12 * step) v = 0;
-  const double a = std::abs(v);
-  if (a == 0) return QStringLiteral("0");
-  // Enough significant digits to tell neighbouring ticks apart (nearly constant data).
-  const int digits = std::clamp(static_cast<int>(std::ceil(std::log10(a / step))) + 1, 1, 7);
-  if (a >= 1e5 || a < 1e-3) return QString::number(v, 'e', std::max(1, digits - 1));
-  return QString::number(v, 'g', std::max(digits, 1));
-}
-
-// Widens a degenerate range so that it can be drawn.
+// Widens a degenerate range so that it can be drawn, and one narrower than the minimum span
+// about its value (plot_ticks.h: round-off on a constant draws flat).
 PlotRange padded(PlotRange r, double fraction) {
   if (!std::isfinite(r.lo) || !std::isfinite(r.hi)) return {0, 1};
-  double span = r.hi - r.lo;
-  if (!(span > 1e-300 * std::max(1.0, std::abs(r.hi)))) {
-    const double m = std::max(std::abs(r.lo), 1e-12);
-    return {r.lo - 0.5 * m, r.hi + 0.5 * m};
-  }
+  widenToMinimumSpan(r.lo, r.hi);
+  const double span = r.hi - r.lo;
   return {r.lo - fraction * span, r.hi + fraction * span};
 }
 
@@ -80,12 +63,18 @@ struct PaneLayout {
   QRectF outer, r;
   PlotRange x, y;
   PlotMapping map;
+  AxisTicks xTicks, yTicks;
 };
+
+QFont plotFont(const QFont& base, const PlotStyle& style) {
+  QFont font = base;
+  font.setPointSizeF(8.5 * style.fontScale);
+  return font;
+}
 
 bool layoutPane(const QFont& base, const QRectF& outer, const PlotPane& pane, const PlotRange& xr,
                 const PlotStyle& style, bool showXTicks, PaneLayout& out) {
-  out.font = base;
-  out.font.setPointSizeF(8.5 * style.fontScale);
+  out.font = plotFont(base, style);
   const QFontMetricsF fm(out.font);
   out.left = fm.horizontalAdvance("-0.000e+00") + 8;
   const double bottom = showXTicks ? 2.3 * fm.height() : 4;
@@ -101,6 +90,10 @@ bool layoutPane(const QFont& base, const QRectF& outer, const PlotPane& pane, co
              out.y.lo,
              out.r.width() / (out.x.hi - out.x.lo),
              out.r.height() / (out.y.hi - out.y.lo)};
+  // Ticks as many as fit: a label line and more between rows, a wide label between columns.
+  out.yTicks = axisTicks(out.y.lo, out.y.hi, maxTicksForLength(out.r.height(), 2.6 * fm.height()));
+  out.xTicks = axisTicks(out.x.lo, out.x.hi,
+                         maxTicksForLength(out.r.width(), fm.horizontalAdvance("-0.0000") + 40));
   return true;
 }
 
@@ -111,27 +104,27 @@ void paintPaneGrid(QPainter& painter, const PaneLayout& L, const QString& xLabel
   painter.setFont(L.font);
   const QFontMetricsF fm(L.font);
   const QRectF& r = L.r;
-  const PlotRange &x = L.x, &y = L.y;
   auto px = [&](double v) { return L.map.px(v); };
   auto py = [&](double v) { return L.map.py(v); };
   painter.setRenderHint(QPainter::Antialiasing, false);
   painter.setPen(QPen(style.grid, 1));
-  const double xs = niceStep(x.hi - x.lo, std::max(2, static_cast<int>(r.width() / 90)));
-  const double ys = niceStep(y.hi - y.lo, std::max(2, static_cast<int>(r.height() / 45)));
-  for (double v = std::ceil(x.lo / xs) * xs; v <= x.hi; v += xs)
+  for (double v : L.xTicks.values)
     painter.drawLine(QPointF(px(v), r.top()), QPointF(px(v), r.bottom()));
-  for (double v = std::ceil(y.lo / ys) * ys; v <= y.hi; v += ys)
+  for (double v : L.yTicks.values)
     painter.drawLine(QPointF(r.left(), py(v)), QPointF(r.right(), py(v)));
   painter.setPen(style.text);
-  for (double v = std::ceil(y.lo / ys) * ys; v <= y.hi; v += ys)
-    painter.drawText(QRectF(L.outer.left(), py(v) - fm.height() / 2, L.left - 6, fm.height()),
-                     Qt::AlignRight | Qt::AlignVCenter, tickLabel(v, ys));
+  for (size_t i = 0; i < L.yTicks.values.size(); ++i)
+    painter.drawText(
+        QRectF(L.outer.left(), py(L.yTicks.values[i]) - fm.height() / 2, L.left - 6, fm.height()),
+        Qt::AlignRight | Qt::AlignVCenter, L.yTicks.labels[i]);
   if (showXTicks) {
-    for (double v = std::ceil(x.lo / xs) * xs; v <= x.hi; v += xs)
-      painter.drawText(QRectF(px(v) - 40, r.bottom() + 2, 80, fm.height()),
-                       Qt::AlignHCenter | Qt::AlignTop, tickLabel(v, xs));
-    painter.drawText(QRectF(r.left(), r.bottom() + fm.height() + 2, r.width(), fm.height()),
-                     Qt::AlignHCenter | Qt::AlignTop, xLabel);
+    for (size_t i = 0; i < L.xTicks.values.size(); ++i)
+      painter.drawText(QRectF(px(L.xTicks.values[i]) - 40, r.bottom() + 2, 80, fm.height()),
+                       Qt::AlignHCenter | Qt::AlignTop, L.xTicks.labels[i]);
+    const QRectF labelRow(r.left(), r.bottom() + fm.height() + 2, r.width(), fm.height());
+    painter.drawText(labelRow, Qt::AlignHCenter | Qt::AlignTop, xLabel);
+    // What the x labels leave out (power of ten, offset), once at the axis end.
+    painter.drawText(labelRow, Qt::AlignRight | Qt::AlignTop, L.xTicks.corner);
   }
   painter.restore();
 }
@@ -153,7 +146,8 @@ void visibleSpan(const PlotCurve& c, const PlotRange& x, size_t& begin, size_t& 
 bool curveAntialiased(const PlotCurve& c) { return c.increasingX || c.count < 30000; }
 
 void setCurvePen(QPainter& painter, const PlotCurve& c, const PlotStyle& style) {
-  QPen pen(c.colour, style.lineWidth * style.fontScale, c.style, Qt::FlatCap, Qt::BevelJoin);
+  QPen pen(style.colourOf(c), style.lineWidth * style.fontScale, c.style, Qt::FlatCap,
+           Qt::BevelJoin);
   pen.setCosmetic(true);
   painter.setPen(pen);
   painter.setRenderHint(QPainter::Antialiasing, curveAntialiased(c));
@@ -179,7 +173,8 @@ void advanceCurves(QPainter& painter, const PaneLayout& L, const PlotPane& pane,
   painter.restore();
 }
 
-// What lies over the settled curves: their tails, the current points, frame, title, legend.
+// What lies over the settled curves: their tails, the current points, frame and title (with
+// what the y labels leave out: power of ten, offset).
 void paintPaneTop(QPainter& painter, const PaneLayout& L, const PlotPane& pane,
                   const PlotStyle& style, const std::vector<CurveTrace>& traces) {
   painter.save();
@@ -199,8 +194,8 @@ void paintPaneTop(QPainter& painter, const PaneLayout& L, const PlotPane& pane,
     const double lx = c.x[c.count - 1], ly = c.y[c.count - 1];
     if (std::isfinite(lx) && std::isfinite(ly)) {
       painter.setRenderHint(QPainter::Antialiasing, true);
-      painter.setPen(QPen(Qt::white, 1.2));
-      painter.setBrush(c.colour);
+      painter.setPen(QPen(style.background, 1.2));
+      painter.setBrush(style.colourOf(c));
       painter.drawEllipse(QPointF(L.map.px(lx), L.map.py(ly)), 3.8 * style.fontScale,
                           3.8 * style.fontScale);
       painter.setBrush(Qt::NoBrush);
@@ -208,7 +203,6 @@ void paintPaneTop(QPainter& painter, const PaneLayout& L, const PlotPane& pane,
   }
   painter.restore();
 
-  // Frame, title and legend.
   painter.setRenderHint(QPainter::Antialiasing, false);
   painter.setPen(QPen(style.frame, 1));
   painter.drawRect(r);
@@ -216,20 +210,69 @@ void paintPaneTop(QPainter& painter, const PaneLayout& L, const PlotPane& pane,
   bold.setBold(true);
   painter.setFont(bold);
   painter.setPen(style.text);
-  painter.drawText(r.adjusted(6, 3, -6, -3), Qt::AlignLeft | Qt::AlignTop, pane.yLabel);
-  painter.setFont(L.font);
-  double ly = r.top() + 4;
+  const QRectF titleRect = r.adjusted(6, 3, -6, -3);
+  // The corner text (power of ten, offset) follows the title; in a narrow pane the title is
+  // shortened so that the scale stays readable.
+  const double cornerWidth =
+      L.yTicks.corner.isEmpty() ? 0 : fm.horizontalAdvance(L.yTicks.corner) + fm.height();
+  const QString title = QFontMetricsF(bold).elidedText(
+      pane.yLabel, Qt::ElideRight, std::max(0.0, titleRect.width() - cornerWidth));
+  painter.drawText(titleRect, Qt::AlignLeft | Qt::AlignTop, title);
+  if (!L.yTicks.corner.isEmpty()) {
+    const double w = QFontMetricsF(bold).horizontalAdvance(title);
+    painter.setFont(L.font);
+    painter.drawText(titleRect.adjusted(title.isEmpty() ? 0 : w + fm.height(), 0, 0, 0),
+                     Qt::AlignLeft | Qt::AlignTop, L.yTicks.corner);
+  }
+  painter.restore();
+}
+
+struct LegendEntry {
+  QString name;
+  QColor colour;
+  Qt::PenStyle style;
+};
+
+// The named curves of all panes, each name once: drawn in one row above the panes instead of
+// over the data of each pane.
+std::vector<LegendEntry> legendEntries(const std::vector<PlotPane>& panes, const PlotStyle& style) {
+  std::vector<LegendEntry> out;
+  for (const PlotPane& pane : panes)
+    for (const PlotCurve& c : pane.curves) {
+      if (c.name.isEmpty()) continue;
+      const QColor colour = style.colourOf(c);
+      const bool seen = std::any_of(out.begin(), out.end(), [&](const LegendEntry& e) {
+        return e.name == c.name && e.colour == colour && e.style == c.style;
+      });
+      if (!seen) out.push_back({c.name, colour, c.style});
+    }
+  return out;
+}
+
+double legendHeight(const QFont& base, const std::vector<LegendEntry>& entries,
+                    const PlotStyle& style) {
+  return entries.empty() ? 0 : QFontMetricsF(plotFont(base, style)).height() + 6;
+}
+
+void paintLegend(QPainter& painter, const QRectF& strip, const std::vector<LegendEntry>& entries,
+                 const PlotStyle& style) {
+  if (entries.empty()) return;
+  painter.save();
+  const QFont font = plotFont(painter.font(), style);
+  painter.setFont(font);
+  const QFontMetricsF fm(font);
   painter.setRenderHint(QPainter::Antialiasing, true);
-  for (const PlotCurve& c : pane.curves) {
-    if (c.name.isEmpty()) continue;
-    const double w = fm.horizontalAdvance(c.name);
-    const QRectF textRect(r.right() - w - 8, ly, w, fm.height());
-    painter.setPen(QPen(c.colour, 2.5, c.style));
+  // Right-aligned, last entry at the right edge.
+  double right = strip.right() - 8;
+  for (auto it = entries.rbegin(); it != entries.rend(); ++it) {
+    const double w = fm.horizontalAdvance(it->name);
+    const QRectF textRect(right - w, strip.top() + 3, w, fm.height());
+    painter.setPen(QPen(it->colour, 2.5 * style.fontScale, it->style));
     painter.drawLine(QPointF(textRect.left() - 22, textRect.center().y()),
                      QPointF(textRect.left() - 5, textRect.center().y()));
     painter.setPen(style.text);
-    painter.drawText(textRect, Qt::AlignRight | Qt::AlignVCenter, c.name);
-    ly += fm.height() + 1;
+    painter.drawText(textRect, Qt::AlignRight | Qt::AlignVCenter, it->name);
+    right = textRect.left() - 22 - fm.height();
   }
   painter.restore();
 }
@@ -252,8 +295,12 @@ std::vector<QRectF> paneRects(const QRectF& rect, size_t count, const PlotStyle&
 
 void paintPane(QPainter& painter, const QRectF& outer, const PlotPane& pane, const PlotRange& xr,
                const QString& xLabel, const PlotStyle& style, bool showXTicks) {
+  const std::vector<LegendEntry> legend = legendEntries({pane}, style);
+  const double legendH = legendHeight(painter.font(), legend, style);
   PaneLayout L;
-  if (!layoutPane(painter.font(), outer, pane, xr, style, showXTicks, L)) return;
+  if (!layoutPane(painter.font(), outer.adjusted(0, legendH, 0, 0), pane, xr, style, showXTicks, L))
+    return;
+  paintLegend(painter, QRectF(outer.left(), outer.top(), outer.width(), legendH), legend, style);
   paintPaneGrid(painter, L, xLabel, style, showXTicks);
   std::vector<CurveTrace> traces(pane.curves.size());
   for (size_t k = 0; k < traces.size(); ++k) {
@@ -271,7 +318,9 @@ void paintPlot(QPainter& painter, const QRectF& rect, const std::vector<PlotPane
                const PlotRange& x, const QString& xLabel, const PlotStyle& style) {
   painter.fillRect(rect, style.background);
   if (panes.empty()) return;
-  const std::vector<QRectF> rects = paneRects(rect, panes.size(), style);
+  const std::vector<LegendEntry> legend = legendEntries(panes, style);
+  const double legendH = legendHeight(painter.font(), legend, style);
+  const std::vector<QRectF> rects = paneRects(rect.adjusted(0, legendH, 0, 0), panes.size(), style);
   std::vector<PaneLayout> layouts(panes.size());
   std::vector<std::vector<CurveTrace>> traces(panes.size());
   std::vector<bool> shown(panes.size());
@@ -290,9 +339,43 @@ void paintPlot(QPainter& painter, const QRectF& rect, const std::vector<PlotPane
   }
   for (size_t i = 0; i < panes.size(); ++i)
     if (shown[i]) paintPaneTop(painter, layouts[i], panes[i], style, traces[i]);
+  paintLegend(painter, QRectF(rect.left(), rect.top(), rect.width(), legendH), legend, style);
+}
+
+PlotStyle PlotStyle::light() {
+  PlotStyle s;
+  s.background = QColor(255, 255, 255);
+  s.frame = QColor(120, 124, 132);
+  s.grid = QColor(222, 225, 230);
+  s.text = QColor(30, 32, 38);
+  s.runColours[0] = QColor(20, 100, 200);
+  s.runColours[1] = QColor(214, 95, 0);
+  return s;
+}
+
+PlotStyle PlotStyle::fromPalette(const QPalette& palette, const PlotStyle& sizes) {
+  const QColor base = palette.color(QPalette::Base), text = palette.color(QPalette::Text);
+  auto mix = [&](double f) {
+    return QColor::fromRgbF(base.redF() + f * (text.redF() - base.redF()),
+                            base.greenF() + f * (text.greenF() - base.greenF()),
+                            base.blueF() + f * (text.blueF() - base.blueF()));
+  };
+  PlotStyle s = base.lightnessF() < 0.5 ? dark() : light();
+  s.background = base;
+  s.text = text;
+  s.grid = mix(s.isDark() ? 0.16 : 0.13);
+  s.frame = mix(0.5);
+  s.lineWidth = sizes.lineWidth;
+  s.fontScale = sizes.fontScale;
+  return s;
+}
+
+PlotStyle PlotStyle::fromPalette(const QPalette& palette) {
+  return fromPalette(palette, PlotStyle{});
 }
 
 PlotWidget::PlotWidget(QWidget* parent) : QWidget(parent) {
+  style_ = PlotStyle::fromPalette(palette());
   setMinimumSize(220, 140);
   setAttribute(Qt::WA_OpaquePaintEvent);
   setToolTip(tr("Wheel: zoom · drag: pan · double-click: autoscale"));
@@ -313,8 +396,18 @@ void PlotWidget::setPanes(std::vector<PlotPane> panes) {
 }
 
 void PlotWidget::setStyle(const PlotStyle& style) {
-  style_ = style;
+  style_ = followPalette_ ? PlotStyle::fromPalette(palette(), style) : style;
   update();
+}
+
+void PlotWidget::setFollowPalette(bool on) {
+  followPalette_ = on;
+  if (on) setStyle(style_);
+}
+
+void PlotWidget::changeEvent(QEvent* event) {
+  QWidget::changeEvent(event);
+  if (event->type() == QEvent::PaletteChange && followPalette_) setStyle(style_);
 }
 
 void PlotWidget::setAutoscale(bool on) {
@@ -424,12 +517,12 @@ QByteArray PlotWidget::layerSignature(const QSize& pixels, qreal dpr) const {
   QByteArray out;
   QDataStream d(&out, QIODevice::WriteOnly);
   d << pixels << dpr << font().toString() << x_.lo << x_.hi << xLabel_ << style_.background
-    << style_.grid << style_.text << style_.lineWidth << style_.fontScale
-    << static_cast<quint64>(panes_.size());
+    << style_.grid << style_.text << style_.frame << style_.runColours[0] << style_.runColours[1]
+    << style_.lineWidth << style_.fontScale << static_cast<quint64>(panes_.size());
   for (const PlotPane& pane : panes_) {
     d << pane.y.lo << pane.y.hi << static_cast<quint64>(pane.curves.size());
     for (const PlotCurve& c : pane.curves)
-      d << c.dataKey << c.colour << static_cast<int>(c.style) << c.increasingX
+      d << c.dataKey << c.colour << c.run << c.name << static_cast<int>(c.style) << c.increasingX
         << curveAntialiased(c);
   }
   return out;
@@ -437,9 +530,12 @@ QByteArray PlotWidget::layerSignature(const QSize& pixels, qreal dpr) const {
 
 void PlotWidget::paintEvent(QPaintEvent*) {
   const QRectF rect = this->rect();
-  updateAutoscale(rect.adjusted(80, 10, -10, -30));
+  const std::vector<LegendEntry> legend = legendEntries(panes_, style_);
+  const double legendH = legendHeight(font(), legend, style_);
+  updateAutoscale(rect.adjusted(80, 10 + legendH, -10, -30));
 
-  const std::vector<QRectF> rects = paneRects(rect, std::max<size_t>(1, panes_.size()), style_);
+  const std::vector<QRectF> rects =
+      paneRects(rect.adjusted(0, legendH, 0, 0), std::max<size_t>(1, panes_.size()), style_);
   std::vector<PaneLayout> layouts(panes_.size());
   std::vector<bool> shown(panes_.size());
   for (size_t i = 0; i < panes_.size(); ++i)
@@ -495,13 +591,16 @@ void PlotWidget::paintEvent(QPaintEvent*) {
   painter.drawImage(QPointF(0, 0), layer_);
   for (size_t i = 0; i < panes_.size(); ++i)
     if (shown[i]) paintPaneTop(painter, layouts[i], panes_[i], style_, traces_[i]);
+  painter.setFont(font());
+  paintLegend(painter, QRectF(0, 0, width(), legendH), legend, style_);
 }
 
 QImage PlotWidget::render(const QSize& size) {
   QImage image(size, QImage::Format_RGB32);
   QPainter painter(&image);
   const QRectF rect(QPointF(0, 0), QSizeF(size));
-  updateAutoscale(rect.adjusted(80, 10, -10, -30));
+  const double legendH = legendHeight(font(), legendEntries(panes_, style_), style_);
+  updateAutoscale(rect.adjusted(80, 10 + legendH, -10, -30));
   paintPlot(painter, rect, panes_, x_, xLabel_, style_);
   return image;
 }

@@ -9,6 +9,7 @@
 #include <QByteArray>
 #include <QColor>
 #include <QImage>
+#include <QPalette>
 #include <QString>
 #include <QWidget>
 #include <vector>
@@ -21,7 +22,10 @@ namespace nhui {
 
 struct PlotCurve {
   QString name;
-  QColor colour;
+  QColor colour;  // used when run < 0
+  // The run the curve belongs to (0 primary, 1 comparison): drawn in the style's colour for
+  // it, so that curves follow the theme. -1: drawn in `colour`.
+  int run = -1;
   const double* x = nullptr;
   const double* y = nullptr;
   size_t count = 0;
@@ -43,13 +47,27 @@ struct PlotPane {
   PlotRange y;
 };
 
+// The plots' colours and sizes, for a dark or a light theme: the one place the widget, the
+// PNG/SVG export and the animation export take them from.
 struct PlotStyle {
   QColor background{24, 27, 34};
   QColor frame{90, 98, 112};
   QColor grid{52, 58, 70};
   QColor text{210, 216, 226};
+  QColor runColours[2] = {QColor(86, 180, 255), QColor(255, 150, 40)};
   double lineWidth = 1.6;
   double fontScale = 1.0;
+
+  static PlotStyle dark() { return PlotStyle{}; }
+  static PlotStyle light();
+  // The palette's Base behind the plot and its Text for labels, grid and frame mixed from
+  // the two, run colours for a light or a dark background; sizes from `sizes`.
+  static PlotStyle fromPalette(const QPalette& palette, const PlotStyle& sizes);
+  static PlotStyle fromPalette(const QPalette& palette);
+  bool isDark() const { return background.lightnessF() < 0.5; }
+  QColor colourOf(const PlotCurve& c) const {
+    return c.run == 0 || c.run == 1 ? runColours[c.run] : c.colour;
+  }
 };
 
 // Data bounds of the curves' points (x and y), ignoring non-finite values.
@@ -72,8 +90,13 @@ class PlotWidget : public QWidget {
   // Curves hold pointers into histories: call again whenever those may have moved.
   void setPanes(std::vector<PlotPane> panes);
   void setXLabel(const QString& label) { xLabel_ = label; }
+  const QString& xLabel() const { return xLabel_; }
+  // Sizes and colours; while followPalette() the colours are taken from the widget's palette
+  // (PlotStyle::fromPalette) whenever it changes, so the plots follow the app's theme.
   void setStyle(const PlotStyle& style);
   const PlotStyle& plotStyle() const { return style_; }
+  void setFollowPalette(bool on);
+  bool followPalette() const { return followPalette_; }
   // Equal x and y scales (phase portraits of positions).
   void setEqualAspect(bool equal) { equalAspect_ = equal; }
 
@@ -96,6 +119,7 @@ class PlotWidget : public QWidget {
   void mousePressEvent(QMouseEvent* event) override;
   void mouseMoveEvent(QMouseEvent* event) override;
   void mouseDoubleClickEvent(QMouseEvent* event) override;
+  void changeEvent(QEvent* event) override;
 
  private:
   void updateAutoscale(const QRectF& rect);
@@ -108,6 +132,7 @@ class PlotWidget : public QWidget {
   PlotRange x_;
   QString xLabel_;
   PlotStyle style_;
+  bool followPalette_ = true;
   bool autoscale_ = true;
   bool equalAspect_ = false;
   QPointF lastMouse_;

@@ -17,6 +17,10 @@ RecordLayout makeRecordLayout(const nh::EquationsOfMotion& equations) {
   layout.firstLambda = static_cast<int>(layout.columns.size()) - layout.lambdaCount;
   layout.residualColumn = static_cast<int>(layout.columns.size());
   layout.columns.push_back("residual");
+  layout.energyColumn = 1 + static_cast<int>(layout.state.names.size());
+  assert(layout.columns[layout.energyColumn] == "energy");
+  layout.energyErrorColumn = static_cast<int>(layout.columns.size());
+  layout.columns.push_back("energy_error");
 
   // The scene's named points, from the default state (their number does not change).
   const auto& info = system.info();
@@ -42,6 +46,7 @@ void fillRecord(const nh::EquationsOfMotion& equations, nh::EquationsWorkspace& 
   for (int c = 0; c < obs.phi.size(); ++c) residual = std::max(residual, std::abs(obs.phi[c]));
   for (int c = 0; c < obs.g.size(); ++c) residual = std::max(residual, std::abs(obs.g[c]));
   out[layout.residualColumn] = residual;
+  out[layout.energyErrorColumn] = std::nan("");  // RunHistory::append knows E₀
   if (!layout.points.empty()) {
     const int n = system.n();
     system.scene(equations.parameters().data(), t, x, x + n, obs.lambda.data(), scene);
@@ -82,11 +87,24 @@ size_t RunHistory::indexAtOrAfter(double t) const {
 
 void RunHistory::append(const double* records, size_t count) {
   const int stride = layout_.stride();
+  const size_t first = size();
   for (int c = 0; c < stride; ++c) {
     auto& col = columns_[c];
     if (col.capacity() < col.size() + count)
       col.reserve(std::max(2 * col.capacity(), col.size() + count + 1024));
     for (size_t r = 0; r < count; ++r) col.push_back(records[r * stride + c]);
+  }
+  const std::vector<double>& energy = columns_[layout_.energyColumn];
+  std::vector<double>& error = columns_[layout_.energyErrorColumn];
+  for (size_t k = first; k < first + count; ++k) {
+    double* e0 = &energy0_;
+    for (size_t i = segments_.size(); i-- > 0;)
+      if (segments_[i].start <= k) {
+        e0 = &segments_[i].energy0;
+        break;
+      }
+    if (std::isnan(*e0)) *e0 = energy[k];
+    error[k] = *e0 != 0 ? (energy[k] - *e0) / std::abs(*e0) : energy[k] - *e0;
   }
 }
 
@@ -95,6 +113,11 @@ void RunHistory::truncate(size_t n) {
     if (col.size() > n) col.resize(n);
   while (segments_.size() > 1 && segments_.back().start >= std::max<size_t>(n, 1))
     segments_.pop_back();
+  // The first sample of what remains was dropped: E₀ is taken again from the next one.
+  if (n == 0) {
+    energy0_ = std::nan("");
+    for (Segment& s : segments_) s.energy0 = std::nan("");
+  }
 }
 
 void RunHistory::dropFront(size_t count) {
@@ -115,6 +138,7 @@ void RunHistory::dropFront(size_t count) {
 void RunHistory::clear() {
   for (auto& col : columns_) col.clear();
   segments_.clear();
+  energy0_ = std::nan("");
 }
 
 std::vector<double> RunHistory::state(size_t k) const {
@@ -126,7 +150,10 @@ std::vector<double> RunHistory::state(size_t k) const {
 
 void RunHistory::setParametersFrom(size_t start, const std::vector<double>& parameters) {
   while (!segments_.empty() && segments_.back().start >= start) segments_.pop_back();
-  segments_.push_back({start, parameters});
+  segments_.push_back({start, parameters, std::nan("")});
+  // Samples already recorded from `start` on (the first segment set after the first
+  // samples): E₀ from the first of them, as when they are appended.
+  if (start < size()) segments_.back().energy0 = columns_[layout_.energyColumn][start];
 }
 
 const std::vector<double>& RunHistory::parametersAt(size_t k) const {

@@ -1,8 +1,10 @@
 // The recorded samples of one run, column by column (t, the state by name, energy,
-// residuals, multipliers, the largest residual, and the scene's trail points), so that plots
-// and trails read contiguous arrays without copying. Owned by the GUI thread.
+// residuals, multipliers, the largest residual, the energy error, and the scene's trail
+// points), so that plots and trails read contiguous arrays without copying. Owned by the GUI
+// thread.
 #pragma once
 
+#include <cmath>
 #include <memory>
 #include <string>
 #include <vector>
@@ -14,14 +16,18 @@ namespace nhui {
 
 // What one record holds, in order; shared by the worker (which fills records) and the history.
 struct RecordLayout {
-  std::vector<std::string>
-      columns;            // "t", state names, "energy", "phi_1", …, "residual", "<point>.x", …
-  nh::StateLayout state;  // state names and their index in the state vector
-  int stateSize = 0;      // equations().stateSize()
-  int firstState = 1;     // column of the first state entry
-  int firstLambda = 0;    // column of lambda_1 (k + h of them)
+  std::vector<std::string> columns;  // "t", state names, "energy", "phi_1", …, "residual",
+                                     // "energy_error", "<point>.x", …
+  nh::StateLayout state;             // state names and their index in the state vector
+  int stateSize = 0;                 // equations().stateSize()
+  int firstState = 1;                // column of the first state entry
+  int firstLambda = 0;               // column of lambda_1 (k + h of them)
   int lambdaCount = 0;
   int residualColumn = 0;
+  int energyColumn = 0;
+  // (E − E₀)/|E₀|, or E − E₀ where E₀ = 0; E₀ is the energy of the first sample recorded with
+  // the parameters in force (RunHistory::append), so it restarts at each parameter edit.
+  int energyErrorColumn = 0;
   struct Point {
     std::string name;
     bool inMovingFrame = false;
@@ -65,8 +71,9 @@ class RunHistory {
   // First k with time(k) ≥ t.
   size_t indexAtOrAfter(double t) const;
 
-  void append(const double* records, size_t count);  // count records of layout().stride()
-  void truncate(size_t size);                        // keeps samples [0, size)
+  // count records of layout().stride(); fills their energy error (RecordLayout).
+  void append(const double* records, size_t count);
+  void truncate(size_t size);  // keeps samples [0, size)
   void dropFront(size_t count);
   void clear();
 
@@ -89,8 +96,10 @@ class RunHistory {
   struct Segment {
     size_t start;
     std::vector<double> parameters;
+    double energy0 = std::nan("");  // E₀: the energy at the segment's first sample
   };
   std::vector<Segment> segments_;
+  double energy0_ = std::nan("");  // E₀ while no parameters were set (no segments)
 };
 
 }  // namespace nhui

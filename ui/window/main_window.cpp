@@ -489,7 +489,7 @@ void MainWindow::createMenus() {
   exportMenu->addAction(exportAnimationAction_);
   exportMenu->addAction(tr("&Screenshot of the 3D view…"), this, &MainWindow::exportScreenshot);
   exportMenu->addAction(tr("&Phase portrait (PNG, SVG)…"), this, [this] {
-    nhui::exportPlot(this, *phase_->plot(), phase_->xVariable(), "phase-portrait");
+    nhui::exportPlot(this, *phase_->plot(), phase_->plot()->xLabel(), "phase-portrait");
   });
   exportMenu->addAction(tr("&Time series (PNG, SVG)…"), this, [this] {
     nhui::exportPlot(this, *timeSeries_->plot(), "t [s]", "time-series");

@@ -1,0 +1,93 @@
+// The model-file key `labels` (docs/model-format.md): words and units for the recorded
+// variables, read into SystemInfo::variableLabels; the bundled systems that carry them; a
+// wrong name or key is refused with where and why; files without it load as before.
+#include <QtTest>
+
+#include "core/model/catalogue.h"
+#include "core/model/model_file.h"
+
+namespace {
+
+const std::string kParticle = R"(format: nonholonomic-lab-system
+version: 1
+name: particle
+parameters:
+  - {name: m, default: 1.0, unit: kg}
+coordinates: [x, y, z]
+velocities: [vx, vy, vz]
+lagrangian: 0.5*m*(vx*vx + vy*vy + vz*vz)
+constraints:
+  - vz - y*vx
+initial: {y: 0.5, vx: 1}
+)";
+
+}  // namespace
+
+class VariableLabelsTest : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void labelsAreRead() {
+    const auto s = nh::model::loadModelText(
+        kParticle +
+            "labels:\n  vx: {label: velocity x, unit: m/s}\n  lambda_1: {label: reaction, unit: "
+            "N}\n  energy: {unit: J}\n",
+        "particle.yaml");
+    const nh::VariableLabel* vx = nh::findVariableLabel(s->info(), "vx");
+    QVERIFY(vx);
+    QCOMPARE(vx->label, std::string("velocity x"));
+    QCOMPARE(vx->unit, std::string("m/s"));
+    QCOMPARE(nh::findVariableLabel(s->info(), "lambda_1")->label, std::string("reaction"));
+    QCOMPARE(nh::findVariableLabel(s->info(), "energy")->label, std::string());
+    QCOMPARE(nh::findVariableLabel(s->info(), "energy")->unit, std::string("J"));
+    QVERIFY(!nh::findVariableLabel(s->info(), "x"));
+  }
+
+  void withoutLabelsNothingChanges() {
+    const auto s = nh::model::loadModelText(kParticle, "particle.yaml");
+    QVERIFY(s->info().variableLabels.empty());
+  }
+
+  void bundledSystemsCarryLabels() {
+    const auto ball = nh::findSystem("ball_on_turntable");
+    const nh::VariableLabel* f = nh::findVariableLabel(ball->info(), "lambda_1");
+    QVERIFY(f);
+    QCOMPARE(f->label, std::string("friction force x"));
+    QCOMPARE(f->unit, std::string("N"));
+    for (const char* name : {"chaplygin_sleigh", "nh_particle", "rolling_disk"}) {
+      const auto s = nh::findSystem(name);
+      QVERIFY2(nh::findVariableLabel(s->info(), "lambda_1"), name);
+      QVERIFY2(nh::findVariableLabel(s->info(), "energy"), name);
+    }
+  }
+
+  void mistakesAreRefused_data() {
+    QTest::addColumn<QString>("labels");
+    QTest::addColumn<QString>("says");
+    QTest::newRow("unknown variable") << "labels:\n  vw: {unit: m/s}\n"
+                                      << "'vw' is not a coordinate, a velocity, energy or "
+                                         "lambda_1 … lambda_1";
+    QTest::newRow("multiplier beyond the constraints") << "labels:\n  lambda_2: {unit: N}\n"
+                                                       << "'lambda_2' is not";
+    QTest::newRow("unknown key") << "labels:\n  vx: {units: m/s}\n"
+                                 << "unknown key 'units' (allowed: label, unit)";
+    QTest::newRow("not a map") << "labels: [vx]\n"
+                               << "expected a map of variable names";
+  }
+  void mistakesAreRefused() {
+    QFETCH(QString, labels);
+    QFETCH(QString, says);
+    try {
+      nh::model::loadModelText(kParticle + labels.toStdString(), "bad.yaml");
+      QFAIL("loaded a model with a mistake in its labels");
+    } catch (const nh::model::ModelError& e) {
+      const QString what = QString::fromUtf8(e.what());
+      QVERIFY2(what.contains(says), qPrintable(what));
+      QVERIFY2(QString::fromStdString(e.key()).startsWith("labels"), qPrintable(what));
+      QVERIFY(e.line() > 10);
+    }
+  }
+};
+
+QTEST_GUILESS_MAIN(VariableLabelsTest)
+#include "variable_labels_test.moc"

@@ -1,0 +1,40 @@
+// Axis ticks for the plots: steps of 1, 2 or 5 × 10ᵉ (Heckbert's "nice numbers", as
+// matplotlib's MaxNLocator with steps [1, 2, 5, 10]), as many as the axis length allows but
+// at least two, labelled alike on one axis (the same number of decimals on every label; a
+// common power of ten and an offset, as matplotlib's ScalarFormatter, written once at the
+// axis corner instead of a mix of "2e+01" and "40" or labels that all read "4.0008").
+#pragma once
+
+#include <QString>
+#include <vector>
+
+namespace nhui {
+
+struct AxisTicks {
+  std::vector<double> values;   // tick positions in data units, ascending, inside [lo, hi]
+  std::vector<QString> labels;  // one per value: (value − offset) / 10^exponent
+  double step = 0;
+  double offset = 0;  // subtracted from every value before labelling
+  int exponent = 0;   // labels are in units of 10^exponent
+  // What the labels leave out, shown once at the axis corner: "×1e-12", "+4.0008",
+  // "×1e-9 +4.0008"; empty when the labels are the values.
+  QString corner;
+};
+
+// Ticks for the range [lo, hi] (lo < hi, both finite): the largest 1-2-5 step giving no more
+// than maxTicks ticks, or a smaller one when that would leave fewer than two.
+AxisTicks axisTicks(double lo, double hi, int maxTicks);
+
+// How many ticks an axis of this length takes: one per pixelsPerTick, at least three.
+int maxTicksForLength(double pixels, double pixelsPerTick);
+
+// The smallest span autoscale shows around a value: kMinimumRelativeSpan × |value|, so that a
+// conserved quantity whose samples differ by round-off draws as a flat line instead of
+// magnified noise. Quantities around 0 (residuals, the energy error) keep their own scale.
+constexpr double kMinimumRelativeSpan = 1e-9;
+
+// [lo, hi] widened about its centre to at least kMinimumRelativeSpan × max(|lo|, |hi|); a
+// range that is exactly 0 becomes [−1, 1].
+void widenToMinimumSpan(double& lo, double& hi);
+
+}  // namespace nhui
