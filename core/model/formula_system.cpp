@@ -200,6 +200,21 @@ void FormulaSystem::singularities(const double* p, double t, const double* q, co
   for (size_t i = 0; i < data_->singular.size(); ++i) out[i] = value(data_->singular[i], s);
 }
 
+double FormulaSystem::continuousValue(int parameter, const double* p, double t, const double* q,
+                                      const double* y) const {
+  const auto& infos = info().parameters;
+  if (parameter < 0 || parameter >= static_cast<int>(infos.size()))
+    return SystemModel::continuousValue(parameter, p, t, q, y);
+  const std::string quantity = info().keptContinuousBy(infos[parameter].name);
+  if (quantity.empty()) return SystemModel::continuousValue(parameter, p, t, q, y);
+  const auto& names = data_->definitionNames;
+  const auto it = std::find(names.begin(), names.end(), quantity);
+  const int d = static_cast<int>(it - names.begin());  // the loader checked that it exists
+  Scratch<double>& s = scratch<double>(*data_);
+  load(*data_, s, p, t, q, y, d + 1);
+  return s.env[data_->layout.definition(d)];
+}
+
 void FormulaSystem::scene(const double* p, double t, const double* q, const double* y,
                           const double* lambda, SceneFrame& frame) const {
   frame = SceneFrame{};

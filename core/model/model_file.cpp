@@ -37,7 +37,7 @@ const char* const kTopKeys[] = {
     "anchor",      "structure",        "definitions", "lagrangian",  "forces",
     "constraints", "holonomic",        "initial",     "independent", "state_order",
     "quaternions", "state_limits",     "singular",    "scene",       "cyclic",
-    "dependent",   "parameter_checks", "labels"};
+    "dependent",   "parameter_checks", "labels",      "units"};
 
 std::string joined(const std::vector<std::string>& names) {
   std::string s;
@@ -93,6 +93,8 @@ class Loader {
   YAML::Node root_;
   SystemInfo info_;
   std::vector<std::string> paramNames_;
+  // (key, node) of each parameter's keeps_continuous, checked once the definitions are read.
+  std::vector<std::pair<std::string, YAML::Node>> keepsContinuous_;
 
   // ---- errors and positions ----
   [[noreturn]] void fail(const std::string& key, const YAML::Node& node,
@@ -336,9 +338,9 @@ void Loader::readParameters() {
   for (size_t i = 0; i < list.size(); ++i) {
     const YAML::Node p = list[i];
     const std::string key = "parameters[" + std::to_string(i + 1) + "]";
-    checkMap(
-        p, key,
-        {"name", "default", "unit", "description", "min", "max", "min_exclusive", "max_exclusive"});
+    checkMap(p, key,
+             {"name", "default", "unit", "description", "min", "max", "min_exclusive",
+              "max_exclusive", "keeps_continuous"});
     ParameterInfo info;
     info.name = identifier(p["name"], key + ".name");
     declare(info.name, p["name"], key + ".name");
@@ -350,6 +352,11 @@ void Loader::readParameters() {
     if (p["max"]) info.max = number(p["max"], key + ".max");
     if (p["min_exclusive"]) info.minExclusive = boolean(p["min_exclusive"], key + ".min_exclusive");
     if (p["max_exclusive"]) info.maxExclusive = boolean(p["max_exclusive"], key + ".max_exclusive");
+    if (p["keeps_continuous"]) {
+      info_.continuousPhases.push_back(
+          {info.name, identifier(p["keeps_continuous"], key + ".keeps_continuous")});
+      keepsContinuous_.emplace_back(key + ".keeps_continuous", p["keeps_continuous"]);
+    }
     if (!info.allows(info.defaultValue))
       fail(key + ".default", p["default"],
            "the default " + p["default"].Scalar() + " is outside the allowed range " +
@@ -425,6 +432,14 @@ void Loader::readDefinitions() {
     data_->definitionNames.push_back(entries[d].first);
     data_->definitions.push_back(
         expression(entries[d].second, "definitions." + entries[d].first, s));
+  }
+  for (const auto& [key, node] : keepsContinuous_) {
+    const auto& defined = data_->definitionNames;
+    if (std::find(defined.begin(), defined.end(), node.Scalar()) == defined.end())
+      fail(key, node,
+           "'" + node.Scalar() +
+               "' is not a definition (keeps_continuous names the definition "
+               "this parameter is the value at t = 0 of)");
   }
 }
 
@@ -571,6 +586,18 @@ void Loader::readDynamics() {
 void Loader::readInitial() {
   const int n = static_cast<int>(info_.coordinates.size());
   const int m = static_cast<int>(info_.velocities.size());
+  if (const YAML::Node units = root_["units"]) {
+    if (!units.IsMap()) fail("units", units, "expected a map state variable → unit");
+    for (const auto& kv : units) {
+      const std::string name = kv.first.Scalar();
+      const std::string key = "units." + name;
+      if (coordinateIndex(name) < 0 && velocityIndex(name) < 0)
+        fail(key, kv.first,
+             "'" + name + "' is neither a coordinate nor a velocity (state: " +
+                 joined(info_.coordinates) + (n ? ", " : "") + joined(info_.velocities) + ")");
+      info_.stateUnits[name] = scalar(kv.second, key, "a unit");
+    }
+  }
   info_.defaultCoordinates.assign(n, 0.0);
   info_.defaultVelocities.assign(m, 0.0);
   if (const YAML::Node init = root_["initial"]) {

@@ -45,6 +45,9 @@ class FormulaSystem final : public SystemModel {
   void anchor(const double* p, const double* q, double* rho) const override;
   void anchor(const double* p, const Sym* q, Sym* rho) const override;
   std::string checkParameters(const double* p) const override;
+  // Evaluates the definition named by the parameter's keeps_continuous.
+  double continuousValue(int parameter, const double* p, double t, const double* q,
+                         const double* y) const override;
   bool hasStructure() const override;
   void structure(const double* p, const double* q, double* C) const override;
   void structure(const double* p, const Sym* q, Sym* C) const override;

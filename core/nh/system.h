@@ -24,6 +24,7 @@
 #include <array>
 #include <cstddef>
 #include <limits>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -159,6 +160,24 @@ struct SystemInfo {
   std::vector<std::string> singularities;
   SceneEditing editing;
   std::vector<VariableLabel> variableLabels;  // optional, any subset of the variables
+  // Parameters that are the phase (value at t = 0) of a quantity which is the parameter plus
+  // terms without it (the turntable's angle = table_angle0 + ∫₀ᵗ Ω). When another parameter
+  // is edited mid-run, the front end shifts the phase so that the quantity keeps its value at
+  // that moment (SystemModel::continuousValue; SimulationController::setParameter).
+  struct ContinuousPhase {
+    std::string parameter;  // a parameter's name
+    std::string quantity;   // what it keeps continuous (a model file's definition)
+  };
+  std::vector<ContinuousPhase> continuousPhases;
+  // Units of state variables by name (a model file's optional `units:`), for the
+  // initial-condition fields; a variable not listed has none shown.
+  std::map<std::string, std::string> stateUnits;
+  // The quantity `parameter` (a name) keeps continuous; "" if none.
+  std::string keptContinuousBy(const std::string& parameter) const {
+    for (const ContinuousPhase& c : continuousPhases)
+      if (c.parameter == parameter) return c.quantity;
+    return {};
+  }
 };
 
 // The label of a variable (nullptr when the system gives none).
@@ -232,6 +251,13 @@ class SystemModel {
   // definite, say): "" when the values are allowed, else what is wrong and what is allowed.
   virtual std::string checkParameters(const double* /*p*/) const { return {}; }
 
+  // The quantity that parameter `parameter` keeps continuous (SystemInfo::continuousPhases,
+  // e.g. the table's angle) at (t, q, y) with parameters p. NaN when the parameter keeps nothing.
+  virtual double continuousValue(int /*parameter*/, const double* /*p*/, double /*t*/,
+                                 const double* /*q*/, const double* /*y*/) const {
+    return std::numeric_limits<double>::quiet_NaN();
+  }
+
   virtual void anchor(const double* p, const double* q, double* rho) const = 0;
   virtual void anchor(const double* p, const Sym* q, Sym* rho) const = 0;
   virtual bool hasStructure() const = 0;
@@ -294,6 +320,13 @@ class DefinedSystem final : public SystemModel {
       return Def::checkParameters(p);
     else
       return {};
+  }
+  double continuousValue(int parameter, const double* p, double t, const double* q,
+                         const double* y) const override {
+    if constexpr (requires { &Def::continuousValue; })
+      return Def::continuousValue(parameter, p, t, q, y);
+    else
+      return SystemModel::continuousValue(parameter, p, t, q, y);
   }
   bool hasStructure() const override { return kStructure; }
   void structure(const double* p, const double* q, double* C) const override {

@@ -30,13 +30,37 @@ QString rangeReason(const nh::ParameterInfo& info, double v) {
            formatValue(v));
 }
 
-QLabel* makeReasonLabel() {
-  auto* label = new QLabel;
+// The panel's message line: two lines high whether shown or not, so that showing a refusal
+// moves no row (the rows under the mouse stay where they are).
+QLabel* makeMessageLabel(QWidget* parent) {
+  auto* label = new QLabel(parent);
   label->setObjectName("reason");
   label->setWordWrap(true);
+  label->setAlignment(Qt::AlignLeft | Qt::AlignTop);
   label->setStyleSheet("color: #ff6b5b; font-weight: bold;");
+  QFont bold = label->font();
+  bold.setBold(true);
+  label->setFixedHeight(2 * QFontMetrics(bold).lineSpacing() + 4);
+  QSizePolicy policy = label->sizePolicy();
+  policy.setRetainSizeWhenHidden(true);
+  policy.setHorizontalPolicy(QSizePolicy::Ignored);  // long text wraps, never widens the panel
+  label->setSizePolicy(policy);
   label->hide();
   return label;
+}
+
+bool isUndoOrRedo(const QKeyEvent* key) {
+  return key->matches(QKeySequence::Undo) || key->matches(QKeySequence::Redo) ||
+         (key->key() == Qt::Key_Z && (key->modifiers() & Qt::ControlModifier)) ||
+         (key->key() == Qt::Key_Y && (key->modifiers() & Qt::ControlModifier));
+}
+
+// The unit of a state variable for the initial-condition fields: the system's `units`
+// (SystemInfo::stateUnits, a model file's `units:` key); "" when it gives none.
+QString stateUnit(const nh::SystemModel& system, const std::string& name) {
+  const auto& units = system.info().stateUnits;
+  const auto it = units.find(name);
+  return it == units.end() ? QString() : QString::fromStdString(it->second);
 }
 
 }  // namespace
@@ -54,18 +78,49 @@ CheckedSpinBox::CheckedSpinBox(std::function<QString(double)> check, QWidget* pa
   lineEdit()->installEventFilter(this);
 }
 
+// Ctrl+Z / Ctrl+Shift+Z / Ctrl+Y belong to the window's undo stack, not to the line edit's
+// own text undo. The override reaches the line edit (the focus widget) and, ignored there,
+// the spin box, whose QAbstractSpinBox::event would hand it to the line edit again, which
+// accepts it and so blocks the window's shortcut: both places refuse it. What was typed is
+// committed first, so the undo undoes it and redo brings it back.
 bool CheckedSpinBox::eventFilter(QObject* watched, QEvent* event) {
-  // Ctrl+Z / Ctrl+Shift+Z belong to the window's undo stack (values are committed on Enter),
-  // not to the line edit's own text undo.
-  if (event->type() == QEvent::ShortcutOverride) {
-    auto* key = static_cast<QKeyEvent*>(event);
-    if (key->matches(QKeySequence::Undo) || key->matches(QKeySequence::Redo) ||
-        (key->key() == Qt::Key_Z && (key->modifiers() & Qt::ControlModifier))) {
-      event->ignore();
-      return true;
-    }
+  if (event->type() == QEvent::ShortcutOverride && isUndoOrRedo(static_cast<QKeyEvent*>(event))) {
+    interpretText();
+    event->ignore();
+    return true;
   }
   return QDoubleSpinBox::eventFilter(watched, event);
+}
+
+bool CheckedSpinBox::event(QEvent* event) {
+  if (event->type() == QEvent::ShortcutOverride && isUndoOrRedo(static_cast<QKeyEvent*>(event))) {
+    interpretText();
+    event->ignore();
+    return true;
+  }
+  return QDoubleSpinBox::event(event);
+}
+
+void CheckedSpinBox::clearRefusal() {
+  if (refusal_.isEmpty()) return;
+  refusal_.clear();
+  markRefused(false);
+  emit refusalChanged(QString());
+}
+
+// A red tint of the field, through the palette: a style sheet border would change the spin
+// box's size and so move the rows of the panel.
+void CheckedSpinBox::markRefused(bool refused) {
+  if (!refused) {
+    setPalette(QPalette());
+    return;
+  }
+  QPalette p = palette();
+  const QColor base = p.color(QPalette::Base), red(0xff, 0x6b, 0x5b);
+  auto mix = [](int a, int b) { return (a * 3 + b * 2) / 5; };
+  p.setColor(QPalette::Base, QColor(mix(base.red(), red.red()), mix(base.green(), red.green()),
+                                    mix(base.blue(), red.blue())));
+  setPalette(p);
 }
 
 QString CheckedSpinBox::textFromValue(double value) const { return formatValue(value); }
@@ -93,10 +148,9 @@ void CheckedSpinBox::onTextEdited(const QString& text) {
     else
       reason = check_(v);
   }
-  // The reason stays up after Enter restores the previous value, until a valid edit.
+  // The reason stays up after Enter restores the previous value, until a value is accepted.
   refusal_ = reason;
-  setStyleSheet(reason.isEmpty() ? QString()
-                                 : QStringLiteral("QDoubleSpinBox { border: 2px solid #ff6b5b; }"));
+  markRefused(!reason.isEmpty());
   emit refusalChanged(reason);
 }
 
@@ -106,8 +160,26 @@ ParameterPanel::ParameterPanel(SimulationController* controller, QUndoStack* und
     : QWidget(parent), controller_(controller), undo_(undo) {
   layout_ = new QVBoxLayout(this);
   layout_->setContentsMargins(6, 6, 6, 6);
+  message_ = makeMessageLabel(this);
+  layout_->addWidget(message_);
   rebuild();
   connect(controller_, &SimulationController::parametersChanged, this, &ParameterPanel::syncValues);
+}
+
+void ParameterPanel::showRefusal(const QString& message) {
+  message_->setText(message);
+  message_->setToolTip(message);
+  message_->show();
+}
+
+void ParameterPanel::clearRefusals() {
+  for (Row& row : rows_) {
+    QSignalBlocker block(row.spin);
+    row.spin->clearRefusal();
+  }
+  message_->clear();
+  message_->setToolTip(QString());
+  message_->hide();
 }
 
 void ParameterPanel::rebuild() {
@@ -148,13 +220,10 @@ void ParameterPanel::rebuild() {
     row.spin->setObjectName("spin_" + row.name);
     row.spin->setToolTip(tip);
     row.spin->setSingleStep(std::pow(10.0, std::floor(std::log10((hi - lo) / 100))));
-    row.reason = makeReasonLabel();
-    row.reason->setObjectName("reason_" + row.name);
     grid->addWidget(label, gridRow, 0);
     grid->addWidget(row.slider, gridRow, 1);
     grid->addWidget(row.spin, gridRow, 2);
-    grid->addWidget(row.reason, gridRow + 1, 0, 1, 3);
-    gridRow += 2;
+    ++gridRow;
     rows_.push_back(row);
   }
   for (Row& row : rows_) {
@@ -163,15 +232,21 @@ void ParameterPanel::rebuild() {
     connect(row.slider, &QSlider::valueChanged, this, [this, r](int p) { sliderMoved(*r, p); });
     connect(row.spin, &QDoubleSpinBox::valueChanged, this,
             [this, r](double v) { spinCommitted(*r, v); });
-    connect(row.spin, &CheckedSpinBox::refusalChanged, this, [r](const QString& reason) {
-      r->reason->setText(reason.isEmpty() ? QString() : QObject::tr("Refused: %1").arg(reason));
-      r->reason->setVisible(!reason.isEmpty());
+    connect(row.spin, &CheckedSpinBox::refusalChanged, this, [this](const QString& reason) {
+      if (reason.isEmpty())
+        message_->hide();
+      else
+        showRefusal(tr("Refused: %1").arg(reason));
     });
   }
   auto* defaults = new QPushButton(tr("Restore defaults"));
+  defaults->setToolTip(
+      tr("Every parameter back to its default, except phases that keep a motion continuous "
+         "(the table's angle at t = 0 is shifted so the table turns on from where it is)"));
   connect(defaults, &QPushButton::clicked, this, [this] {
     undo_->beginMacro(tr("Restore default parameters"));
     for (Row& row : rows_) {
+      if (!controller_->system().info().keptContinuousBy(row.info.name).empty()) continue;
       const double now = controller_->parameter(row.info.name);
       if (now != row.info.defaultValue)
         undo_->push(
@@ -189,6 +264,8 @@ void ParameterPanel::syncValues() {
   syncing_ = true;
   for (Row& row : rows_) {
     const double v = controller_->parameter(row.info.name);
+    // A value that changed (an accepted edit, undo, scrubbing) supersedes a refusal.
+    if (v != row.spin->value()) clearRefusals();
     QSignalBlocker bs(row.slider), bp(row.spin);
     row.spin->setValue(v);
     const double f = std::clamp((v - row.lo) / (row.hi - row.lo), 0.0, 1.0);
@@ -206,6 +283,7 @@ void ParameterPanel::sliderMoved(Row& row, int position) {
   if (!row.info.allows(v)) return;
   const double before = controller_->parameter(row.info.name);
   if (before == v) return;
+  clearRefusals();
   {
     QSignalBlocker block(row.spin);
     row.spin->setValue(v);
@@ -219,12 +297,11 @@ void ParameterPanel::spinCommitted(Row& row, double value) {
   if (syncing_) return;
   const QString reason = rangeReason(row.info, value);
   if (!reason.isEmpty()) {
-    row.reason->setText(tr("Refused: %1").arg(reason));
-    row.reason->show();
-    syncValues();
+    syncValues();  // back to the value in force (this clears refusals: show it after)
+    showRefusal(tr("Refused: %1").arg(reason));
     return;
   }
-  row.reason->hide();
+  clearRefusals();
   const double before = controller_->parameter(row.info.name);
   if (before == value) return;
   undo_->push(new SetParameterCommand(controller_, row.info.name, before, value));
@@ -242,11 +319,7 @@ QSlider* ParameterPanel::slider(const QString& name) const {
   return nullptr;
 }
 
-QLabel* ParameterPanel::reasonLabel(const QString& name) const {
-  for (const Row& r : rows_)
-    if (r.name == name) return r.reason;
-  return nullptr;
-}
+QLabel* ParameterPanel::reasonLabel(const QString&) const { return message_; }
 
 // ---- InitialStatePanel --------------------------------------------------------------------
 
@@ -255,6 +328,8 @@ InitialStatePanel::InitialStatePanel(SimulationController* controller, QUndoStac
     : QWidget(parent), controller_(controller), undo_(undo) {
   layout_ = new QVBoxLayout(this);
   layout_->setContentsMargins(6, 6, 6, 6);
+  message_ = makeMessageLabel(this);
+  layout_->addWidget(message_);
   rebuild();
   connect(controller_, &SimulationController::initialChanged, this, &InitialStatePanel::syncValues);
 }
@@ -262,6 +337,8 @@ InitialStatePanel::InitialStatePanel(SimulationController* controller, QUndoStac
 void InitialStatePanel::rebuild() {
   if (body_) body_->deleteLater();
   spins_.clear();
+  labels_.clear();
+  message_->hide();
   body_ = new QWidget;
   auto* grid = new QGridLayout(body_);
   grid->setContentsMargins(0, 0, 0, 0);
@@ -274,12 +351,12 @@ void InitialStatePanel::rebuild() {
         [](double v) { return std::isfinite(v) ? QString() : QObject::tr("must be finite"); });
     spin->setObjectName("initial_" + name);
     spin->setSingleStep(0.1);
-    auto* reason = makeReasonLabel();
+    QLabel* reason = message_;
     connect(spin, &CheckedSpinBox::refusalChanged, reason, [reason](const QString& r) {
       reason->setText(r);
       reason->setVisible(!r.isEmpty());
     });
-    connect(spin, &QDoubleSpinBox::valueChanged, this, [this, name, reason](double v) {
+    connect(spin, &QDoubleSpinBox::valueChanged, this, [this, name, reason, spin](double v) {
       if (syncing_) return;
       auto before = controller_->initialOverrides();
       auto after = before;
@@ -289,6 +366,7 @@ void InitialStatePanel::rebuild() {
         controller_->setInitialOverrides(after);
         controller_->setInitialOverrides(before);
         undo_->push(new SetInitialCommand(controller_, before, after, false, false));
+        spin->clearRefusal();
         reason->hide();
       } catch (const nh::Error& e) {
         reason->setText(tr("Refused: %1").arg(QString::fromStdString(e.what())));
@@ -296,11 +374,14 @@ void InitialStatePanel::rebuild() {
         syncValues();
       }
     });
-    grid->addWidget(new QLabel(name), row, 0);
+    const QString unit = stateUnit(controller_->system(), layout.names[i]);
+    auto* label = new QLabel(unit.isEmpty() ? name : QStringLiteral("%1 [%2]").arg(name, unit));
+    label->setObjectName("initialLabel_" + name);
+    grid->addWidget(label, row, 0);
     grid->addWidget(spin, row, 1);
-    grid->addWidget(reason, row + 1, 0, 1, 2);
-    row += 2;
+    ++row;
     spins_.emplace_back(name, spin);
+    labels_.push_back(label);
   }
   notes_ = new QLabel;
   notes_->setWordWrap(true);
@@ -345,6 +426,12 @@ void InitialStatePanel::syncValues() {
   notes_->setText(notes.join("\n"));
   notes_->setVisible(!notes.isEmpty());
   syncing_ = false;
+}
+
+QLabel* InitialStatePanel::label(const QString& name) const {
+  for (size_t i = 0; i < spins_.size(); ++i)
+    if (spins_[i].first == name) return labels_[i];
+  return nullptr;
 }
 
 CheckedSpinBox* InitialStatePanel::spinBox(const QString& name) const {

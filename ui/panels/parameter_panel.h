@@ -1,7 +1,9 @@
 // Panels generated from a system's descriptors: parameters (slider + spin box each, units,
 // ranges and descriptions as tooltips) and initial conditions. Values outside a parameter's
-// range are refused in the widget with the reason shown under it. Every edit goes through
-// the undo stack.
+// range are refused in the widget (red border) with the reason in the panel's message line at
+// its top, whose height is reserved so that no row moves; the message clears when a value is
+// accepted. Every edit goes through the undo stack; Ctrl+Z in a spin box commits what was
+// typed and then undoes through the stack.
 #pragma once
 
 #include <QDoubleSpinBox>
@@ -34,8 +36,11 @@ class CheckedSpinBox : public QDoubleSpinBox {
   void fixup(QString& text) const override;
   // Why the last typed text was refused (empty if it was not).
   const QString& refusal() const { return refusal_; }
+  // Forgets the refusal (a value was accepted since): border and refusalChanged("").
+  void clearRefusal();
 
  protected:
+  bool event(QEvent* event) override;
   bool eventFilter(QObject* watched, QEvent* event) override;
 
  signals:
@@ -43,6 +48,7 @@ class CheckedSpinBox : public QDoubleSpinBox {
 
  private:
   void onTextEdited(const QString& text);
+  void markRefused(bool refused);
   std::function<QString(double)> check_;
   QString refusal_;
 };
@@ -55,10 +61,11 @@ class ParameterPanel : public QWidget {
   void rebuild();  // system changed
   void syncValues();
 
-  // For tests: the widgets of a parameter.
+  // For tests: the widgets of a parameter. reasonLabel: the panel's message line, where a
+  // refusal of any parameter's value is shown.
   CheckedSpinBox* spinBox(const QString& name) const;
   QSlider* slider(const QString& name) const;
-  QLabel* reasonLabel(const QString& name) const;
+  QLabel* reasonLabel(const QString& name = {}) const;
 
  private:
   struct Row {
@@ -66,15 +73,17 @@ class ParameterPanel : public QWidget {
     nh::ParameterInfo info;
     QSlider* slider;
     CheckedSpinBox* spin;
-    QLabel* reason;
     double lo, hi;  // slider span
   };
   void sliderMoved(Row& row, int position);
   void spinCommitted(Row& row, double value);
+  void showRefusal(const QString& message);
+  void clearRefusals();
 
   SimulationController* controller_;
   QUndoStack* undo_;
   QVBoxLayout* layout_;
+  QLabel* message_;
   QWidget* body_ = nullptr;
   std::vector<Row> rows_;
   long dragSerial_ = 0;
@@ -89,12 +98,16 @@ class InitialStatePanel : public QWidget {
   void rebuild();
   void syncValues();
   CheckedSpinBox* spinBox(const QString& name) const;
+  QLabel* messageLabel() const { return message_; }  // refusals (reserved height)
+  QLabel* label(const QString& name) const;          // "name [unit]"
 
  private:
   SimulationController* controller_;
   QUndoStack* undo_;
   QVBoxLayout* layout_;
+  QLabel* message_;
   QWidget* body_ = nullptr;
+  std::vector<QLabel*> labels_;
   QLabel* notes_ = nullptr;
   std::vector<std::pair<QString, CheckedSpinBox*>> spins_;
   bool syncing_ = false;

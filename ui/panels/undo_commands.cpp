@@ -43,19 +43,67 @@ void SetParameterCommand::apply(double value, const char* action) {
   }
 }
 
-void SetParameterCommand::redo() { apply(after_, "redo"); }
+void SetParameterCommand::redo() {
+  if (otherTimeline_) {
+    try {
+      otherTimeline_ = controller_->swapTimeline(std::move(otherTimeline_));
+    } catch (const nh::Error& e) {
+      refuse(this, controller_, "redo", e);
+    }
+    return;
+  }
+  apply(after_, "redo");
+  if (!isObsolete()) otherTimeline_ = controller_->takeDroppedTimeline();
+}
 
-void SetParameterCommand::undo() { apply(before_, "undo"); }
+void SetParameterCommand::undo() {
+  if (otherTimeline_) {
+    try {
+      otherTimeline_ = controller_->swapTimeline(std::move(otherTimeline_));
+    } catch (const nh::Error& e) {
+      refuse(this, controller_, "undo", e);
+    }
+    return;
+  }
+  apply(before_, "undo");
+}
 
 bool SetParameterCommand::mergeWith(const QUndoCommand* other) {
   const auto* o = dynamic_cast<const SetParameterCommand*>(other);
   // A refused move applied nothing: it must not extend the drag it follows.
-  if (!o || o->isObsolete() || o->name_ != name_ || o->mergeKey_ != mergeKey_ || mergeKey_ == 0)
+  if (!o || o->isObsolete() || o->name_ != name_ || o->mergeKey_ != mergeKey_ || mergeKey_ == 0 ||
+      o->otherTimeline_)
     return false;
   after_ = o->after_;
   updateText();
   return true;
 }
+
+ReplaceTimelineCommand::ReplaceTimelineCommand(
+    SimulationController* controller, std::shared_ptr<SimulationController::Timeline> replaced,
+    const QString& text)
+    : controller_(controller), other_(std::move(replaced)) {
+  setText(text);
+  if (!other_) setObsolete(true);  // nothing was replaced: nothing to undo
+}
+
+void ReplaceTimelineCommand::swap(const char* action) {
+  try {
+    other_ = controller_->swapTimeline(std::move(other_));
+  } catch (const nh::Error& e) {
+    refuse(this, controller_, action, e);
+  }
+}
+
+void ReplaceTimelineCommand::redo() {
+  if (skipRedo_) {
+    skipRedo_ = false;
+    return;
+  }
+  swap("redo");
+}
+
+void ReplaceTimelineCommand::undo() { swap("undo"); }
 
 SetInitialCommand::SetInitialCommand(SimulationController* controller,
                                      std::map<std::string, double> before,

@@ -10,12 +10,13 @@
 #include <string>
 
 #include "core/nh/scenario.h"
+#include "ui/sim/simulation_controller.h"
 
 namespace nhui {
 
-class SimulationController;
-
 // Sets one parameter. Slider moves of one drag (same `mergeKey` ≠ 0) merge into one command.
+// Set at a scrubbed moment, the edit forks the history there; undo then brings back the
+// replaced timeline (and redo the edited one) instead of setting the value back.
 class SetParameterCommand : public QUndoCommand {
  public:
   SetParameterCommand(SimulationController* controller, std::string name, double before,
@@ -33,6 +34,27 @@ class SetParameterCommand : public QUndoCommand {
   std::string name_;
   double before_, after_;
   long mergeKey_;
+  std::shared_ptr<SimulationController::Timeline> otherTimeline_;  // the fork's other branch
+};
+
+// The shown history was replaced (Play from a scrubbed moment forked it, see
+// SimulationController::historyForked; Edit start restarted the run): undo shows the replaced
+// timeline again, redo the new one. `replaced`: the timeline before (takeDroppedTimeline(),
+// copyTimeline()); the replacement is in effect, so the first redo() does nothing. Without a
+// replaced timeline the command is obsolete (QUndoStack drops it).
+class ReplaceTimelineCommand : public QUndoCommand {
+ public:
+  ReplaceTimelineCommand(SimulationController* controller,
+                         std::shared_ptr<SimulationController::Timeline> replaced,
+                         const QString& text);
+  void redo() override;
+  void undo() override;
+
+ private:
+  void swap(const char* action);
+  SimulationController* controller_;
+  std::shared_ptr<SimulationController::Timeline> other_;
+  bool skipRedo_ = true;
 };
 
 // Replaces the initial-condition overrides; `applied` says the change is already in effect

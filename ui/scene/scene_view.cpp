@@ -1,10 +1,16 @@
 #include "ui/scene/scene_view.h"
 
+#include <vtkActor.h>
 #include <vtkCamera.h>
+#include <vtkPolyDataMapper.h>
+#include <vtkProperty.h>
 #include <vtkRenderer.h>
+#include <vtkSphereSource.h>
 
+#include <QLineF>
 #include <QMouseEvent>
 #include <cmath>
+#include <limits>
 
 #include "core/nh/errors.h"
 #include "ui/sim/simulation_controller.h"
@@ -38,18 +44,47 @@ std::string formatTime(double t) {
   return buf;
 }
 
+// The velocity knob: its size relative to the scene and its colours (normal, hovered).
+constexpr double kKnobRadius = 0.035;  // × the scene's extent
+constexpr double kKnobColour[3] = {0.35, 0.9, 0.45};
+constexpr double kKnobHoverColour[3] = {1.0, 0.85, 0.2};
+
 }  // namespace
+
+DragTarget pickDragTarget(QPointF press, QPointF body, double bodyRadius,
+                          std::optional<QPointF> tip, double tipRadius, bool control) {
+  const double toBody = QLineF(body, press).length();
+  const double toTip = tip ? QLineF(*tip, press).length() : std::numeric_limits<double>::infinity();
+  if (control && toBody < std::max(40.0, bodyRadius)) return DragTarget::Velocity;
+  const bool onBody = toBody < bodyRadius, onTip = toTip < tipRadius;
+  if (onTip && onBody) return toTip < toBody ? DragTarget::Velocity : DragTarget::Position;
+  if (onTip) return DragTarget::Velocity;
+  if (onBody) return DragTarget::Position;
+  return DragTarget::None;
+}
 
 SceneView::SceneView(SimulationController* controller, QWidget* parent)
     : VtkViewWidget(parent), controller_(controller) {
   primary_ = std::make_unique<SceneRenderer>(renderer(), SceneRole::Primary);
   comparison_ = std::make_unique<SceneRenderer>(renderer(), SceneRole::Comparison);
+  vtkNew<vtkSphereSource> sphere;
+  sphere->SetThetaResolution(24);
+  sphere->SetPhiResolution(16);
+  vtkNew<vtkPolyDataMapper> mapper;
+  mapper->SetInputConnection(sphere->GetOutputPort());
+  knob_ = vtkSmartPointer<vtkActor>::New();
+  knob_->SetMapper(mapper);
+  knob_->GetProperty()->SetColor(kKnobColour[0], kKnobColour[1], kKnobColour[2]);
+  knob_->VisibilityOff();
+  renderer()->AddActor(knob_);
   connect(this, &VtkViewWidget::cameraChangedByUser, this, &SceneView::captureCamera);
 }
 
 SceneView::~SceneView() {
   // Actors go before the render window's GL resources.
   makeCurrent();
+  renderer()->RemoveActor(knob_);
+  knob_ = nullptr;
   comparison_.reset();
   primary_.reset();
   doneCurrent();
@@ -184,14 +219,84 @@ void SceneView::refresh() {
       break;
   }
   if (tableFrame_) overlay += "\nview: rotating table frame";
-  if (editInitial_) overlay += "\nedit: drag the body (position) or the green arrow (velocity)";
+  if (editInitial_) overlay += "\nedit: drag the body (position) or the green knob (velocity)";
   primary_->setOverlayText(overlay);
   if (needCameraReset_) {
     resetCamera();
   } else {
     applyCamera();
   }
+  updateHandle();
   update();
+}
+
+bool SceneView::handleGeometry(HandleGeometry& g) const {
+  const nh::DragHandle* handle = dragHandle();
+  if (!handle) return false;
+  const nh::SceneBody* body = findBody(handle->body);
+  if (!body) return false;
+  double up[3];
+  renderer()->GetActiveCamera()->GetViewUp(up);
+  const Eigen::Vector3d viewUp(up[0], up[1], up[2]);
+  // Screen radius of a world sphere of radius r at p: its centre to its top edge.
+  auto screenRadius = [&](const Eigen::Vector3d& p, double r) {
+    const Eigen::Vector3d top = p + r * viewUp;
+    const double a[3] = {p.x(), p.y(), p.z()}, b[3] = {top.x(), top.y(), top.z()};
+    return QLineF(worldToWidget(a), worldToWidget(b)).length();
+  };
+  const double radius = std::max({body->size.x(), body->size.y(), 0.05 * frame_.extent});
+  const double centre[3] = {body->position.x(), body->position.y(), body->position.z()};
+  g.body = worldToWidget(centre);
+  g.bodyRadius = std::max(25.0, screenRadius(body->position, 1.3 * radius));
+  g.tip.reset();
+  for (const auto& a : frame_.arrows) {
+    if (handle->arrow.empty() || a.name != handle->arrow) continue;
+    const double magnitude = a.vector.norm();
+    const double length = primary_->arrowLength(a.name, magnitude);
+    g.origin = a.origin;
+    g.tipWorld = magnitude > 0 && length > 0
+                     ? Eigen::Vector3d(a.origin + a.vector / magnitude * length)
+                     : a.origin;
+    const double tip[3] = {g.tipWorld.x(), g.tipWorld.y(), g.tipWorld.z()};
+    g.tip = worldToWidget(tip);
+    g.tipRadius = std::max(14.0, 1.4 * screenRadius(g.tipWorld, kKnobRadius * frame_.extent));
+    g.perLength = length > 0 && magnitude > 0 ? magnitude / length
+                                              : 1.0 / std::max(1e-6, 0.35 * frame_.extent);
+  }
+  return true;
+}
+
+void SceneView::updateHandle() {
+  HandleGeometry g;
+  const bool shown = editInitial_ && handleGeometry(g) && g.tip;
+  knob_->SetVisibility(shown);
+  if (!shown) return;
+  const bool hot = hover_ == DragTarget::Velocity || drag_ == Drag::Velocity;
+  const double* colour = hot ? kKnobHoverColour : kKnobColour;
+  knob_->GetProperty()->SetColor(colour[0], colour[1], colour[2]);
+  knob_->SetScale(kKnobRadius * frame_.extent * (hot ? 1.4 : 1.0) *
+                  2);  // the source's diameter is 1
+  knob_->SetPosition(g.tipWorld.x(), g.tipWorld.y(), g.tipWorld.z());
+}
+
+void SceneView::mouseMoveEvent(QMouseEvent* event) {
+  if (editInitial_ && event->buttons() == Qt::NoButton) {
+    HandleGeometry g;
+    DragTarget target = DragTarget::None;
+    if (handleGeometry(g))
+      target = pickDragTarget(event->position(), g.body, g.bodyRadius, g.tip, g.tipRadius,
+                              event->modifiers() & Qt::ControlModifier);
+    if (target != hover_) {
+      hover_ = target;
+      if (target == DragTarget::None)
+        unsetCursor();
+      else
+        setCursor(target == DragTarget::Velocity ? Qt::CrossCursor : Qt::SizeAllCursor);
+      updateHandle();
+      update();
+    }
+  }
+  VtkViewWidget::mouseMoveEvent(event);
 }
 
 bool SceneView::canEditInitial() const { return dragHandle() != nullptr; }
@@ -199,6 +304,11 @@ bool SceneView::canEditInitial() const { return dragHandle() != nullptr; }
 void SceneView::setEditInitial(bool edit) {
   editInitial_ = edit && canEditInitial();
   ++optionsSerial_;
+  setMouseTracking(editInitial_);  // hover feedback on the handles
+  if (!editInitial_) {
+    hover_ = DragTarget::None;
+    unsetCursor();
+  }
   if (editInitial_) {
     controller_->pause();
     controller_->reset();
@@ -221,9 +331,9 @@ bool SceneView::planePoint(const QPointF& pos, double height, Eigen::Vector3d& p
 bool SceneView::handleMousePress(QMouseEvent* event) {
   if (!editInitial_ || event->button() != Qt::LeftButton) return false;
   const nh::DragHandle* handle = dragHandle();
-  if (!handle) return false;
+  HandleGeometry g;
+  if (!handle || !handleGeometry(g)) return false;
   const nh::SceneBody* body = findBody(handle->body);
-  if (!body) return false;
   const nh::StateLayout& layout = controller_->primary().layout().state;
   const auto& x0 = controller_->initialState();
   const int ix = layout.find(handle->x), iy = layout.find(handle->y);
@@ -233,38 +343,27 @@ bool SceneView::handleMousePress(QMouseEvent* event) {
   dragBefore_ = controller_->initialOverrides();
   velocityAxes_ = handle->velocityInBodyAxes ? body->orientation.toRotationMatrix()
                                              : Eigen::Matrix3d::Identity();
-
   const QPointF p = event->position();
-  for (const auto& a : frame_.arrows) {
-    if (handle->arrow.empty() || a.name != handle->arrow) continue;
-    const double magnitude = a.vector.norm();
-    const double length = primary_->arrowLength(a.name, magnitude);
-    const Eigen::Vector3d tip =
-        magnitude > 0 ? Eigen::Vector3d(a.origin + a.vector / magnitude * length) : a.origin;
-    const double tipWorld[3] = {tip.x(), tip.y(), tip.z()};
-    const double originWorld[3] = {a.origin.x(), a.origin.y(), a.origin.z()};
-    const QPointF tipScreen = worldToWidget(tipWorld), originScreen = worldToWidget(originWorld);
-    const bool nearTip = QLineF(tipScreen, p).length() < 18;
-    const bool fromBody =
-        (event->modifiers() & Qt::ControlModifier) && QLineF(originScreen, p).length() < 40;
-    if ((nearTip && options_.velocityArrows) || fromBody) {
+  switch (pickDragTarget(p, g.body, g.bodyRadius, g.tip, g.tipRadius,
+                         event->modifiers() & Qt::ControlModifier)) {
+    case DragTarget::Velocity:
+      if (!g.tip) return false;
       drag_ = Drag::Velocity;
-      velocityOrigin_ = a.origin;
-      velocityPerLength_ = length > 0 && magnitude > 0 ? magnitude / length
-                                                       : 1.0 / std::max(1e-6, 0.35 * frame_.extent);
+      velocityOrigin_ = g.origin;
+      velocityPerLength_ = g.perLength;
+      updateHandle();
+      return true;
+    case DragTarget::Position: {
+      Eigen::Vector3d hit;
+      if (!planePoint(p, body->position.z(), hit)) return false;
+      drag_ = Drag::Position;
+      dragStart_ = hit;
       return true;
     }
+    case DragTarget::None:
+      break;
   }
-  Eigen::Vector3d hit;
-  if (!planePoint(p, body->position.z(), hit)) return false;
-  const double radius = std::max({body->size.x(), body->size.y(), 0.05 * frame_.extent});
-  const double bodyWorld[3] = {body->position.x(), body->position.y(), body->position.z()};
-  const bool onBody = (hit - body->position).norm() < 1.6 * radius ||
-                      QLineF(worldToWidget(bodyWorld), p).length() < 25;
-  if (!onBody) return false;
-  drag_ = Drag::Position;
-  dragStart_ = hit;
-  return true;
+  return false;
 }
 
 bool SceneView::handleMouseMove(QMouseEvent* event) {
@@ -286,6 +385,16 @@ bool SceneView::handleMouseMove(QMouseEvent* event) {
   }
   try {
     controller_->setInitialOverrides(overrides);
+    if (drag_ == Drag::Velocity) {
+      // The constraints may not allow the dragged velocity (a sleigh cannot slide sideways):
+      // what they allow becomes the value set, so no note reports a value nobody typed.
+      const nh::StateLayout& layout = controller_->primary().layout().state;
+      const auto& x0 = controller_->initialState();
+      for (const std::string& name : {handle->vx, handle->vy})
+        if (const int pos = name.empty() ? -1 : layout.find(name); pos >= 0)
+          overrides[name] = x0[layout.index[pos]];
+      controller_->setInitialOverrides(overrides);
+    }
     controller_->reset();
     controller_->waitForTime(0, 1000);
     controller_->tick();
@@ -298,6 +407,7 @@ bool SceneView::handleMouseMove(QMouseEvent* event) {
 bool SceneView::handleMouseRelease(QMouseEvent*) {
   if (drag_ == Drag::None) return false;
   drag_ = Drag::None;
+  updateHandle();
   if (controller_->initialOverrides() != dragBefore_)
     emit initialDragged(dragBefore_, controller_->initialOverrides());
   return true;

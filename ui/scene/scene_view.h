@@ -3,17 +3,32 @@
 // frame, and editing of the initial position and velocity by dragging.
 #pragma once
 
+#include <vtkSmartPointer.h>
+
 #include <Eigen/Geometry>
+#include <QPointF>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "ui/scene/scene_renderer.h"
 #include "ui/scene/vtk_view_widget.h"
 
+class vtkActor;
+
 namespace nhui {
 
 class SimulationController;
+
+// What a press at `press` grabs in edit-start mode (screen coordinates): the velocity handle
+// (the knob at the velocity arrow's tip, `tip`, grabbable within `tipRadius`) or the body
+// (a disc of `bodyRadius` around `body`). Where both are in reach, the nearer centre wins,
+// so a short arrow whose tip lies on the body does not steal a position drag. Ctrl on the
+// body pulls out a new velocity.
+enum class DragTarget { None, Position, Velocity };
+DragTarget pickDragTarget(QPointF press, QPointF body, double bodyRadius,
+                          std::optional<QPointF> tip, double tipRadius, bool control);
 
 class SceneView : public VtkViewWidget {
   Q_OBJECT
@@ -28,9 +43,11 @@ class SceneView : public VtkViewWidget {
   bool follow() const { return follow_; }
   void setTableFrame(bool tableFrame);
   bool tableFrame() const { return tableFrame_; }
-  // Dragging the system's drag-handle body sets the initial position, dragging its velocity
-  // arrow (or Ctrl+drag from the arrow's origin) the initial velocity, as the system's
-  // SceneEditing describes. Turning it on resets to the initial state.
+  // Dragging the system's drag-handle body sets the initial position, dragging the knob at
+  // its velocity arrow's tip (or Ctrl+drag from the body) the initial velocity, as the
+  // system's SceneEditing describes; a position drag leaves the velocities as they were.
+  // Hovering a handle highlights it. Turning it on resets to the initial state (the caller
+  // keeps the discarded history for undo).
   void setEditInitial(bool edit);
   bool editInitial() const { return editInitial_; }
   // Whether the system's description offers a drag handle (SystemInfo::editing.drag).
@@ -53,6 +70,7 @@ class SceneView : public VtkViewWidget {
   bool handleMousePress(QMouseEvent* event) override;
   bool handleMouseMove(QMouseEvent* event) override;
   bool handleMouseRelease(QMouseEvent* event) override;
+  void mouseMoveEvent(QMouseEvent* event) override;
 
  private:
   void captureCamera();
@@ -61,6 +79,18 @@ class SceneView : public VtkViewWidget {
   const nh::SceneBody* findBody(const std::string& name) const;  // in the displayed frame
   const nh::DragHandle* dragHandle() const;                      // nullptr: nothing to drag
   bool planePoint(const QPointF& pos, double height, Eigen::Vector3d& point) const;
+  // The handles on screen at the displayed frame; false if the system has none to drag.
+  struct HandleGeometry {
+    QPointF body;
+    double bodyRadius = 0;
+    std::optional<QPointF> tip;
+    double tipRadius = 0;
+    Eigen::Vector3d tipWorld = Eigen::Vector3d::Zero();
+    Eigen::Vector3d origin = Eigen::Vector3d::Zero();
+    double perLength = 1;  // velocity per unit of drawn arrow length
+  };
+  bool handleGeometry(HandleGeometry& g) const;
+  void updateHandle();  // the velocity knob: where it is, shown in edit mode, hover colour
 
   SimulationController* controller_;
   std::unique_ptr<SceneRenderer> primary_;
@@ -94,6 +124,8 @@ class SceneView : public VtkViewWidget {
   Eigen::Matrix3d velocityAxes_ = Eigen::Matrix3d::Identity();  // columns: the axes of vx, vy
   std::map<std::string, double> dragBefore_;
   double startX_ = 0, startY_ = 0;
+  vtkSmartPointer<vtkActor> knob_;
+  DragTarget hover_ = DragTarget::None;
 };
 
 }  // namespace nhui

@@ -92,9 +92,10 @@ void SimulationController::setParameter(const std::string& name, double value) {
   if (parameters_[i] == value) return;
   std::vector<double> candidate = parameters_;
   candidate[i] = value;
+  if (!primary().empty()) keepContinuous(candidate, displayIndex(), i);
   if (const std::string why = system_->checkParameters(candidate.data()); !why.empty())
     throw nh::InputError("'" + name + "' = " + nh::formatValue(value) + " is not allowed: " + why);
-  parameters_[i] = value;
+  parameters_ = candidate;
   // The next reset starts from initial conditions completed for these parameters.
   try {
     computeInitialState(initialOverrides_, x0_, initialNotes_);
@@ -106,12 +107,49 @@ void SimulationController::setParameter(const std::string& name, double value) {
   }
   // Before the first sample (just after a system was chosen, say nhlab --set) there is no
   // state to go on from: the run restarts from the initial state completed above.
-  if (!primary().empty())
-    restartFrom(displayIndex());
-  else
+  if (!primary().empty()) {
+    const bool fork = scrubbed_ && displayIndex() + 1 < primary().size();
+    const double t = primary().time(displayIndex());
+    restartFrom(displayIndex(), true);
+    if (fork) emit historyForked(t, true);
+  } else {
     restartFromInitial();
+  }
   emit parametersChanged();
   emit initialChanged();
+}
+
+void SimulationController::keepContinuous(std::vector<double>& candidate, size_t k,
+                                          int edited) const {
+  const RunHistory& run = primary();
+  const std::vector<double>& before = run.parametersAt(k);
+  const std::vector<double> x = run.state(k);
+  const double t = run.time(k);
+  const double* q = x.data();
+  const double* y = x.data() + system_->n();
+  for (const auto& phase : system_->info().continuousPhases) {
+    const int j = system_->parameterIndex(phase.parameter);
+    if (j < 0 || j == edited) continue;  // an edited phase turns the quantity on purpose
+    const double target = system_->continuousValue(j, before.data(), t, q, y);
+    if (!std::isfinite(target)) continue;
+    // The quantity is the phase plus terms without it (slope 1): one step is exact. The
+    // slope is measured, and the step repeated, so a model that breaks the rule still lands.
+    for (int iteration = 0; iteration < 4; ++iteration) {
+      const double now = system_->continuousValue(j, candidate.data(), t, q, y);
+      const double miss = target - now;
+      if (!(std::abs(miss) > 1e-13 * (1 + std::abs(target)))) break;
+      const double phase0 = candidate[j];
+      candidate[j] = phase0 + 1;
+      const double slope = system_->continuousValue(j, candidate.data(), t, q, y) - now;
+      candidate[j] = phase0;
+      if (!(std::isfinite(slope) && slope != 0)) break;
+      candidate[j] = phase0 + miss / slope;
+    }
+    const nh::ParameterInfo& info = system_->info().parameters[j];
+    if (!info.allows(candidate[j]))
+      throw nh::InputError("keeping " + phase.quantity + " continuous needs " + info.name + " = " +
+                           nh::formatValue(candidate[j]) + ", outside " + info.rangeText());
+  }
 }
 
 void SimulationController::computeInitialState(const std::map<std::string, double>& overrides,
@@ -138,6 +176,17 @@ void SimulationController::setFormulation(nh::Formulation formulation) {
   if (scenario_.formulation == formulation) return;
   scenario_.formulation = formulation;
   if (!primary().empty()) restartFrom(displayIndex());
+}
+
+void SimulationController::setStepSize(double dt) {
+  if (!std::isfinite(dt) || dt < kMinStepSize || dt > kMaxStepSize)
+    throw nh::InputError("the step size must be in [" + nh::formatValue(kMinStepSize) + ", " +
+                         nh::formatValue(kMaxStepSize) + "] s, got " + nh::formatValue(dt));
+  if (dt == dtOut_) return;
+  dtOut_ = dt;
+  scenario_.dtOut = dt;
+  if (!primary().empty()) restartFrom(displayIndex());
+  emit stepSizeChanged(dt);
 }
 
 void SimulationController::setIntegrator(const nh::IntegratorOptions& options) {
@@ -199,7 +248,8 @@ void SimulationController::rebuildRuns() {
 // ---- Restarts ---------------------------------------------------------------------------
 
 void SimulationController::submit(double t0, bool emitInitial,
-                                  const std::vector<std::vector<double>>& states) {
+                                  const std::vector<std::vector<double>>& states,
+                                  const std::vector<std::vector<double>>& parameters) {
   SimulationWorker::Job job;
   job.epoch = ++epoch_;
   job.t0 = t0;
@@ -213,7 +263,9 @@ void SimulationController::submit(double t0, bool emitInitial,
     setup.dynamics = runs_[i]->dynamics();
     setup.formulation = scenario_.formulation;
     setup.options = scenario_.integrator;
-    setup.parameters = i == 0 ? parameters_ : comparisonParameters();
+    setup.parameters = i < parameters.size() ? parameters[i]
+                       : i == 0              ? parameters_
+                                             : comparisonParameters();
     setup.x0 = states[i];
     setup.layout = runs_[i]->layout();
     job.runs.push_back(std::move(setup));
@@ -235,12 +287,16 @@ void SimulationController::restartFromInitial() {
   }
   clock_ = displayTime_ = 0;
   scrubbed_ = false;
+  dropped_.reset();
   rateWindow_.clear();
   submit(0.0, true, states);
   emit historyReset();
 }
 
-void SimulationController::restartFrom(size_t k) {
+void SimulationController::restartFrom(size_t k, bool recompute) {
+  // What the user had seen after k (scrubbed back to it) is kept for undo; the look-ahead
+  // the worker computed past a paused or playing display is not.
+  dropped_ = scrubbed_ && k + 1 < primary().size() ? snapshot() : nullptr;
   std::vector<std::vector<double>> states(runs_.size());
   const double t = primary().time(k);
   for (size_t i = 0; i < runs_.size(); ++i) {
@@ -255,17 +311,109 @@ void SimulationController::restartFrom(size_t k) {
   scrubbed_ = false;
   rateWindow_.clear();
   lastError_.clear();
-  submit(t, false, states);
+  submit(t, recompute, states);
   emit historyReset();
+}
+
+std::shared_ptr<SimulationController::Timeline> SimulationController::snapshot() const {
+  auto timeline = std::make_shared<Timeline>();
+  for (const auto& run : runs_) timeline->runs.push_back(std::make_unique<RunHistory>(*run));
+  timeline->runFailed = runFailed_;
+  // As recorded (setParameter calls this after taking the new values).
+  timeline->parameters = recordedParameters();
+  timeline->displayTime = displayTime_;
+  timeline->lastError = lastError_;
+  return timeline;
+}
+
+std::shared_ptr<SimulationController::Timeline> SimulationController::swapTimeline(
+    std::shared_ptr<Timeline> other) {
+  if (!other || other->runs.size() != runs_.size() ||
+      other->parameters.size() != parameters_.size())
+    throw nh::InputError("the history to restore belongs to another system or comparison");
+  for (size_t i = 0; i < runs_.size(); ++i)
+    if (&other->runs[i]->system() != system_.get() ||
+        other->runs[i]->dynamics() != runs_[i]->dynamics() ||
+        other->runs[i]->layout().columns != runs_[i]->layout().columns)
+      throw nh::InputError("the history to restore belongs to another system or comparison");
+  pause();
+  worker_->halt();
+  ++epoch_;  // anything of the replaced timeline still in the outbox is ignored
+  auto replaced = std::make_shared<Timeline>();
+  replaced->runs = std::move(runs_);
+  replaced->runFailed = runFailed_;
+  replaced->parameters = parameters_;
+  replaced->displayTime = displayTime_;
+  replaced->lastError = lastError_;
+  runs_ = std::move(other->runs);
+  runFailed_ = other->runFailed;
+  parameters_ = other->parameters;
+  lastError_ = other->lastError;
+  dropped_.reset();
+  const RunHistory& run = primary();
+  clock_ = displayTime_ =
+      run.empty() ? 0 : std::clamp(other->displayTime, run.firstTime(), run.lastTime());
+  scrubbed_ = true;  // Play from here forks again
+  rateWindow_.clear();
+  try {
+    computeInitialState(initialOverrides_, x0_, initialNotes_);
+  } catch (const nh::Error&) {
+    // Reset keeps the previous initial state (as after an edit that does not fit).
+  }
+  continueFromEnd();
+  emit historyReset();
+  emit parametersChanged();
+  emit initialChanged();
+  emit ticked();
+  return replaced;
+}
+
+void SimulationController::continueFromEnd() {
+  if (primary().empty() || runFailed_[0]) return;
+  const size_t last = primary().size() - 1;
+  const double t = primary().time(last);
+  std::vector<std::vector<double>> states(runs_.size()), parameters(runs_.size());
+  for (size_t i = 0; i < runs_.size(); ++i) {
+    const RunHistory& run = *runs_[i];
+    if (runFailed_[i] || run.empty() || run.lastTime() != t) continue;
+    states[i] = run.state(run.size() - 1);
+    parameters[i] = run.parametersAt(run.size() - 1);
+  }
+  submit(t, false, states, parameters);
+}
+
+const std::vector<double>& SimulationController::recordedParameters() const {
+  const RunHistory& run = primary();
+  if (run.empty()) return parameters_;
+  // At the last sample, the parameters the run goes on with (an edit's, before its
+  // recomputed sample arrives).
+  const size_t k = displayIndex() + 1 == run.size() ? run.size() : displayIndex();
+  return run.parametersAt(k);
+}
+
+void SimulationController::followTimeline() {
+  if (primary().empty()) return;
+  const std::vector<double>& p = recordedParameters();
+  if (p == parameters_) return;
+  parameters_ = p;
+  try {
+    computeInitialState(initialOverrides_, x0_, initialNotes_);
+  } catch (const nh::Error&) {
+    // Reset keeps the previous initial state (as after an edit that does not fit).
+  }
+  emit parametersChanged();
+  emit initialChanged();
 }
 
 // ---- Time -------------------------------------------------------------------------------
 
 void SimulationController::play() {
   if (playing_) return;
-  if (scrubbed_ && !primary().empty() && displayIndex() + 1 < primary().size())
+  if (scrubbed_ && !primary().empty() && displayIndex() + 1 < primary().size()) {
+    const double t = primary().time(displayIndex());
     restartFrom(displayIndex());
-  else if (runFailed_[0] && !scrubbed_) {
+    emit historyForked(t, false);
+  } else if (runFailed_[0] && !scrubbed_) {
     emit errorOccurred(lastError_.isEmpty() ? tr("The simulation stopped.") : lastError_);
     return;
   } else if (scrubbed_ && !primary().empty() && runFailed_[0]) {
@@ -302,11 +450,15 @@ void SimulationController::stepBack() {
   const RunHistory& run = primary();
   if (run.empty()) return;
   size_t k = displayIndex();
-  // Between two samples, "back" first lands on the earlier one.
+  // Between two samples, "back" first lands on the earlier one; samples at the same time (an
+  // edit's recomputed sample) are one moment.
+  if (!(displayTime_ > run.time(k) + 1e-9 * dtOut_))
+    while (k > 0 && run.time(k - 1) >= run.time(k) - 1e-9 * dtOut_) --k;
   if (!(displayTime_ > run.time(k) + 1e-9 * dtOut_) && k > 0) --k;
   clock_ = displayTime_ = run.time(k);
   scrubbed_ = true;
   updateTarget();
+  followTimeline();
   emit ticked();
 }
 
@@ -324,6 +476,7 @@ void SimulationController::seek(double time) {
   clock_ = displayTime_ = std::clamp(time, run.firstTime(), run.lastTime());
   scrubbed_ = true;
   updateTarget();
+  followTimeline();
   emit ticked();
 }
 
@@ -412,6 +565,7 @@ void SimulationController::tick() {
       realTimeFactor_ = (rateWindow_.back().second - rateWindow_.front().second) / span;
   }
   updateTarget();
+  followTimeline();
   emit ticked();
 }
 

@@ -3,6 +3,11 @@
 // comparison run, and the display clock (play, pause, step, scrub, speed). Every edit is
 // queued to the SimulationWorker as a restart from a recorded state; the worker is the only
 // thing that changes simulation state.
+//
+// The parameters follow the timeline: scrubbing to a moment before an edit shows (and
+// parameters() returns) the values in force then. An edit at a moment, or Play from a
+// scrubbed moment, forks the history there: the later samples are replaced, and the replaced
+// timeline is kept (takeDroppedTimeline) for the undo stack to bring back (swapTimeline).
 #pragma once
 
 #include <QElapsedTimer>
@@ -42,10 +47,15 @@ class SimulationController : public QObject {
   const nh::SystemModel& system() const { return *system_; }
   std::shared_ptr<const nh::SystemModel> systemPtr() const { return system_; }
 
+  // The parameters in force at the displayed moment.
   const std::vector<double>& parameters() const { return parameters_; }
   double parameter(const std::string& name) const;
-  // Takes effect at once from the displayed moment (later history is dropped).
-  // Throws nh::InputError naming the allowed range.
+  // Takes effect at once from the displayed moment: the sample there is recomputed with the
+  // new value (so a paused view shows the new forces at once) and the run goes on from it;
+  // later history is dropped (kept for undo when the moment was scrubbed to, see
+  // takeDroppedTimeline). A phase parameter (SystemInfo::continuousPhases, the table's
+  // angle at t = 0) is shifted so that its quantity keeps its value at that moment, unless
+  // it is the one edited. Throws nh::InputError naming the allowed range.
   void setParameter(const std::string& name, double value);
 
   // Initial conditions: overrides by state name; used by the next reset().
@@ -81,6 +91,30 @@ class SimulationController : public QObject {
   double displayTime() const { return displayTime_; }
   double realTimeFactor() const { return realTimeFactor_; }
   double dtOut() const { return dtOut_; }
+  // The output step (the spacing of recorded samples, Step's increment): kMinStepSize …
+  // kMaxStepSize seconds. Takes effect from the displayed moment. Throws nh::InputError.
+  void setStepSize(double dt);
+  static constexpr double kMinStepSize = 1e-4, kMaxStepSize = 1.0;
+
+  // ---- Timelines (forks) ------------------------------------------------------------------
+  // A recorded history with what it needs to be shown again: the runs, the parameters at its
+  // displayed moment and that moment.
+  struct Timeline {
+    std::vector<std::unique_ptr<RunHistory>> runs;
+    std::vector<bool> runFailed;
+    std::vector<double> parameters;
+    double displayTime = 0;
+    QString lastError;
+  };
+  // The timeline the last fork replaced (nullptr if the last restart dropped nothing the
+  // user had seen); the caller takes ownership, the controller forgets it.
+  std::shared_ptr<Timeline> takeDroppedTimeline() { return std::move(dropped_); }
+  // A copy of the shown timeline (to undo a restart that discards it: Edit start).
+  std::shared_ptr<Timeline> copyTimeline() const { return snapshot(); }
+  // Shows `other` (paused at its displayed moment, the worker going on from its last
+  // sample) and returns the timeline it replaces. Throws nh::InputError if `other` belongs
+  // to another system or comparison (its runs do not match).
+  std::shared_ptr<Timeline> swapTimeline(std::shared_ptr<Timeline> other);
 
   // ---- Data -------------------------------------------------------------------------------
   const RunHistory& primary() const { return *runs_[0]; }
@@ -113,6 +147,11 @@ class SimulationController : public QObject {
   void ticked();
   void errorOccurred(const QString& message);
   void speedChanged(double speed);
+  void stepSizeChanged(double dt);
+  // The history after time t was replaced: by Play from a scrubbed moment (byEdit false: the
+  // caller should put takeDroppedTimeline() on the undo stack), or by an edit there (true:
+  // the edit's undo command took it).
+  void historyForked(double t, bool byEdit);
 
  private:
   // loadScenario and switchSystem; checkStart: evaluate the equations at x0 before the switch.
@@ -125,9 +164,24 @@ class SimulationController : public QObject {
   nh::DynamicsKind comparisonDynamics() const;
   std::vector<double> comparisonState(const std::vector<double>& primaryState) const;
   // Restarts both runs from recorded sample k (dropping later samples), or from x0 at t = 0.
-  void restartFrom(size_t k);
+  // recompute: the sample at k is recorded again with the current parameters (an edit), as a
+  // second sample at the same time, so plots show the change at that moment.
+  void restartFrom(size_t k, bool recompute = false);
   void restartFromInitial();
-  void submit(double t0, bool emitInitial, const std::vector<std::vector<double>>& states);
+  // parameters: per run (empty: the current ones).
+  void submit(double t0, bool emitInitial, const std::vector<std::vector<double>>& states,
+              const std::vector<std::vector<double>>& parameters = {});
+  // The worker goes on from the last sample of each live run, with the parameters there.
+  void continueFromEnd();
+  std::shared_ptr<Timeline> snapshot() const;
+  // Shifts the phase parameters in `candidate` so their quantities at sample k of the
+  // primary run keep the values they have with the parameters recorded there.
+  void keepContinuous(std::vector<double>& candidate, size_t k, int edited) const;
+  // The parameters the primary history records for the displayed moment (parameters_ when
+  // nothing is recorded).
+  const std::vector<double>& recordedParameters() const;
+  // parameters_ ← those in force at the displayed moment (emits parametersChanged).
+  void followTimeline();
   void updateTarget();
   void drain();
 
@@ -144,6 +198,7 @@ class SimulationController : public QObject {
 
   std::vector<std::unique_ptr<RunHistory>> runs_;
   std::vector<bool> runFailed_;
+  std::shared_ptr<Timeline> dropped_;
   std::unique_ptr<SimulationWorker> worker_;
   long epoch_ = 0;
 

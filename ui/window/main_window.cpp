@@ -15,6 +15,7 @@
 #include <QFileInfo>
 #include <QFrame>
 #include <QHBoxLayout>
+#include <QInputDialog>
 #include <QLabel>
 #include <QLineEdit>
 #include <QLocale>
@@ -116,6 +117,19 @@ MainWindow::MainWindow(bool useSettings, QWidget* parent)
   connect(controller_, &SimulationController::historyReset, this, [this] { banner_->hide(); });
   connect(undo_, &QUndoStack::cleanChanged, this,
           [this](bool clean) { setWindowModified(!clean); });
+  // A fork replaces what followed the moment: said in the status bar, and undoable (an
+  // edit's own command holds the replaced history; Play's gets a command of its own).
+  connect(controller_, &SimulationController::historyForked, this, [this](double t, bool byEdit) {
+    statusBar()->showMessage(
+        tr("%1 from t = %2 s: the history after it was replaced (%3 brings it back)")
+            .arg(byEdit ? tr("Edited") : tr("Resumed"))
+            .arg(t, 0, 'f', 2)
+            .arg(QKeySequence(QKeySequence::Undo).toString(QKeySequence::NativeText)),
+        10000);
+    if (!byEdit)
+      undo_->push(new ReplaceTimelineCommand(controller_, controller_->takeDroppedTimeline(),
+                                             tr("Resume from t = %1 s").arg(t, 0, 'f', 2)));
+  });
   connect(view_, &SceneView::initialDragged, this,
           [this](const std::map<std::string, double>& before,
                  const std::map<std::string, double>& after) {
@@ -368,7 +382,20 @@ void MainWindow::createToolBars() {
       editInitialAction_->setChecked(false);
       return;
     }
+    // Editing the start restarts the run: the history it discards stays on the undo stack.
+    auto kept = on && !controller_->primary().empty() ? controller_->copyTimeline() : nullptr;
+    const double shownUntil = controller_->primary().lastTime();
     view_->setEditInitial(on);
+    if (kept && shownUntil > 0) {
+      undo_->push(new ReplaceTimelineCommand(controller_, std::move(kept),
+                                             tr("Edit start (restart from t = 0)")));
+      statusBar()->showMessage(
+          tr("Edit start: the run restarted from its initial state; %1 brings back the "
+             "%2 s recorded before")
+              .arg(QKeySequence(QKeySequence::Undo).toString(QKeySequence::NativeText))
+              .arg(shownUntil, 0, 'f', 1),
+          10000);
+    }
   });
 }
 
@@ -510,6 +537,14 @@ void MainWindow::createMenus() {
   simMenu->addAction(stepAction_);
   simMenu->addAction(stepBackAction_);
   simMenu->addAction(resetAction_);
+  simMenu->addAction(tr("Step si&ze…"), this, [this] {
+    bool ok = false;
+    const double dt = QInputDialog::getDouble(
+        this, tr("Step size"), tr("Output step (the spacing of samples and of Step) [s]:"),
+        controller_->dtOut(), SimulationController::kMinStepSize,
+        SimulationController::kMaxStepSize, 4, &ok, Qt::WindowFlags(), 0.001);
+    if (ok) controller_->setStepSize(dt);
+  });
   QMenu* formulation = simMenu->addMenu(tr("Formulation"));
   for (auto [label, f] : {std::pair{tr("Multipliers (KKT)"), nh::Formulation::Multipliers},
                           std::pair{tr("Gibbs–Appell"), nh::Formulation::GibbsAppell}}) {
@@ -725,6 +760,8 @@ void MainWindow::dropEvent(QDropEvent* event) {
 
 void MainWindow::chooseSystem(const QString& name) {
   if (name.toStdString() == controller_->system().name()) return;
+  // Undoable: Undo returns to the previous system with its edited parameters and start.
+  SwitchSystemCommand::Run before{controller_->systemPtr(), controller_->scenario()};
   try {
     nh::Scenario s;
     s.system = name.toStdString();
@@ -733,8 +770,14 @@ void MainWindow::chooseSystem(const QString& name) {
     onError(QString::fromStdString(e.what()));
     return;
   }
+  SwitchSystemCommand::Run after{controller_->systemPtr(), controller_->scenario()};
+  const QString previous = QString::fromStdString(before.system->name());
+  undo_->push(new SwitchSystemCommand(controller_, std::move(before), std::move(after), true));
+  statusBar()->showMessage(
+      tr("Running %1 (%2 returns to %3 with its parameters)")
+          .arg(name, QKeySequence(QKeySequence::Undo).toString(QKeySequence::NativeText), previous),
+      8000);
   currentFile_.clear();
-  undo_->clear();
   applyView(ScenarioView{});  // a lesson's note described the previous system
   titleBase_.clear();
   updateWindowTitle();

@@ -1,6 +1,7 @@
 // Model files with mistakes: each is refused with one message naming the file, the key, the
 // line and column where it can be placed, and what is allowed (docs/model-format.md).
 #include <QtTest>
+#include <cmath>
 #include <string>
 
 #include "core/model/model_file.h"
@@ -151,6 +152,31 @@ class ModelErrorsTest : public QObject {
     row("multiplier outside the scene's arrows",
         replaceLine(kGood, "  - vz - y*vx", "  - vz - y*vx*lambda_1"), "constraints[1]", 10, 15,
         "'lambda_1' cannot be used here");
+    row("keeps_continuous naming no definition",
+        replaceLine(
+            kGood, "  - {name: m,",
+            "  - {name: m, default: 1, keeps_continuous: angle}\n  - {name: k, default: 1}"),
+        "parameters[1].keeps_continuous", 5, 45,
+        "'angle' is not a definition (keeps_continuous names the definition");
+    row("unit of an unknown variable", kGood + "units: {x: m, w: rad/s}\n", "units.w", 12, 15,
+        "'w' is neither a coordinate nor a velocity");
+  }
+  // A phase parameter and state units load; the phase's definition is evaluated by
+  // continuousValue (and only for it).
+  void keepsContinuousAndUnitsLoad() {
+    const auto s = nh::model::loadModelText(
+        replaceLine(kGood, "  - {name: m,",
+                    "  - {name: m, default: 1, unit: kg, min: 0, min_exclusive: true}\n"
+                    "  - {name: phase0, default: 0.5, keeps_continuous: angle}") +
+            "definitions:\n  angle: phase0 + 2*t\nunits: {x: m, vx: m/s}\n",
+        "particle.yaml");
+    QCOMPARE(s->info().keptContinuousBy("phase0"), std::string("angle"));
+    QCOMPARE(s->info().keptContinuousBy("m"), std::string());
+    QCOMPARE(s->info().stateUnits.at("x"), std::string("m"));
+    QCOMPARE(s->info().stateUnits.at("vx"), std::string("m/s"));
+    const double p[] = {1.0, 0.5}, q[] = {0, 0, 0}, y[] = {0, 0, 0};
+    QCOMPARE(s->continuousValue(1, p, 3.0, q, y), 6.5);
+    QVERIFY(std::isnan(s->continuousValue(0, p, 3.0, q, y)));
   }
   void errors() {
     QFETCH(QString, text);

@@ -64,7 +64,8 @@ std::map<std::string, double> probeParameters(const std::string& name) {
 // (I1 + I2 < I3), the sleigh's drawn length at its minimum 0.4 (|a| < 0.16).
 std::vector<std::map<std::string, double>> sceneParameters(const std::string& name) {
   std::vector<std::map<std::string, double>> sets = {probeParameters(name)};
-  if (name == "ball_on_turntable") sets.push_back({{"Omega_freq", 0}, {"Omega_amp", 0.5}});
+  if (name == "ball_on_turntable")
+    sets.push_back({{"Omega_freq", 0}, {"Omega_amp", 0.5}, {"table_angle0", 0.7}});
   if (name == "rigid_body") sets.push_back({{"I1", 1}, {"I2", 1}, {"I3", 3}});
   if (name == "chaplygin_sleigh") sets.push_back({{"a", 0.1}});
   if (name == "rolling_disk") sets.push_back({{"r", 0.5}});  // extent max(2, 6 r) = 3
@@ -281,6 +282,11 @@ class TwinsTest : public QObject {
       compareParameters(a.parameters[i], b.parameters[i]);
       if (QTest::currentTestFailed()) return;
     }
+    QCOMPARE(b.continuousPhases.size(), a.continuousPhases.size());
+    for (std::size_t i = 0; i < a.continuousPhases.size(); ++i) {
+      QCOMPARE(b.continuousPhases[i].parameter, a.continuousPhases[i].parameter);
+      QCOMPARE(b.continuousPhases[i].quantity, a.continuousPhases[i].quantity);
+    }
     QCOMPARE(b.coordinates, a.coordinates);
     QCOMPARE(b.velocities, a.velocities);
     QCOMPARE(b.stateOrder, a.stateOrder);
@@ -413,6 +419,13 @@ class TwinsTest : public QObject {
         twin->scene(p.data(), t, x.data(), x.data() + cpp->n(), lambda.data(), sb);
         compareScenes(name, sa, sb);
         if (QTest::currentTestFailed()) return;
+        // What a parameter keeps continuous through edits (the table's angle).
+        for (int i = 0; i < static_cast<int>(p.size()); ++i) {
+          const double a = cpp->continuousValue(i, p.data(), t, x.data(), x.data() + cpp->n());
+          const double b = twin->continuousValue(i, p.data(), t, x.data(), x.data() + cpp->n());
+          QCOMPARE(std::isnan(b), std::isnan(a));
+          if (!std::isnan(a)) QVERIFY(std::abs(a - b) <= 1e-12 * (1 + std::abs(a)));
+        }
       }
     }
   }

@@ -73,13 +73,22 @@ inline constexpr ParameterSpec kGravity{.name = "g",
                                         .defaultValue = 9.81,
                                         .min = 0,
                                         .max = 1000};
+inline constexpr ParameterSpec kTableAngle0{
+    .name = "table_angle0",
+    .unit = "rad",
+    .description =
+        "angle of the table at t = 0 (shifted by the app when Ω is edited during a "
+        "run, so the table turns on from where it is)",
+    .defaultValue = 0};
 
-// The turntable's parameters: the fixed table's plus Ω(t) before the tilt.
+// The turntable's parameters: the fixed table's plus Ω(t) before the tilt, and the table's
+// phase last.
 template <bool Rotating>
 constexpr auto table() {
   if constexpr (Rotating)
-    return std::array<ParameterSpec, 9>{kMass,     kRadius,    kInertiaRatio, kOmega0, kOmegaRate,
-                                        kOmegaAmp, kOmegaFreq, kTilt,         kGravity};
+    return std::array<ParameterSpec, 10>{kMass,      kRadius,     kInertiaRatio, kOmega0,
+                                         kOmegaRate, kOmegaAmp,   kOmegaFreq,    kTilt,
+                                         kGravity,   kTableAngle0};
   else
     return std::array<ParameterSpec, 5>{kMass, kRadius, kInertiaRatio, kTilt, kGravity};
 }
@@ -108,7 +117,7 @@ struct BallOnPlane {
       return p[k0] + p[kRate] * t + p[kAmp] * sin(p[kFreq] * t);
     }
   }
-  // ∫₀ᵗ Ω: the table's rotation angle.
+  // table_angle0 + ∫₀ᵗ Ω: the table's rotation angle.
   static double tableAngle(const double* p, double t) {
     if constexpr (!Rotating) {
       return 0;
@@ -118,8 +127,16 @@ struct BallOnPlane {
                     kFreq = indexOf(kParameters, "Omega_freq");
       const double f = p[kFreq];
       const double osc = f != 0 ? p[kAmp] * (1 - std::cos(f * t)) / f : 0.0;
-      return p[k0] * t + 0.5 * p[kRate] * t * t + osc;
+      return p[indexOf(kParameters, "table_angle0")] + p[k0] * t + 0.5 * p[kRate] * t * t + osc;
     }
+  }
+  // table_angle0 keeps the table's angle continuous (ParameterInfo::keepsContinuous).
+  static double continuousValue(int parameter, const double* p, double t, const double*,
+                                const double*) {
+    if constexpr (Rotating) {
+      if (parameter == indexOf(kParameters, "table_angle0")) return tableAngle(p, t);
+    }
+    return std::numeric_limits<double>::quiet_NaN();
   }
   static double inertia(const double* p) { return p[kInertiaRatio] * p[kM] * p[kR] * p[kR]; }
 
@@ -185,6 +202,7 @@ template <bool Rotating>
 SystemInfo BallOnPlane<Rotating>::info() {
   SystemInfo s;
   s.parameters = parameterInfos(kParameters);
+  if constexpr (Rotating) s.continuousPhases.push_back({"table_angle0", "table_angle"});
   if constexpr (Rotating) {
     s.name = "ball_on_turntable";
     s.title = "Ball on a rotating table";
