@@ -521,6 +521,7 @@ void MainWindow::readSettings() {
   display.grid = settings.value("display/grid", display.grid).toBool();
   display.axes = settings.value("display/axes", display.axes).toBool();
   display.legend = settings.value("display/legend", display.legend).toBool();
+  display.keepInView = settings.value("display/keepInView", display.keepInView).toBool();
   displayPanel_->setOptions(display);
   const double speed = settings.value("simulation/speed", 1.0).toDouble();
   controller_->setSpeed(speed);
@@ -541,6 +542,7 @@ void MainWindow::writeSettings() {
   settings.setValue("display/grid", display.grid);
   settings.setValue("display/axes", display.axes);
   settings.setValue("display/legend", display.legend);
+  settings.setValue("display/keepInView", display.keepInView);
   settings.setValue("simulation/speed", controller_->speed());
 }
 
@@ -939,7 +941,6 @@ void MainWindow::updateStatus() {
 void MainWindow::applyDisplayOptions() {
   SceneDisplayOptions o = displayPanel_->options();
   o.textScale = presentation_ ? 1.7 : 1.0;
-  o.highContrast = presentation_;
   view_->setOptions(o);
 }
 
@@ -1031,6 +1032,8 @@ void MainWindow::exportScreenshot() {
     request.camera = cameraPoseOf(renderer->GetActiveCamera());
   request.overlayText =
       QString("t = %1 s").arg(controller_->displayTime(), 0, 'f', 2).toStdString();
+  request.viewHeight = view_->height();
+  request.arrowReferences = view_->primaryRenderer().arrowReferences();
   nhui::exportScreenshot(this, controller_->primary(), request);
 }
 
