@@ -95,7 +95,7 @@ void SceneView::resetCamera() {
   appliedRotation_ = Eigen::Quaterniond::Identity();
   needCameraReset_ = false;
   captureCamera();
-  if (!follow_ && options_.keepInView) frameBodies(true);
+  if (!follow_) frameBodies(true);  // with or without keep-in-view: Reset shows the bodies
   applyCamera();
   update();
 }
