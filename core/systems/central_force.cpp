@@ -94,8 +94,9 @@ struct CentralForce {
     const Eigen::Vector3d radial(std::cos(th), std::sin(th), 0),
         tangential(-std::sin(th), std::cos(th), 0);
     f.extent = 2;
-    f.bodies.push_back({ShapeKind::Body, "centre", Eigen::Vector3d::Zero(),
-                        Eigen::Quaterniond::Identity(), Eigen::Vector3d::Constant(0.12)});
+    // The fixed centre of force: a small fixed marker (a guide), not a rigid body's box.
+    f.bodies.push_back({ShapeKind::Guide, "centre", Eigen::Vector3d::Zero(),
+                        Eigen::Quaterniond::Identity(), Eigen::Vector3d::Constant(0.06)});
     f.bodies.push_back({ShapeKind::Particle, "particle", x, Eigen::Quaterniond::Identity(),
                         Eigen::Vector3d::Constant(0.06)});
     f.arrows.push_back(

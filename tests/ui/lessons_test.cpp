@@ -84,8 +84,10 @@ class LessonsTest : public QObject {
       QVERIFY(window_->windowTitle().startsWith(view.title));
       QCOMPARE(window_->lessonNote(), view.note);
       QVERIFY(window_->lessonBar()->isVisible());
-      QVERIFY(window_->lessonBar()->findChild<QLabel*>("lessonNote")->text().contains(
-          view.note.toHtmlEscaped()));
+      QVERIFY(window_->lessonBar()
+                  ->findChild<QLabel*>("lessonNote")
+                  ->text()
+                  .contains(view.note.toHtmlEscaped()));
       QCOMPARE(window_->controller()->speed(), view.speed.value_or(1.0));
       if (view.timeSeries) {  // shown in the system's order
         QStringList shown = window_->timeSeriesPanel()->variables(), wanted = *view.timeSeries;
@@ -97,9 +99,11 @@ class LessonsTest : public QObject {
         QCOMPARE(window_->phasePanel()->xVariable(), view.phase->at(0));
         QCOMPARE(window_->phasePanel()->yVariable(), view.phase->at(1));
       }
-      QCOMPARE(window_->controller()->compareMode(), view.compare.value_or(nhui::CompareMode::None));
+      QCOMPARE(window_->controller()->compareMode(),
+               view.compare.value_or(nhui::CompareMode::None));
       QCOMPARE(window_->sceneView()->follow(), view.follow.value_or(false));
       QCOMPARE(window_->undoStack()->isClean(), true);
+      QVERIFY(window_->sceneView()->options().arrowScaleFixed);
     }
     // Choosing a system afterwards leaves the lesson: its note goes.
     window_->chooseSystem("rigid_body");
@@ -233,11 +237,11 @@ class LessonsTest : public QObject {
     window_->setTheme(MainWindow::Theme::Dark);
     QVERIFY(QApplication::palette().color(QPalette::Window).lightness() < 60);
     QVERIFY(window_->timeSeriesPanel()->plot()->plotStyle().background.lightness() < 60);
-    QVERIFY(window_->sceneView()->options().highContrast);
+    QVERIFY(window_->sceneView()->options().darkBackground);
     window_->setTheme(MainWindow::Theme::Light);
     QVERIFY(QApplication::palette().color(QPalette::Window).lightness() > 180);
     QVERIFY(window_->timeSeriesPanel()->plot()->plotStyle().background.lightness() > 200);
-    QVERIFY(!window_->sceneView()->options().highContrast);
+    QVERIFY(!window_->sceneView()->options().darkBackground);
   }
 };
 

@@ -55,7 +55,10 @@ void saveSceneImage(const QString& path, const RunHistory& run, const SceneImage
                          std::to_string(request.size.height()));
   OffscreenScene view(request.size.width(), request.size.height());
   view.scene().setSystem(&run.system());
-  view.scene().setOptions(request.options);
+  SceneDisplayOptions options = request.options;
+  options.pixelRatio = static_cast<double>(request.size.height()) /
+                       (request.viewHeight > 0 ? request.viewHeight : 720);
+  view.scene().setOptions(options);
   const size_t k = run.indexAtOrBefore(request.time);
   const double t = run.time(k);
   nh::SceneFrame frame;
@@ -69,6 +72,7 @@ void saveSceneImage(const QString& path, const RunHistory& run, const SceneImage
                        run.column(p.column + 2).data() + begin, k + 1 - begin});
   }
   view.scene().update(frame, spans);
+  if (!request.arrowReferences.empty()) view.scene().setArrowReferences(request.arrowReferences);
   view.scene().setOverlayText(request.overlayText);
   if (request.camera) {
     vtkCamera* cam = view.camera();

@@ -6,6 +6,7 @@
 
 #include <QSize>
 #include <QString>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -28,6 +29,13 @@ struct SceneImageRequest {
   SceneDisplayOptions options;       // trails, arrows, legend, overlay… as in the view
   std::optional<CameraPose> camera;  // the view's camera; default 3/4 view
   std::string overlayText;           // e.g. "t = 3.20 s"; shown if options.overlayText
+  // The on-screen view's height in logical pixels: text and lines are scaled by
+  // size.height / viewHeight, so the image shows them at the same fraction of its height as
+  // the screen (0: as for a 720 px high view). options.pixelRatio is replaced by this.
+  int viewHeight = 0;
+  // The view's arrow scales by arrow name (SceneRenderer::arrowReferences()), so the image
+  // draws the arrows and legend the screen shows; empty: scales from this frame alone.
+  std::map<std::string, double> arrowReferences;
 };
 
 // Renders the scene of `run` (trails over options.trailSeconds before `time`) offscreen and

@@ -277,26 +277,35 @@ vtkSmartPointer<vtkPolyData> square(double hx, double hy, Rgb colour) {
   return mesh.build();
 }
 
-vtkSmartPointer<vtkPolyData> groundGrid(double halfSize, double spacing, double z) {
+vtkSmartPointer<vtkPolyData> groundGrid(double halfSize, double spacing, double z, double cx,
+                                        double cy, bool forDarkBackground) {
   vtkNew<vtkPoints> points;
   vtkNew<vtkCellArray> lines;
   vtkNew<vtkUnsignedCharArray> colours;
   colours->SetNumberOfComponents(4);
   colours->SetName("Colors");
-  const int n = static_cast<int>(std::round(halfSize / spacing));
-  for (int i = -n; i <= n; ++i) {
-    const double c = i * spacing;
-    const bool major = i % 5 == 0;
-    const unsigned char alpha = major ? 95 : 40;
-    const unsigned char grey = major ? 200 : 175;
+  const long n = std::lround(halfSize / spacing);
+  const long ix = std::lround(cx / spacing), iy = std::lround(cy / spacing);
+  const double x0 = (ix - n) * spacing, x1 = (ix + n) * spacing;
+  const double y0 = (iy - n) * spacing, y1 = (iy + n) * spacing;
+  for (long i = -n; i <= n; ++i) {
     for (int axis = 0; axis < 2; ++axis) {
-      const vtkIdType a = axis == 0 ? points->InsertNextPoint(c, -n * spacing, z)
-                                    : points->InsertNextPoint(-n * spacing, c, z);
-      const vtkIdType b = axis == 0 ? points->InsertNextPoint(c, n * spacing, z)
-                                    : points->InsertNextPoint(n * spacing, c, z);
+      const long index = i + (axis == 0 ? ix : iy);
+      const bool major = index % 5 == 0;
+      const double c = index * spacing;
+      const vtkIdType a =
+          axis == 0 ? points->InsertNextPoint(c, y0, z) : points->InsertNextPoint(x0, c, z);
+      const vtkIdType b =
+          axis == 0 ? points->InsertNextPoint(c, y1, z) : points->InsertNextPoint(x1, c, z);
       const vtkIdType ids[2] = {a, b};
       lines->InsertNextCell(2, ids);
-      colours->InsertNextTuple4(grey, grey, grey + 10 > 255 ? 255 : grey + 10, alpha);
+      if (forDarkBackground) {
+        const unsigned char grey = major ? 200 : 175;
+        colours->InsertNextTuple4(grey, grey, grey + 10, major ? 95 : 40);
+      } else {
+        const unsigned char grey = major ? 60 : 90;
+        colours->InsertNextTuple4(grey, grey, grey + 10, major ? 120 : 60);
+      }
     }
   }
   auto poly = vtkSmartPointer<vtkPolyData>::New();

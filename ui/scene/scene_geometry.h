@@ -44,7 +44,10 @@ vtkSmartPointer<vtkPolyData> sleigh(const Eigen::Vector3d& half);
 // Square in the local xy plane (±half.x × ±half.y), both sides.
 vtkSmartPointer<vtkPolyData> square(double halfX, double halfY, Rgb colour);
 
-// Lines of a ground grid at height z, major lines every `major` minor ones.
-vtkSmartPointer<vtkPolyData> groundGrid(double halfSize, double spacing, double z);
+// Lines of a ground grid at height z around (cx, cy), every `spacing`, a major line every
+// fifth one counted from the origin (so that grids recentred by multiples of the spacing
+// line up); light lines for a dark background, dark ones for a light background.
+vtkSmartPointer<vtkPolyData> groundGrid(double halfSize, double spacing, double z, double cx = 0,
+                                        double cy = 0, bool forDarkBackground = true);
 
 }  // namespace nhui::geometry

@@ -27,6 +27,7 @@
 #include <cmath>
 #include <filesystem>
 
+#include "ui/scene/scene_camera.h"
 #include "ui/scene/scene_geometry.h"
 
 namespace nhui {
@@ -37,6 +38,7 @@ using geometry::Rgb;
 
 constexpr Rgb kBallA{236, 84, 62}, kBallB{246, 242, 232};
 constexpr Rgb kComparisonColour{255, 150, 40};
+constexpr double kReferenceFraction = 0.35;  // reference arrow length / scene extent
 
 const char* fontFile() {
   static const std::string path = [] {
@@ -49,15 +51,17 @@ const char* fontFile() {
   return path.empty() ? nullptr : path.c_str();
 }
 
-void styleText(vtkTextProperty* p, double size, const double rgb[3], bool bold = false) {
+// A shadow in the opposite brightness keeps text readable over bodies and trails; on a light
+// background VTK's shadow (a darkened copy) would smear dark text, so there is none.
+void styleText(vtkTextProperty* p, double size, const double rgb[3], bool bold, bool dark) {
   if (const char* file = fontFile()) {
     p->SetFontFamily(VTK_FONT_FILE);
     p->SetFontFile(file);
   }
-  p->SetFontSize(static_cast<int>(std::lround(size)));
+  p->SetFontSize(std::max(1, static_cast<int>(std::lround(size))));
   p->SetColor(rgb[0], rgb[1], rgb[2]);
   p->SetBold(bold);
-  p->SetShadow(true);
+  p->SetShadow(dark);
   p->SetShadowOffset(1, -1);
 }
 
@@ -96,6 +100,15 @@ std::array<double, 3> arrowColour(nh::ArrowKind kind) {
   return {1, 1, 1};
 }
 
+// The legend's text colour for an arrow kind: the arrow's colour, darkened on a light
+// background (yellow and light green text do not read on light grey).
+std::array<double, 3> legendColour(nh::ArrowKind kind, bool dark) {
+  std::array<double, 3> c = arrowColour(kind);
+  if (!dark)
+    for (double& v : c) v *= 0.62;
+  return c;
+}
+
 // The unit a legend shows: the core states kinds, not units; forces say so in their name.
 std::string arrowUnit(const nh::SceneArrow& a) {
   switch (a.kind) {
@@ -110,6 +123,12 @@ std::string arrowUnit(const nh::SceneArrow& a) {
   }
   return "";
 }
+
+// Magnitudes below this fraction of the largest one an arrow has shown (or of 1e-3 in its
+// unit if it never showed more) are round-off of an exactly zero vector: not drawn, and no
+// scale is taken from them (the sleigh's zero force computes as ~1e-21 N).
+constexpr double kZeroFraction = 1e-9;
+constexpr double kSmallestCharacteristic = 1e-3;
 
 // Smallest 1-2-5 number ≥ v.
 double niceCeil(double v) {
@@ -134,8 +153,10 @@ Eigen::Vector3d solidColour(const nh::SceneBody& body) {
 }
 
 std::array<Rgb, 6> boxColours() {
-  return {Rgb{220, 80, 70}, Rgb{150, 50, 45},  Rgb{90, 190, 100},
-          Rgb{50, 120, 60}, Rgb{80, 130, 230}, Rgb{45, 75, 150}};
+  // ±x, ±y, ±z: a light and a mid tone of red, green and blue, so the faces tell the axes
+  // apart while no face turns into a dark plate under the lights.
+  return {Rgb{235, 110, 95},  Rgb{200, 150, 140}, Rgb{110, 200, 120},
+          Rgb{150, 195, 155}, Rgb{110, 150, 235}, Rgb{150, 165, 210}};
 }
 
 }  // namespace
@@ -154,6 +175,7 @@ struct SceneRenderer::Arrow {
   vtkSmartPointer<vtkActor> actor;
   double reference = 0;  // magnitude drawn with the reference length (a 1-2-5 number)
   double lastMagnitude = 0;
+  double largest = 0;  // largest magnitude shown since the system was set
   int quietFrames = 0;
 };
 
@@ -174,6 +196,7 @@ SceneRenderer::~SceneRenderer() {
   if (grid_) renderer_->RemoveActor(grid_);
   if (overlay_) renderer_->RemoveActor2D(overlay_);
   if (emptyNote_) renderer_->RemoveActor2D(emptyNote_);
+  for (auto& l : legend_) renderer_->RemoveActor2D(l);
   if (startObserver_) renderer_->RemoveObserver(startObserver_);
   if (axesRenderer_ && axesRenderer_->GetRenderWindow())
     axesRenderer_->GetRenderWindow()->RemoveRenderer(axesRenderer_);
@@ -218,22 +241,23 @@ void SceneRenderer::setUpStage() {
        {axesActor_->GetXAxisCaptionActor2D(), axesActor_->GetYAxisCaptionActor2D(),
         axesActor_->GetZAxisCaptionActor2D()}) {
     c->GetTextActor()->SetTextScaleModeToNone();
-    const double white[3] = {0.95, 0.95, 0.95};
-    styleText(c->GetCaptionTextProperty(), 14, white, true);
   }
   axesRenderer_ = vtkSmartPointer<vtkRenderer>::New();
   axesRenderer_->SetViewport(0.0, 0.0, 0.13, 0.2);
   axesRenderer_->SetLayer(1);
   axesRenderer_->InteractiveOff();
   axesRenderer_->AddActor(axesActor_);
-  // The corner axes follow the main camera's orientation just before each render.
+  // The corner axes, the grid and the legend follow the camera and the window size just
+  // before each render.
   startObserver_ =
-      renderer_->AddObserver(vtkCommand::StartEvent, this, &SceneRenderer::syncAxesCamera);
+      renderer_->AddObserver(vtkCommand::StartEvent, this, &SceneRenderer::beforeRender);
   setOptions(options_);
 }
 
-void SceneRenderer::syncAxesCamera() {
+void SceneRenderer::beforeRender() {
   if (!axesRenderer_) return;
+  if (haveFrame_) updateGrid();
+  layoutLegend();
   vtkCamera* main = renderer_->GetActiveCamera();
   vtkCamera* cam = axesRenderer_->GetActiveCamera();
   double dop[3], up[3];
@@ -263,22 +287,37 @@ void SceneRenderer::setSystem(const nh::SystemModel*) {
 void SceneRenderer::setOptions(const SceneDisplayOptions& options) {
   options_ = options;
   if (role_ == SceneRole::Primary) {
-    if (options_.highContrast) {
-      renderer_->SetBackground(0.0, 0.0, 0.0);
-      renderer_->SetBackground2(0.10, 0.11, 0.14);
-    } else {
+    // VTK's gradient: Background at the bottom, Background2 at the top.
+    if (options_.darkBackground) {
       renderer_->SetBackground(0.09, 0.10, 0.13);
       renderer_->SetBackground2(0.40, 0.46, 0.56);
+    } else {
+      renderer_->SetBackground(0.78, 0.81, 0.86);
+      renderer_->SetBackground2(0.97, 0.97, 0.98);
     }
     renderer_->SetUseFXAA(options_.fxaa);
-    const double white[3] = {1, 1, 1};
-    styleText(overlay_->GetTextProperty(), 17 * options_.textScale, white, true);
+    restyleText();
     if (grid_) grid_->SetVisibility(options_.grid && visible_);
   }
   if (haveFrame_) {
     updateArrows();
     updateLegend();
   }
+}
+
+void SceneRenderer::restyleText() {
+  const double scale = options_.textScale * std::max(0.1, options_.pixelRatio);
+  const bool dark = options_.darkBackground;
+  const double light[3] = {1, 1, 1}, ink[3] = {0.08, 0.09, 0.12};
+  styleText(overlay_->GetTextProperty(), 17 * scale, dark ? light : ink, true, dark);
+  if (emptyNote_)
+    styleText(emptyNote_->GetTextProperty(), 20 * scale, dark ? light : ink, true, dark);
+  const double axisText[3] = {0.95, 0.95, 0.95}, axisInk[3] = {0.15, 0.15, 0.18};
+  for (vtkCaptionActor2D* c :
+       {axesActor_->GetXAxisCaptionActor2D(), axesActor_->GetYAxisCaptionActor2D(),
+        axesActor_->GetZAxisCaptionActor2D()})
+    styleText(c->GetCaptionTextProperty(), 14 * std::max(0.1, options_.pixelRatio),
+              dark ? axisText : axisInk, true, dark);
 }
 
 void SceneRenderer::setVisible(bool visible) {
@@ -329,9 +368,8 @@ void SceneRenderer::update(const nh::SceneFrame& frame, const std::vector<TrailS
       vtkTextProperty* t = emptyNote_->GetTextProperty();
       t->SetJustificationToCentered();
       t->SetVerticalJustificationToCentered();
-      t->SetFontSize(static_cast<int>(22 * options_.textScale));
-      t->SetColor(0.85, 0.88, 0.95);
       renderer_->AddActor2D(emptyNote_);
+      restyleText();
     }
     if (emptyNote_) emptyNote_->SetVisibility(empty);
     updateGrid();
@@ -419,8 +457,13 @@ void SceneRenderer::updateBodies() {
       p->SetDiffuse(0.85);
       p->SetAmbient(0.12);
       p->SetOpacity(opacity);
-      if (sb.kind == nh::ShapeKind::Body || sb.kind == nh::ShapeKind::Sleigh)
+      if (sb.kind == nh::ShapeKind::Body || sb.kind == nh::ShapeKind::Sleigh) {
+        // Flat faces turned away from both lights would go black (a thin plate seen from its
+        // back was a dark slab): more ambient keeps their colour readable.
         p->SetInterpolationToFlat();
+        p->SetAmbient(0.35);
+        p->SetDiffuse(0.7);
+      }
       if (colour.x() >= 0) {
         b.actor->GetMapper()->ScalarVisibilityOff();
         p->SetColor(colour.x(), colour.y(), colour.z());
@@ -440,7 +483,7 @@ void SceneRenderer::updateBodies() {
 
 void SceneRenderer::updateArrows() {
   const double extent = std::max(1e-6, frame_.extent);
-  const double referenceLength = 0.35 * extent;
+  const double referenceLength = kReferenceFraction * extent;
   for (auto& [name, a] : arrows_) a->actor->SetVisibility(false);
   for (const nh::SceneArrow& sa : frame_.arrows) {
     auto& slot = arrows_[sa.name];
@@ -455,6 +498,9 @@ void SceneRenderer::updateArrows() {
       mapper->SetInputConnection(slot->source->GetOutputPort());
       slot->actor = vtkSmartPointer<vtkActor>::New();
       slot->actor->SetMapper(mapper);
+      // Hidden until shown below: a new actor is visible, and an arrow of a hidden kind drawn
+      // once at the origin appeared in every export (a fresh renderer) but not on screen.
+      slot->actor->SetVisibility(false);
       const auto c = arrowColour(sa.kind);
       slot->actor->GetProperty()->SetColor(c[0], c[1], c[2]);
       slot->actor->GetProperty()->SetSpecular(0.4);
@@ -464,22 +510,33 @@ void SceneRenderer::updateArrows() {
     Arrow& a = *slot;
     const double magnitude = sa.vector.norm();
     a.lastMagnitude = magnitude;
-    // The scale changes in 1-2-5 steps only when a vector outgrows it or stays far below it.
-    if (magnitude > a.reference) {
-      a.reference = niceCeil(magnitude);
-      a.quietFrames = 0;
-    } else if (magnitude < 0.1 * a.reference) {
-      if (++a.quietFrames > 120 && magnitude > 0) {
+    const bool finite = std::isfinite(magnitude);
+    const double zero = kZeroFraction * std::max(a.largest, kSmallestCharacteristic);
+    const bool isZero = !finite || magnitude <= zero;
+    if (finite && !isZero) a.largest = std::max(a.largest, magnitude);
+    const auto fixedValue = options_.fixedArrowReference.find(sa.kind);
+    if (options_.arrowScaleFixed && fixedValue != options_.fixedArrowReference.end() &&
+        fixedValue->second > 0) {
+      a.reference = fixedValue->second;
+    } else if (options_.arrowScaleFixed && a.reference > 0) {
+      // Fixed without a value: the scale the arrow had when it was fixed.
+    } else if (!isZero) {
+      // The scale changes in 1-2-5 steps only when a vector outgrows it or stays far below it
+      // for two seconds of frames; it never drops below 1 % of the largest magnitude shown.
+      if (magnitude > a.reference) {
         a.reference = niceCeil(magnitude);
         a.quietFrames = 0;
+      } else if (magnitude < 0.1 * a.reference) {
+        if (++a.quietFrames > 120) {
+          a.reference = std::max(niceCeil(magnitude), niceCeil(1e-2 * a.largest));
+          a.quietFrames = 0;
+        }
+      } else {
+        a.quietFrames = 0;
       }
-    } else {
-      a.quietFrames = 0;
     }
     const bool comparison = role_ == SceneRole::Comparison;
-    if (comparison || !visible_ || !arrowShown(sa.kind) || !(magnitude > 1e-9 * a.reference) ||
-        !std::isfinite(magnitude))
-      continue;
+    if (comparison || !visible_ || !arrowShown(sa.kind) || isZero || !(a.reference > 0)) continue;
     const double length = referenceLength * magnitude / a.reference;
     const double tip = std::min(0.5, 0.07 * extent / length);
     a.source->SetTipLength(tip);
@@ -495,15 +552,43 @@ void SceneRenderer::updateArrows() {
 double SceneRenderer::arrowLength(const std::string& arrowName, double value) const {
   auto it = arrows_.find(arrowName);
   if (it == arrows_.end() || !(it->second->reference > 0)) return 0;
-  return 0.35 * frame_.extent * value / it->second->reference;
+  return kReferenceFraction * frame_.extent * value / it->second->reference;
+}
+
+std::map<std::string, double> SceneRenderer::arrowReferences() const {
+  std::map<std::string, double> references;
+  for (const auto& [name, a] : arrows_) references[name] = a->reference;
+  return references;
+}
+
+void SceneRenderer::setArrowReferences(const std::map<std::string, double>& references) {
+  for (const auto& [name, value] : references) {
+    auto it = arrows_.find(name);
+    if (it == arrows_.end() || !(value > 0)) continue;
+    it->second->reference = value;
+    it->second->largest = std::max(it->second->largest, value);
+  }
+  if (haveFrame_) {
+    updateArrows();
+    updateLegend();
+  }
+}
+
+std::vector<std::string> SceneRenderer::legendLines() const {
+  std::vector<std::string> lines;
+  for (const auto& l : legend_)
+    if (l->GetVisibility()) lines.push_back(l->GetInput() ? l->GetInput() : "");
+  return lines;
 }
 
 void SceneRenderer::updateTrails(const std::vector<TrailSpan>& spans) {
   const bool comparison = role_ == SceneRole::Comparison;
+  // Saturated mid-brightness colours: they read on the light table top, on the light and on
+  // the dark background (a light yellow vanished on the table). Comparison runs are orange.
   static const Rgb primaryColours[] = {
-      {255, 214, 70}, {80, 225, 255}, {180, 255, 120}, {255, 140, 220}};
+      {225, 30, 140}, {0, 145, 225}, {30, 165, 60}, {135, 80, 230}};
   static const Rgb comparisonColours[] = {
-      {255, 140, 40}, {255, 90, 160}, {255, 170, 90}, {240, 110, 200}};
+      {255, 130, 0}, {230, 90, 30}, {255, 170, 60}, {200, 110, 20}};
   // One trail actor per span, matched by position.
   while (trails_.size() > spans.size()) {
     renderer_->RemoveActor(trails_.back()->actor);
@@ -518,7 +603,7 @@ void SceneRenderer::updateTrails(const std::vector<TrailSpan>& spans) {
     mapper->SetColorModeToDirectScalars();
     t->actor = vtkSmartPointer<vtkActor>::New();
     t->actor->SetMapper(mapper);
-    t->actor->GetProperty()->SetLineWidth(2.5f);
+    t->actor->GetProperty()->SetLineWidth(3.0f);
     t->actor->GetProperty()->SetLighting(false);
     t->actor->GetProperty()->SetOpacity(0.999);  // blended: the tail fades out
     renderer_->AddActor(t->actor);
@@ -532,6 +617,8 @@ void SceneRenderer::updateTrails(const std::vector<TrailSpan>& spans) {
                                   s.name) != options_.hiddenTrails.end();
     const bool show = visible_ && options_.trails && !hidden && s.count >= 2;
     t.actor->SetVisibility(show);
+    t.actor->GetProperty()->SetLineWidth(
+        static_cast<float>(3.0 * std::clamp(options_.pixelRatio, 0.5, 4.0)));
     if (!show) continue;
     const Rgb c = comparison ? comparisonColours[i % 4] : primaryColours[i % 4];
     // Long trails are thinned to every stride-th sample (anchored to the absolute sample
@@ -591,6 +678,7 @@ void SceneRenderer::updateTrails(const std::vector<TrailSpan>& spans) {
 }
 
 void SceneRenderer::updateGrid() {
+  if (role_ != SceneRole::Primary) return;
   const double extent = std::max(1e-6, frame_.extent);
   // Below everything at the start: the lowest point of the table or of the bodies.
   double z = 0;
@@ -604,41 +692,67 @@ void SceneRenderer::updateGrid() {
     }
   }
   if (z > -0.002 * extent) z = -0.002 * extent;
-  const double half = 2.5 * extent;
-  if (grid_ && std::abs(z - gridZ_) < 0.05 * extent && half == gridHalf_) {
+  if (grid_ && std::abs(z - gridZ_) < 0.05 * extent) z = gridZ_;
+  // An endless floor: the grid is centred under the camera's focal point, snapped to five
+  // spacings (the major lines) so the lines stay put while it moves, and reaches well
+  // beyond what the camera sees, in power-of-two steps so zooming rebuilds it rarely.
+  const double spacing = niceCeil(extent / 8);
+  vtkCamera* cam = renderer_->GetActiveCamera();
+  double fp[3];
+  cam->GetFocalPoint(fp);
+  const double reach = std::max(2.5 * extent, 3.0 * cam->GetDistance());
+  double half = 2.5 * extent;
+  while (half < reach) half *= 2;
+  half = std::min(half, 400 * spacing);  // at most 801 lines each way
+  const double major = 5 * spacing;
+  const Eigen::Vector2d centre(major * std::round(fp[0] / major),
+                               major * std::round(fp[1] / major));
+  const bool dark = options_.darkBackground;
+  if (grid_ && z == gridZ_ && half == gridHalf_ && spacing == gridSpacing_ &&
+      centre == gridCentre_ && dark == gridDark_) {
     grid_->SetVisibility(options_.grid && visible_);
     return;
   }
-  if (grid_) renderer_->RemoveActor(grid_);
   gridZ_ = z;
   gridHalf_ = half;
-  const double spacing = niceCeil(extent / 8);
-  auto poly = geometry::groundGrid(half, spacing, z);
-  vtkNew<vtkPolyDataMapper> mapper;
-  mapper->SetInputData(poly);
-  mapper->SetScalarModeToUseCellData();
-  mapper->SetColorModeToDirectScalars();
-  grid_ = vtkSmartPointer<vtkActor>::New();
-  grid_->SetMapper(mapper);
-  grid_->GetProperty()->SetLighting(false);
-  grid_->GetProperty()->SetOpacity(0.999);
+  gridSpacing_ = spacing;
+  gridCentre_ = centre;
+  gridDark_ = dark;
+  auto poly = geometry::groundGrid(half, spacing, z, centre.x(), centre.y(), dark);
+  if (!grid_) {
+    vtkNew<vtkPolyDataMapper> mapper;
+    mapper->SetScalarModeToUseCellData();
+    mapper->SetColorModeToDirectScalars();
+    grid_ = vtkSmartPointer<vtkActor>::New();
+    grid_->SetMapper(mapper);
+    grid_->GetProperty()->SetLighting(false);
+    grid_->GetProperty()->SetOpacity(0.999);
+    grid_->PickableOff();
+    renderer_->AddActor(grid_);
+  }
+  static_cast<vtkPolyDataMapper*>(grid_->GetMapper())->SetInputData(poly);
   grid_->SetVisibility(options_.grid && visible_);
-  grid_->PickableOff();
-  renderer_->AddActor(grid_);
 }
 
 void SceneRenderer::updateLegend() {
+  // The legend explains the primary run's arrows; a comparison renderer has none (it used to
+  // add a second copy whenever its options changed).
+  if (role_ != SceneRole::Primary) return;
   std::vector<std::string> lines;
   std::vector<std::array<double, 3>> colours;
   if (options_.legend) {
     for (const nh::SceneArrow& sa : frame_.arrows) {
       if (!arrowShown(sa.kind)) continue;
       const Arrow& a = *arrows_.at(sa.name);
-      if (!(a.reference > 0)) continue;
-      const double length = 0.35 * frame_.extent;
-      lines.push_back("\u2192 " + sa.name + ":  " + formatNumber(length) + " m \u2259 " +
-                      formatNumber(a.reference) + (a.unit.empty() ? "" : " " + a.unit));
-      colours.push_back(arrowColour(sa.kind));
+      const std::string unit = a.unit.empty() ? "" : " " + a.unit;
+      if (a.reference > 0) {
+        const double length = kReferenceFraction * frame_.extent;
+        lines.push_back("\u2192 " + sa.name + ":  " + formatNumber(length) + " m \u2259 " +
+                        formatNumber(a.reference) + unit);
+      } else {
+        lines.push_back("\u2192 " + sa.name + ":  0" + unit);  // never nonzero so far
+      }
+      colours.push_back(legendColour(sa.kind, options_.darkBackground));
     }
   }
   while (legend_.size() > lines.size()) {
@@ -651,23 +765,28 @@ void SceneRenderer::updateLegend() {
     renderer_->AddActor2D(t);
     legend_.push_back(t);
   }
-  const double size = 14 * options_.textScale;
+  const double size = 14 * options_.textScale * std::max(0.1, options_.pixelRatio);
   for (size_t i = 0; i < lines.size(); ++i) {
     vtkTextActor* t = legend_[i];
     t->SetInput(lines[i].c_str());
-    styleText(t->GetTextProperty(), size, colours[i].data(), true);
+    styleText(t->GetTextProperty(), size, colours[i].data(), true, options_.darkBackground);
     t->GetTextProperty()->SetJustificationToRight();
-    t->GetPositionCoordinate()->SetCoordinateSystemToNormalizedViewport();
-    t->GetPosition2Coordinate()->SetCoordinateSystemToNormalizedViewport();
-    t->SetPosition(0.985, 0.0);
-    // Stacked from the bottom right in pixels: one line per arrow.
     t->GetPositionCoordinate()->SetCoordinateSystemToDisplay();
-    vtkRenderWindow* w = renderer_->GetRenderWindow();
-    const int width = w ? w->GetSize()[0] : 800;
-    t->SetDisplayPosition(width - static_cast<int>(12 * options_.textScale),
-                          static_cast<int>(10 + (lines.size() - 1 - i) * size * 1.45));
     t->SetVisibility(visible_);
   }
+  layoutLegend();
+}
+
+void SceneRenderer::layoutLegend() {
+  // Stacked from the bottom right, one line per arrow, for the window's current size.
+  vtkRenderWindow* w = renderer_->GetRenderWindow();
+  const int width = w ? w->GetSize()[0] : 800;
+  const double scale = options_.textScale * std::max(0.1, options_.pixelRatio);
+  const double size = 14 * scale;
+  for (size_t i = 0; i < legend_.size(); ++i)
+    legend_[i]->SetDisplayPosition(
+        width - static_cast<int>(12 * scale),
+        static_cast<int>(10 * scale + (legend_.size() - 1 - i) * size * 1.45));
 }
 
 void SceneRenderer::resetCamera(const Eigen::AlignedBox3d& region) {
@@ -712,8 +831,13 @@ void SceneRenderer::resetCamera() {
     focus.z() = std::max(focus.z(), 0.0);
   }
   const Eigen::Vector3d direction = Eigen::Vector3d(0.55, -1.0, 0.62).normalized();
-  // A table fills the view; a free body is seen closer, with room to move around it.
-  const Eigen::Vector3d eye = focus + (haveTable ? 2.45 : 1.7) * extent * direction;
+  // A table fills the view; a free body is seen closer, with room to move around it, but
+  // never so close that a large body is cut off (2.6 radii fit it in the 30° view).
+  double distance = (haveTable ? 2.45 : 1.7) * extent;
+  if (!haveTable)
+    for (const auto& b : frame_.bodies)
+      distance = std::max(distance, 2.6 * ((b.position - focus).norm() + boundingRadius(b)));
+  const Eigen::Vector3d eye = focus + distance * direction;
   cam->SetFocalPoint(focus.x(), focus.y(), focus.z());
   cam->SetPosition(eye.x(), eye.y(), eye.z());
   cam->SetViewUp(0, 0, 1);

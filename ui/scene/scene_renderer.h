@@ -35,9 +35,27 @@ struct SceneDisplayOptions {
   bool axes = true;
   bool legend = true;
   bool overlayText = true;
-  bool fxaa = false;          // costs ~70 ms a frame in software GL (llvmpipe)
-  double textScale = 1.0;     // presentation mode uses larger text
-  bool highContrast = false;  // darker background, brighter lines (projectors)
+  bool fxaa = false;       // costs ~70 ms a frame in software GL (llvmpipe)
+  double textScale = 1.0;  // presentation mode uses larger text
+  // The one background switch: true, a dark blue-grey gradient with light grid lines and
+  // text (the dark theme, projectors); false, a light grey gradient with dark grid lines and
+  // text (the light theme). Trail and arrow colours are chosen to read on both.
+  bool darkBackground = true;
+  // Device pixels per logical pixel for text, line widths and the legend: the screen's
+  // device pixel ratio in the view; an export's height over the view's height, so that an
+  // exported image shows text at the same fraction of its height as the screen does.
+  double pixelRatio = 1.0;
+  // The camera keeps the moving bodies (and, while they fit, their recent trail) in view,
+  // translating and zooming out only when needed (CameraFramer, scene_camera.h). Off: the
+  // camera stays where the user put it. "Follow" (SceneView::setFollow) takes precedence.
+  bool keepInView = true;
+  // Arrow scales. Auto (false): each arrow's scale follows its magnitude in 1-2-5 steps with
+  // hysteresis (it grows when a vector outgrows it, shrinks after a while far below it).
+  // Fixed (true): the scale stays; a kind listed in fixedArrowReference draws that magnitude
+  // with the reference length (0.35 × the scene extent), other kinds keep the scale they had
+  // when the scale was fixed. Lessons fix the scales so that speeds compare across runs.
+  bool arrowScaleFixed = false;
+  std::map<nh::ArrowKind, double> fixedArrowReference;
 };
 
 enum class SceneRole { Primary, Comparison };
@@ -81,6 +99,12 @@ class SceneRenderer {
   const nh::SceneFrame& lastFrame() const { return frame_; }
   // Length in world units drawn for a vector of magnitude `value` of the named arrow.
   double arrowLength(const std::string& arrowName, double value) const;
+  // The current scale of each arrow (magnitude drawn with the reference length; 0: none yet),
+  // and setting them (an export shows the scales the view shows).
+  std::map<std::string, double> arrowReferences() const;
+  void setArrowReferences(const std::map<std::string, double>& references);
+  // The legend's lines as drawn (tests, exports).
+  std::vector<std::string> legendLines() const;
 
  private:
   struct Body;
@@ -92,7 +116,9 @@ class SceneRenderer {
   void updateTrails(const std::vector<TrailSpan>& trails);
   void updateGrid();
   void updateLegend();
-  void syncAxesCamera();
+  void beforeRender();  // corner axes, endless grid and legend layout for this camera and size
+  void layoutLegend();
+  void restyleText();
   bool arrowShown(nh::ArrowKind kind) const;
 
   vtkRenderer* renderer_;
@@ -106,6 +132,9 @@ class SceneRenderer {
   vtkSmartPointer<vtkActor> grid_;
   double gridZ_ = 0;
   double gridHalf_ = 0;
+  double gridSpacing_ = 0;
+  Eigen::Vector2d gridCentre_ = Eigen::Vector2d::Zero();
+  bool gridDark_ = true;
   vtkSmartPointer<vtkRenderer> axesRenderer_;
   vtkSmartPointer<vtkAxesActor> axesActor_;
   vtkSmartPointer<vtkTextActor> overlay_;

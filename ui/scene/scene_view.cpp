@@ -92,9 +92,10 @@ SceneView::~SceneView() {
 
 void SceneView::setOptions(const SceneDisplayOptions& options) {
   options_ = options;
+  options_.pixelRatio = devicePixelRatioF();  // text and lines in device pixels
   ++optionsSerial_;
-  primary_->setOptions(options);
-  comparison_->setOptions(options);
+  primary_->setOptions(options_);
+  comparison_->setOptions(options_);
   refresh();
 }
 
@@ -129,6 +130,7 @@ void SceneView::resetCamera() {
   appliedRotation_ = Eigen::Quaterniond::Identity();
   needCameraReset_ = false;
   captureCamera();
+  if (!follow_) frameBodies(true);  // with or without keep-in-view: Reset shows the bodies
   applyCamera();
   update();
 }
@@ -163,10 +165,83 @@ void SceneView::captureCamera() {
   cameraUp_ = toRef * u;
   cameraFocus_ = toRef * f;
   appliedRotation_ = now;
+  framer_.adopt(cameraFocus_, cameraOffset_.norm());
+}
+
+void SceneView::frameBodies(bool settle) {
+  // In the reference frame (world, or the table's): the framer moves cameraFocus_ and the
+  // length of cameraOffset_, never their direction.
+  const Eigen::Quaterniond toRef = referenceRotation().conjugate();
+  std::vector<CameraFramer::Sphere> bodies = movingBodySpheres(frame_);
+  for (auto& b : bodies) b.centre = toRef * b.centre;
+  // The last three simulated seconds of the world-frame trails, about 30 points each.
+  std::vector<CameraFramer::Sphere> trail;
+  const double recent = std::min(3.0, options_.trailSeconds);
+  const size_t keep = static_cast<size_t>(recent / std::max(1e-6, controller_->dtOut())) + 1;
+  for (const TrailSpan& span : primaryTrails_) {
+    if (span.inMovingFrame || span.count == 0) continue;
+    const size_t first = span.count > keep ? span.count - keep : 0;
+    const size_t stride = std::max<size_t>(1, (span.count - first) / 30);
+    for (size_t k = first; k < span.count; k += stride) {
+      const Eigen::Vector3d p(span.x[k], span.y[k], span.z[k]);
+      if (p.allFinite()) trail.push_back({toRef * p, 0.0});
+    }
+  }
+  CameraFramer::View view;
+  view.direction = -cameraOffset_.normalized();
+  view.up = cameraUp_;
+  view.viewAngleDegrees = renderer()->GetActiveCamera()->GetViewAngle();
+  view.aspect = height() > 0 ? static_cast<double>(width()) / height() : 1.0;
+  const double dt = frameClock_.isValid() ? frameClock_.restart() / 1000.0 : 0.0;
+  if (!frameClock_.isValid()) frameClock_.start();
+  if (settle)
+    framer_.settle(view, bodies, trail);
+  else
+    framer_.step(dt, view, bodies, trail);
+  cameraFocus_ = framer_.focus();
+  cameraOffset_ = cameraOffset_.normalized() * framer_.distance();
+}
+
+void SceneView::scanComparison() {
+  const RunHistory* other = controller_->comparison();
+  const RunHistory& primary = controller_->primary();
+  if (!other || controller_->epoch() != comparisonEpoch_ || other->size() < comparisonScanned_) {
+    comparisonEpoch_ = controller_->epoch();
+    comparisonScanned_ = 0;
+    comparisonLeftAt_ = std::numeric_limits<double>::quiet_NaN();
+  }
+  if (!other || !std::isnan(comparisonLeftAt_) || other->empty() || primary.empty()) return;
+  // The first sample where a point of the comparison run is not finite or farther than
+  // kLeaveExtents scene extents from the same point of the primary run.
+  const double limit = kLeaveExtents * std::max(1e-6, frame_.extent);
+  // The runs' record layouts differ (a vakonomic run records more multipliers): the point
+  // columns are matched by name.
+  std::vector<std::pair<int, int>> columns;  // (comparison, primary) first column of a point
+  for (const auto& p : other->layout().points)
+    for (const auto& q : primary.layout().points)
+      if (p.name == q.name) columns.emplace_back(p.column, q.column);
+  for (; comparisonScanned_ < other->size(); ++comparisonScanned_) {
+    const size_t k = comparisonScanned_;
+    const double t = other->time(k);
+    if (t > primary.lastTime()) break;  // the primary run has not got there yet
+    const size_t j = primary.indexAtOrBefore(t);
+    for (const auto& [ca, cb] : columns) {
+      const Eigen::Vector3d a(other->column(ca)[k], other->column(ca + 1)[k],
+                              other->column(ca + 2)[k]);
+      const Eigen::Vector3d b(primary.column(cb)[j], primary.column(cb + 1)[j],
+                              primary.column(cb + 2)[j]);
+      if (!a.allFinite() || (b.allFinite() && (a - b).norm() > limit)) {
+        comparisonLeftAt_ = t;
+        return;
+      }
+    }
+  }
 }
 
 void SceneView::applyCamera() {
   const Eigen::Quaterniond R = referenceRotation();
+  // The user's own camera moves are not fought: no framing while a mouse drag lasts.
+  if (!follow_ && options_.keepInView && !navigating()) frameBodies(false);
   Eigen::Vector3d focus = R * cameraFocus_;
   if (follow_) {
     if (const nh::SceneBody* b = findBody(controller_->system().info().editing.followBody))
@@ -191,13 +266,22 @@ void SceneView::refresh() {
   const size_t sizes = controller_->primary().size() +
                        (controller_->comparison() ? controller_->comparison()->size() : 0);
   const Signature signature{t, controller_->epoch(), sizes, optionsSerial_};
-  if (signature == lastSignature_ && !needCameraReset_ && !follow_) return;
+  const bool easing = options_.keepInView && !follow_ && framer_.moving();
+  if (signature == lastSignature_ && !needCameraReset_ && !follow_ && !easing) {
+    frameClock_.invalidate();  // idle: the next camera step starts from here
+    return;
+  }
   lastSignature_ = signature;
   if (!controller_->displayedScene(0, frame_)) return;
-  primary_->update(frame_, trailSpans(controller_->primary(), t, options_.trailSeconds));
+  primaryTrails_ = trailSpans(controller_->primary(), t, options_.trailSeconds);
+  primary_->update(frame_, primaryTrails_);
   nh::SceneFrame other;
   const RunHistory* comparison = controller_->comparison();
-  if (comparison && controller_->displayedScene(1, other)) {
+  scanComparison();
+  // A run that left the scene is drawn up to that moment only: far away it would stretch the
+  // camera's clipping range until the whole view came out empty.
+  const bool left = !std::isnan(comparisonLeftAt_) && t >= comparisonLeftAt_;
+  if (comparison && !left && controller_->displayedScene(1, other)) {
     comparison_->setVisible(true);
     comparison_->update(other, trailSpans(*comparison, t, options_.trailSeconds));
   } else {
@@ -217,6 +301,13 @@ void SceneView::refresh() {
     }
     case CompareMode::None:
       break;
+  }
+  if (left) {
+    char buf[160];
+    std::snprintf(buf, sizeof buf, "\n%s run left the scene at t = %.2f s",
+                  controller_->compareMode() == CompareMode::Vakonomic ? "vakonomic" : "ghost",
+                  comparisonLeftAt_);
+    overlay += buf;
   }
   if (tableFrame_) overlay += "\nview: rotating table frame";
   if (editInitial_) overlay += "\nedit: drag the body (position) or the green knob (velocity)";

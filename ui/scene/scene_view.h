@@ -6,12 +6,15 @@
 #include <vtkSmartPointer.h>
 
 #include <Eigen/Geometry>
+#include <QElapsedTimer>
 #include <QPointF>
+#include <limits>
 #include <map>
 #include <memory>
 #include <optional>
 #include <string>
 
+#include "ui/scene/scene_camera.h"
 #include "ui/scene/scene_renderer.h"
 #include "ui/scene/vtk_view_widget.h"
 
@@ -39,6 +42,9 @@ class SceneView : public VtkViewWidget {
 
   void setOptions(const SceneDisplayOptions& options);
   const SceneDisplayOptions& options() const { return options_; }
+  // Follow: the camera's focal point sits on the system's follow body. Otherwise, with
+  // options().keepInView (the default), the camera eases just enough to keep the moving
+  // bodies in view (CameraFramer); orbiting and zooming stay the user's.
   void setFollow(bool follow);
   bool follow() const { return follow_; }
   void setTableFrame(bool tableFrame);
@@ -53,7 +59,13 @@ class SceneView : public VtkViewWidget {
   // Whether the system's description offers a drag handle (SystemInfo::editing.drag).
   bool canEditInitial() const;
 
+  // The default 3/4 view, moved (without easing) to show the moving bodies wherever they are.
   void resetCamera();
+  // A comparison run that went far from the primary one (a diverging vakonomic run) is hidden
+  // from then on; the time it left, or NaN while it stays. The overlay says so.
+  double comparisonLeftAt() const { return comparisonLeftAt_; }
+  // Distance from the primary run, in scene extents, beyond which a comparison run has left.
+  static constexpr double kLeaveExtents = 10;
   // Pulls the displayed moment from the controller into the renderers and schedules a paint.
   void refresh();
   // Forget the system's actors (after a system change).
@@ -75,6 +87,8 @@ class SceneView : public VtkViewWidget {
  private:
   void captureCamera();
   void applyCamera();
+  void frameBodies(bool settle);
+  void scanComparison();
   Eigen::Quaterniond referenceRotation() const;
   const nh::SceneBody* findBody(const std::string& name) const;  // in the displayed frame
   const nh::DragHandle* dragHandle() const;                      // nullptr: nothing to drag
@@ -106,6 +120,13 @@ class SceneView : public VtkViewWidget {
   Eigen::Vector3d cameraOffset_ = Eigen::Vector3d(1, -2, 1);
   Eigen::Vector3d cameraUp_ = Eigen::Vector3d::UnitZ();
   Eigen::Quaterniond appliedRotation_ = Eigen::Quaterniond::Identity();
+  CameraFramer framer_;
+  QElapsedTimer frameClock_;  // wall-clock time between camera updates (the framer's easing)
+  std::vector<TrailSpan> primaryTrails_;
+  // Where the scan for the comparison leaving the scene has got to (per history epoch).
+  long comparisonEpoch_ = -1;
+  size_t comparisonScanned_ = 0;
+  double comparisonLeftAt_ = std::numeric_limits<double>::quiet_NaN();
 
   struct Signature {
     double time = -1;

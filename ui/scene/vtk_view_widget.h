@@ -42,6 +42,11 @@ class VtkViewWidget : public QOpenGLWidget {
   // World point to widget position (logical pixels).
   QPointF worldToWidget(const double world[3]) const;
 
+  // The user is orbiting, panning or zooming with the mouse right now.
+  bool navigating() const {
+    return drag_ == Drag::Orbit || drag_ == Drag::Pan || drag_ == Drag::Zoom;
+  }
+
   // Frames painted so far (for the frame-rate display).
   long framesPainted() const { return framesPainted_; }
 

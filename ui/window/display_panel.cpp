@@ -16,6 +16,9 @@ DisplayPanel::DisplayPanel(QWidget* parent) : QWidget(parent) {
   addCheck(tr("Velocity"), &SceneDisplayOptions::velocityArrows, "velocityArrows");
   addCheck(tr("Angular velocity"), &SceneDisplayOptions::angularVelocityArrows, "angularArrows");
   addCheck(tr("Scale legend"), &SceneDisplayOptions::legend, "legend");
+  addCheck(tr("Fixed arrow scale"), &SceneDisplayOptions::arrowScaleFixed, "arrowScaleFixed")
+      ->setToolTip(tr("Keep the arrows' scales as they are now, so that a faster motion "
+                      "shows a longer arrow"));
   layout_->addWidget(new QLabel(tr("<b>Trails</b>")));
   addCheck(tr("Show trails"), &SceneDisplayOptions::trails, "trails");
   auto* lengthRow = new QHBoxLayout;
@@ -38,6 +41,9 @@ DisplayPanel::DisplayPanel(QWidget* parent) : QWidget(parent) {
   trailChecksLayout_->setContentsMargins(12, 0, 0, 0);
   layout_->addWidget(trailChecks);
   layout_->addWidget(new QLabel(tr("<b>Scene</b>")));
+  addCheck(tr("Keep bodies in view"), &SceneDisplayOptions::keepInView, "keepInView")
+      ->setToolTip(tr("Move the camera along when the moving bodies near the edge of the view "
+                      "(Follow locks it on the body instead)"));
   addCheck(tr("Ground grid"), &SceneDisplayOptions::grid, "grid");
   addCheck(tr("Axes"), &SceneDisplayOptions::axes, "axes");
   addCheck(tr("Time overlay"), &SceneDisplayOptions::overlayText, "timeOverlay");

@@ -617,6 +617,7 @@ void MainWindow::readSettings() {
   display.grid = settings.value("display/grid", display.grid).toBool();
   display.axes = settings.value("display/axes", display.axes).toBool();
   display.legend = settings.value("display/legend", display.legend).toBool();
+  display.keepInView = settings.value("display/keepInView", display.keepInView).toBool();
   displayPanel_->setOptions(display);
   const double speed = settings.value("simulation/speed", 1.0).toDouble();
   controller_->setSpeed(speed);
@@ -638,6 +639,7 @@ void MainWindow::writeSettings() {
   settings.setValue("display/grid", display.grid);
   settings.setValue("display/axes", display.axes);
   settings.setValue("display/legend", display.legend);
+  settings.setValue("display/keepInView", display.keepInView);
   settings.setValue("simulation/speed", controller_->speed());
   settings.setValue("view/theme", theme_ == Theme::Dark ? "dark" : "light");
 }
@@ -1058,7 +1060,7 @@ void MainWindow::updateStatus() {
 void MainWindow::applyDisplayOptions() {
   SceneDisplayOptions o = displayPanel_->options();
   o.textScale = presentation_ ? 1.6 : 1.0;
-  o.highContrast = theme_ == Theme::Dark;
+  o.darkBackground = theme_ == Theme::Dark;
   view_->setOptions(o);
 }
 
@@ -1204,7 +1206,7 @@ ScenarioView MainWindow::currentView() const {
   v.grid = d.grid;
   v.axes = d.axes;
   v.legend = d.legend;
-  v.fixedArrowScale = lessonView_.fixedArrowScale;
+  v.fixedArrowScale = d.arrowScaleFixed;
   v.phase = QStringList{phase_->xVariable(), phase_->yVariable()};
   v.timeSeries = timeSeries_->variables();
   v.compare = controller_->compareMode();
@@ -1231,6 +1233,7 @@ void MainWindow::applyView(const ScenarioView& view) {
   for (const auto& [from, to] : flags)
     if (*from) *to = **from;
   if (view.trailSeconds) d.trailSeconds = *view.trailSeconds;
+  if (view.fixedArrowScale) d.arrowScaleFixed = *view.fixedArrowScale;
   displayPanel_->setOptions(d);
   applyDisplayOptions();
   // Variables this system does not record are left out (the panels keep their choice).
@@ -1332,6 +1335,8 @@ void MainWindow::exportScreenshot() {
     request.camera = cameraPoseOf(renderer->GetActiveCamera());
   request.overlayText =
       QString("t = %1 s").arg(controller_->displayTime(), 0, 'f', 2).toStdString();
+  request.viewHeight = view_->height();
+  request.arrowReferences = view_->primaryRenderer().arrowReferences();
   nhui::exportScreenshot(this, controller_->primary(), request);
 }
 

@@ -159,9 +159,9 @@ std::string scenarioViewToJson(const ScenarioView& view) {
   if (!camera.isEmpty()) o["camera"] = camera;
   QJsonObject display;
   const std::pair<const char*, const std::optional<bool>*> flags[] = {
-      {"trails", &view.trails}, {"forces", &view.forces},
+      {"trails", &view.trails},     {"forces", &view.forces},
       {"velocity", &view.velocity}, {"angular_velocity", &view.angularVelocity},
-      {"grid", &view.grid}, {"axes", &view.axes},
+      {"grid", &view.grid},         {"axes", &view.axes},
       {"legend", &view.legend}};
   for (const auto& [key, value] : flags)
     if (*value) display[key] = **value;
@@ -175,8 +175,12 @@ std::string scenarioViewToJson(const ScenarioView& view) {
   if (view.compare) {
     QJsonObject c;
     switch (*view.compare) {
-      case CompareMode::None: c["mode"] = "off"; break;
-      case CompareMode::Vakonomic: c["mode"] = "vakonomic"; break;
+      case CompareMode::None:
+        c["mode"] = "off";
+        break;
+      case CompareMode::Vakonomic:
+        c["mode"] = "vakonomic";
+        break;
       case CompareMode::Ghost:
         c["mode"] = "ghost";
         c["parameter"] = view.ghostParameter;

@@ -1,0 +1,402 @@
+// The 3D view's camera and overlays in the running app (issue 11): travelling bodies stay in
+// view with an endless grid and no camera jumps, a diverging comparison run neither blanks
+// the view nor stays unexplained, the legend is not duplicated, arrow scales are fixed on
+// request and never absurd, exports match the view, and text scales with the output.
+#include "ui/scene/scene_camera.h"
+
+#include <vtkActor.h>
+#include <vtkActor2DCollection.h>
+#include <vtkActorCollection.h>
+#include <vtkCamera.h>
+#include <vtkGenericOpenGLRenderWindow.h>
+#include <vtkNew.h>
+#include <vtkProperty.h>
+#include <vtkRenderWindow.h>
+#include <vtkRenderer.h>
+#include <vtkTextActor.h>
+#include <vtkUnsignedCharArray.h>
+
+#include <QCheckBox>
+#include <QImage>
+#include <QTemporaryDir>
+#include <QtTest>
+#include <cmath>
+#include <set>
+
+#include "core/model/catalogue.h"
+#include "ui/export/stills.h"
+#include "ui/scene/scene_view.h"
+#include "ui/sim/simulation_controller.h"
+#include "ui/window/main_window.h"
+
+using nhui::MainWindow;
+
+namespace {
+
+// The 2D text actors of a renderer whose text starts with `prefix`.
+std::vector<std::string> texts(vtkRenderer* renderer, const std::string& prefix) {
+  std::vector<std::string> out;
+  vtkActor2DCollection* actors = renderer->GetActors2D();
+  actors->InitTraversal();
+  while (vtkActor2D* a = actors->GetNextActor2D()) {
+    auto* t = vtkTextActor::SafeDownCast(a);
+    if (!t || !t->GetVisibility() || !t->GetInput()) continue;
+    const std::string s = t->GetInput();
+    if (s.rfind(prefix, 0) == 0 || (prefix.empty() && !s.empty())) out.push_back(s);
+  }
+  return out;
+}
+
+// The ground grid: the one unpickable actor of the main renderer.
+vtkActor* gridActor(vtkRenderer* renderer) {
+  vtkActorCollection* actors = renderer->GetActors();
+  actors->InitTraversal();
+  while (vtkActor* a = actors->GetNextActor())
+    if (!a->GetPickable()) return a;
+  return nullptr;
+}
+
+// Display position (device pixels, origin bottom left) of a world point.
+Eigen::Vector2d toDisplay(vtkRenderer* renderer, const Eigen::Vector3d& p) {
+  renderer->SetWorldPoint(p.x(), p.y(), p.z(), 1.0);
+  renderer->WorldToDisplay();
+  double d[3];
+  renderer->GetDisplayPoint(d);
+  return {d[0], d[1]};
+}
+
+Eigen::Vector3d focalPoint(vtkRenderer* renderer) {
+  double f[3];
+  renderer->GetActiveCamera()->GetFocalPoint(f);
+  return {f[0], f[1], f[2]};
+}
+
+}  // namespace
+
+class SceneCameraTest : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void init() {
+    window_ = std::make_unique<MainWindow>(false);
+    window_->resize(1024, 768);
+    window_->show();
+    QVERIFY(QTest::qWaitForWindowExposed(window_.get()));
+  }
+  void cleanup() { window_.reset(); }
+
+  // Defect 1: the ball leaving the fixed table, the particle ż = y ẋ, the sleigh and the
+  // rolling disk travel; after several simulated seconds their bodies are on screen, the grid
+  // lies under them, and the camera got there without jumps.
+  void travellingBodiesStayInView_data() {
+    QTest::addColumn<QString>("source");
+    QTest::addColumn<double>("seconds");
+    QTest::newRow("ball on the fixed table") << ":/examples/ball_fixed_table.json" << 12.0;
+    QTest::newRow("nh_particle") << "nh_particle" << 12.0;
+    QTest::newRow("chaplygin_sleigh") << "chaplygin_sleigh" << 12.0;
+    QTest::newRow("rolling_disk") << "rolling_disk" << 12.0;
+  }
+  void travellingBodiesStayInView() {
+    QFETCH(QString, source);
+    QFETCH(double, seconds);
+    if (source.startsWith(":/"))
+      QVERIFY(window_->openScenario(source));
+    else
+      window_->chooseSystem(source);
+    nhui::SimulationController* c = window_->controller();
+    nhui::SceneView* view = window_->sceneView();
+    vtkRenderer* renderer = view->renderer();
+    c->setSpeed(4);
+    c->play();
+    // The focal point after each painted frame: consecutive frames must not jump.
+    std::vector<Eigen::Vector3d> focal;
+    std::vector<double> distance;
+    QObject::connect(view, &nhui::VtkViewWidget::framePainted, view, [&] {
+      focal.push_back(focalPoint(renderer));
+      distance.push_back(renderer->GetActiveCamera()->GetDistance());
+    });
+    QTRY_VERIFY_WITH_TIMEOUT(c->displayTime() >= seconds, 60000);
+    c->pause();
+    QTest::qWait(300);
+    view->refresh();
+    view->repaint();
+    QVERIFY(focal.size() > 10);
+    const nh::SceneFrame& frame = view->primaryRenderer().lastFrame();
+    const auto bodies = nhui::movingBodySpheres(frame);
+    QVERIFY(!bodies.empty());
+    const int* size = view->renderWindow()->GetSize();
+    for (const auto& b : bodies) {
+      const Eigen::Vector2d d = toDisplay(renderer, b.centre);
+      QVERIFY2(d.x() > 0 && d.x() < size[0] && d.y() > 0 && d.y() < size[1],
+               qPrintable(QString("body at (%1, %2, %3) drawn at (%4, %5) in %6x%7")
+                              .arg(b.centre.x())
+                              .arg(b.centre.y())
+                              .arg(b.centre.z())
+                              .arg(d.x())
+                              .arg(d.y())
+                              .arg(size[0])
+                              .arg(size[1])));
+      // The grid reaches under the body (an endless floor).
+      vtkActor* grid = gridActor(renderer);
+      QVERIFY(grid && grid->GetVisibility());
+      double bounds[6];
+      grid->GetBounds(bounds);
+      QVERIFY2(bounds[0] < b.centre.x() && b.centre.x() < bounds[1] && bounds[2] < b.centre.y() &&
+                   b.centre.y() < bounds[3],
+               qPrintable(QString("grid x %1..%2 y %3..%4, body (%5, %6)")
+                              .arg(bounds[0])
+                              .arg(bounds[1])
+                              .arg(bounds[2])
+                              .arg(bounds[3])
+                              .arg(b.centre.x())
+                              .arg(b.centre.y())));
+    }
+    // No jumps: between two painted frames the focal point moves by less than a tenth of the
+    // camera distance (the bodies move a few centimetres per frame at 4×; a reset or a
+    // system change would move it by the whole scene).
+    for (size_t i = 1; i < focal.size(); ++i)
+      QVERIFY2((focal[i] - focal[i - 1]).norm() < 0.1 * distance[i],
+               qPrintable(QString("frame %1: focal point moved %2 at distance %3")
+                              .arg(i)
+                              .arg((focal[i] - focal[i - 1]).norm())
+                              .arg(distance[i])));
+  }
+
+  // Defect 1: Reset camera brings back a ball that has rolled off the fixed table with a
+  // fixed camera (the reset used to look at the table only).
+  void resetCameraBringsBodiesBack() {
+    QVERIFY(window_->openScenario(":/examples/ball_fixed_table.json"));
+    nhui::SimulationController* c = window_->controller();
+    nhui::SceneView* view = window_->sceneView();
+    auto options = view->options();
+    options.keepInView = false;
+    view->setOptions(options);
+    c->setSpeed(8);
+    c->play();
+    QTRY_VERIFY_WITH_TIMEOUT(c->displayTime() >= 25, 60000);
+    c->pause();
+    view->resetCamera();
+    view->repaint();
+    vtkRenderer* renderer = view->renderer();
+    const int* size = view->renderWindow()->GetSize();
+    for (const auto& b : nhui::movingBodySpheres(view->primaryRenderer().lastFrame())) {
+      const Eigen::Vector2d d = toDisplay(renderer, b.centre);
+      QVERIFY2(d.x() > 0 && d.x() < size[0] && d.y() > 0 && d.y() < size[1],
+               qPrintable(QString("drawn at (%1, %2)").arg(d.x()).arg(d.y())));
+    }
+  }
+
+  // Defect 2: the vakonomic ball on the default turntable runs off. The primary ball stays
+  // in view and drawn, the comparison is hidden once it has left, and the overlay says when.
+  void divergingComparisonIsMarkedNotBlanking() {
+    nhui::SimulationController* c = window_->controller();
+    nhui::SceneView* view = window_->sceneView();
+    window_->setCompare(nhui::CompareMode::Vakonomic);
+    c->setSpeed(10);
+    c->play();
+    vtkRenderer* renderer = view->renderer();
+    QTRY_VERIFY_WITH_TIMEOUT(
+        !texts(renderer, "t = ").empty() &&
+            texts(renderer, "t = ").front().find("left the scene") != std::string::npos,
+        90000);
+    QVERIFY(!std::isnan(view->comparisonLeftAt()));
+    QTest::qWait(1500);  // play on after it left
+    c->pause();
+    view->refresh();
+    view->repaint();
+    const int* size = view->renderWindow()->GetSize();
+    for (const auto& b : nhui::movingBodySpheres(view->primaryRenderer().lastFrame())) {
+      const Eigen::Vector2d d = toDisplay(renderer, b.centre);
+      QVERIFY2(d.x() > 0 && d.x() < size[0] && d.y() > 0 && d.y() < size[1],
+               qPrintable(QString("drawn at (%1, %2)").arg(d.x()).arg(d.y())));
+    }
+    // The view is not blank: the turntable and the ball cover much of it (a blanked view is
+    // one gradient: no pixel differs much from its row's first pixel).
+    const QImage image = view->grabFramebuffer();
+    long differing = 0;
+    for (int y = 0; y < image.height(); y += 2) {
+      const QRgb first = image.pixel(0, y);
+      for (int x = 0; x < image.width(); x += 2) {
+        const QRgb p = image.pixel(x, y);
+        if (std::abs(qRed(p) - qRed(first)) + std::abs(qGreen(p) - qGreen(first)) +
+                std::abs(qBlue(p) - qBlue(first)) >
+            60)
+          ++differing;
+      }
+    }
+    QVERIFY2(differing > image.width() * image.height() / 4 / 20,
+             qPrintable(QString::number(differing)));
+  }
+
+  // Defect 11: toggling presentation mode with a ghost run does not duplicate the legend.
+  void legendNotDuplicatedByPresentationToggle() {
+    nhui::SimulationController* c = window_->controller();
+    window_->setCompare(nhui::CompareMode::Ghost, "m", 2.0);
+    c->play();
+    QTRY_VERIFY_WITH_TIMEOUT(c->displayTime() > 0.5, 20000);
+    vtkRenderer* renderer = window_->sceneView()->renderer();
+    const size_t before = texts(renderer, "\u2192 ").size();
+    QVERIFY(before > 0);
+    window_->setPresentationMode(true);
+    QTest::qWait(300);
+    window_->setPresentationMode(false);
+    QTest::qWait(300);
+    const auto after = texts(renderer, "\u2192 ");
+    QCOMPARE(after.size(), before);
+    std::set<std::string> unique(after.begin(), after.end());
+    QCOMPARE(unique.size(), after.size());
+  }
+
+  // Defect 11: an export draws the arrows at the view's scales (its legend says what the
+  // view's says), and the overlay text grows with the image height.
+  void exportMatchesViewAndScalesText() {
+    nhui::SimulationController* c = window_->controller();
+    nhui::SceneView* view = window_->sceneView();
+    c->play();
+    QTRY_VERIFY_WITH_TIMEOUT(c->displayTime() > 2, 20000);
+    c->pause();
+    view->refresh();
+    const auto viewLegend = texts(view->renderer(), "\u2192 ");
+    QVERIFY(!viewLegend.empty());
+
+    nhui::SceneImageRequest request;
+    request.time = c->displayTime();
+    request.options = view->options();
+    request.camera = nhui::cameraPoseOf(view->renderer()->GetActiveCamera());
+    request.overlayText = "t = 1.00 s";
+    // Looking straight up into the empty sky: only the overlay is white.
+    nhui::CameraPose sky;
+    sky.position = {0, 0, 50};
+    sky.focalPoint = {0, 0, 60};
+    sky.viewUp = {0, 1, 0};
+    sky.viewAngle = 30;
+    request.viewHeight = 400;
+    request.arrowReferences = view->primaryRenderer().arrowReferences();
+    // The export's legend: rendered through the same SceneRenderer, read back from an
+    // offscreen scene built the way saveSceneImage builds it.
+    QTemporaryDir dir;
+    // Overlay text height in two exports: rows of the top-left corner holding text pixels.
+    auto textRows = [&](int height) {
+      request.size = QSize(height * 4 / 3, height);
+      request.camera = sky;
+      const QString path = dir.filePath(QString("shot%1.png").arg(height));
+      nhui::saveSceneImage(path, c->primary(), request);
+      const QImage image(path);
+      int rows = 0;
+      for (int y = 0; y < image.height() / 5; ++y) {
+        bool text = false;
+        for (int x = 0; x < image.width() / 6 && !text; ++x) {
+          const QRgb p = image.pixel(x, y);
+          text = qRed(p) > 235 && qGreen(p) > 235 && qBlue(p) > 235;
+        }
+        rows += text;
+      }
+      return rows;
+    };
+    const int small = textRows(400), large = textRows(1200);
+    QVERIFY2(small > 5, qPrintable(QString::number(small)));
+    QVERIFY2(large > 2.4 * small && large < 3.6 * small,
+             qPrintable(QString("%1 rows at 400 px, %2 at 1200 px").arg(small).arg(large)));
+
+    // The same scales as the view: an offscreen scene given the view's references shows the
+    // view's legend.
+    vtkNew<vtkRenderWindow> window;
+    vtkNew<vtkRenderer> renderer;
+    window->SetOffScreenRendering(true);
+    window->SetSize(640, 480);
+    window->AddRenderer(renderer);
+    nhui::SceneRenderer scene(renderer);
+    scene.setSystem(&c->system());
+    scene.setOptions(view->options());
+    nh::SceneFrame frame;
+    c->primary().sceneAt(c->displayTime(), frame);
+    scene.update(frame, {});
+    // No arrow of a kind the view hides (angular velocity, light blue) in the fresh scene.
+    vtkActorCollection* actors = renderer->GetActors();
+    actors->InitTraversal();
+    int lightBlue = 0;
+    while (vtkActor* a = actors->GetNextActor()) {
+      double rgb[3];
+      a->GetProperty()->GetColor(rgb);
+      if (a->GetVisibility() && std::abs(rgb[0] - 0.35) < 1e-9 && std::abs(rgb[2] - 1.0) < 1e-9)
+        ++lightBlue;
+    }
+    QVERIFY(!view->options().angularVelocityArrows);
+    QCOMPARE(lightBlue, 0);
+    scene.setArrowReferences(view->primaryRenderer().arrowReferences());
+    QCOMPARE(texts(renderer, "\u2192 "), viewLegend);
+  }
+
+  // Defect 12: with fixed scales a vector twice as long is drawn twice as long; auto scales
+  // give no absurd legend for a zero force.
+  void fixedArrowScaleAndZeroForces() {
+    vtkNew<vtkRenderWindow> window;
+    vtkNew<vtkRenderer> renderer;
+    window->SetOffScreenRendering(true);
+    window->SetSize(640, 480);
+    window->AddRenderer(renderer);
+    nhui::SceneRenderer scene(renderer);
+    nhui::SceneDisplayOptions options;
+    options.arrowScaleFixed = true;
+    scene.setOptions(options);
+    nh::SceneFrame frame;
+    frame.extent = 1;
+    frame.arrows.push_back(
+        {nh::ArrowKind::Velocity, "velocity", Eigen::Vector3d::Zero(), Eigen::Vector3d(0.3, 0, 0)});
+    frame.arrows.push_back({nh::ArrowKind::Reaction, "friction force", Eigen::Vector3d::Zero(),
+                            Eigen::Vector3d(1e-21, 0, 0)});
+    scene.update(frame, {});
+    const double slow = scene.arrowLength("velocity", 0.3);
+    frame.arrows[0].vector *= 2;  // the table turns twice as fast
+    scene.update(frame, {});
+    const double fast = scene.arrowLength("velocity", 0.6);
+    QVERIFY(slow > 0);
+    QCOMPARE(fast, 2 * slow);
+    for (const std::string& line : texts(renderer, "\u2192 "))
+      QVERIFY2(line.find("e-") == std::string::npos, line.c_str());
+
+    // A fixed value per kind (what a lesson sets) wins over the current scale.
+    options.fixedArrowReference[nh::ArrowKind::Velocity] = 2.0;
+    scene.setOptions(options);
+    QCOMPARE(scene.arrowLength("velocity", 2.0), 0.35 * frame.extent);
+
+    // Auto: a zero force after real ones keeps a sensible scale.
+    options = nhui::SceneDisplayOptions{};
+    scene.setOptions(options);
+    frame.arrows[1].vector = Eigen::Vector3d(4, 0, 0);
+    scene.update(frame, {});
+    for (int i = 0; i < 300; ++i) {
+      frame.arrows[1].vector = Eigen::Vector3d(1e-19, 0, 0);
+      scene.update(frame, {});
+    }
+    for (const std::string& line : texts(renderer, "\u2192 friction"))
+      QVERIFY2(line.find("e-") == std::string::npos, line.c_str());
+  }
+
+  // Defect 13: the free rigid body is framed whole by Reset camera (it was cut off).
+  void rigidBodyFitsAfterReset() {
+    window_->chooseSystem("rigid_body");
+    nhui::SceneView* view = window_->sceneView();
+    QTest::qWait(300);
+    view->resetCamera();
+    view->repaint();
+    vtkRenderer* renderer = view->renderer();
+    const int* size = view->renderWindow()->GetSize();
+    for (const auto& b : view->primaryRenderer().lastFrame().bodies) {
+      for (int corner = 0; corner < 8; ++corner) {
+        const Eigen::Vector3d local((corner & 1 ? 1 : -1) * b.size.x(),
+                                    (corner & 2 ? 1 : -1) * b.size.y(),
+                                    (corner & 4 ? 1 : -1) * b.size.z());
+        const Eigen::Vector2d d = toDisplay(renderer, b.position + b.orientation * local);
+        QVERIFY2(d.x() > 0 && d.x() < size[0] && d.y() > 0 && d.y() < size[1],
+                 qPrintable(QString("corner %1 at (%2, %3)").arg(corner).arg(d.x()).arg(d.y())));
+      }
+    }
+  }
+
+ private:
+  std::unique_ptr<MainWindow> window_;
+};
+
+QTEST_MAIN(SceneCameraTest)
+#include "scene_camera_test.moc"

@@ -1,0 +1,89 @@
+// Keeps moving bodies in view: the "keep in view" camera of the 3D view
+// (SceneDisplayOptions::keepInView). It works on a camera given as a focal point, a distance
+// along a fixed direction and a view angle, and never turns the camera: the orientation and
+// zoom are the user's. When the bodies leave a safe zone around the centre (or their recent
+// trail leaves a wider one, where following it keeps the bodies in theirs) it translates the
+// focal point just enough to bring them back, and it zooms out only when the bodies
+// themselves no longer fit. While the user drags the camera it does nothing (SceneView). Both move
+// through a critically damped spring (no overshoot, no jumps); a hard limit keeps the bodies
+// inside the viewport even while the spring catches up.
+#pragma once
+
+#include <Eigen/Geometry>
+#include <vector>
+
+#include "core/nh/system.h"
+
+namespace nhui {
+
+class CameraFramer {
+ public:
+  struct Sphere {
+    Eigen::Vector3d centre = Eigen::Vector3d::Zero();
+    double radius = 0;
+  };
+  struct View {
+    Eigen::Vector3d direction = Eigen::Vector3d::UnitY();  // unit, from the eye to the focus
+    Eigen::Vector3d up = Eigen::Vector3d::UnitZ();
+    double viewAngleDegrees = 30;  // vertical
+    double aspect = 1;             // width / height
+  };
+
+  // Adopts a camera set by the user or by a reset, without easing: the spring stops there
+  // and `distance` becomes the zoom the framer returns to when the bodies fit again.
+  void adopt(const Eigen::Vector3d& focus, double distance);
+
+  // Advances the camera by `dt` wall-clock seconds. bodies: must stay in view; trail: kept
+  // in view too where that keeps the bodies in their zone. A jump of the bodies (a
+  // scrub, a reset) eases the camera over instead of snapping.
+  void step(double dt, const View& view, const std::vector<Sphere>& bodies,
+            const std::vector<Sphere>& trail);
+  // Puts the camera at once where step() would settle (Reset camera).
+  void settle(const View& view, const std::vector<Sphere>& bodies,
+              const std::vector<Sphere>& trail);
+
+  const Eigen::Vector3d& focus() const { return focus_; }
+  double distance() const { return distance_; }
+  // Still easing towards its target (a caller that paints only on change keeps painting).
+  bool moving() const;
+
+  // Fractions of the half-view: the bodies are kept in the safe zone (the camera moves when
+  // they leave it), the recent trail in the trail zone while that keeps the bodies in
+  // theirs, and the bodies never leave the hard zone.
+  static constexpr double kSafe = 0.5, kTrail = 0.9, kHard = 0.95;
+  // Spring rate (1/s): about 95 % of a re-framing is done after 4.7 / kRate seconds.
+  static constexpr double kRate = 4.0;
+
+ private:
+  struct Range {  // of focus shifts along the view's right and up axes
+    Eigen::Vector2d lo = Eigen::Vector2d::Constant(-1e300), hi = Eigen::Vector2d::Constant(1e300);
+  };
+  void retarget(const View& view, const std::vector<Sphere>& bodies,
+                const std::vector<Sphere>& trail);
+  static Range shiftRange(const View& view, const Eigen::Vector3d& focus, double distance,
+                          const std::vector<Sphere>& spheres, double fraction);
+  // The smallest focus shift within the view plane that keeps `spheres` inside `fraction` of
+  // the half-view at `distance` (and `extra` inside `extraFraction` where possible).
+  static Eigen::Vector3d shiftToFit(const View& view, const Eigen::Vector3d& focus, double distance,
+                                    const std::vector<Sphere>& spheres, double fraction,
+                                    const std::vector<Sphere>& extra = {},
+                                    double extraFraction = 1);
+  // Distance at which `spheres` fit inside `fraction` of the half-view.
+  static double fitDistance(const View& view, const std::vector<Sphere>& spheres, double fraction);
+
+  Eigen::Vector3d focus_ = Eigen::Vector3d::Zero();
+  Eigen::Vector3d focusVelocity_ = Eigen::Vector3d::Zero();
+  Eigen::Vector3d targetFocus_ = Eigen::Vector3d::Zero();
+  double distance_ = 1, distanceVelocity_ = 0, targetDistance_ = 1;
+  double userDistance_ = 1;
+  bool haveBodies_ = false;
+  bool easingJump_ = false;  // the bodies jumped out of view: no hard limit until back in
+  Eigen::Vector3d lastBodyCentre_ = Eigen::Vector3d::Zero();
+};
+
+// Radius of a sphere around the body's position that holds the body however it is turned.
+double boundingRadius(const nh::SceneBody& body);
+// The bodies that move (all but tables and guides, which stay put), as spheres.
+std::vector<CameraFramer::Sphere> movingBodySpheres(const nh::SceneFrame& frame);
+
+}  // namespace nhui
