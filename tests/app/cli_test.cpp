@@ -62,7 +62,7 @@ class CliTest : public QObject {
     for (const auto& p : o.value("parameters").toArray())
       params << p.toObject().value("name").toString();
     QCOMPARE(params, QStringList({"m", "r", "inertia_ratio", "Omega0", "Omega_rate", "Omega_amp",
-                                  "Omega_freq", "tilt", "g"}));
+                                  "Omega_freq", "tilt", "g", "table_angle0"}));
     QStringList state;
     for (const auto& s : o.value("state").toArray()) state << s.toString();
     QCOMPARE(state.join(' '), QString("x y vx vy wx wy wz qw qx qy qz"));

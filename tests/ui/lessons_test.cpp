@@ -236,11 +236,11 @@ class LessonsTest : public QObject {
   void themesReachPaletteAndPlots() {
     window_->setTheme(MainWindow::Theme::Dark);
     QVERIFY(QApplication::palette().color(QPalette::Window).lightness() < 60);
-    QVERIFY(window_->timeSeriesPanel()->plot()->plotStyle().background.lightness() < 60);
+    QTRY_VERIFY(window_->timeSeriesPanel()->plot()->plotStyle().background.lightness() < 60);
     QVERIFY(window_->sceneView()->options().darkBackground);
     window_->setTheme(MainWindow::Theme::Light);
     QVERIFY(QApplication::palette().color(QPalette::Window).lightness() > 180);
-    QVERIFY(window_->timeSeriesPanel()->plot()->plotStyle().background.lightness() > 200);
+    QTRY_VERIFY(window_->timeSeriesPanel()->plot()->plotStyle().background.lightness() > 200);
     QVERIFY(!window_->sceneView()->options().darkBackground);
   }
 };

@@ -836,7 +836,8 @@ void SceneRenderer::resetCamera() {
   double distance = (haveTable ? 2.45 : 1.7) * extent;
   if (!haveTable)
     for (const auto& b : frame_.bodies)
-      distance = std::max(distance, 2.6 * ((b.position - focus).norm() + boundingRadius(b)));
+      if (boundingRadius(b) <= extent)  // scenery larger than the scene (a plane) is not fitted
+        distance = std::max(distance, 2.6 * boundingRadius(b) + 1.2 * (b.position - focus).norm());
   const Eigen::Vector3d eye = focus + distance * direction;
   cam->SetFocalPoint(focus.x(), focus.y(), focus.z());
   cam->SetPosition(eye.x(), eye.y(), eye.z());

@@ -46,7 +46,7 @@ void fillRecord(const nh::EquationsOfMotion& equations, nh::EquationsWorkspace& 
   for (int c = 0; c < obs.phi.size(); ++c) residual = std::max(residual, std::abs(obs.phi[c]));
   for (int c = 0; c < obs.g.size(); ++c) residual = std::max(residual, std::abs(obs.g[c]));
   out[layout.residualColumn] = residual;
-  out[layout.energyErrorColumn] = std::nan("");  // RunHistory::append knows E₀
+  out[layout.energyErrorColumn] = 0;  // RunHistory::append fills it in (it knows E₀)
   if (!layout.points.empty()) {
     const int n = system.n();
     system.scene(equations.parameters().data(), t, x, x + n, obs.lambda.data(), scene);
