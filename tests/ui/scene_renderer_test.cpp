@@ -111,10 +111,13 @@ class SceneRendererTest : public QObject {
       const auto withBodies = view.render();
       scene.setVisible(false);
       const auto empty = view.render();
-      // The bodies must cover a visible part of the view (0.5 % of it at least).
+      // The bodies must cover a visible part of the view: 0.1 % of it at least, which a
+      // particle of 0.08 m seen whole in a 3 m scene (about 24 px across, 425 px) passes.
+      // (The 0.5 % asked before was met by particles only because a hidden arrow was drawn
+      // at the origin on the first frame.)
       const long covered = differingPixels(withBodies, empty);
       QVERIFY2(
-          covered > 640 * 400 / 200,
+          covered > 640 * 400 / 1000,
           qPrintable(
               QString("%1: %2 pixels").arg(QString::fromStdString(system->name())).arg(covered)));
     }

@@ -836,8 +836,10 @@ void SceneRenderer::resetCamera() {
   double distance = (haveTable ? 2.45 : 1.7) * extent;
   if (!haveTable)
     for (const auto& b : frame_.bodies)
-      if (boundingRadius(b) <= extent)  // scenery larger than the scene (a plane) is not fitted
-        distance = std::max(distance, 2.6 * boundingRadius(b) + 1.2 * (b.position - focus).norm());
+      // Large bodies (the rigid body's plate) are fitted whole; small ones are seen at the
+      // usual distance, and scenery larger than the scene (a plane) is not fitted.
+      if (boundingRadius(b) > 0.25 * extent && boundingRadius(b) <= extent)
+        distance = std::max(distance, 2.6 * ((b.position - focus).norm() + boundingRadius(b)));
   const Eigen::Vector3d eye = focus + distance * direction;
   cam->SetFocalPoint(focus.x(), focus.y(), focus.z());
   cam->SetPosition(eye.x(), eye.y(), eye.z());
