@@ -2,6 +2,7 @@
 
 #include <sys/stat.h>
 
+#include <cerrno>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -21,6 +22,17 @@ double parseNumber(const std::string& text, const std::string& what) {
     throw InputError(what + ": '" + text + "' is not a number");
   if (!std::isfinite(v)) throw InputError(what + ": value must be finite, got '" + text + "'");
   return v;
+}
+
+long parseStepBudget(const std::string& text) {
+  const char* begin = text.c_str();
+  char* end = nullptr;
+  errno = 0;
+  const long long v = std::strtoll(begin, &end, 10);
+  if (text.empty() || end != begin + text.size() || errno == ERANGE || v < 1 ||
+      v > 1'000'000'000'000)
+    throw InputError("--max-steps: '" + text + "' is not a whole number in [1, 10^12]");
+  return static_cast<long>(v);
 }
 
 std::pair<std::string, double> parseAssignment(const std::string& text, const std::string& option) {

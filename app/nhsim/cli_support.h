@@ -25,6 +25,8 @@ class UsageError : public InputError {
 
 // A finite number, all of `text`; `what` names the option in the error message.
 double parseNumber(const std::string& text, const std::string& what);
+// The value of --max-steps: a whole number ≥ 1 (an integrator's step budget per run).
+long parseStepBudget(const std::string& text);
 // "NAME=VALUE" with a numeric VALUE.
 std::pair<std::string, double> parseAssignment(const std::string& text, const std::string& option);
 

@@ -130,6 +130,8 @@ ExportOptions parseExport(const std::vector<std::string>& args) {
       e.plots = true;
     } else if (a == "--csv")
       o.csv = value();
+    else if (a == "--max-steps")
+      s.integrator.maxSteps = parseStepBudget(value());
     else if (a == "--no-scenario")
       o.writeScenario = false;
     else if (a == "--quiet")

@@ -36,7 +36,8 @@ const char* kUsage =
     "NAME=VALUE]...\n"
     "                 [--t-end T] [--dt-out H]\n"
     "                 [--integrator dopri5|dop853|rk78|rk4|arkode78|bdf] [--rtol R]\n"
-    "                 [--atol A] [--step H] [--dynamics nonholonomic|vakonomic]\n"
+    "                 [--atol A] [--step H] [--max-steps N]\n"
+    "                 [--dynamics nonholonomic|vakonomic]\n"
     "                 [--formulation multipliers|gibbs-appell] [--no-projection]\n"
     "                 [--no-reconstruction]\n"
     "                 [--out FILE|-] [--save-scenario FILE] [--quiet]\n";
@@ -183,6 +184,8 @@ RunOptions parseRun(const std::vector<std::string>& args) {
       s.integrator.atol = parseNumber(value(), "--atol");
     else if (a == "--step")
       s.integrator.step = parseNumber(value(), "--step");
+    else if (a == "--max-steps")
+      s.integrator.maxSteps = parseStepBudget(value());
     else if (a == "--no-projection")
       s.integrator.projection = false;
     else if (a == "--no-reconstruction")
@@ -235,10 +238,8 @@ int run(const std::vector<std::string>& args) {
     last = row;
   };
   try {
-    sim.advance(s.tEnd, s.dtOut, onSample);
     // A t-end off the output grid still gets its row: the run's final state.
-    if (last.empty() || last[0] < s.tEnd - 1e-12 * std::max(1.0, s.tEnd))
-      onSample(sim.time(), sim.state().data());
+    if (!sim.advance(s.tEnd, s.dtOut, onSample)) onSample(sim.time(), sim.state().data());
   } catch (const Error&) {
     csv.flush();  // the rows written so far are kept
     csv.close();

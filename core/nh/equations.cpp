@@ -171,10 +171,10 @@ void EquationsOfMotion::throwSingular(const char* what, double t,
   const auto sv = svd.singularValues();
   const double cond = sv.size() && sv.minCoeff() > 0 ? sv.maxCoeff() / sv.minCoeff()
                                                      : std::numeric_limits<double>::infinity();
-  throw SingularSystemError("system '" + compiled_->system->name() +
-                                "' is not regular at t = " + formatNumber(t) + ": " + what +
-                                " is singular (condition number " + formatNumber(cond) + ")",
-                            t, cond);
+  throw SingularSystemError(
+      "system '" + compiled_->system->name() + "' is not regular at t = " + formatNumber(t) + ": " +
+          what + " is singular or near-singular (condition number " + formatNumber(cond) + ")",
+      t, cond);
 }
 
 void EquationsOfMotion::accelerations(Workspace& w, double t, const double* q, const double* y,

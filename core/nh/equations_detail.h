@@ -88,6 +88,7 @@ struct EquationsWorkspace::Data {
   Jet1 t1, q1[kMaxCoordinates], y1[kMaxVelocities], phi1[kMaxConstraints];
   MatY M, K;
   VecY F, p, Q, ydot, ydotParticular, rhs;
+  VecY kScale;  // Gibbs–Appell: diag(K)^(-1/2), the equilibration of K
   MatKY A;
   VecK b, lambda, phiV;
   MultiplierFactors factors;

@@ -29,6 +29,17 @@ void EquationsOfMotion::solveGibbsAppell(Workspace& w, double t) const {
   }
   w.K.resize(d, d);
   w.K.noalias() = w.Qfull.rightCols(d).transpose() * w.M * w.Qfull.rightCols(d);
+  // Equilibrated (D K D with D = diag(|K_ii|)^(-1/2), 1 where K_ii = 0) before the LU and its
+  // condition estimate, as the multipliers solution's LU of M is (small_lu.h): entries of
+  // very different sizes (a ball with a tiny moment of inertia) are regular in both
+  // formulations.
+  w.kScale.resize(d);
+  for (int i = 0; i < d; ++i) {
+    const double k = std::abs(w.K(i, i));
+    w.kScale[i] = k > 0 && std::isfinite(k) ? 1 / std::sqrt(k) : 1.0;
+  }
+  for (int i = 0; i < d; ++i)
+    for (int j = 0; j < d; ++j) w.K(i, j) *= w.kScale[i] * w.kScale[j];
   w.luK.compute(w.K);
   const double rcK = reciprocalCondition(w.luK);
   if (!(rcK > kMinReciprocalCondition))
@@ -36,7 +47,9 @@ void EquationsOfMotion::solveGibbsAppell(Workspace& w, double t) const {
                   w.K);
   w.rhs.resize(m);
   w.rhs.noalias() = w.F - w.M * w.ydotParticular;
-  const VecY z = w.luK.solve(w.Qfull.rightCols(d).transpose() * w.rhs);
+  const VecY scaledRhs = w.kScale.cwiseProduct(w.Qfull.rightCols(d).transpose() * w.rhs);
+  const VecY scaledZ = w.luK.solve(scaledRhs);
+  const VecY z = w.kScale.cwiseProduct(scaledZ);
   w.ydot = w.ydotParticular;
   w.ydot.noalias() += w.Qfull.rightCols(d) * z;
   if (kt > 0) {

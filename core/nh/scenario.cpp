@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <limits>
 
 #include "core/nh/errors.h"
 
@@ -23,12 +24,30 @@ void Scenario::validate() const {
     throw InputError("t-end must be a finite number ≥ 0, got " + formatValue(tEnd));
   if (!std::isfinite(dtOut) || dtOut <= 0)
     throw InputError("dt-out must be a finite number > 0, got " + formatValue(dtOut));
-  if (tEnd / dtOut > 5e7)
-    throw InputError(
-        "t-end / dt-out asks for more than 50 million output rows; use a larger dt-out");
-  if (integrator.method == Integrator::Rk4 && tEnd / integrator.step > 1e9)
-    throw InputError("t-end / step asks for more than a billion rk4 steps; use a larger step");
+  // Sample times are 0 + i·dt-out: they must be distinct doubles up to t-end.
+  constexpr double kEps = std::numeric_limits<double>::epsilon();
+  if (dtOut < 4 * kEps * tEnd)
+    throw InputError("dt-out " + formatValue(dtOut) + " is too small for t-end " +
+                     formatValue(tEnd) + " (output times would not be distinct); give at least " +
+                     formatValue(4 * kEps * tEnd) + " (4·machine epsilon·t-end)");
+  if (tEnd / dtOut > kMaxOutputRows)
+    throw InputError("t-end / dt-out asks for " + formatValue(std::floor(tEnd / dtOut) + 1) +
+                     " output rows, more than " + formatValue(kMaxOutputRows) +
+                     "; use a larger dt-out or a shorter t-end");
   integrator.validate();
+  if (integrator.method == Integrator::Rk4) {
+    if (integrator.step < 4 * kEps * tEnd)
+      throw InputError("rk4 step " + formatValue(integrator.step) + " is too small for t-end " +
+                       formatValue(tEnd) + "; give at least " + formatValue(4 * kEps * tEnd));
+    // rk4 takes t-end/step steps, and at most one more per output interval (a step clamped
+    // to an output time): refused up front when that exceeds the step budget.
+    const double steps = std::ceil(tEnd / integrator.step) + std::floor(tEnd / dtOut) + 1;
+    if (steps > static_cast<double>(integrator.maxSteps))
+      throw InputError("rk4 with step " + formatValue(integrator.step) + " needs up to " +
+                       formatValue(steps) + " steps to reach t-end " + formatValue(tEnd) +
+                       ", more than the step budget of " + std::to_string(integrator.maxSteps) +
+                       "; use a larger --step, a shorter t-end or raise --max-steps");
+  }
 }
 
 int StateLayout::find(const std::string& name) const {

@@ -26,8 +26,11 @@ struct Scenario {
   // text; empty when absent. The core and nhsim do not draw and only carry it through.
   std::string view;
 
-  void validate() const;  // times and tolerances; throws InputError
+  // Times and tolerances; throws InputError (also for more than kMaxOutputRows rows, a
+  // dt-out below 4·machine epsilon·t-end, or an rk4 run that needs more than its step budget).
+  void validate() const;
 };
+inline constexpr double kMaxOutputRows = 1e8;
 
 // Names of the state vector's entries in display order and their index in the state vector.
 struct StateLayout {

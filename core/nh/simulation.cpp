@@ -11,6 +11,7 @@
 
 #include "core/nh/errors.h"
 #include "core/nh/reconstruction.h"
+#include "core/nh/scenario.h"
 #include "core/nh/steppers.h"
 
 namespace nh {
@@ -63,6 +64,15 @@ void IntegratorOptions::validate() const {
   positive("atol", atol);
   positive("step", step);
   if (step < 1e-12) throw InputError("step must be at least 1e-12, got " + fmt(step));
+  // Tolerances below these ask for more than doubles hold: refused as input instead of
+  // failing later as a step-size underflow.
+  constexpr double kEps = std::numeric_limits<double>::epsilon();
+  if (rtol < 10 * kEps)
+    throw InputError("rtol " + fmt(rtol) + " is below machine precision; give at least " +
+                     fmt(10 * kEps) + " (10·machine epsilon)");
+  if (atol < 1e-200)
+    throw InputError("atol " + fmt(atol) +
+                     " is below any meaningful absolute error; give at least 1e-200");
   if (maxSteps < 1) throw InputError("the step budget must be at least 1");
 }
 
@@ -168,6 +178,8 @@ void Simulation::setState(double t, const std::vector<double>& x) {
   nextSample_ = 0;
   lastDtOut_ = 0;
   steps_ = 0;
+  growthMarks_ = 0;
+  growthLevel_ = 0;
   reconstructionRejections_ = 0;
   stepper_->initialised = false;
   stepper_->dt = options_.step;
@@ -186,12 +198,85 @@ void Simulation::setFormulation(Formulation formulation) {
   stepper_->initialised = false;
 }
 
-void Simulation::checkState(double t, const double* x, int size) const {
-  for (const double* v = x; v != x + size; ++v)
-    if (!std::isfinite(*v) || std::abs(*v) > 1e100)
-      throw IntegrationError("integration of '" + equations_->system().name() +
-                                 "' blew up at t = " + fmt(t) + " (state is no longer finite)",
-                             t);
+void Simulation::checkState(double t, const double* x, int size,
+                            const std::vector<int>* reduced) const {
+  // Only non-finite values stop a run: any finite magnitude (masses of 1e300 give
+  // multipliers of that size) is a state the equations may go on from.
+  for (int i = 0; i < size; ++i) {
+    if (std::isfinite(x[i])) continue;
+    std::string name = "the state";
+    const int entry = reduced ? (*reduced)[i] : i;
+    if (entry < static_cast<int>(x_.size())) {
+      const StateLayout layout = stateLayout(equations_->system(), equations_->dynamics());
+      for (std::size_t k = 0; k < layout.index.size(); ++k)
+        if (layout.index[k] == entry) name = layout.names[k];
+    }
+    // The entry largest in magnitude before the step is what overflowed (or fed the
+    // overflow): say which, with its value, so that the user knows what to change.
+    int largest = 0;
+    for (int j = 1; j < static_cast<int>(x_.size()); ++j)
+      if (std::abs(x_[j]) > std::abs(x_[largest])) largest = j;
+    std::string cause;
+    if (!x_.empty() && std::abs(x_[largest]) > 1e300) {
+      const StateLayout layout = stateLayout(equations_->system(), equations_->dynamics());
+      for (std::size_t k = 0; k < layout.index.size(); ++k)
+        if (layout.index[k] == largest)
+          cause = "; " + layout.names[k] + " = " + fmt(x_[largest]) +
+                  " is too close to the largest double (1.8e308): choose a smaller " +
+                  layout.names[k];
+    }
+    throw IntegrationError("integration of '" + equations_->system().name() + "' blew up at t = " +
+                               fmt(t) + " (" + name + " is no longer finite" + cause + ")",
+                           t);
+  }
+}
+
+void Simulation::watchGrowth(double t, const double* x, double tEnd, long stepsThisCall) {
+  const SystemModel& system = equations_->system();
+  const int first = system.n() + system.m(), size = equations_->stateSize();
+  if (first >= size) return;
+  double mu = 0;
+  for (int i = first; i < size; ++i) mu = std::max(mu, std::abs(x[i]));
+  if (growthLevel_ == 0) growthLevel_ = 10 * std::max(1.0, mu);
+  if (mu >= growthLevel_) {  // a tenfold increase: marked
+    while (growthLevel_ <= mu) growthLevel_ *= 10;
+    if (growthMarks_ == 2) growth_[0] = growth_[1];
+    growthMarks_ = std::min(growthMarks_ + 1, 2);
+    growth_[growthMarks_ - 1] = {t, std::log(mu), steps_};
+  }
+  // Every 256 steps from the second mark on: the last two marks and this step.
+  if (growthMarks_ < 2 || (steps_ & 255) != 0) return;
+  const GrowthMark &a = growth_[0], &b = growth_[1];
+  const GrowthMark c{t, std::log(mu), steps_};
+  if (!(b.t > a.t && c.t > b.t && c.logMu - b.logMu > 0.5)) return;
+  const double tau1 = (b.t - a.t) / (b.logMu - a.logMu), tau2 = (c.t - b.t) / (c.logMu - b.logMu);
+  if (!(tau2 > 0 && tau1 > 0 && tau2 < 2 * tau1 && tau2 > 0.5 * tau1)) return;  // not e^{t/τ}
+  const double rate1 = (b.steps - a.steps) / (b.t - a.t), rate2 = (c.steps - b.steps) / (c.t - b.t);
+  if (!(rate2 >= rate1 && rate2 > 0)) return;  // the cost of a unit of time does not grow
+  // The steps from t to tEnd at no more than today's rate (a lower bound while the rate does
+  // not fall), or, when it grows, extrapolated like e^{t/σ} from the last two intervals.
+  const double remaining = static_cast<double>(options_.maxSteps - stepsThisCall);
+  double predicted = rate2 * (tEnd - t);
+  double reachable = t + remaining / rate2;  // where the budget ends, by the same estimate
+  if (rate2 > rate1) {
+    const double sigma = 0.5 * (c.t - a.t) / std::log(rate2 / rate1);
+    const double growing = rate2 * sigma * std::expm1((tEnd - t) / sigma);
+    if (growing > predicted) {
+      predicted = growing;
+      reachable = t + sigma * std::log1p(remaining / (rate2 * sigma));
+    }
+  }
+  if (!(predicted > remaining)) return;
+  throw IntegrationError(
+      "the multipliers of '" + system.name() + "' grow like e^{t/τ} with τ = " + fmt(tau2) +
+          " s (max |mu| = " + fmt(mu) + " at t = " + fmt(t) +
+          "), and the steps per second with them: the vakonomic solution is unstable here. "
+          "Reaching t = " +
+          fmt(tEnd) + " would take at least about " + fmt(predicted) +
+          " steps, more than the budget of " + std::to_string(options_.maxSteps) +
+          " (it lasts to about t = " + fmt(reachable) +
+          "); shorten t-end, raise --max-steps, or use nonholonomic dynamics",
+      t);
 }
 
 void Simulation::emitSample(double t, std::vector<double>& x, const SampleCallback& onSample) {
@@ -295,9 +380,10 @@ void Simulation::throwSingularity(double t) const {
                             t, std::numeric_limits<double>::infinity());
 }
 
-void Simulation::advance(double tEnd, double dtOut, const SampleCallback& onSample) {
+bool Simulation::advance(double tEnd, double dtOut, const SampleCallback& onSample) {
   if (!(dtOut > 0) || !std::isfinite(dtOut))
     throw InputError("output interval must be a finite number > 0, got " + fmt(dtOut));
+  if (!std::isfinite(tEnd)) throw InputError("end time must be finite, got " + fmt(tEnd));
   if (dtOut != lastDtOut_) {
     if (lastDtOut_ != 0) {  // a new sampling grid from the current time on
       origin_ = t_;
@@ -305,12 +391,41 @@ void Simulation::advance(double tEnd, double dtOut, const SampleCallback& onSamp
     }
     lastDtOut_ = dtOut;
   }
+  // The output times origin + i·dtOut must be distinct doubles: dtOut at least 4 units in the
+  // last place of the largest time (and of i itself: below 2^53).
+  constexpr double kEps = std::numeric_limits<double>::epsilon();
+  const double largestTime = std::max(std::abs(origin_), std::abs(tEnd));
+  if (dtOut < 4 * kEps * largestTime || (tEnd - origin_) / dtOut > 0x1p52)
+    throw InputError("output interval " + fmt(dtOut) + " is too small for times up to " +
+                     fmt(largestTime) + ": give one of at least " + fmt(4 * kEps * largestTime) +
+                     " (4·machine epsilon·t)");
+  if (options_.method == Integrator::Rk4 && tEnd > t_ && options_.step < 4 * kEps * largestTime)
+    throw InputError("rk4 step " + fmt(options_.step) + " is too small for times up to " +
+                     fmt(largestTime) + ": give one of at least " + fmt(4 * kEps * largestTime) +
+                     " (4·machine epsilon·t)");
   auto system = [this](const State& x, State& dxdt, double t) {
     dxdt.resize(x.size());
     equations_->rhs(workspace_, t, x.data(), dxdt.data());
   };
-  const double eps = 1e-12 * std::max(1.0, std::abs(tEnd));
+  // Where a step counts as reaching tEnd (a step ending within a few rounding errors of it):
+  // the integration's end, never the sampling's, which compares sample times exactly.
+  const double endTolerance = 4 * kEps * largestTime;
   auto sampleTime = [&](long i) { return origin_ + static_cast<double>(i) * dtOut; };
+  // The last output index of this call: the largest i with origin + i·dtOut ≤ tEnd, computed
+  // in the same arithmetic as the sample times (never accumulated).
+  long lastSample = nextSample_ - 1;
+  if (tEnd >= origin_) {
+    lastSample = static_cast<long>(std::floor((tEnd - origin_) / dtOut));
+    while (sampleTime(lastSample + 1) <= tEnd) ++lastSample;
+    while (lastSample >= 0 && sampleTime(lastSample) > tEnd) --lastSample;
+  }
+  bool deliveredEnd = false;
+  // A step below 1e-14 of this (or of t) is a stalled integration: 1 s, or the whole span of
+  // a run that is shorter.
+  const double timeScale = std::min(1.0, std::abs(tEnd - origin_));
+  auto dueBy = [&](double t) {  // the next output time is at or before t (and tEnd)
+    return nextSample_ <= lastSample && sampleTime(nextSample_) <= t;
+  };
   State& sample = sample_;  // sized once: advance() allocates nothing after its first call
   sample.resize(x_.size());
 
@@ -319,6 +434,7 @@ void Simulation::advance(double tEnd, double dtOut, const SampleCallback& onSamp
     sample = x_;
     if (onSample) onSample(t_, sample.data());
     nextSample_ = 1;
+    deliveredEnd = t_ == tEnd;
   }
 
   Stepper& s = *stepper_;
@@ -329,7 +445,8 @@ void Simulation::advance(double tEnd, double dtOut, const SampleCallback& onSamp
         "integration of '" + equations_->system().name() + "' needs more than " +
             std::to_string(options_.maxSteps) + " steps to reach t = " + fmt(tEnd) +
             "; stopped at t = " + fmt(t) +
-            " (the motion is too fast for this time span, or the step too small)",
+            " (the motion is too fast for this time span, or the step too small; raise the "
+            "budget with --max-steps or shorten t-end)",
         t);
   };
   try {
@@ -357,6 +474,7 @@ void Simulation::advance(double tEnd, double dtOut, const SampleCallback& onSamp
       const std::vector<int>* reduced = plan ? &plan->reduced : nullptr;
       const int zSize = plan ? static_cast<int>(reduced->size()) : size;
       DenseStepper& dense = *s.dense;
+      dense.setTimeScale(timeScale);
       const StepperRhs& f = s.rhs;
       const Reconstructor::StateAt& stateAt = s.stateAt;
       const auto currentState = [&](double* x) {
@@ -367,7 +485,7 @@ void Simulation::advance(double tEnd, double dtOut, const SampleCallback& onSamp
       auto copyReconstructed = [&](const double* from, double* to) {
         for (int i : plan->entries) to[i] = from[i];
       };
-      while (t_ < tEnd - eps) {
+      while (tEnd - t_ > endTolerance) {
         if (!s.initialised) {
           const double* start = x_.data();
           if (plan) {
@@ -388,7 +506,9 @@ void Simulation::advance(double tEnd, double dtOut, const SampleCallback& onSamp
         }
         double approach = 0;
         if (++stepsThisCall > options_.maxSteps) throwStepBudget(t1);
-        const double tStop = t1 > tEnd + eps ? tEnd : t1;  // where this call may end
+        const double tStop = t1 > tEnd ? tEnd : t1;  // where this call may end
+        // How far this step delivers samples: to tEnd when it ends there (within rounding).
+        const double reach = t1 >= tEnd - endTolerance ? tEnd : t1;
         if (plan) {
           // Carry the reconstructed coordinates over the step, stopping at each output time
           // (their values there go to s.marks): all of it, or the step is retaken shorter.
@@ -396,7 +516,7 @@ void Simulation::advance(double tEnd, double dtOut, const SampleCallback& onSamp
           s.marks.clear();
           double a = t0;
           bool carried = true;
-          for (long i = nextSample_; carried && sampleTime(i) <= std::min(t1, tEnd) + eps; ++i) {
+          for (long i = nextSample_; carried && i <= lastSample && sampleTime(i) <= reach; ++i) {
             const double b = std::min(sampleTime(i), t1);
             carried = s.reconstructor.advance(stateAt, a, b, s.carried.data(), options_.atol,
                                               options_.rtol);
@@ -413,19 +533,19 @@ void Simulation::advance(double tEnd, double dtOut, const SampleCallback& onSamp
           }
         }
         ++steps_;
-        checkState(t1, dense.currentState(), zSize);       // the stepped state, in place
-        if (plan) checkState(t1, s.carried.data(), size);  // and what was carried over the step
+        checkState(t1, dense.currentState(), zSize, reduced);  // the stepped state, in place
+        if (plan) checkState(t1, s.carried.data(), size);      // and what was carried over the step
         if (singular) {  // (never with a plan: planReconstruction refuses singular systems)
           const double ts =
               firstSingularity(t0, t1, [&](double tau, State& x) { stateAt(tau, x.data()); });
           // (a point beyond tEnd is no concern of this call: the next one finds it again)
-          if (ts > t1 + 1e-9 * std::max(1.0, std::abs(ts)) && ts <= tEnd + eps) {
+          if (ts > t1 + 1e-9 * std::max(1.0, std::abs(ts)) && ts <= tEnd + endTolerance) {
             // Ahead, within the next step: integrate up to just short of it (the samples on
             // the way are delivered) and look again from there.
             approach = (1 - 1e-6) * (ts - t1);
-          } else if (ts >= 0 && ts <= tEnd + eps) {  // the samples before it, then stop
-            while (sampleTime(nextSample_) <= std::min({ts, t1, tEnd}) + eps) {
-              stateAt(std::min(sampleTime(nextSample_), t1), sample.data());
+          } else if (ts >= 0 && ts <= tEnd + endTolerance) {  // the samples before it, then stop
+            while (dueBy(std::min(ts, t1))) {
+              stateAt(sampleTime(nextSample_), sample.data());
               emitSample(sampleTime(nextSample_), sample, onSample);
               ++nextSample_;
             }
@@ -433,22 +553,23 @@ void Simulation::advance(double tEnd, double dtOut, const SampleCallback& onSamp
             throwSingularity(ts);
           }
         }
-        if (dense.currentTimeStep() < 1e-14 * std::max(1.0, std::abs(t1)))
+        if (dense.currentTimeStep() < 1e-14 * std::max(std::abs(t1), timeScale))
           throw IntegrationError("integration of '" + equations_->system().name() +
                                      "' blew up at t = " + fmt(t1) + " (step size underflow)",
                                  t1);
         std::size_t mark = 0;
-        while (sampleTime(nextSample_) <= std::min(t1, tEnd) + eps) {
+        while (dueBy(reach)) {
           const double ts = sampleTime(nextSample_);
           if (plan) {
             for (int q : plan->entries) sample[q] = s.marks[mark++];
           }
           stateAt(std::min(ts, t1), sample.data());
           emitSample(ts, sample, onSample);
+          deliveredEnd = ts == tEnd;
           ++nextSample_;
         }
-        if (t1 > tEnd - eps) {  // at or past tEnd: the state exactly at tEnd, on the manifold
-          if (t1 > tEnd + eps)
+        if (reach == tEnd) {  // at or past tEnd: the state exactly at tEnd, on the manifold
+          if (t1 > tEnd)
             stateAt(tEnd, x_.data());
           else
             currentState(x_.data());
@@ -462,6 +583,7 @@ void Simulation::advance(double tEnd, double dtOut, const SampleCallback& onSamp
         currentState(x_.data());
         if (plan) copyReconstructed(s.carried.data(), x_.data());
         t_ = t1;
+        watchGrowth(t_, x_.data(), tEnd, stepsThisCall);
         s.dt = dense.currentTimeStep();
         if (options_.projection) {
           // Restart from the projected state. A stepper with a history (BDF) would restart at
@@ -484,29 +606,41 @@ void Simulation::advance(double tEnd, double dtOut, const SampleCallback& onSamp
           s.initialised = false;
         }
       }
-    } else {
-      // Fixed and controlled steppers land exactly on every output time.
-      while (true) {
-        if (std::abs(t_ - sampleTime(nextSample_)) <= eps) {
-          t_ = sampleTime(nextSample_++);
+      if (t_ < tEnd && tEnd - t_ <= endTolerance) {  // within rounding of tEnd: there
+        while (dueBy(tEnd)) {
+          const double ts = sampleTime(nextSample_++);
           sample = x_;
-          if (onSample) onSample(t_, sample.data());
+          emitSample(ts, sample, onSample);
+          deliveredEnd = ts == tEnd;
+        }
+        t_ = tEnd;
+      }
+    } else {
+      // Fixed and controlled steppers land exactly on every output time (a step that is
+      // clamped to it ends there, not at a rounded sum).
+      while (true) {
+        if (dueBy(t_)) {
+          const double ts = sampleTime(nextSample_++);
+          sample = x_;
+          if (onSample) onSample(ts, sample.data());
+          deliveredEnd = ts == tEnd;
           continue;
         }
-        if (t_ >= tEnd - eps) break;
-        const double target = std::min(tEnd, sampleTime(nextSample_));
+        if (tEnd - t_ <= endTolerance) break;
+        const double target = nextSample_ <= lastSample ? sampleTime(nextSample_) : tEnd;
         double dt = std::min(s.dt, target - t_);
         const double tStart = t_;
+        const bool lands = dt == target - t_;
         if (singular) previous_ = x_;
         const bool clamped = dt < s.dt;
         if (auto* fixed = std::get_if<Stepper::Fixed>(&s.impl)) {
           fixed->do_step(system, x_, t_, dt);
-          t_ += dt;
+          t_ = lands ? target : t_ + dt;
         } else {
           auto& controlled = std::get<Stepper::Controlled78>(s.impl);
           int failures = 0;
           while (controlled.try_step(system, x_, t_, dt) == odeint::fail) {
-            if (++failures > 500 || dt < 1e-14 * std::max(1.0, std::abs(t_)))
+            if (++failures > 500 || dt < 1e-14 * std::max(std::abs(t_), timeScale))
               throw IntegrationError("integration of '" + equations_->system().name() +
                                          "' blew up at t = " + fmt(t_) + " (step size underflow)",
                                      t_);
@@ -514,16 +648,18 @@ void Simulation::advance(double tEnd, double dtOut, const SampleCallback& onSamp
           // try_step left its proposal for the next step in dt; a step shortened to hit an
           // output time says nothing about the step size the solution allows.
           if (!clamped || failures > 0) s.dt = dt;
+          if (lands && failures == 0) t_ = target;
         }
         if (++stepsThisCall > options_.maxSteps) throwStepBudget(t_);
         ++steps_;
         checkState(t_, x_.data(), static_cast<int>(x_.size()));
+        watchGrowth(t_, x_.data(), tEnd, stepsThisCall);
         if (singular) {  // these steppers have no dense output: the chord between the ends
           const double ts = firstSingularity(tStart, t_, [&](double tau, State& x) {
             const double w = t_ > tStart ? (tau - tStart) / (t_ - tStart) : 1.0;
             for (std::size_t i = 0; i < x.size(); ++i) x[i] = (1 - w) * previous_[i] + w * x_[i];
           });
-          if (ts >= 0 && ts <= tEnd + eps) {
+          if (ts >= 0 && ts <= tEnd + endTolerance) {
             x_ = previous_;
             t_ = tStart;
             throwSingularity(ts);
@@ -531,7 +667,15 @@ void Simulation::advance(double tEnd, double dtOut, const SampleCallback& onSamp
         }
         if (options_.projection) equations_->project(workspace_, t_, x_.data());
       }
-      t_ = std::max(t_, tEnd);
+      if (t_ < tEnd && tEnd - t_ <= endTolerance) {  // within rounding of tEnd: there
+        while (dueBy(tEnd)) {
+          const double ts = sampleTime(nextSample_++);
+          sample = x_;
+          if (onSample) onSample(ts, sample.data());
+          deliveredEnd = ts == tEnd;
+        }
+        t_ = tEnd;
+      }
     }
   } catch (const Error&) {
     throw;
@@ -540,6 +684,7 @@ void Simulation::advance(double tEnd, double dtOut, const SampleCallback& onSamp
                                "' failed at t = " + fmt(t_) + ": " + e.what(),
                            t_);
   }
+  return deliveredEnd;
 }
 
 }  // namespace nh

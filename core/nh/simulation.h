@@ -30,7 +30,9 @@ struct IntegratorOptions {
   // over each step instead of being stepped (reconstruction.h).
   bool reconstruction = true;
   long maxSteps = 20'000'000;  // per advance() call: a run that needs more stops with an error
-  void validate() const;       // throws InputError for non-positive, non-finite or tiny values
+  // Throws InputError for non-positive, non-finite or tiny values (a step below 1e-12,
+  // rtol below 10·machine epsilon, atol below 1e-200).
+  void validate() const;
 };
 
 class Simulation {
@@ -65,12 +67,16 @@ class Simulation {
   void setFormulation(Formulation formulation);
 
   // Integrates to tEnd, calling onSample at every t = origin + i·dtOut in (time(), tEnd]
-  // (origin is the time given to setState). The state afterwards is exactly at tEnd.
+  // (origin is the time given to setState; t computed from the integer i, compared with tEnd
+  // exactly: every t ≤ tEnd). The state afterwards is exactly at tEnd. Returns whether a
+  // sample was delivered at tEnd itself (false when tEnd is off the grid: a caller that wants
+  // a last row at tEnd takes time() and state()). Throws InputError when dtOut is below
+  // 4·machine epsilon·|t| (output times would not be distinct doubles), or an rk4 step is.
   // Throws IntegrationError (with the time) on a blow-up, SingularSystemError if the
   // system stops being regular or reaches a point where its equations are not defined
   // (SystemInfo::singularities: one of s_i(t, q, y) reaches 0 on a step; the samples before
   // that time are delivered, the state stays at the start of that step).
-  void advance(double tEnd, double dtOut, const SampleCallback& onSample);
+  bool advance(double tEnd, double dtOut, const SampleCallback& onSample);
 
   long stepsTaken() const { return steps_; }  // accepted steps since setState
   // Steps the reconstruction handed back as too long for its tolerance (statistics).
@@ -80,7 +86,10 @@ class Simulation {
 
  private:
   struct Stepper;
-  void checkState(double t, const double* x, int size) const;  // throws on a blow-up
+  // Throws on a blow-up (a non-finite entry), naming it; x holds the entries `reduced` lists
+  // when given (the reduced state of reconstruction.h), else the whole state.
+  void checkState(double t, const double* x, int size,
+                  const std::vector<int>* reduced = nullptr) const;
   void emitSample(double t, std::vector<double>& x, const SampleCallback& onSample);
   // The first time where a singular function (SystemInfo::singularities) reaches 0 on the
   // step [t0, t1], or, by the look-ahead, within one more step length (up to t0 + 2(t1 − t0)),
@@ -89,6 +98,12 @@ class Simulation {
   template <class StateAt>
   double firstSingularity(double t0, double t1, StateAt&& stateAt);
   [[noreturn]] void throwSingularity(double t) const;
+  // Vakonomic runs: watches max |μ| after every accepted step. Where it grows exponentially
+  // (e^{t/τ}, measured from its last two tenfold increases to now, every 256 steps) and the
+  // steps per unit time do not fall, the steps to tEnd are estimated (at least today's rate
+  // times the time left); more than the remaining step budget stops the run now with
+  // IntegrationError naming τ, instead of when the budget is spent.
+  void watchGrowth(double t, const double* x, double tEnd, long stepsThisCall);
 
   std::shared_ptr<const EquationsOfMotion> equations_;
   EquationsWorkspace workspace_;
@@ -103,6 +118,13 @@ class Simulation {
   int singularIndex_ = 0;
   std::unique_ptr<Stepper> stepper_;
   long steps_ = 0;
+  struct GrowthMark {
+    double t = 0, logMu = 0;
+    long steps = 0;
+  };
+  GrowthMark growth_[2];  // the last two tenfold increases of max |μ|
+  int growthMarks_ = 0;
+  double growthLevel_ = 0;  // the next level of max |μ| to mark (0: set at the first step)
   long reconstructionRejections_ = 0;
 };
 

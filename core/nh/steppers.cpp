@@ -15,6 +15,8 @@ class Dop853 final : public DenseStepper {
  public:
   Dop853(double atol, double rtol) : atol_(atol), rtol_(rtol) {}
 
+  void setTimeScale(double scale) override { timeScale_ = scale; }
+
   void initialize(const double* x, int size, double t, double dt) override {
     n_ = size;
     y_.assign(x, x + n_);
@@ -38,7 +40,7 @@ class Dop853 final : public DenseStepper {
     bool rejected = false;
     for (;;) {
       const double h = h_;
-      if (!(h > 1e-14 * std::max(1.0, std::abs(t_))))
+      if (!(h > 1e-14 * std::max(timeScale_, std::abs(t_))))
         throw std::runtime_error("step size underflow");
       for (int s = 1; s < 12; ++s) stage(f, s, t_, y_, h);
       for (int i = 0; i < n_; ++i) {
@@ -140,6 +142,7 @@ class Dop853 final : public DenseStepper {
 
   static constexpr double kSafety = 0.9, kMinFactor = 0.2, kMaxFactor = 10;
   double atol_, rtol_;
+  double timeScale_ = 1.0;  // a step below 1e-14 of this (or of t) is an underflow
   int n_ = 0;
   double t_ = 0, tOld_ = 0, h_ = 0, hLast_ = 0;
   bool haveF_ = false, denseReady_ = false;

@@ -37,6 +37,9 @@ class DenseStepper {
   // Whether the stepper's state is more than its last point (BDF's history): a restart
   // (after a projection) sends it back to order 1.
   virtual bool keepsHistory() const { return false; }
+  // The time scale of the run (1 s, or a shorter whole span): a trial step below 1e-14 of
+  // it (or of t) counts as a step-size underflow, where the stepper checks that itself.
+  virtual void setTimeScale(double /*scale*/) {}
 };
 
 // Dormand–Prince 8(5,3) with its 7th-order dense output (Hairer's DOP853): error

@@ -111,14 +111,15 @@ void ExportSettings::validate() const {
   if (!(plotWidthFraction >= 0.2 && plotWidthFraction <= 0.7))
     throw nh::InputError("plot width fraction must be in [0.2, 0.7], got " +
                          compact(plotWidthFraction));
+  // Too many frames first: std::lround of a count beyond the range of long is undefined.
   const double frames = (tEnd - tStart) * fps / speed;
+  if (frames > kMaxFrames)
+    throw nh::InputError("the export would have " + compact(frames) + " frames (at most " +
+                         std::to_string(kMaxFrames) + "); raise the speed or shorten the span");
   if (std::lround(frames) < 1)
     throw nh::InputError("the time span " + compact(tStart) + " … " + compact(tEnd) +
                          " s at speed " + compact(speed) + " and " + compact(fps) +
                          " fps gives no frame; lengthen the span or lower the speed");
-  if (frames > kMaxFrames)
-    throw nh::InputError("the export would have " + compact(frames) + " frames (at most " +
-                         std::to_string(kMaxFrames) + "); raise the speed or shorten the span");
 }
 
 int ExportSettings::frameCount() const {
