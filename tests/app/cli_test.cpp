@@ -198,7 +198,8 @@ class CliTest : public QObject {
     expectError({"bake"}, 2, "unknown command 'bake'");
     expectError(
         {"run", "ball_on_turntable", "--integrator", "rk4", "--step", "1e-9", "--t-end", "10"}, 2,
-        "more than a billion rk4 steps");
+        "more than the step budget of 20000000; use a larger --step, a shorter t-end or raise "
+        "--max-steps");
     expectError({"run", "ball_on_turntable", "--step", "1e-16"}, 2, "step must be at least 1e-12");
   }
 
