@@ -152,8 +152,9 @@ Scenario parseScenarioJson(const std::string& json, const std::string& origin) {
   } catch (const DuplicateKey& d) {
     fail(origin, "duplicate key '" + echoInput(d.key) + "' at line " +
                      std::to_string(lineAt(json, d.offset)) + " (each key may appear once)");
-  } catch (const Json::parse_error& e) {
-    // e.what() is "[json.exception.parse_error.101] parse error at line 1, column 5: ...".
+  } catch (const Json::exception& e) {
+    // A syntax error or a number too large for a double (out_of_range.406); e.what() is
+    // "[json.exception.parse_error.101] parse error at line 1, column 5: ...".
     std::string reason = e.what();
     const auto bracket = reason.find("] ");
     if (bracket != std::string::npos) reason = reason.substr(bracket + 2);

@@ -224,6 +224,13 @@ const std::vector<std::pair<std::string, int>>& allowedFunctions() {
 }
 
 Expression parseExpression(const std::string& text, const NameResolver& names) {
+  // The grammar's character classes take ASCII only (Boost.Spirit's standard encoding
+  // asserts on other bytes): a letter outside ASCII is refused at its place.
+  for (auto at = text.begin(); at != text.end(); ++at)
+    if (static_cast<unsigned char>(*at) >= 0x80)
+      throw ExpressionError(static_cast<int>(at - text.begin()),
+                            "unexpected " + describe(at, text.end()) +
+                                " (allowed: numbers, names, + - * / ^, parentheses and functions)");
   Builder b{text.begin(), {}};
   Iterator it = text.begin();
   const Iterator end = text.end();

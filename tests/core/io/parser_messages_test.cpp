@@ -145,6 +145,25 @@ class ParserMessagesTest : public QObject {
     QVERIFY2(contains(expression, "unexpected '\\x01'"), expression.c_str());
   }
 
+  // Found by fuzz_scenario: nlohmann-json's out_of_range escaped the parser.
+  void aNumberTooLargeIsInvalidJson() {
+    const std::string e = scenarioError(kHead + R"("system": "nh_particle", "t_end": 31e308})");
+    QVERIFY2(contains(e, "test.json: not valid JSON (number overflow parsing '31e308')"),
+             e.c_str());
+  }
+
+  // Found by fuzz_expression: a byte outside ASCII tripped Boost.Spirit's assertion.
+  void aNonAsciiByteIsRefusedAtItsPlace() {
+    const nh::model::NameResolver names{[](const std::string& n) { return n == "x" ? 0 : -1; },
+                                        [] { return std::string("x"); }};
+    try {
+      nh::model::parseExpression("x*\xae", names);
+      QFAIL("accepted a byte outside ASCII");
+    } catch (const nh::model::ExpressionError& e) {
+      QCOMPARE(e.offset(), 2);
+    }
+  }
+
   void expressionMessagesAreOneLine() {
     const nh::model::NameResolver names{[](const std::string& n) { return n == "x" ? 0 : -1; },
                                         [] { return std::string("x"); }};
