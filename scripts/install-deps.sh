@@ -8,6 +8,7 @@ packages=(
   libvtk9-dev libsundials-dev libasmjit-dev
   libavcodec-dev libavformat-dev libavutil-dev libswscale-dev ffmpeg zlib1g-dev libx11-dev
   xvfb xauth libgl1-mesa-dri
+  clang-14 libclang-rt-14-dev
 )
 missing=()
 for p in "${packages[@]}"; do

@@ -7,6 +7,9 @@
 #      nhsim, and their suites
 #   4. ThreadSanitizer build of the same, and their suites (the shared compiled model on
 #      several threads)
+#   5. libFuzzer (clang 14, ASan + UBSan) on the scenario, model-file and expression parsers,
+#      60 s each from the checked-in corpus (scripts/fuzz.sh); the corpus itself is replayed
+#      by every suite run above (tests/fuzz/)
 # Usage: ./scripts/run-tests.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -19,3 +22,4 @@ ctest --preset release
 ctest --preset asan
 ./scripts/build.sh --preset tsan
 ctest --preset tsan
+./scripts/fuzz.sh 60

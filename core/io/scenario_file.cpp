@@ -1,12 +1,16 @@
 #include "core/io/scenario_file.h"
 
+#include <algorithm>
 #include <filesystem>
+#include <iterator>
 #include <nlohmann/json.hpp>
+#include <set>
 
 #include "core/io/atomic_file.h"
 #include "core/model/catalogue.h"
 #include "core/model/model_file.h"
 #include "core/nh/errors.h"
+#include "core/nh/messages.h"
 
 namespace nh {
 
@@ -19,8 +23,69 @@ using OrderedJson = nlohmann::ordered_json;
 
 const char* kFormatName = "nonholonomic-lab-scenario";
 
+// Every message is one line: control characters that came from the file are escaped.
 [[noreturn]] void fail(const std::string& origin, const std::string& what) {
-  throw InputError(origin + ": " + what);
+  throw InputError(escapeControl(origin + ": " + what));
+}
+
+// Reads the JSON text through a pointer that remembers how far the parser has read, so that
+// a duplicate key can be placed on its line.
+class CountingIterator {
+ public:
+  using iterator_category = std::input_iterator_tag;
+  using value_type = char;
+  using difference_type = std::ptrdiff_t;
+  using pointer = const char*;
+  using reference = const char&;
+  CountingIterator(const char* at, const char** furthest) : at_(at), furthest_(furthest) {}
+  reference operator*() const { return *at_; }
+  CountingIterator& operator++() {
+    ++at_;
+    if (at_ > *furthest_) *furthest_ = at_;
+    return *this;
+  }
+  CountingIterator operator++(int) {
+    CountingIterator old = *this;
+    ++*this;
+    return old;
+  }
+  bool operator==(const CountingIterator& other) const { return at_ == other.at_; }
+  bool operator!=(const CountingIterator& other) const { return at_ != other.at_; }
+
+ private:
+  const char* at_;
+  const char** furthest_;
+};
+
+struct DuplicateKey {
+  std::string key;
+  size_t offset;  // how far the parser had read when it met the key's second occurrence
+};
+
+// Parses `json`, refusing an object that names a key twice (nlohmann-json keeps the last).
+Json parseWithoutDuplicates(const std::string& json) {
+  const char* furthest = json.data();
+  std::vector<std::set<std::string>> objects;  // the keys seen in each open object
+  Json::parser_callback_t onEvent = [&](int, Json::parse_event_t event, Json& parsed) {
+    if (event == Json::parse_event_t::object_start) {
+      objects.emplace_back();
+    } else if (event == Json::parse_event_t::object_end) {
+      if (!objects.empty()) objects.pop_back();
+    } else if (event == Json::parse_event_t::key && !objects.empty()) {
+      const std::string& key = parsed.get_ref<const std::string&>();
+      if (!objects.back().insert(key).second)
+        throw DuplicateKey{key, static_cast<size_t>(furthest - json.data())};
+    }
+    return true;
+  };
+  return Json::parse(CountingIterator(json.data(), &furthest),
+                     CountingIterator(json.data() + json.size(), &furthest), onEvent);
+}
+
+// The 1-based line of byte `offset` of `text`.
+size_t lineAt(const std::string& text, size_t offset) {
+  offset = std::min(offset, text.size());
+  return 1 + static_cast<size_t>(std::count(text.begin(), text.begin() + offset, '\n'));
 }
 
 std::string join(const std::vector<std::string>& items) {
@@ -35,13 +100,19 @@ void checkKeys(const Json& obj, const std::vector<std::string>& allowed, const s
     bool known = false;
     for (const auto& a : allowed) known = known || a == key;
     if (!known)
-      fail(origin, "unknown key '" + key + "' in " + where + " (allowed: " + join(allowed) + ")");
+      fail(origin, "unknown key '" + echoInput(key) + "' in " + where +
+                       " (allowed: " + join(allowed) + ")");
   }
 }
 
+// A string that names something (a system, a method): never holds a control character, so
+// one that does is refused here, before a message could echo it.
 std::string text(const Json& v, const std::string& key, const std::string& origin) {
   if (!v.is_string()) fail(origin, "'" + key + "' must be a string");
-  return v.get<std::string>();
+  const std::string s = v.get<std::string>();
+  if (!isOneLine(s))
+    fail(origin, "'" + key + "' holds a control character: '" + echoInput(s) + "'");
+  return s;
 }
 
 double number(const Json& v, const std::string& key, const std::string& origin) {
@@ -53,7 +124,11 @@ std::map<std::string, double> numberMap(const Json& v, const std::string& key,
                                         const std::string& origin) {
   if (!v.is_object()) fail(origin, "'" + key + "' must be an object of name: number");
   std::map<std::string, double> out;
-  for (const auto& [name, value] : v.items()) out[name] = number(value, key + "." + name, origin);
+  for (const auto& [name, value] : v.items()) {
+    if (!isOneLine(name) || name.size() > 60)
+      fail(origin, "'" + key + "' has no name '" + echoInput(name) + "'");
+    out[name] = number(value, key + "." + name, origin);
+  }
   return out;
 }
 
@@ -63,7 +138,7 @@ auto withOrigin(const std::string& origin, F&& parse) {
   try {
     return parse();
   } catch (const InputError& e) {
-    if (std::string(e.what()).rfind(origin, 0) == 0) throw;
+    if (std::string(e.what()).rfind(origin, 0) == 0) throw InputError(escapeControl(e.what()));
     fail(origin, e.what());
   }
 }
@@ -73,9 +148,13 @@ auto withOrigin(const std::string& origin, F&& parse) {
 Scenario parseScenarioJson(const std::string& json, const std::string& origin) {
   Json root;
   try {
-    root = Json::parse(json);
-  } catch (const Json::parse_error& e) {
-    // e.what() is "[json.exception.parse_error.101] parse error at line 1, column 5: ...".
+    root = parseWithoutDuplicates(json);
+  } catch (const DuplicateKey& d) {
+    fail(origin, "duplicate key '" + echoInput(d.key) + "' at line " +
+                     std::to_string(lineAt(json, d.offset)) + " (each key may appear once)");
+  } catch (const Json::exception& e) {
+    // A syntax error or a number too large for a double (out_of_range.406); e.what() is
+    // "[json.exception.parse_error.101] parse error at line 1, column 5: ...".
     std::string reason = e.what();
     const auto bracket = reason.find("] ");
     if (bracket != std::string::npos) reason = reason.substr(bracket + 2);
@@ -105,7 +184,7 @@ Scenario parseScenarioJson(const std::string& json, const std::string& origin) {
     fail(origin, "'system' must be a string naming a system");
 
   Scenario s;
-  s.system = root["system"].get<std::string>();
+  s.system = text(root["system"], "system", origin);
   // A model file named by the scenario is found relative to the scenario's folder; the
   // scenario then holds its absolute path (written back relative by writeScenarioFile).
   if (isSystemPath(s.system)) {
@@ -116,8 +195,8 @@ Scenario parseScenarioJson(const std::string& json, const std::string& origin) {
   try {
     findSystem(s.system);  // lists the known systems
   } catch (const model::ModelError&) {
-    throw;  // names the model file, its key, line and column
-  } catch (const InputError& e) {
+    throw;                         // names the model file, its key, line and column
+  } catch (const InputError& e) {  // echoes the system's name
     fail(origin, e.what());
   }
   if (root.contains("parameters"))

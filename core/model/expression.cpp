@@ -6,6 +6,8 @@
 #include <cstdlib>
 #include <string_view>
 
+#include "core/nh/messages.h"
+
 namespace nh::model {
 namespace {
 
@@ -144,9 +146,14 @@ std::string functionList() {
   return s;
 }
 
+// The character at `it` (all the bytes of a UTF-8 character), control characters escaped.
 std::string describe(Iterator it, Iterator end) {
   if (it == end) return "the end of the expression";
-  return "'" + std::string(1, *it) + "'";
+  Iterator next = it + 1;
+  if (static_cast<unsigned char>(*it) >= 0xC0)
+    while (next != end && next - it < 4 && (static_cast<unsigned char>(*next) & 0xC0) == 0x80)
+      ++next;
+  return "'" + escapeControl(std::string(it, next)) + "'";
 }
 
 // Orders the raw nodes so that each operand comes before its use and resolves names.
@@ -177,8 +184,8 @@ struct Resolver {
             if (f.name == r.name)
               throw ExpressionError(r.offset,
                                     "'" + r.name + "' is a function: write " + r.name + "(…)");
-          throw ExpressionError(r.offset,
-                                "unknown name '" + r.name + "' (known: " + names.known() + ")");
+          throw ExpressionError(
+              r.offset, "unknown name '" + echoInput(r.name) + "' (known: " + names.known() + ")");
         }
       }
     } else if (r.op == Op::Abs) {
@@ -186,8 +193,8 @@ struct Resolver {
       for (const auto& g : kFunctions)
         if (g.name == r.name) f = &g;
       if (!f)
-        throw ExpressionError(
-            r.offset, "unknown function '" + r.name + "' (allowed: " + functionList() + ")");
+        throw ExpressionError(r.offset, "unknown function '" + echoInput(r.name) +
+                                            "' (allowed: " + functionList() + ")");
       if (static_cast<int>(r.args.size()) != f->arity)
         throw ExpressionError(r.offset, r.name + " takes " + std::to_string(f->arity) +
                                             (f->arity == 1 ? " argument" : " arguments") +
@@ -217,6 +224,13 @@ const std::vector<std::pair<std::string, int>>& allowedFunctions() {
 }
 
 Expression parseExpression(const std::string& text, const NameResolver& names) {
+  // The grammar's character classes take ASCII only (Boost.Spirit's standard encoding
+  // asserts on other bytes): a letter outside ASCII is refused at its place.
+  for (auto at = text.begin(); at != text.end(); ++at)
+    if (static_cast<unsigned char>(*at) >= 0x80)
+      throw ExpressionError(static_cast<int>(at - text.begin()),
+                            "unexpected " + describe(at, text.end()) +
+                                " (allowed: numbers, names, + - * / ^, parentheses and functions)");
   Builder b{text.begin(), {}};
   Iterator it = text.begin();
   const Iterator end = text.end();

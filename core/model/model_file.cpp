@@ -14,20 +14,23 @@
 #include "core/model/model_data.h"
 #include "core/model/symbolic_model.h"
 #include "core/nh/dynamics.h"
+#include "core/nh/messages.h"
 #include "core/nh/read_file.h"
 
 namespace nh::model {
 
+// One line whatever the file held: control characters in the key and the problem (which may
+// echo the file's text) are escaped.
 ModelError::ModelError(std::string file, std::string key, int line, int column, std::string problem)
-    : InputError(
+    : InputError(escapeControl(
           file +
           (line > 0 ? ":" + std::to_string(line) + ":" + std::to_string(column) : std::string()) +
-          ": " + (key.empty() ? std::string() : key + ": ") + problem),
+          ": " + (key.empty() ? std::string() : key + ": ") + problem)),
       file_(std::move(file)),
-      key_(std::move(key)),
+      key_(escapeControl(key)),
       line_(line),
       column_(column),
-      problem_(std::move(problem)) {}
+      problem_(escapeControl(problem)) {}
 
 namespace {
 
@@ -163,19 +166,20 @@ class Loader {
     if (end == begin || *end != '\0' || !std::isfinite(v) ||
         s.find_first_of("xXpP") != std::string::npos || s.find("inf") != std::string::npos ||
         s.find("nan") != std::string::npos)
-      fail(key, node, "'" + s + "' is not a finite number (write e.g. 0.5 or 1e-3)");
+      fail(key, node, "'" + echoInput(s) + "' is not a finite number (write e.g. 0.5 or 1e-3)");
     return v;
   }
   bool boolean(const YAML::Node& node, const std::string& key) const {
     const std::string s = scalar(node, key, "true or false");
     if (s == "true") return true;
     if (s == "false") return false;
-    fail(key, node, "'" + s + "' is not true or false");
+    fail(key, node, "'" + echoInput(s) + "' is not true or false");
   }
   std::string identifier(const YAML::Node& node, const std::string& key) const {
     const std::string s = scalar(node, key, "a name");
     if (!isName(s, false))
-      fail(key, node, "'" + s + "' is not a name (letters, digits and _, starting with a letter)");
+      fail(key, node,
+           "'" + echoInput(s) + "' is not a name (letters, digits and _, starting with a letter)");
     if (s == "t" || s == "pi" || isFunctionName(s) || isMultiplierName(s))
       fail(key, node, "'" + s + "' is reserved (t, pi, the functions and lambda_<number>)");
     return s;
@@ -192,8 +196,8 @@ class Loader {
         list += (list.empty() ? "" : ", ") + std::string(a);
       }
       if (!ok)
-        fail(key.empty() ? k : key + "." + k, kv.first,
-             "unknown key '" + k + "' (allowed: " + list + ")");
+        fail(key.empty() ? echoInput(k) : key + "." + echoInput(k), kv.first,
+             "unknown key '" + echoInput(k) + "' (allowed: " + list + ")");
     }
   }
   const YAML::Node sequence(const YAML::Node& node, const std::string& key) const {
@@ -296,6 +300,28 @@ class Loader {
   std::vector<SceneRotation> rotations(const YAML::Node& node, const std::string& key,
                                        Scope scope) const;
   void checkRegular(const std::shared_ptr<const FormulaSystem>& system) const;
+
+  // yaml-cpp keeps both entries of a key written twice in a map (lookups find the first):
+  // refused here, in every map of the file. Stops looking after `budget` nodes, so that
+  // aliases repeating a node many times cost a bounded time.
+  void checkDuplicateKeys(const YAML::Node& node, int depth = 0) const {
+    long budget = 200000;
+    checkDuplicateKeys(node, depth, budget);
+  }
+  void checkDuplicateKeys(const YAML::Node& node, int depth, long& budget) const {
+    if (--budget < 0 || depth > 500) return;
+    if (node.IsMap()) {
+      std::set<std::string> seen;
+      for (const auto& kv : node) {
+        if (kv.first.IsScalar() && !seen.insert(kv.first.Scalar()).second)
+          fail(echoInput(kv.first.Scalar()), kv.first,
+               "duplicate key '" + echoInput(kv.first.Scalar()) + "' (each key may appear once)");
+        checkDuplicateKeys(kv.second, depth + 1, budget);
+      }
+    } else if (node.IsSequence()) {
+      for (const auto& item : node) checkDuplicateKeys(item, depth + 1, budget);
+    }
+  }
 };
 
 void Loader::readHeader() {
@@ -306,23 +332,25 @@ void Loader::readHeader() {
                      [&](const char* a) { return k == a; }) == std::end(kTopKeys)) {
       std::string list;
       for (const char* a : kTopKeys) list += (list.empty() ? "" : ", ") + std::string(a);
-      fail(k, kv.first, "unknown key '" + k + "' (allowed: " + list + ")");
+      fail(echoInput(k), kv.first, "unknown key '" + echoInput(k) + "' (allowed: " + list + ")");
     }
   }
   if (!r["format"])
     fail("format", r, "missing key 'format' (write format: nonholonomic-lab-system)");
   if (scalar(r["format"], "format", "the format name") != "nonholonomic-lab-system")
     fail("format", r["format"],
-         "'" + r["format"].Scalar() +
+         "'" + echoInput(r["format"].Scalar()) +
              "' is not a model file format (expected nonholonomic-lab-system)");
   if (!r["version"]) fail("version", r, "missing key 'version' (write version: 1)");
   if (scalar(r["version"], "version", "a version") != "1")
     fail("version", r["version"],
-         "version " + r["version"].Scalar() + " is not supported (this program reads version 1)");
+         "version " + echoInput(r["version"].Scalar()) +
+             " is not supported (this program reads version 1)");
   if (!r["name"]) fail("name", r, "missing key 'name'");
   const std::string name = scalar(r["name"], "name", "a name");
   if (!isName(name, true))
-    fail("name", r["name"], "'" + name + "' is not a system name (allowed: [a-z][a-z0-9_]*)");
+    fail("name", r["name"],
+         "'" + echoInput(name) + "' is not a system name (allowed: [a-z][a-z0-9_]*)");
   info_.name = name;
   info_.title = r["title"] ? scalar(r["title"], "title", "a title") : name;
   if (r["description"]) info_.description = scalar(r["description"], "description", "text");
@@ -1096,6 +1124,7 @@ std::shared_ptr<const FormulaSystem> Loader::load() {
     throw ModelError(file_, "", e.mark.is_null() ? 0 : e.mark.line + 1,
                      e.mark.is_null() ? 0 : e.mark.column + 1, "not valid YAML: " + e.msg);
   }
+  checkDuplicateKeys(root_);
   if (!root_.IsMap())
     throw ModelError(file_, "", 1, 1,
                      root_.IsNull()

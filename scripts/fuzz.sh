@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# Builds the `fuzz` preset (clang 14: libFuzzer + ASan + UBSan, core only) and runs each
+# parser's fuzz target (tests/fuzz/) for a bounded time, starting from its checked-in corpus
+# and regressions with its dictionary. Prints one line per target (executions, coverage) and
+# fails on any finding: a crash, a sanitizer report, a timeout (10 s), more than 2 GB, or an
+# error message that is not one line. Findings are kept in build/fuzz/findings/; add each to
+# tests/fuzz/regressions/<target>/ with the fix and a unit test.
+# Usage: scripts/fuzz.sh [SECONDS_PER_TARGET]   (default 60)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+seconds=${1:-60}
+targets=(fuzz_scenario fuzz_model_file fuzz_expression)
+./scripts/build.sh --preset fuzz "${targets[@]}"
+root=$PWD
+findings=$root/build/fuzz/findings
+mkdir -p "$findings"
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+export ASAN_OPTIONS=abort_on_error=1:detect_stack_use_after_return=1
+export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+export LSAN_OPTIONS=suppressions=$root/scripts/lsan-suppressions.txt:print_suppressions=0
+failed=()
+summary=()
+for t in "${targets[@]}"; do
+  # New inputs go to a scratch folder: the checked-in corpus is only read.
+  mkdir -p "$work/$t"
+  status=0
+  (cd "$work" && "$root/build/fuzz/bin/$t" "$work/$t" "$root/tests/fuzz/corpus/$t" \
+    "$root/tests/fuzz/regressions/$t" -dict="$root/tests/fuzz/$t.dict" \
+    -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -jobs=1 \
+    -artifact_prefix="$findings/$t-" >"$work/$t.out" 2>&1) || status=$?
+  log=$work/fuzz-0.log  # -jobs=1: the fuzzing process writes here
+  [ -f "$log" ] || log=$work/$t.out
+  mv "$log" "$work/$t.log" 2>/dev/null || true
+  # The last status line: "#EXECS DONE cov: C ft: F corp: N/SIZE ..." (or the last pulse).
+  last=$(grep -E '^#[0-9]+' "$work/$t.log" | tail -n 1 || true)
+  execs=$(sed -nE 's/^#([0-9]+).*/\1/p' <<<"$last")
+  cov=$(sed -nE 's/.* cov: ([0-9]+).*/\1/p' <<<"$last")
+  ft=$(sed -nE 's/.* ft: ([0-9]+).*/\1/p' <<<"$last")
+  corp=$(sed -nE 's/.* corp: ([0-9]+).*/\1/p' <<<"$last")
+  speed=$(sed -nE 's/.* exec\/s: ([0-9]+).*/\1/p' <<<"$last")
+  line="$t: ${execs:-?} executions in ${seconds} s (${speed:-?}/s), coverage ${cov:-?} edges, ${ft:-?} features, corpus ${corp:-?}"
+  if [ "$status" -ne 0 ] || ! grep -q 'DONE' "$work/$t.log"; then
+    line="$line — FINDING (exit $status)"
+    failed+=("$t")
+    cp "$work/$t.log" "$findings/$t.log"
+    grep -E 'ERROR|SUMMARY|error message|Test unit written' "$work/$t.log" | head -n 20 >&2 || true
+  fi
+  summary+=("$line")
+  rm -f "$work"/fuzz-*.log
+done
+printf 'fuzz: %s\n' "${summary[@]}"
+if [ ${#failed[@]} -gt 0 ]; then
+  echo "fuzz: findings in ${failed[*]}; logs and inputs in $findings" >&2
+  exit 1
+fi

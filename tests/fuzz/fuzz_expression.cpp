@@ -1,0 +1,42 @@
+// Fuzz target: the expression parser alone, then an evaluation of what it accepted. Bad input
+// must end in one ExpressionError of one line with an offset inside the text.
+#include <cstddef>
+#include <cstdint>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include "core/model/expression.h"
+#include "fuzz_support.h"
+
+namespace {
+
+const std::vector<std::string> kNames = {"t", "x", "y", "theta", "v", "m", "r", "lambda_1"};
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  const std::string text(reinterpret_cast<const char*>(data), size);
+  nh::model::NameResolver names;
+  names.slotOf = [](const std::string& n) {
+    for (size_t i = 0; i < kNames.size(); ++i)
+      if (kNames[i] == n) return static_cast<int>(i);
+    return -1;
+  };
+  names.known = [] {
+    std::string s;
+    for (const auto& n : kNames) s += (s.empty() ? "" : ", ") + n;
+    return s;
+  };
+  try {
+    const nh::model::Expression e = nh::model::parseExpression(text, names);
+    if (e.nodes.empty()) std::abort();  // an accepted expression has a value
+    const std::vector<double> env = {0.25, 1.5, -0.75, 0.5, 2.0, 3.0, 0.125, -1.0};
+    std::vector<double> scratch(e.nodes.size());
+    (void)nh::model::evaluate(e, env.data(), scratch.data());
+  } catch (const nh::model::ExpressionError& e) {
+    nh::fuzz::requireOneLine(e.what());
+    if (e.offset() < 0 || static_cast<size_t>(e.offset()) > text.size()) std::abort();
+  }
+  return 0;
+}
