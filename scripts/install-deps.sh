@@ -5,7 +5,7 @@ packages=(
   build-essential cmake ninja-build ccache pkg-config clang-format git
   libeigen3-dev libboost-dev nlohmann-json3-dev libyaml-cpp-dev libginac-dev
   qt6-base-dev libqt6opengl6-dev qt6-svg-dev
-  libvtk9-dev libsundials-dev libasmjit-dev
+  libvtk9-dev libsundials-dev libasmjit-dev libcli11-dev
   libavcodec-dev libavformat-dev libavutil-dev libswscale-dev ffmpeg zlib1g-dev libx11-dev
   xvfb xauth libgl1-mesa-dri
   clang-14 libclang-rt-14-dev

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 
 #include "core/io/scenario_file.h"
@@ -14,13 +15,84 @@
 
 namespace nh::cli {
 
+namespace {
+// Control characters (and DEL) as C escapes; other bytes, UTF-8 included, as they are.
+void appendEscaped(std::string& out, unsigned char c) {
+  switch (c) {
+    case '\n':
+      out += "\\n";
+      return;
+    case '\r':
+      out += "\\r";
+      return;
+    case '\t':
+      out += "\\t";
+      return;
+    default:
+      break;
+  }
+  if (c < 0x20 || c == 0x7f) {
+    char buf[8];
+    std::snprintf(buf, sizeof buf, "\\x%02x", c);
+    out += buf;
+  } else {
+    out.push_back(static_cast<char>(c));
+  }
+}
+
+constexpr size_t kEchoedCharacters = 60;
+}  // namespace
+
+std::string oneLine(const std::string& text) {
+  std::string out;
+  out.reserve(text.size());
+  for (const unsigned char c : text) appendEscaped(out, c);
+  return out;
+}
+
+std::string quote(const std::string& text) {
+  std::string out = "'";
+  size_t characters = 0;  // UTF-8: bytes that start a character
+  for (size_t i = 0; i < text.size(); ++i) {
+    const auto c = static_cast<unsigned char>(text[i]);
+    if ((c & 0xC0) != 0x80 && characters++ == kEchoedCharacters) {
+      out += "…";
+      break;
+    }
+    appendEscaped(out, c);
+  }
+  return out + "'";
+}
+
+void rethrowQuoting(const InputError& error, const std::vector<std::string>& inputs) {
+  std::string message = error.what();
+  bool changed = false;
+  for (const auto& input : inputs) {
+    const std::string shown = quote(input);
+    if (shown == "'" + input + "'") continue;
+    const std::string echoed = "'" + input + "'";
+    for (size_t at = message.find(echoed); at != std::string::npos;
+         at = message.find(echoed, at + shown.size())) {
+      message.replace(at, echoed.size(), shown);
+      changed = true;
+    }
+  }
+  if (!changed) throw;
+  throw InputError(message);
+}
+
+void writeStdout(const std::string& text) {
+  if (std::fwrite(text.data(), 1, text.size(), stdout) != text.size() || std::fflush(stdout) != 0)
+    throw Error(std::string("cannot write to standard output: ") + std::strerror(errno));
+}
+
 double parseNumber(const std::string& text, const std::string& what) {
   const char* begin = text.c_str();
   char* end = nullptr;
   const double v = std::strtod(begin, &end);
   if (text.empty() || end != begin + text.size())
-    throw InputError(what + ": '" + text + "' is not a number");
-  if (!std::isfinite(v)) throw InputError(what + ": value must be finite, got '" + text + "'");
+    throw InputError(what + ": " + quote(text) + " is not a number");
+  if (!std::isfinite(v)) throw InputError(what + ": value must be finite, got " + quote(text));
   return v;
 }
 
@@ -38,9 +110,10 @@ long parseStepBudget(const std::string& text) {
 std::pair<std::string, double> parseAssignment(const std::string& text, const std::string& option) {
   const auto eq = text.find('=');
   if (eq == std::string::npos || eq == 0)
-    throw UsageError(option + " expects NAME=VALUE, got '" + text + "'");
+    throw UsageError(option + " expects NAME=VALUE, got " + quote(text));
   const std::string name = text.substr(0, eq);
-  return {name, parseNumber(text.substr(eq + 1), option + " " + name)};
+  const std::string shown = quote(name);
+  return {name, parseNumber(text.substr(eq + 1), option + " " + shown.substr(1, shown.size() - 2))};
 }
 
 namespace {
@@ -52,11 +125,19 @@ bool existsAsFile(const std::string& path) {
 }
 }  // namespace
 
+std::shared_ptr<const SystemModel> findNamedSystem(const std::string& name) {
+  try {
+    return findSystem(name);
+  } catch (const InputError& e) {
+    rethrowQuoting(e, {name});
+  }
+}
+
 Scenario loadTarget(const std::string& target, bool* fromFile) {
   if (model::isModelFilePath(target)) {
     // A model file: loaded (and checked) here; the scenario holds its absolute path.
     if (fromFile) *fromFile = false;
-    findSystem(target);
+    findNamedSystem(target);
     Scenario s;
     s.system = std::filesystem::absolute(target).lexically_normal().string();
     return s;
@@ -64,41 +145,43 @@ Scenario loadTarget(const std::string& target, bool* fromFile) {
   const bool isFile =
       (target.size() > 5 && target.substr(target.size() - 5) == ".json") || existsAsFile(target);
   if (fromFile) *fromFile = isFile;
-  if (isFile) return readScenarioFile(target);
-  findSystem(target);  // unknown names fail here, listing the known ones
+  if (isFile) {
+    try {
+      return readScenarioFile(target);
+    } catch (const InputError& e) {
+      rethrowQuoting(e, {target});
+    }
+  }
+  findNamedSystem(target);  // unknown names fail here, listing the known ones
   Scenario s;
   s.system = target;
   return s;
 }
 
-const std::string& optionValue(const std::vector<std::string>& args, size_t& i) {
-  if (i + 1 >= args.size()) throw UsageError("option " + args[i] + " needs a value");
-  return args[++i];
-}
-
-bool parseScenarioOption(const std::vector<std::string>& args, size_t& i, Scenario& s) {
-  const std::string& option = args[i];
-  if (option != "--set" && option != "--init" && option != "--dynamics" &&
-      option != "--formulation")
-    return false;
-  const std::string& value = optionValue(args, i);
-  if (option == "--set") {
-    const auto [name, v] = parseAssignment(value, option);
+void applyScenarioOptions(const std::vector<std::string>& set, const std::vector<std::string>& init,
+                          const std::string& dynamics, const std::string& formulation,
+                          Scenario& s) {
+  for (const auto& text : set) {
+    const auto [name, v] = parseAssignment(text, "--set");
     s.parameters[name] = v;
-  } else if (option == "--init") {
-    const auto [name, v] = parseAssignment(value, option);
-    s.initial[name] = v;
-  } else if (option == "--dynamics") {
-    s.dynamics = parseDynamics(value);
-  } else {
-    s.formulation = parseFormulation(value);
   }
-  return true;
+  for (const auto& text : init) {
+    const auto [name, v] = parseAssignment(text, "--init");
+    s.initial[name] = v;
+  }
+  try {
+    if (!dynamics.empty()) s.dynamics = parseDynamics(dynamics);
+    if (!formulation.empty()) s.formulation = parseFormulation(formulation);
+  } catch (const InputError& e) {
+    rethrowQuoting(e, {dynamics, formulation});
+  }
 }
 
-int reportErrors(const std::function<int()>& command) {
+namespace {
+int runCommand(const std::function<int()>& command) {
+  // The last defence for messages that echo input: one line whatever the text.
   auto report = [](const char* kind, const std::exception& e, int code) {
-    std::fprintf(stderr, "nhsim: %s: %s\n", kind, e.what());
+    std::fprintf(stderr, "nhsim: %s: %s\n", kind, oneLine(e.what()).c_str());
     return code;
   };
   try {
@@ -114,6 +197,20 @@ int reportErrors(const std::function<int()>& command) {
   } catch (const std::exception& e) {
     return report("internal error", e, kOutputError);
   }
+}
+}  // namespace
+
+int reportErrors(const std::function<int()>& command) {
+  const int code = runCommand(command);
+  // Output printed with printf reaches the file only here, or failed earlier (ferror).
+  errno = 0;
+  const bool flushed = std::fflush(stdout) == 0;
+  if (code == kOk && (!flushed || std::ferror(stdout))) {
+    std::fprintf(stderr, "nhsim: error: cannot write to standard output: %s\n",
+                 std::strerror(errno != 0 ? errno : EIO));
+    return kOutputError;
+  }
+  return code;
 }
 
 }  // namespace nh::cli

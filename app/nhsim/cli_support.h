@@ -4,12 +4,14 @@
 #pragma once
 
 #include <functional>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "core/nh/errors.h"
 #include "core/nh/scenario.h"
+#include "core/nh/system.h"
 
 namespace nh::cli {
 
@@ -23,6 +25,21 @@ class UsageError : public InputError {
   using InputError::InputError;
 };
 
+// `text` as echoed in a message: at most 60 characters (then "…"), control characters, NUL
+// and newlines escaped (\n, \x01), between single quotes. Every message that repeats user
+// input goes through it, so that each error stays one readable line.
+std::string quote(const std::string& text);
+// `text` with control characters escaped like quote() does, not cut: one line.
+std::string oneLine(const std::string& text);
+// Called in a catch block for `error`: rethrows it with each of `inputs` that the message
+// repeats as 'input' shown by quote() (core messages echo names whole); rethrows it
+// unchanged when there is nothing to shorten or escape.
+[[noreturn]] void rethrowQuoting(const InputError& error, const std::vector<std::string>& inputs);
+
+// Writes `text` to standard output and flushes it; throws Error "cannot write to standard
+// output: …" when that fails.
+void writeStdout(const std::string& text);
+
 // A finite number, all of `text`; `what` names the option in the error message.
 double parseNumber(const std::string& text, const std::string& what);
 // The value of --max-steps: a whole number ≥ 1 (an integrator's step budget per run).
@@ -34,17 +51,19 @@ std::pair<std::string, double> parseAssignment(const std::string& text, const st
 // file). Sets *fromFile accordingly when given.
 Scenario loadTarget(const std::string& target, bool* fromFile = nullptr);
 
-// The value of the option at args[i]: moves i to it and returns it; throws UsageError when
-// the command line ends there.
-const std::string& optionValue(const std::vector<std::string>& args, size_t& i);
+// The system named `name` (catalogue name or model file), like nh::findSystem, with the
+// echoed name cut by quote().
+std::shared_ptr<const SystemModel> findNamedSystem(const std::string& name);
 
-// If args[i] is one of the scenario options shared by run and export (--set, --init,
-// --dynamics, --formulation), applies it to `scenario`, moves i past its value and returns
-// true; otherwise returns false and leaves i alone.
-bool parseScenarioOption(const std::vector<std::string>& args, size_t& i, Scenario& scenario);
+// Applies the scenario options shared by run, export and linearize (--set NAME=VALUE and
+// --init NAME=VALUE in order, --dynamics, --formulation when not empty) to `scenario`.
+void applyScenarioOptions(const std::vector<std::string>& set, const std::vector<std::string>& init,
+                          const std::string& dynamics, const std::string& formulation,
+                          Scenario& scenario);
 
-// Runs `command`, turning exceptions into "nhsim: error: …" on stderr and the exit codes
-// above.
+// Runs `command`, turning exceptions into one line "nhsim: error: …" on stderr and the exit
+// codes above; then flushes standard output, and a failure to write it (e.g. a full disk)
+// is reported as "cannot write to standard output: …" with kOutputError.
 int reportErrors(const std::function<int()>& command);
 
 }  // namespace nh::cli

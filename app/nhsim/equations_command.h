@@ -2,17 +2,13 @@
 // constraints can be eliminated, ẏ and λ explicitly) as plain text or LaTeX.
 #pragma once
 
-#include <string>
-#include <vector>
+#include "app/nhsim/command_line.h"
 
 namespace nh::cli {
 
-inline constexpr const char* kEquationsUsage =
-    "       nhsim equations SYSTEM|MODEL.yaml [--latex] [--set NAME=VALUE]...\n";
-
-// Runs `nhsim equations ARGS...` (args without the word "equations"): prints the equations
+// Runs `nhsim equations` as parsed by parseCommandLine: prints the equations
 // on stdout. Throws UsageError / InputError for bad input (exit 2), Error when stdout
 // cannot be written (exit 1).
-int equationsCommand(const std::vector<std::string>& args);
+int equationsCommand(const CommandLine& line);
 
 }  // namespace nh::cli

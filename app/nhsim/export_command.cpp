@@ -12,6 +12,7 @@
 #include <optional>
 
 #include "app/nhsim/cli_support.h"
+#include "app/nhsim/command_line.h"
 #include "app/nhsim/export_usage.h"
 #include "core/io/scenario_file.h"
 #include "core/model/catalogue.h"
@@ -26,19 +27,10 @@ namespace nh::cli {
 
 namespace {
 
-const char* kExportHelp =
-    "Renders the 3D view (optionally with plots beside it) at fixed simulated times:\n"
-    "frame i shows t = T0 + i*S/F, and the clip has round((T - T0)*F/S) frames, so it plays\n"
-    "(T - T0)/S seconds. Defaults: 1280x720, 30 fps, T0 = 0, T = the scenario's t_end (10 s),\n"
-    "S = 1 (simulated seconds per video second: 0.25 slow motion, 4 time-lapse), trails of\n"
-    "10 s, force arrows and the time/parameter overlay on. The resolved scenario is written\n"
-    "next to the output (OUT.json, or DIR.json for frames) so that the export is reproducible.\n"
-    "Works without a display: with DISPLAY unset a private Xvfb is started and stopped.\n";
-
 int parseInteger(const std::string& text, const std::string& what) {
   const double v = parseNumber(text, what);
   if (v != std::floor(v) || std::abs(v) > 1e6)
-    throw InputError(what + ": expected a whole number of pixels, got '" + text + "'");
+    throw InputError(what + ": expected a whole number of pixels, got " + quote(text));
   return static_cast<int>(v);
 }
 
@@ -67,88 +59,65 @@ struct ExportOptions {
 };
 
 ExportOptions parseExport(const std::vector<std::string>& args) {
-  if (args.empty() || args[0] == "--help" || args[0] == "-h")
-    throw UsageError("export needs a system name or a scenario file (see 'nhsim export --help')");
+  std::vector<std::string> words{"export"};
+  words.insert(words.end(), args.begin(), args.end());
+  const CommandLine line = parseCommandLine(words);
   ExportOptions o;
-  bool tEndGiven = false;
-  o.scenario = loadTarget(args[0], &tEndGiven);  // a scenario file brings its own t_end
-  o.settings.tEnd = o.scenario.tEnd;
+  o.scenario = line.scenario;
+  // A scenario file brings its own t_end; a system name gets the default unless --t-end.
+  const bool tEndGiven = line.scenarioFromFile || line.has("--t-end");
   Scenario& s = o.scenario;
   nhui::ExportSettings& e = o.settings;
-  bool pathGiven = false;
-  for (size_t i = 1; i < args.size(); ++i) {
-    const std::string& a = args[i];
-    auto value = [&]() -> const std::string& { return optionValue(args, i); };
-    if (parseScenarioOption(args, i, s)) continue;
-    if (a == "--video" || a == "--frames") {
-      if (!o.output.empty()) throw UsageError("give one of --video and --frames, once");
-      o.output = value();
-      o.frames = a == "--frames";
-      if (o.output.empty()) throw UsageError(a + " needs a non-empty path");
-    } else if (a == "--width")
-      e.width = parseInteger(value(), "--width");
-    else if (a == "--height")
-      e.height = parseInteger(value(), "--height");
-    else if (a == "--fps")
-      e.fps = parseNumber(value(), "--fps");
-    else if (a == "--t-start")
-      e.tStart = parseNumber(value(), "--t-start");
-    else if (a == "--t-end") {
-      e.tEnd = parseNumber(value(), "--t-end");
-      tEndGiven = true;
-    } else if (a == "--speed")
-      e.speed = parseNumber(value(), "--speed");
-    else if (a == "--trail")
-      e.trailSeconds = parseNumber(value(), "--trail");
-    else if (a == "--no-trails")
-      e.trails = false;
-    else if (a == "--no-forces")
-      e.forceArrows = false;
-    else if (a == "--velocities")
-      e.velocityArrows = true;
-    else if (a == "--no-overlay")
-      e.overlay = false;
-    else if (a == "--plots")
-      e.plots = true;
-    else if (a == "--plot-path") {
-      const std::string v = value();
-      const auto xy = splitList(v);
-      if (v == "none") {
-        e.pathX.clear();
-        e.pathY.clear();
-      } else if (xy.size() == 2) {
-        e.pathX = xy[0];
-        e.pathY = xy[1];
-      } else {
-        throw UsageError("--plot-path expects X,Y (two recorded variables) or none, got '" + v +
-                         "'");
-      }
-      pathGiven = true;
-      e.plots = true;
-    } else if (a == "--plot") {
-      e.timeSeries = splitList(value());
-      e.plots = true;
-    } else if (a == "--csv")
-      o.csv = value();
-    else if (a == "--max-steps")
-      s.integrator.maxSteps = parseStepBudget(value());
-    else if (a == "--no-scenario")
-      o.writeScenario = false;
-    else if (a == "--quiet")
-      o.quiet = true;
-    else
-      throw UsageError("unknown option '" + a + "' for export (see 'nhsim export --help')");
+  e.tEnd = s.tEnd;
+  if (line.has("--video")) o.output = line.video;
+  if (line.has("--frames")) {
+    o.output = line.frames;
+    o.frames = true;
   }
+  if (line.has("--width")) e.width = parseInteger(line.width, "--width");
+  if (line.has("--height")) e.height = parseInteger(line.height, "--height");
+  if (line.has("--fps")) e.fps = parseNumber(line.fps, "--fps");
+  if (line.has("--t-start")) e.tStart = parseNumber(line.tStart, "--t-start");
+  if (line.has("--t-end")) e.tEnd = parseNumber(line.tEnd, "--t-end");
+  if (line.has("--speed")) e.speed = parseNumber(line.speed, "--speed");
+  if (line.has("--trail")) e.trailSeconds = parseNumber(line.trail, "--trail");
+  if (line.noTrails) e.trails = false;
+  if (line.noForces) e.forceArrows = false;
+  if (line.velocities) e.velocityArrows = true;
+  if (line.noOverlay) e.overlay = false;
+  if (line.plots) e.plots = true;
+  const bool pathGiven = line.has("--plot-path");
+  if (pathGiven) {
+    const auto xy = splitList(line.plotPath);
+    if (line.plotPath == "none") {
+      e.pathX.clear();
+      e.pathY.clear();
+    } else if (xy.size() == 2) {
+      e.pathX = xy[0];
+      e.pathY = xy[1];
+    } else {
+      throw UsageError("--plot-path expects X,Y (two recorded variables) or none, got " +
+                       quote(line.plotPath));
+    }
+    e.plots = true;
+  }
+  if (line.has("--plot")) {
+    e.timeSeries = splitList(line.plot);
+    e.plots = true;
+  }
+  o.csv = line.csv;
+  o.writeScenario = !line.noScenario;
+  o.quiet = line.quiet;
   if (o.output.empty())
     throw UsageError("export needs --video OUT.mp4|OUT.webm|OUT.gif or --frames DIR");
   // --frames always means a PNG sequence (whatever the folder is called); --video a file.
   if (o.frames) {
     if (std::filesystem::is_regular_file(o.output))
-      throw UsageError("--frames " + o.output +
+      throw UsageError("--frames " + quote(o.output) +
                        ": this is a file; give a folder for the PNG frames");
     if (o.output.back() != '/') o.output += '/';
   } else if (videoFormatForPath(o.output) == VideoFormat::PngSequence) {
-    throw UsageError("--video " + o.output +
+    throw UsageError("--video " + quote(o.output) +
                      ": give a file ending in .mp4, .webm or .gif (or use --frames DIR)");
   }
   // Unless one is named, the path plotted is the ground-plane pair the system's drag handle
@@ -159,7 +128,6 @@ ExportOptions parseExport(const std::vector<std::string>& args) {
     e.pathY = drag ? drag->y : std::string();
   }
   if (!tEndGiven) e.tEnd = s.tEnd;
-  s.validate();
   e.validate();
   return o;
 }
@@ -174,8 +142,11 @@ std::string megabytes(std::uintmax_t bytes) {
 }
 
 int runExport(const std::vector<std::string>& args) {
-  if (!args.empty() && (args[0] == "--help" || args[0] == "-h")) {
-    std::printf("usage:%s\n%s", kExportUsage + 6, kExportHelp);
+  std::vector<std::string> words{"export"};
+  words.insert(words.end(), args.begin(), args.end());
+  const CommandLine help = parseArguments(words);
+  if (help.command == Command::Help) {  // before any display is looked for
+    std::fputs(help.helpText.c_str(), stdout);
     return kOk;
   }
   const ExportOptions o = parseExport(args);

@@ -1,5 +1,5 @@
-// The usage lines of `nhsim export`: printed by nhsim's --help (which does not load the
-// renderer) and by nhsim-export.
+// The usage lines and help of `nhsim export`: printed by nhsim's --help and
+// `nhsim export --help` (which load no renderer).
 #pragma once
 
 namespace nh::cli {
@@ -14,5 +14,15 @@ inline constexpr const char* kExportUsage =
     "                 [--trail SECONDS] [--no-trails] [--no-forces] [--velocities] [--no-overlay]\n"
     "                 [--plots] [--plot-path X,Y|none] [--plot VAR[,VAR]...] [--csv FILE]\n"
     "                 [--max-steps N] [--no-scenario] [--quiet]\n";
+
+// What the options of `nhsim export` mean together (the end of its --help).
+inline constexpr const char* kExportHelp =
+    "Renders the 3D view (optionally with plots beside it) at fixed simulated times:\n"
+    "frame i shows t = T0 + i*S/F, and the clip has round((T - T0)*F/S) frames, so it plays\n"
+    "(T - T0)/S seconds. Defaults: 1280x720, 30 fps, T0 = 0, T = the scenario's t_end (10 s),\n"
+    "S = 1 (simulated seconds per video second: 0.25 slow motion, 4 time-lapse), trails of\n"
+    "10 s, force arrows and the time/parameter overlay on. The resolved scenario is written\n"
+    "next to the output (OUT.json, or DIR.json for frames) so that the export is reproducible.\n"
+    "Works without a display: with DISPLAY unset a private Xvfb is started and stopped.\n";
 
 }  // namespace nh::cli

@@ -16,11 +16,6 @@
 namespace nh::cli {
 
 namespace {
-// An echoed name, cut to a readable length.
-std::string shown(const std::string& text) {
-  return text.size() <= 60 ? text : text.substr(0, 57) + "...";
-}
-
 struct Sweep {
   std::string name;
   double from = 0, to = 0;
@@ -32,14 +27,14 @@ struct Sweep {
 Sweep parseSweep(const std::string& text) {
   const size_t eq = text.find('=');
   if (eq == std::string::npos || eq == 0)
-    throw UsageError("--sweep expects NAME=FROM:TO:N, got '" + shown(text) + "'");
+    throw UsageError("--sweep expects NAME=FROM:TO:N, got " + quote(text));
   Sweep s;
   s.name = text.substr(0, eq);
   const std::string rest = text.substr(eq + 1);
   const size_t c1 = rest.find(':');
   const size_t c2 = c1 == std::string::npos ? c1 : rest.find(':', c1 + 1);
   if (c2 == std::string::npos || rest.find(':', c2 + 1) != std::string::npos)
-    throw UsageError("--sweep expects NAME=FROM:TO:N, got '" + shown(text) + "'");
+    throw UsageError("--sweep expects NAME=FROM:TO:N, got " + quote(text));
   s.from = parseNumber(rest.substr(0, c1), "--sweep FROM");
   s.to = parseNumber(rest.substr(c1 + 1, c2 - c1 - 1), "--sweep TO");
   const std::string countText = rest.substr(c2 + 1);
@@ -47,39 +42,23 @@ Sweep parseSweep(const std::string& text) {
   errno = 0;
   const long count = std::strtol(countText.c_str(), &end, 10);
   if (countText.empty() || *end != '\0' || errno == ERANGE || count < 1 || count > 1000000)
-    throw UsageError("--sweep: N must be a whole number from 1 to 1000000, got '" +
-                     shown(countText) + "'");
+    throw UsageError("--sweep: N must be a whole number from 1 to 1000000, got " +
+                     quote(countText));
   s.count = count;
   return s;
 }
 
 std::string number(double v) { return formatValue(v); }
 
-void write(const std::string& text) {
-  if (std::fputs(text.c_str(), stdout) == EOF || std::fflush(stdout) != 0)
-    throw Error(std::string("cannot write the eigenvalues: ") + std::strerror(errno));
-}
+void write(const std::string& text) { writeStdout(text); }
 
 }  // namespace
 
-int linearizeCommand(const std::vector<std::string>& args) {
-  if (args.empty() || args[0].rfind("--", 0) == 0)
-    throw UsageError("linearize needs a system name, a model file or a scenario file");
-  Scenario scenario = loadTarget(args[0]);
-  bool json = false;
+int linearizeCommand(const CommandLine& command) {
+  const Scenario& scenario = command.scenario;
+  const bool json = command.json;
   std::optional<Sweep> sweep;
-  for (size_t i = 1; i < args.size(); ++i) {
-    const std::string& a = args[i];
-    if (parseScenarioOption(args, i, scenario)) continue;
-    if (a == "--json") {
-      json = true;
-    } else if (a == "--sweep") {
-      if (sweep) throw UsageError("--sweep may be given once");
-      sweep = parseSweep(optionValue(args, i));
-    } else {
-      throw UsageError("unknown option '" + a + "' for linearize");
-    }
-  }
+  if (!command.sweep.empty()) sweep = parseSweep(command.sweep);
   if (scenario.dynamics != DynamicsKind::Nonholonomic)
     throw UsageError("linearize works on the nonholonomic equations (--dynamics nonholonomic)");
   const auto system = findSystem(scenario.system);
@@ -103,7 +82,7 @@ int linearizeCommand(const std::vector<std::string>& args) {
         for (const auto& c : info.coordinates)
           if (!isDependent(c)) known += (known.empty() ? "" : ", ") + c;
         for (const auto& v : info.independentVelocities) known += (known.empty() ? "" : ", ") + v;
-        throw UsageError("--sweep: '" + shown(sweep->name) + "' is neither a parameter nor an " +
+        throw UsageError("--sweep: " + quote(sweep->name) + " is neither a parameter nor an " +
                          "independent state variable of '" + system->name() + "' (" + known + ")");
       }
     }

@@ -3,17 +3,12 @@
 // a sweep of a parameter or an independent state variable.
 #pragma once
 
-#include <string>
-#include <vector>
+#include "app/nhsim/command_line.h"
 
 namespace nh::cli {
 
-inline constexpr const char* kLinearizeUsage =
-    "       nhsim linearize SYSTEM|MODEL.yaml|SCENARIO.json [--set NAME=VALUE]...\n"
-    "                 [--init NAME=VALUE]... [--sweep NAME=FROM:TO:N] [--json]\n";
-
-// Runs `nhsim linearize ARGS...` (args without the word "linearize"). Throws UsageError /
+// Runs `nhsim linearize` as parsed by parseCommandLine. Throws UsageError /
 // InputError for bad input (exit 2), Error when stdout cannot be written (exit 1).
-int linearizeCommand(const std::vector<std::string>& args);
+int linearizeCommand(const CommandLine& command);
 
 }  // namespace nh::cli

@@ -14,8 +14,8 @@
 #include <string>
 #include <vector>
 
+#include "app/nhsim/command_line.h"
 #include "app/nhsim/equations_command.h"
-#include "app/nhsim/export_usage.h"
 #include "app/nhsim/linearize_command.h"
 #include "core/io/csv_writer.h"
 #include "core/io/scenario_file.h"
@@ -28,19 +28,6 @@
 namespace nh::cli {
 
 namespace {
-
-const char* kUsage =
-    "usage: nhsim list\n"
-    "       nhsim info SYSTEM|MODEL.yaml [--json]\n"
-    "       nhsim run SYSTEM|MODEL.yaml|SCENARIO.json [--set NAME=VALUE]... [--init "
-    "NAME=VALUE]...\n"
-    "                 [--t-end T] [--dt-out H]\n"
-    "                 [--integrator dopri5|dop853|rk78|rk4|arkode78|bdf] [--rtol R]\n"
-    "                 [--atol A] [--step H] [--max-steps N]\n"
-    "                 [--dynamics nonholonomic|vakonomic]\n"
-    "                 [--formulation multipliers|gibbs-appell] [--no-projection]\n"
-    "                 [--no-reconstruction]\n"
-    "                 [--out FILE|-] [--save-scenario FILE] [--quiet]\n";
 
 int list() {
   for (const auto& e : catalogueEntries()) {
@@ -55,21 +42,9 @@ int list() {
   return kOk;
 }
 
-int info(const std::vector<std::string>& args) {
-  if (args.empty()) throw UsageError("info needs a system name (see 'nhsim list')");
-  bool json = false;
-  std::string name;
-  for (const auto& a : args) {
-    if (a == "--json")
-      json = true;
-    else if (a.rfind("--", 0) == 0)
-      throw UsageError("unknown option '" + a + "' for info");
-    else if (name.empty())
-      name = a;
-    else
-      throw UsageError("info takes one system name, got also '" + a + "'");
-  }
-  const auto system = findSystem(name);
+int info(const CommandLine& line) {
+  const bool json = line.json;
+  const auto system = findNamedSystem(line.target);
   const SystemInfo& s = system->info();
   const StateLayout nh = stateLayout(*system, DynamicsKind::Nonholonomic);
   const StateLayout vk = stateLayout(*system, DynamicsKind::Vakonomic);
@@ -112,7 +87,7 @@ int info(const std::vector<std::string>& args) {
     root["constraints"] = s.constraintCount;
     root["holonomic_constraints"] = s.holonomicCount;
     root["reconstructed"] = reconstructed;
-    std::fputs((root.dump(4) + "\n").c_str(), stdout);
+    writeStdout(root.dump(4) + "\n");
     return kOk;
   }
   std::printf("%s — %s\n\n%s\n\nSource: %s\n\nEquations:\n", s.name.c_str(), s.title.c_str(),
@@ -156,55 +131,7 @@ int info(const std::vector<std::string>& args) {
   return kOk;
 }
 
-struct RunOptions {
-  Scenario scenario;
-  std::string out = "-";
-  std::string saveScenario;
-  bool quiet = false;
-};
-
-RunOptions parseRun(const std::vector<std::string>& args) {
-  if (args.empty()) throw UsageError("run needs a system name or a scenario file");
-  RunOptions o;
-  o.scenario = loadTarget(args[0]);
-  Scenario& s = o.scenario;
-  for (size_t i = 1; i < args.size(); ++i) {
-    const std::string& a = args[i];
-    auto value = [&]() -> const std::string& { return optionValue(args, i); };
-    if (parseScenarioOption(args, i, s)) continue;
-    if (a == "--t-end")
-      s.tEnd = parseNumber(value(), "--t-end");
-    else if (a == "--dt-out")
-      s.dtOut = parseNumber(value(), "--dt-out");
-    else if (a == "--integrator")
-      s.integrator.method = parseIntegrator(value());
-    else if (a == "--rtol")
-      s.integrator.rtol = parseNumber(value(), "--rtol");
-    else if (a == "--atol")
-      s.integrator.atol = parseNumber(value(), "--atol");
-    else if (a == "--step")
-      s.integrator.step = parseNumber(value(), "--step");
-    else if (a == "--max-steps")
-      s.integrator.maxSteps = parseStepBudget(value());
-    else if (a == "--no-projection")
-      s.integrator.projection = false;
-    else if (a == "--no-reconstruction")
-      s.integrator.reconstruction = false;
-    else if (a == "--out")
-      o.out = value();
-    else if (a == "--save-scenario")
-      o.saveScenario = value();
-    else if (a == "--quiet")
-      o.quiet = true;
-    else
-      throw UsageError("unknown option '" + a + "' for run");
-  }
-  s.validate();
-  return o;
-}
-
-int run(const std::vector<std::string>& args) {
-  const RunOptions o = parseRun(args);
+int run(const CommandLine& o) {
   const Scenario& s = o.scenario;
   const auto system = findSystem(s.system);
   Simulation sim(system, s.dynamics, s.formulation, s.integrator);
@@ -298,29 +225,37 @@ int exportCommand(char** argv, int argc) {
 
 int main(int argc, char** argv) {
   const std::vector<std::string> args(argv + 1, argv + argc);
+  if (args.empty()) {
+    std::fputs(parseArguments(args).helpText.c_str(), stderr);
+    return kInputError;
+  }
   return reportErrors([&]() -> int {
-    if (args.empty() || args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
-      std::FILE* out = args.empty() ? stderr : stdout;
-      std::fputs(kUsage, out);
-      std::fputs(kExportUsage, out);
-      std::fputs(kEquationsUsage, out);
-      std::fputs(kLinearizeUsage, out);
-      return args.empty() ? kInputError : kOk;
+    const CommandLine words = parseArguments(args);
+    switch (words.command) {
+      case Command::Help:
+        std::fputs(words.helpText.c_str(), stdout);
+        return kOk;
+      case Command::Version:
+        std::printf("nhsim %s\n", kVersion);
+        return kOk;
+      case Command::Export:  // nhsim-export parses and checks the same words again
+        return exportCommand(argv, argc);
+      default:
+        break;
     }
-    const std::string command = args[0];
-    const std::vector<std::string> rest(args.begin() + 1, args.end());
-    if (command == "list") return list();
-    if (command == "info") return info(rest);
-    if (command == "run") return run(rest);
-    if (command == "equations") return equationsCommand(rest);
-    if (command == "linearize") return linearizeCommand(rest);
-    if (command == "--version") {
-      std::printf("nhsim %s\n", kVersion);
-      return kOk;
+    const CommandLine line = parseCommandLine(args);
+    switch (line.command) {
+      case Command::List:
+        return list();
+      case Command::Info:
+        return info(line);
+      case Command::Run:
+        return run(line);
+      case Command::Equations:
+        return equationsCommand(line);
+      default:
+        return linearizeCommand(line);
     }
-    if (command == "export") return exportCommand(argv, argc);
-    throw UsageError("unknown command '" + command +
-                     "' (commands: list, info, run, export, equations, linearize; see --help)");
   });
 }
 

@@ -1,0 +1,71 @@
+// The nhsim command line, parsed with CLI11: the commands, their options and their help, in
+// one place shared by nhsim and nhsim-export. Parsing runs nothing and writes no file.
+#pragma once
+
+#include <set>
+#include <string>
+#include <vector>
+
+#include "app/nhsim/cli_support.h"
+#include "core/nh/scenario.h"
+
+namespace nh::cli {
+
+enum class Command { Help, Version, List, Info, Run, Export, Equations, Linearize };
+
+// The words of a command line as given (values not yet converted), per command.
+struct CommandLine {
+  Command command = Command::Help;
+  std::string helpText;  // Command::Help: the help asked for (stdout, exit 0)
+  std::string target;    // a system name, a model file or a scenario file
+  std::set<std::string> given;  // the long names of the options given ("--t-end")
+
+  bool json = false;   // info, linearize
+  bool latex = false;  // equations
+  // --set and --init in order, --dynamics, --formulation: run, export, linearize, equations
+  // (--set only).
+  std::vector<std::string> set, init;
+  std::string dynamics, formulation;
+
+  // run
+  std::string tEnd, dtOut, integrator, rtol, atol, step, maxSteps;  // --max-steps: run, export
+  bool noProjection = false, noReconstruction = false;
+  std::string out = "-", saveScenario;
+  bool quiet = false;  // run, export
+
+  std::string sweep;  // linearize
+
+  // export (--t-end above)
+  std::string video, frames, width, height, fps, tStart, speed, trail, plotPath, plot, csv;
+  bool noTrails = false, noForces = false, velocities = false, noOverlay = false,
+       plots = false, noScenario = false, force = false;
+
+  // Filled by parseCommandLine for run, export and linearize: the scenario to run, and
+  // whether the target was a scenario file (which brings its own t_end).
+  Scenario scenario;
+  bool scenarioFromFile = false;
+
+  bool has(const std::string& option) const { return given.count(option) != 0; }
+};
+
+// The usage of every command (nhsim without arguments prints it on stderr).
+std::string usageText();
+
+// The syntax of `args` (the arguments after the program's name): one command, its options
+// known, each single-valued option once, each value present and not an option itself
+// ("-" and negative numbers are values), no extra arguments. Throws UsageError naming the
+// option otherwise. --help and --version give Command::Help and Command::Version.
+CommandLine parseArguments(const std::vector<std::string>& args);
+
+// The scenario of a run, export or linearize command line: its target loaded, the shared
+// scenario options applied and, for run, the run options; validated. *fromFile tells
+// whether the target was a scenario file. Throws InputError / UsageError.
+Scenario scenarioOf(const CommandLine& line, bool* fromFile = nullptr);
+
+// parseArguments, then every check that needs no simulation and writes nothing: targets
+// and system names exist, values are numbers in range, the scenario validates, --out and
+// --save-scenario are different files. What nhsim would run, or an exception (the fuzz
+// target tests/fuzz/fuzz_command_line.cpp calls it with arbitrary words).
+CommandLine parseCommandLine(const std::vector<std::string>& args);
+
+}  // namespace nh::cli
