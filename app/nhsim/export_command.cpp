@@ -1,9 +1,12 @@
 #include "app/nhsim/export_command.h"
 
+#include <signal.h>
 #include <unistd.h>
 
 #include <QGuiApplication>
+#include <atomic>
 #include <cerrno>
+#include <clocale>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -32,7 +35,10 @@ const char* kExportHelp =
     "(T - T0)/S seconds. Defaults: 1280x720, 30 fps, T0 = 0, T = the scenario's t_end (10 s),\n"
     "S = 1 (simulated seconds per video second: 0.25 slow motion, 4 time-lapse), trails of\n"
     "10 s, force arrows and the time/parameter overlay on. The resolved scenario is written\n"
-    "next to the output (OUT.json, or DIR.json for frames) so that the export is reproducible.\n"
+    "next to the output (clip.mp4 -> clip.mp4.json, DIR.json for frames) so that the export is\n"
+    "reproducible; it never replaces the input scenario, and replaces an existing file that an\n"
+    "earlier export to the same output did not write only with --force.\n"
+    "SIGINT, SIGTERM or SIGHUP stop the export and remove its temporary (exit 130, 143, 129).\n"
     "Works without a display: with DISPLAY unset a private Xvfb is started and stopped.\n";
 
 int parseInteger(const std::string& text, const std::string& what) {
@@ -63,7 +69,9 @@ struct ExportOptions {
   bool frames = false;
   std::string csv;
   bool writeScenario = true;
+  bool force = false;  // replace an existing sidecar that another export or the user wrote
   bool quiet = false;
+  std::string input;  // the scenario file read, "" for a system name
 };
 
 ExportOptions parseExport(const std::vector<std::string>& args) {
@@ -72,6 +80,7 @@ ExportOptions parseExport(const std::vector<std::string>& args) {
   ExportOptions o;
   bool tEndGiven = false;
   o.scenario = loadTarget(args[0], &tEndGiven);  // a scenario file brings its own t_end
+  if (std::filesystem::is_regular_file(args[0])) o.input = args[0];
   o.settings.tEnd = o.scenario.tEnd;
   Scenario& s = o.scenario;
   nhui::ExportSettings& e = o.settings;
@@ -132,6 +141,8 @@ ExportOptions parseExport(const std::vector<std::string>& args) {
       o.csv = value();
     else if (a == "--no-scenario")
       o.writeScenario = false;
+    else if (a == "--force")
+      o.force = true;
     else if (a == "--quiet")
       o.quiet = true;
     else
@@ -157,6 +168,10 @@ ExportOptions parseExport(const std::vector<std::string>& args) {
     e.pathY = drag ? drag->y : std::string();
   }
   if (!tEndGiven) e.tEnd = s.tEnd;
+  std::error_code ec;
+  if (!o.input.empty() && !o.csv.empty() && std::filesystem::equivalent(o.csv, o.input, ec))
+    throw UsageError("--csv " + o.csv + " would replace the input scenario; give another name");
+  if (o.writeScenario) nhui::checkScenarioSidecar(o.output, o.input, o.force);
   s.validate();
   e.validate();
   return o;
@@ -171,12 +186,30 @@ std::string megabytes(std::uintmax_t bytes) {
   return buf;
 }
 
+// SIGINT, SIGTERM, SIGHUP: the handler only sets the exporter's cancel flag; the exporter
+// stops at the next frame and removes its temporary, the private Xvfb is stopped on return.
+std::atomic<bool> cancelRequested{false};
+volatile sig_atomic_t stopSignal = 0;
+
+void requestCancel(int signal) {
+  stopSignal = signal;
+  cancelRequested.store(true);
+}
+
+void catchStopSignals() {
+  struct sigaction action {};
+  action.sa_handler = requestCancel;
+  sigemptyset(&action.sa_mask);
+  for (const int signal : {SIGINT, SIGTERM, SIGHUP}) ::sigaction(signal, &action, nullptr);
+}
+
 int runExport(const std::vector<std::string>& args) {
   if (!args.empty() && (args[0] == "--help" || args[0] == "-h")) {
     std::printf("usage:%s\n%s", kExportUsage + 6, kExportHelp);
     return kOk;
   }
   const ExportOptions o = parseExport(args);
+  catchStopSignals();
   // VTK renders through GLX only: without a reachable X server, start a private one (kept
   // until the export is done, stopped by its destructor).
   const std::unique_ptr<VirtualDisplay> display = ensureDisplay();
@@ -191,6 +224,9 @@ int runExport(const std::vector<std::string>& args) {
   static char arg0[] = "nhsim", arg1[] = "-platform", arg2[] = "offscreen";
   static char* argv[] = {arg0, arg1, arg2, nullptr};
   if (!QCoreApplication::instance()) app = std::make_unique<QGuiApplication>(argc, argv);
+  // QGuiApplication sets the locale from the environment; numbers in the CSV and JSON files
+  // (printf, strtod) must not follow a decimal-comma locale.
+  std::setlocale(LC_NUMERIC, "C");
 
   nhui::AnimationExporter exporter(o.scenario, o.settings);
   const bool showProgress = !o.quiet && isatty(STDERR_FILENO);
@@ -204,10 +240,15 @@ int runExport(const std::vector<std::string>& args) {
   };
   nhui::ExportResult r;
   try {
-    r = exporter.run(o.output, progress, nullptr, o.writeScenario);
+    r = exporter.run(o.output, progress, &cancelRequested, o.writeScenario);
   } catch (...) {
     if (showProgress) std::fputc('\n', stderr);
     throw;
+  }
+  if (r.cancelled) {
+    if (showProgress) std::fputc('\n', stderr);
+    std::fprintf(stderr, "nhsim: interrupted; %s was not written\n", o.output.c_str());
+    return 128 + stopSignal;
   }
   if (showProgress) std::fprintf(stderr, "\r%60s\r", "");
   if (!o.csv.empty()) {

@@ -13,6 +13,6 @@ inline constexpr const char* kExportUsage =
     "multipliers|gibbs-appell]\n"
     "                 [--trail SECONDS] [--no-trails] [--no-forces] [--velocities] [--no-overlay]\n"
     "                 [--plots] [--plot-path X,Y|none] [--plot VAR[,VAR]...] [--csv FILE]\n"
-    "                 [--no-scenario] [--quiet]\n";
+    "                 [--no-scenario] [--force] [--quiet]\n";
 
 }  // namespace nh::cli

@@ -1,5 +1,6 @@
 #include "app/nhsim/nhsim.h"
 
+#include <signal.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -200,6 +201,24 @@ RunOptions parseRun(const std::vector<std::string>& args) {
   return o;
 }
 
+// SIGINT, SIGTERM and SIGHUP during a run: the handler only records the signal; the sample
+// callback sees it after writing a whole row and stops the run with RunInterrupted, so the
+// file is committed with every row complete.
+volatile sig_atomic_t pendingSignal = 0;
+
+void recordSignal(int signal) { pendingSignal = signal; }
+
+struct RunInterrupted {
+  double t;
+};
+
+void catchStopSignals() {
+  struct sigaction action {};
+  action.sa_handler = recordSignal;
+  sigemptyset(&action.sa_mask);
+  for (const int signal : {SIGINT, SIGTERM, SIGHUP}) ::sigaction(signal, &action, nullptr);
+}
+
 int run(const std::vector<std::string>& args) {
   const RunOptions o = parseRun(args);
   const Scenario& s = o.scenario;
@@ -233,12 +252,20 @@ int run(const std::vector<std::string>& args) {
     for (int c = 0; c < obs.lambda.size(); ++c)
       maxLambda = std::max(maxLambda, std::abs(obs.lambda[c]));
     last = row;
+    if (pendingSignal) throw RunInterrupted{t};
   };
+  catchStopSignals();
   try {
     sim.advance(s.tEnd, s.dtOut, onSample);
     // A t-end off the output grid still gets its row: the run's final state.
     if (last.empty() || last[0] < s.tEnd - 1e-12 * std::max(1.0, s.tEnd))
       onSample(sim.time(), sim.state().data());
+  } catch (const RunInterrupted& stop) {
+    csv.close();  // the rows written so far are kept, each complete
+    std::fprintf(stderr, "nhsim: interrupted at t = %s (%ld rows kept in %s)\n",
+                 formatValue(stop.t).c_str(), rows,
+                 o.out == "-" ? "standard output" : o.out.c_str());
+    return 128 + pendingSignal;
   } catch (const Error&) {
     csv.flush();  // the rows written so far are kept
     csv.close();
