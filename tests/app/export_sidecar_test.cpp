@@ -19,10 +19,10 @@ Result nhsimExport(const QStringList& args) {
   QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
   env.remove("DISPLAY");
   env.remove("WAYLAND_DISPLAY");
-  return nh::test::runNhsim(QStringList{"export"} + args + QStringList{"--width", "160",
-                                                                       "--height", "120", "--fps",
-                                                                       "10", "--t-end", "0.5"},
-                            env);
+  return nh::test::runNhsim(
+      QStringList{"export"} + args +
+          QStringList{"--width", "160", "--height", "120", "--fps", "10", "--t-end", "0.5"},
+      env);
 }
 
 QByteArray contents(const QString& path) {
@@ -47,7 +47,8 @@ class ExportSidecarTest : public QObject {
   void eachFormatKeepsItsOwnSidecar() {
     const QString folder = dir_.filePath("formats");
     QVERIFY(QDir().mkpath(folder));
-    Result r = nhsimExport({"ball_on_turntable", "--set", "Omega0=2", "--video", folder + "/a.gif"});
+    Result r =
+        nhsimExport({"ball_on_turntable", "--set", "Omega0=2", "--video", folder + "/a.gif"});
     QVERIFY2(r.code == 0, qPrintable(r.err));
     r = nhsimExport({"ball_on_turntable", "--set", "Omega0=3", "--video", folder + "/a.mp4"});
     QVERIFY2(r.code == 0, qPrintable(r.err));

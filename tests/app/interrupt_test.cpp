@@ -16,8 +16,8 @@
 namespace {
 
 QStringList hiddenPartials(const QString& folder) {
-  return QDir(folder).entryList({".*.partial*"}, QDir::AllEntries | QDir::Hidden |
-                                                     QDir::System | QDir::NoDotAndDotDot);
+  return QDir(folder).entryList(
+      {".*.partial*"}, QDir::AllEntries | QDir::Hidden | QDir::System | QDir::NoDotAndDotDot);
 }
 
 qint64 largestPartialSize(const QString& folder) {
@@ -39,8 +39,7 @@ QStringList xvfbChildrenOf(qint64 pid) {
     if (close < 0) continue;
     const QString name = text.mid(text.indexOf('(') + 1, close - text.indexOf('(') - 1);
     const QStringList rest = text.mid(close + 2).split(' ');
-    if (rest.size() > 1 && name.startsWith("Xvfb") && rest[1].toLongLong() == pid)
-      found << dir;
+    if (rest.size() > 1 && name.startsWith("Xvfb") && rest[1].toLongLong() == pid) found << dir;
   }
   return found;
 }
@@ -105,8 +104,8 @@ class InterruptTest : public QObject {
     env.remove("DISPLAY");
     env.remove("WAYLAND_DISPLAY");
     p.setProcessEnvironment(env);
-    p.start(NHSIM_PATH, {"export", "ball_on_turntable", "--video", folder + "/clip.mp4",
-                         "--width", "160", "--height", "120", "--t-end", "30"});
+    p.start(NHSIM_PATH, {"export", "ball_on_turntable", "--video", folder + "/clip.mp4", "--width",
+                         "160", "--height", "120", "--t-end", "30"});
     QVERIFY(p.waitForStarted());
     QElapsedTimer timer;
     timer.start();

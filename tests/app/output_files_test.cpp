@@ -71,9 +71,8 @@ class OutputFilesTest : public QObject {
   }
 
   void saveScenarioToFullDevice() {
-    const Result r = nh::test::runNhsim({"run", "ball_on_turntable", "--t-end", "0.1",
-                                         "--out", dir_.filePath("s.csv"), "--save-scenario",
-                                         "/dev/full"});
+    const Result r = nh::test::runNhsim({"run", "ball_on_turntable", "--t-end", "0.1", "--out",
+                                         dir_.filePath("s.csv"), "--save-scenario", "/dev/full"});
     QCOMPARE(r.code, 1);
     QVERIFY2(r.err.contains("No space left on device"), qPrintable(r.err));
     QVERIFY(isCharDevice("/dev/full"));
@@ -144,11 +143,11 @@ class OutputFilesTest : public QObject {
     QVERIFY2(run.code == 0, qPrintable(run.err));
     checkCsv(folder + "/run.csv");
 
-    const Result e = nh::test::runNhsim(QStringList{"export", "ball_on_turntable", "--video",
-                                                    folder + "/clip.gif", "--csv",
-                                                    folder + "/clip.csv"} +
-                                            kTiny,
-                                        env);
+    const Result e =
+        nh::test::runNhsim(QStringList{"export", "ball_on_turntable", "--video",
+                                       folder + "/clip.gif", "--csv", folder + "/clip.csv"} +
+                               kTiny,
+                           env);
     QVERIFY2(e.code == 0, qPrintable(e.err));
     checkCsv(folder + "/clip.csv");
   }

@@ -128,8 +128,7 @@ class AtomicOutputTest : public QObject {
   }
 
   void readOnlyFolderIsAClearErrorAndLeavesNothing() {
-    if (::geteuid() == 0)
-      QSKIP("runs as root here: root may create files in a read-only folder");
+    if (::geteuid() == 0) QSKIP("runs as root here: root may create files in a read-only folder");
     QTemporaryDir dir;
     QVERIFY(::chmod(dir.path().toLocal8Bit().constData(), 0500) == 0);
     const std::string path = dir.filePath("x.csv").toStdString();
