@@ -1,5 +1,9 @@
 // nhlab: the Nonholonomic Lab desktop app. Starts with the default scenario (a solid ball on
 // a table turning at Ω = 1 rad/s) already playing, or with a scenario file.
+#include <fcntl.h>
+#include <signal.h>
+#include <unistd.h>
+
 #include <QAction>
 #include <QApplication>
 #include <QCommandLineParser>
@@ -7,8 +11,11 @@
 #include <QRegularExpression>
 #include <QScreen>
 #include <QSize>
+#include <QSocketNotifier>
 #include <QSurfaceFormat>
 #include <QTimer>
+#include <clocale>
+#include <csignal>
 #include <cstdio>
 #include <optional>
 #include <utility>
@@ -73,11 +80,44 @@ struct Request {
 };
 }  // namespace
 
+namespace {
+
+// Ctrl+C (SIGINT), SIGTERM or SIGHUP in nhlab's terminal: the handler only writes the signal
+// to a pipe; the event loop reads it and quits, so the window is closed the normal way (an
+// export in progress is cancelled and its temporary removed by ExportDialog's destructor).
+int signalPipe[2] = {-1, -1};
+
+void forwardSignal(int signal) {
+  const char byte = static_cast<char>(signal);
+  [[maybe_unused]] const ssize_t n = ::write(signalPipe[1], &byte, 1);
+}
+
+void quitOnStopSignals(QCoreApplication& app) {
+  if (::pipe2(signalPipe, O_CLOEXEC | O_NONBLOCK) != 0) return;
+  auto* notifier = new QSocketNotifier(signalPipe[0], QSocketNotifier::Read, &app);
+  QObject::connect(notifier, &QSocketNotifier::activated, &app, [&app] {
+    char byte = 0;
+    while (::read(signalPipe[0], &byte, 1) == 1) {
+    }
+    app.quit();
+  });
+  struct sigaction action {};
+  action.sa_handler = forwardSignal;
+  sigemptyset(&action.sa_mask);
+  action.sa_flags = SA_RESTART;
+  for (const int signal : {SIGINT, SIGTERM, SIGHUP}) ::sigaction(signal, &action, nullptr);
+}
+
+}  // namespace
+
 int main(int argc, char** argv) {
   if (!checkDisplay(argc, argv)) return 1;
   // VTK needs an OpenGL 3.2 core context; set it before any GL widget exists.
   QSurfaceFormat::setDefaultFormat(nhui::VtkViewWidget::vtkSurfaceFormat());
   QApplication app(argc, argv);
+  // QApplication takes the locale from the environment; files written with printf/strtod
+  // (CSV, JSON) keep the decimal point whatever it is.
+  std::setlocale(LC_NUMERIC, "C");
   QApplication::setOrganizationName("NonholonomicLab");
   QApplication::setApplicationName("nhlab");
   QApplication::setApplicationVersion(nh::kVersion);
@@ -201,5 +241,6 @@ int main(int argc, char** argv) {
       app.quit();
     });
   }
+  quitOnStopSignals(app);
   return app.exec();
 }

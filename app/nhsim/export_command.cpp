@@ -1,9 +1,12 @@
 #include "app/nhsim/export_command.h"
 
+#include <signal.h>
 #include <unistd.h>
 
 #include <QGuiApplication>
+#include <atomic>
 #include <cerrno>
+#include <clocale>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -55,7 +58,9 @@ struct ExportOptions {
   bool frames = false;
   std::string csv;
   bool writeScenario = true;
+  bool force = false;  // replace an existing sidecar that another export or the user wrote
   bool quiet = false;
+  std::string input;  // the scenario file read, "" for a system name
 };
 
 ExportOptions parseExport(const std::vector<std::string>& args) {
@@ -64,6 +69,8 @@ ExportOptions parseExport(const std::vector<std::string>& args) {
   const CommandLine line = parseCommandLine(words);
   ExportOptions o;
   o.scenario = line.scenario;
+  if (std::filesystem::is_regular_file(line.target)) o.input = line.target;
+  o.force = line.force;
   // A scenario file brings its own t_end; a system name gets the default unless --t-end.
   const bool tEndGiven = line.scenarioFromFile || line.has("--t-end");
   Scenario& s = o.scenario;
@@ -141,6 +148,23 @@ std::string megabytes(std::uintmax_t bytes) {
   return buf;
 }
 
+// SIGINT, SIGTERM, SIGHUP: the handler only sets the exporter's cancel flag; the exporter
+// stops at the next frame and removes its temporary, the private Xvfb is stopped on return.
+std::atomic<bool> cancelRequested{false};
+volatile sig_atomic_t stopSignal = 0;
+
+void requestCancel(int signal) {
+  stopSignal = signal;
+  cancelRequested.store(true);
+}
+
+void catchStopSignals() {
+  struct sigaction action {};
+  action.sa_handler = requestCancel;
+  sigemptyset(&action.sa_mask);
+  for (const int signal : {SIGINT, SIGTERM, SIGHUP}) ::sigaction(signal, &action, nullptr);
+}
+
 int runExport(const std::vector<std::string>& args) {
   std::vector<std::string> words{"export"};
   words.insert(words.end(), args.begin(), args.end());
@@ -150,6 +174,7 @@ int runExport(const std::vector<std::string>& args) {
     return kOk;
   }
   const ExportOptions o = parseExport(args);
+  catchStopSignals();
   // VTK renders through GLX only: without a reachable X server, start a private one (kept
   // until the export is done, stopped by its destructor).
   const std::unique_ptr<VirtualDisplay> display = ensureDisplay();
@@ -164,6 +189,9 @@ int runExport(const std::vector<std::string>& args) {
   static char arg0[] = "nhsim", arg1[] = "-platform", arg2[] = "offscreen";
   static char* argv[] = {arg0, arg1, arg2, nullptr};
   if (!QCoreApplication::instance()) app = std::make_unique<QGuiApplication>(argc, argv);
+  // QGuiApplication sets the locale from the environment; numbers in the CSV and JSON files
+  // (printf, strtod) must not follow a decimal-comma locale.
+  std::setlocale(LC_NUMERIC, "C");
 
   nhui::AnimationExporter exporter(o.scenario, o.settings);
   const bool showProgress = !o.quiet && isatty(STDERR_FILENO);
@@ -177,10 +205,15 @@ int runExport(const std::vector<std::string>& args) {
   };
   nhui::ExportResult r;
   try {
-    r = exporter.run(o.output, progress, nullptr, o.writeScenario);
+    r = exporter.run(o.output, progress, &cancelRequested, o.writeScenario);
   } catch (...) {
     if (showProgress) std::fputc('\n', stderr);
     throw;
+  }
+  if (r.cancelled) {
+    if (showProgress) std::fputc('\n', stderr);
+    std::fprintf(stderr, "nhsim: interrupted; %s was not written\n", o.output.c_str());
+    return 128 + stopSignal;
   }
   if (showProgress) std::fprintf(stderr, "\r%60s\r", "");
   if (!o.csv.empty()) {

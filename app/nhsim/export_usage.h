@@ -13,7 +13,7 @@ inline constexpr const char* kExportUsage =
     "multipliers|gibbs-appell]\n"
     "                 [--trail SECONDS] [--no-trails] [--no-forces] [--velocities] [--no-overlay]\n"
     "                 [--plots] [--plot-path X,Y|none] [--plot VAR[,VAR]...] [--csv FILE]\n"
-    "                 [--max-steps N] [--no-scenario] [--quiet]\n";
+    "                 [--max-steps N] [--no-scenario] [--force] [--quiet]\n";
 
 // What the options of `nhsim export` mean together (the end of its --help).
 inline constexpr const char* kExportHelp =
@@ -22,7 +22,10 @@ inline constexpr const char* kExportHelp =
     "(T - T0)/S seconds. Defaults: 1280x720, 30 fps, T0 = 0, T = the scenario's t_end (10 s),\n"
     "S = 1 (simulated seconds per video second: 0.25 slow motion, 4 time-lapse), trails of\n"
     "10 s, force arrows and the time/parameter overlay on. The resolved scenario is written\n"
-    "next to the output (OUT.json, or DIR.json for frames) so that the export is reproducible.\n"
+    "next to the output (clip.mp4 -> clip.mp4.json, DIR.json for frames) so that the export is\n"
+    "reproducible; it never replaces the input scenario, and replaces an existing file that an\n"
+    "earlier export to the same output did not write only with --force.\n"
+    "SIGINT, SIGTERM or SIGHUP stop the export and remove its temporary (exit 130, 143, 129).\n"
     "Works without a display: with DISPLAY unset a private Xvfb is started and stopped.\n";
 
 }  // namespace nh::cli

@@ -1,5 +1,6 @@
 #include "app/nhsim/nhsim.h"
 
+#include <signal.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -131,6 +132,24 @@ int info(const CommandLine& line) {
   return kOk;
 }
 
+// SIGINT, SIGTERM and SIGHUP during a run: the handler only records the signal; the sample
+// callback sees it after writing a whole row and stops the run with RunInterrupted, so the
+// file is committed with every row complete.
+volatile sig_atomic_t pendingSignal = 0;
+
+void recordSignal(int signal) { pendingSignal = signal; }
+
+struct RunInterrupted {
+  double t;
+};
+
+void catchStopSignals() {
+  struct sigaction action {};
+  action.sa_handler = recordSignal;
+  sigemptyset(&action.sa_mask);
+  for (const int signal : {SIGINT, SIGTERM, SIGHUP}) ::sigaction(signal, &action, nullptr);
+}
+
 int run(const CommandLine& o) {
   const Scenario& s = o.scenario;
   const auto system = findSystem(s.system);
@@ -163,10 +182,18 @@ int run(const CommandLine& o) {
     for (int c = 0; c < obs.lambda.size(); ++c)
       maxLambda = std::max(maxLambda, std::abs(obs.lambda[c]));
     last = row;
+    if (pendingSignal) throw RunInterrupted{t};
   };
+  catchStopSignals();
   try {
     // A t-end off the output grid still gets its row: the run's final state.
     if (!sim.advance(s.tEnd, s.dtOut, onSample)) onSample(sim.time(), sim.state().data());
+  } catch (const RunInterrupted& stop) {
+    csv.close();  // the rows written so far are kept, each complete
+    std::fprintf(stderr, "nhsim: interrupted at t = %s (%ld rows kept in %s)\n",
+                 formatValue(stop.t).c_str(), rows,
+                 o.out == "-" ? "standard output" : o.out.c_str());
+    return 128 + pendingSignal;
   } catch (const Error&) {
     csv.flush();  // the rows written so far are kept
     csv.close();

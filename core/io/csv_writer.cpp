@@ -3,28 +3,20 @@
 #include <cerrno>
 #include <cstring>
 
+#include "core/io/atomic_output.h"
 #include "core/nh/errors.h"
 #include "core/nh/scenario.h"
 
 namespace nh {
 
 CsvWriter::CsvWriter(const std::string& path, const std::vector<std::string>& columns)
-    : path_(path) {
-  if (path == "-") {
-    file_ = stdout;
-  } else {
-    file_ = std::fopen(path.c_str(), "w");
-    if (!file_) throw Error("cannot write '" + path + "': " + std::strerror(errno));
-    ownsFile_ = true;
-  }
+    : out_(std::make_unique<AtomicOutput>(path)), file_(out_->file()) {
   for (size_t i = 0; i < columns.size(); ++i)
     std::fprintf(file_, "%s%s", i ? "," : "", columns[i].c_str());
   std::fputc('\n', file_);
 }
 
-CsvWriter::~CsvWriter() {
-  if (ownsFile_ && file_) std::fclose(file_);
-}
+CsvWriter::~CsvWriter() = default;  // AtomicOutput's destructor removes an uncommitted temporary
 
 void CsvWriter::write(const std::vector<double>& row) {
   for (size_t i = 0; i < row.size(); ++i) {
@@ -34,14 +26,14 @@ void CsvWriter::write(const std::vector<double>& row) {
   std::fputc('\n', file_);
 }
 
-void CsvWriter::flush() { std::fflush(file_); }
+void CsvWriter::flush() {
+  if (file_) std::fflush(file_);
+}
 
 void CsvWriter::close() {
   if (!file_) return;
-  const bool bad = std::ferror(file_) != 0;
-  const int rc = ownsFile_ ? std::fclose(file_) : std::fflush(file_);
   file_ = nullptr;
-  if (bad || rc != 0) throw Error("writing '" + path_ + "' failed: " + std::strerror(errno));
+  out_->commit();
 }
 
 }  // namespace nh

@@ -3,14 +3,20 @@
 #pragma once
 
 #include <cstdio>
+#include <memory>
 #include <string>
 #include <vector>
 
 namespace nh {
 
+class AtomicOutput;
+
 class CsvWriter {
  public:
-  // path "-" writes to stdout. Throws Error if the file cannot be opened.
+  // path "-" writes to stdout; a regular file is written to a hidden temporary that close()
+  // renames over it (AtomicOutput, core/io/atomic_output.h): until then the file is absent
+  // or its old contents; devices and FIFOs are written in place. Throws Error if the file
+  // cannot be opened. Destroyed without close(), nothing replaces the target.
   CsvWriter(const std::string& path, const std::vector<std::string>& columns);
   ~CsvWriter();
   CsvWriter(const CsvWriter&) = delete;
@@ -18,12 +24,11 @@ class CsvWriter {
 
   void write(const std::vector<double>& row);
   void flush();
-  void close();  // throws Error if the data could not be written completely
+  void close();  // commits; throws Error if the data could not be written completely
 
  private:
+  std::unique_ptr<AtomicOutput> out_;
   std::FILE* file_ = nullptr;
-  bool ownsFile_ = false;
-  std::string path_;
 };
 
 }  // namespace nh

@@ -163,7 +163,7 @@ Scenario parseScenarioJson(const std::string& json, const std::string& origin) {
   if (!root.is_object()) fail(origin, "a scenario must be a JSON object");
   checkKeys(root,
             {"format", "version", "system", "parameters", "initial", "t_end", "dt_out",
-             "integrator", "dynamics", "formulation", "view"},
+             "integrator", "dynamics", "formulation", "view", "exported_as"},
             "the scenario", origin);
   if (!root.contains("format") || !root["format"].is_string() || root["format"] != kFormatName)
     fail(origin, std::string("'format' must be \"") + kFormatName + "\"");
@@ -279,9 +279,27 @@ std::string scenarioToJson(const Scenario& s, const std::string& path) {
   return root.dump(4) + "\n";
 }
 
-void writeScenarioFile(const Scenario& scenario, const std::string& path) {
+std::string exportedAsOf(const std::string& path) {
   try {
-    writeFileAtomically(path, scenarioToJson(scenario, path));
+    const Json root = Json::parse(readRegularFile(path, "scenario file"));
+    if (root.is_object() && root.contains("exported_as") && root["exported_as"].is_string())
+      return root["exported_as"].get<std::string>();
+  } catch (const std::exception&) {
+    // Unreadable or not JSON: not a sidecar this program wrote.
+  }
+  return {};
+}
+
+void writeScenarioFile(const Scenario& scenario, const std::string& path,
+                       const std::string& exportedAs) {
+  try {
+    std::string json = scenarioToJson(scenario, path);
+    if (!exportedAs.empty()) {
+      OrderedJson root = OrderedJson::parse(json);
+      root["exported_as"] = exportedAs;
+      json = root.dump(4) + "\n";
+    }
+    writeFileAtomically(path, json);
   } catch (const Error& e) {
     throw Error(std::string("scenario file: ") + e.what());
   }

@@ -26,8 +26,13 @@ std::string scenarioToJson(const Scenario& scenario, const std::string& path = "
 // Whether a scenario's `system` names a model file (a path) rather than a system name.
 bool isSystemPath(const std::string& system);
 // Writes through writeFileAtomically (core/io/atomic_file.h): a failure never leaves a
-// truncated file. Throws Error.
-void writeScenarioFile(const Scenario& scenario, const std::string& path);
+// truncated file. Throws Error. An export's sidecar gives `exportedAs`, the file name of
+// the video or frames folder it documents, written as the key "exported_as" (ignored when
+// the scenario is read).
+void writeScenarioFile(const Scenario& scenario, const std::string& path,
+                       const std::string& exportedAs = "");
+// The "exported_as" of a scenario file, or "" if it has none or cannot be read.
+std::string exportedAsOf(const std::string& path);
 
 // The scenario with every parameter and every state variable spelled out (defaults and
 // completed velocities included), so that the run is reproduced exactly.

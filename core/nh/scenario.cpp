@@ -1,6 +1,7 @@
 #include "core/nh/scenario.h"
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -11,12 +12,16 @@
 namespace nh {
 
 std::string formatValue(double v) {
+  // to_chars/from_chars ignore the C locale (printf would write "0,5" under de_DE).
   char buf[64];
+  std::to_chars_result r{};
   for (int precision = 15; precision <= 17; ++precision) {
-    std::snprintf(buf, sizeof buf, "%.*g", precision, v);
-    if (std::strtod(buf, nullptr) == v) break;
+    r = std::to_chars(buf, buf + sizeof buf, v, std::chars_format::general, precision);
+    double back = 0;
+    std::from_chars(buf, r.ptr, back);
+    if (back == v || !std::isfinite(v)) break;
   }
-  return buf;
+  return std::string(buf, r.ptr);
 }
 
 void Scenario::validate() const {

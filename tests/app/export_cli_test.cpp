@@ -92,7 +92,7 @@ class ExportCliTest : public QObject {
     const Result r = nhsim(QStringList{"ball_on_turntable", "--video", clip} + kSmall);
     QVERIFY2(r.code == 0, qPrintable(r.err));
     QVERIFY2(r.out.contains("30 frames"), qPrintable(r.out));
-    QStringList expected{"clip.json", "clip." + suffix};
+    QStringList expected{"clip." + suffix, "clip." + suffix + ".json"};
     expected.sort();
     QCOMPARE(entriesOf(folder), expected);
 
@@ -105,7 +105,8 @@ class ExportCliTest : public QObject {
     QVERIFY2(std::abs(info.durationSeconds - 2.0) < 1.0 / 15,
              qPrintable(QString("duration %1 s").arg(info.durationSeconds)));
 
-    const nh::Scenario s = nh::readScenarioFile((folder + "/clip.json").toStdString());
+    const nh::Scenario s =
+        nh::readScenarioFile((folder + "/clip." + suffix + ".json").toStdString());
     QCOMPARE(QString::fromStdString(s.system), QString("ball_on_turntable"));
     QVERIFY(std::abs(s.tEnd - 2.0) < 1e-12);
     QVERIFY(s.parameters.count("Omega0") == 1);  // every parameter spelled out

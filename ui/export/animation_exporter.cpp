@@ -128,12 +128,29 @@ int ExportSettings::frameCount() const {
 
 std::filesystem::path scenarioPathFor(const std::filesystem::path& output) {
   std::filesystem::path p = output;
-  if (p.has_filename() && p.has_extension() &&
-      nh::videoFormatForPath(output) != nh::VideoFormat::PngSequence)
-    return p.replace_extension(".json");
   if (!p.has_filename()) p = p.parent_path();  // "frames/" → "frames"
   p += ".json";
   return p;
+}
+
+std::string exportedNameOf(const std::filesystem::path& output) {
+  const std::filesystem::path p = output.has_filename() ? output : output.parent_path();
+  return p.filename().string();
+}
+
+void checkScenarioSidecar(const std::filesystem::path& output, const std::filesystem::path& input,
+                          bool force) {
+  const std::filesystem::path sidecar = scenarioPathFor(output);
+  std::error_code ec;
+  if (!input.empty() && std::filesystem::equivalent(sidecar, input, ec))
+    throw nh::InputError("the scenario written beside the export, '" + sidecar.string() +
+                         "', would replace the input scenario; choose another output name or "
+                         "give --no-scenario");
+  if (force || !std::filesystem::exists(std::filesystem::symlink_status(sidecar, ec))) return;
+  if (nh::exportedAsOf(sidecar.string()) != exportedNameOf(output))
+    throw nh::InputError("'" + sidecar.string() + "' exists and is not the scenario of an " +
+                         "earlier export to '" + exportedNameOf(output) +
+                         "'; give --force to replace it or --no-scenario to write none");
 }
 
 std::string parameterSummary(const nh::SystemModel& system, const std::vector<double>& values,
@@ -671,7 +688,7 @@ ExportResult AnimationExporter::run(const std::filesystem::path& output,
   if (writeScenario) {
     result.scenarioFile = scenarioPathFor(output);
     try {
-      nh::writeScenarioFile(resolved_, result.scenarioFile.string());
+      nh::writeScenarioFile(resolved_, result.scenarioFile.string(), exportedNameOf(output));
     } catch (...) {
       // All or nothing: a video that cannot be reproduced is not left half-documented.
       std::filesystem::remove_all(output, ec);

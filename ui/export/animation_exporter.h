@@ -95,8 +95,17 @@ class RenderError : public nh::Error {
   using nh::Error::Error;
 };
 
-// The sidecar that reproduces an export: "clip.mp4" → "clip.json", "frames/" → "frames.json".
+// The sidecar that reproduces an export, named after the whole output name so that clips of
+// one name in different formats keep their own: "clip.mp4" → "clip.mp4.json",
+// "frames/" → "frames.json". It holds "exported_as": the output's file name.
 std::filesystem::path scenarioPathFor(const std::filesystem::path& output);
+// The output's file name as the sidecar records it ("clip.mp4", "frames").
+std::string exportedNameOf(const std::filesystem::path& output);
+// Throws nh::InputError if writing the sidecar of `output` would replace the scenario file
+// the export reads (`input`, "" for a system name; refused even with force), or an existing
+// file that is not the sidecar of an earlier export to the same output (unless force).
+void checkScenarioSidecar(const std::filesystem::path& output, const std::filesystem::path& input,
+                          bool force);
 
 // One line for the overlay per group of parameters, e.g. "Omega0 = 1 rad/s   r = 0.1 m".
 std::string parameterSummary(const nh::SystemModel& system, const std::vector<double>& values,

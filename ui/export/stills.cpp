@@ -2,17 +2,17 @@
 
 #include <vtkCamera.h>
 
+#include <QBuffer>
 #include <QDir>
 #include <QFileInfo>
 #include <QImage>
 #include <QPainter>
-#include <QSaveFile>
 #include <QSvgGenerator>
-#include <QTemporaryFile>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
 
+#include "core/io/atomic_output.h"
 #include "core/io/scenario_file.h"
 #include "ui/export/offscreen_scene.h"
 #include "ui/sim/run_history.h"
@@ -21,16 +21,15 @@ namespace nhui {
 
 namespace {
 
+// Encoded in memory, then written through AtomicOutput (core/io/atomic_output.h): a regular
+// file is replaced whole, a device or FIFO written in place, a symlink written through.
 void saveImage(const QImage& image, const QString& path) {
-  QSaveFile file(path);
-  if (!file.open(QIODevice::WriteOnly))
-    throw nh::Error("cannot write '" + path.toStdString() +
-                    "': " + file.errorString().toStdString());
-  if (!image.save(&file, "PNG"))
+  QByteArray bytes;
+  QBuffer buffer(&bytes);
+  buffer.open(QIODevice::WriteOnly);
+  if (!image.save(&buffer, "PNG"))
     throw nh::Error("cannot encode the PNG image for '" + path.toStdString() + "'");
-  if (!file.commit())
-    throw nh::Error("cannot write '" + path.toStdString() +
-                    "': " + file.errorString().toStdString());
+  nh::writeOutputFile(path.toStdString(), bytes.toStdString());
 }
 
 }  // namespace
@@ -110,14 +109,12 @@ void savePlotImage(const QString& path, const PlotSnapshot& plot, const QSize& s
     }
     saveImage(image, path);
   } else if (suffix == "svg") {
-    // QSvgGenerator writes straight to a device: give it the QSaveFile so a failure leaves
-    // the previous file untouched.
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly))
-      throw nh::Error("cannot write '" + path.toStdString() +
-                      "': " + file.errorString().toStdString());
+    // Generated in memory, then written whole (as saveImage).
+    QByteArray bytes;
+    QBuffer buffer(&bytes);
+    buffer.open(QIODevice::WriteOnly);
     QSvgGenerator svg;
-    svg.setOutputDevice(&file);
+    svg.setOutputDevice(&buffer);
     svg.setSize(size);
     svg.setViewBox(rect);
     svg.setTitle(plot.panes.empty() ? QStringLiteral("plot") : plot.panes.front().yLabel);
@@ -127,9 +124,7 @@ void savePlotImage(const QString& path, const PlotSnapshot& plot, const QSize& s
       painter.fillRect(rect, plot.style.background);
       paintPlot(painter, rect, plot.panes, plot.x, plot.xLabel, plot.style);
     }
-    if (!file.commit())
-      throw nh::Error("cannot write '" + path.toStdString() +
-                      "': " + file.errorString().toStdString());
+    nh::writeOutputFile(path.toStdString(), bytes.toStdString());
   } else {
     throw nh::InputError("cannot save a plot as '" + path.toStdString() +
                          "': choose a file name ending in .png or .svg");
@@ -150,11 +145,8 @@ void writeHistoryCsv(const QString& path, const RunHistory& run, size_t begin, s
   if (!QFileInfo(folder).isDir())
     throw nh::Error("cannot write '" + path.toStdString() + "': folder '" + folder.toStdString() +
                     "' does not exist");
-  // A temporary in the target folder, so the final rename cannot cross file systems.
-  QTemporaryFile temp(folder + "/." + info.fileName() + ".XXXXXX.partial");
-  if (!temp.open())
-    throw nh::Error("cannot write '" + path.toStdString() +
-                    "': " + temp.errorString().toStdString());
+  // Complete or absent (a device or FIFO is written in place): core/io/atomic_output.h.
+  nh::AtomicOutput out(path.toStdString());
   const int columns = run.layout().residualColumn;  // outputColumns() come first
   std::string text;
   for (int c = 0; c < columns; ++c) text += (c ? "," : "") + run.layout().columns[c];
@@ -165,26 +157,13 @@ void writeHistoryCsv(const QString& path, const RunHistory& run, size_t begin, s
       text += nh::formatValue(run.column(c)[k]);
     }
     text += '\n';
-    if (text.size() > (1 << 20) || k + 1 == end) {
-      if (temp.write(text.data(), static_cast<qint64>(text.size())) !=
-          static_cast<qint64>(text.size()))
-        throw nh::Error("cannot write '" + path.toStdString() +
-                        "': " + temp.errorString().toStdString());
+    if (text.size() > (1 << 20)) {
+      out.write(text);
       text.clear();
     }
   }
-  if (!text.empty() &&
-      temp.write(text.data(), static_cast<qint64>(text.size())) != static_cast<qint64>(text.size()))
-    throw nh::Error("cannot write '" + path.toStdString() +
-                    "': " + temp.errorString().toStdString());
-  if (!temp.flush())
-    throw nh::Error("cannot write '" + path.toStdString() +
-                    "': " + temp.errorString().toStdString());
-  QFile::remove(path);
-  if (!temp.rename(path))
-    throw nh::Error("cannot write '" + path.toStdString() +
-                    "': " + temp.errorString().toStdString());
-  temp.setAutoRemove(false);
+  out.write(text);
+  out.commit();
 }
 
 QString saveTrajectory(const QString& csvPath, const RunHistory& run, const nh::Scenario& scenario,

@@ -1,7 +1,7 @@
 // Stills and data for the app's "Export screenshot / plots / data": the 3D scene as a PNG at a
 // chosen resolution, a plot as PNG or SVG, the trajectory as CSV with the scenario JSON next
-// to it. Every file goes through QSaveFile or write-then-rename: a failure never leaves a
-// truncated file. Errors are nh::Error with a message naming the file and the cause.
+// to it. Every file goes through nh::AtomicOutput (core/io/atomic_output.h): a failure never leaves
+// a truncated file. Errors are nh::Error with a message naming the file and the cause.
 #pragma once
 
 #include <QSize>

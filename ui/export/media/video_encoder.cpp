@@ -18,6 +18,8 @@
 #include <system_error>
 #include <utility>
 
+#include "core/io/atomic_output.h"
+
 extern "C" {
 #include <libavcodec/avcodec.h>
 #include <libavformat/avformat.h>
@@ -939,7 +941,7 @@ void VideoEncoder::open(const fs::path& path, const VideoSettings& settings) {
                                     "; finish() or cancel() it before opening another clip");
   }
   quietLibavLogging();
-  const fs::path target = normalizedTarget(path);
+  fs::path target = normalizedTarget(path);
   const VideoFormat detected = videoFormatForPath(path);
   if (detected != settings.format) {
     fail(Kind::InvalidSettings, std::string("cannot write ") + videoFormatName(settings.format) +
@@ -954,6 +956,14 @@ void VideoEncoder::open(const fs::path& path, const VideoSettings& settings) {
       fail(Kind::Unwritable,
            "cannot write " + quoted(target) + ": it is a directory; choose a file name");
     }
+    // The decision every output file goes through (core/io/atomic_output.h): a symlink is
+    // written through (its target replaced, the link kept); a video needs a regular file.
+    const nh::OutputTarget decided = nh::outputTargetFor(target.string());
+    if (decided.kind != nh::OutputTarget::Kind::Replace) {
+      fail(Kind::Unwritable, "cannot write " + quoted(target) +
+                                 ": it is a device, FIFO or socket; a video needs a regular file");
+    }
+    target = decided.path;
   }
   switch (settings.format) {
     case VideoFormat::Mp4:

@@ -1,0 +1,70 @@
+// The one way nhsim and nhlab write an output file: streamed, and either complete or absent.
+#pragma once
+
+#include <sys/types.h>
+
+#include <cstdio>
+#include <string>
+
+namespace nh {
+
+// How a path is written, decided once before the first byte (outputTargetFor).
+struct OutputTarget {
+  enum class Kind {
+    Stdout,   // "-": the process's standard output
+    Replace,  // a regular file or a new one: a hidden temporary in the same folder, renamed
+              // over `path` on commit
+    Direct,   // a character device, FIFO or socket: opened and written in place, never
+              // renamed over and never removed
+  };
+  Kind kind = Kind::Replace;
+  std::string path;  // what is written: a symbolic link resolved to its target (kept a link)
+};
+
+// Throws Error("cannot write '<path>': <reason>") for a directory or an unresolvable link.
+OutputTarget outputTargetFor(const std::string& path);
+
+// A file being written. open() decides by outputTargetFor; data go through file() (stdio) or
+// write(); commit() flushes, fsyncs and renames a temporary over its target (or flushes and
+// closes a device) and throws Error with the write error (ENOSPC, EFBIG, EIO...); abort() and
+// the destructor remove the temporary and leave the target as it was.
+class AtomicOutput {
+ public:
+  AtomicOutput() = default;
+  explicit AtomicOutput(const std::string& path) { open(path); }
+  ~AtomicOutput();
+  AtomicOutput(const AtomicOutput&) = delete;
+  AtomicOutput& operator=(const AtomicOutput&) = delete;
+
+  void open(const std::string& path);  // throws Error
+  bool isOpen() const { return file_ != nullptr; }
+  std::FILE* file() const { return file_; }
+  const OutputTarget& target() const { return target_; }
+  const std::string& temporaryPath() const { return temporary_; }  // "" unless Kind::Replace
+
+  void write(const void* data, size_t size);  // throws Error on a failed write
+  void write(const std::string& text) { write(text.data(), text.size()); }
+  void commit();          // throws Error; afterwards the output is closed
+  void abort() noexcept;  // closes and removes the temporary; the target is untouched
+
+ private:
+  [[noreturn]] void fail(int error);
+  std::string path_;  // as given, for messages
+  OutputTarget target_;
+  std::string temporary_;
+  std::FILE* file_ = nullptr;
+  int registrySlot_ = -1;
+};
+
+// Whole-file write through AtomicOutput.
+void writeOutputFile(const std::string& path, const std::string& contents);
+
+// Live temporaries (AtomicOutput's and any others registered here), so that a signal handler
+// can remove them: removeLiveTemporaries() only calls unlink(2) and rmdir(2) on paths stored
+// in advance, which is async-signal-safe. registerTemporary returns a slot, or -1 when all
+// slots are taken (the temporary is then only removed by its owner).
+int registerTemporary(const std::string& path);
+void unregisterTemporary(int slot) noexcept;
+void removeLiveTemporaries() noexcept;
+
+}  // namespace nh

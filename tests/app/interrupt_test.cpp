@@ -1,0 +1,134 @@
+// Interrupting nhsim: SIGINT, SIGTERM or SIGHUP during `nhsim run … --out run.csv` keeps every
+// row written so far, each complete, commits the file, says where it stopped and exits
+// 128 + the signal; during `nhsim export` the hidden temporary is removed and the private
+// Xvfb stopped.
+#include <signal.h>
+#include <unistd.h>
+
+#include <QDir>
+#include <QDirIterator>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QTest>
+
+namespace {
+
+QStringList hiddenPartials(const QString& folder) {
+  return QDir(folder).entryList(
+      {".*.partial*"}, QDir::AllEntries | QDir::Hidden | QDir::System | QDir::NoDotAndDotDot);
+}
+
+qint64 largestPartialSize(const QString& folder) {
+  qint64 size = 0;
+  for (const QString& name : hiddenPartials(folder))
+    size = std::max(size, QFileInfo(folder + "/" + name).size());
+  return size;
+}
+
+// Xvfb processes whose parent is `pid`.
+QStringList xvfbChildrenOf(qint64 pid) {
+  QStringList found;
+  for (QDirIterator it("/proc", QDir::Dirs | QDir::NoDotAndDotDot); it.hasNext();) {
+    const QString dir = it.next();
+    QFile stat(dir + "/stat");
+    if (!stat.open(QIODevice::ReadOnly)) continue;
+    const QString text = QString::fromUtf8(stat.readAll());
+    const int close = text.lastIndexOf(')');
+    if (close < 0) continue;
+    const QString name = text.mid(text.indexOf('(') + 1, close - text.indexOf('(') - 1);
+    const QStringList rest = text.mid(close + 2).split(' ');
+    if (rest.size() > 1 && name.startsWith("Xvfb") && rest[1].toLongLong() == pid) found << dir;
+  }
+  return found;
+}
+
+}  // namespace
+
+class InterruptTest : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void initTestCase() { QVERIFY(dir_.isValid()); }
+
+  void runKeepsCompleteRows_data() {
+    QTest::addColumn<int>("signal");
+    QTest::addColumn<int>("code");
+    QTest::newRow("SIGINT") << SIGINT << 130;
+    QTest::newRow("SIGTERM") << SIGTERM << 143;
+    QTest::newRow("SIGHUP") << SIGHUP << 129;
+  }
+  void runKeepsCompleteRows() {
+    QFETCH(int, signal);
+    QFETCH(int, code);
+    const QString folder = dir_.filePath(QString("run%1").arg(signal));
+    QVERIFY(QDir().mkpath(folder));
+    const QString out = folder + "/run.csv";
+    QProcess p;
+    p.start(NHSIM_PATH, {"run", "rigid_body", "--t-end", "1e4", "--out", out});
+    QVERIFY(p.waitForStarted());
+    // Wait for rows in the hidden temporary (more than one stdio buffer).
+    QElapsedTimer timer;
+    timer.start();
+    while (largestPartialSize(folder) < 20000 && timer.elapsed() < 60000) QTest::qWait(20);
+    QVERIFY2(largestPartialSize(folder) >= 20000, "no rows were written");
+    QCOMPARE(::kill(static_cast<pid_t>(p.processId()), signal), 0);
+    QVERIFY(p.waitForFinished(30000));
+    QCOMPARE(p.exitStatus(), QProcess::NormalExit);
+    QCOMPARE(p.exitCode(), code);
+    const QString err = QString::fromUtf8(p.readAllStandardError());
+    QVERIFY2(err.contains("nhsim: interrupted at t = ") && err.contains("rows kept in " + out),
+             qPrintable(err));
+
+    QFile f(out);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    const QByteArray data = f.readAll();
+    QVERIFY(data.endsWith('\n'));
+    const QList<QByteArray> lines = data.split('\n');
+    const qsizetype columns = lines.front().split(',').size();
+    qsizetype rows = 0;
+    for (qsizetype i = 1; i < lines.size() - 1; ++i, ++rows)
+      QVERIFY2(lines[i].split(',').size() == columns,
+               qPrintable(QString("row %1 is cut: %2").arg(i).arg(QString(lines[i]))));
+    QVERIFY2(err.contains(QString("(%1 rows kept").arg(rows)), qPrintable(err));
+    QVERIFY(hiddenPartials(folder).isEmpty());
+  }
+
+  // SIGINT after the first frames of a long clip: no ".*.partial*" left, no Xvfb child left.
+  void exportRemovesItsTemporaryAndXvfb() {
+    const QString folder = dir_.filePath("export");
+    QVERIFY(QDir().mkpath(folder));
+    QProcess p;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.remove("DISPLAY");
+    env.remove("WAYLAND_DISPLAY");
+    p.setProcessEnvironment(env);
+    p.start(NHSIM_PATH, {"export", "ball_on_turntable", "--video", folder + "/clip.mp4", "--width",
+                         "160", "--height", "120", "--t-end", "30"});
+    QVERIFY(p.waitForStarted());
+    QElapsedTimer timer;
+    timer.start();
+    // The encoder's temporary appears once frames are being written.
+    while (largestPartialSize(folder) == 0 && timer.elapsed() < 120000) QTest::qWait(50);
+    QVERIFY2(largestPartialSize(folder) > 0, "the export wrote no frame");
+    const QStringList xvfb = xvfbChildrenOf(p.processId());  // the private display
+    QVERIFY(!xvfb.isEmpty());
+    const qint64 pid = p.processId();
+    QCOMPARE(::kill(static_cast<pid_t>(pid), SIGINT), 0);
+    QVERIFY(p.waitForFinished(60000));
+    QCOMPARE(p.exitStatus(), QProcess::NormalExit);
+    QCOMPARE(p.exitCode(), 130);
+    QVERIFY2(hiddenPartials(folder).isEmpty(), qPrintable(hiddenPartials(folder).join(' ')));
+    QVERIFY(!QFileInfo::exists(folder + "/clip.mp4"));
+    QVERIFY(!QFileInfo::exists(folder + "/clip.mp4.json"));
+    // An Xvfb left behind would now belong to init: check its /proc entry instead.
+    for (const QString& process : xvfb) QTRY_VERIFY_WITH_TIMEOUT(!QFileInfo::exists(process), 5000);
+  }
+
+ private:
+  QTemporaryDir dir_;
+};
+
+QTEST_GUILESS_MAIN(InterruptTest)
+#include "interrupt_test.moc"
