@@ -420,8 +420,10 @@ std::vector<std::string> names(const std::vector<GiNaC::symbol>& symbols) {
 
 }  // namespace
 
-DerivedEquations deriveEquations(const SystemModel& system, const std::vector<double>& parameters) {
+DerivedEquations deriveEquations(const SystemModel& system, const std::vector<double>& parameters,
+                                 const std::atomic<bool>* cancel) {
   std::lock_guard lock(ginacMutex());  // held until the GiNaC expressions below are gone
+  const CancelDerivationsWhen cancelled(cancel);
   const SymbolicEquations s = deriveSymbolic(system, parameters);
   DerivedEquations out;
   out.notes = s.notes;

@@ -3,9 +3,11 @@
 // and where the constraints can be eliminated the explicit equations ẏ = …, λ = ….
 #pragma once
 
+#include <atomic>
 #include <string>
 #include <vector>
 
+#include "core/nh/errors.h"
 #include "core/nh/system.h"
 
 namespace nh::model {
@@ -25,8 +27,17 @@ struct DerivedEquations {
 // Derives the equations. A model file's system is derived from its formulas, with its
 // parameters as symbols; a C++ system from its recording, with the parameter values as
 // numbers. `parameters` empty: the defaults.
+// `cancel` (may be nullptr): once it is true the derivation stops soon, throwing
+// DerivationCancelled (for a caller that derives off its GUI thread and no longer needs the
+// result).
 DerivedEquations deriveEquations(const SystemModel& system,
-                                 const std::vector<double>& parameters = {});
+                                 const std::vector<double>& parameters = {},
+                                 const std::atomic<bool>* cancel = nullptr);
+
+class DerivationCancelled : public Error {
+ public:
+  using Error::Error;
+};
 
 std::string toPlainText(const DerivedEquations& equations);
 std::string toLatex(const DerivedEquations& equations);  // a complete LaTeX fragment

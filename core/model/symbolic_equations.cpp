@@ -10,6 +10,7 @@
 #include <limits>
 #include <optional>
 
+#include "core/model/derived_equations.h"
 #include "core/model/model_data.h"
 #include "core/model/model_file.h"
 #include "core/model/symbolic_model.h"
@@ -18,6 +19,8 @@
 namespace nh::model {
 
 namespace {
+
+thread_local const std::atomic<bool>* tCancel = nullptr;  // CancelDerivationsWhen
 
 using GiNaC::ex;
 using GiNaC::ex_to;
@@ -70,6 +73,8 @@ ex groupedByCoefficient(const ex& e, const GiNaC::lst& variables) {
 // (1 + inertia_ratio) — unless that is clearly larger (in expression nodes) than the normal
 // form (one fraction) or the expanded form, then the smaller of those.
 ex simplified(const ex& e, const GiNaC::lst& variables) {
+  if (tCancel && tCancel->load(std::memory_order_relaxed))
+    throw DerivationCancelled("the derivation of the equations was cancelled");
   if (expressionSize(e, kSimplifyLimit) > kSimplifyLimit) return e;
   const ex fraction = GiNaC::normal(e);
   if (GiNaC::is_a<numeric>(fraction) || GiNaC::is_a<symbol>(fraction)) return fraction;
@@ -456,6 +461,12 @@ int expressionSize(const ex& e, int limit) {
     count += expressionSize(e.op(i), limit - count);
   return count;
 }
+
+CancelDerivationsWhen::CancelDerivationsWhen(const std::atomic<bool>* flag) : previous_(tCancel) {
+  tCancel = flag;
+}
+
+CancelDerivationsWhen::~CancelDerivationsWhen() { tCancel = previous_; }
 
 SymbolicEquations deriveSymbolic(const SystemModel& system, const std::vector<double>& parameters) {
   std::lock_guard lock(ginacMutex());

@@ -9,6 +9,7 @@
 
 #include <ginac/ginac.h>
 
+#include <atomic>
 #include <string>
 #include <vector>
 
@@ -58,6 +59,19 @@ struct SymbolicEquations {
 // a wrong number of parameters. Not thread-safe (GiNaC is not): one caller at a time.
 SymbolicEquations deriveSymbolic(const SystemModel& system,
                                  const std::vector<double>& parameters = {});
+
+// While alive, derivations on this thread throw DerivationCancelled (derived_equations.h)
+// at their next simplification once *flag is true; flag nullptr: never.
+class CancelDerivationsWhen {
+ public:
+  explicit CancelDerivationsWhen(const std::atomic<bool>* flag);
+  ~CancelDerivationsWhen();
+  CancelDerivationsWhen(const CancelDerivationsWhen&) = delete;
+  CancelDerivationsWhen& operator=(const CancelDerivationsWhen&) = delete;
+
+ private:
+  const std::atomic<bool>* previous_;
+};
 
 // Node count of `e`, counting stops soon after `limit` (cheap size guard).
 int expressionSize(const GiNaC::ex& e, int limit);

@@ -11,26 +11,16 @@
 #include <QtTest>
 #include <cmath>
 
+#include "spin_box_typing.h"
 #include "ui/panels/parameter_panel.h"
 #include "ui/scene/scene_view.h"
 #include "ui/sim/simulation_controller.h"
 #include "ui/window/main_window.h"
+#include "window_fixture.h"
 
+using nhtest::typeInto;
 using nhui::MainWindow;
 using nhui::SimulationController;
-
-namespace {
-
-void typeInto(QDoubleSpinBox* spin, const QString& text, bool enter = true) {
-  auto* edit = spin->findChild<QLineEdit*>();
-  spin->setFocus();
-  edit->selectAll();
-  QTest::keyClick(edit, Qt::Key_Backspace);
-  QTest::keyClicks(edit, text);
-  if (enter) QTest::keyClick(edit, Qt::Key_Return);
-}
-
-}  // namespace
 
 class EditingTest : public QObject {
   Q_OBJECT
@@ -38,11 +28,7 @@ class EditingTest : public QObject {
  private slots:
   void init() {
     window_ = std::make_unique<MainWindow>(false);
-    window_->resize(1400, 900);
-    window_->show();
-    QVERIFY(QTest::qWaitForWindowExposed(window_.get()));
-    window_->activateWindow();
-    QVERIFY(QTest::qWaitForWindowActive(window_.get()));
+    QVERIFY(nhtest::showActive(*window_));
   }
   void cleanup() { window_.reset(); }
 

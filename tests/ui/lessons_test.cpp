@@ -19,27 +19,17 @@
 #include <memory>
 
 #include "core/io/scenario_file.h"
+#include "message_boxes.h"
 #include "resources/app_resources.h"
 #include "ui/panels/undo_commands.h"
 #include "ui/plot/plot_panels.h"
 #include "ui/scene/scene_view.h"
 #include "ui/window/main_window.h"
 
+using nhtest::answerNextMessageBox;
 using nhui::MainWindow;
 
 namespace {
-
-// Clicks `button` on the next message box that opens (they are modal: exec() waits).
-void answerNextMessageBox(QMessageBox::StandardButton button) {
-  QTimer::singleShot(0, [button] {
-    for (QWidget* w : QApplication::topLevelWidgets())
-      if (auto* box = qobject_cast<QMessageBox*>(w); box && box->isVisible()) {
-        box->button(button)->click();
-        return;
-      }
-    answerNextMessageBox(button);  // not shown yet
-  });
-}
 
 void writeFile(const QString& path, const QByteArray& bytes) {
   QFile f(path);

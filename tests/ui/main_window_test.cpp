@@ -15,10 +15,13 @@
 #include <set>
 
 #include "core/model/catalogue.h"
+#include "spin_box_typing.h"
 #include "ui/panels/parameter_panel.h"
 #include "ui/scene/scene_view.h"
 #include "ui/sim/simulation_controller.h"
+#include "window_fixture.h"
 
+using nhtest::typeInto;
 using nhui::MainWindow;
 using nhui::SimulationController;
 
@@ -51,15 +54,6 @@ double velocityTurnRate(const nhui::RunHistory& run, double t0, double t1) {
   return (n * sumTA - sumT * sumA) / (n * sumTT - sumT * sumT);
 }
 
-void typeInto(QDoubleSpinBox* spin, const QString& text) {
-  auto* edit = spin->findChild<QLineEdit*>();
-  spin->setFocus();
-  edit->selectAll();
-  QTest::keyClick(edit, Qt::Key_Backspace);
-  QTest::keyClicks(edit, text);
-  QTest::keyClick(edit, Qt::Key_Return);
-}
-
 }  // namespace
 
 class MainWindowTest : public QObject {
@@ -68,11 +62,7 @@ class MainWindowTest : public QObject {
  private slots:
   void init() {
     window_ = std::make_unique<MainWindow>(false);
-    window_->resize(1400, 900);
-    window_->show();
-    QVERIFY(QTest::qWaitForWindowExposed(window_.get()));
-    window_->activateWindow();
-    QVERIFY(QTest::qWaitForWindowActive(window_.get()));
+    QVERIFY(nhtest::showActive(*window_));
   }
   void cleanup() { window_.reset(); }
 

@@ -30,10 +30,12 @@
 
 #include "core/model/catalogue.h"
 #include "core/nh/read_file.h"
+#include "message_boxes.h"
 #include "ui/panels/system_chooser.h"
 #include "ui/sim/simulation_controller.h"
 #include "ui/window/main_window.h"
 
+using nhtest::answerNextMessageBox;
 using nhui::MainWindow;
 using nhui::ModelEditor;
 using nhui::SimulationController;
@@ -59,18 +61,6 @@ void typeOver(ModelEditor* editor, const QTextCursor& at, const QString& text) {
 
 std::string readFile(const QString& path) {
   return nh::readRegularFile(path.toStdString(), "file");
-}
-
-// Clicks `button` on the next message box that opens (they are modal: exec() waits).
-void answerNextMessageBox(QMessageBox::StandardButton button) {
-  QTimer::singleShot(0, [button] {
-    for (QWidget* w : QApplication::topLevelWidgets())
-      if (auto* box = qobject_cast<QMessageBox*>(w); box && box->isVisible()) {
-        box->button(button)->click();
-        return;
-      }
-    answerNextMessageBox(button);  // not shown yet
-  });
 }
 
 }  // namespace

@@ -6,37 +6,11 @@
 #include <QtTest>
 #include <cmath>
 
+#include "plot_images.h"
 #include "ui/plot/plot_widget.h"
 
-namespace {
-
-bool near(QColor a, QColor b, int tolerance) {
-  return std::abs(a.red() - b.red()) + std::abs(a.green() - b.green()) +
-             std::abs(a.blue() - b.blue()) <
-         tolerance;
-}
-
-// Rows of the image holding a pixel of this colour.
-std::vector<int> rowsWith(const QImage& image, QColor colour, int tolerance = 30) {
-  std::vector<int> rows;
-  for (int y = 0; y < image.height(); ++y)
-    for (int x = 0; x < image.width(); ++x)
-      if (near(image.pixelColor(x, y), colour, tolerance)) {
-        rows.push_back(y);
-        break;
-      }
-  return rows;
-}
-
-// Groups of rows further apart than `gap`.
-int groups(const std::vector<int>& rows, int gap) {
-  int n = 0;
-  for (size_t i = 0; i < rows.size(); ++i)
-    if (i == 0 || rows[i] - rows[i - 1] > gap) ++n;
-  return n;
-}
-
-}  // namespace
+using nhtest::rowGroups;
+using nhtest::rowsWith;
 
 class PlotAxesTest : public QObject {
   Q_OBJECT
@@ -54,12 +28,7 @@ class PlotAxesTest : public QObject {
     nhui::PlotWidget widget;
     nhui::PlotPane pane;
     pane.yLabel = "energy";
-    nhui::PlotCurve c;
-    c.colour = QColor(255, 0, 255);
-    c.x = t.data();
-    c.y = e.data();
-    c.count = n;
-    c.increasingX = true;
+    const nhui::PlotCurve c = nhtest::curveOf(t, e, QColor(255, 0, 255), true);
     pane.curves.push_back(c);
     widget.setPanes({pane});
     const QImage image = widget.render(QSize(600, 300));
@@ -84,12 +53,7 @@ class PlotAxesTest : public QObject {
     }
     nhui::PlotWidget widget;
     nhui::PlotPane pane;
-    nhui::PlotCurve c;
-    c.colour = QColor(255, 0, 255);
-    c.x = t.data();
-    c.y = r.data();
-    c.count = n;
-    c.increasingX = true;
+    const nhui::PlotCurve c = nhtest::curveOf(t, r, QColor(255, 0, 255), true);
     pane.curves.push_back(c);
     widget.setPanes({pane});
     const std::vector<int> rows = rowsWith(widget.render(QSize(600, 300)), c.colour);
@@ -147,7 +111,7 @@ class PlotAxesTest : public QObject {
     }
     const std::vector<int> rows = rowsWith(image, QColor(255, 0, 255));
     QVERIFY(!rows.empty());
-    QCOMPARE(groups(rows, 20), 1);
+    QCOMPARE(rowGroups(rows, 20), 1);
     // Above the data of the top pane: in the first rows of the image.
     QVERIFY2(rows.back() < 30, qPrintable(QString("legend down to row %1").arg(rows.back())));
   }

@@ -8,21 +8,9 @@
 #include <QtTest>
 #include <cmath>
 
-namespace {
+#include "plot_images.h"
 
-bool hasColourNear(const QImage& image, QColor colour, const QRect& area, int tolerance = 40) {
-  for (int y = std::max(0, area.top()); y <= std::min(image.height() - 1, area.bottom()); ++y)
-    for (int x = std::max(0, area.left()); x <= std::min(image.width() - 1, area.right()); ++x) {
-      const QColor c = image.pixelColor(x, y);
-      if (std::abs(c.red() - colour.red()) + std::abs(c.green() - colour.green()) +
-              std::abs(c.blue() - colour.blue()) <
-          tolerance)
-        return true;
-    }
-  return false;
-}
-
-}  // namespace
+using nhtest::hasColourNear;
 
 class PlotWidgetTest : public QObject {
   Q_OBJECT
@@ -52,12 +40,7 @@ class PlotWidgetTest : public QObject {
     }
     y[61234] = 1.0;  // one sample out of 10⁵: a naive stride would miss it
     nhui::PlotPane pane;
-    nhui::PlotCurve c;
-    c.colour = QColor(255, 0, 255);
-    c.x = t.data();
-    c.y = y.data();
-    c.count = n;
-    c.increasingX = true;
+    const nhui::PlotCurve c = nhtest::curveOf(t, y, QColor(255, 0, 255), true);
     pane.curves.push_back(c);
     pane.y = {-0.2, 1.1};
     QImage image(800, 400, QImage::Format_RGB32);
@@ -83,11 +66,7 @@ class PlotWidgetTest : public QObject {
     nhui::PlotWidget widget;
     widget.setEqualAspect(true);
     nhui::PlotPane pane;
-    nhui::PlotCurve c;
-    c.colour = QColor(0, 255, 0);
-    c.x = x.data();
-    c.y = y.data();
-    c.count = n;
+    const nhui::PlotCurve c = nhtest::curveOf(x, y, QColor(0, 255, 0), false);
     pane.curves.push_back(c);
     widget.setPanes({pane});
     QElapsedTimer timer;

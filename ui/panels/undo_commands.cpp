@@ -19,6 +19,25 @@ void refuse(QUndoCommand* command, SimulationController* controller, const char*
       QObject::tr("Could not %1 \"%2\": %3. The edit was taken off the undo history.")
           .arg(QString::fromLatin1(action), command->text(), QString::fromUtf8(error.what())));
 }
+
+// Shows the timeline `other` holds and puts the one it replaces there (undo and redo of a
+// fork); refuses `command` if the controller does.
+void swapTimelines(QUndoCommand* command, SimulationController* controller,
+                   std::shared_ptr<SimulationController::Timeline>& other, const char* action) {
+  try {
+    other = controller->swapTimeline(std::move(other));
+  } catch (const nh::Error& e) {
+    refuse(command, controller, action, e);
+  }
+}
+
+// For a command pushed with its change already in effect: true (and cleared) at its first
+// redo(), which QUndoStack::push calls and which must then do nothing.
+bool skipAppliedRedo(bool& skipRedo) {
+  const bool skip = skipRedo;
+  skipRedo = false;
+  return skip;
+}
 }  // namespace
 
 SetParameterCommand::SetParameterCommand(SimulationController* controller, std::string name,
@@ -45,11 +64,7 @@ void SetParameterCommand::apply(double value, const char* action) {
 
 void SetParameterCommand::redo() {
   if (otherTimeline_) {
-    try {
-      otherTimeline_ = controller_->swapTimeline(std::move(otherTimeline_));
-    } catch (const nh::Error& e) {
-      refuse(this, controller_, "redo", e);
-    }
+    swapTimelines(this, controller_, otherTimeline_, "redo");
     return;
   }
   apply(after_, "redo");
@@ -58,11 +73,7 @@ void SetParameterCommand::redo() {
 
 void SetParameterCommand::undo() {
   if (otherTimeline_) {
-    try {
-      otherTimeline_ = controller_->swapTimeline(std::move(otherTimeline_));
-    } catch (const nh::Error& e) {
-      refuse(this, controller_, "undo", e);
-    }
+    swapTimelines(this, controller_, otherTimeline_, "undo");
     return;
   }
   apply(before_, "undo");
@@ -87,23 +98,12 @@ ReplaceTimelineCommand::ReplaceTimelineCommand(
   if (!other_) setObsolete(true);  // nothing was replaced: nothing to undo
 }
 
-void ReplaceTimelineCommand::swap(const char* action) {
-  try {
-    other_ = controller_->swapTimeline(std::move(other_));
-  } catch (const nh::Error& e) {
-    refuse(this, controller_, action, e);
-  }
-}
-
 void ReplaceTimelineCommand::redo() {
-  if (skipRedo_) {
-    skipRedo_ = false;
-    return;
-  }
-  swap("redo");
+  if (skipAppliedRedo(skipRedo_)) return;
+  swapTimelines(this, controller_, other_, "redo");
 }
 
-void ReplaceTimelineCommand::undo() { swap("undo"); }
+void ReplaceTimelineCommand::undo() { swapTimelines(this, controller_, other_, "undo"); }
 
 SetInitialCommand::SetInitialCommand(SimulationController* controller,
                                      std::map<std::string, double> before,
@@ -129,10 +129,7 @@ bool SetInitialCommand::apply(const std::map<std::string, double>& overrides, co
 }
 
 void SetInitialCommand::redo() {
-  if (skipRedo_) {
-    skipRedo_ = false;
-    return;
-  }
+  if (skipAppliedRedo(skipRedo_)) return;
   apply(after_, "redo");
 }
 
@@ -158,10 +155,7 @@ void SwitchSystemCommand::apply(const Run& run, const char* action) {
 }
 
 void SwitchSystemCommand::redo() {
-  if (skipRedo_) {
-    skipRedo_ = false;
-    return;
-  }
+  if (skipAppliedRedo(skipRedo_)) return;
   apply(after_, "redo");
 }
 

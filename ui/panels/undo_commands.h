@@ -51,7 +51,6 @@ class ReplaceTimelineCommand : public QUndoCommand {
   void undo() override;
 
  private:
-  void swap(const char* action);
   SimulationController* controller_;
   std::shared_ptr<SimulationController::Timeline> other_;
   bool skipRedo_ = true;

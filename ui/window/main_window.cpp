@@ -35,6 +35,7 @@
 #include <QToolButton>
 #include <QUndoStack>
 #include <QVBoxLayout>
+#include <QtConcurrent>
 #include <algorithm>
 #include <cmath>
 
@@ -142,7 +143,10 @@ MainWindow::MainWindow(bool useSettings, QWidget* parent)
   controller_->play();  // the default scenario is already playing
 }
 
-MainWindow::~MainWindow() = default;
+MainWindow::~MainWindow() {
+  if (equationsCancel_) equationsCancel_->store(true);
+  if (equationsJob_) equationsJob_->waitForFinished();  // stops at its next simplification
+}
 
 QSlider* MainWindow::timeline() const { return timelineBar_->slider(); }
 
@@ -971,16 +975,49 @@ void MainWindow::showEquations() {
   updateEquations();
 }
 
+struct MainWindow::DerivedResult {
+  QString title;
+  nh::model::DerivedEquations equations;
+  QString error;
+  bool cancelled = false;
+};
+
 void MainWindow::updateEquations() {
-  if (!equationsDock_->isVisible() || !equationsStale_) return;
-  equationsStale_ = false;
-  const nh::SystemModel& system = controller_->system();
-  equations_->setTitle(QString::fromStdString(system.info().title));
-  try {
-    equations_->setEquations(nh::model::deriveEquations(system, controller_->parameters()));
-  } catch (const std::exception& e) {
-    equations_->setMessage(tr("The equations could not be derived: %1").arg(e.what()));
+  if (!equationsJob_) {
+    equationsJob_ = new QFutureWatcher<std::shared_ptr<const DerivedResult>>(this);
+    connect(equationsJob_, &QFutureWatcherBase::finished, this, [this] {
+      const std::shared_ptr<const DerivedResult> r = equationsJob_->result();
+      if (!r->cancelled && !equationsStale_) {
+        equations_->setTitle(r->title);
+        if (r->error.isEmpty())
+          equations_->setEquations(r->equations);
+        else
+          equations_->setMessage(tr("The equations could not be derived: %1").arg(r->error));
+      }
+      updateEquations();  // a request that came while it ran
+    });
   }
+  if (!equationsDock_->isVisible() || !equationsStale_) return;
+  if (equationsJob_->isRunning()) {
+    equationsCancel_->store(true);
+    return;
+  }
+  equationsStale_ = false;
+  equationsCancel_ = std::make_shared<std::atomic<bool>>(false);
+  equationsJob_->setFuture(
+      QtConcurrent::run([system = controller_->systemPtr(), parameters = controller_->parameters(),
+                         cancel = equationsCancel_] {
+        auto r = std::make_shared<DerivedResult>();
+        r->title = QString::fromStdString(system->info().title);
+        try {
+          r->equations = nh::model::deriveEquations(*system, parameters, cancel.get());
+        } catch (const nh::model::DerivationCancelled&) {
+          r->cancelled = true;
+        } catch (const std::exception& e) {
+          r->error = QString::fromUtf8(e.what());
+        }
+        return std::shared_ptr<const DerivedResult>(std::move(r));
+      }));
 }
 
 void MainWindow::onScenarioChanged() {

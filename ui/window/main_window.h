@@ -1,8 +1,10 @@
 // The nhlab main window, built in small steps (actions, tool bars, docks, status bar).
 #pragma once
 
+#include <QFutureWatcher>
 #include <QMainWindow>
 #include <QStringList>
+#include <atomic>
 #include <memory>
 
 #include "core/model/model_file.h"
@@ -167,6 +169,11 @@ class MainWindow : public QMainWindow {
   QDockWidget* equationsDock_ = nullptr;
   EquationsPanel* equations_ = nullptr;
   bool equationsStale_ = true;  // derived again when shown
+  // The derivation runs off the GUI thread (seconds for a large C++ system: the bicycle):
+  // one at a time; a newer request cancels it and starts once it has ended.
+  struct DerivedResult;
+  QFutureWatcher<std::shared_ptr<const DerivedResult>>* equationsJob_ = nullptr;
+  std::shared_ptr<std::atomic<bool>> equationsCancel_;
 
   QAction* playAction_ = nullptr;
   QAction* stepAction_ = nullptr;

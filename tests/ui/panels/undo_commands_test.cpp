@@ -7,6 +7,7 @@
 #include <QUndoStack>
 #include <QtTest>
 
+#include "controller_fixture.h"
 #include "ui/sim/simulation_controller.h"
 
 using nhui::SetInitialCommand;
@@ -17,12 +18,7 @@ class UndoCommandsTest : public QObject {
   Q_OBJECT
 
  private slots:
-  void init() {
-    controller_ = std::make_unique<SimulationController>();
-    nh::Scenario s;
-    s.system = "ball_on_turntable";
-    controller_->loadScenario(s);
-  }
+  void init() { controller_ = nhtest::startController(); }
   void cleanup() { controller_.reset(); }
 
   void undoAndRedoRestoreValues() {

@@ -8,6 +8,7 @@
 #include <QtTest>
 #include <cmath>
 
+#include "controller_fixture.h"
 #include "core/nh/errors.h"
 #include "ui/panels/undo_commands.h"
 #include "ui/sim/simulation_controller.h"
@@ -46,12 +47,7 @@ class EditingControllerTest : public QObject {
   Q_OBJECT
 
  private slots:
-  void init() {
-    controller_ = std::make_unique<SimulationController>();
-    nh::Scenario s;
-    s.system = "ball_on_turntable";
-    controller_->loadScenario(s);
-  }
+  void init() { controller_ = nhtest::startController(); }
   void cleanup() { controller_.reset(); }
 
   // Issue 11, defect 4: Ω0 1 → 1.1 at t = 25.6 s turned the table by 0.1·25.6 rad ≈ 147°.
