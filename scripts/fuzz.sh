@@ -9,7 +9,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-60}
-targets=(fuzz_scenario fuzz_model_file fuzz_expression)
+targets=(fuzz_scenario fuzz_model_file fuzz_expression fuzz_command_line)
 ./scripts/build.sh --preset fuzz "${targets[@]}"
 root=$PWD
 findings=$root/build/fuzz/findings

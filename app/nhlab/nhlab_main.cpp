@@ -14,6 +14,7 @@
 #include <QSocketNotifier>
 #include <QSurfaceFormat>
 #include <QTimer>
+#include <QUndoStack>
 #include <clocale>
 #include <csignal>
 #include <cstdio>
@@ -221,6 +222,9 @@ int main(int argc, char** argv) {
   if (extras.contains("table-frame") && window.tableFrameAction()->isEnabled())
     window.tableFrameAction()->setChecked(true);
   if (parser.isSet(presentationOption)) window.setPresentationMode(true);
+  // What the command line asked for (system, values, comparison) is where the session starts:
+  // nothing to undo and nothing unsaved, so quitting does not ask to save it.
+  window.undoStack()->clear();
   controller->play();
   // Editing the start pauses at t = 0, so it comes after play().
   if (extras.contains("edit")) window.editInitialAction()->setChecked(true);

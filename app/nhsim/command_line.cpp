@@ -62,9 +62,10 @@ CLI::Validator valueCheck() {
 }
 
 struct Parser {
-  CLI::App app{"Nonholonomic Lab on the command line: simulate the systems of the catalogue, "
-               "or your model files, and write what happens.",
-               "nhsim"};
+  CLI::App app{
+      "Nonholonomic Lab on the command line: simulate the systems of the catalogue, "
+      "or your model files, and write what happens.",
+      "nhsim"};
   CLI::App* list = nullptr;
   CLI::App* info = nullptr;
   CLI::App* run = nullptr;
@@ -157,8 +158,7 @@ struct Parser {
     value(exporter, "--fps", line.fps, "F", "frames per second (default 30)");
     value(exporter, "--t-start", line.tStart, "T0", "first simulated time shown (default 0)");
     value(exporter, "--t-end", line.tEnd, "T", "last simulated time (default: the scenario's)");
-    value(exporter, "--speed", line.speed, "S",
-          "simulated seconds per video second (default 1)");
+    value(exporter, "--speed", line.speed, "S", "simulated seconds per video second (default 1)");
     scenarioOptions(exporter, line);
     value(exporter, "--trail", line.trail, "SECONDS", "length of the trails (default 10 s)");
     exporter->add_flag("--no-trails", line.noTrails, "draw no trails");
@@ -227,8 +227,8 @@ void refuseExtras(const CLI::App& command, const std::string& name, const std::s
   if (first.size() > 1 && first[0] == '-' && looksLikeOption(first))
     throw UsageError("unknown option " + quote(first) + (name.empty() ? "" : " for " + name) +
                      " (see " + help + ")");
-  throw UsageError((name.empty() ? "nhsim" : name) + " " + takes + ", got also " +
-                   quote(first) + " (see " + help + ")");
+  throw UsageError((name.empty() ? "nhsim" : name) + " " + takes + ", got also " + quote(first) +
+                   " (see " + help + ")");
 }
 
 bool namesStandardOutput(const std::string& path) { return path == "-" || path == "/dev/stdout"; }
@@ -263,8 +263,8 @@ CommandLine parseArguments(const std::vector<std::string>& args) {
     return line;
   }
   const std::string& first = args[0];
-  const std::vector<std::string> known = {"list",      "info",     "run",
-                                          "export",    "equations", "linearize"};
+  const std::vector<std::string> known = {"list",   "info",      "run",
+                                          "export", "equations", "linearize"};
   if (first.empty() || first[0] != '-') {
     bool isCommand = false;
     for (const auto& k : known) isCommand = isCommand || first == k;
@@ -294,8 +294,7 @@ CommandLine parseArguments(const std::vector<std::string>& args) {
   const std::vector<CLI::App*> chosen = parser.app.get_subcommands();
   if (chosen.empty()) {
     refuseExtras(parser.app, "", "takes a command");
-    throw UsageError(std::string("a command is needed (commands: ") + kCommands +
-                     "; see --help)");
+    throw UsageError(std::string("a command is needed (commands: ") + kCommands + "; see --help)");
   }
   CLI::App* command = chosen.front();
   for (const CLI::Option* option : command->get_options())
@@ -356,7 +355,8 @@ Scenario scenarioOf(const CommandLine& line, bool* fromFile) {
   }
   std::vector<std::string> names;  // echoed by the core's messages
   for (const auto* list : {&line.set, &line.init})
-    for (const auto& assignment : *list) names.push_back(assignment.substr(0, assignment.find('=')));
+    for (const auto& assignment : *list)
+      names.push_back(assignment.substr(0, assignment.find('=')));
   names.push_back(s.system);
   const auto system = findNamedSystem(s.system);  // a scenario file names it
   try {

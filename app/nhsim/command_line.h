@@ -16,8 +16,8 @@ enum class Command { Help, Version, List, Info, Run, Export, Equations, Lineariz
 // The words of a command line as given (values not yet converted), per command.
 struct CommandLine {
   Command command = Command::Help;
-  std::string helpText;  // Command::Help: the help asked for (stdout, exit 0)
-  std::string target;    // a system name, a model file or a scenario file
+  std::string helpText;         // Command::Help: the help asked for (stdout, exit 0)
+  std::string target;           // a system name, a model file or a scenario file
   std::set<std::string> given;  // the long names of the options given ("--t-end")
 
   bool json = false;   // info, linearize
@@ -37,8 +37,8 @@ struct CommandLine {
 
   // export (--t-end above)
   std::string video, frames, width, height, fps, tStart, speed, trail, plotPath, plot, csv;
-  bool noTrails = false, noForces = false, velocities = false, noOverlay = false,
-       plots = false, noScenario = false, force = false;
+  bool noTrails = false, noForces = false, velocities = false, noOverlay = false, plots = false,
+       noScenario = false, force = false;
 
   // Filled by parseCommandLine for run, export and linearize: the scenario to run, and
   // whether the target was a scenario file (which brings its own t_end).

@@ -135,6 +135,11 @@ ExportOptions parseExport(const std::vector<std::string>& args) {
     e.pathY = drag ? drag->y : std::string();
   }
   if (!tEndGiven) e.tEnd = s.tEnd;
+  std::error_code ec;
+  if (!o.input.empty() && !o.csv.empty() && std::filesystem::equivalent(o.csv, o.input, ec))
+    throw UsageError("--csv " + quote(o.csv) +
+                     " would replace the input scenario; give another name");
+  if (o.writeScenario) nhui::checkScenarioSidecar(o.output, o.input, o.force);
   e.validate();
   return o;
 }

@@ -43,7 +43,8 @@ class CliParsingTest : public QObject {
                             ", stderr: " + r.err.left(400);
     QVERIFY2(r.code == 2, qPrintable(context));
     QVERIFY2(r.err.startsWith("nhsim: error: "), qPrintable(context));
-    QVERIFY2(r.err.endsWith('\n') && r.err.count('\n') == 1, qPrintable("not one line: " + context));
+    QVERIFY2(r.err.endsWith('\n') && r.err.count('\n') == 1,
+             qPrintable("not one line: " + context));
     for (const QString& fragment : fragments)
       QVERIFY2(r.err.contains(fragment), qPrintable("no '" + fragment + "' in " + context));
   }
@@ -56,24 +57,27 @@ class CliParsingTest : public QObject {
     QTest::addColumn<QStringList>("args");
     QTest::addColumn<QStringList>("mentions");
     QTest::newRow("nhsim") << QStringList{"--help"}
-                           << QStringList{"list", "info", "run", "export", "equations",
-                                          "linearize", "--version", "--frames DIR", "--speed"};
+                           << QStringList{"list",      "info",         "run",
+                                          "export",    "equations",    "linearize",
+                                          "--version", "--frames DIR", "--speed"};
     QTest::newRow("-h") << QStringList{"-h"} << QStringList{"linearize"};
     QTest::newRow("list") << QStringList{"list", "--help"} << QStringList{"nhsim list"};
     QTest::newRow("info") << QStringList{"info", "--help"} << QStringList{"--json"};
     QTest::newRow("run") << QStringList{"run", "--help"}
-                         << QStringList{"--t-end", "--dt-out", "--integrator", "--rtol", "--atol",
-                                        "--step", "--set", "--init", "--dynamics",
+                         << QStringList{"--t-end",       "--dt-out",        "--integrator",
+                                        "--rtol",        "--atol",          "--step",
+                                        "--set",         "--init",          "--dynamics",
                                         "--formulation", "--no-projection", "--no-reconstruction",
-                                        "--out", "--save-scenario", "--quiet"};
-    QTest::newRow("run with target") << QStringList{"run", "ball_on_table", "--help"}
-                                     << QStringList{"--save-scenario"};
+                                        "--out",         "--save-scenario", "--quiet"};
+    QTest::newRow("run with target")
+        << QStringList{"run", "ball_on_table", "--help"} << QStringList{"--save-scenario"};
     QTest::newRow("export") << QStringList{"export", "--help"}
-                            << QStringList{"--video", "--frames", "--width", "--height", "--fps",
-                                           "--t-start", "--t-end", "--speed", "--trail",
-                                           "--no-trails", "--no-forces", "--velocities",
-                                           "--no-overlay", "--plots", "--plot-path", "--plot",
-                                           "--csv", "--no-scenario", "--quiet", "Xvfb"};
+                            << QStringList{
+                                   "--video",      "--frames",      "--width",     "--height",
+                                   "--fps",        "--t-start",     "--t-end",     "--speed",
+                                   "--trail",      "--no-trails",   "--no-forces", "--velocities",
+                                   "--no-overlay", "--plots",       "--plot-path", "--plot",
+                                   "--csv",        "--no-scenario", "--quiet",     "Xvfb"};
     QTest::newRow("equations") << QStringList{"equations", "--help"}
                                << QStringList{"--latex", "--set"};
     QTest::newRow("linearize") << QStringList{"linearize", "--help"}
@@ -132,9 +136,9 @@ class CliParsingTest : public QObject {
     expectUsageError({"run", "ball_on_table", "--out", path("a.csv"), "--out", path("b.csv")},
                      {"--out", "once"});
     expectUsageError({"run", "ball_on_table", "--t-end", "1", "--t-end", "2"}, {"--t-end"});
-    expectUsageError({"run", "ball_on_table", "--dynamics", "vakonomic", "--dynamics",
-                      "nonholonomic"},
-                     {"--dynamics"});
+    expectUsageError(
+        {"run", "ball_on_table", "--dynamics", "vakonomic", "--dynamics", "nonholonomic"},
+        {"--dynamics"});
     expectUsageError({"linearize", "ball_on_table", "--sweep", "r=1:2:3", "--sweep", "r=1:2:3"},
                      {"--sweep"});
     QVERIFY(!QFileInfo::exists(path("a.csv")) && !QFileInfo::exists(path("b.csv")));
@@ -158,8 +162,8 @@ class CliParsingTest : public QObject {
   }
 
   void negativeNumbersAreValues() {
-    Result r = nhsim({"run", "ball_on_turntable", "--t-end", "0.02", "--set", "Omega0=-1",
-                      "--init", "x=-0.5", "--out", "-"});
+    Result r = nhsim({"run", "ball_on_turntable", "--t-end", "0.02", "--set", "Omega0=-1", "--init",
+                      "x=-0.5", "--out", "-"});
     QVERIFY2(r.code == 0, qPrintable(r.err));
     const QStringList rows = r.out.split('\n', Qt::SkipEmptyParts);
     QVERIFY(rows.size() >= 2);
@@ -185,13 +189,12 @@ class CliParsingTest : public QObject {
     // The known systems are listed; without them the line is short.
     const int listed = bytes.indexOf("known systems:");
     QVERIFY2(listed > 0 && listed < 300, bytes.left(400).constData());
-    for (const QStringList& args :
-         {QStringList{"info", name}, QStringList{"equations", name},
-          QStringList{"run", "ball_on_table", "--set", name + "=1"},
-          QStringList{"run", "ball_on_table", "--set", "r=" + name},
-          QStringList{"run", "ball_on_table", "--integrator", name},
-          QStringList{"linearize", "ball_on_table", "--sweep", name},
-          QStringList{"list", name}, QStringList{name}}) {
+    for (const QStringList& args : {QStringList{"info", name}, QStringList{"equations", name},
+                                    QStringList{"run", "ball_on_table", "--set", name + "=1"},
+                                    QStringList{"run", "ball_on_table", "--set", "r=" + name},
+                                    QStringList{"run", "ball_on_table", "--integrator", name},
+                                    QStringList{"linearize", "ball_on_table", "--sweep", name},
+                                    QStringList{"list", name}, QStringList{name}}) {
       const Result e = nhsim(args);
       QCOMPARE(e.code, 2);
       QVERIFY2(e.err.count('\n') == 1, qPrintable(e.err.left(400)));
@@ -209,8 +212,7 @@ class CliParsingTest : public QObject {
           QStringList{"run", "ball_on_table", "--set", name + "=1"},
           QStringList{"run", "ball_on_table", "--init", name + "=1"},
           QStringList{"run", "ball_on_table", "--set", "r=" + name},
-          QStringList{"run", "ball_on_table", "--dynamics", name},
-          QStringList{"list", name}}) {
+          QStringList{"run", "ball_on_table", "--dynamics", name}, QStringList{"list", name}}) {
       const Result r = nhsim(args);
       QCOMPARE(r.code, 2);
       QVERIFY2(r.err.count('\n') == 1, qPrintable(r.err));
@@ -228,8 +230,8 @@ class CliParsingTest : public QObject {
     QTest::newRow("help") << QStringList{"--help"};
     QTest::newRow("run help") << QStringList{"run", "--help"};
     QTest::newRow("version") << QStringList{"--version"};
-    QTest::newRow("run summary") << QStringList{"run", "ball_on_table", "--t-end", "0.1",
-                                                "--out", "summary.csv"};
+    QTest::newRow("run summary") << QStringList{"run", "ball_on_table", "--t-end",
+                                                "0.1", "--out",         "summary.csv"};
     QTest::newRow("equations") << QStringList{"equations", "ball_on_turntable"};
     QTest::newRow("linearize") << QStringList{"linearize", "ball_on_table"};
   }
@@ -246,9 +248,9 @@ class CliParsingTest : public QObject {
 
   void outAndSaveScenarioOnOneFile() {
     const QString csv = path("same.csv");
-    expectUsageError({"run", "ball_on_table", "--t-end", "0.1", "--out", csv, "--save-scenario",
-                      csv},
-                     {"--out", "--save-scenario", "same file"});
+    expectUsageError(
+        {"run", "ball_on_table", "--t-end", "0.1", "--out", csv, "--save-scenario", csv},
+        {"--out", "--save-scenario", "same file"});
     QVERIFY(!QFileInfo::exists(csv));
     QVERIFY(QDir(dir_.path()).mkpath("sub"));
     expectUsageError({"run", "ball_on_table", "--t-end", "0.1", "--out", csv, "--save-scenario",
@@ -257,9 +259,9 @@ class CliParsingTest : public QObject {
     QVERIFY(!QFileInfo::exists(csv));
     expectUsageError({"run", "ball_on_table", "--t-end", "0.1", "--save-scenario", "-"},
                      {"standard output"});
-    expectUsageError({"run", "ball_on_table", "--t-end", "0.1", "--out", "-", "--save-scenario",
-                      "/dev/stdout"},
-                     {"standard output"});
+    expectUsageError(
+        {"run", "ball_on_table", "--t-end", "0.1", "--out", "-", "--save-scenario", "/dev/stdout"},
+        {"standard output"});
     // Two different files are fine.
     const Result r = nhsim({"run", "ball_on_table", "--t-end", "0.1", "--out", csv,
                             "--save-scenario", path("same.json"), "--quiet"});

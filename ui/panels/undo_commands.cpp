@@ -20,17 +20,6 @@ void refuse(QUndoCommand* command, SimulationController* controller, const char*
           .arg(QString::fromLatin1(action), command->text(), QString::fromUtf8(error.what())));
 }
 
-// Shows the timeline `other` holds and puts the one it replaces there (undo and redo of a
-// fork); refuses `command` if the controller does.
-void swapTimelines(QUndoCommand* command, SimulationController* controller,
-                   std::shared_ptr<SimulationController::Timeline>& other, const char* action) {
-  try {
-    other = controller->swapTimeline(std::move(other));
-  } catch (const nh::Error& e) {
-    refuse(command, controller, action, e);
-  }
-}
-
 // For a command pushed with its change already in effect: true (and cleared) at its first
 // redo(), which QUndoStack::push calls and which must then do nothing.
 bool skipAppliedRedo(bool& skipRedo) {
@@ -62,20 +51,28 @@ void SetParameterCommand::apply(double value, const char* action) {
   }
 }
 
-void SetParameterCommand::redo() {
-  if (otherTimeline_) {
-    swapTimelines(this, controller_, otherTimeline_, "redo");
-    return;
+// A fork's recorded history is restored while the runs still match it; once the comparison
+// changed (it is not on the undo stack) the history cannot come back, but the value can: the
+// command then sets it like an edit at the current moment and stays on the stack.
+bool SetParameterCommand::swapRecordedTimeline() {
+  if (!otherTimeline_) return false;
+  try {
+    otherTimeline_ = controller_->swapTimeline(std::move(otherTimeline_));
+    return true;
+  } catch (const nh::Error&) {
+    otherTimeline_.reset();
+    return false;
   }
+}
+
+void SetParameterCommand::redo() {
+  if (swapRecordedTimeline()) return;
   apply(after_, "redo");
   if (!isObsolete()) otherTimeline_ = controller_->takeDroppedTimeline();
 }
 
 void SetParameterCommand::undo() {
-  if (otherTimeline_) {
-    swapTimelines(this, controller_, otherTimeline_, "undo");
-    return;
-  }
+  if (swapRecordedTimeline()) return;
   apply(before_, "undo");
 }
 
@@ -98,12 +95,27 @@ ReplaceTimelineCommand::ReplaceTimelineCommand(
   if (!other_) setObsolete(true);  // nothing was replaced: nothing to undo
 }
 
-void ReplaceTimelineCommand::redo() {
-  if (skipAppliedRedo(skipRedo_)) return;
-  swapTimelines(this, controller_, other_, "redo");
+// A replaced history that no longer fits the runs (the comparison changed since, which is not
+// on the undo stack) cannot come back; the command then stays on the stack doing nothing, so
+// undoing past it still reaches the edits before it, and says so.
+void ReplaceTimelineCommand::swap(const char* action) {
+  if (!other_) return;  // lost earlier (below)
+  try {
+    other_ = controller_->swapTimeline(std::move(other_));
+  } catch (const nh::Error& e) {
+    other_.reset();
+    controller_->reportEditError(
+        QObject::tr("Could not %1 \"%2\": %3. The edits before and after it are kept.")
+            .arg(QString::fromLatin1(action), text(), QString::fromUtf8(e.what())));
+  }
 }
 
-void ReplaceTimelineCommand::undo() { swapTimelines(this, controller_, other_, "undo"); }
+void ReplaceTimelineCommand::redo() {
+  if (skipAppliedRedo(skipRedo_)) return;
+  swap("redo");
+}
+
+void ReplaceTimelineCommand::undo() { swap("undo"); }
 
 SetInitialCommand::SetInitialCommand(SimulationController* controller,
                                      std::map<std::string, double> before,

@@ -27,6 +27,7 @@ class SetParameterCommand : public QUndoCommand {
   bool mergeWith(const QUndoCommand* other) override;
 
  private:
+  bool swapRecordedTimeline();                   // true if the recorded history was restored
   void apply(double value, const char* action);  // refuses (see refuse()) on nh::Error
   void updateText();
 
@@ -51,6 +52,7 @@ class ReplaceTimelineCommand : public QUndoCommand {
   void undo() override;
 
  private:
+  void swap(const char* action);
   SimulationController* controller_;
   std::shared_ptr<SimulationController::Timeline> other_;
   bool skipRedo_ = true;

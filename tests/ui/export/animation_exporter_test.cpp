@@ -213,8 +213,8 @@ class AnimationExporterTest : public QObject {
     const auto result = exporter.run((folder + "/disk.gif").toStdString());
     QVERIFY(!result.cancelled);
     QCOMPARE(result.frames, 30);
-    QCOMPARE(entriesOf(folder), (QStringList{"disk.gif", "disk.json"}));
-    const nh::Scenario back = nh::readScenarioFile((folder + "/disk.json").toStdString());
+    QCOMPARE(entriesOf(folder), (QStringList{"disk.gif", "disk.gif.json"}));
+    const nh::Scenario back = nh::readScenarioFile((folder + "/disk.gif.json").toStdString());
     QCOMPARE(back.parameters.at("r"), 0.4);
     QVERIFY(std::abs(back.tEnd - 1.0) < 1e-12);
     // dt_out divides the frame step (0.5/15 s) into whole samples.
