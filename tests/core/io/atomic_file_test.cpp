@@ -12,21 +12,10 @@
 #include <thread>
 
 #include "core/nh/errors.h"
+#include "tests/support/file_contents.h"
 
-namespace {
-
-std::string readAll(const std::string& path) {
-  QFile f(QString::fromStdString(path));
-  if (!f.open(QIODevice::ReadOnly)) return "<unreadable>";
-  return f.readAll().toStdString();
-}
-
-QStringList entries(const QString& folder) {
-  return QDir(folder).entryList(QDir::AllEntries | QDir::Hidden | QDir::System |
-                                QDir::NoDotAndDotDot);
-}
-
-}  // namespace
+using nhtest::entries;
+using nhtest::readAll;
 
 class AtomicFileTest : public QObject {
   Q_OBJECT
