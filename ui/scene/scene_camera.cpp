@@ -55,11 +55,17 @@ double boundingRadius(const nh::SceneBody& b) {
   return size.norm();
 }
 
-std::vector<CameraFramer::Sphere> movingBodySpheres(const nh::SceneFrame& frame) {
+std::vector<CameraFramer::Sphere> movingBodySpheres(const nh::SceneFrame& frame,
+                                                    const std::string& follow) {
+  const nh::SceneBody* subject = nullptr;
+  for (const auto& b : frame.bodies)
+    if (!follow.empty() && b.name == follow && b.position.allFinite()) subject = &b;
+  const double near = std::max(1e-6, frame.extent);
   std::vector<CameraFramer::Sphere> spheres;
   for (const auto& b : frame.bodies) {
     if (b.kind == nh::ShapeKind::Table || b.kind == nh::ShapeKind::Guide) continue;
     if (!b.position.allFinite()) continue;
+    if (subject && (b.position - subject->position).norm() > near) continue;
     spheres.push_back({b.position, boundingRadius(b)});
   }
   return spheres;
@@ -69,6 +75,7 @@ void CameraFramer::adopt(const Eigen::Vector3d& focus, double distance) {
   focus_ = targetFocus_ = focus;
   distance_ = targetDistance_ = userDistance_ = std::max(1e-9, distance);
   focusVelocity_.setZero();
+  targetVelocity_.setZero();
   distanceVelocity_ = 0;
 }
 
@@ -136,43 +143,85 @@ Eigen::Vector3d CameraFramer::shiftToFit(const View& view, const Eigen::Vector3d
   return shift.x() * b.right + shift.y() * b.up;
 }
 
+Eigen::Vector3d CameraFramer::depthShift(const View& view, const Eigen::Vector3d& focus,
+                                         double distance, const std::vector<Sphere>& spheres,
+                                         double fraction) {
+  if (spheres.empty()) return Eigen::Vector3d::Zero();
+  Eigen::Vector3d centre = Eigen::Vector3d::Zero();
+  for (const Sphere& s : spheres) centre += s.centre;
+  centre /= static_cast<double>(spheres.size());
+  const Basis b = basisOf(view);
+  // Depth of the bodies' centre behind the focal plane; within the band the camera keeps
+  // still, beyond it it follows just enough to bring them back to its edge.
+  const double behind = (centre - focus).dot(b.forward);
+  const double band = fraction * distance;
+  const double excess = behind - std::clamp(behind, -band, band);
+  return excess * b.forward;
+}
+
 void CameraFramer::retarget(const View& view, const std::vector<Sphere>& bodies,
                             const std::vector<Sphere>& trail) {
   if (bodies.empty()) return;
   targetDistance_ = std::max(userDistance_, fitDistance(view, bodies, kSafe));
+  // Bodies moving away from the camera (or towards it) are followed in depth too: shifting
+  // the focus only across the view kept them in view but ever smaller, a dot far away.
+  targetFocus_ += depthShift(view, targetFocus_, targetDistance_, bodies, kSafeDepth);
   // A dead zone: the target moves only when a body leaves the safe zone around it (or the
   // trail leaves the wider trail zone, if following it keeps the bodies in their zone).
   targetFocus_ += shiftToFit(view, targetFocus_, targetDistance_, bodies, kSafe, trail, kTrail);
 }
 
 void CameraFramer::step(double dt, const View& view, const std::vector<Sphere>& bodies,
-                        const std::vector<Sphere>& trail) {
+                        const std::vector<Sphere>& trail, bool jumped) {
   if (bodies.empty()) return;
-  Eigen::Vector3d centre = Eigen::Vector3d::Zero();
-  for (const Sphere& s : bodies) centre += s.centre;
-  centre /= static_cast<double>(bodies.size());
-  const Basis b = basisOf(view);
-  // A jump of more than half the view height between two frames is a scrub or a reset, not
-  // motion: ease over to it instead of snapping.
-  if (haveBodies_ && (centre - lastBodyCentre_).norm() > 0.5 * b.tanY * distance_)
+  // A jump (a scrub, a reset, a new run) is eased over instead of snapped to. A fast body
+  // also moves far between frames, but it is followed, not eased after: the spring alone
+  // would lag it out of view.
+  if (jumped && haveBodies_) {
     easingJump_ = true;
+    easedFor_ = 0;
+  }
   haveBodies_ = true;
-  lastBodyCentre_ = centre;
 
+  const Eigen::Vector3d targetBefore = targetFocus_;
   retarget(view, bodies, trail);
   dt = std::clamp(dt, 0.0, 0.25);
-  spring(focus_, focusVelocity_, targetFocus_, dt);
+  // The spring works in the target's own moving frame: a target moving steadily is not lagged
+  // behind (a critically damped spring alone trails a target moving at v by 2 v / kRate, which
+  // put fast bodies at the edge of the view), and when it stops (a pause) the camera stops
+  // with it instead of overshooting by v / (e kRate).
+  Eigen::Vector3d relative = focusVelocity_ - targetVelocity_;
+  if (jumped || dt <= 0)
+    targetVelocity_.setZero();
+  else
+    targetVelocity_ = (targetFocus_ - targetBefore) / dt;
+  spring(focus_, relative, targetFocus_, dt);
+  focusVelocity_ = relative + targetVelocity_;
+  focus_ += targetVelocity_ * dt;
   spring(distance_, distanceVelocity_, targetDistance_, dt);
   const Eigen::Vector3d hardShift = shiftToFit(view, focus_, distance_, bodies, kHard);
   const double hardDistance = fitDistance(view, bodies, kHard);
   if (easingJump_) {
-    if (hardShift.norm() < 1e-9 * distance_ && distance_ >= hardDistance) easingJump_ = false;
-    return;
+    easedFor_ += dt;
+    // Done when the bodies are back inside, and in any case after kEaseLimit: bodies that
+    // keep running away are then held in view by the hard limit below.
+    if ((hardShift.norm() < 1e-9 * distance_ && distance_ >= hardDistance) ||
+        easedFor_ >= kEaseLimit)
+      easingJump_ = false;
+    else
+      return;
   }
-  // The spring lags a body that speeds up; the hard limit keeps it inside the viewport, and
-  // moves continuously because the bodies do.
+  // The spring lags a body that speeds up; the hard limit keeps it inside the viewport (and
+  // within kHardDepth of the focal plane), and moves continuously because the bodies do.
   if (distance_ < hardDistance) distance_ = hardDistance;
-  focus_ += shiftToFit(view, focus_, distance_, bodies, kHard);
+  Eigen::Vector3d hard = depthShift(view, focus_, distance_, bodies, kHardDepth);
+  hard += shiftToFit(view, focus_ + hard, distance_, bodies, kHard);
+  if (hard.squaredNorm() > 0) {
+    focus_ += hard;
+    // Pinned by the limit, the camera moves with the target: the spring's own velocity would
+    // carry it on after the bodies stop (a pause).
+    focusVelocity_ = targetVelocity_;
+  }
 }
 
 void CameraFramer::settle(const View& view, const std::vector<Sphere>& bodies,
@@ -183,12 +232,8 @@ void CameraFramer::settle(const View& view, const std::vector<Sphere>& bodies,
   focusVelocity_.setZero();
   distanceVelocity_ = 0;
   easingJump_ = false;
+  targetVelocity_.setZero();
   haveBodies_ = !bodies.empty();
-  if (haveBodies_) {
-    lastBodyCentre_.setZero();
-    for (const Sphere& s : bodies) lastBodyCentre_ += s.centre;
-    lastBodyCentre_ /= static_cast<double>(bodies.size());
-  }
 }
 
 }  // namespace nhui

@@ -34,10 +34,11 @@ class CameraFramer {
   void adopt(const Eigen::Vector3d& focus, double distance);
 
   // Advances the camera by `dt` wall-clock seconds. bodies: must stay in view; trail: kept
-  // in view too where that keeps the bodies in their zone. A jump of the bodies (a
-  // scrub, a reset) eases the camera over instead of snapping.
+  // in view too where that keeps the bodies in their zone. `jumped`: the bodies did not get
+  // here by playing on (a scrub, a reset, a new run); the camera eases over instead of
+  // snapping. The caller knows: from positions alone a jump and a fast body look alike.
   void step(double dt, const View& view, const std::vector<Sphere>& bodies,
-            const std::vector<Sphere>& trail);
+            const std::vector<Sphere>& trail, bool jumped = false);
   // Puts the camera at once where step() would settle (Reset camera).
   void settle(const View& view, const std::vector<Sphere>& bodies,
               const std::vector<Sphere>& trail);
@@ -51,8 +52,14 @@ class CameraFramer {
   // they leave it), the recent trail in the trail zone while that keeps the bodies in
   // theirs, and the bodies never leave the hard zone.
   static constexpr double kSafe = 0.5, kTrail = 0.9, kHard = 0.95;
+  // The same along the line of sight, as fractions of the camera distance: how far the bodies'
+  // centre may lie in front of or behind the focal point before the camera follows them.
+  static constexpr double kSafeDepth = 0.25, kHardDepth = 0.5;
   // Spring rate (1/s): about 95 % of a re-framing is done after 4.7 / kRate seconds.
   static constexpr double kRate = 4.0;
+  // Longest ease after a jump (wall-clock seconds; about 90 % of it is done by then) before the
+  // hard limit holds the bodies in view again.
+  static constexpr double kEaseLimit = 1.0;
 
  private:
   struct Range {  // of focus shifts along the view's right and up axes
@@ -68,22 +75,30 @@ class CameraFramer {
                                     const std::vector<Sphere>& spheres, double fraction,
                                     const std::vector<Sphere>& extra = {},
                                     double extraFraction = 1);
+  // The smallest focus shift along the line of sight that brings the spheres' centre within
+  // `fraction` of `distance` of the focal plane.
+  static Eigen::Vector3d depthShift(const View& view, const Eigen::Vector3d& focus, double distance,
+                                    const std::vector<Sphere>& spheres, double fraction);
   // Distance at which `spheres` fit inside `fraction` of the half-view.
   static double fitDistance(const View& view, const std::vector<Sphere>& spheres, double fraction);
 
   Eigen::Vector3d focus_ = Eigen::Vector3d::Zero();
   Eigen::Vector3d focusVelocity_ = Eigen::Vector3d::Zero();
   Eigen::Vector3d targetFocus_ = Eigen::Vector3d::Zero();
+  Eigen::Vector3d targetVelocity_ = Eigen::Vector3d::Zero();  // per wall second
   double distance_ = 1, distanceVelocity_ = 0, targetDistance_ = 1;
   double userDistance_ = 1;
   bool haveBodies_ = false;
   bool easingJump_ = false;  // the bodies jumped out of view: no hard limit until back in
-  Eigen::Vector3d lastBodyCentre_ = Eigen::Vector3d::Zero();
+  double easedFor_ = 0;      // wall-clock seconds of the current ease
 };
 
 // Radius of a sphere around the body's position that holds the body however it is turned.
 double boundingRadius(const nh::SceneBody& body);
 // The bodies that move (all but tables and guides, which stay put), as spheres.
-std::vector<CameraFramer::Sphere> movingBodySpheres(const nh::SceneFrame& frame);
+// With `follow` naming a body (the system's followed body): that body and those within the
+// scene's extent of it (the bicycle's parts, not the belt a ball has rolled off).
+std::vector<CameraFramer::Sphere> movingBodySpheres(const nh::SceneFrame& frame,
+                                                    const std::string& follow = {});
 
 }  // namespace nhui

@@ -771,6 +771,11 @@ void SceneRenderer::updateLegend() {
     t->SetInput(lines[i].c_str());
     styleText(t->GetTextProperty(), size, colours[i].data(), true, options_.darkBackground);
     t->GetTextProperty()->SetJustificationToRight();
+    // A chip behind each line: the coloured text stays readable over the checkered table and
+    // over the arrows themselves.
+    const double chip = options_.darkBackground ? 0.08 : 0.97;
+    t->GetTextProperty()->SetBackgroundColor(chip, chip, chip);
+    t->GetTextProperty()->SetBackgroundOpacity(0.8);
     t->GetPositionCoordinate()->SetCoordinateSystemToDisplay();
     t->SetVisibility(visible_);
   }

@@ -172,7 +172,8 @@ void SceneView::frameBodies(bool settle) {
   // In the reference frame (world, or the table's): the framer moves cameraFocus_ and the
   // length of cameraOffset_, never their direction.
   const Eigen::Quaterniond toRef = referenceRotation().conjugate();
-  std::vector<CameraFramer::Sphere> bodies = movingBodySpheres(frame_);
+  std::vector<CameraFramer::Sphere> bodies =
+      movingBodySpheres(frame_, controller_->system().info().editing.followBody);
   for (auto& b : bodies) b.centre = toRef * b.centre;
   // The last three simulated seconds of the world-frame trails, about 30 points each.
   std::vector<CameraFramer::Sphere> trail;
@@ -194,10 +195,21 @@ void SceneView::frameBodies(bool settle) {
   view.aspect = height() > 0 ? static_cast<double>(width()) / height() : 1.0;
   const double dt = frameClock_.isValid() ? frameClock_.restart() / 1000.0 : 0.0;
   if (!frameClock_.isValid()) frameClock_.start();
+  // Playing on moves the display time by about speed × wall time (less while the simulation
+  // catches up; the margin covers the controller's ticks falling between two paints) or by a
+  // step of the timeline; more, or a new run, is a jump.
+  const double t = controller_->displayTime();
+  const long epoch = controller_->epoch();
+  const double wall = dt > 0 ? dt : 0.1;
+  const bool jumped = epoch != framedEpoch_ ||
+                      !(std::abs(t - framedTime_) <=
+                        controller_->speed() * (1.5 * wall + 0.1) + 2 * controller_->dtOut());
+  framedTime_ = t;
+  framedEpoch_ = epoch;
   if (settle)
     framer_.settle(view, bodies, trail);
   else
-    framer_.step(dt, view, bodies, trail);
+    framer_.step(dt, view, bodies, trail, jumped);
   cameraFocus_ = framer_.focus();
   cameraOffset_ = cameraOffset_.normalized() * framer_.distance();
 }

@@ -121,6 +121,8 @@ class SceneView : public VtkViewWidget {
   Eigen::Vector3d cameraUp_ = Eigen::Vector3d::UnitZ();
   Eigen::Quaterniond appliedRotation_ = Eigen::Quaterniond::Identity();
   CameraFramer framer_;
+  double framedTime_ = 0;  // display time and run of the last camera update (jumps)
+  long framedEpoch_ = -1;
   QElapsedTimer frameClock_;  // wall-clock time between camera updates (the framer's easing)
   std::vector<TrailSpan> primaryTrails_;
   // Where the scan for the comparison leaving the scene has got to (per history epoch).
