@@ -66,14 +66,24 @@ class PlotTicksTest : public QObject {
     QVERIFY(nhui::axisTicks(-12.5 - 1e-6, -12.5 + 1e-6, 6).corner.contains("-12.5"));
   }
 
-  // A residual is legitimately tiny around 0: its scale is shown (×1e-12), no offset.
+  // A residual is legitimately tiny around 0: its scale is shown (×10⁻¹²), no offset.
   void residualAroundZeroShowsItsScale() {
     checkAxis(0, 3.2e-12, 5);
     const nhui::AxisTicks t = nhui::axisTicks(0, 3.2e-12, 5);
     QCOMPARE(t.offset, 0.0);
     QCOMPARE(t.exponent, -12);
-    QCOMPARE(t.corner, QString("×1e-12"));
+    QCOMPARE(t.corner, QString("×10⁻¹²"));
     QCOMPARE(t.labels.front(), QString("0"));
+  }
+
+  // A residual constant to rounding, around 2.8e-17: the offset is written in powers of ten
+  // (the ball on the fixed table's plot read "+0.0000000000000000280000", cut off by the pane).
+  void tinyOffsetInPowersOfTen() {
+    const double v = 2.8e-17, h = 3e-26;
+    checkAxis(v - h, v + h, 4);
+    const nhui::AxisTicks t = nhui::axisTicks(v - h, v + h, 4);
+    QVERIFY2(t.corner.contains("+2.8×10⁻¹⁷"), qPrintable(t.corner));
+    QVERIFY2(t.corner.size() < 24, qPrintable(t.corner));
   }
 
   // Before, a time axis to 40 s read "2e+01" next to "40".
@@ -85,7 +95,7 @@ class PlotTicksTest : public QObject {
     QCOMPARE(QStringList(d.labels.begin(), d.labels.end()).join(" "),
              QString("-0.3 -0.2 -0.1 0.0 0.1 0.2 0.3"));
     const nhui::AxisTicks big = nhui::axisTicks(0, 3.5e6, 4);
-    QCOMPARE(big.corner, QString("×1e6"));
+    QCOMPARE(big.corner, QString("×10⁶"));
   }
 
   void manyRangesPassTheChecks_data() {

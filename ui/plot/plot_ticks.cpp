@@ -8,6 +8,15 @@ namespace nhui {
 
 namespace {
 
+// An integer in superscript digits, as in "×10⁻¹²".
+QString superscript(int n) {
+  static const char16_t digits[] = u"⁰¹²³⁴⁵⁶⁷⁸⁹";
+  const QString plain = QString::number(n);
+  QString out;
+  for (QChar c : plain) out += c == '-' ? QChar(u'⁻') : QChar(digits[c.digitValue()]);
+  return out;
+}
+
 // Ticks k·step for integer k inside [lo, hi], counted without building them. The small
 // tolerance keeps a tick that lies on an end up to rounding.
 double tickCount(double lo, double hi, double step) {
@@ -119,12 +128,22 @@ AxisTicks axisTicks(double lo, double hi, int maxTicks) {
   }
 
   QStringList corner;
-  if (out.exponent != 0) corner << QStringLiteral("×1e%1").arg(out.exponent);
+  if (out.exponent != 0) corner << QStringLiteral("×10") + superscript(out.exponent);
   if (out.offset != 0) {
     const int q = static_cast<int>(std::floor(std::log10(span))) + 1;
-    const QString digits = std::abs(out.offset) >= 1e15 || q > 0
-                               ? QString::number(out.offset, 'g', 17)
-                               : trimmed(QString::number(out.offset, 'f', std::max(0, -q)));
+    const int lead = static_cast<int>(std::floor(std::log10(std::abs(out.offset))));
+    QString digits;
+    if (std::abs(out.offset) >= 1e15 || q > 0) {
+      digits = QString::number(out.offset, 'g', 17);
+    } else if (lead < -3) {
+      // A tiny offset (a residual that is constant to rounding) in powers of ten, with the
+      // digits down to the span: "+2.8×10⁻¹⁷", not "+0.000000000000000028".
+      const QString leading =
+          trimmed(QString::number(out.offset / std::pow(10.0, lead), 'f', std::max(0, lead - q)));
+      digits = leading + QStringLiteral("×10") + superscript(lead);
+    } else {
+      digits = trimmed(QString::number(out.offset, 'f', std::max(0, -q)));
+    }
     corner << (out.offset > 0 ? QStringLiteral("+") : QString()) + trimmed(digits);
   }
   out.corner = corner.join(' ');

@@ -64,6 +64,7 @@ struct PaneLayout {
   PlotRange x, y;
   PlotMapping map;
   AxisTicks xTicks, yTicks;
+  int titleRows = 1;  // the title's, and below it the y scale's if they do not fit side by side
 };
 
 QFont plotFont(const QFont& base, const PlotStyle& style) {
@@ -78,22 +79,37 @@ bool layoutPane(const QFont& base, const QRectF& outer, const PlotPane& pane, co
   const QFontMetricsF fm(out.font);
   out.left = fm.horizontalAdvance("-0.000e+00") + 8;
   const double bottom = showXTicks ? 2.3 * fm.height() : 4;
+  // The title (and the y scale's power of ten and offset) sits in its own row above the
+  // frame, so that no curve ever runs under it; where the two do not fit side by side, the
+  // scale gets a second row (a title cut to nothing, or a cut number, would mislead).
+  QFont bold = out.font;
+  bold.setBold(true);
+  const QFontMetricsF boldMetrics(bold);
   out.outer = outer;
-  out.r = QRectF(outer.left() + out.left, outer.top() + 4, outer.width() - out.left - 8,
-                 outer.height() - bottom - 4);
-  if (out.r.width() < 10 || out.r.height() < 10) return false;
   out.x = xr.valid() ? xr : PlotRange{0, 1};
   out.y = pane.y.valid() ? pane.y : PlotRange{0, 1};
-  out.map = {out.r.left(),
-             out.r.bottom(),
-             out.x.lo,
-             out.y.lo,
-             out.r.width() / (out.x.hi - out.x.lo),
-             out.r.height() / (out.y.hi - out.y.lo)};
-  // Ticks as many as fit: a label line and more between rows, a wide label between columns.
-  out.yTicks = axisTicks(out.y.lo, out.y.hi, maxTicksForLength(out.r.height(), 2.6 * fm.height()));
-  out.xTicks = axisTicks(out.x.lo, out.x.hi,
-                         maxTicksForLength(out.r.width(), fm.horizontalAdvance("-0.0000") + 40));
+  for (int rows = 1; rows <= 2; ++rows) {
+    out.titleRows = rows;
+    const double top = rows * boldMetrics.height() + 4;
+    out.r = QRectF(outer.left() + out.left, outer.top() + top, outer.width() - out.left - 8,
+                   outer.height() - bottom - top);
+    if (out.r.width() < 10 || out.r.height() < 10) return false;
+    out.map = {out.r.left(),
+               out.r.bottom(),
+               out.x.lo,
+               out.y.lo,
+               out.r.width() / (out.x.hi - out.x.lo),
+               out.r.height() / (out.y.hi - out.y.lo)};
+    // Ticks as many as fit: a label line and more between rows, a wide label between columns.
+    out.yTicks =
+        axisTicks(out.y.lo, out.y.hi, maxTicksForLength(out.r.height(), 2.6 * fm.height()));
+    out.xTicks = axisTicks(out.x.lo, out.x.hi,
+                           maxTicksForLength(out.r.width(), fm.horizontalAdvance("-0.0000") + 40));
+    const double needed =
+        boldMetrics.horizontalAdvance(pane.yLabel) +
+        (out.yTicks.corner.isEmpty() ? 0 : fm.height() + fm.horizontalAdvance(out.yTicks.corner));
+    if (needed <= out.r.width() || out.yTicks.corner.isEmpty()) break;
+  }
   return true;
 }
 
@@ -210,19 +226,19 @@ void paintPaneTop(QPainter& painter, const PaneLayout& L, const PlotPane& pane,
   bold.setBold(true);
   painter.setFont(bold);
   painter.setPen(style.text);
-  const QRectF titleRect = r.adjusted(6, 3, -6, -3);
-  // The corner text (power of ten, offset) follows the title; in a narrow pane the title is
-  // shortened so that the scale stays readable.
-  const double cornerWidth =
-      L.yTicks.corner.isEmpty() ? 0 : fm.horizontalAdvance(L.yTicks.corner) + fm.height();
-  const QString title = QFontMetricsF(bold).elidedText(
-      pane.yLabel, Qt::ElideRight, std::max(0.0, titleRect.width() - cornerWidth));
-  painter.drawText(titleRect, Qt::AlignLeft | Qt::AlignTop, title);
+  const QRectF titleRow(r.left(), L.outer.top() + 1, r.width(),
+                        (r.top() - L.outer.top() - 1) / L.titleRows);
+  const QString title =
+      QFontMetricsF(bold).elidedText(pane.yLabel, Qt::ElideRight, titleRow.width());
+  painter.drawText(titleRow, Qt::AlignLeft | Qt::AlignVCenter, title);
   if (!L.yTicks.corner.isEmpty()) {
-    const double w = QFontMetricsF(bold).horizontalAdvance(title);
+    // Beside the title, or in the row below it when they did not fit side by side.
     painter.setFont(L.font);
-    painter.drawText(titleRect.adjusted(title.isEmpty() ? 0 : w + fm.height(), 0, 0, 0),
-                     Qt::AlignLeft | Qt::AlignTop, L.yTicks.corner);
+    const QRectF cornerRow =
+        L.titleRows > 1 ? titleRow.translated(0, titleRow.height())
+                        : titleRow.adjusted(
+                              QFontMetricsF(bold).horizontalAdvance(title) + fm.height(), 0, 0, 0);
+    painter.drawText(cornerRow, Qt::AlignLeft | Qt::AlignVCenter, L.yTicks.corner);
   }
   painter.restore();
 }
