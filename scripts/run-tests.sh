@@ -6,7 +6,7 @@
 #   3. AddressSanitizer + UndefinedBehaviorSanitizer build of the core, file formats and
 #      nhsim, and their suites
 #   4. ThreadSanitizer build of the same, and their suites (the shared compiled model on
-#      several threads)
+#      several threads; the app's simulation worker thread, ui/sim, which needs Qt Core only)
 #   5. libFuzzer (clang 14, ASan + UBSan) on the scenario, model-file and expression parsers,
 #      60 s each from the checked-in corpus (scripts/fuzz.sh); the corpus itself is replayed
 #      by every suite run above (tests/fuzz/)

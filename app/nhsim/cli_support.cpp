@@ -101,8 +101,7 @@ long parseStepBudget(const std::string& text) {
   char* end = nullptr;
   errno = 0;
   const long long v = std::strtoll(begin, &end, 10);
-  if (text.empty() || end != begin + text.size() || errno == ERANGE || v < 1 ||
-      v > 1'000'000'000'000)
+  if (text.empty() || end != begin + text.size() || errno == ERANGE || v < 1 || v > kMaxStepBudget)
     throw InputError("--max-steps: '" + text + "' is not a whole number in [1, 10^12]");
   return static_cast<long>(v);
 }

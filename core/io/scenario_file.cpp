@@ -120,6 +120,17 @@ double number(const Json& v, const std::string& key, const std::string& origin) 
   return v.get<double>();
 }
 
+// integrator.max_steps: the rule of --max-steps, a whole number in [1, 10^12] written as
+// one (2000000, not 2e6 or 2000000.0).
+long stepBudget(const Json& v, const std::string& origin) {
+  if (v.is_number_unsigned()) {  // nlohmann-json reads every integer ≥ 0 as unsigned
+    const auto n = v.get<unsigned long long>();
+    if (n >= 1 && n <= static_cast<unsigned long long>(kMaxStepBudget)) return static_cast<long>(n);
+  }
+  fail(origin,
+       "'integrator.max_steps' must be a whole number in [1, 10^12], got " + echoInput(v.dump()));
+}
+
 std::map<std::string, double> numberMap(const Json& v, const std::string& key,
                                         const std::string& origin) {
   if (!v.is_object()) fail(origin, "'" + key + "' must be an object of name: number");
@@ -214,7 +225,7 @@ Scenario parseScenarioJson(const std::string& json, const std::string& origin) {
   if (root.contains("integrator")) {
     const Json& in = root["integrator"];
     if (!in.is_object()) fail(origin, "'integrator' must be an object");
-    checkKeys(in, {"method", "rtol", "atol", "step", "projection", "reconstruction"},
+    checkKeys(in, {"method", "rtol", "atol", "step", "max_steps", "projection", "reconstruction"},
               "'integrator'", origin);
     if (in.contains("method"))
       s.integrator.method = withOrigin(
@@ -222,6 +233,7 @@ Scenario parseScenarioJson(const std::string& json, const std::string& origin) {
     if (in.contains("rtol")) s.integrator.rtol = number(in["rtol"], "integrator.rtol", origin);
     if (in.contains("atol")) s.integrator.atol = number(in["atol"], "integrator.atol", origin);
     if (in.contains("step")) s.integrator.step = number(in["step"], "integrator.step", origin);
+    if (in.contains("max_steps")) s.integrator.maxSteps = stepBudget(in["max_steps"], origin);
     if (in.contains("projection")) {
       if (!in["projection"].is_boolean())
         fail(origin, "'integrator.projection' must be true or false");
@@ -271,6 +283,7 @@ std::string scenarioToJson(const Scenario& s, const std::string& path) {
                         {"rtol", s.integrator.rtol},
                         {"atol", s.integrator.atol},
                         {"step", s.integrator.step},
+                        {"max_steps", s.integrator.maxSteps},
                         {"projection", s.integrator.projection},
                         {"reconstruction", s.integrator.reconstruction}};
   root["dynamics"] = toString(s.dynamics);

@@ -294,6 +294,7 @@ class Loader {
   void readInitial();
   void readScene();
   void readLabels();
+  void unitsIntoLabels();
   void derive();
   std::vector<Expression> vector3(const YAML::Node& node, const std::string& key, int count,
                                   Scope scope) const;
@@ -812,7 +813,30 @@ void Loader::readLabels() {
     VariableLabel v{name, "", ""};
     if (kv.second["label"]) v.label = scalar(kv.second["label"], key + ".label", "words");
     if (kv.second["unit"]) v.unit = scalar(kv.second["unit"], key + ".unit", "a unit");
+    const bool state = coordinateIndex(name) >= 0 || velocityIndex(name) >= 0;
+    if (state && !v.unit.empty()) {
+      const auto old = info_.stateUnits.find(name);
+      if (old != info_.stateUnits.end() && old->second != v.unit)
+        fail(key + ".unit", kv.second["unit"],
+             "unit '" + v.unit + "' disagrees with 'units." + name + ": " + old->second +
+                 "' (give a variable's unit once, in labels)");
+      info_.stateUnits[name] = v.unit;
+    }
     info_.variableLabels.push_back(std::move(v));
+  }
+}
+
+// The older key `units: {x: m, vx: m/s}` says what `labels: {x: {unit: m}}` says: a state
+// variable it names that labels leave without a unit gets it there too, so that plots and the
+// initial-condition fields show the same unit whichever form a file uses.
+void Loader::unitsIntoLabels() {
+  for (const auto& [name, unit] : info_.stateUnits) {
+    auto it = std::find_if(info_.variableLabels.begin(), info_.variableLabels.end(),
+                           [&](const VariableLabel& v) { return v.name == name; });
+    if (it == info_.variableLabels.end())
+      info_.variableLabels.push_back(VariableLabel{name, "", unit});
+    else if (it->unit.empty())
+      it->unit = unit;
   }
 }
 
@@ -1138,6 +1162,7 @@ std::shared_ptr<const FormulaSystem> Loader::load() {
   readInitial();
   readScene();
   readLabels();
+  unitsIntoLabels();
   derive();
   // The equations text shown in the app: the file's formulas.
   std::string eq = "L = " + data_->lagrangian.text;

@@ -73,7 +73,9 @@ void IntegratorOptions::validate() const {
   if (atol < 1e-200)
     throw InputError("atol " + fmt(atol) +
                      " is below any meaningful absolute error; give at least 1e-200");
-  if (maxSteps < 1) throw InputError("the step budget must be at least 1");
+  if (maxSteps < 1 || maxSteps > kMaxStepBudget)
+    throw InputError("the step budget must be a whole number in [1, 10^12], got " +
+                     std::to_string(maxSteps));
 }
 
 // The adaptive steppers with dense output (steppers.h) or one of odeint's controlled and

@@ -17,6 +17,9 @@ enum class Integrator { Dopri5, Dop853, Rk78, Rk4, Fehlberg78Arkode, BdfCvode };
 std::string toString(Integrator integrator);
 Integrator parseIntegrator(const std::string& text);  // throws InputError
 
+// The largest step budget (--max-steps, a scenario's integrator.max_steps) accepted.
+inline constexpr long kMaxStepBudget = 1'000'000'000'000;
+
 struct IntegratorOptions {
   // Adaptive with dense output: Dormand–Prince 5(4) (odeint) or 8(5,3) (DOP853,
   // steppers.h); rk78: odeint's Fehlberg 7(8), controlled; rk4: fixed step; arkode78:
@@ -31,7 +34,8 @@ struct IntegratorOptions {
   bool reconstruction = true;
   long maxSteps = 20'000'000;  // per advance() call: a run that needs more stops with an error
   // Throws InputError for non-positive, non-finite or tiny values (a step below 1e-12,
-  // rtol below 10·machine epsilon, atol below 1e-200).
+  // rtol below 10·machine epsilon, atol below 1e-200) and a step budget outside
+  // [1, kMaxStepBudget].
   void validate() const;
 };
 

@@ -169,8 +169,8 @@ struct SystemInfo {
     std::string quantity;   // what it keeps continuous (a model file's definition)
   };
   std::vector<ContinuousPhase> continuousPhases;
-  // Units of state variables by name (a model file's optional `units:`), for the
-  // initial-condition fields; a variable not listed has none shown.
+  // Units of state variables by name (a model file's `labels: {x: {unit: m}}`, or its older
+  // `units:` key), for the initial-condition fields; a variable not listed has none shown.
   std::map<std::string, std::string> stateUnits;
   // The quantity `parameter` (a name) keeps continuous; "" if none.
   std::string keptContinuousBy(const std::string& parameter) const {

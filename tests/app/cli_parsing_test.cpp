@@ -18,14 +18,7 @@ Result nhsim(const QStringList& args) { return nh::test::runNhsim(args); }
 
 // nhsim with its standard output sent to `file` (e.g. /dev/full): exit code and stderr.
 Result nhsimWritingTo(const QStringList& args, const QString& file) {
-  QProcess p;
-  p.setStandardOutputFile(file);
-  p.start(NHSIM_PATH, args);
-  Result r;
-  if (!p.waitForFinished(120000)) p.kill();
-  r.code = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
-  r.err = QString::fromUtf8(p.readAllStandardError());
-  return r;
+  return nh::test::runNhsim(args, QProcessEnvironment::systemEnvironment(), 120000, file);
 }
 
 }  // namespace

@@ -162,6 +162,22 @@ class CliTest : public QObject {
     QCOMPARE(readCsv(path("d1.csv")), readCsv(path("d2.csv")));
   }
 
+  // --max-steps is saved with the scenario: the reloaded run keeps the budget (with the
+  // default one, 2001 + 2001 rk4 steps to t = 20 would pass).
+  void scenarioKeepsTheStepBudget() {
+    QCOMPARE(
+        nhsim({"run", "ball_on_turntable", "--integrator", "rk4", "--step", "0.01", "--t-end", "1",
+               "--max-steps", "1000", "--out", path("m.csv"), "--save-scenario", path("m.json")})
+            .code,
+        0);
+    expectError({"run", path("m.json"), "--t-end", "20", "--out", path("m2.csv")}, 2,
+                "more than the step budget of 1000");
+    QCOMPARE(nhsim({"run", path("m.json"), "--t-end", "20", "--max-steps", "5000", "--out",
+                    path("m2.csv")})
+                 .code,
+             0);
+  }
+
   void badNamesAndValues() {
     expectError({"run", "teapot"}, 2, "unknown system 'teapot' (known systems: ball_on_turntable");
     expectError({"run", "ball_on_turntable", "--set", "mass=1"}, 2, "unknown parameter 'mass'");

@@ -21,12 +21,7 @@ namespace {
 using Result = nh::test::ProcessResult;
 
 // Every export runs without DISPLAY and WAYLAND_DISPLAY: the headless path.
-Result nhsim(const QStringList& args) {
-  QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-  env.remove("DISPLAY");
-  env.remove("WAYLAND_DISPLAY");
-  return nh::test::runNhsim(QStringList{"export"} + args, env);
-}
+Result nhsim(const QStringList& args) { return nh::test::runNhsimExport(args); }
 
 QStringList entriesOf(const QString& folder) {
   return QDir(folder).entryList(

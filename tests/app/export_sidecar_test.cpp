@@ -16,13 +16,8 @@ namespace {
 using Result = nh::test::ProcessResult;
 
 Result nhsimExport(const QStringList& args) {
-  QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-  env.remove("DISPLAY");
-  env.remove("WAYLAND_DISPLAY");
-  return nh::test::runNhsim(
-      QStringList{"export"} + args +
-          QStringList{"--width", "160", "--height", "120", "--fps", "10", "--t-end", "0.5"},
-      env);
+  return nh::test::runNhsimExport(
+      args + QStringList{"--width", "160", "--height", "120", "--fps", "10", "--t-end", "0.5"});
 }
 
 QByteArray contents(const QString& path) {

@@ -13,6 +13,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include "nhsim_process.h"
+
 namespace {
 
 QStringList hiddenPartials(const QString& folder) {
@@ -66,7 +68,7 @@ class InterruptTest : public QObject {
     QVERIFY(QDir().mkpath(folder));
     const QString out = folder + "/run.csv";
     QProcess p;
-    p.start(NHSIM_PATH, {"run", "rigid_body", "--t-end", "1e4", "--out", out});
+    nh::test::startNhsim(p, {"run", "rigid_body", "--t-end", "1e4", "--out", out});
     QVERIFY(p.waitForStarted());
     // Wait for rows in the hidden temporary (more than one stdio buffer).
     QElapsedTimer timer;
@@ -103,12 +105,10 @@ class InterruptTest : public QObject {
     const QString folder = dir_.filePath("export");
     QVERIFY(QDir().mkpath(folder));
     QProcess p;
-    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    env.remove("DISPLAY");
-    env.remove("WAYLAND_DISPLAY");
-    p.setProcessEnvironment(env);
-    p.start(NHSIM_PATH, {"export", "ball_on_turntable", "--video", folder + "/clip.mp4", "--width",
-                         "160", "--height", "120", "--t-end", "30"});
+    nh::test::startNhsim(p,
+                         {"export", "ball_on_turntable", "--video", folder + "/clip.mp4", "--width",
+                          "160", "--height", "120", "--t-end", "30"},
+                         nh::test::headlessEnvironment());
     QVERIFY(p.waitForStarted());
     QElapsedTimer timer;
     timer.start();

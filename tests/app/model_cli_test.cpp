@@ -8,27 +8,18 @@
 #include <QtTest>
 
 #include "nhsim_process.h"
+#include "particle_model.h"
 
 namespace {
 
 using Result = nh::test::ProcessResult;
 
 // The particle of seed 003 Ex. 7.1 typed as formulas: the same system as the built-in
-// nh_particle.
-const char* kParticle = R"(format: nonholonomic-lab-system
-version: 1
-name: my_particle
-title: Particle typed in
-parameters:
-  - {name: m, default: 1, unit: kg, min: 0, min_exclusive: true}
-coordinates: [x, y, z]
-velocities: [vx, vy, vz]
-lagrangian: 0.5*m*(vx^2 + vy^2 + vz^2)
-constraints:
-  - vz - y*vx
-initial: {y: 0.5, vx: 1, vy: 0.5, vz: 0.5}
-independent: [vx, vy]
-)";
+// nh_particle, under its own name and title.
+const QByteArray kParticle = QByteArray::fromStdString(
+    nh::test::withLine(nh::test::kParticleModel,
+                       "name:", "name: my_particle\ntitle: Particle typed in") +
+    "independent: [vx, vy]\n");
 
 QList<QList<double>> readCsv(const QString& path, QStringList* header = nullptr) {
   QFile f(path);

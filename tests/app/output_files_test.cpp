@@ -17,12 +17,7 @@ namespace {
 
 using Result = nh::test::ProcessResult;
 
-QProcessEnvironment headless() {
-  QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-  env.remove("DISPLAY");
-  env.remove("WAYLAND_DISPLAY");
-  return env;
-}
+using nh::test::headlessEnvironment;
 
 bool isCharDevice(const char* path) {
   struct stat st {};
@@ -96,7 +91,7 @@ class OutputFilesTest : public QObject {
     const Result r = nh::test::runNhsim(QStringList{"export", "ball_on_turntable", "--video",
                                                     folder + "/clip.mp4", "--csv", "/dev/full"} +
                                             kTiny,
-                                        headless());
+                                        headlessEnvironment());
     QCOMPARE(r.code, 1);
     QVERIFY2(r.err.contains("No space left on device"), qPrintable(r.err));
     QVERIFY(isCharDevice("/dev/full"));
@@ -110,7 +105,7 @@ class OutputFilesTest : public QObject {
     QVERIFY(QFile::link("real/clip.mp4", link));
     const Result r = nh::test::runNhsim(
         QStringList{"export", "ball_on_turntable", "--video", link, "--no-scenario"} + kTiny,
-        headless());
+        headlessEnvironment());
     QVERIFY2(r.code == 0, qPrintable(r.err));
     struct stat st {};
     QCOMPARE(::lstat(link.toLocal8Bit().constData(), &st), 0);
@@ -131,7 +126,7 @@ class OutputFilesTest : public QObject {
     QVERIFY(gen.waitForFinished(60000));
     if (!QFileInfo(locales + "/de_DE.UTF-8").isDir())
       QSKIP("localedef could not generate de_DE.UTF-8 (no locale sources)");
-    QProcessEnvironment env = headless();
+    QProcessEnvironment env = headlessEnvironment();
     env.insert("LOCPATH", locales);
     env.insert("LC_ALL", "de_DE.UTF-8");
     const QString folder = dir_.filePath("locale");

@@ -13,19 +13,42 @@ struct ProcessResult {
   QString out, err;
 };
 
+// This process's environment without DISPLAY and WAYLAND_DISPLAY: an export takes its
+// headless path (a private Xvfb).
+inline QProcessEnvironment headlessEnvironment() {
+  QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+  env.remove("DISPLAY");
+  env.remove("WAYLAND_DISPLAY");
+  return env;
+}
+
+// Starts nhsim in `p` (for the suites that signal or watch it while it runs).
+inline void startNhsim(QProcess& p, const QStringList& args,
+                       const QProcessEnvironment& env = QProcessEnvironment::systemEnvironment()) {
+  p.setProcessEnvironment(env);
+  p.start(NHSIM_PATH, args);
+}
+
+// Runs nhsim to its end (killed after timeoutMs). With `stdoutFile`, its standard output
+// goes to that file (e.g. /dev/full) and `out` stays empty.
 inline ProcessResult runNhsim(
     const QStringList& args,
     const QProcessEnvironment& env = QProcessEnvironment::systemEnvironment(),
-    int timeoutMs = 180000) {
+    int timeoutMs = 180000, const QString& stdoutFile = {}) {
   QProcess p;
-  p.setProcessEnvironment(env);
-  p.start(NHSIM_PATH, args);
+  if (!stdoutFile.isEmpty()) p.setStandardOutputFile(stdoutFile);
+  startNhsim(p, args, env);
   if (!p.waitForFinished(timeoutMs)) p.kill();
   ProcessResult r;
   r.code = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
   r.out = QString::fromUtf8(p.readAllStandardOutput());
   r.err = QString::fromUtf8(p.readAllStandardError());
   return r;
+}
+
+// `nhsim export ARGS` in the headless environment.
+inline ProcessResult runNhsimExport(const QStringList& args) {
+  return runNhsim(QStringList{"export"} + args, headlessEnvironment());
 }
 
 }  // namespace nh::test

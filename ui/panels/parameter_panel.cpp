@@ -56,7 +56,7 @@ bool isUndoOrRedo(const QKeyEvent* key) {
 }
 
 // The unit of a state variable for the initial-condition fields: the system's `units`
-// (SystemInfo::stateUnits, a model file's `units:` key); "" when it gives none.
+// (SystemInfo::stateUnits, from a model file's `labels`); "" when it gives none.
 QString stateUnit(const nh::SystemModel& system, const std::string& name) {
   const auto& units = system.info().stateUnits;
   const auto it = units.find(name);

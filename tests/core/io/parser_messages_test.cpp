@@ -10,6 +10,7 @@
 #include "core/model/model_file.h"
 #include "core/nh/errors.h"
 #include "core/nh/messages.h"
+#include "particle_model.h"
 
 namespace {
 
@@ -27,26 +28,10 @@ std::string scenarioError(const std::string& json) {
   return {};
 }
 
-// A valid model (the README's particle) with `line` appended or replacing the line that
-// starts like it.
-const std::string kModel = R"(format: nonholonomic-lab-system
-version: 1
-name: particle
-parameters:
-  - {name: m, default: 1, unit: kg, min: 0, min_exclusive: true}
-coordinates: [x, y, z]
-velocities: [vx, vy, vz]
-lagrangian: 0.5*m*(vx^2 + vy^2 + vz^2)
-constraints:
-  - vz - y*vx
-initial: {y: 0.5, vx: 1, vy: 0.5, vz: 0.5}
-)";
-
+// The README's particle with the line that starts like `line` replaced (or `line` appended).
+const std::string& kModel = nh::test::kParticleModel;
 std::string modelWith(const std::string& start, const std::string& line) {
-  const size_t at = kModel.find("\n" + start);
-  if (at == std::string::npos) return kModel + line + "\n";
-  const size_t end = kModel.find('\n', at + 1);
-  return kModel.substr(0, at + 1) + line + kModel.substr(end);
+  return nh::test::withLine(kModel, start, line);
 }
 
 std::string modelError(const std::string& text) {

@@ -99,6 +99,11 @@ class ScenarioFileTest : public QObject {
         "test.json: unknown integrator 'euler'");
     row("projection", kHead + R"("system": "ball_on_table", "integrator": {"projection": 1}})",
         "'integrator.projection' must be true or false");
+    // integrator.max_steps follows --max-steps: a whole number in [1, 10^12].
+    for (const char* bad : {"0", "-5", "2.5", "2e6", "1000000000001", "\"100\"", "true"})
+      row((std::string("max_steps ") + bad).c_str(),
+          kHead + R"("system": "ball_on_table", "integrator": {"max_steps": )" + bad + "}}",
+          "'integrator.max_steps' must be a whole number in [1, 10^12], got ");
     row("dynamics", kHead + R"("system": "ball_on_table", "dynamics": "lagrange"})",
         "test.json: unknown dynamics 'lagrange'");
     row("validate", kHead + R"("system": "ball_on_table", "t_end": -1})", "test.json: ");
@@ -109,6 +114,23 @@ class ScenarioFileTest : public QObject {
     const QString message = parseError(json.toStdString());
     QVERIFY2(message.startsWith("test.json: "), qPrintable(message));
     QVERIFY2(message.contains(fragment), qPrintable(message));
+  }
+
+  // The step budget is written, read back, and a file without it (older files) gets the
+  // default; the largest budget allowed is read exactly.
+  void maxStepsIsStoredAndReloaded() {
+    nh::Scenario s;
+    s.integrator.maxSteps = 12345;
+    const std::string json = nh::scenarioToJson(s);
+    QVERIFY2(QString::fromStdString(json).contains("\"max_steps\": 12345"), json.c_str());
+    QCOMPARE(nh::parseScenarioJson(json, "back.json").integrator.maxSteps, 12345L);
+    const nh::Scenario old = nh::parseScenarioJson(
+        kHead + R"("system": "ball_on_table", "integrator": {"method": "rk4"}})", "old.json");
+    QCOMPARE(old.integrator.maxSteps, nh::IntegratorOptions{}.maxSteps);
+    const nh::Scenario largest = nh::parseScenarioJson(
+        kHead + R"("system": "ball_on_table", "integrator": {"max_steps": 1000000000000}})",
+        "largest.json");
+    QCOMPARE(largest.integrator.maxSteps, nh::kMaxStepBudget);
   }
 
   // The "view" part (version 2) is carried through reading and writing unchanged, and a
@@ -138,6 +160,7 @@ class ScenarioFileTest : public QObject {
     s.initial = {{"v", M_PI}, {"omega", -1e-17}};
     s.tEnd = 12.345678901234567;
     s.integrator.rtol = 3.3e-11;
+    s.integrator.maxSteps = 777;
     s.dynamics = nh::DynamicsKind::Vakonomic;
     const std::string path = dir.filePath("s.json").toStdString();
     nh::writeScenarioFile(s, path);
@@ -146,6 +169,7 @@ class ScenarioFileTest : public QObject {
     QVERIFY(back.initial == s.initial);
     QCOMPARE(back.tEnd, s.tEnd);
     QCOMPARE(back.integrator.rtol, s.integrator.rtol);
+    QCOMPARE(back.integrator.maxSteps, s.integrator.maxSteps);
     QVERIFY(back.dynamics == s.dynamics);
     QCOMPARE(nh::scenarioToJson(back), nh::scenarioToJson(s));
   }

@@ -5,29 +5,12 @@
 #include <string>
 
 #include "core/model/model_file.h"
+#include "particle_model.h"
 
 namespace {
 
-// A valid model: a particle with ż = y ẋ. Cases below edit one line of it.
-const std::string kGood = R"(format: nonholonomic-lab-system
-version: 1
-name: particle
-parameters:
-  - {name: m, default: 1, unit: kg, min: 0, min_exclusive: true}
-coordinates: [x, y, z]
-velocities: [vx, vy, vz]
-lagrangian: 0.5*m*(vx^2 + vy^2 + vz^2)
-constraints:
-  - vz - y*vx
-initial: {y: 0.5, vx: 1, vy: 0.5, vz: 0.5}
-)";
-
-std::string replaceLine(const std::string& text, const std::string& start, const std::string& by) {
-  const size_t at = text.find(start);
-  if (at == std::string::npos) return text;
-  const size_t end = text.find('\n', at);
-  return text.substr(0, at) + by + text.substr(end);
-}
+using nh::test::withLine;
+const std::string& kGood = nh::test::kParticleModel;  // cases below edit one line of it
 
 }  // namespace
 
@@ -62,37 +45,36 @@ class ModelErrorsTest : public QObject {
                   const char* says) {
       QTest::newRow(name) << QString::fromStdString(text) << key << line << column << says;
     };
-    row("syntax", replaceLine(kGood, "lagrangian:", "lagrangian: 0.5*m*(vx^2 + * vy^2)"),
-        "lagrangian", 8, 27, "expected an operand, found '*'");
-    row("unclosed parenthesis", replaceLine(kGood, "lagrangian:", "lagrangian: 0.5*m*(vx^2"),
+    row("syntax", withLine(kGood, "lagrangian:", "lagrangian: 0.5*m*(vx^2 + * vy^2)"), "lagrangian",
+        8, 27, "expected an operand, found '*'");
+    row("unclosed parenthesis", withLine(kGood, "lagrangian:", "lagrangian: 0.5*m*(vx^2"),
         "lagrangian", 8, 24, "expected ')', found the end of the expression");
-    row("unknown name", replaceLine(kGood, "lagrangian:", "lagrangian: 0.5*m*vw^2"), "lagrangian",
-        8, 19, "unknown name 'vw' (known: t, m, x, y, z, vx, vy, vz, pi)");
-    row("unknown function", replaceLine(kGood, "lagrangian:", "lagrangian: 0.5*m*sec(vx)"),
+    row("unknown name", withLine(kGood, "lagrangian:", "lagrangian: 0.5*m*vw^2"), "lagrangian", 8,
+        19, "unknown name 'vw' (known: t, m, x, y, z, vx, vy, vz, pi)");
+    row("unknown function", withLine(kGood, "lagrangian:", "lagrangian: 0.5*m*sec(vx)"),
         "lagrangian", 8, 19, "unknown function 'sec' (allowed: sin cos tan asin acos atan");
     row("wrong argument count",
-        replaceLine(kGood, "lagrangian:", "lagrangian: 0.5*m*vx^2 + atan2(vy)"), "lagrangian", 8,
-        26, "atan2 takes 2 arguments, not 1");
-    row("position in quoted text",
-        replaceLine(kGood, "lagrangian:", "lagrangian: \"0.5*m*vx^2 + q\""), "lagrangian", 8, 27,
-        "unknown name 'q'");
+        withLine(kGood, "lagrangian:", "lagrangian: 0.5*m*vx^2 + atan2(vy)"), "lagrangian", 8, 26,
+        "atan2 takes 2 arguments, not 1");
+    row("position in quoted text", withLine(kGood, "lagrangian:", "lagrangian: \"0.5*m*vx^2 + q\""),
+        "lagrangian", 8, 27, "unknown name 'q'");
     row("position in a block",
-        replaceLine(kGood, "lagrangian:", "lagrangian: |\n  0.5*m*vx^2\n    + qq"), "lagrangian",
-        10, 7, "unknown name 'qq'");
-    row("name defined twice", replaceLine(kGood, "coordinates:", "coordinates: [x, y, x]"),
+        withLine(kGood, "lagrangian:", "lagrangian: |\n  0.5*m*vx^2\n    + qq"), "lagrangian", 10,
+        7, "unknown name 'qq'");
+    row("name defined twice", withLine(kGood, "coordinates:", "coordinates: [x, y, x]"),
         "coordinates[3]", 6, 21, "the name 'x' is defined twice");
     row("definition named like a coordinate",
-        replaceLine(kGood, "initial:", "definitions: {x: 2*m}\ninitial: {y: 0.5}"), "definitions.x",
+        withLine(kGood, "initial:", "definitions: {x: 2*m}\ninitial: {y: 0.5}"), "definitions.x",
         11, 15, "the name 'x' is defined twice");
     row("definition used before it is defined",
-        replaceLine(kGood, "initial:", "definitions: {a: 2*b, b: m}\ninitial: {y: 0.5}"),
+        withLine(kGood, "initial:", "definitions: {a: 2*b, b: m}\ninitial: {y: 0.5}"),
         "definitions.a", 11, 20, "'b' is defined later");
-    row("non-numeric number", replaceLine(kGood, "  - {name: m", "  - {name: m, default: abc}"),
+    row("non-numeric number", withLine(kGood, "  - {name: m", "  - {name: m, default: abc}"),
         "parameters[1].default", 5, 24, "'abc' is not a finite number");
     row("default out of range",
-        replaceLine(kGood, "  - {name: m", "  - {name: m, default: -1, min: 0}"),
+        withLine(kGood, "  - {name: m", "  - {name: m, default: -1, min: 0}"),
         "parameters[1].default", 5, 24, "outside the allowed range [0, inf)");
-    row("reserved name", replaceLine(kGood, "coordinates:", "coordinates: [x, y, t]"),
+    row("reserved name", withLine(kGood, "coordinates:", "coordinates: [x, y, t]"),
         "coordinates[3]", 6, 21, "'t' is reserved");
     row("anchor entry for an unknown coordinate", kGood + "anchor: {x: vx, y: vy, z: vz, w: vx}\n",
         "anchor.w", 12, 31, "'w' is not a coordinate (coordinates: x, y, z)");
@@ -103,19 +85,18 @@ class ModelErrorsTest : public QObject {
     row("anchor with a constant part", kGood + "anchor: {x: vx + 1, y: vy, z: vz}\n", "anchor.x",
         12, 13, "has a part without velocities");
     row("more constraints than velocities",
-        replaceLine(kGood, "  - vz - y*vx", "  - vz - y*vx\n  - vx\n  - vy\n  - vz"), "constraints",
+        withLine(kGood, "  - vz - y*vx", "  - vz - y*vx\n  - vx\n  - vy\n  - vz"), "constraints",
         10, 3, "4 constraints on 3 velocities");
-    row("singular mass matrix",
-        replaceLine(kGood, "lagrangian:", "lagrangian: 0.5*m*(vx^2 + vy^2)"), "lagrangian", 8, 13,
-        "the mass matrix ∂²L/∂y² is singular at the initial state");
+    row("singular mass matrix", withLine(kGood, "lagrangian:", "lagrangian: 0.5*m*(vx^2 + vy^2)"),
+        "lagrangian", 8, 13, "the mass matrix ∂²L/∂y² is singular at the initial state");
     row("dependent constraints",
-        replaceLine(kGood, "  - vz - y*vx", "  - vz - y*vx\n  - 2*vz - 2*y*vx"), "constraints", 10,
-        3, "A M⁻¹ Aᵀ is singular at the initial state");
+        withLine(kGood, "  - vz - y*vx", "  - vz - y*vx\n  - 2*vz - 2*y*vx"), "constraints", 10, 3,
+        "A M⁻¹ Aᵀ is singular at the initial state");
     row("velocity in a holonomic constraint", kGood + "holonomic: [x + vx]\n", "holonomic[1]", 12,
         17, "'vx' cannot be used here");
-    row("wrong format", replaceLine(kGood, "format:", "format: something-else"), "format", 1, 9,
+    row("wrong format", withLine(kGood, "format:", "format: something-else"), "format", 1, 9,
         "is not a model file format (expected nonholonomic-lab-system)");
-    row("wrong version", replaceLine(kGood, "version:", "version: 2"), "version", 2, 10,
+    row("wrong version", withLine(kGood, "version:", "version: 2"), "version", 2, 10,
         "version 2 is not supported (this program reads version 1)");
     row("truncated file", kGood.substr(0, kGood.find("lagrangian")), "lagrangian", 1, 1,
         "missing key 'lagrangian'");
@@ -123,7 +104,7 @@ class ModelErrorsTest : public QObject {
         "not valid YAML");
     row("unknown key", kGood + "lagrangain: 1\n", "lagrangain", 12, 1,
         "unknown key 'lagrangain' (allowed: format, version, name");
-    row("bad system name", replaceLine(kGood, "name:", "name: Particle"), "name", 3, 7,
+    row("bad system name", withLine(kGood, "name:", "name: Particle"), "name", 3, 7,
         "is not a system name (allowed: [a-z][a-z0-9_]*)");
     row("empty file", "", "", 1, 1, "the file is empty");
     row("unknown shape",
@@ -150,12 +131,11 @@ class ModelErrorsTest : public QObject {
         kGood + "singular:\n  - {expression: vx^2, mesage: stops}\n", "singular[1].mesage", 13, 24,
         "unknown key 'mesage' (allowed: expression, message)");
     row("multiplier outside the scene's arrows",
-        replaceLine(kGood, "  - vz - y*vx", "  - vz - y*vx*lambda_1"), "constraints[1]", 10, 15,
+        withLine(kGood, "  - vz - y*vx", "  - vz - y*vx*lambda_1"), "constraints[1]", 10, 15,
         "'lambda_1' cannot be used here");
     row("keeps_continuous naming no definition",
-        replaceLine(
-            kGood, "  - {name: m,",
-            "  - {name: m, default: 1, keeps_continuous: angle}\n  - {name: k, default: 1}"),
+        withLine(kGood, "  - {name: m,",
+                 "  - {name: m, default: 1, keeps_continuous: angle}\n  - {name: k, default: 1}"),
         "parameters[1].keeps_continuous", 5, 45,
         "'angle' is not a definition (keeps_continuous names the definition");
     row("unit of an unknown variable", kGood + "units: {x: m, w: rad/s}\n", "units.w", 12, 15,
@@ -165,9 +145,9 @@ class ModelErrorsTest : public QObject {
   // continuousValue (and only for it).
   void keepsContinuousAndUnitsLoad() {
     const auto s = nh::model::loadModelText(
-        replaceLine(kGood, "  - {name: m,",
-                    "  - {name: m, default: 1, unit: kg, min: 0, min_exclusive: true}\n"
-                    "  - {name: phase0, default: 0.5, keeps_continuous: angle}") +
+        withLine(kGood, "  - {name: m,",
+                 "  - {name: m, default: 1, unit: kg, min: 0, min_exclusive: true}\n"
+                 "  - {name: phase0, default: 0.5, keeps_continuous: angle}") +
             "definitions:\n  angle: phase0 + 2*t\nunits: {x: m, vx: m/s}\n",
         "particle.yaml");
     QCOMPARE(s->info().keptContinuousBy("phase0"), std::string("angle"));

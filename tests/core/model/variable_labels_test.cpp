@@ -21,6 +21,12 @@ constraints:
 initial: {y: 0.5, vx: 1}
 )";
 
+// The unit SystemInfo::stateUnits gives `name` (the initial-condition fields' unit); "" if none.
+std::string stateUnit(const nh::SystemModel& system, const std::string& name) {
+  const auto it = system.info().stateUnits.find(name);
+  return it == system.info().stateUnits.end() ? std::string() : it->second;
+}
+
 }  // namespace
 
 class VariableLabelsTest : public QObject {
@@ -61,6 +67,35 @@ class VariableLabelsTest : public QObject {
     }
   }
 
+  // A unit in labels is the state variable's unit everywhere (the initial-condition fields
+  // read SystemInfo::stateUnits); the older `units:` key still loads and reaches the plots'
+  // labels; the same unit in both is no conflict.
+  void oneUnitWhicheverKeyGivesIt() {
+    const auto labelled = nh::model::loadModelText(
+        kParticle + "labels:\n  x: {label: position x, unit: m}\n  energy: {unit: J}\n",
+        "particle.yaml");
+    QCOMPARE(stateUnit(*labelled, "x"), std::string("m"));
+    QVERIFY(!labelled->info().stateUnits.count("energy"));  // not a state variable
+
+    const auto old = nh::model::loadModelText(
+        kParticle + "units: {x: m, vx: m/s}\nlabels:\n  vx: {label: velocity x}\n", "old.yaml");
+    QCOMPARE(stateUnit(*old, "vx"), std::string("m/s"));
+    const nh::VariableLabel* x = nh::findVariableLabel(old->info(), "x");
+    const nh::VariableLabel* vx = nh::findVariableLabel(old->info(), "vx");
+    QVERIFY(x && vx);
+    QCOMPARE(x->unit, std::string("m"));
+    QCOMPARE(vx->unit, std::string("m/s"));
+    QCOMPARE(vx->label, std::string("velocity x"));
+
+    const auto both = nh::model::loadModelText(
+        kParticle + "units: {vx: m/s}\nlabels:\n  vx: {unit: m/s}\n", "both.yaml");
+    QCOMPARE(stateUnit(*both, "vx"), std::string("m/s"));
+    // The bundled ball gives its units in labels only.
+    const auto ball = nh::findSystem("ball_on_turntable");
+    QCOMPARE(stateUnit(*ball, "wz"), std::string("rad/s"));
+    QVERIFY(!ball->info().stateUnits.count("qw"));
+  }
+
   void mistakesAreRefused_data() {
     QTest::addColumn<QString>("labels");
     QTest::addColumn<QString>("says");
@@ -73,6 +108,11 @@ class VariableLabelsTest : public QObject {
                                  << "unknown key 'units' (allowed: label, unit)";
     QTest::newRow("not a map") << "labels: [vx]\n"
                                << "expected a map of variable names";
+    // The older `units:` and `labels` giving one variable two different units.
+    QTest::newRow("units disagree")
+        << "units: {x: m, vx: m/s}\nlabels:\n  vx: {label: speed, unit: km/h}\n"
+        << "labels.vx.unit: unit 'km/h' disagrees with 'units.vx: m/s' (give a variable's "
+           "unit once, in labels)";
   }
   void mistakesAreRefused() {
     QFETCH(QString, labels);
