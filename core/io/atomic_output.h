@@ -24,6 +24,12 @@ struct OutputTarget {
 // Throws Error("cannot write '<path>': <reason>") for a directory or an unresolvable link.
 OutputTarget outputTargetFor(const std::string& path);
 
+// What writing `path` writes, so that a symbolic link is written through and stays a link: a
+// link resolved to its final target (a dangling one to the path it names), any other path as
+// given. Also for folders (a PNG sequence renamed over the folder a link names). Throws
+// Error("cannot write '<path>': <reason>") when the link cannot be read.
+std::string writeThroughLink(const std::string& path);
+
 // A file being written. open() decides by outputTargetFor; data go through file() (stdio) or
 // write(); commit() flushes, fsyncs and renames a temporary over its target (or flushes and
 // closes a device) and throws Error with the write error (ENOSPC, EFBIG, EIO...); abort() and

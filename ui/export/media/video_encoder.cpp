@@ -964,6 +964,10 @@ void VideoEncoder::open(const fs::path& path, const VideoSettings& settings) {
                                  ": it is a device, FIFO or socket; a video needs a regular file");
     }
     target = decided.path;
+  } else {
+    // A folder given as a symlink gets the frames, and the link stays: the sequence's
+    // temporary is made beside the folder the link names and renamed over that folder.
+    target = nh::writeThroughLink(target.string());
   }
   switch (settings.format) {
     case VideoFormat::Mp4:
