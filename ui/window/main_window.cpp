@@ -1360,6 +1360,7 @@ void MainWindow::exportAnimation() {
   defaults.pathY = phase_->yVariable().toStdString();
   defaults.timeSeries.clear();
   for (const QString& v : timeSeries_->variables()) defaults.timeSeries.push_back(v.toStdString());
+  defaults.inputScenario = currentFile_;
   showExportDialog(this, controller_->scenario(), defaults);
 }
 
