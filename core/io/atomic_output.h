@@ -73,4 +73,31 @@ int registerTemporary(const std::string& path);
 void unregisterTemporary(int slot) noexcept;
 void removeLiveTemporaries() noexcept;
 
+// registerTemporary for as long as the object lives (or until release()), for writers that
+// keep their own temporaries (the video encoder's files and PNG folder).
+class TemporaryRegistration {
+ public:
+  TemporaryRegistration() = default;
+  explicit TemporaryRegistration(const std::string& path) : slot_(registerTemporary(path)) {}
+  ~TemporaryRegistration() { release(); }
+  TemporaryRegistration(TemporaryRegistration&& other) noexcept : slot_(other.slot_) {
+    other.slot_ = -1;
+  }
+  TemporaryRegistration& operator=(TemporaryRegistration&& other) noexcept {
+    if (this != &other) {
+      release();
+      slot_ = other.slot_;
+      other.slot_ = -1;
+    }
+    return *this;
+  }
+  void release() noexcept {
+    unregisterTemporary(slot_);
+    slot_ = -1;
+  }
+
+ private:
+  int slot_ = -1;
+};
+
 }  // namespace nh
