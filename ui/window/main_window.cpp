@@ -653,9 +653,14 @@ void MainWindow::closeEvent(QCloseEvent* event) {
     event->ignore();
     return;
   }
+  cancelExports();  // nothing half-written stays behind the closed window
   if (presentation_) setPresentationMode(false);
   if (useSettings_) writeSettings();
   event->accept();
+}
+
+void MainWindow::cancelExports() {
+  for (ExportDialog* dialog : findChildren<ExportDialog*>()) dialog->cancelAndWait();
 }
 
 // ---- Files --------------------------------------------------------------------------------
