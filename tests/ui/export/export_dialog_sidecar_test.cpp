@@ -87,7 +87,8 @@ class ExportDialogSidecarTest : public QObject {
     const QByteArray notes = "my notes, not a scenario\n";
     QVERIFY(writeText(sidecar, notes));
 
-    nhui::ExportDialog dialog(nh::Scenario{}, nhui::ExportDefaults{});
+    const nhui::ExportDefaults defaults;
+    nhui::ExportDialog dialog(nh::Scenario{}, defaults);
     makeTiny(dialog);
     dialog.setOutputPath(folder + "/clip.mp4");
     QSignalSpy finished(&dialog, &nhui::ExportDialog::exportFinished);
