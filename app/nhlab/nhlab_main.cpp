@@ -1,9 +1,5 @@
 // nhlab: the Nonholonomic Lab desktop app. Starts with the default scenario (a solid ball on
 // a table turning at Ω = 1 rad/s) already playing, or with a scenario file.
-#include <fcntl.h>
-#include <signal.h>
-#include <unistd.h>
-
 #include <QAction>
 #include <QApplication>
 #include <QCommandLineParser>
@@ -11,12 +7,10 @@
 #include <QRegularExpression>
 #include <QScreen>
 #include <QSize>
-#include <QSocketNotifier>
 #include <QSurfaceFormat>
 #include <QTimer>
 #include <QUndoStack>
 #include <clocale>
-#include <csignal>
 #include <cstdio>
 #include <optional>
 #include <utility>
@@ -31,6 +25,7 @@
 #include "ui/scene/vtk_view_widget.h"
 #include "ui/sim/simulation_controller.h"
 #include "ui/window/main_window.h"
+#include "ui/window/stop_signals.h"
 
 namespace {
 // Qt aborts with a long message when there is no display; say it in one line instead, but
@@ -79,36 +74,6 @@ struct Request {
   std::optional<std::pair<std::string, double>> ghost;      // --compare NAME=VALUE
   bool vakonomic = false;                                   // --compare vakonomic
 };
-}  // namespace
-
-namespace {
-
-// Ctrl+C (SIGINT), SIGTERM or SIGHUP in nhlab's terminal: the handler only writes the signal
-// to a pipe; the event loop reads it and quits, so the window is closed the normal way (an
-// export in progress is cancelled and its temporary removed by ExportDialog's destructor).
-int signalPipe[2] = {-1, -1};
-
-void forwardSignal(int signal) {
-  const char byte = static_cast<char>(signal);
-  [[maybe_unused]] const ssize_t n = ::write(signalPipe[1], &byte, 1);
-}
-
-void quitOnStopSignals(QCoreApplication& app) {
-  if (::pipe2(signalPipe, O_CLOEXEC | O_NONBLOCK) != 0) return;
-  auto* notifier = new QSocketNotifier(signalPipe[0], QSocketNotifier::Read, &app);
-  QObject::connect(notifier, &QSocketNotifier::activated, &app, [&app] {
-    char byte = 0;
-    while (::read(signalPipe[0], &byte, 1) == 1) {
-    }
-    app.quit();
-  });
-  struct sigaction action {};
-  action.sa_handler = forwardSignal;
-  sigemptyset(&action.sa_mask);
-  action.sa_flags = SA_RESTART;
-  for (const int signal : {SIGINT, SIGTERM, SIGHUP}) ::sigaction(signal, &action, nullptr);
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -245,6 +210,9 @@ int main(int argc, char** argv) {
       app.quit();
     });
   }
-  quitOnStopSignals(app);
+  // Ctrl+C, SIGTERM or SIGHUP: the window is closed as by its close button (unsaved changes
+  // are asked about; a running export is cancelled and its temporary removed), then nhlab
+  // exits with 128 + the signal (130, 143, 129), as nhsim does.
+  nhui::quitOnStopSignals(app, [&window] { return window.close(); });
   return app.exec();
 }

@@ -17,6 +17,7 @@
 #include "app/nhsim/cli_support.h"
 #include "app/nhsim/command_line.h"
 #include "app/nhsim/export_usage.h"
+#include "core/io/atomic_output.h"
 #include "core/io/scenario_file.h"
 #include "core/model/catalogue.h"
 #include "core/nh/errors.h"
@@ -155,6 +156,8 @@ std::string megabytes(std::uintmax_t bytes) {
 
 // SIGINT, SIGTERM, SIGHUP: the handler only sets the exporter's cancel flag; the exporter
 // stops at the next frame and removes its temporary, the private Xvfb is stopped on return.
+// The registered temporaries are removed after that, in the normal control flow (not in the
+// handler, which would unlink them under the encoder that is still writing and renaming).
 std::atomic<bool> cancelRequested{false};
 volatile sig_atomic_t stopSignal = 0;
 
@@ -216,6 +219,7 @@ int runExport(const std::vector<std::string>& args) {
     throw;
   }
   if (r.cancelled) {
+    nh::removeLiveTemporaries();
     if (showProgress) std::fputc('\n', stderr);
     std::fprintf(stderr, "nhsim: interrupted; %s was not written\n", o.output.c_str());
     return 128 + stopSignal;

@@ -18,6 +18,7 @@
 #include "app/nhsim/command_line.h"
 #include "app/nhsim/equations_command.h"
 #include "app/nhsim/linearize_command.h"
+#include "core/io/atomic_output.h"
 #include "core/io/csv_writer.h"
 #include "core/io/scenario_file.h"
 #include "core/model/catalogue.h"
@@ -134,7 +135,9 @@ int info(const CommandLine& line) {
 
 // SIGINT, SIGTERM and SIGHUP during a run: the handler only records the signal; the sample
 // callback sees it after writing a whole row and stops the run with RunInterrupted, so the
-// file is committed with every row complete.
+// file is committed with every row complete. Live temporaries are removed there, in the
+// normal control flow, not in the handler: the writer may be in the middle of a row, and a
+// temporary unlinked under it would lose the rows that are to be kept.
 volatile sig_atomic_t pendingSignal = 0;
 
 void recordSignal(int signal) { pendingSignal = signal; }
@@ -189,7 +192,8 @@ int run(const CommandLine& o) {
     // A t-end off the output grid still gets its row: the run's final state.
     if (!sim.advance(s.tEnd, s.dtOut, onSample)) onSample(sim.time(), sim.state().data());
   } catch (const RunInterrupted& stop) {
-    csv.close();  // the rows written so far are kept, each complete
+    csv.close();                  // the rows written so far are kept, each complete
+    nh::removeLiveTemporaries();  // any other output still half-written
     std::fprintf(stderr, "nhsim: interrupted at t = %s (%ld rows kept in %s)\n",
                  formatValue(stop.t).c_str(), rows,
                  o.out == "-" ? "standard output" : o.out.c_str());

@@ -57,6 +57,26 @@ void removeLiveTemporaries() noexcept {
 
 // ---- Decision ------------------------------------------------------------------------------
 
+std::string writeThroughLink(const std::string& path) {
+  struct stat st {};
+  if (::lstat(path.c_str(), &st) != 0 || !S_ISLNK(st.st_mode)) return path;
+  // Write through the link: its target is written (or replaced), the link stays.
+  char resolved[PATH_MAX];
+  if (::realpath(path.c_str(), resolved)) return resolved;
+  if (errno != ENOENT) failWrite(path, errno);
+  // A dangling link: create what it points to.
+  char buffer[PATH_MAX];
+  const ssize_t n = ::readlink(path.c_str(), buffer, sizeof buffer - 1);
+  if (n < 0) failWrite(path, errno);
+  buffer[n] = '\0';
+  std::string target = buffer;
+  if (!target.empty() && target[0] != '/') {
+    const auto slash = path.rfind('/');
+    if (slash != std::string::npos) target = path.substr(0, slash + 1) + target;
+  }
+  return target;
+}
+
 OutputTarget outputTargetFor(const std::string& path) {
   OutputTarget out;
   if (path == "-") {
@@ -64,28 +84,8 @@ OutputTarget outputTargetFor(const std::string& path) {
     out.path = path;
     return out;
   }
-  out.path = path;
+  out.path = writeThroughLink(path);
   struct stat st {};
-  if (::lstat(path.c_str(), &st) == 0 && S_ISLNK(st.st_mode)) {
-    // Write through the link: its target is written (or replaced), the link stays.
-    char resolved[PATH_MAX];
-    if (::realpath(path.c_str(), resolved)) {
-      out.path = resolved;
-    } else if (errno == ENOENT) {
-      // A dangling link: create what it points to.
-      char buffer[PATH_MAX];
-      const ssize_t n = ::readlink(path.c_str(), buffer, sizeof buffer - 1);
-      if (n < 0) failWrite(path, errno);
-      buffer[n] = '\0';
-      out.path = buffer;
-      if (!out.path.empty() && out.path[0] != '/') {
-        const auto slash = path.rfind('/');
-        if (slash != std::string::npos) out.path = path.substr(0, slash + 1) + out.path;
-      }
-    } else {
-      failWrite(path, errno);
-    }
-  }
   if (::stat(out.path.c_str(), &st) == 0 && !S_ISREG(st.st_mode)) {
     if (S_ISDIR(st.st_mode)) failWrite(path, EISDIR);
     out.kind = OutputTarget::Kind::Direct;  // device, FIFO, socket

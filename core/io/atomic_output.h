@@ -24,6 +24,12 @@ struct OutputTarget {
 // Throws Error("cannot write '<path>': <reason>") for a directory or an unresolvable link.
 OutputTarget outputTargetFor(const std::string& path);
 
+// What writing `path` writes, so that a symbolic link is written through and stays a link: a
+// link resolved to its final target (a dangling one to the path it names), any other path as
+// given. Also for folders (a PNG sequence renamed over the folder a link names). Throws
+// Error("cannot write '<path>': <reason>") when the link cannot be read.
+std::string writeThroughLink(const std::string& path);
+
 // A file being written. open() decides by outputTargetFor; data go through file() (stdio) or
 // write(); commit() flushes, fsyncs and renames a temporary over its target (or flushes and
 // closes a device) and throws Error with the write error (ENOSPC, EFBIG, EIO...); abort() and
@@ -66,5 +72,32 @@ void writeOutputFile(const std::string& path, const std::string& contents);
 int registerTemporary(const std::string& path);
 void unregisterTemporary(int slot) noexcept;
 void removeLiveTemporaries() noexcept;
+
+// registerTemporary for as long as the object lives (or until release()), for writers that
+// keep their own temporaries (the video encoder's files and PNG folder).
+class TemporaryRegistration {
+ public:
+  TemporaryRegistration() = default;
+  explicit TemporaryRegistration(const std::string& path) : slot_(registerTemporary(path)) {}
+  ~TemporaryRegistration() { release(); }
+  TemporaryRegistration(TemporaryRegistration&& other) noexcept : slot_(other.slot_) {
+    other.slot_ = -1;
+  }
+  TemporaryRegistration& operator=(TemporaryRegistration&& other) noexcept {
+    if (this != &other) {
+      release();
+      slot_ = other.slot_;
+      other.slot_ = -1;
+    }
+    return *this;
+  }
+  void release() noexcept {
+    unregisterTemporary(slot_);
+    slot_ = -1;
+  }
+
+ private:
+  int slot_ = -1;
+};
 
 }  // namespace nh

@@ -1,9 +1,13 @@
 // nhlab started as users start it from a terminal or a script: the window opens on the system,
 // parameters and comparison given on its command line, which is the starting point and not an
 // unsaved change, so a scripted screenshot (and quitting) never waits on an "Unsaved changes"
-// question. Needs an X display (run under scripts/with-display.sh).
+// question; and a stop signal in its terminal ends it with 128 + the signal. Needs an X display
+// (run under scripts/with-display.sh).
+#include <signal.h>
+
 #include <QDir>
 #include <QElapsedTimer>
+#include <QFile>
 #include <QFileInfo>
 #include <QProcess>
 #include <QTemporaryDir>
@@ -35,6 +39,46 @@ class NhlabScriptedTest : public QObject {
     QCOMPARE(p.exitStatus(), QProcess::NormalExit);
     QCOMPARE(p.exitCode(), 0);
     QVERIFY(QFileInfo(shot).size() > 0);
+  }
+
+  // Ctrl+C, SIGTERM or SIGHUP in nhlab's terminal close the window and exit with 128 + the
+  // signal, as nhsim does (before: exit 0).
+  void stopSignalsExitWithTheirCode_data() {
+    QTest::addColumn<int>("signal");
+    QTest::addColumn<int>("code");
+    QTest::newRow("SIGINT") << SIGINT << 130;
+    QTest::newRow("SIGTERM") << SIGTERM << 143;
+    QTest::newRow("SIGHUP") << SIGHUP << 129;
+  }
+  void stopSignalsExitWithTheirCode() {
+    QFETCH(int, signal);
+    QFETCH(int, code);
+    QProcess p;
+    p.start(NHLAB_PATH, {"--no-settings", "--size", "800x600", "--system", "rattleback"});
+    QVERIFY(p.waitForStarted());
+    // nhlab catches the signal once its window is up (the handler is the last thing main()
+    // installs before the event loop): wait until /proc shows it caught.
+    QElapsedTimer timer;
+    timer.start();
+    while (!catches(p.processId(), signal) && timer.elapsed() < 60000) QTest::qWait(50);
+    QVERIFY2(catches(p.processId(), signal), "nhlab did not install its signal handler");
+    QCOMPARE(::kill(static_cast<pid_t>(p.processId()), signal), 0);
+    const bool finished = p.waitForFinished(30000);
+    if (!finished) p.kill();
+    QVERIFY2(finished, "nhlab did not quit on the signal");
+    QCOMPARE(p.exitStatus(), QProcess::NormalExit);
+    QCOMPARE(p.exitCode(), code);
+  }
+
+ private:
+  // Whether process `pid` has a handler for `signal` (SigCgt in /proc/PID/status).
+  static bool catches(qint64 pid, int signal) {
+    QFile status(QString("/proc/%1/status").arg(pid));
+    if (!status.open(QIODevice::ReadOnly)) return false;
+    for (const QByteArray& line : status.readAll().split('\n'))
+      if (line.startsWith("SigCgt:"))
+        return (line.mid(7).trimmed().toULongLong(nullptr, 16) >> (signal - 1)) & 1;
+    return false;
   }
 };
 

@@ -114,6 +114,38 @@ class OutputFilesTest : public QObject {
     QVERIFY(QFileInfo(target).size() > 1000);
   }
 
+  // --frames LINK, LINK a symlink to an empty folder (given with and without the trailing
+  // slash): the frames go into that folder and LINK stays a link (the sequence was renamed
+  // over the link, replacing it by a folder).
+  void exportFramesThroughSymlink_data() {
+    QTest::addColumn<QString>("suffix");
+    QTest::newRow("LINK") << "";
+    QTest::newRow("LINK/") << "/";
+  }
+  void exportFramesThroughSymlink() {
+    QFETCH(QString, suffix);
+    const QString folder = dir_.filePath(suffix.isEmpty() ? "frames_link" : "frames_link_slash");
+    QVERIFY(QDir().mkpath(folder + "/real/frames"));
+    const QString link = folder + "/frames";
+    QVERIFY(QFile::link("real/frames", link));
+    const Result r = nh::test::runNhsim(
+        QStringList{"export", "ball_on_turntable", "--frames", link + suffix, "--no-scenario"} +
+            kTiny,
+        headless());
+    QVERIFY2(r.code == 0, qPrintable(r.err));
+    struct stat st {};
+    QCOMPARE(::lstat(link.toLocal8Bit().constData(), &st), 0);
+    QVERIFY2(S_ISLNK(st.st_mode), "the symlink was replaced");
+    QCOMPARE(QDir(folder + "/real/frames").entryList({"*.png"}, QDir::Files).size(), 5);
+    // No temporary left beside the link or beside the real folder.
+    const auto entries = [](const QString& path) {
+      return QDir(path).entryList(QDir::AllEntries | QDir::Hidden | QDir::System |
+                                  QDir::NoDotAndDotDot);
+    };
+    QCOMPARE(entries(folder), (QStringList{"frames", "real"}));
+    QCOMPARE(entries(folder + "/real"), QStringList{"frames"});
+  }
+
   // Defect 7: under de_DE.UTF-8, export --csv wrote decimal commas. The locale is generated
   // into a temporary folder (LOCPATH), so no root is needed.
   void csvUnderDecimalCommaLocale() {

@@ -20,7 +20,9 @@
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
 #include <cmath>
+#include <filesystem>
 
+#include "core/nh/errors.h"
 #include "ui/export/media/virtual_display.h"
 #include "ui/plot/plot_widget.h"
 #include "ui/sim/run_history.h"
@@ -159,11 +161,13 @@ ExportDialog::ExportDialog(const nh::Scenario& scenario, const ExportDefaults& d
   connect(&watcher_, &QFutureWatcher<Outcome>::finished, this, &ExportDialog::onFinished);
 }
 
-ExportDialog::~ExportDialog() {
-  if (watcher_.isRunning()) {
-    cancel_ = true;
-    watcher_.waitForFinished();
-  }
+ExportDialog::~ExportDialog() { cancelAndWait(); }
+
+void ExportDialog::cancelAndWait() {
+  if (!watcher_.isRunning()) return;
+  cancel_ = true;
+  status_->setText(tr("Cancelling…"));
+  watcher_.waitForFinished();
 }
 
 void ExportDialog::buildUi() {
@@ -421,6 +425,7 @@ void ExportDialog::startExport() {
   if (kFormats[format_->currentIndex()].suffix[0] == '\0' && !path.endsWith('/')) path += '/';
   try {
     s.validate();
+    if (!sidecarMayBeWritten(path)) return;
     // VTK's offscreen window renders through X/GLX; Xvfb if the app runs without X (Wayland).
     if (!display_) display_ = nh::ensureDisplay();
   } catch (const std::exception& e) {
@@ -451,6 +456,39 @@ void ExportDialog::startExport() {
     }
     return outcome;
   }));
+}
+
+bool ExportDialog::sidecarMayBeWritten(const QString& output) {
+  const std::filesystem::path target = output.toStdString();
+  const QString sidecar =
+      QDir::toNativeSeparators(QString::fromStdString(scenarioPathFor(target).string()));
+  const auto refuse = [&](const QString& reason) {
+    status_->setText(tr("Not exported: %1").arg(reason));
+    emit exportFinished(false, false, status_->text());
+    return false;
+  };
+  try {
+    // With force, only the input scenario is refused: never replaced, whatever the answer.
+    checkScenarioSidecar(target, defaults_.inputScenario.toStdString(), true);
+  } catch (const nh::InputError&) {
+    return refuse(tr("the scenario written beside the export, %1, would replace the open "
+                     "scenario file; choose another file name.")
+                      .arg(sidecar));
+  }
+  try {
+    checkScenarioSidecar(target, {}, false);
+    return true;
+  } catch (const nh::InputError&) {
+    // An existing file that no earlier export to this output wrote: the user decides.
+  }
+  const auto answer = QMessageBox::question(
+      this, tr("Replace file?"),
+      tr("The export writes its scenario to %1, which exists and was not written by an "
+         "earlier export to %2.\n\nReplace it?")
+          .arg(sidecar, QString::fromStdString(exportedNameOf(target))),
+      QMessageBox::Yes | QMessageBox::No, QMessageBox::No);
+  if (answer == QMessageBox::Yes) return true;
+  return refuse(tr("%1 was kept; choose another file name.").arg(sidecar));
 }
 
 void ExportDialog::cancelExport() {

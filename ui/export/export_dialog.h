@@ -49,6 +49,9 @@ struct ExportDefaults {
       camera;  // the view's camera (cameraPoseOf(renderer->GetActiveCamera()))
   std::string pathX = "x", pathY = "y";              // phase portrait variables of the plot panel
   std::vector<std::string> timeSeries = {"energy"};  // variables of the time-series panel
+  // The scenario file the window has open ("" for none): the scenario written beside the
+  // export never replaces it.
+  QString inputScenario;
 };
 
 // Opens the export dialog (non-modal, deleted on close) for `scenario`, which it copies: the
@@ -84,6 +87,8 @@ class ExportDialog : public QDialog {
  public slots:
   void startExport();
   void cancelExport();
+  // Cancels a running export and returns once it has stopped and removed its temporary.
+  void cancelAndWait();
 
  signals:
   // Emitted on the GUI thread when an export ends: ok, cancelled, or failed with message.
@@ -102,6 +107,9 @@ class ExportDialog : public QDialog {
   void onProgress(const ExportProgress& progress);
   void onFinished();
   void setRunning(bool running);
+  // False if the scenario beside `output` would replace the input scenario, or replace an
+  // unrelated file that the user chose to keep (asked in a message box).
+  bool sidecarMayBeWritten(const QString& output);
 
   nh::Scenario scenario_;
   ExportDefaults defaults_;

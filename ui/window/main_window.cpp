@@ -653,9 +653,14 @@ void MainWindow::closeEvent(QCloseEvent* event) {
     event->ignore();
     return;
   }
+  cancelExports();  // nothing half-written stays behind the closed window
   if (presentation_) setPresentationMode(false);
   if (useSettings_) writeSettings();
   event->accept();
+}
+
+void MainWindow::cancelExports() {
+  for (ExportDialog* dialog : findChildren<ExportDialog*>()) dialog->cancelAndWait();
 }
 
 // ---- Files --------------------------------------------------------------------------------
@@ -1360,6 +1365,7 @@ void MainWindow::exportAnimation() {
   defaults.pathY = phase_->yVariable().toStdString();
   defaults.timeSeries.clear();
   for (const QString& v : timeSeries_->variables()) defaults.timeSeries.push_back(v.toStdString());
+  defaults.inputScenario = currentFile_;
   showExportDialog(this, controller_->scenario(), defaults);
 }
 

@@ -69,6 +69,10 @@ class MainWindow : public QMainWindow {
   QAction* tableFrameAction() const { return tableFrameAction_; }
   QAction* editInitialAction() const { return editInitialAction_; }
 
+  // Cancels every running animation export and waits until each has removed its temporary
+  // (closing the window and Ctrl+C in nhlab's terminal do this).
+  void cancelExports();
+
   // Open/save without dialogs; false (and a message) on failure.
   bool openScenario(const QString& path);
   bool saveScenario(const QString& path);

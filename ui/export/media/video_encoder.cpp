@@ -249,6 +249,7 @@ class StreamWriter {
     configure(codec_.get());
 
     temporary_ = createTemporaryFile(target, "partial");
+    registration_ = nh::TemporaryRegistration(temporary_.string());
     try {
       int result = avformat_alloc_output_context2(&format_, nullptr, muxer, temporary_.c_str());
       if (result < 0 || !format_) {
@@ -325,6 +326,7 @@ class StreamWriter {
                                  "; choose another file name");
     }
     temporary_.clear();
+    registration_.release();
   }
 
   void discard() noexcept {
@@ -335,6 +337,7 @@ class StreamWriter {
     }
     removeQuietly(temporary_);
     temporary_.clear();
+    registration_.release();
   }
 
  private:
@@ -345,6 +348,7 @@ class StreamWriter {
 
   fs::path target_;
   fs::path temporary_;
+  nh::TemporaryRegistration registration_;  // so that nh::removeLiveTemporaries() finds it
   CodecPtr codec_;
   PacketPtr packet_;
   AVFormatContext* format_ = nullptr;
@@ -578,6 +582,7 @@ class GifImpl final : public VideoEncoder::Impl {
     codec_ = requireEncoder("gif", "GIF");
     // Checks that a GIF can be written here now rather than after every frame was rendered.
     probe_ = createTemporaryFile(target, "partial");
+    probeRegistration_ = nh::TemporaryRegistration(probe_.string());
     try {
       const fs::path spoolPath = createTemporaryFile(target, "spool");
       spool_ = ::open(spoolPath.c_str(), O_RDWR | O_CLOEXEC);
@@ -626,6 +631,7 @@ class GifImpl final : public VideoEncoder::Impl {
     buildPalette();
     removeQuietly(probe_);
     probe_.clear();
+    probeRegistration_.release();
     auto configure = [](AVCodecContext* c) { c->thread_count = 1; };
     AVDictionary* options = nullptr;
     av_dict_set(&options, "loop", "0", 0);  // 0: loop forever
@@ -662,6 +668,7 @@ class GifImpl final : public VideoEncoder::Impl {
     writer_.reset();
     removeQuietly(probe_);
     probe_.clear();
+    probeRegistration_.release();
     if (spool_ >= 0) ::close(spool_);
     spool_ = -1;
   }
@@ -744,6 +751,7 @@ class GifImpl final : public VideoEncoder::Impl {
 
   const AVCodec* codec_ = nullptr;
   fs::path probe_;  // empty placeholder reserving the output's temporary until finish()
+  nh::TemporaryRegistration probeRegistration_;
   int spool_ = -1;
   std::vector<std::uint32_t> spoolSizes_;
   std::vector<ColourBin> bins_;
@@ -782,6 +790,7 @@ class PngSequenceImpl final : public VideoEncoder::Impl {
     if (result < 0) fail(Kind::EncodingFailed, "cannot open the PNG encoder: " + avError(result));
     frame_ = allocateFrame(AV_PIX_FMT_RGB24, settings.width, settings.height);
     directory_ = createTemporaryDirectory(target);
+    registration_ = nh::TemporaryRegistration(directory_.string());
   }
 
   ~PngSequenceImpl() override { discard(); }
@@ -804,11 +813,13 @@ class PngSequenceImpl final : public VideoEncoder::Impl {
                                  "; choose another directory");
     }
     directory_.clear();
+    registration_.release();
   }
 
   void discard() noexcept override {
     removeQuietly(directory_);
     directory_.clear();
+    registration_.release();
   }
 
  private:
@@ -858,6 +869,8 @@ class PngSequenceImpl final : public VideoEncoder::Impl {
   PacketPtr packet_;
   FramePtr frame_;
   fs::path directory_;
+  // nh::removeLiveTemporaries() removes the folder only while it is empty (rmdir).
+  nh::TemporaryRegistration registration_;
   int written_ = 0;
 };
 
@@ -964,6 +977,10 @@ void VideoEncoder::open(const fs::path& path, const VideoSettings& settings) {
                                  ": it is a device, FIFO or socket; a video needs a regular file");
     }
     target = decided.path;
+  } else {
+    // A folder given as a symlink gets the frames, and the link stays: the sequence's
+    // temporary is made beside the folder the link names and renamed over that folder.
+    target = nh::writeThroughLink(target.string());
   }
   switch (settings.format) {
     case VideoFormat::Mp4:

@@ -1,0 +1,129 @@
+// The export dialog and the scenario it writes beside the output (clip.mp4 → clip.mp4.json,
+// frames "run/" → run.json): it never replaces the scenario file the window has open, and asks
+// before replacing a file that no earlier export to the same output wrote; "No" writes nothing
+// and starts nothing.
+#include <QComboBox>
+#include <QDir>
+#include <QDoubleSpinBox>
+#include <QFile>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QtTest>
+#include <memory>
+
+#include "core/io/scenario_file.h"
+#include "message_boxes.h"
+#include "ui/export/export_dialog.h"
+#include "ui/export/media/virtual_display.h"
+
+namespace {
+
+QByteArray contentsOf(const QString& path) {
+  QFile f(path);
+  return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+
+bool writeText(const QString& path, const QByteArray& text) {
+  QFile f(path);
+  return f.open(QIODevice::WriteOnly) && f.write(text) == text.size();
+}
+
+QStringList entriesOf(const QString& folder) {
+  return QDir(folder).entryList(QDir::AllEntries | QDir::Hidden | QDir::System |
+                                QDir::NoDotAndDotDot);
+}
+
+// A short, small clip: 15 frames of 480 × 270.
+void makeTiny(nhui::ExportDialog& dialog) {
+  dialog.findChild<QComboBox*>("exportResolution")->setCurrentIndex(4);  // 480 × 270
+  dialog.findChild<QDoubleSpinBox*>("exportFps")->setValue(15);
+  dialog.findChild<QDoubleSpinBox*>("exportEnd")->setValue(1);
+}
+
+}  // namespace
+
+class ExportDialogSidecarTest : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void initTestCase() {
+    QVERIFY(dir_.isValid());
+    display_ = nh::ensureDisplay();
+  }
+
+  // The window has run.json open; PNG frames to "run" would write their scenario to run.json.
+  void neverReplacesTheOpenScenario() {
+    const QString folder = dir_.filePath("input");
+    QVERIFY(QDir().mkpath(folder));
+    const QString input = folder + "/run.json";
+    nh::writeScenarioFile(nh::Scenario{}, input.toStdString());
+    const QByteArray before = contentsOf(input);
+    QVERIFY(!before.isEmpty());
+
+    nhui::ExportDefaults defaults;
+    defaults.inputScenario = input;
+    nhui::ExportDialog dialog(nh::Scenario{}, defaults);
+    makeTiny(dialog);
+    dialog.setOutputPath(folder + "/run");
+    QSignalSpy finished(&dialog, &nhui::ExportDialog::exportFinished);
+    dialog.startExport();
+    const bool started = dialog.isRunning();
+    dialog.cancelAndWait();
+    QVERIFY2(!started, "the export started although its scenario would replace run.json");
+    QCOMPARE(finished.size(), 1);
+    QVERIFY(!finished.at(0).at(0).toBool());
+    const QString message = finished.at(0).at(2).toString();
+    QVERIFY2(message.contains("would replace the open scenario file"), qPrintable(message));
+    QCOMPARE(contentsOf(input), before);
+    QCOMPARE(entriesOf(folder), QStringList{"run.json"});
+  }
+
+  // clip.mp4.json holds the user's notes: "No" keeps them and exports nothing, "Yes" replaces
+  // them with the export's scenario.
+  void asksBeforeReplacingAnUnrelatedFile() {
+    const QString folder = dir_.filePath("unrelated");
+    QVERIFY(QDir().mkpath(folder));
+    const QString sidecar = folder + "/clip.mp4.json";
+    const QByteArray notes = "my notes, not a scenario\n";
+    QVERIFY(writeText(sidecar, notes));
+
+    const nhui::ExportDefaults defaults;
+    nhui::ExportDialog dialog(nh::Scenario{}, defaults);
+    makeTiny(dialog);
+    dialog.setOutputPath(folder + "/clip.mp4");
+    QSignalSpy finished(&dialog, &nhui::ExportDialog::exportFinished);
+
+    nhtest::answerNextMessageBox(QMessageBox::No);
+    dialog.startExport();
+    const bool started = dialog.isRunning();
+    dialog.cancelAndWait();
+    QVERIFY2(!started, "the export started without asking, or after the user said No");
+    QCOMPARE(finished.size(), 1);
+    QVERIFY(!finished.at(0).at(0).toBool());
+    QVERIFY2(finished.at(0).at(2).toString().contains("was kept"),
+             qPrintable(finished.at(0).at(2).toString()));
+    QCOMPARE(contentsOf(sidecar), notes);
+    QCOMPARE(entriesOf(folder), QStringList{"clip.mp4.json"});
+
+    nhtest::answerNextMessageBox(QMessageBox::Yes);
+    dialog.startExport();
+    QVERIFY(dialog.isRunning());
+    QVERIFY(finished.wait(120000));
+    QVERIFY2(finished.last().at(0).toBool(), qPrintable(finished.last().at(2).toString()));
+    QVERIFY(QFileInfo(folder + "/clip.mp4").size() > 0);
+    QCOMPARE(nh::exportedAsOf(sidecar.toStdString()), std::string("clip.mp4"));
+
+    // The sidecar of an earlier export to the same output is replaced without a question.
+    dialog.startExport();
+    QVERIFY2(dialog.isRunning(), "asked about the scenario its own earlier export wrote");
+    QVERIFY(finished.wait(120000));
+    QVERIFY2(finished.last().at(0).toBool(), qPrintable(finished.last().at(2).toString()));
+  }
+
+ private:
+  QTemporaryDir dir_;
+  std::unique_ptr<nh::VirtualDisplay> display_;
+};
+
+QTEST_MAIN(ExportDialogSidecarTest)
+#include "export_dialog_sidecar_test.moc"
