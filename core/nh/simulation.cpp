@@ -234,6 +234,7 @@ void Simulation::checkState(double t, const double* x, int size,
 }
 
 void Simulation::watchGrowth(double t, const double* x, double tEnd, long stepsThisCall) {
+  tEnd = std::max(tEnd, t + growthLookahead_);
   const SystemModel& system = equations_->system();
   const int first = system.n() + system.m(), size = equations_->stateSize();
   if (first >= size) return;

@@ -69,6 +69,10 @@ class Simulation {
   // compile new equations (the tape folds them in).
   void setParameters(const std::vector<double>& values);
   void setFormulation(Formulation formulation);
+  // For callers that advance in short pieces without an end (nhlab's worker): the growth
+  // watch of vakonomic runs (watchGrowth) then estimates the steps to at least t + seconds
+  // instead of to the piece's tEnd. 0 (the default): to tEnd only.
+  void setGrowthLookahead(double seconds) { growthLookahead_ = seconds; }
 
   // Integrates to tEnd, calling onSample at every t = origin + i·dtOut in (time(), tEnd]
   // (origin is the time given to setState; t computed from the integer i, compared with tEnd
@@ -128,7 +132,8 @@ class Simulation {
   };
   GrowthMark growth_[2];  // the last two tenfold increases of max |μ|
   int growthMarks_ = 0;
-  double growthLevel_ = 0;  // the next level of max |μ| to mark (0: set at the first step)
+  double growthLevel_ = 0;      // the next level of max |μ| to mark (0: set at the first step)
+  double growthLookahead_ = 0;  // setGrowthLookahead
   long reconstructionRejections_ = 0;
 };
 

@@ -131,7 +131,7 @@ class OutputFilesTest : public QObject {
     const Result r = nh::test::runNhsim(
         QStringList{"export", "ball_on_turntable", "--frames", link + suffix, "--no-scenario"} +
             kTiny,
-        headless());
+        headlessEnvironment());
     QVERIFY2(r.code == 0, qPrintable(r.err));
     struct stat st {};
     QCOMPARE(::lstat(link.toLocal8Bit().constData(), &st), 0);

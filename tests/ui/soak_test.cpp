@@ -12,7 +12,8 @@
 // NaN or infinite unless the run stopped with a message.
 //
 // NH_SOAK_SECONDS sets the wall time (default 60 s), NH_SOAK_SEED the seed (default
-// 20261123). On a failure (or a crash) the seed and the last actions are printed.
+// 20261123). Any inconsistency fails it; on a failure (or a crash) the seed and the last
+// actions are printed.
 #include <unistd.h>
 
 #include <QAbstractButton>
@@ -557,16 +558,9 @@ void SoakTest::act() {
   }
 }
 
-// An inconsistency fails the suite with NH_SOAK_STRICT=1. Without it (CI) the report is printed
-// and the case is skipped: two are known and open (issue 12) — undoing across a comparison that
-// was switched on or off since (the switch is not on the undo stack), and after that the panel
-// and the controller disagreeing on a parameter. Crashes, sanitizer reports and hangs always fail.
-#define FAIL_INCONSISTENT(problem)                                                      \
-  do {                                                                                  \
-    const QString report = failureReport(problem);                                      \
-    if (qEnvironmentVariableIntValue("NH_SOAK_STRICT") == 1) QFAIL(qPrintable(report)); \
-    QSKIP(qPrintable("known inconsistency (NH_SOAK_STRICT=1 fails): " + report));       \
-  } while (false)
+// An inconsistency fails the suite, with the seed and the last actions: the panel, the undo
+// stack and the simulation must agree. Crashes, sanitizer reports and hangs fail it too.
+#define FAIL_INCONSISTENT(problem) QFAIL(qPrintable(failureReport(problem)))
 
 void SoakTest::soak() {
   bool ok = false;

@@ -30,6 +30,21 @@ QString rangeReason(const nh::ParameterInfo& info, double v) {
            formatValue(v));
 }
 
+// Why `v` cannot be `info`'s value now: its range, then the system's own checks with the other
+// parameters in force (a rigid body's moments obey the triangle inequalities), as
+// SimulationController::setParameter checks them; "" if it can.
+QString refusalOf(const SimulationController& controller, const nh::ParameterInfo& info, double v) {
+  if (QString reason = rangeReason(info, v); !reason.isEmpty()) return reason;
+  std::vector<double> candidate = controller.parameters();
+  const int i = controller.system().parameterIndex(info.name);
+  if (i < 0 || i >= static_cast<int>(candidate.size())) return {};
+  candidate[i] = v;
+  const std::string why = controller.system().checkParameters(candidate.data());
+  if (why.empty()) return {};
+  return QObject::tr("%1 = %2 is not allowed: %3")
+      .arg(QString::fromStdString(info.name), formatValue(v), QString::fromStdString(why));
+}
+
 // The panel's message line: two lines high whether shown or not, so that showing a refusal
 // moves no row (the rows under the mouse stay where they are).
 QLabel* makeMessageLabel(QWidget* parent) {
@@ -216,7 +231,8 @@ void ParameterPanel::rebuild() {
     row.slider->setObjectName("slider_" + row.name);
     row.slider->setRange(0, kSliderSteps);
     row.slider->setToolTip(tip);
-    row.spin = new CheckedSpinBox([info](double v) { return rangeReason(info, v); });
+    row.spin = new CheckedSpinBox(
+        [controller = controller_, info](double v) { return refusalOf(*controller, info, v); });
     row.spin->setObjectName("spin_" + row.name);
     row.spin->setToolTip(tip);
     row.spin->setSingleStep(std::pow(10.0, std::floor(std::log10((hi - lo) / 100))));
@@ -280,9 +296,13 @@ void ParameterPanel::sliderMoved(Row& row, int position) {
   // Round to 4 significant digits of the span so values read cleanly.
   const double step = std::pow(10.0, std::floor(std::log10(row.hi - row.lo)) - 3);
   v = std::round(v / step) * step;
-  if (!row.info.allows(v)) return;
   const double before = controller_->parameter(row.info.name);
   if (before == v) return;
+  if (const QString reason = refusalOf(*controller_, row.info, v); !reason.isEmpty()) {
+    syncValues();  // the slider back to the value in force (this clears refusals: show it after)
+    showRefusal(tr("Refused: %1").arg(reason));
+    return;
+  }
   clearRefusals();
   {
     QSignalBlocker block(row.spin);
@@ -291,11 +311,14 @@ void ParameterPanel::sliderMoved(Row& row, int position) {
   // One drag (or one run of key presses without a press in between) merges into one step.
   undo_->push(new SetParameterCommand(controller_, row.info.name, before, v,
                                       row.slider->isSliderDown() ? dragSerial_ : -1 - dragSerial_));
+  // Refused all the same (the command reported why and left the stack): the widgets, set
+  // ahead of the controller above, show the value in force again.
+  if (controller_->parameter(row.info.name) != v) syncValues();
 }
 
 void ParameterPanel::spinCommitted(Row& row, double value) {
   if (syncing_) return;
-  const QString reason = rangeReason(row.info, value);
+  const QString reason = refusalOf(*controller_, row.info, value);
   if (!reason.isEmpty()) {
     syncValues();  // back to the value in force (this clears refusals: show it after)
     showRefusal(tr("Refused: %1").arg(reason));
@@ -305,6 +328,9 @@ void ParameterPanel::spinCommitted(Row& row, double value) {
   const double before = controller_->parameter(row.info.name);
   if (before == value) return;
   undo_->push(new SetParameterCommand(controller_, row.info.name, before, value));
+  // Refused all the same (the command reported why and left the stack): the spin box shows
+  // the value in force again.
+  if (controller_->parameter(row.info.name) != value) syncValues();
 }
 
 CheckedSpinBox* ParameterPanel::spinBox(const QString& name) const {

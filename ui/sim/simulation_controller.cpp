@@ -255,6 +255,9 @@ void SimulationController::submit(double t0, bool emitInitial,
   job.t0 = t0;
   job.dtOut = dtOut_;
   job.emitInitial = emitInitial;
+  // A run in the lab has no end: it must be able to go on for the scenario's length (t_end,
+  // 10 s by default) from wherever it is, as nhsim checks a run to t_end.
+  job.growthLookahead = scenario_.tEnd;
   for (size_t i = 0; i < runs_.size(); ++i) {
     if (states[i].empty()) continue;
     if (i == 1 && states[0].empty()) break;

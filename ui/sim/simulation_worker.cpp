@@ -110,6 +110,7 @@ void SimulationWorker::loop() {
             // constraints as they read with the new values (the table's Ω, say).
             run.sim->setState(job.t0, setup.x0);
             run.sim->setParameters(setup.parameters);
+            run.sim->setGrowthLookahead(job.growthLookahead);
           } catch (const std::exception& e) {
             run.failed = true;
             std::lock_guard relock(mutex_);

@@ -35,7 +35,10 @@ class SimulationWorker {
     long epoch = 0;
     double t0 = 0;
     double dtOut = 0.01;
-    bool emitInitial = true;     // false when t0 is already the last recorded sample
+    bool emitInitial = true;  // false when t0 is already the last recorded sample
+    // Simulated seconds ahead that a vakonomic run must be able to reach within its step
+    // budget (nh::Simulation::setGrowthLookahead): the chunks alone end too soon to tell.
+    double growthLookahead = 0;
     std::vector<RunSetup> runs;  // [0] primary, [1] comparison (optional)
   };
   // Records produced since the last take(), per run, or the error that stopped a run.
