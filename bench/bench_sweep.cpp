@@ -49,9 +49,10 @@ int main(int argc, char** argv) {
       {"initial values (shared equations)", {"vx=normal:0:0.3", "vy=uniform:-0.3:0.3"}},
       {"a parameter too (taped per run)", {"Omega0=uniform:0.5:3", "vx=normal:0:0.3"}},
   };
-  std::printf("bench_sweep: ball_on_turntable, %ld runs of t = 0 … %g (dt_out 0.01, dopri5), "
-              "measures max(x), mean(energy), first_crossing(y)\n",
-              runs, tEnd);
+  std::printf(
+      "bench_sweep: ball_on_turntable, %ld runs of t = 0 … %g (dt_out 0.01, dopri5), "
+      "measures max(x), mean(energy), first_crossing(y)\n",
+      runs, tEnd);
   for (const Case& c : cases) {
     StudySpec spec;
     spec.base.system = "ball_on_turntable";
@@ -64,9 +65,10 @@ int main(int argc, char** argv) {
     std::printf("  %s  (load average before: %s)\n", c.title, loadAverage().c_str());
     const double one = runsPerSecond(study, 1);
     const double two = runsPerSecond(study, 2);
-    std::printf("    1 worker : %8.1f runs/s\n    2 workers: %8.1f runs/s  (%.2fx)  (load "
-                "average after: %s)\n",
-                one, two, two / one, loadAverage().c_str());
+    std::printf(
+        "    1 worker : %8.1f runs/s\n    2 workers: %8.1f runs/s  (%.2fx)  (load "
+        "average after: %s)\n",
+        one, two, two / one, loadAverage().c_str());
   }
   return 0;
 }

@@ -225,8 +225,9 @@ struct Parser {
           "N points from FROM to TO of a parameter or independent state variable");
     linearize->add_flag("--json", line.json, "print JSON instead of text");
 
-    sweep->add_option("target", line.target,
-                      "a system name, a model file or a scenario file (*.json)")
+    sweep
+        ->add_option("target", line.target,
+                     "a system name, a model file or a scenario file (*.json)")
         ->type_name("SYSTEM|MODEL.yaml|SCENARIO.json")
         ->check(check);
     scenarioOptions(sweep, line);

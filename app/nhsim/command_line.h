@@ -62,8 +62,8 @@ std::string usageText();
 CommandLine parseArguments(const std::vector<std::string>& args);
 
 // The scenario of a run, export, linearize or sweep command line: its target loaded, the
-// shared scenario options applied and, for run and sweep, the run options; validated. *fromFile tells
-// whether the target was a scenario file. Throws InputError / UsageError.
+// shared scenario options applied and, for run and sweep, the run options; validated. *fromFile
+// tells whether the target was a scenario file. Throws InputError / UsageError.
 Scenario scenarioOf(const CommandLine& line, bool* fromFile = nullptr);
 
 // parseArguments, then every check that needs no simulation and writes nothing: targets

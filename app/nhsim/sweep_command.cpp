@@ -3,10 +3,16 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
+#include <cctype>
 #include <charconv>
 #include <chrono>
+#include <cmath>
+#include <cstdint>
 #include <cstdio>
+#include <memory>
+#include <string_view>
 #include <thread>
 
 #include "core/io/atomic_output.h"
@@ -42,8 +48,8 @@ Integer wholeNumber(const std::string& text, const char* option, Integer low, In
   const char* end = text.data() + text.size();
   const auto r = std::from_chars(text.data(), end, value);
   if (r.ec != std::errc() || r.ptr != end || value < low || value > high)
-    throw UsageError(std::string("option ") + option + " takes a whole number " + range +
-                     ", got " + quote(text));
+    throw UsageError(std::string("option ") + option + " takes a whole number " + range + ", got " +
+                     quote(text));
   return value;
 }
 
@@ -70,7 +76,8 @@ std::string commandEcho(const std::vector<std::string>& args) {
       continue;
     }
     if (word.rfind("--out=", 0) == 0 || word.rfind("--jobs=", 0) == 0) continue;
-    echo += " " + shellWord(word);
+    echo += ' ';  // appends: GCC 12's -Wrestrict misfires on " " + std::string
+    echo += shellWord(word);
   }
   return oneLine(echo);
 }
@@ -96,8 +103,9 @@ study::StudySpec studySpecOf(const CommandLine& line) {
   if (!line.vary.empty() && !line.sample.empty())
     throw UsageError("give either --vary axes or --sample axes, not both");
   if (line.vary.empty() && line.sample.empty())
-    throw UsageError("sweep needs --vary NAME=FROM:TO:N or --sample NAME=... (see 'nhsim sweep "
-                     "--help')");
+    throw UsageError(
+        "sweep needs --vary NAME=FROM:TO:N or --sample NAME=... (see 'nhsim sweep "
+        "--help')");
   try {
     for (const auto& text : line.vary) spec.grid.push_back(study::parseGridAxis(text));
     for (const auto& text : line.sample) spec.sample.push_back(study::parseSampleAxis(text));
@@ -157,9 +165,9 @@ int sweepCommand(const CommandLine& line, const std::vector<std::string>& args) 
     const double elapsed = std::chrono::duration<double>(Clock::now() - start).count();
     const double rate = elapsed > 0 ? static_cast<double>(done) / elapsed : 0;
     const std::string left =
-        rate > 0 && done < total ? ", " + duration(static_cast<double>(total - done) / rate) +
-                                       " left"
-                                 : "";
+        rate > 0 && done < total
+            ? ", " + duration(static_cast<double>(total - done) / rate) + " left"
+            : "";
     std::fprintf(stderr, "%snhsim: sweep %ld/%ld runs, %.4g runs/s%s%s", tty ? "\r" : "", done,
                  total, rate, left.c_str(), tty ? "\033[K" : "\n");
     if (tty && last) std::fputc('\n', stderr);

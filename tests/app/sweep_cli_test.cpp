@@ -65,9 +65,12 @@ class SweepCliTest : public QObject {
     for (int i = header + 1; i <= header + 12; ++i) QVERIFY(lines[i].endsWith(",ok"));
 
     // Samples too, and standard output.
-    const QStringList sample = {"sweep",   "rolling_disk", "--sample", "wphi=normal:0.5:0.2",
-                                "--count", "30",           "--seed",   "11",
-                                "--t-end", "1",            "--measure", "final(phi)",
+    const QStringList sample = {"sweep",     "rolling_disk",
+                                "--sample",  "wphi=normal:0.5:0.2",
+                                "--count",   "30",
+                                "--seed",    "11",
+                                "--t-end",   "1",
+                                "--measure", "final(phi)",
                                 "--quiet"};
     const Result a = nh::test::runNhsim(sample + QStringList{"--jobs", "1"});
     const Result b = nh::test::runNhsim(sample + QStringList{"--jobs", "2"});
@@ -94,26 +97,24 @@ class SweepCliTest : public QObject {
                                   << "unknown name 'nope'";
     QTest::newRow("reversed") << disk + QStringList{"--vary", "m=2:1:2"} << "reversed";
     QTest::newRow("N < 1") << disk + QStringList{"--vary", "m=1:2:0"} << "N must be";
-    QTest::newRow("both") << disk + QStringList{"--vary", "m=1:2:2", "--sample",
-                                                "r=uniform:0.1:0.2", "--count", "3"}
+    QTest::newRow("both") << disk + QStringList{"--vary",   "m=1:2:2",
+                                                "--sample", "r=uniform:0.1:0.2",
+                                                "--count",  "3"}
                           << "not both";
     QTest::newRow("nothing varies") << disk << "--vary";
     QTest::newRow("sample without count")
         << disk + QStringList{"--sample", "r=uniform:0.1:0.2"} << "--count";
     QTest::newRow("count too large")
-        << disk + QStringList{"--sample", "r=uniform:0.1:0.2", "--count", "20000000"}
-        << "--force";
+        << disk + QStringList{"--sample", "r=uniform:0.1:0.2", "--count", "20000000"} << "--force";
     QTest::newRow("measure syntax")
         << disk + QStringList{"--vary", "m=1:2:2", "--measure", "final(x) +"} << "measure";
     QTest::newRow("measure unknown column")
         << disk + QStringList{"--vary", "m=1:2:2", "--measure", "max(lambda_7)"}
         << "unknown name 'lambda_7'";
     QTest::newRow("long measure cut")
-        << disk + QStringList{"--vary", "m=1:2:2", "--measure",
-                              "final(" + QString(100, 'x') + ")"}
+        << disk + QStringList{"--vary", "m=1:2:2", "--measure", "final(" + QString(100, 'x') + ")"}
         << "…";
-    QTest::newRow("jobs 0") << disk + QStringList{"--vary", "m=1:2:2", "--jobs", "0"}
-                            << "--jobs";
+    QTest::newRow("jobs 0") << disk + QStringList{"--vary", "m=1:2:2", "--jobs", "0"} << "--jobs";
     QTest::newRow("unwritable output")
         << disk + QStringList{"--vary", "m=1:2:2", "--out", "/nonexistent/dir/out.csv"}
         << "cannot write";
@@ -137,8 +138,8 @@ class SweepCliTest : public QObject {
   void failingRunIsARow() {
     const QString out = path("failing.csv");
     const Result r = nh::test::runNhsim({"sweep", "ball_on_turntable", "--vary",
-                                         "inertia_ratio=0:0.4:2", "--t-end", "0.2",
-                                         "--measure", "final(x)", "--out", out, "--jobs", "2"});
+                                         "inertia_ratio=0:0.4:2", "--t-end", "0.2", "--measure",
+                                         "final(x)", "--out", out, "--jobs", "2"});
     QVERIFY2(r.code == 0, qPrintable(r.err));
     QVERIFY2(r.out.contains("2 runs (1 ok, 1 not)"), qPrintable(r.out));
     const QByteArray data = contents(out);
@@ -149,9 +150,9 @@ class SweepCliTest : public QObject {
   void interruptKeepsFinishedRows() {
     const QString out = path("interrupted.csv");
     QProcess p;
-    p.start(NHSIM_PATH, {"sweep", "rolling_disk", "--sample", "wphi=uniform:0.1:1", "--count",
-                         "1000000", "--t-end", "1", "--measure", "final(x)", "--jobs", "2",
-                         "--out", out});
+    p.start(NHSIM_PATH,
+            {"sweep", "rolling_disk", "--sample", "wphi=uniform:0.1:1", "--count", "1000000",
+             "--t-end", "1", "--measure", "final(x)", "--jobs", "2", "--out", out});
     QVERIFY(p.waitForStarted());
     // Until rows reach the hidden temporary (more than one stdio buffer).
     QElapsedTimer timer;
@@ -180,8 +181,8 @@ class SweepCliTest : public QObject {
       QVERIFY2(lines[header + 1 + rows].endsWith(",ok"), lines[header + 1 + rows].constData());
       ++rows;
     }
-    QCOMPARE(lines[header + 1 + rows],
-             QByteArray("# partial: ") + QByteArray::number(rows) + " of 1000000 runs (interrupted)");
+    QCOMPARE(lines[header + 1 + rows], QByteArray("# partial: ") + QByteArray::number(rows) +
+                                           " of 1000000 runs (interrupted)");
     QVERIFY(rows > 100 && rows < 1000000);
     QVERIFY2(err.contains(QString("%1 of 1000000").arg(rows)), qPrintable(err));
     QCOMPARE(lines.size(), header + rows + 3);
