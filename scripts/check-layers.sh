@@ -4,11 +4,12 @@
 #           resources/systems  the bundled model files (data, compiled in)
 #   rank 1  core/systems core/model (C++ systems; model files and the catalogue)
 #   rank 2  core/io
-#   rank 3  ui/sim ui/export/media resources (the bundled files and their Qt-Gui accessors)
-#   rank 4  ui/scene ui/plot ui/panels
-#   rank 5  ui/export
-#   rank 6  ui/window
-#   rank 7  app/nhsim app/nhlab   (nhlab may use nhsim's command-line helpers)
+#   rank 3  core/study         (parameter studies: runs, measures, the thread pool)
+#   rank 4  ui/sim ui/export/media resources (the bundled files and their Qt-Gui accessors)
+#   rank 5  ui/scene ui/plot ui/panels
+#   rank 6  ui/export
+#   rank 7  ui/window
+#   rank 8  app/nhsim app/nhlab   (nhlab may use nhsim's command-line helpers)
 # A source may include headers from its own folder and from folders of lower rank only; a
 # CMakeLists.txt may build only the sources beside it (no ../ or paths into other folders).
 # Usage: scripts/check-layers.sh [SOURCE_DIR]. Prints each violation; exit 1 if any.
@@ -20,11 +21,12 @@ rank_of() {
     core/nh|resources/systems) echo 0 ;;
     core/systems|core/model) echo 1 ;;
     core/io) echo 2 ;;
-    ui/sim|ui/export/media|resources) echo 3 ;;
-    ui/scene|ui/plot|ui/panels) echo 4 ;;
-    ui/export) echo 5 ;;
-    ui/window) echo 6 ;;
-    app/nhsim|app/nhlab) echo 7 ;;
+    core/study) echo 3 ;;
+    ui/sim|ui/export/media|resources) echo 4 ;;
+    ui/scene|ui/plot|ui/panels) echo 5 ;;
+    ui/export) echo 6 ;;
+    ui/window) echo 7 ;;
+    app/nhsim|app/nhlab) echo 8 ;;
     *) echo "" ;;
   esac
 }

@@ -14,7 +14,7 @@ namespace nh::cli {
 
 namespace {
 
-const char* kCommands = "list, info, run, export, equations, linearize";
+const char* kCommands = "list, info, run, export, equations, linearize, sweep";
 
 const char* kRunUsage =
     "usage: nhsim list\n"
@@ -35,6 +35,32 @@ const char* kEquationsUsage =
 const char* kLinearizeUsage =
     "       nhsim linearize SYSTEM|MODEL.yaml|SCENARIO.json [--set NAME=VALUE]...\n"
     "                 [--init NAME=VALUE]... [--sweep NAME=FROM:TO:N] [--json]\n";
+
+const char* kSweepUsage =
+    "       nhsim sweep SYSTEM|MODEL.yaml|SCENARIO.json [options of run]\n"
+    "                 (--vary NAME=FROM:TO:N... | --sample NAME=uniform:LO:HI|normal:MU:SIGMA...\n"
+    "                  --count N [--seed S]) --measure [NAME=]EXPR... [--out FILE|-]\n"
+    "                 [--jobs J] [--force] [--quiet]\n";
+
+const char* kSweepHelp =
+    "\nEach run integrates as 'nhsim run' does; its row holds the varied values, the measures\n"
+    "and a status (ok, blow-up at t=T, non-regular at t=T, failed at t=T: ..., error: ...).\n"
+    "A failing run is a row, never the end of the sweep.\n"
+    "\n"
+    "--vary axes form a grid (their product; the first axis varies slowest), N values from\n"
+    "FROM to TO (FROM < TO; N = 1 takes FROM). --sample draws each run's values from a\n"
+    "generator keyed by (seed, run, axis): run i gets the same values whatever --jobs is.\n"
+    "NAME is a parameter, else a state variable (its initial value; see 'nhsim info').\n"
+    "\n"
+    "A measure is an expression in the model-file syntax over final(E), initial(E), min(E),\n"
+    "max(E), mean(E) (time average, trapezoid) and first_crossing(E) (first time E changes\n"
+    "sign, interpolated; nan if never), E an expression of the columns 'nhsim run' writes:\n"
+    "  --measure 'reversal=first_crossing(w3)' --measure 'max(abs(lambda_1))'\n"
+    "\n"
+    "Output: CSV with '#' comment lines (command, system, axes, measures), a header, one\n"
+    "row per run in run order: the same bytes for any --jobs. More than 10^7 runs need\n"
+    "--force. Ctrl+C keeps the finished rows and ends the file with '# partial: N of M runs'.\n"
+    "Progress (runs done, runs/s, time left) goes to standard error unless --quiet.\n";
 
 // A word that would be taken for an option: "--x", "-x"; not "-" (standard output) and not a
 // negative number ("-1", "-0.5", "-1e-3", "-inf").
@@ -72,6 +98,7 @@ struct Parser {
   CLI::App* exporter = nullptr;
   CLI::App* equations = nullptr;
   CLI::App* linearize = nullptr;
+  CLI::App* sweep = nullptr;
   CLI::Validator check = valueCheck();
 
   CLI::Option* value(CLI::App* command, const std::string& name, std::string& target,
@@ -111,7 +138,8 @@ struct Parser {
     exporter = app.add_subcommand("export", "render the 3D view to a video or PNG frames");
     equations = app.add_subcommand("equations", "print the derived equations of motion");
     linearize = app.add_subcommand("linearize", "eigenvalues of the linearised equations");
-    for (CLI::App* command : {list, info, run, exporter, equations, linearize}) {
+    sweep = app.add_subcommand("sweep", "a parameter study: many runs, measures per run, CSV");
+    for (CLI::App* command : {list, info, run, exporter, equations, linearize, sweep}) {
       command->allow_extras();
       command->footer("");
     }
@@ -197,6 +225,38 @@ struct Parser {
           "N points from FROM to TO of a parameter or independent state variable");
     linearize->add_flag("--json", line.json, "print JSON instead of text");
 
+    sweep
+        ->add_option("target", line.target,
+                     "a system name, a model file or a scenario file (*.json)")
+        ->type_name("SYSTEM|MODEL.yaml|SCENARIO.json")
+        ->check(check);
+    scenarioOptions(sweep, line);
+    value(sweep, "--t-end", line.tEnd, "T", "simulate each run t = 0 … T seconds (default 10)");
+    value(sweep, "--dt-out", line.dtOut, "H", "sample every H seconds for the measures");
+    value(sweep, "--integrator", line.integrator, "dopri5|dop853|rk78|rk4|arkode78|bdf",
+          "the integrator (default dopri5)");
+    value(sweep, "--rtol", line.rtol, "R", "relative tolerance of the adaptive integrators");
+    value(sweep, "--atol", line.atol, "A", "absolute tolerance of the adaptive integrators");
+    value(sweep, "--step", line.step, "H", "step of the fixed-step integrator rk4");
+    value(sweep, "--max-steps", line.maxSteps, "N", "step budget of each run (default 20000000)");
+    sweep->add_flag("--no-projection", line.noProjection,
+                    "do not project the state back onto the constraints");
+    sweep->add_flag("--no-reconstruction", line.noReconstruction,
+                    "step every coordinate (no reconstruction over each step)");
+    repeated(sweep, "--vary", line.vary, "NAME=FROM:TO:N",
+             "a grid axis: N values of a parameter or initial value (repeatable)");
+    repeated(sweep, "--sample", line.sample, "NAME=uniform:LO:HI|normal:MU:SIGMA",
+             "a random axis (repeatable; with --count)");
+    value(sweep, "--count", line.count, "N", "the number of sampled runs");
+    value(sweep, "--seed", line.seed, "S", "the sample's seed, 0 … 2^64-1 (default 0)");
+    repeated(sweep, "--measure", line.measure, "[NAME=]EXPR",
+             "a column computed from each run (repeatable; see below)");
+    value(sweep, "--out", line.out, "FILE|-", "the CSV file, or - for standard output (default)");
+    value(sweep, "--jobs", line.jobs, "J", "worker threads (default: all hardware threads)");
+    sweep->add_flag("--force", line.force, "run more than 10^7 runs");
+    sweep->add_flag("--quiet", line.quiet, "no progress and no summary");
+    sweep->footer(kSweepHelp);
+
     app.footer(usageText());
   }
 };
@@ -253,7 +313,7 @@ double numberOr(const std::string& text, const std::string& option, double fallb
 }  // namespace
 
 std::string usageText() {
-  return std::string(kRunUsage) + kExportUsage + kEquationsUsage + kLinearizeUsage;
+  return std::string(kRunUsage) + kExportUsage + kEquationsUsage + kLinearizeUsage + kSweepUsage;
 }
 
 CommandLine parseArguments(const std::vector<std::string>& args) {
@@ -263,8 +323,8 @@ CommandLine parseArguments(const std::vector<std::string>& args) {
     return line;
   }
   const std::string& first = args[0];
-  const std::vector<std::string> known = {"list",   "info",      "run",
-                                          "export", "equations", "linearize"};
+  const std::vector<std::string> known = {"list",      "info",      "run",  "export",
+                                          "equations", "linearize", "sweep"};
   if (first.empty() || first[0] != '-') {
     bool isCommand = false;
     for (const auto& k : known) isCommand = isCommand || first == k;
@@ -322,6 +382,11 @@ CommandLine parseArguments(const std::vector<std::string>& args) {
     refuseExtras(*command, "equations", "takes one system");
     if (line.target.empty())
       throw UsageError("equations needs a system name or a model file (see 'nhsim list')");
+  } else if (command == parser.sweep) {
+    line.command = Command::Sweep;
+    refuseExtras(*command, "sweep", "takes one system or scenario");
+    if (line.target.empty())
+      throw UsageError("sweep needs a system name, a model file or a scenario file");
   } else {
     line.command = Command::Linearize;
     refuseExtras(*command, "linearize", "takes one system or scenario");
@@ -334,7 +399,8 @@ CommandLine parseArguments(const std::vector<std::string>& args) {
 Scenario scenarioOf(const CommandLine& line, bool* fromFile) {
   Scenario s = loadTarget(line.target, fromFile);
   applyScenarioOptions(line.set, line.init, line.dynamics, line.formulation, s);
-  if (line.command == Command::Run) {
+  const bool runs = line.command == Command::Run || line.command == Command::Sweep;
+  if (runs) {
     s.tEnd = numberOr(line.tEnd, "--t-end", s.tEnd);
     s.dtOut = numberOr(line.dtOut, "--dt-out", s.dtOut);
     if (!line.integrator.empty()) {
@@ -348,7 +414,7 @@ Scenario scenarioOf(const CommandLine& line, bool* fromFile) {
     s.integrator.atol = numberOr(line.atol, "--atol", s.integrator.atol);
     s.integrator.step = numberOr(line.step, "--step", s.integrator.step);
   }
-  if (line.command == Command::Run || line.command == Command::Export) {
+  if (runs || line.command == Command::Export) {
     if (line.has("--max-steps")) s.integrator.maxSteps = parseStepBudget(line.maxSteps);
     if (line.noProjection) s.integrator.projection = false;
     if (line.noReconstruction) s.integrator.reconstruction = false;
@@ -403,6 +469,7 @@ CommandLine parseCommandLine(const std::vector<std::string>& args) {
       break;
     case Command::Export:
     case Command::Linearize:
+    case Command::Sweep:
       line.scenario = scenarioOf(line, &line.scenarioFromFile);
       break;
   }

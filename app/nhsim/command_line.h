@@ -11,7 +11,7 @@
 
 namespace nh::cli {
 
-enum class Command { Help, Version, List, Info, Run, Export, Equations, Linearize };
+enum class Command { Help, Version, List, Info, Run, Export, Equations, Linearize, Sweep };
 
 // The words of a command line as given (values not yet converted), per command.
 struct CommandLine {
@@ -27,7 +27,7 @@ struct CommandLine {
   std::vector<std::string> set, init;
   std::string dynamics, formulation;
 
-  // run
+  // run, sweep
   std::string tEnd, dtOut, integrator, rtol, atol, step, maxSteps;  // --max-steps: run, export
   bool noProjection = false, noReconstruction = false;
   std::string out = "-", saveScenario;
@@ -35,12 +35,16 @@ struct CommandLine {
 
   std::string sweep;  // linearize
 
+  // sweep (with the run options above, --out, --quiet and --force)
+  std::vector<std::string> vary, sample, measure;
+  std::string count, seed, jobs;
+
   // export (--t-end above)
   std::string video, frames, width, height, fps, tStart, speed, trail, plotPath, plot, csv;
   bool noTrails = false, noForces = false, velocities = false, noOverlay = false, plots = false,
        noScenario = false, force = false;
 
-  // Filled by parseCommandLine for run, export and linearize: the scenario to run, and
+  // Filled by parseCommandLine for run, export, linearize and sweep: the scenario to run, and
   // whether the target was a scenario file (which brings its own t_end).
   Scenario scenario;
   bool scenarioFromFile = false;
@@ -57,9 +61,9 @@ std::string usageText();
 // option otherwise. --help and --version give Command::Help and Command::Version.
 CommandLine parseArguments(const std::vector<std::string>& args);
 
-// The scenario of a run, export or linearize command line: its target loaded, the shared
-// scenario options applied and, for run, the run options; validated. *fromFile tells
-// whether the target was a scenario file. Throws InputError / UsageError.
+// The scenario of a run, export, linearize or sweep command line: its target loaded, the
+// shared scenario options applied and, for run and sweep, the run options; validated. *fromFile
+// tells whether the target was a scenario file. Throws InputError / UsageError.
 Scenario scenarioOf(const CommandLine& line, bool* fromFile = nullptr);
 
 // parseArguments, then every check that needs no simulation and writes nothing: targets

@@ -18,6 +18,7 @@
 #include "app/nhsim/command_line.h"
 #include "app/nhsim/equations_command.h"
 #include "app/nhsim/linearize_command.h"
+#include "app/nhsim/sweep_command.h"
 #include "core/io/atomic_output.h"
 #include "core/io/csv_writer.h"
 #include "core/io/scenario_file.h"
@@ -284,6 +285,8 @@ int main(int argc, char** argv) {
         return run(line);
       case Command::Equations:
         return equationsCommand(line);
+      case Command::Sweep:
+        return sweepCommand(line, args);
       default:
         return linearizeCommand(line);
     }

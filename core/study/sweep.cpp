@@ -1,0 +1,358 @@
+#include "core/study/sweep.h"
+
+#include <charconv>
+#include <cmath>
+#include <limits>
+#include <map>
+#include <numbers>
+
+#include "core/model/catalogue.h"
+#include "core/nh/errors.h"
+#include "core/nh/messages.h"
+
+namespace nh::study {
+
+namespace {
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+// A finite number, all of `text` (from_chars ignores the locale).
+bool readNumber(const std::string& text, double& value) {
+  const char* end = text.data() + text.size();
+  const auto r = std::from_chars(text.data(), end, value);
+  return r.ec == std::errc() && r.ptr == end && std::isfinite(value);
+}
+
+std::vector<std::string> split(const std::string& text, char separator) {
+  std::vector<std::string> parts;
+  size_t start = 0;
+  for (size_t at = text.find(separator); at != std::string::npos;
+       at = text.find(separator, start)) {
+    parts.push_back(text.substr(start, at - start));
+    start = at + 1;
+  }
+  parts.push_back(text.substr(start));
+  return parts;
+}
+
+// NAME and the rest of "NAME=REST".
+std::pair<std::string, std::string> nameAndRest(const std::string& text, const char* option,
+                                                const char* form) {
+  const size_t equals = text.find('=');
+  if (equals == std::string::npos || equals == 0)
+    throw InputError(std::string(option) + " takes " + form + ", got '" + echoInput(text) + "'");
+  return {text.substr(0, equals), text.substr(equals + 1)};
+}
+
+double numberIn(const std::string& part, const char* option, const std::string& whole) {
+  double value = 0;
+  if (!readNumber(part, value))
+    throw InputError(std::string(option) + " '" + echoInput(whole) + "': '" + echoInput(part) +
+                     "' is not a finite number");
+  return value;
+}
+
+// SplitMix64 (Steele, Lea & Flood 2014): a counter-based generator, so that the value of
+// (seed, run, axis, draw) needs no state from earlier draws.
+std::uint64_t mix(std::uint64_t z) {
+  z += 0x9e3779b97f4a7c15ULL;
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+  return z ^ (z >> 31);
+}
+// A uniform double in [0, 1) from the 53 high bits.
+double uniformAt(std::uint64_t seed, long run, int axis, int draw) {
+  const std::uint64_t key =
+      mix(mix(mix(seed) ^ static_cast<std::uint64_t>(run)) ^
+          ((static_cast<std::uint64_t>(axis) << 1) | static_cast<std::uint64_t>(draw)));
+  return static_cast<double>(key >> 11) * 0x1p-53;
+}
+
+std::string csvField(const std::string& text) {
+  if (text.find_first_of(",\"\n\r") == std::string::npos) return text;
+  std::string out = "\"";
+  for (char c : text) {
+    if (c == '"') out += '"';
+    out += c;
+  }
+  return out + "\"";
+}
+
+std::string number(double v) { return std::isnan(v) ? "nan" : formatValue(v); }
+
+std::string oneLineOf(std::string text) {
+  for (char& c : text)
+    if (c == '\n' || c == '\r') c = ' ';
+  return text;
+}
+
+}  // namespace
+
+GridAxis parseGridAxis(const std::string& text) {
+  const auto [name, rest] = nameAndRest(text, "--vary", "NAME=FROM:TO:N");
+  const std::vector<std::string> parts = split(rest, ':');
+  if (parts.size() != 3)
+    throw InputError("--vary takes NAME=FROM:TO:N, got '" + echoInput(text) + "'");
+  GridAxis axis;
+  axis.name = name;
+  axis.from = numberIn(parts[0], "--vary", text);
+  axis.to = numberIn(parts[1], "--vary", text);
+  long count = 0;
+  const char* end = parts[2].data() + parts[2].size();
+  const auto r = std::from_chars(parts[2].data(), end, count);
+  if (r.ec != std::errc() || r.ptr != end || count < 1)
+    throw InputError("--vary '" + echoInput(text) + "': N must be a whole number >= 1, got '" +
+                     echoInput(parts[2]) + "'");
+  axis.count = count;
+  if (axis.from > axis.to)
+    throw InputError("--vary '" + echoInput(text) + "': the range is reversed (FROM > TO)");
+  if (axis.from == axis.to && count > 1)
+    throw InputError("--vary '" + echoInput(text) + "': the range is empty (FROM = TO) for " +
+                     std::to_string(count) + " values");
+  return axis;
+}
+
+SampleAxis parseSampleAxis(const std::string& text) {
+  const auto [name, rest] = nameAndRest(text, "--sample", "NAME=uniform:LO:HI|normal:MU:SIGMA");
+  const std::vector<std::string> parts = split(rest, ':');
+  if (parts.size() != 3 || (parts[0] != "uniform" && parts[0] != "normal"))
+    throw InputError("--sample takes NAME=uniform:LO:HI or NAME=normal:MU:SIGMA, got '" +
+                     echoInput(text) + "'");
+  SampleAxis axis;
+  axis.name = name;
+  axis.law = parts[0] == "uniform" ? SampleAxis::Law::Uniform : SampleAxis::Law::Normal;
+  axis.a = numberIn(parts[1], "--sample", text);
+  axis.b = numberIn(parts[2], "--sample", text);
+  if (axis.law == SampleAxis::Law::Uniform && !(axis.a < axis.b))
+    throw InputError("--sample '" + echoInput(text) + "': the range is " +
+                     (axis.a == axis.b ? "empty (LO = HI)" : "reversed (LO > HI)"));
+  if (axis.law == SampleAxis::Law::Normal && !(axis.b > 0))
+    throw InputError("--sample '" + echoInput(text) + "': SIGMA must be > 0");
+  return axis;
+}
+
+std::string toString(const GridAxis& axis) {
+  return axis.name + "=" + formatValue(axis.from) + ":" + formatValue(axis.to) + ":" +
+         std::to_string(axis.count);
+}
+
+std::string toString(const SampleAxis& axis) {
+  return axis.name + "=" + (axis.law == SampleAxis::Law::Uniform ? "uniform:" : "normal:") +
+         formatValue(axis.a) + ":" + formatValue(axis.b);
+}
+
+Study::Study(StudySpec spec) : spec_(std::move(spec)) {
+  const bool grid = !spec_.grid.empty(), sample = !spec_.sample.empty();
+  if (grid == sample)
+    throw InputError(grid ? "give either --vary axes or --sample axes, not both"
+                          : "nothing varies: give --vary NAME=FROM:TO:N or --sample NAME=...");
+  spec_.base.validate();
+  system_ = findSystem(spec_.base.system);
+  const SystemInfo& info = system_->info();
+  baseParameters_ = resolveParameters(*system_, spec_.base.parameters);
+  layout_ = stateLayout(*system_, spec_.base.dynamics);
+
+  std::vector<std::string> names;
+  for (const auto& axis : spec_.grid) names.push_back(axis.name);
+  for (const auto& axis : spec_.sample) names.push_back(axis.name);
+  for (const std::string& name : names) {
+    for (const auto& earlier : names_)
+      if (earlier == name) throw InputError("'" + echoInput(name) + "' is varied twice");
+    int parameter = -1;
+    for (size_t p = 0; p < info.parameters.size(); ++p)
+      if (info.parameters[p].name == name) parameter = static_cast<int>(p);
+    const int state = layout_.find(name);
+    if (parameter < 0 && state < 0) {
+      std::string parameters, states;
+      for (const auto& p : info.parameters) parameters += (parameters.empty() ? "" : ", ") + p.name;
+      for (const auto& s : layout_.names) states += (states.empty() ? "" : ", ") + s;
+      throw InputError("unknown name '" + echoInput(name) + "' for system '" + info.name +
+                       "' (parameters: " + parameters + "; state: " + states + ")");
+    }
+    names_.push_back(name);
+    isParameter_.push_back(parameter >= 0);
+    index_.push_back(parameter >= 0 ? parameter : state);
+  }
+  // A grid's values lie between its ends: both ends in a parameter's range keep every run in
+  // it (ranges are intervals). A sample's values are checked run by run (a status).
+  for (size_t a = 0; a < spec_.grid.size(); ++a) {
+    if (!isParameter_[a]) continue;
+    for (const double end : {spec_.grid[a].from, spec_.grid[a].to}) {
+      std::map<std::string, double> overrides = spec_.base.parameters;
+      overrides[names_[a]] = end;
+      resolveParameters(*system_, overrides);
+    }
+  }
+  double runs = 1;
+  if (grid) {
+    for (const auto& axis : spec_.grid) runs *= static_cast<double>(axis.count);
+  } else {
+    if (spec_.count < 1)
+      throw InputError("--count must be a whole number >= 1, got " + std::to_string(spec_.count));
+    runs = static_cast<double>(spec_.count);
+  }
+  if (runs > kMaxRuns && !spec_.force)
+    throw InputError("the study has " + formatValue(runs) + " runs, more than " +
+                     formatValue(kMaxRuns) + ": give --force to run it anyway");
+  if (runs > 9e18) throw InputError("the study has " + formatValue(runs) + " runs: too many");
+  runs_ = static_cast<long>(runs);
+
+  baseEquations_ = std::make_shared<const EquationsOfMotion>(
+      system_, spec_.base.dynamics, spec_.base.formulation, baseParameters_);
+  outputColumns_ = outputColumns(*baseEquations_);
+  measures_ = MeasureSet(spec_.measures, outputColumns_);
+}
+
+Study::~Study() = default;
+
+std::vector<std::string> Study::columns() const {
+  std::vector<std::string> out = names_;
+  for (const auto& name : measures_.names()) out.push_back(name);
+  out.push_back("status");
+  return out;
+}
+
+void Study::variedValues(long i, double* out) const {
+  if (!spec_.grid.empty()) {
+    // The last axis varies fastest (nested loops in the order given).
+    long rest = i;
+    for (size_t a = spec_.grid.size(); a-- > 0;) {
+      const GridAxis& axis = spec_.grid[a];
+      const long k = rest % axis.count;
+      rest /= axis.count;
+      // The ends exactly; between them from + (to − from)·k/(N − 1).
+      out[a] = k == axis.count - 1 && axis.count > 1
+                   ? axis.to
+                   : axis.from + (axis.to - axis.from) * static_cast<double>(k) /
+                                     static_cast<double>(std::max(1L, axis.count - 1));
+    }
+    return;
+  }
+  for (size_t a = 0; a < spec_.sample.size(); ++a) {
+    const SampleAxis& axis = spec_.sample[a];
+    const int slot = static_cast<int>(a);
+    const double u = uniformAt(spec_.seed, i, slot, 0);
+    if (axis.law == SampleAxis::Law::Uniform) {
+      out[a] = axis.a + (axis.b - axis.a) * u;
+    } else {
+      // Box–Muller; 1 − u is in (0, 1], so the logarithm is finite.
+      const double v = uniformAt(spec_.seed, i, slot, 1);
+      out[a] =
+          axis.a + axis.b * std::sqrt(-2 * std::log(1 - u)) * std::cos(2 * std::numbers::pi * v);
+    }
+  }
+}
+
+void Study::run(long i, StudyWorker& worker, RunResult& out,
+                const std::atomic<bool>* cancel) const {
+  out.index = i;
+  out.varied.resize(names_.size());
+  out.measures.assign(static_cast<size_t>(measures_.size()), kNaN);
+  variedValues(i, out.varied.data());
+  bool ok = false;
+  try {
+    std::vector<double> parameters = baseParameters_;
+    std::map<std::string, double> initial = spec_.base.initial;
+    bool parametersVary = false;
+    for (size_t a = 0; a < names_.size(); ++a) {
+      if (isParameter_[a]) {
+        parameters[static_cast<size_t>(index_[a])] = out.varied[a];
+        parametersVary = true;
+      } else {
+        initial[names_[a]] = out.varied[a];
+      }
+    }
+    if (parametersVary) {  // range checks (a sample may leave a parameter's range)
+      std::map<std::string, double> overrides = spec_.base.parameters;
+      for (size_t a = 0; a < names_.size(); ++a)
+        if (isParameter_[a]) overrides[names_[a]] = out.varied[a];
+      resolveParameters(*system_, overrides);
+    }
+    if (!worker.simulation_ || parameters != worker.parameters_) {
+      // Equations are compiled per parameter values (they fold into the tape): shared when
+      // only initial values vary, taped by this worker otherwise.
+      auto equations = parameters == baseParameters_
+                           ? baseEquations_
+                           : std::make_shared<const EquationsOfMotion>(
+                                 baseEquations_->withParameters(parameters));
+      worker.simulation_.reset();
+      worker.simulation_ = std::make_unique<Simulation>(equations, spec_.base.integrator);
+      worker.parameters_ = parameters;
+    }
+    Simulation& sim = *worker.simulation_;
+    sim.setState(0.0, initialState(sim.equations(), 0.0, initial));
+    worker.accumulator_.reset();
+    const EquationsOfMotion& eq = sim.equations();
+    auto onSample = [&](double t, const double* x) {
+      outputRow(eq, sim.workspace(), layout_, t, x, worker.observables_, worker.row_);
+      worker.accumulator_.add(t, worker.row_.data());
+      if (cancel && cancel->load(std::memory_order_relaxed)) throw RunCancelled{};
+    };
+    // A t-end off the output grid still gets its sample, as in `nhsim run`.
+    if (!sim.advance(spec_.base.tEnd, spec_.base.dtOut, onSample))
+      onSample(sim.time(), sim.state().data());
+    worker.accumulator_.values(out.measures.data());
+    out.status = "ok";
+    ok = true;
+  } catch (const SingularSystemError& e) {
+    out.status = "non-regular at t=" + formatValue(e.time());
+  } catch (const IntegrationError& e) {
+    const std::string message = e.what();
+    out.status = message.find("blew up") != std::string::npos
+                     ? "blow-up at t=" + formatValue(e.time())
+                     : "failed at t=" + formatValue(e.time()) + ": " + oneLineOf(message);
+  } catch (const RunCancelled&) {
+    worker.simulation_.reset();
+    throw;
+  } catch (const std::exception& e) {
+    out.status = "error: " + oneLineOf(e.what());
+  }
+  // A failed run leaves its simulation mid-step: the next run starts on a new one.
+  if (!ok) worker.simulation_.reset();
+}
+
+std::string Study::headerText(const std::string& commandLine) const {
+  const Scenario& s = spec_.base;
+  std::string text = "# " + oneLineOf(commandLine) + "\n";
+  text += "# system: " + s.system + " (" + nh::toString(s.dynamics) + ", " +
+          nh::toString(s.formulation) + ", " + nh::toString(s.integrator.method) + ", rtol " +
+          formatValue(s.integrator.rtol) + ", atol " + formatValue(s.integrator.atol) +
+          "), t = 0 … " + formatValue(s.tEnd) + ", dt_out " + formatValue(s.dtOut) + "\n";
+  for (size_t a = 0; a < names_.size(); ++a) {
+    const char* kind = isParameter_[a] ? " (parameter)" : " (initial value)";
+    if (!spec_.grid.empty())
+      text += "# vary: " + toString(spec_.grid[a]) + kind + "\n";
+    else
+      text += "# sample: " + toString(spec_.sample[a]) + kind + "\n";
+  }
+  if (spec_.grid.empty())
+    text +=
+        "# count " + std::to_string(spec_.count) + ", seed " + std::to_string(spec_.seed) + "\n";
+  text += "# runs: " + std::to_string(runs_) + "\n";
+  for (int m = 0; m < measures_.size(); ++m)
+    text += "# measure: " + oneLineOf(measures_.names()[static_cast<size_t>(m)]) + " = " +
+            oneLineOf(measures_.expressions()[static_cast<size_t>(m)]) + "\n";
+  const std::vector<std::string> names = columns();
+  for (size_t c = 0; c < names.size(); ++c) text += (c ? "," : "") + csvField(oneLineOf(names[c]));
+  return text + "\n";
+}
+
+std::string Study::rowText(const RunResult& result) const {
+  std::string text;
+  for (const double v : result.varied) text += number(v) + ",";
+  for (const double v : result.measures) text += number(v) + ",";
+  return text + csvField(result.status) + "\n";
+}
+
+std::string Study::partialText(long written, long total) {
+  return "# partial: " + std::to_string(written) + " of " + std::to_string(total) +
+         " runs (interrupted)\n";
+}
+
+StudyWorker::StudyWorker(const Study& study) : accumulator_(study.measures_) {
+  row_.reserve(study.outputColumns_.size());
+}
+
+StudyWorker::~StudyWorker() = default;
+
+}  // namespace nh::study
