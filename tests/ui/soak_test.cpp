@@ -319,10 +319,11 @@ void SoakTest::editParameter(bool refused) {
   QString text;
   if (refused) {
     const int kind = random_.bounded(4);
+    // All digits: six would round min − 1.3 back onto a bound of −10⁶, an allowed value.
     if (kind == 0 && std::isfinite(info.min))
-      text = QString::number(info.min - 1 - random_.bounded(5.0), 'g', 6);
+      text = QString::number(info.min - 1 - random_.bounded(5.0), 'g', 17);
     else if (kind == 1 && std::isfinite(info.max))
-      text = QString::number(info.max + 1 + random_.bounded(5.0), 'g', 6);
+      text = QString::number(info.max + 1 + random_.bounded(5.0), 'g', 17);
     else if (kind == 2)
       text = "1e999";
     else
