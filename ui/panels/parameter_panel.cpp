@@ -435,8 +435,17 @@ void InitialStatePanel::rebuild() {
 }
 
 void InitialStatePanel::syncValues() {
-  syncing_ = true;
   const nh::StateLayout& layout = controller_->primary().layout().state;
+  // The same system under other dynamics has another state (vakonomic runs add the
+  // multipliers mu): the fields follow the state, not only the system.
+  bool sameFields = spins_.size() == layout.names.size();
+  for (size_t i = 0; sameFields && i < spins_.size(); ++i)
+    sameFields = spins_[i].first.toStdString() == layout.names[i];
+  if (!sameFields) {
+    rebuild();  // which syncs the values
+    return;
+  }
+  syncing_ = true;
   const auto& x0 = controller_->initialState();
   const auto& overrides = controller_->initialOverrides();
   for (size_t i = 0; i < spins_.size() && i < layout.index.size(); ++i) {
