@@ -562,9 +562,9 @@ void SoakTest::act() {
 // An inconsistency fails the suite, with the seed and the last actions: the panel, the undo
 // stack and the simulation must agree. Crashes, sanitizer reports and hangs fail it too.
 #define FAIL_INCONSISTENT(problem) QFAIL(qPrintable(failureReport(problem)))
-// One kind is known and open (issue 12): undoing and redoing everything across paused forks
-// can leave other parameter values (seed 99 within seconds; the default seed under load). It
-// is reported and the case skipped unless NH_SOAK_STRICT=1; every other kind fails.
+// One kind is known and open (issue 12): undoing and redoing everything across scrubs and
+// initial-condition edits can leave another parameter value (the default seed, on some runs).
+// It is reported and the case skipped unless NH_SOAK_STRICT=1; every other kind fails.
 #define FAIL_UNDO_ALL(problem)                                                         \
   do {                                                                                 \
     const QString report = failureReport(problem);                                     \

@@ -74,6 +74,10 @@ void SetParameterCommand::redo() {
 void SetParameterCommand::undo() {
   if (swapRecordedTimeline()) return;
   apply(before_, "undo");
+  // Undone from a moment scrubbed to (before or after the edit): the history it replaced
+  // comes back on redo, with the edit where it was made, instead of the edit being made again
+  // at the moment displayed then.
+  if (!isObsolete()) otherTimeline_ = controller_->takeDroppedTimeline();
 }
 
 bool SetParameterCommand::mergeWith(const QUndoCommand* other) {

@@ -89,7 +89,7 @@ void SimulationController::setParameter(const std::string& name, double value) {
   if (!info.allows(value))
     throw nh::InputError("'" + name + "' must be in " + info.rangeText() + ", got " +
                          nh::formatValue(value));
-  if (parameters_[i] == value) return;
+  if (parameters_[i] == value && !changesLater(i, value)) return;
   std::vector<double> candidate = parameters_;
   candidate[i] = value;
   if (!primary().empty()) keepContinuous(candidate, displayIndex(), i);
@@ -383,6 +383,16 @@ void SimulationController::continueFromEnd() {
     parameters[i] = run.parametersAt(run.size() - 1);
   }
   submit(t, false, states, parameters);
+}
+
+bool SimulationController::changesLater(int i, double value) const {
+  // Scrubbed back before a later edit of the parameter: setting the value in force here
+  // still removes that edit from the history after this moment (undo from an earlier moment).
+  const RunHistory& run = primary();
+  if (run.empty() || !scrubbed_) return false;
+  for (size_t k = displayIndex() + 1; k < run.size(); ++k)
+    if (run.parametersAt(k)[i] != value) return true;
+  return false;
 }
 
 const std::vector<double>& SimulationController::recordedParameters() const {

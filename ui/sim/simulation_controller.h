@@ -49,6 +49,8 @@ class SimulationController : public QObject {
 
   // The parameters in force at the displayed moment.
   const std::vector<double>& parameters() const { return parameters_; }
+  // Whether parameter i takes another value than `value` after the displayed moment.
+  bool changesLater(int i, double value) const;
   double parameter(const std::string& name) const;
   // Takes effect at once from the displayed moment: the sample there is recomputed with the
   // new value (so a paused view shows the new forces at once) and the run goes on from it;
