@@ -830,9 +830,12 @@ void Loader::readLabels() {
 // variable it names that labels leave without a unit gets it there too, so that plots and the
 // initial-condition fields show the same unit whichever form a file uses.
 void Loader::unitsIntoLabels() {
-  for (const auto& [name, unit] : info_.stateUnits) {
+  for (const auto& entry : info_.stateUnits) {
+    // (Not a structured binding: clang 14 does not let a lambda capture one.)
+    const std::string& name = entry.first;
+    const std::string& unit = entry.second;
     auto it = std::find_if(info_.variableLabels.begin(), info_.variableLabels.end(),
-                           [&](const VariableLabel& v) { return v.name == name; });
+                           [&name](const VariableLabel& v) { return v.name == name; });
     if (it == info_.variableLabels.end())
       info_.variableLabels.push_back(VariableLabel{name, "", unit});
     else if (it->unit.empty())
