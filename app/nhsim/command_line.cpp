@@ -125,6 +125,20 @@ struct Parser {
           "how they are formed (default multipliers)");
   }
 
+  // The integrator and its accuracy, as run and sweep take them.
+  void integratorOptions(CLI::App* command, CommandLine& line, const std::string& budget) {
+    value(command, "--integrator", line.integrator, "dopri5|dop853|rk78|rk4|arkode78|bdf",
+          "the integrator (default dopri5)");
+    value(command, "--rtol", line.rtol, "R", "relative tolerance of the adaptive integrators");
+    value(command, "--atol", line.atol, "A", "absolute tolerance of the adaptive integrators");
+    value(command, "--step", line.step, "H", "step of the fixed-step integrator rk4");
+    value(command, "--max-steps", line.maxSteps, "N", budget);
+    command->add_flag("--no-projection", line.noProjection,
+                      "do not project the state back onto the constraints");
+    command->add_flag("--no-reconstruction", line.noReconstruction,
+                      "step every coordinate (no reconstruction over each step)");
+  }
+
   explicit Parser(CommandLine& line) {
     app.set_help_flag("-h,--help", "print this help and exit");
     app.set_version_flag("--version", std::string("nhsim ") + kVersion,
@@ -156,17 +170,9 @@ struct Parser {
     scenarioOptions(run, line);
     value(run, "--t-end", line.tEnd, "T", "simulate t = 0 … T seconds (default 10)");
     value(run, "--dt-out", line.dtOut, "H", "write a row every H seconds (default 0.01)");
-    value(run, "--integrator", line.integrator, "dopri5|dop853|rk78|rk4|arkode78|bdf",
-          "the integrator (default dopri5)");
-    value(run, "--rtol", line.rtol, "R", "relative tolerance of the adaptive integrators");
-    value(run, "--atol", line.atol, "A", "absolute tolerance of the adaptive integrators");
-    value(run, "--step", line.step, "H", "step of the fixed-step integrator rk4");
-    value(run, "--max-steps", line.maxSteps, "N",
-          "step budget of the run (default 20000000); a run needing more is refused or stops");
-    run->add_flag("--no-projection", line.noProjection,
-                  "do not project the state back onto the constraints");
-    run->add_flag("--no-reconstruction", line.noReconstruction,
-                  "step every coordinate (no reconstruction over each step)");
+    integratorOptions(
+        run, line,
+        "step budget of the run (default 20000000); a run needing more is refused or stops");
     value(run, "--out", line.out, "FILE|-", "the CSV file, or - for standard output (default)");
     value(run, "--save-scenario", line.saveScenario, "FILE",
           "also write the resolved scenario (JSON) to FILE");
@@ -233,16 +239,7 @@ struct Parser {
     scenarioOptions(sweep, line);
     value(sweep, "--t-end", line.tEnd, "T", "simulate each run t = 0 … T seconds (default 10)");
     value(sweep, "--dt-out", line.dtOut, "H", "sample every H seconds for the measures");
-    value(sweep, "--integrator", line.integrator, "dopri5|dop853|rk78|rk4|arkode78|bdf",
-          "the integrator (default dopri5)");
-    value(sweep, "--rtol", line.rtol, "R", "relative tolerance of the adaptive integrators");
-    value(sweep, "--atol", line.atol, "A", "absolute tolerance of the adaptive integrators");
-    value(sweep, "--step", line.step, "H", "step of the fixed-step integrator rk4");
-    value(sweep, "--max-steps", line.maxSteps, "N", "step budget of each run (default 20000000)");
-    sweep->add_flag("--no-projection", line.noProjection,
-                    "do not project the state back onto the constraints");
-    sweep->add_flag("--no-reconstruction", line.noReconstruction,
-                    "step every coordinate (no reconstruction over each step)");
+    integratorOptions(sweep, line, "step budget of each run (default 20000000)");
     repeated(sweep, "--vary", line.vary, "NAME=FROM:TO:N",
              "a grid axis: N values of a parameter or initial value (repeatable)");
     repeated(sweep, "--sample", line.sample, "NAME=uniform:LO:HI|normal:MU:SIGMA",
