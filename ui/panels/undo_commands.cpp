@@ -160,6 +160,11 @@ SwitchSystemCommand::SwitchSystemCommand(SimulationController* controller, Run b
   setText(QObject::tr("Run system %1").arg(QString::fromStdString(after_.system->name())));
 }
 
+SwitchSystemCommand::Comparison SwitchSystemCommand::comparisonOf(
+    const SimulationController& controller) {
+  return {controller.compareMode(), controller.ghostParameter(), controller.ghostValue()};
+}
+
 void SwitchSystemCommand::apply(const Run& run, const char* action) {
   try {
     controller_->switchSystem(run.system, run.scenario);
@@ -167,14 +172,27 @@ void SwitchSystemCommand::apply(const Run& run, const char* action) {
     refuse(this, controller_, action, e);
     return;
   }
+  if (run.comparison && *run.comparison != comparisonOf(*controller_)) {
+    try {
+      controller_->setCompare(run.comparison->mode, run.comparison->ghostParameter,
+                              run.comparison->ghostValue);
+    } catch (const nh::Error& e) {  // it was in force for this system: not expected
+      controller_->reportEditError(QObject::tr("The comparison of \"%1\" could not be restored: %2")
+                                       .arg(text(), QString::fromUtf8(e.what())));
+    }
+  }
   controller_->play();
 }
 
 void SwitchSystemCommand::redo() {
   if (skipAppliedRedo(skipRedo_)) return;
+  before_.comparison = comparisonOf(*controller_);
   apply(after_, "redo");
 }
 
-void SwitchSystemCommand::undo() { apply(before_, "undo"); }
+void SwitchSystemCommand::undo() {
+  after_.comparison = comparisonOf(*controller_);
+  apply(before_, "undo");
+}
 
 }  // namespace nhui

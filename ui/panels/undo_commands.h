@@ -7,6 +7,7 @@
 #include <QUndoCommand>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "core/nh/scenario.h"
@@ -78,12 +79,23 @@ class SetInitialCommand : public QUndoCommand {
 
 // Runs another system (SimulationController::switchSystem) with its scenario; undo returns
 // to the previous system object and scenario (parameters, initial overrides). `applied`: the
-// switch is already in effect, so the first redo() does nothing.
+// switch is already in effect, so the first redo() does nothing. The comparison in force when
+// a system was left comes back with it (a ghost of a parameter the other system lacks is
+// dropped by the switch), so later commands' recorded histories, which hold the comparison
+// run, can be shown again.
 class SwitchSystemCommand : public QUndoCommand {
  public:
+  struct Comparison {
+    CompareMode mode = CompareMode::None;
+    std::string ghostParameter;
+    double ghostValue = 0;
+    bool operator==(const Comparison&) const = default;
+  };
+  static Comparison comparisonOf(const SimulationController& controller);
   struct Run {
     std::shared_ptr<const nh::SystemModel> system;
     nh::Scenario scenario;
+    std::optional<Comparison> comparison;  // unset: as the switch leaves it
   };
   SwitchSystemCommand(SimulationController* controller, Run before, Run after, bool applied);
   void redo() override;

@@ -772,7 +772,8 @@ void MainWindow::dropEvent(QDropEvent* event) {
 void MainWindow::chooseSystem(const QString& name) {
   if (name.toStdString() == controller_->system().name()) return;
   // Undoable: Undo returns to the previous system with its edited parameters and start.
-  SwitchSystemCommand::Run before{controller_->systemPtr(), controller_->scenario()};
+  SwitchSystemCommand::Run before{controller_->systemPtr(), controller_->scenario(),
+                                  SwitchSystemCommand::comparisonOf(*controller_)};
   try {
     nh::Scenario s;
     s.system = name.toStdString();
@@ -781,7 +782,7 @@ void MainWindow::chooseSystem(const QString& name) {
     onError(QString::fromStdString(e.what()));
     return;
   }
-  SwitchSystemCommand::Run after{controller_->systemPtr(), controller_->scenario()};
+  SwitchSystemCommand::Run after{controller_->systemPtr(), controller_->scenario(), {}};
   const QString previous = QString::fromStdString(before.system->name());
   undo_->push(new SwitchSystemCommand(controller_, std::move(before), std::move(after), true));
   statusBar()->showMessage(
@@ -910,8 +911,9 @@ nh::Scenario MainWindow::carriedScenario(const nh::SystemModel& next) const {
 
 bool MainWindow::applyModel(std::shared_ptr<const nh::model::FormulaSystem> system) {
   if (!system) return false;
-  SwitchSystemCommand::Run before{controller_->systemPtr(), controller_->scenario()};
-  SwitchSystemCommand::Run after{system, carriedScenario(*system)};
+  SwitchSystemCommand::Run before{controller_->systemPtr(), controller_->scenario(),
+                                  SwitchSystemCommand::comparisonOf(*controller_)};
+  SwitchSystemCommand::Run after{system, carriedScenario(*system), {}};
   try {
     controller_->switchSystem(after.system, after.scenario);
   } catch (const nh::Error& e) {
