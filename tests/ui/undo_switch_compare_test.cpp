@@ -67,7 +67,6 @@ class UndoSwitchCompareTest : public QObject {
     const auto& run = c->primary();
     QCOMPARE(run.parametersAt(run.size() - 1)[omega0], 2.5);
   }
-
 };
 
 QTEST_MAIN(UndoSwitchCompareTest)
