@@ -6,6 +6,8 @@
 // circle with angular frequency w = Omega0·k/(1 + k), k = I/(m r²) (the system's own
 // description; Iglesias et al., §VI.3). Started with vx = 0, vy ≠ 0, its velocity turns at w,
 // so vx next changes sign at t = π/w = π(1 + k)/(Omega0·k): first_crossing(vx) in closed form.
+#include "ui/study/study_panel.h"
+
 #include <QComboBox>
 #include <QDockWidget>
 #include <QFile>
@@ -18,7 +20,6 @@
 
 #include "nhsim_process.h"
 #include "ui/sim/simulation_controller.h"
-#include "ui/study/study_panel.h"
 #include "ui/window/main_window.h"
 #include "window_fixture.h"
 
@@ -93,7 +94,8 @@ class StudyPanelTest : public QObject {
     QCOMPARE(g.cellCount(), 5);
     for (int i = 0; i < 5; ++i) {
       const double k = 0.2 + 0.1 * i;
-      QVERIFY(std::abs(g.values[static_cast<size_t>(i)] - halfOrbit(2, k)) < 1e-6 * halfOrbit(2, k));
+      QVERIFY(std::abs(g.values[static_cast<size_t>(i)] - halfOrbit(2, k)) <
+              1e-6 * halfOrbit(2, k));
       QCOMPARE(g.statuses[static_cast<size_t>(i)], QString("ok"));
     }
   }
@@ -106,11 +108,17 @@ class StudyPanelTest : public QObject {
     QTemporaryDir dir;
     const QString mine = dir.filePath("panel.csv"), theirs = dir.filePath("nhsim.csv");
     QVERIFY2(panel_->exportCsv(mine), qPrintable(panel_->messageLabel()->text()));
-    const auto r = nh::test::runNhsim(
-        {"sweep", "ball_on_turntable", "--t-end", "20", "--dt-out",
-         QString::number(window_->controller()->dtOut()), "--init", "vx=0", "--init", "vy=0.1",
-         "--vary", "Omega0=1:3:3", "--vary", "inertia_ratio=0.2:0.6:3", "--measure",
-         "first_crossing(vx)", "--out", theirs, "--quiet", "--jobs", "1"});
+    const auto r = nh::test::runNhsim({"sweep",     "ball_on_turntable",
+                                       "--t-end",   "20",
+                                       "--dt-out",  QString::number(window_->controller()->dtOut()),
+                                       "--init",    "vx=0",
+                                       "--init",    "vy=0.1",
+                                       "--vary",    "Omega0=1:3:3",
+                                       "--vary",    "inertia_ratio=0.2:0.6:3",
+                                       "--measure", "first_crossing(vx)",
+                                       "--out",     theirs,
+                                       "--quiet",   "--jobs",
+                                       "1"});
     QCOMPARE(r.code, 0);
     QFile a(mine), b(theirs);
     QVERIFY(a.open(QIODevice::ReadOnly) && b.open(QIODevice::ReadOnly));
@@ -163,8 +171,7 @@ class StudyPanelTest : public QObject {
     nhui::SimulationController* c = window_->controller();
     const double omegaBefore = c->parameter("Omega0"), kBefore = c->parameter("inertia_ratio");
     const int cell = 2 * 3 + 0;  // Omega0 = 3, k = 0.2
-    QTest::mouseClick(panel_->map(), Qt::LeftButton, {},
-                      panel_->map()->cellCentre(cell).toPoint());
+    QTest::mouseClick(panel_->map(), Qt::LeftButton, {}, panel_->map()->cellCentre(cell).toPoint());
     QCOMPARE(c->parameter("Omega0"), 3.0);
     QVERIFY(std::abs(c->parameter("inertia_ratio") - 0.2) < 1e-15);
     window_->undoStack()->undo();
@@ -188,7 +195,8 @@ class StudyPanelTest : public QObject {
       QString file;
       QString says;
     } cases[] = {
-        {write("ragged.csv", "# x\nv,re_1,im_1\n1,2,3\n4,5\n"), "line 4: 2 fields where the header has 3"},
+        {write("ragged.csv", "# x\nv,re_1,im_1\n1,2,3\n4,5\n"),
+         "line 4: 2 fields where the header has 3"},
         {write("words.csv", "v,max_re\n1,2\n2,abc\n"), "'abc' in column max_re is not a number"},
         {write("headless.csv", "1,2\n3,4\n"), "expected a header line"},
         {write("empty.csv", "# nothing\n"), "no header line"},

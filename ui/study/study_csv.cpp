@@ -111,8 +111,8 @@ bool readStudyCsv(const QString& path, StudyTable& table, QString& error) {
         continue;
       }
       if (!parseNumber(fields[c], row[static_cast<size_t>(c)]))
-        return fail(QObject::tr("'%1' in column %2 is not a number")
-                        .arg(fields[c].left(40), t.columns[c]));
+        return fail(
+            QObject::tr("'%1' in column %2 is not a number").arg(fields[c].left(40), t.columns[c]));
     }
     t.numbers.push_back(std::move(row));
     t.statuses.push_back(t.statusColumn >= 0 ? fields[t.statusColumn] : QStringLiteral("ok"));
@@ -141,7 +141,8 @@ bool gridFromTable(const StudyTable& table, int x, int y, int value, StudyGrid& 
   auto distinct = [&](int column) {
     std::vector<double> v;
     for (const auto& row : table.numbers)
-      if (std::isfinite(row[static_cast<size_t>(column)])) v.push_back(row[static_cast<size_t>(column)]);
+      if (std::isfinite(row[static_cast<size_t>(column)]))
+        v.push_back(row[static_cast<size_t>(column)]);
     std::sort(v.begin(), v.end());
     v.erase(std::unique(v.begin(), v.end()), v.end());
     return v;
@@ -173,8 +174,8 @@ bool gridFromTable(const StudyTable& table, int x, int y, int value, StudyGrid& 
     const int ix = static_cast<int>(std::lower_bound(g.xs.begin(), g.xs.end(), xv) - g.xs.begin());
     int iy = 0;
     if (y >= 0)
-      iy = static_cast<int>(std::lower_bound(g.ys.begin(), g.ys.end(), row[static_cast<size_t>(y)]) -
-                            g.ys.begin());
+      iy = static_cast<int>(
+          std::lower_bound(g.ys.begin(), g.ys.end(), row[static_cast<size_t>(y)]) - g.ys.begin());
     const size_t cell = static_cast<size_t>(ix * g.ny() + iy);
     if (!g.statuses[cell].isEmpty()) {
       error = QObject::tr("row %1 repeats %2 = %3%4: choose other columns")

@@ -45,8 +45,8 @@ void StudyGrid::clearCells() {
 }
 
 int StudyGrid::done() const {
-  return static_cast<int>(
-      std::count_if(statuses.begin(), statuses.end(), [](const QString& s) { return !s.isEmpty(); }));
+  return static_cast<int>(std::count_if(statuses.begin(), statuses.end(),
+                                        [](const QString& s) { return !s.isEmpty(); }));
 }
 
 int StudyGrid::failed() const {
@@ -78,8 +78,8 @@ void StudyMap::setGrid(const StudyGrid& grid) {
 StudyMap::Frame StudyMap::frame(const QRectF& rect) const {
   Frame f;
   const double right = grid_.twoDimensional() ? 110 : 20;
-  f.plot = QRectF(rect.left() + 78, rect.top() + 34, rect.width() - 78 - right,
-                  rect.height() - 34 - 56);
+  f.plot =
+      QRectF(rect.left() + 78, rect.top() + 34, rect.width() - 78 - right, rect.height() - 34 - 56);
   if (grid_.xs.empty() || f.plot.width() < 20 || f.plot.height() < 20) return f;
   f.valid = true;
   double vlo = std::numeric_limits<double>::infinity(), vhi = -vlo;
@@ -149,8 +149,7 @@ void StudyMap::render(QPainter& p, const QRectF& rect) const {
           p.fillRect(cell, hatch);
         } else if (std::isfinite(v)) {
           // Slightly larger than the cell: no hairline seams between neighbours.
-          p.fillRect(cell.adjusted(-0.5, -0.5, 0.5, 0.5),
-                     viridis((v - f.vlo) / (f.vhi - f.vlo)));
+          p.fillRect(cell.adjusted(-0.5, -0.5, 0.5, 0.5), viridis((v - f.vlo) / (f.vhi - f.vlo)));
         }
       }
     p.setRenderHint(QPainter::Antialiasing, true);
@@ -219,9 +218,8 @@ void StudyMap::render(QPainter& p, const QRectF& rect) const {
     p.drawText(QRectF(f.plot.left() - 70, y - 8, 62, 16), Qt::AlignRight | Qt::AlignVCenter,
                yt.labels[i]);
   }
-  QString yTitle = grid_.twoDimensional()
-                       ? (grid_.yLabel.isEmpty() ? grid_.yName : grid_.yLabel)
-                       : grid_.valueName;
+  QString yTitle = grid_.twoDimensional() ? (grid_.yLabel.isEmpty() ? grid_.yName : grid_.yLabel)
+                                          : grid_.valueName;
   if (!yt.corner.isEmpty()) yTitle += "   (" + yt.corner + ")";
   p.save();
   p.translate(rect.left() + 14, f.plot.center().y());
@@ -294,7 +292,8 @@ QString StudyMap::describe(int cell) const {
   if (cell < 0 || cell >= grid_.cellCount()) return {};
   const int ix = cell / grid_.ny(), iy = cell % grid_.ny();
   QString text = grid_.xName + " = " + number(grid_.xs[static_cast<size_t>(ix)]);
-  if (grid_.twoDimensional()) text += ", " + grid_.yName + " = " + number(grid_.ys[static_cast<size_t>(iy)]);
+  if (grid_.twoDimensional())
+    text += ", " + grid_.yName + " = " + number(grid_.ys[static_cast<size_t>(iy)]);
   const QString& status = grid_.statuses[static_cast<size_t>(cell)];
   if (status.isEmpty()) return text + "\n" + tr("not run yet");
   text += "\n" + grid_.valueName + " = " + number(grid_.values[static_cast<size_t>(cell)]);

@@ -15,9 +15,9 @@ namespace nhui {
 // The data behind the view. Cell (ix, iy) is entry ix·ny + iy (ny = max(1, ys.size())): the
 // order of `nhsim sweep`'s rows for a grid, whose first axis varies slowest.
 struct StudyGrid {
-  QString xName, yName;    // column names; yName empty for one varied quantity
-  QString xLabel, yLabel;  // axis titles (name and unit)
-  QString valueName;       // the measure
+  QString xName, yName;           // column names; yName empty for one varied quantity
+  QString xLabel, yLabel;         // axis titles (name and unit)
+  QString valueName;              // the measure
   std::vector<double> xs, ys;     // axis values, ascending; ys empty for one varied quantity
   std::vector<double> values;     // per cell; NaN: no number (not run yet, failed, or NaN)
   std::vector<QString> statuses;  // per cell; empty: not run yet

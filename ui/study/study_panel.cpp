@@ -45,8 +45,12 @@ QString shellWord(const QString& word) {
 QString duration(double seconds) {
   if (seconds < 60) return QString::number(std::ceil(seconds)) + " s";
   if (seconds < 3600)
-    return QString("%1 min %2 s").arg(std::floor(seconds / 60)).arg(std::fmod(seconds, 60), 0, 'f', 0);
-  return QString("%1 h %2 min").arg(std::floor(seconds / 3600)).arg(std::floor(std::fmod(seconds, 3600) / 60));
+    return QString("%1 min %2 s")
+        .arg(std::floor(seconds / 60))
+        .arg(std::fmod(seconds, 60), 0, 'f', 0);
+  return QString("%1 h %2 min")
+      .arg(std::floor(seconds / 3600))
+      .arg(std::floor(std::fmod(seconds, 3600) / 60));
 }
 
 }  // namespace
@@ -217,7 +221,8 @@ void StudyPanel::rebuildChoices() {
     for (const std::string& s : nh::stateLayout(system, scenario.dynamics).names)
       box->addItem(QString::fromStdString(s), QStringLiteral("initial value"));
     int index = box->findText(kept);
-    if (index < 0) index = std::min(a == 0 ? 0 : 1, static_cast<int>(system.info().parameters.size()) - 1);
+    if (index < 0)
+      index = std::min(a == 0 ? 0 : 1, static_cast<int>(system.info().parameters.size()) - 1);
     box->setCurrentIndex(std::max(0, index));
     axisChosen(a);
   }
@@ -226,7 +231,9 @@ void StudyPanel::rebuildChoices() {
   const auto names = nh::stateLayout(system, scenario.dynamics).names;
   for (size_t i = 0; i < std::min<size_t>(names.size(), 3); ++i) {
     const QString q = QString::fromStdString(names[i]);
-    suggestions << "final(" + q + ")" << "max(abs(" + q + "))" << "first_crossing(" + q + ")";
+    suggestions << "final(" + q + ")"
+                << "max(abs(" + q + "))"
+                << "first_crossing(" + q + ")";
   }
   measure_->addItems(suggestions);
   measure_->setCurrentText(suggestions.front());
@@ -436,7 +443,8 @@ bool StudyPanel::run() {
       error = QString::fromStdString(e.what());
     }
     QMetaObject::invokeMethod(
-        panel, [panel, generation, delivered, error] { panel->finish(generation, delivered, error); },
+        panel,
+        [panel, generation, delivered, error] { panel->finish(generation, delivered, error); },
         Qt::QueuedConnection);
   });
   return true;
@@ -455,8 +463,8 @@ void StudyPanel::drain(long generation) {
   for (auto& result : batch) {
     const size_t cell = static_cast<size_t>(result.index);
     if (cell < grid.values.size()) {
-      grid.values[cell] = result.measures.empty() ? std::numeric_limits<double>::quiet_NaN()
-                                                  : result.measures[0];
+      grid.values[cell] =
+          result.measures.empty() ? std::numeric_limits<double>::quiet_NaN() : result.measures[0];
       grid.statuses[cell] = QString::fromStdString(result.status);
     }
     results_.push_back(std::move(result));
@@ -494,13 +502,15 @@ void StudyPanel::updateProgress() {
   if (rate > 0) text += tr(", %1 runs/s").arg(rate, 0, 'g', 3);
   if (!finished_ && rate > 0 && done < total_)
     text += tr(", %1 left").arg(duration(static_cast<double>(total_ - done) / rate));
-  if (finished_) text += tr(", %1").arg(partial_ ? tr("cancelled") : tr("done in %1").arg(duration(seconds)));
+  if (finished_)
+    text += tr(", %1").arg(partial_ ? tr("cancelled") : tr("done in %1").arg(duration(seconds)));
   progress_->setText(text);
   const StudyGrid& grid = map_->grid();
   const int failed = grid.failed();
   failures_->setVisible(failed > 0);
   if (failed > 0) {
-    failures_->setText(tr("%n run(s) without a value (hatched grey); hover here for the list", "", failed));
+    failures_->setText(
+        tr("%n run(s) without a value (hatched grey); hover here for the list", "", failed));
     QStringList lines;
     for (int c = 0; c < grid.cellCount() && lines.size() < 40; ++c) {
       const QString& s = grid.statuses[static_cast<size_t>(c)];
@@ -526,7 +536,8 @@ bool StudyPanel::openCsv(const QString& path) {
   // Default columns: the varied ones, then the linearisation's max_re or the first measure.
   const int x = 0, y = table.variedCount >= 2 ? 1 : -1;
   int value = static_cast<int>(table.columns.indexOf("max_re"));
-  if (value < 0) value = table.variedCount == table.statusColumn ? table.variedCount + 1 : table.variedCount;
+  if (value < 0)
+    value = table.variedCount == table.statusColumn ? table.variedCount + 1 : table.variedCount;
   StudyGrid grid;
   if (!gridFromTable(table, x, y, value, grid, error)) {
     showError(error);
