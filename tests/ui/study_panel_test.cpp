@@ -179,6 +179,19 @@ class StudyPanelTest : public QObject {
     QCOMPARE(c->parameter("inertia_ratio"), kBefore);
   }
 
+  // The first axis starts on the system's first parameter, the second on its second (a bug
+  // seen in the first screenshots: an empty name, the list's separator, was chosen).
+  void axesStartOnParameters() {
+    auto* first = panel_->findChild<QComboBox*>("studyAxis1");
+    auto* second = panel_->findChild<QComboBox*>("studyAxis2");
+    QVERIFY(first && second);
+    QCOMPARE(first->currentText(), QString("m"));
+    QCOMPARE(second->currentText(), QString("r"));
+    window_->chooseSystem("whipple_bicycle");
+    QCOMPARE(first->currentText(), QString("w"));
+    QCOMPARE(second->currentText(), QString("c"));
+  }
+
   // Bad files: refused with a message naming the file and the line; the map stays.
   void badCsvIsRefused() {
     startGrid();

@@ -254,7 +254,7 @@ void StudyMap::render(QPainter& p, const QRectF& rect) const {
       p.fillRect(key, QColor(232, 232, 232));
       p.fillRect(key, hatch);
       p.drawRect(key);
-      p.drawText(QRectF(key.right() + 4, key.top() - 2, 70, 16), Qt::AlignLeft, tr("failed"));
+      p.drawText(QRectF(key.right() + 4, key.top() - 2, 70, 16), Qt::AlignLeft, tr("no value"));
     }
   }
   (void)metrics;

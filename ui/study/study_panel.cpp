@@ -220,7 +220,7 @@ void StudyPanel::rebuildChoices() {
     box->insertSeparator(box->count());
     for (const std::string& s : nh::stateLayout(system, scenario.dynamics).names)
       box->addItem(QString::fromStdString(s), QStringLiteral("initial value"));
-    int index = box->findText(kept);
+    int index = kept.isEmpty() ? -1 : box->findText(kept);  // "" would find the separator
     if (index < 0)
       index = std::min(a == 0 ? 0 : 1, static_cast<int>(system.info().parameters.size()) - 1);
     box->setCurrentIndex(std::max(0, index));
@@ -268,8 +268,9 @@ void StudyPanel::axisChosen(int axis) {
     lo = v == 0 ? -1 : v - 0.5 * std::abs(v);
     hi = v == 0 ? 1 : v + 0.5 * std::abs(v);
   }
-  c.from->setText(number(lo));
-  c.to->setText(number(hi));
+  // Six digits: a default is a suggestion, not a value to carry to the last bit.
+  c.from->setText(QString::number(lo, 'g', 6));
+  c.to->setText(QString::number(hi, 'g', 6));
 }
 
 void StudyPanel::setAxis(int axis, const QString& name, double from, double to, int count) {
