@@ -98,6 +98,8 @@ StudyMap::Frame StudyMap::frame(const QRectF& rect) const {
     f.xEdges = edgesOf(grid_.xs);
     f.xlo = grid_.xs.front(), f.xhi = grid_.xs.back();
     if (!(f.xlo < f.xhi)) f.xlo = f.xEdges.front(), f.xhi = f.xEdges.back();
+    const double xPad = 0.02 * (f.xhi - f.xlo);  // the end markers inside the frame
+    f.xlo -= xPad, f.xhi += xPad;
     const double pad = 0.05 * (vhi - vlo);
     f.ylo = vlo - pad, f.yhi = vhi + pad;
   }
