@@ -11,6 +11,7 @@
 #include <QComboBox>
 #include <QDockWidget>
 #include <QFile>
+#include <QImage>
 #include <QLabel>
 #include <QSignalSpy>
 #include <QTemporaryDir>
@@ -133,6 +134,25 @@ class StudyPanelTest : public QObject {
     QVERIFY2(panel_->openCsv(theirs), qPrintable(panel_->messageLabel()->text()));
     QCOMPARE(panel_->grid().values, before);
     QCOMPARE(panel_->grid().valueName, QString("first_crossing(vx)"));
+  }
+
+  // The map exports as PNG (twice the view's pixels) and SVG, both drawing the measure's name;
+  // a path that cannot be written is refused with a message.
+  void mapExportsAsPngAndSvg() {
+    startGrid();
+    QVERIFY(waitForEnd());
+    QTemporaryDir dir;
+    QVERIFY2(panel_->exportImage(dir.filePath("map.png")),
+             qPrintable(panel_->messageLabel()->text()));
+    QImage image(dir.filePath("map.png"));
+    QVERIFY(!image.isNull() && image.width() >= 1200 && image.height() >= 800);
+    QVERIFY(panel_->exportImage(dir.filePath("map.svg")));
+    QFile svg(dir.filePath("map.svg"));
+    QVERIFY(svg.open(QIODevice::ReadOnly));
+    const QByteArray text = svg.readAll();
+    QVERIFY(text.contains("<svg") && text.contains("first_crossing(vx)"));
+    QVERIFY(!panel_->exportImage(dir.filePath("no/such/folder/map.png")));
+    QVERIFY(panel_->messageLabel()->text().startsWith("Cannot write"));
   }
 
   // Cancel stops the study within a second and leaves the finished runs on the map; the
