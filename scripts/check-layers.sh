@@ -7,7 +7,7 @@
 #   rank 3  core/study         (parameter studies: runs, measures, the thread pool)
 #   rank 4  ui/sim ui/export/media resources (the bundled files and their Qt-Gui accessors)
 #   rank 5  ui/scene ui/plot ui/panels
-#   rank 6  ui/export
+#   rank 6  ui/export ui/study (the Study panel; it uses ui/plot's axis ticks)
 #   rank 7  ui/window
 #   rank 8  app/nhsim app/nhlab   (nhlab may use nhsim's command-line helpers)
 # A source may include headers from its own folder and from folders of lower rank only; a
@@ -24,7 +24,7 @@ rank_of() {
     core/study) echo 3 ;;
     ui/sim|ui/export/media|resources) echo 4 ;;
     ui/scene|ui/plot|ui/panels) echo 5 ;;
-    ui/export) echo 6 ;;
+    ui/export|ui/study) echo 6 ;;
     ui/window) echo 7 ;;
     app/nhsim|app/nhlab) echo 8 ;;
     *) echo "" ;;

@@ -4,6 +4,8 @@
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QDir>
+#include <QDockWidget>
+#include <QLabel>
 #include <QRegularExpression>
 #include <QScreen>
 #include <QSize>
@@ -24,6 +26,7 @@
 #include "ui/scene/scene_view.h"
 #include "ui/scene/vtk_view_widget.h"
 #include "ui/sim/simulation_controller.h"
+#include "ui/study/study_panel.h"
 #include "ui/window/main_window.h"
 #include "ui/window/stop_signals.h"
 
@@ -117,9 +120,11 @@ int main(int argc, char** argv) {
   QCommandLineOption openModelOption(
       "open-model", "Open a model file in the editor; run it if it loads, else mark its error.",
       "file");
+  QCommandLineOption studyOption(
+      "study", "Show a CSV of nhsim sweep or nhsim linearize --sweep in the Study dock.", "file");
   parser.addOptions({systemOption, screenshotOption, viewShotOption, afterOption,
                      presentationOption, sizeOption, speedOption, compareOption, noSettingsOption,
-                     setOption, optionsOption, editOption, openModelOption});
+                     setOption, optionsOption, editOption, openModelOption, studyOption});
   parser.process(app);
 
   Request request;
@@ -187,6 +192,16 @@ int main(int argc, char** argv) {
   if (extras.contains("table-frame") && window.tableFrameAction()->isEnabled())
     window.tableFrameAction()->setChecked(true);
   if (parser.isSet(presentationOption)) window.setPresentationMode(true);
+  if (parser.isSet(studyOption)) {
+    window.studyDock()->show();
+    window.studyDock()->raise();
+    window.resizeDocks({window.studyDock()}, {window.height() / 2}, Qt::Vertical);
+    if (!window.studyPanel()->openCsv(parser.value(studyOption))) {
+      std::fprintf(stderr, "nhlab: error: %s\n",
+                   qPrintable(window.studyPanel()->messageLabel()->text()));
+      return nh::cli::kInputError;
+    }
+  }
   // What the command line asked for (system, values, comparison) is where the session starts:
   // nothing to undo and nothing unsaved, so quitting does not ask to save it.
   window.undoStack()->clear();

@@ -2,12 +2,14 @@
 
 #include <sys/stat.h>
 
+#include <cctype>
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <string_view>
 
 #include "core/io/scenario_file.h"
 #include "core/model/catalogue.h"
@@ -210,6 +212,36 @@ int reportErrors(const std::function<int()>& command) {
     return kOutputError;
   }
   return code;
+}
+
+namespace {
+// A word as a shell would need it: plain, or between single quotes.
+std::string shellWord(const std::string& word) {
+  bool plain = !word.empty();
+  for (const char c : word)
+    plain = plain && (std::isalnum(static_cast<unsigned char>(c)) ||
+                      std::string_view("_-+=:.,/@%^").find(c) != std::string_view::npos);
+  if (plain) return word;
+  std::string out = "'";
+  for (const char c : word) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
+}  // namespace
+
+std::string commandEcho(const std::vector<std::string>& args) {
+  std::string echo = "nhsim";
+  for (size_t i = 0; i < args.size(); ++i) {
+    const std::string& word = args[i];
+    if (word == "--quiet") continue;
+    if (word == "--out" || word == "--jobs") {
+      ++i;
+      continue;
+    }
+    if (word.rfind("--out=", 0) == 0 || word.rfind("--jobs=", 0) == 0) continue;
+    echo += ' ';  // appends: GCC 12's -Wrestrict misfires on " " + std::string
+    echo += shellWord(word);
+  }
+  return oneLine(echo);
 }
 
 }  // namespace nh::cli

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <limits>
 #include <nlohmann/json.hpp>
 #include <optional>
 
@@ -54,7 +55,7 @@ void write(const std::string& text) { writeStdout(text); }
 
 }  // namespace
 
-int linearizeCommand(const CommandLine& command) {
+int linearizeCommand(const CommandLine& command, const std::vector<std::string>& args) {
   const Scenario& scenario = command.scenario;
   const bool json = command.json;
   std::optional<Sweep> sweep;
@@ -193,18 +194,39 @@ int linearizeCommand(const CommandLine& command) {
       eigenvalues.push_back(list);
     } else {
       std::string line = number(value);
+      double maxRe = -std::numeric_limits<double>::infinity();
       for (const auto& e : p.lin.eigenvalues) {
         line.push_back(',');
         line.append(number(e.real()));
         line.push_back(',');
         line.append(number(e.imag()));
+        maxRe = std::max(maxRe, e.real());
       }
+      line.push_back(',');
+      line.append(number(p.lin.eigenvalues.empty() ? std::nan("") : maxRe));
       line.push_back('\n');
       text.append(line);  // written once every value has been linearised
     }
   }
   flushMessages();
-  if (!json) write(text);
+  if (!json) {
+    // The conventions of `nhsim sweep`: "# " comment lines, one header line, then the rows.
+    std::string header = "# " + commandEcho(args) + "\n";
+    header += "# system: " + system->name() + " (nonholonomic, " +
+              nh::toString(scenario.formulation) + "), linearised at t = 0\n";
+    header += "# sweep: " + sweep->name + "=" + number(sweep->from) + ":" + number(sweep->to) +
+              ":" + std::to_string(sweep->count) +
+              (sweep->isParameter ? " (parameter)" : " (initial value)") + "\n";
+    std::string names;
+    for (const auto& v : variables) names += (names.empty() ? "" : ", ") + v;
+    header += "# variables: " + oneLine(names) + "\n";
+    header += "# re_i, im_i: eigenvalue i; max_re: the largest real part (> 0: unstable)\n";
+    header += sweep->name;
+    const size_t eigenvalueCount = variables.size();
+    for (size_t i = 1; i <= eigenvalueCount; ++i)
+      header += ",re_" + std::to_string(i) + ",im_" + std::to_string(i);
+    write(header + ",max_re\n" + text);
+  }
   if (json) {
     nlohmann::ordered_json root;
     root["system"] = system->name();

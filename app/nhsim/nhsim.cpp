@@ -288,7 +288,7 @@ int main(int argc, char** argv) {
       case Command::Sweep:
         return sweepCommand(line, args);
       default:
-        return linearizeCommand(line);
+        return linearizeCommand(line, args);
     }
   });
 }

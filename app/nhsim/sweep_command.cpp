@@ -53,35 +53,6 @@ Integer wholeNumber(const std::string& text, const char* option, Integer low, In
   return value;
 }
 
-// A word as a shell would need it: plain, or between single quotes.
-std::string shellWord(const std::string& word) {
-  bool plain = !word.empty();
-  for (const char c : word)
-    plain = plain && (std::isalnum(static_cast<unsigned char>(c)) ||
-                      std::string_view("_-+=:.,/@%^").find(c) != std::string_view::npos);
-  if (plain) return word;
-  std::string out = "'";
-  for (const char c : word) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return out + "'";
-}
-
-// The command as it determines the rows: without --out, --jobs and --quiet.
-std::string commandEcho(const std::vector<std::string>& args) {
-  std::string echo = "nhsim";
-  for (size_t i = 0; i < args.size(); ++i) {
-    const std::string& word = args[i];
-    if (word == "--quiet") continue;
-    if (word == "--out" || word == "--jobs") {
-      ++i;
-      continue;
-    }
-    if (word.rfind("--out=", 0) == 0 || word.rfind("--jobs=", 0) == 0) continue;
-    echo += ' ';  // appends: GCC 12's -Wrestrict misfires on " " + std::string
-    echo += shellWord(word);
-  }
-  return oneLine(echo);
-}
-
 std::string duration(double seconds) {
   char text[32];
   if (seconds < 60)

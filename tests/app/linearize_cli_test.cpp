@@ -74,20 +74,30 @@ class LinearizeCliTest : public QObject {
       QVERIFY(std::abs(e[0].toArray()[0].toDouble() - lo) < 1e-12);
       QVERIFY(std::abs(e[1].toArray()[0].toDouble() - hi) < 1e-12);
     }
-    // A parameter sweep as CSV: NAME,re_1,im_1,re_2,im_2 per value.
+    // A parameter sweep as CSV with the conventions of `nhsim sweep`: "# " comment lines (the
+    // command first), one header line NAME,re_1,im_1,re_2,im_2,max_re, then a row per value;
+    // max_re is the largest real part.
     const Result csv =
         nhsim({"linearize", "chaplygin_sleigh", "--init", "omega=0", "--sweep", "a=0.1:0.3:3"});
     QCOMPARE(csv.code, 0);
-    const QStringList lines = csv.out.split('\n', Qt::SkipEmptyParts);
-    QCOMPARE(lines.size(), 3);
-    const QStringList cells = lines[1].split(',');
-    QCOMPARE(cells.size(), 5);
+    QVERIFY2(csv.out.startsWith(
+                 "# nhsim linearize chaplygin_sleigh --init omega=0 --sweep a=0.1:0.3:3\n"),
+             qPrintable(csv.out));
+    QVERIFY(csv.out.contains("\n# sweep: a=0.1:0.3:3 (parameter)\n"));
+    QStringList lines;
+    for (const QString& line : csv.out.split('\n', Qt::SkipEmptyParts))
+      if (!line.startsWith('#')) lines << line;
+    QCOMPARE(lines.size(), 4);
+    QCOMPARE(lines[0], QString("a,re_1,im_1,re_2,im_2,max_re"));
+    const QStringList cells = lines[2].split(',');
+    QCOMPARE(cells.size(), 6);
     QCOMPARE(cells[0].toDouble(), 0.2);
     QVERIFY(std::abs(cells[1].toDouble() - sleighRate(0.3)) < 1e-12);
+    QCOMPARE(cells[5].toDouble(), std::max(cells[1].toDouble(), cells[3].toDouble()));
     // N = 1: FROM alone.
     const Result one = nhsim({"linearize", "chaplygin_sleigh", "--sweep", "v=2:5:1"});
     QCOMPARE(one.code, 0);
-    QVERIFY(one.out.startsWith("2,"));
+    QVERIFY2(one.out.contains("\nv,re_1,im_1,re_2,im_2,max_re\n2,"), qPrintable(one.out));
   }
 
   // The benchmark bicycle (Meijaard et al. 2007) through the command line: the weave pair's

@@ -56,6 +56,7 @@
 #include "ui/plot/plot_panels.h"
 #include "ui/scene/scene_view.h"
 #include "ui/sim/simulation_controller.h"
+#include "ui/study/study_panel.h"
 #include "ui/window/display_panel.h"
 #include "ui/window/timeline_bar.h"
 
@@ -483,9 +484,44 @@ void MainWindow::createDockWindows() {
   phaseDock_ = makeDock(tr("Phase portrait"), "phaseDock", phase_, Qt::BottomDockWidgetArea);
   timeDock_ = makeDock(tr("Time series"), "timeDock", timeSeries_, Qt::BottomDockWidgetArea);
   splitDockWidget(phaseDock_, timeDock_, Qt::Horizontal);
+  study_ = new StudyPanel(controller_);
+  studyDock_ = makeDock(tr("Study"), "studyDock", study_, Qt::BottomDockWidgetArea);
+  tabifyDockWidget(timeDock_, studyDock_);
+  studyDock_->hide();
+  timeDock_->raise();
+  connect(study_, &StudyPanel::runChosen, this, &MainWindow::openStudyRun);
   resizeDocks({parametersDock_}, {380}, Qt::Horizontal);
   resizeDocks({displayDock_}, {230}, Qt::Horizontal);
   resizeDocks({phaseDock_, timeDock_}, {330, 330}, Qt::Vertical);
+}
+
+void MainWindow::openStudyRun(const QStringList& names, const QVector<double>& values) {
+  const nh::SystemModel& system = controller_->system();
+  const nh::StateLayout layout = nh::stateLayout(system, controller_->scenario().dynamics);
+  const std::map<std::string, double> initialBefore = controller_->initialOverrides();
+  std::map<std::string, double> initialAfter = initialBefore;
+  std::vector<std::pair<std::string, double>> parameters;
+  for (int i = 0; i < names.size(); ++i) {
+    const std::string name = names[i].toStdString();
+    if (system.parameterIndex(name) >= 0)
+      parameters.emplace_back(name, values[i]);
+    else if (layout.find(name) >= 0)
+      initialAfter[name] = values[i];
+    else
+      return controller_->reportEditError(
+          tr("Cannot open this run: '%1' is neither a parameter nor a state variable of %2")
+              .arg(names[i], QString::fromStdString(system.name())));
+  }
+  // The run starts at t = 0: the edit is made there, so it forks the history at the start
+  // and its undo brings the replaced history back.
+  controller_->seek(0);
+  undo_->beginMacro(tr("Open study run"));
+  for (const auto& [name, value] : parameters)
+    undo_->push(new SetParameterCommand(controller_, name, controller_->parameter(name), value));
+  if (initialAfter != initialBefore)
+    undo_->push(new SetInitialCommand(controller_, initialBefore, initialAfter, true, false));
+  undo_->endMacro();
+  controller_->play();
 }
 
 void MainWindow::setCompare(CompareMode mode, const QString& parameter, double value) {
@@ -549,6 +585,10 @@ void MainWindow::createMenus() {
         SimulationController::kMaxStepSize, 4, &ok, Qt::WindowFlags(), 0.001);
     if (ok) controller_->setStepSize(dt);
   });
+  simMenu->addAction(tr("St&udy…"), this, [this] {
+    studyDock_->show();
+    studyDock_->raise();
+  });
   QMenu* formulation = simMenu->addMenu(tr("Formulation"));
   for (auto [label, f] : {std::pair{tr("Multipliers (KKT)"), nh::Formulation::Multipliers},
                           std::pair{tr("Gibbs–Appell"), nh::Formulation::GibbsAppell}}) {
@@ -558,7 +598,7 @@ void MainWindow::createMenus() {
 
   viewMenu_ = menuBar()->addMenu(tr("&View"));
   for (QDockWidget* d : {parametersDock_, systemDock_, modelEditorDock_, phaseDock_, timeDock_,
-                         displayDock_, compareDock_})
+                         displayDock_, compareDock_, studyDock_})
     viewMenu_->addAction(d->toggleViewAction());
   viewMenu_->addSeparator();
   viewMenu_->addAction(resetCameraAction_);

@@ -4,6 +4,7 @@
 #include <QFutureWatcher>
 #include <QMainWindow>
 #include <QStringList>
+#include <QVector>
 #include <atomic>
 #include <memory>
 
@@ -41,6 +42,7 @@ class DisplayPanel;
 class TimelineBar;
 class ComparePanel;
 class ModelEditor;
+class StudyPanel;
 
 class MainWindow : public QMainWindow {
   Q_OBJECT
@@ -63,6 +65,8 @@ class MainWindow : public QMainWindow {
   QDockWidget* modelEditorDock() const { return modelEditorDock_; }
   QDockWidget* equationsDock() const { return equationsDock_; }
   EquationsPanel* equationsPanel() const { return equations_; }
+  StudyPanel* studyPanel() const { return study_; }
+  QDockWidget* studyDock() const { return studyDock_; }
   void showEquations();  // the Equations dock, in front of its tab group
   // Checkable View actions: "view from the moving frame" (enabled only when the system's scene
   // has one) and "edit the start by dragging".
@@ -172,6 +176,11 @@ class MainWindow : public QMainWindow {
   QDockWidget* modelEditorDock_ = nullptr;
   QDockWidget* equationsDock_ = nullptr;
   EquationsPanel* equations_ = nullptr;
+  // The Study dock (issue 13) and the opening of one of its runs in the main view: the varied
+  // values set at t = 0 as one undoable edit.
+  StudyPanel* study_ = nullptr;
+  QDockWidget* studyDock_ = nullptr;
+  void openStudyRun(const QStringList& names, const QVector<double>& values);
   bool equationsStale_ = true;  // derived again when shown
   // The derivation runs off the GUI thread (seconds for a large C++ system: the bicycle):
   // one at a time; a newer request cancels it and starts once it has ended.
