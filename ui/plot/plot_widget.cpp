@@ -73,11 +73,12 @@ QFont plotFont(const QFont& base, const PlotStyle& style) {
   return font;
 }
 
+// left: the margin for the y tick labels; below 0, as wide as this pane's labels need (panes
+// stacked on one x axis share the widest, see layoutPanes).
 bool layoutPane(const QFont& base, const QRectF& outer, const PlotPane& pane, const PlotRange& xr,
-                const PlotStyle& style, bool showXTicks, PaneLayout& out) {
+                const PlotStyle& style, bool showXTicks, PaneLayout& out, double left = -1) {
   out.font = plotFont(base, style);
   const QFontMetricsF fm(out.font);
-  out.left = fm.horizontalAdvance("-0.000e+00") + 8;
   const double bottom = showXTicks ? 2.3 * fm.height() : 4;
   // The title (and the y scale's power of ten and offset) sits in its own row above the
   // frame, so that no curve ever runs under it; where the two do not fit side by side, the
@@ -91,18 +92,26 @@ bool layoutPane(const QFont& base, const QRectF& outer, const PlotPane& pane, co
   for (int rows = 1; rows <= 2; ++rows) {
     out.titleRows = rows;
     const double top = rows * boldMetrics.height() + 4;
-    out.r = QRectF(outer.left() + out.left, outer.top() + top, outer.width() - out.left - 8,
-                   outer.height() - bottom - top);
-    if (out.r.width() < 10 || out.r.height() < 10) return false;
+    const double height = outer.height() - bottom - top;
+    if (height < 10) return false;
+    // Ticks as many as fit: a label line and more between rows, a wide label between columns.
+    out.yTicks = axisTicks(out.y.lo, out.y.hi, maxTicksForLength(height, 2.6 * fm.height()));
+    out.left = left;
+    if (out.left < 0) {
+      out.left = fm.horizontalAdvance("-0.0");
+      for (const QString& label : out.yTicks.labels)
+        out.left = std::max(out.left, fm.horizontalAdvance(label));
+      out.left += 10;
+    }
+    out.r =
+        QRectF(outer.left() + out.left, outer.top() + top, outer.width() - out.left - 8, height);
+    if (out.r.width() < 10) return false;
     out.map = {out.r.left(),
                out.r.bottom(),
                out.x.lo,
                out.y.lo,
                out.r.width() / (out.x.hi - out.x.lo),
                out.r.height() / (out.y.hi - out.y.lo)};
-    // Ticks as many as fit: a label line and more between rows, a wide label between columns.
-    out.yTicks =
-        axisTicks(out.y.lo, out.y.hi, maxTicksForLength(out.r.height(), 2.6 * fm.height()));
     out.xTicks = axisTicks(out.x.lo, out.x.hi,
                            maxTicksForLength(out.r.width(), fm.horizontalAdvance("-0.0000") + 40));
     const double needed =
@@ -111,6 +120,22 @@ bool layoutPane(const QFont& base, const QRectF& outer, const PlotPane& pane, co
     if (needed <= out.r.width() || out.yTicks.corner.isEmpty()) break;
   }
   return true;
+}
+
+// Panes stacked on one x axis: each laid out, then all again with the widest tick-label
+// margin, so that their frames line up.
+void layoutPanes(const QFont& base, const std::vector<QRectF>& rects,
+                 const std::vector<PlotPane>& panes, const PlotRange& xr, const PlotStyle& style,
+                 std::vector<PaneLayout>& layouts, std::vector<bool>& shown) {
+  layouts.assign(panes.size(), PaneLayout{});
+  shown.assign(panes.size(), false);
+  double left = -1;
+  for (size_t i = 0; i < panes.size(); ++i)
+    if (layoutPane(base, rects[i], panes[i], xr, style, i + 1 == panes.size(), layouts[i]))
+      left = std::max(left, layouts[i].left);
+  for (size_t i = 0; i < panes.size(); ++i)
+    shown[i] =
+        layoutPane(base, rects[i], panes[i], xr, style, i + 1 == panes.size(), layouts[i], left);
 }
 
 // Grid, tick labels and the x label: what lies under the curves.
@@ -234,8 +259,10 @@ void paintPaneTop(QPainter& painter, const PaneLayout& L, const PlotPane& pane,
   if (!L.yTicks.corner.isEmpty()) {
     // Beside the title, or in the row below it when they did not fit side by side.
     painter.setFont(L.font);
+    // A row of its own reaches over the tick labels' margin: a number must not be cut.
     const QRectF cornerRow =
-        L.titleRows > 1 ? titleRow.translated(0, titleRow.height())
+        L.titleRows > 1 ? QRectF(L.outer.left() + 2, titleRow.top() + titleRow.height(),
+                                 r.right() - L.outer.left() - 2, titleRow.height())
                         : titleRow.adjusted(
                               QFontMetricsF(bold).horizontalAdvance(title) + fm.height(), 0, 0, 0);
     painter.drawText(cornerRow, Qt::AlignLeft | Qt::AlignVCenter, L.yTicks.corner);
@@ -337,12 +364,12 @@ void paintPlot(QPainter& painter, const QRectF& rect, const std::vector<PlotPane
   const std::vector<LegendEntry> legend = legendEntries(panes, style);
   const double legendH = legendHeight(painter.font(), legend, style);
   const std::vector<QRectF> rects = paneRects(rect.adjusted(0, legendH, 0, 0), panes.size(), style);
-  std::vector<PaneLayout> layouts(panes.size());
+  std::vector<PaneLayout> layouts;
   std::vector<std::vector<CurveTrace>> traces(panes.size());
-  std::vector<bool> shown(panes.size());
+  std::vector<bool> shown;
+  layoutPanes(painter.font(), rects, panes, x, style, layouts, shown);
   for (size_t i = 0; i < panes.size(); ++i) {
     const bool lastPane = i + 1 == panes.size();
-    shown[i] = layoutPane(painter.font(), rects[i], panes[i], x, style, lastPane, layouts[i]);
     if (!shown[i]) continue;
     paintPaneGrid(painter, layouts[i], xLabel, style, lastPane);
     traces[i].resize(panes[i].curves.size());
@@ -552,11 +579,9 @@ void PlotWidget::paintEvent(QPaintEvent*) {
 
   const std::vector<QRectF> rects =
       paneRects(rect.adjusted(0, legendH, 0, 0), std::max<size_t>(1, panes_.size()), style_);
-  std::vector<PaneLayout> layouts(panes_.size());
-  std::vector<bool> shown(panes_.size());
-  for (size_t i = 0; i < panes_.size(); ++i)
-    shown[i] =
-        layoutPane(font(), rects[i], panes_[i], x_, style_, i + 1 == panes_.size(), layouts[i]);
+  std::vector<PaneLayout> layouts;
+  std::vector<bool> shown;
+  layoutPanes(font(), rects, panes_, x_, style_, layouts, shown);
 
   // The cached layer: drawn afresh when what it shows changed, else only the new points.
   const qreal dpr = devicePixelRatioF();

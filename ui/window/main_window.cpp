@@ -485,7 +485,8 @@ void MainWindow::createDockWindows() {
   timeDock_ = makeDock(tr("Time series"), "timeDock", timeSeries_, Qt::BottomDockWidgetArea);
   splitDockWidget(phaseDock_, timeDock_, Qt::Horizontal);
   study_ = new StudyPanel(controller_);
-  studyDock_ = makeDock(tr("Study"), "studyDock", study_, Qt::BottomDockWidgetArea);
+  // Scrolled: its rows of fields must not widen the dock area (and the window) it shares.
+  studyDock_ = makeDock(tr("Study"), "studyDock", scrolled(study_), Qt::BottomDockWidgetArea);
   tabifyDockWidget(timeDock_, studyDock_);
   studyDock_->hide();
   timeDock_->raise();

@@ -2,6 +2,8 @@
 // runs in every preset, ThreadSanitizer's included: frames reach the encoder whole and in
 // order (top-down, also from bottom-up buffers), an encoder error reaches the pushing thread,
 // and abandoning drops what waits.
+#include "ui/export/media/encoding_pipe.h"
+
 #include <QtTest>
 #include <atomic>
 #include <chrono>
@@ -10,8 +12,6 @@
 #include <stdexcept>
 #include <thread>
 #include <vector>
-
-#include "ui/export/media/encoding_pipe.h"
 
 namespace {
 constexpr int kWidth = 37, kHeight = 11;  // odd sizes: no accidental alignment
