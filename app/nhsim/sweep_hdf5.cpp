@@ -39,9 +39,9 @@ bool writeStrings(hid_t file, hid_t type, const char* name, const std::vector<st
   std::vector<const char*> pointers;
   for (const auto& item : items) pointers.push_back(item.c_str());
   const hsize_t count = items.size();
-  Handle space(attribute && count == 1 ? H5Screate(H5S_SCALAR)
-                                       : H5Screate_simple(1, &count, nullptr),
-               H5Sclose);
+  Handle space(
+      attribute && count == 1 ? H5Screate(H5S_SCALAR) : H5Screate_simple(1, &count, nullptr),
+      H5Sclose);
   if (space.get() < 0) return false;
   if (attribute) {
     Handle a(H5Acreate2(file, name, type, space.get(), H5P_DEFAULT, H5P_DEFAULT), H5Aclose);
@@ -49,17 +49,15 @@ bool writeStrings(hid_t file, hid_t type, const char* name, const std::vector<st
   }
   Handle d(H5Dcreate2(file, name, type, space.get(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
            H5Dclose);
-  return d.get() >= 0 &&
-         (count == 0 ||
-          H5Dwrite(d.get(), type, H5S_ALL, H5S_ALL, H5P_DEFAULT, pointers.data()) >= 0);
+  return d.get() >= 0 && (count == 0 || H5Dwrite(d.get(), type, H5S_ALL, H5S_ALL, H5P_DEFAULT,
+                                                 pointers.data()) >= 0);
 }
 
 bool writeInteger(hid_t file, const char* name, long value) {
   const std::int64_t v = value;
   Handle space(H5Screate(H5S_SCALAR), H5Sclose);
   if (space.get() < 0) return false;
-  Handle a(H5Acreate2(file, name, H5T_STD_I64LE, space.get(), H5P_DEFAULT, H5P_DEFAULT),
-           H5Aclose);
+  Handle a(H5Acreate2(file, name, H5T_STD_I64LE, space.get(), H5P_DEFAULT, H5P_DEFAULT), H5Aclose);
   return a.get() >= 0 && H5Awrite(a.get(), H5T_NATIVE_INT64, &v) >= 0;
 }
 
@@ -143,8 +141,8 @@ class Hdf5Output final : public SweepOutput {
     const hsize_t dims[2] = {static_cast<hsize_t>(written), columns_.size()};
     Handle table(H5Screate_simple(2, dims, nullptr), H5Sclose);
     if (table.get() < 0) return false;
-    Handle values(H5Dcreate2(file, "values", H5T_IEEE_F64LE, table.get(), H5P_DEFAULT,
-                             H5P_DEFAULT, H5P_DEFAULT),
+    Handle values(H5Dcreate2(file, "values", H5T_IEEE_F64LE, table.get(), H5P_DEFAULT, H5P_DEFAULT,
+                             H5P_DEFAULT),
                   H5Dclose);
     if (values.get() < 0) return false;
     if (written > 0 && H5Dwrite(values.get(), H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT,
@@ -160,8 +158,7 @@ class Hdf5Output final : public SweepOutput {
       if (comment.rfind("system: ", 0) == 0 &&
           !writeStrings(file, text.get(), "system", {comment.substr(8)}, true))
         return false;
-    return written == total ||
-           writeStrings(file, text.get(), "partial", {comments.back()}, true);
+    return written == total || writeStrings(file, text.get(), "partial", {comments.back()}, true);
   }
 
   std::string path_;

@@ -243,8 +243,8 @@ int rootRank(const Job& job, SweepRecorder& recorder) {
         int bytes = 0;
         MPI_Get_count(&status, MPI_BYTE, &bytes);
         message.resize(static_cast<size_t>(bytes));
-        MPI_Recv(message.data(), bytes, MPI_BYTE, status.MPI_SOURCE, kRequestTag,
-                 MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        MPI_Recv(message.data(), bytes, MPI_BYTE, status.MPI_SOURCE, kRequestTag, MPI_COMM_WORLD,
+                 MPI_STATUS_IGNORE);
         size_t at = 0;
         const bool stopping = take<std::int32_t>(message, at) != 0;
         const int theirs = take<std::int32_t>(message, at);

@@ -41,8 +41,8 @@ std::unique_ptr<SweepOutput> openSweepOutput(const std::string& path, const std:
                                              const std::string& command) {
   if (!format.empty() && format != "csv" && format != "hdf5")
     throw UsageError("option --format takes csv or hdf5, got " + quote(format));
-  const bool hdf5 = format == "hdf5" || (format.empty() && (endsWith(path, ".h5") ||
-                                                            endsWith(path, ".hdf5")));
+  const bool hdf5 =
+      format == "hdf5" || (format.empty() && (endsWith(path, ".h5") || endsWith(path, ".hdf5")));
   if (!hdf5) return std::make_unique<CsvOutput>(path, study, command);
 #ifdef NH_HAVE_HDF5
   return openHdf5Output(path, study, command);

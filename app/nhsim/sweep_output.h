@@ -26,8 +26,7 @@ class SweepOutput {
 // unwritable path, an unknown format, HDF5 to standard output or to a special file, and HDF5
 // in a build without it.
 std::unique_ptr<SweepOutput> openSweepOutput(const std::string& path, const std::string& format,
-                                             const study::Study& study,
-                                             const std::string& command);
+                                             const study::Study& study, const std::string& command);
 
 #ifdef NH_HAVE_HDF5
 // sweep_hdf5.cpp; `path` names a regular file or a new one.
