@@ -20,9 +20,9 @@ echo "bench_sweep_mpi: $runs runs each; load average $(cut -d' ' -f1-3 /proc/loa
 while read -r system tend axes; do
   # shellcheck disable=SC2086
   args=(sweep "$system" $axes --count "$runs" --seed 1 --t-end "$tend" --measure 'max(x)')
-  t1=$("$nhsim" "${args[@]}" --jobs 1 --out "$out/a.csv" | rate)
-  t2=$("$nhsim" "${args[@]}" --jobs 2 --out "$out/b.csv" | rate)
-  m2=$("${mpi[@]}" "$nhsim" "${args[@]}" --mpi --out "$out/c.csv" </dev/null | rate)
+  t1=$("$nhsim" "${args[@]}" --jobs 1 --out "$out/a.csv" 2>/dev/null | rate)
+  t2=$("$nhsim" "${args[@]}" --jobs 2 --out "$out/b.csv" 2>/dev/null | rate)
+  m2=$("${mpi[@]}" "$nhsim" "${args[@]}" --mpi --out "$out/c.csv" </dev/null 2>/dev/null | rate)
   cmp -s "$out/a.csv" "$out/c.csv" || { echo "bench_sweep_mpi: MPI output differs" >&2; exit 1; }
   awk -v s="$system" -v t="$tend" -v t1="$t1" -v t2="$t2" -v m2="$m2" 'BEGIN {
     printf "%-18s t_end %-4s 1 thread %8.1f runs/s | 2 threads %8.1f runs/s (x%.2f) | 2 MPI ranks %8.1f runs/s (x%.2f); MPI - threads: %+.1f us wall per run\n",
