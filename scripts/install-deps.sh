@@ -9,6 +9,7 @@ packages=(
   libavcodec-dev libavformat-dev libavutil-dev libswscale-dev ffmpeg zlib1g-dev libx11-dev
   xvfb xauth libgl1-mesa-dri
   clang-14 libclang-rt-14-dev
+  libopenmpi-dev openmpi-bin libhdf5-dev
 )
 missing=()
 for p in "${packages[@]}"; do

@@ -232,12 +232,14 @@ std::string commandEcho(const std::vector<std::string>& args) {
   std::string echo = "nhsim";
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string& word = args[i];
-    if (word == "--quiet") continue;
-    if (word == "--out" || word == "--jobs") {
+    if (word == "--quiet" || word == "--mpi") continue;
+    if (word == "--out" || word == "--jobs" || word == "--format") {
       ++i;
       continue;
     }
-    if (word.rfind("--out=", 0) == 0 || word.rfind("--jobs=", 0) == 0) continue;
+    if (word.rfind("--out=", 0) == 0 || word.rfind("--jobs=", 0) == 0 ||
+        word.rfind("--format=", 0) == 0)
+      continue;
     echo += ' ';  // appends: GCC 12's -Wrestrict misfires on " " + std::string
     echo += shellWord(word);
   }

@@ -32,7 +32,8 @@ std::string quote(const std::string& text);
 // `text` with control characters escaped like quote() does, not cut: one line.
 std::string oneLine(const std::string& text);
 // The command as it determines the output, for a "# " comment line: "nhsim" and `args`
-// (shell-quoted where needed) without --out, --jobs and --quiet and their values; one line.
+// (shell-quoted where needed) without --out, --jobs, --format, --mpi and --quiet (and their
+// values), which do not change the rows; one line.
 std::string commandEcho(const std::vector<std::string>& args);
 // Called in a catch block for `error`: rethrows it with each of `inputs` that the message
 // repeats as 'input' shown by quote() (core messages echo names whole); rethrows it

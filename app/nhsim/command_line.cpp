@@ -40,7 +40,7 @@ const char* kSweepUsage =
     "       nhsim sweep SYSTEM|MODEL.yaml|SCENARIO.json [options of run]\n"
     "                 (--vary NAME=FROM:TO:N... | --sample NAME=uniform:LO:HI|normal:MU:SIGMA...\n"
     "                  --count N [--seed S]) --measure [NAME=]EXPR... [--out FILE|-]\n"
-    "                 [--jobs J] [--force] [--quiet]\n";
+    "                 [--format csv|hdf5] [--jobs J] [--mpi] [--force] [--quiet]\n";
 
 const char* kSweepHelp =
     "\nEach run integrates as 'nhsim run' does; its row holds the varied values, the measures\n"
@@ -60,7 +60,15 @@ const char* kSweepHelp =
     "Output: CSV with '#' comment lines (command, system, axes, measures), a header, one\n"
     "row per run in run order: the same bytes for any --jobs. More than 10^7 runs need\n"
     "--force. Ctrl+C keeps the finished rows and ends the file with '# partial: N of M runs'.\n"
-    "Progress (runs done, runs/s, time left) goes to standard error unless --quiet.\n";
+    "Progress (runs done, runs/s, time left) goes to standard error unless --quiet.\n"
+    "\n"
+    "HDF5 (--out FILE.h5 or --format hdf5; a regular file, not - or a device): a 2-D\n"
+    "dataset 'values' (one row per run: the varied values, the measures), 'columns' (their\n"
+    "names), 'status', and the comment lines as attributes.\n"
+    "\n"
+    "--mpi: 'mpirun -n P nhsim sweep ... --mpi' shares the runs among P ranks (rank 0 too)\n"
+    "in chunks handed out on request, each rank on --jobs threads (default 1 per rank);\n"
+    "rank 0 writes the same bytes as without --mpi.\n";
 
 // A word that would be taken for an option: "--x", "-x"; not "-" (standard output) and not a
 // negative number ("-1", "-0.5", "-1e-3", "-inf").
@@ -248,8 +256,13 @@ struct Parser {
     value(sweep, "--seed", line.seed, "S", "the sample's seed, 0 … 2^64-1 (default 0)");
     repeated(sweep, "--measure", line.measure, "[NAME=]EXPR",
              "a column computed from each run (repeatable; see below)");
-    value(sweep, "--out", line.out, "FILE|-", "the CSV file, or - for standard output (default)");
-    value(sweep, "--jobs", line.jobs, "J", "worker threads (default: all hardware threads)");
+    value(sweep, "--out", line.out, "FILE|-",
+          "the CSV file (HDF5 for *.h5, *.hdf5), or - for standard output (default)");
+    value(sweep, "--format", line.format, "csv|hdf5", "the output format (default: by --out)");
+    value(sweep, "--jobs", line.jobs, "J",
+          "worker threads (default: all hardware threads; with --mpi, 1 per rank)");
+    sweep->add_flag("--mpi", line.mpi,
+                    "under mpirun/srun: every rank computes runs, rank 0 writes the output");
     sweep->add_flag("--force", line.force, "run more than 10^7 runs");
     sweep->add_flag("--quiet", line.quiet, "no progress and no summary");
     sweep->footer(kSweepHelp);

@@ -38,6 +38,8 @@ struct CommandLine {
   // sweep (with the run options above, --out, --quiet and --force)
   std::vector<std::string> vary, sample, measure;
   std::string count, seed, jobs;
+  std::string format;  // "csv", "hdf5" or "" (by the --out extension)
+  bool mpi = false;    // run under mpirun: ranks share the runs (app/nhsim/sweep_mpi.h)
 
   // export (--t-end above)
   std::string video, frames, width, height, fps, tStart, speed, trail, plotPath, plot, csv;

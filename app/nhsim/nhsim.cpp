@@ -19,6 +19,9 @@
 #include "app/nhsim/equations_command.h"
 #include "app/nhsim/linearize_command.h"
 #include "app/nhsim/sweep_command.h"
+#ifdef NH_HAVE_MPI
+#include "app/nhsim/sweep_mpi.h"
+#endif
 #include "core/io/atomic_output.h"
 #include "core/io/csv_writer.h"
 #include "core/io/scenario_file.h"
@@ -260,6 +263,14 @@ int main(int argc, char** argv) {
   if (args.empty()) {
     std::fputs(parseArguments(args).helpText.c_str(), stderr);
     return kInputError;
+  }
+  if (isMpiSweep(args)) {  // every rank parses the same words: one message, from rank 0
+#ifdef NH_HAVE_MPI
+    return sweepMpiCommand(argc, argv);
+#else
+    if (launcherRank() <= 0) std::fprintf(stderr, "nhsim: error: %s\n", kNoMpiSupport);
+    return kInputError;
+#endif
   }
   return reportErrors([&]() -> int {
     const CommandLine words = parseArguments(args);

@@ -11,11 +11,13 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <memory>
 #include <string_view>
 #include <thread>
 
-#include "core/io/atomic_output.h"
+#include "app/nhsim/sweep_output.h"
 #include "core/study/study_runner.h"
 
 namespace nh::cli {
@@ -31,13 +33,6 @@ static_assert(std::atomic<bool>::is_always_lock_free);
 void recordStop(int signal) {
   stopSignal = signal;
   stopRequested.store(true);
-}
-
-void catchStopSignals() {
-  struct sigaction action {};
-  action.sa_handler = recordStop;
-  sigemptyset(&action.sa_mask);
-  for (const int signal : {SIGINT, SIGTERM, SIGHUP}) ::sigaction(signal, &action, nullptr);
 }
 
 // A whole number in [low, high] written in decimal, all of `text`.
@@ -67,6 +62,50 @@ std::string duration(double seconds) {
 }
 
 }  // namespace
+
+std::atomic<bool>& catchSweepStopSignals() {
+  stopRequested = false;
+  stopSignal = 0;
+  struct sigaction action {};
+  action.sa_handler = recordStop;
+  sigemptyset(&action.sa_mask);
+  for (const int signal : {SIGINT, SIGTERM, SIGHUP}) ::sigaction(signal, &action, nullptr);
+  return stopRequested;
+}
+
+int sweepStopSignal() { return static_cast<int>(stopSignal); }
+
+std::unique_ptr<study::Study> studyOf(const CommandLine& line) {
+  const study::StudySpec spec = studySpecOf(line);
+  std::vector<std::string> echoed = line.vary;  // what the core's messages may repeat whole
+  echoed.insert(echoed.end(), line.sample.begin(), line.sample.end());
+  echoed.insert(echoed.end(), line.measure.begin(), line.measure.end());
+  try {
+    return std::make_unique<study::Study>(spec);
+  } catch (const InputError& e) {
+    rethrowQuoting(e, echoed);
+  }
+}
+
+bool isMpiSweep(const std::vector<std::string>& args) {
+  return !args.empty() && args[0] == "sweep" &&
+         std::find(args.begin(), args.end(), "--mpi") != args.end();
+}
+
+int launcherRank() {
+  for (const char* name : {"OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK", "SLURM_PROCID"}) {
+    const char* value = std::getenv(name);
+    int rank = 0;
+    if (value && std::from_chars(value, value + std::strlen(value), rank).ec == std::errc())
+      return rank;
+  }
+  return -1;
+}
+
+int jobsOf(const CommandLine& line, int fallback) {
+  return line.has("--jobs") ? wholeNumber<int>(line.jobs, "--jobs", 1, 1024, "from 1 to 1024")
+                            : fallback;
+}
 
 study::StudySpec studySpecOf(const CommandLine& line) {
   study::StudySpec spec;
@@ -98,85 +137,83 @@ study::StudySpec studySpecOf(const CommandLine& line) {
   return spec;
 }
 
-int sweepCommand(const CommandLine& line, const std::vector<std::string>& args) {
-  const study::StudySpec spec = studySpecOf(line);
-  const unsigned hardware = std::thread::hardware_concurrency();
-  const int jobs = line.has("--jobs")
-                       ? wholeNumber<int>(line.jobs, "--jobs", 1, 1024, "from 1 to 1024")
-                       : static_cast<int>(hardware == 0 ? 1 : hardware);
-  std::vector<std::string> echoed = line.vary;  // what the core's messages may repeat whole
-  echoed.insert(echoed.end(), line.sample.begin(), line.sample.end());
-  echoed.insert(echoed.end(), line.measure.begin(), line.measure.end());
-  std::unique_ptr<study::Study> plan;
-  try {
-    plan = std::make_unique<study::Study>(spec);
-  } catch (const InputError& e) {
-    rethrowQuoting(e, echoed);
-  }
-  const study::Study& sweep = *plan;
+SweepRecorder::SweepRecorder(const CommandLine& line, const std::vector<std::string>& args,
+                             const study::Study& study)
+    : line_(line),
+      study_(study),
+      out_(openSweepOutput(line.out, line.format, study, commandEcho(args))),
+      progress_(!line.quiet),
+      tty_(::isatty(STDERR_FILENO) == 1),
+      start_(std::chrono::steady_clock::now()),
+      lastReport_(start_),
+      // A tty gets one line rewritten 4 times a second; a log, a line every 10 s.
+      interval_(tty_ ? std::chrono::milliseconds(250) : std::chrono::milliseconds(10'000)) {}
 
-  AtomicOutput out;
-  try {
-    out.open(line.out);
-  } catch (const Error& e) {  // bad input, before anything is written: exit 2
-    throw InputError(e.what());
-  }
-  out.write(sweep.headerText(commandEcho(args)));
+SweepRecorder::~SweepRecorder() = default;
 
-  const long total = sweep.runCount();
-  const bool progress = !line.quiet;
-  const bool tty = ::isatty(STDERR_FILENO) == 1;
-  using Clock = std::chrono::steady_clock;
-  const auto start = Clock::now();
-  auto lastReport = start;
-  // A tty gets one line rewritten 4 times a second; a log, a line every 10 s.
-  const auto interval = tty ? std::chrono::milliseconds(250) : std::chrono::milliseconds(10'000);
-  long done = 0, failed = 0;
-  auto report = [&](bool last) {
-    const double elapsed = std::chrono::duration<double>(Clock::now() - start).count();
-    const double rate = elapsed > 0 ? static_cast<double>(done) / elapsed : 0;
-    const std::string left =
-        rate > 0 && done < total
-            ? ", " + duration(static_cast<double>(total - done) / rate) + " left"
-            : "";
-    std::fprintf(stderr, "%snhsim: sweep %ld/%ld runs, %.4g runs/s%s%s", tty ? "\r" : "", done,
-                 total, rate, left.c_str(), tty ? "\033[K" : "\n");
-    if (tty && last) std::fputc('\n', stderr);
-    std::fflush(stderr);
-  };
-  auto sink = [&](const study::RunResult& result) {
-    out.write(sweep.rowText(result));
-    ++done;
-    if (result.status != "ok") ++failed;
-    if (progress) {
-      const auto now = Clock::now();
-      if (now - lastReport >= interval) {
-        lastReport = now;
-        report(false);
-      }
+void SweepRecorder::report(bool last) {
+  const long total = study_.runCount();
+  const double elapsed =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+  const double rate = elapsed > 0 ? static_cast<double>(done_) / elapsed : 0;
+  const std::string left =
+      rate > 0 && done_ < total
+          ? ", " + duration(static_cast<double>(total - done_) / rate) + " left"
+          : "";
+  std::fprintf(stderr, "%snhsim: sweep %ld/%ld runs, %.4g runs/s%s%s", tty_ ? "\r" : "", done_,
+               total, rate, left.c_str(), tty_ ? "\033[K" : "\n");
+  if (tty_ && last) std::fputc('\n', stderr);
+  std::fflush(stderr);
+}
+
+void SweepRecorder::add(const study::RunResult& result) {
+  out_->add(result);
+  ++done_;
+  if (result.status != "ok") ++failed_;
+  if (progress_) {
+    const auto now = std::chrono::steady_clock::now();
+    if (now - lastReport_ >= interval_) {
+      lastReport_ = now;
+      report(false);
     }
-  };
-  stopRequested = false;
-  catchStopSignals();
-  const long written = study::runStudy(sweep, 0, total, jobs, sink, &stopRequested);
-  if (progress && (tty || written < total)) report(true);
-  const std::string where = line.out == "-" ? "standard output" : line.out;
-  if (written < total) {
-    out.write(study::Study::partialText(written, total));
-    out.commit();
-    std::fprintf(stderr, "nhsim: interrupted: %ld of %ld runs kept in %s\n", written, total,
-                 where.c_str());
-    return 128 + (stopSignal != 0 ? static_cast<int>(stopSignal) : SIGINT);
   }
-  out.commit();
-  if (!line.quiet && line.out != "-") {
-    const double elapsed = std::chrono::duration<double>(Clock::now() - start).count();
-    std::printf("%s: %ld runs (%ld ok, %ld not) in %s, %.4g runs/s on %d workers, written to %s\n",
-                spec.base.system.c_str(), total, total - failed, failed, duration(elapsed).c_str(),
-                elapsed > 0 ? static_cast<double>(total) / elapsed : 0.0,
-                static_cast<int>(std::min<long>(jobs, total)), line.out.c_str());
+}
+
+int SweepRecorder::finish(long written, int signal, const std::string& workers) {
+  const long total = study_.runCount();
+  if (progress_ && (tty_ || written < total)) report(true);
+  out_->commit(written);
+  if (written < total) {
+    std::fprintf(stderr, "nhsim: interrupted: %ld of %ld runs kept in %s\n", written, total,
+                 line_.out == "-" ? "standard output" : line_.out.c_str());
+    return 128 + (signal != 0 ? signal : SIGINT);
+  }
+  if (!line_.quiet && line_.out != "-") {
+    const double elapsed =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+    std::printf("%s: %ld runs (%ld ok, %ld not) in %s, %.4g runs/s on %s, written to %s\n",
+                study_.spec().base.system.c_str(), total, total - failed_, failed_,
+                duration(elapsed).c_str(), elapsed > 0 ? static_cast<double>(total) / elapsed : 0.0,
+                workers.c_str(), line_.out.c_str());
   }
   return kOk;
+}
+
+int sweepCommand(const CommandLine& line, const std::vector<std::string>& args) {
+  if (line.mpi)  // main() sends --mpi to sweepMpiCommand where MPI was built
+    throw UsageError(kNoMpiSupport);
+  const std::unique_ptr<study::Study> plan = studyOf(line);
+  const study::Study& sweep = *plan;
+  const unsigned hardware = std::thread::hardware_concurrency();
+  const int jobs = jobsOf(line, static_cast<int>(hardware == 0 ? 1 : hardware));
+  SweepRecorder recorder(line, args, sweep);
+
+  const long total = sweep.runCount();
+  const std::atomic<bool>& stop = catchSweepStopSignals();
+  const long written = study::runStudy(
+      sweep, 0, total, jobs, [&](const study::RunResult& result) { recorder.add(result); }, &stop);
+  const int workers = static_cast<int>(std::min<long>(jobs, total));
+  return recorder.finish(written, sweepStopSignal(), std::to_string(workers) + " workers");
 }
 
 }  // namespace nh::cli
