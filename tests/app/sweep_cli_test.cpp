@@ -155,16 +155,8 @@ class SweepCliTest : public QObject {
              "--t-end", "1", "--measure", "final(x)", "--jobs", "2", "--out", out});
     QVERIFY(p.waitForStarted());
     // Until rows reach the hidden temporary (more than one stdio buffer).
-    QElapsedTimer timer;
-    timer.start();
-    auto written = [&] {
-      qint64 largest = 0;
-      for (const QFileInfo& f : QDir(dir_.path()).entryInfoList(QDir::Hidden | QDir::Files))
-        if (f.fileName().startsWith(".interrupted")) largest = std::max(largest, f.size());
-      return largest;
-    };
-    while (written() < 20000 && timer.elapsed() < 60000) QTest::qWait(20);
-    QVERIFY2(written() >= 20000, "no rows were written");
+    QVERIFY2(nh::test::waitForTemporaryBytes(dir_.path(), ".interrupted", 20000, 60000),
+             "no rows were written");
     QCOMPARE(::kill(static_cast<pid_t>(p.processId()), SIGINT), 0);
     QVERIFY(p.waitForFinished(30000));
     QCOMPARE(p.exitStatus(), QProcess::NormalExit);

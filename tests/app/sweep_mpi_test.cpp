@@ -196,16 +196,8 @@ class SweepMpiTest : public QObject {
             mpirunArgs(2, {"sweep", "rolling_disk", "--sample", "wphi=uniform:0.1:1", "--count",
                            "1000000", "--t-end", "1", "--measure", "final(x)", "--out", out}));
     QVERIFY(p.waitForStarted());
-    QElapsedTimer timer;
-    timer.start();
-    auto written = [&] {
-      qint64 largest = 0;
-      for (const QFileInfo& f : QDir(dir_.path()).entryInfoList(QDir::Hidden | QDir::Files))
-        if (f.fileName().startsWith(".interrupted")) largest = std::max(largest, f.size());
-      return largest;
-    };
-    while (written() < 20000 && timer.elapsed() < 120000) QTest::qWait(20);
-    QVERIFY2(written() >= 20000, "no rows were written");
+    QVERIFY2(nh::test::waitForTemporaryBytes(dir_.path(), ".interrupted", 20000, 120000),
+             "no rows were written");
     QCOMPARE(::kill(static_cast<pid_t>(p.processId()), SIGINT), 0);
     QVERIFY(p.waitForFinished(60000));
     QVERIFY(p.exitCode() != 0);

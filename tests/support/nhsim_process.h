@@ -1,10 +1,15 @@
 // Runs the nhsim binary under test (NHSIM_PATH) as a child process, for the CLI suites.
 #pragma once
 
+#include <QDir>
+#include <QElapsedTimer>
+#include <QFileInfo>
 #include <QProcess>
 #include <QProcessEnvironment>
 #include <QString>
 #include <QStringList>
+#include <QTest>
+#include <algorithm>
 
 namespace nh::test {
 
@@ -49,6 +54,23 @@ inline ProcessResult runNhsim(
 // `nhsim export ARGS` in the headless environment.
 inline ProcessResult runNhsimExport(const QStringList& args) {
   return runNhsim(QStringList{"export"} + args, headlessEnvironment());
+}
+
+// Waits (at most timeoutMs) until a hidden temporary in `dir` whose name starts with `prefix`
+// (the atomic writer's ".NAME…") holds `bytes` or more, i.e. rows beyond one stdio buffer
+// reached it; returns whether it did.
+inline bool waitForTemporaryBytes(const QString& dir, const QString& prefix, qint64 bytes,
+                                  int timeoutMs) {
+  auto largest = [&] {
+    qint64 size = 0;
+    for (const QFileInfo& f : QDir(dir).entryInfoList(QDir::Hidden | QDir::Files))
+      if (f.fileName().startsWith(prefix)) size = std::max(size, f.size());
+    return size;
+  };
+  QElapsedTimer timer;
+  timer.start();
+  while (largest() < bytes && timer.elapsed() < timeoutMs) QTest::qWait(20);
+  return largest() >= bytes;
 }
 
 }  // namespace nh::test

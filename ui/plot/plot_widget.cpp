@@ -130,12 +130,15 @@ void layoutPanes(const QFont& base, const std::vector<QRectF>& rects,
   layouts.assign(panes.size(), PaneLayout{});
   shown.assign(panes.size(), false);
   double left = -1;
+  for (size_t i = 0; i < panes.size(); ++i) {
+    shown[i] = layoutPane(base, rects[i], panes[i], xr, style, i + 1 == panes.size(), layouts[i]);
+    if (shown[i]) left = std::max(left, layouts[i].left);
+  }
+  // Only the panes with narrower labels are laid out again (ticks are formatted every frame).
   for (size_t i = 0; i < panes.size(); ++i)
-    if (layoutPane(base, rects[i], panes[i], xr, style, i + 1 == panes.size(), layouts[i]))
-      left = std::max(left, layouts[i].left);
-  for (size_t i = 0; i < panes.size(); ++i)
-    shown[i] =
-        layoutPane(base, rects[i], panes[i], xr, style, i + 1 == panes.size(), layouts[i], left);
+    if (shown[i] && layouts[i].left != left)
+      shown[i] =
+          layoutPane(base, rects[i], panes[i], xr, style, i + 1 == panes.size(), layouts[i], left);
 }
 
 // Grid, tick labels and the x label: what lies under the curves.
