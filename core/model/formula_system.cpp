@@ -238,7 +238,7 @@ void FormulaSystem::scene(const double* p, double t, const double* q, const doub
     frame.bodies.push_back(std::move(body));
   }
   for (const SceneArrowSpec& a : spec.arrows)
-    frame.arrows.push_back({a.kind, a.name, vec3(a.origin, s), vec3(a.vector, s)});
+    frame.arrows.push_back({a.kind, a.name, vec3(a.origin, s), vec3(a.vector, s), a.unit});
   for (const ScenePointSpec& pt : spec.points)
     frame.points.push_back({pt.name, vec3(pt.position, s), pt.inMovingFrame});
 }

@@ -94,6 +94,7 @@ struct SceneBodySpec {
 
 struct SceneArrowSpec {
   std::string name;
+  std::string unit;  // empty: the kind's
   ArrowKind kind = ArrowKind::Reaction;
   std::vector<Expression> origin, vector;  // three each
 };

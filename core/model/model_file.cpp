@@ -906,9 +906,10 @@ void Loader::readScene() {
     for (size_t i = 0; i < arrows.size(); ++i) {
       const std::string key = "scene.arrows[" + std::to_string(i + 1) + "]";
       const YAML::Node a = arrows[i];
-      checkMap(a, key, {"name", "kind", "origin", "vector"});
+      checkMap(a, key, {"name", "kind", "origin", "vector", "unit"});
       SceneArrowSpec arrow;
       arrow.name = scalar(a["name"], key + ".name", "a name");
+      if (a["unit"]) arrow.unit = scalar(a["unit"], key + ".unit", "a unit (N·m·s, say)");
       const std::string kind = scalar(a["kind"], key + ".kind", "an arrow kind");
       if (kind == "reaction")
         arrow.kind = ArrowKind::Reaction;

@@ -208,6 +208,7 @@ struct SceneArrow {
   std::string name;
   Eigen::Vector3d origin = Eigen::Vector3d::Zero();
   Eigen::Vector3d vector = Eigen::Vector3d::Zero();
+  std::string unit;  // of the vector, for the legend; empty: the kind's (N, m/s, rad/s)
 };
 
 struct ScenePoint {

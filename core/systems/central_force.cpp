@@ -100,9 +100,9 @@ struct CentralForce {
     f.bodies.push_back({ShapeKind::Particle, "particle", x, Eigen::Quaterniond::Identity(),
                         Eigen::Vector3d::Constant(0.06)});
     f.arrows.push_back(
-        {ArrowKind::Velocity, "velocity", x, y[0] * radial + (y[1] / r) * tangential});
+        {ArrowKind::Velocity, "velocity", x, y[0] * radial + (y[1] / r) * tangential, {}});
     f.arrows.push_back(
-        {ArrowKind::Force, "central force", x, -p[kK] * std::pow(r, p[kN]) * radial});
+        {ArrowKind::Force, "central force", x, -p[kK] * std::pow(r, p[kN]) * radial, {}});
     f.points.push_back({"particle", x, false});
   }
 };

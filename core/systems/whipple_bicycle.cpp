@@ -579,10 +579,16 @@ struct WhippleBicycle {
     const Vector3d frontContactPoint = drawn(frontContact(p, P));
     f.points.push_back({"rear contact", rearContact, false});
     f.points.push_back({"front contact", frontContactPoint, false});
-    f.arrows.push_back({ArrowKind::Reaction, "rear contact force (horizontal)", rearContact,
-                        Vector3d(lambda[0], -lambda[1], 0)});
-    f.arrows.push_back({ArrowKind::Reaction, "front contact force", frontContactPoint,
-                        Vector3d(lambda[2], -lambda[3], -lambda[4])});
+    f.arrows.push_back({ArrowKind::Reaction,
+                        "rear contact force (horizontal)",
+                        rearContact,
+                        Vector3d(lambda[0], -lambda[1], 0),
+                        {}});
+    f.arrows.push_back({ArrowKind::Reaction,
+                        "front contact force",
+                        frontContactPoint,
+                        Vector3d(lambda[2], -lambda[3], -lambda[4]),
+                        {}});
   }
 };
 

@@ -194,6 +194,8 @@ class ModelEditorTest : public QObject {
     SimulationController* c = window_->controller();
     const auto original = c->systemPtr();
     QCOMPARE(original->name(), std::string("ball_on_turntable"));
+    QVERIFY(c->waitForTime(0.2, 20000));
+    c->tick();
     QVERIFY(window_->newSystem());
     const int commands = window_->undoStack()->count();
     editor_->applyAction()->trigger();
@@ -230,7 +232,9 @@ class ModelEditorTest : public QObject {
     QVERIFY(editor_->applyAction()->isEnabled());  // the editor's text is not what runs now
     window_->undoStack()->undo();
     QCOMPARE(c->systemPtr(), original);
-    QVERIFY(c->playing());
+    // Its history comes back, paused at the moment it was left (as every undo shows one).
+    QVERIFY(!c->playing());
+    QVERIFY(c->primary().lastTime() >= 0.2);
     window_->undoStack()->redo();
     QCOMPARE(c->systemPtr(), first);
   }

@@ -362,10 +362,16 @@ class SceneCameraTest : public QObject {
     scene.setOptions(options);
     nh::SceneFrame frame;
     frame.extent = 1;
-    frame.arrows.push_back(
-        {nh::ArrowKind::Velocity, "velocity", Eigen::Vector3d::Zero(), Eigen::Vector3d(0.3, 0, 0)});
-    frame.arrows.push_back({nh::ArrowKind::Reaction, "friction force", Eigen::Vector3d::Zero(),
-                            Eigen::Vector3d(1e-21, 0, 0)});
+    frame.arrows.push_back({nh::ArrowKind::Velocity,
+                            "velocity",
+                            Eigen::Vector3d::Zero(),
+                            Eigen::Vector3d(0.3, 0, 0),
+                            {}});
+    frame.arrows.push_back({nh::ArrowKind::Reaction,
+                            "friction force",
+                            Eigen::Vector3d::Zero(),
+                            Eigen::Vector3d(1e-21, 0, 0),
+                            {}});
     scene.update(frame, {});
     const double slow = scene.arrowLength("velocity", 0.3);
     frame.arrows[0].vector *= 2;  // the table turns twice as fast

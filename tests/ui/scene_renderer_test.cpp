@@ -123,6 +123,51 @@ class SceneRendererTest : public QObject {
     }
   }
 
+  // The legend gives each arrow's unit: a model file's `unit` where the kind alone would say
+  // nothing or the wrong thing (a weight is a force, an angular momentum is not, a constraint
+  // torque is a reaction in N·m), else the kind's.
+  void legendUnits_data() {
+    QTest::addColumn<QString>("system");
+    QTest::addColumn<QString>("arrow");
+    QTest::addColumn<QString>("unit");
+    QTest::newRow("knife edge weight") << "knife_edge_on_incline"
+                                       << "gravity"
+                                       << "N";
+    QTest::newRow("knife edge blade") << "knife_edge_on_incline"
+                                      << "blade force"
+                                      << "N";
+    QTest::newRow("rigid body momentum") << "rigid_body"
+                                         << "angular momentum"
+                                         << "kg·m²/s";
+    QTest::newRow("Suslov torque") << "suslov"
+                                   << "constraint torque"
+                                   << "N·m";
+    QTest::newRow("pendulum velocity") << "spherical_pendulum"
+                                       << "velocity"
+                                       << "m/s";
+  }
+
+  void legendUnits() {
+    QFETCH(QString, system);
+    QFETCH(QString, arrow);
+    QFETCH(QString, unit);
+    Offscreen view;
+    nhui::SceneRenderer scene(view.renderer);
+    nhui::SceneDisplayOptions options;
+    options.legend = options.reactionArrows = options.velocityArrows = true;
+    options.angularVelocityArrows = true;
+    scene.setOptions(options);
+    const auto run = record(system.toStdString(), 0.5);
+    nh::SceneFrame frame;
+    run->sceneAt(0.5, frame);
+    scene.update(frame, {});
+    QString line;
+    for (const std::string& l : scene.legendLines())
+      if (QString::fromStdString(l).contains(" " + arrow + ":")) line = QString::fromStdString(l);
+    QVERIFY2(!line.isEmpty(), qPrintable(arrow + " is not in the legend"));
+    QVERIFY2(line.endsWith(" " + unit), qPrintable(line));
+  }
+
   void cylinderAndSolidColours() {
     Offscreen view;
     nhui::SceneRenderer scene(view.renderer);

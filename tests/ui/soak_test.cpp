@@ -12,9 +12,8 @@
 // NaN or infinite unless the run stopped with a message.
 //
 // NH_SOAK_SECONDS sets the wall time (default 60 s), NH_SOAK_SEED the seed (default
-// 20261123). Any inconsistency but one known open kind (FAIL_UNDO_ALL) fails it; on a failure (or a
-// crash) the seed and the last actions are printed, and for undo all / redo all each step's
-// command, moment and parameters.
+// 20261123). Any inconsistency fails it; on a failure (or a crash) the seed and the last
+// actions are printed, and for undo all / redo all each step's command, moment and parameters.
 #include <unistd.h>
 
 #include <QAbstractButton>
@@ -594,19 +593,6 @@ void SoakTest::act() {
 // An inconsistency fails the suite, with the seed and the last actions: the panel, the undo
 // stack and the simulation must agree. Crashes, sanitizer reports and hangs fail it too.
 #define FAIL_INCONSISTENT(problem) QFAIL(qPrintable(failureReport(problem)))
-// One kind is known and open (issue 12): an edit made at a moment scrubbed back to before a
-// later edit forks the history there, so the later edit is no longer in force while its command
-// stays on the stack; redoing everything then applies it again. Such a difference in the
-// parameters after undo all / redo all is reported and the case skipped unless
-// NH_SOAK_STRICT=1; every other inconsistency fails.
-#define FAIL_UNDO_ALL(problem)                                                         \
-  do {                                                                                 \
-    const QString report = failureReport(problem);                                     \
-    if (!(problem).startsWith("undo all, redo all changed the parameters") ||          \
-        qEnvironmentVariableIntValue("NH_SOAK_STRICT") == 1)                           \
-      QFAIL(qPrintable(report));                                                       \
-    QSKIP(qPrintable("known open inconsistency (NH_SOAK_STRICT=1 fails): " + report)); \
-  } while (false)
 void SoakTest::soak() {
   bool ok = false;
   const quint32 seed = qEnvironmentVariableIntValue("NH_SOAK_SEED", &ok);
@@ -636,14 +622,15 @@ void SoakTest::soak() {
     if (const QString problem = check(); !problem.isEmpty()) FAIL_INCONSISTENT(problem);
     if (actionCount_ % 40 == 0) {
       took.start();
-      if (const QString problem = checkUndoAllRedoAll(); !problem.isEmpty()) FAIL_UNDO_ALL(problem);
+      if (const QString problem = checkUndoAllRedoAll(); !problem.isEmpty())
+        FAIL_INCONSISTENT(problem);
       if (took.elapsed() > 2000)
         qInfo("soak: slow undo all, redo (%lld ms): %s", took.elapsed(),
               qPrintable(actions_.back()));
       window_->controller()->play();
     }
   }
-  if (const QString problem = checkUndoAllRedoAll(); !problem.isEmpty()) FAIL_UNDO_ALL(problem);
+  if (const QString problem = checkUndoAllRedoAll(); !problem.isEmpty()) FAIL_INCONSISTENT(problem);
   scanned_.clear();
   if (const QString problem = check(); !problem.isEmpty()) FAIL_INCONSISTENT(problem);
   qInfo("soak: %d actions in %lld s, %d exports, undo stack %d", actionCount_,

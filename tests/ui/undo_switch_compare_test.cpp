@@ -51,9 +51,9 @@ class UndoSwitchCompareTest : public QObject {
     const int omega0 = c->system().parameterIndex("Omega0");
     QCOMPARE(parameters[omega0], 1.0);  // in force at the displayed moment, before the edit
 
-    while (undo->index() > index - 2) undo->undo();  // the edit, then the switch
+    while (undo->index() > index - 3) undo->undo();  // the edit, the ghost, the switch
     QCOMPARE(c->system().name(), std::string("rolling_disk"));
-    QCOMPARE(c->compareMode(), CompareMode::None);  // the ghost's parameter is not there
+    QCOMPARE(c->compareMode(), CompareMode::None);
     while (undo->index() < index) undo->redo();
     c->tick();
 
@@ -66,6 +66,19 @@ class UndoSwitchCompareTest : public QObject {
     QCOMPARE(c->displayTime(), shown);
     const auto& run = c->primary();
     QCOMPARE(run.parametersAt(run.size() - 1)[omega0], 2.5);
+
+    // A switch to a system without the ghost's parameter drops the ghost; undoing the switch
+    // brings it back, and redoing it drops it again.
+    window.chooseSystem("rolling_disk");
+    QCOMPARE(c->compareMode(), CompareMode::None);
+    undo->undo();
+    QCOMPARE(c->system().name(), std::string("ball_on_turntable"));
+    QCOMPARE(c->compareMode(), CompareMode::Ghost);
+    QCOMPARE(c->ghostParameter(), std::string("Omega_freq"));
+    QCOMPARE(c->ghostValue(), 1.5);
+    undo->redo();
+    QCOMPARE(c->system().name(), std::string("rolling_disk"));
+    QCOMPARE(c->compareMode(), CompareMode::None);
   }
 };
 

@@ -6,6 +6,7 @@
 
 #include "core/nh/errors.h"
 #include "ui/panels/parameter_panel.h"
+#include "ui/panels/undo_commands.h"
 
 namespace nhui {
 
@@ -16,8 +17,8 @@ int rowOf(CompareMode mode) {
 }
 }  // namespace
 
-ComparePanel::ComparePanel(SimulationController* controller, QWidget* parent)
-    : QWidget(parent), controller_(controller) {
+ComparePanel::ComparePanel(SimulationController* controller, QUndoStack* undo, QWidget* parent)
+    : QWidget(parent), controller_(controller), undo_(undo) {
   auto* form = new QFormLayout(this);
   mode_ = new QComboBox;
   mode_->setObjectName("compareMode");
@@ -95,22 +96,36 @@ void ComparePanel::rebuild() {
 }
 
 void ComparePanel::syncMode() {
-  QSignalBlocker block(mode_);
+  const QSignalBlocker blockMode(mode_), blockParameter(ghostParameter_), blockValue(ghostValue_);
   mode_->setCurrentIndex(rowOf(controller_->compareMode()));
+  if (controller_->compareMode() != CompareMode::Ghost) return;
+  const int index =
+      ghostParameter_->findText(QString::fromStdString(controller_->ghostParameter()));
+  if (index >= 0) ghostParameter_->setCurrentIndex(index);
+  ghostValue_->setValue(controller_->ghostValue());
 }
 
 void ComparePanel::apply() {
+  const CompareMode mode = mode_->currentIndex() == 0   ? CompareMode::None
+                           : mode_->currentIndex() == 1 ? CompareMode::Vakonomic
+                                                        : CompareMode::Ghost;
+  const std::string parameter =
+      mode == CompareMode::Ghost ? ghostParameter_->currentText().toStdString() : std::string();
+  const double value = mode == CompareMode::Ghost ? ghostValue_->value() : 0.0;
   try {
-    switch (mode_->currentIndex()) {
-      case 0:
-        controller_->setCompare(CompareMode::None);
-        break;
-      case 1:
-        controller_->setCompare(CompareMode::Vakonomic);
-        break;
-      default:
-        controller_->setCompare(CompareMode::Ghost, ghostParameter_->currentText().toStdString(),
-                                ghostValue_->value());
+    // The comparison in force already: nothing to restart.
+    if (!controller_->comparing(mode, parameter, value)) {
+      const QString text =
+          mode == CompareMode::None ? tr("Compare: off")
+          : mode == CompareMode::Vakonomic
+              ? tr("Compare: nonholonomic vs vakonomic")
+              : tr("Compare: ghost %1 = %2").arg(QString::fromStdString(parameter)).arg(value);
+      // The steps of one ghost parameter's value merge into one undo step.
+      const QString mergeKey =
+          mode == CompareMode::Ghost ? "ghost " + QString::fromStdString(parameter) : QString();
+      pushTimelineChange(
+          undo_, controller_, text, [&] { controller_->setCompare(mode, parameter, value); },
+          mergeKey);
     }
     controller_->play();
   } catch (const nh::Error& e) {

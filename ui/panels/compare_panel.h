@@ -8,6 +8,7 @@
 #include "ui/sim/simulation_controller.h"
 
 class QComboBox;
+class QUndoStack;
 
 namespace nhui {
 
@@ -17,14 +18,17 @@ class ComparePanel : public QWidget {
   Q_OBJECT
 
  public:
-  explicit ComparePanel(SimulationController* controller, QWidget* parent = nullptr);
+  // A comparison chosen restarts the run; it goes on `undo` (pushTimelineChange), so undo
+  // brings back the comparison and the history before it.
+  ComparePanel(SimulationController* controller, QUndoStack* undo, QWidget* parent = nullptr);
 
-  // Sets the widgets and starts the comparison. An unknown ghost parameter changes nothing
-  // and is reported on `refused`.
+  // Sets the widgets and starts the comparison (undoably). An unknown ghost parameter changes
+  // nothing and is reported on `refused`.
   void setCompare(CompareMode mode, const QString& parameter = {}, double value = 0);
   // After a system change: the ghost parameters of the new system, ghost value 2·(first).
   void rebuild();
-  // Shows the controller's compare mode (after a scenario was loaded), starting nothing.
+  // Shows the controller's comparison (after a scenario was loaded or a history restored),
+  // starting nothing.
   void syncMode();
 
  signals:
@@ -35,6 +39,7 @@ class ComparePanel : public QWidget {
   void apply();
 
   SimulationController* controller_;
+  QUndoStack* undo_;
   QComboBox* mode_ = nullptr;
   QComboBox* ghostParameter_ = nullptr;
   CheckedSpinBox* ghostValue_ = nullptr;

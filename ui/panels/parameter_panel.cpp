@@ -424,7 +424,7 @@ void InitialStatePanel::rebuild() {
   buttons->addWidget(clearButton);
   grid->addLayout(buttons, row++, 0, 1, 2);
   grid->setRowStretch(row, 1);
-  connect(resetButton, &QPushButton::clicked, controller_, &SimulationController::reset);
+  connect(resetButton, &QPushButton::clicked, this, [this] { resetUndoably(undo_, controller_); });
   connect(clearButton, &QPushButton::clicked, this, [this] {
     if (controller_->initialOverrides().empty()) return;
     undo_->push(

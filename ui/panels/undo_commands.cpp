@@ -51,9 +51,10 @@ void SetParameterCommand::apply(double value, const char* action) {
   }
 }
 
-// A fork's recorded history is restored while the runs still match it; once the comparison
-// changed (it is not on the undo stack) the history cannot come back, but the value can: the
-// command then sets it like an edit at the current moment and stays on the stack.
+// A fork's recorded history is restored with the settings it was computed with. A history of
+// another system or dynamics (not expected: those changes are on the stack in order) cannot
+// come back, but the value can: the command then sets it like an edit at the current moment
+// and stays on the stack.
 bool SetParameterCommand::swapRecordedTimeline() {
   if (!otherTimeline_) return false;
   try {
@@ -93,15 +94,38 @@ bool SetParameterCommand::mergeWith(const QUndoCommand* other) {
 
 ReplaceTimelineCommand::ReplaceTimelineCommand(
     SimulationController* controller, std::shared_ptr<SimulationController::Timeline> replaced,
-    const QString& text)
-    : controller_(controller), other_(std::move(replaced)) {
+    const QString& text, const QString& mergeKey)
+    : controller_(controller), other_(std::move(replaced)), mergeKey_(mergeKey) {
   setText(text);
   if (!other_) setObsolete(true);  // nothing was replaced: nothing to undo
 }
 
-// A replaced history that no longer fits the runs (the comparison changed since, which is not
-// on the undo stack) cannot come back; the command then stays on the stack doing nothing, so
-// undoing past it still reaches the edits before it, and says so.
+bool ReplaceTimelineCommand::mergeWith(const QUndoCommand* other) {
+  const auto* o = dynamic_cast<const ReplaceTimelineCommand*>(other);
+  if (!o || mergeKey_.isEmpty() || o->mergeKey_ != mergeKey_ || !other_) return false;
+  setText(o->text());  // the history before the first change stays the one undo brings back
+  return true;
+}
+
+void pushTimelineChange(QUndoStack* stack, SimulationController* controller, const QString& text,
+                        const std::function<void()>& change, const QString& mergeKey) {
+  if (controller->primary().empty()) {
+    controller->waitForTime(0, 2000);
+    controller->tick();
+  }
+  auto kept = controller->copyTimeline();
+  change();
+  stack->push(new ReplaceTimelineCommand(controller, std::move(kept), text, mergeKey));
+}
+
+void resetUndoably(QUndoStack* stack, SimulationController* controller) {
+  pushTimelineChange(stack, controller, QObject::tr("Reset (restart from t = 0)"),
+                     [controller] { controller->reset(); });
+}
+
+// A replaced history that no longer fits the runs (another system or dynamics: not expected,
+// those changes are on the stack in order) cannot come back; the command then stays on the
+// stack doing nothing, so undoing past it still reaches the edits before it, and says so.
 void ReplaceTimelineCommand::swap(const char* action) {
   if (!other_) return;  // lost earlier (below)
   try {
@@ -124,12 +148,14 @@ void ReplaceTimelineCommand::undo() { swap("undo"); }
 SetInitialCommand::SetInitialCommand(SimulationController* controller,
                                      std::map<std::string, double> before,
                                      std::map<std::string, double> after, bool resetAfter,
-                                     bool applied)
+                                     bool applied,
+                                     std::shared_ptr<SimulationController::Timeline> replaced)
     : controller_(controller),
       before_(std::move(before)),
       after_(std::move(after)),
       resetAfter_(resetAfter),
-      skipRedo_(applied) {
+      skipRedo_(applied),
+      otherTimeline_(std::move(replaced)) {
   setText(QObject::tr("Change initial conditions"));
 }
 
@@ -140,7 +166,19 @@ bool SetInitialCommand::apply(const std::map<std::string, double>& overrides, co
     refuse(this, controller_, action, e);
     return false;
   }
-  if (resetAfter_) controller_->reset();
+  if (!resetAfter_) return true;
+  // The history this command replaced (or, after an undo, the one it made) comes back whole;
+  // a history that no longer fits (another system now) is dropped and the run restarts.
+  if (otherTimeline_) {
+    try {
+      otherTimeline_ = controller_->swapTimeline(std::move(otherTimeline_));
+      return true;
+    } catch (const nh::Error&) {
+      otherTimeline_.reset();
+    }
+  }
+  otherTimeline_ = controller_->copyTimeline();
+  controller_->reset();
   return true;
 }
 
@@ -165,12 +203,22 @@ SwitchSystemCommand::Comparison SwitchSystemCommand::comparisonOf(
   return {controller.compareMode(), controller.ghostParameter(), controller.ghostValue()};
 }
 
-void SwitchSystemCommand::apply(const Run& run, const char* action) {
+void SwitchSystemCommand::apply(Run& run, const char* action) {
   try {
     controller_->switchSystem(run.system, run.scenario);
   } catch (const nh::Error& e) {
     refuse(this, controller_, action, e);
     return;
+  }
+  // The history left behind, shown paused at its moment as every undo shows one (play()
+  // would fork it there).
+  if (auto timeline = std::move(run.timeline)) {
+    try {
+      controller_->swapTimeline(std::move(timeline));
+      return;
+    } catch (const nh::Error&) {
+      // Not expected (the same system object): the run starts from the scenario below.
+    }
   }
   if (run.comparison && *run.comparison != comparisonOf(*controller_)) {
     try {
@@ -187,11 +235,13 @@ void SwitchSystemCommand::apply(const Run& run, const char* action) {
 void SwitchSystemCommand::redo() {
   if (skipAppliedRedo(skipRedo_)) return;
   before_.comparison = comparisonOf(*controller_);
+  before_.timeline = controller_->copyTimeline();
   apply(after_, "redo");
 }
 
 void SwitchSystemCommand::undo() {
   after_.comparison = comparisonOf(*controller_);
+  after_.timeline = controller_->copyTimeline();
   apply(before_, "undo");
 }
 

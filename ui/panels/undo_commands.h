@@ -5,6 +5,8 @@
 #pragma once
 
 #include <QUndoCommand>
+#include <QUndoStack>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -40,31 +42,55 @@ class SetParameterCommand : public QUndoCommand {
 };
 
 // The shown history was replaced (Play from a scrubbed moment forked it, see
-// SimulationController::historyForked; Edit start restarted the run): undo shows the replaced
-// timeline again, redo the new one. `replaced`: the timeline before (takeDroppedTimeline(),
+// SimulationController::historyForked; Edit start, Reset, a comparison, formulation or step
+// size restarted the run): undo shows the replaced timeline again with its settings, redo the
+// new one. `replaced`: the timeline before (takeDroppedTimeline(),
 // copyTimeline()); the replacement is in effect, so the first redo() does nothing. Without a
 // replaced timeline the command is obsolete (QUndoStack drops it).
+// A non-empty `mergeKey`: a following command with the same key (the next step of a ghost
+// value's spin box, keyed by the ghost parameter) merges into this one, which keeps the
+// history from before the first.
 class ReplaceTimelineCommand : public QUndoCommand {
  public:
   ReplaceTimelineCommand(SimulationController* controller,
                          std::shared_ptr<SimulationController::Timeline> replaced,
-                         const QString& text);
+                         const QString& text, const QString& mergeKey = {});
   void redo() override;
   void undo() override;
+  int id() const override { return mergeKey_.isEmpty() ? -1 : 2; }
+  bool mergeWith(const QUndoCommand* other) override;
 
  private:
   void swap(const char* action);
   SimulationController* controller_;
   std::shared_ptr<SimulationController::Timeline> other_;
+  QString mergeKey_;
   bool skipRedo_ = true;
 };
 
+// Runs `change`, a restart that replaces the shown history (Reset, a comparison, formulation
+// or step-size change: actions that start the run again from the displayed moment's
+// parameters), and puts it on `stack` as a ReplaceTimelineCommand holding the history before
+// it, so that undo brings that history back with its settings and nothing the later edits on
+// the stack recorded is lost. Before the first sample of a run has arrived it waits for it (up
+// to 2 s), so a change made right after a switch is undoable too. An nh::Error from `change`
+// propagates and pushes nothing.
+void pushTimelineChange(QUndoStack* stack, SimulationController* controller, const QString& text,
+                        const std::function<void()>& change, const QString& mergeKey = {});
+// Reset (restart from the initial conditions with the parameters shown), undoably.
+void resetUndoably(QUndoStack* stack, SimulationController* controller);
+
 // Replaces the initial-condition overrides; `applied` says the change is already in effect
-// (a drag in the view), so the first redo() does nothing.
+// (a drag in the view), so the first redo() does nothing. With `resetAfter` the run restarts
+// from the new initial state; the history that replaces is kept, so undo and redo swap the
+// recorded histories (SetParameterCommand's way) instead of restarting with the parameters
+// shown at that time.
 class SetInitialCommand : public QUndoCommand {
  public:
+  // `replaced`: with `applied` and `resetAfter`, the history before the change (a drag's).
   SetInitialCommand(SimulationController* controller, std::map<std::string, double> before,
-                    std::map<std::string, double> after, bool resetAfter, bool applied);
+                    std::map<std::string, double> after, bool resetAfter, bool applied,
+                    std::shared_ptr<SimulationController::Timeline> replaced = nullptr);
   void redo() override;
   void undo() override;
 
@@ -75,6 +101,7 @@ class SetInitialCommand : public QUndoCommand {
   std::map<std::string, double> before_, after_;
   bool resetAfter_;
   bool skipRedo_;
+  std::shared_ptr<SimulationController::Timeline> otherTimeline_;  // with resetAfter_
 };
 
 // Runs another system (SimulationController::switchSystem) with its scenario; undo returns
@@ -96,13 +123,17 @@ class SwitchSystemCommand : public QUndoCommand {
     std::shared_ptr<const nh::SystemModel> system;
     nh::Scenario scenario;
     std::optional<Comparison> comparison;  // unset: as the switch leaves it
+    // The history shown when the system was left (copyTimeline()); it comes back whole, with
+    // its comparison, so edits later in time than the moment shown then stay in force.
+    // nullptr: the run restarts from the scenario (and the comparison above).
+    std::shared_ptr<SimulationController::Timeline> timeline;
   };
   SwitchSystemCommand(SimulationController* controller, Run before, Run after, bool applied);
   void redo() override;
   void undo() override;
 
  private:
-  void apply(const Run& run, const char* action);
+  void apply(Run& run, const char* action);  // uses up run.timeline
   SimulationController* controller_;
   Run before_, after_;
   bool skipRedo_;

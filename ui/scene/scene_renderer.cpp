@@ -109,8 +109,10 @@ std::array<double, 3> legendColour(nh::ArrowKind kind, bool dark) {
   return c;
 }
 
-// The unit a legend shows: the core states kinds, not units; forces say so in their name.
+// The unit a legend shows: the arrow's own (a model file's `unit`), else the kind's; an arrow
+// of kind force without a unit is a force if its name says so (it may be a momentum).
 std::string arrowUnit(const nh::SceneArrow& a) {
+  if (!a.unit.empty()) return a.unit;
   switch (a.kind) {
     case nh::ArrowKind::Reaction:
       return "N";

@@ -444,6 +444,7 @@ bool SceneView::handleMousePress(QMouseEvent* event) {
   startX_ = x0[layout.index[ix]];
   startY_ = x0[layout.index[iy]];
   dragBefore_ = controller_->initialOverrides();
+  dragReplaced_ = controller_->copyTimeline();
   velocityAxes_ = handle->velocityInBodyAxes ? body->orientation.toRotationMatrix()
                                              : Eigen::Matrix3d::Identity();
   const QPointF p = event->position();
@@ -512,7 +513,8 @@ bool SceneView::handleMouseRelease(QMouseEvent*) {
   drag_ = Drag::None;
   updateHandle();
   if (controller_->initialOverrides() != dragBefore_)
-    emit initialDragged(dragBefore_, controller_->initialOverrides());
+    emit initialDragged(dragBefore_, controller_->initialOverrides(), std::move(dragReplaced_));
+  dragReplaced_.reset();
   return true;
 }
 

@@ -17,12 +17,11 @@
 #include "ui/scene/scene_camera.h"
 #include "ui/scene/scene_renderer.h"
 #include "ui/scene/vtk_view_widget.h"
+#include "ui/sim/simulation_controller.h"
 
 class vtkActor;
 
 namespace nhui {
-
-class SimulationController;
 
 // What a press at `press` grabs in edit-start mode (screen coordinates): the velocity handle
 // (the knob at the velocity arrow's tip, `tip`, grabbable within `tipRadius`) or the body
@@ -74,9 +73,11 @@ class SceneView : public VtkViewWidget {
   SceneRenderer& primaryRenderer() { return *primary_; }
 
  signals:
-  // A drag finished: initial overrides before and after (for the undo stack).
+  // A drag finished: initial overrides before and after, and the history the drag's restarts
+  // replaced (for the undo stack; nullptr if nothing was recorded).
   void initialDragged(const std::map<std::string, double>& before,
-                      const std::map<std::string, double>& after);
+                      const std::map<std::string, double>& after,
+                      std::shared_ptr<nhui::SimulationController::Timeline> replaced);
 
  protected:
   bool handleMousePress(QMouseEvent* event) override;
@@ -146,6 +147,7 @@ class SceneView : public VtkViewWidget {
   double velocityPerLength_ = 1;
   Eigen::Matrix3d velocityAxes_ = Eigen::Matrix3d::Identity();  // columns: the axes of vx, vy
   std::map<std::string, double> dragBefore_;
+  std::shared_ptr<SimulationController::Timeline> dragReplaced_;
   double startX_ = 0, startY_ = 0;
   vtkSmartPointer<vtkActor> knob_;
   DragTarget hover_ = DragTarget::None;

@@ -89,6 +89,7 @@ void SimulationController::setParameter(const std::string& name, double value) {
   if (!info.allows(value))
     throw nh::InputError("'" + name + "' must be in " + info.rangeText() + ", got " +
                          nh::formatValue(value));
+  dropped_.reset();  // a history an earlier restart left is not this edit's
   if (parameters_[i] == value && !changesLater(i, value)) return;
   std::vector<double> candidate = parameters_;
   candidate[i] = value;
@@ -175,7 +176,10 @@ void SimulationController::setInitialOverrides(const std::map<std::string, doubl
 void SimulationController::setFormulation(nh::Formulation formulation) {
   if (scenario_.formulation == formulation) return;
   scenario_.formulation = formulation;
-  if (!primary().empty()) restartFrom(displayIndex());
+  if (!primary().empty()) {
+    restartFrom(displayIndex());
+    dropped_.reset();  // the caller keeps the history (pushTimelineChange)
+  }
 }
 
 void SimulationController::setStepSize(double dt) {
@@ -185,14 +189,20 @@ void SimulationController::setStepSize(double dt) {
   if (dt == dtOut_) return;
   dtOut_ = dt;
   scenario_.dtOut = dt;
-  if (!primary().empty()) restartFrom(displayIndex());
+  if (!primary().empty()) {
+    restartFrom(displayIndex());
+    dropped_.reset();  // the caller keeps the history (pushTimelineChange)
+  }
   emit stepSizeChanged(dt);
 }
 
 void SimulationController::setIntegrator(const nh::IntegratorOptions& options) {
   options.validate();
   scenario_.integrator = options;
-  if (!primary().empty()) restartFrom(displayIndex());
+  if (!primary().empty()) {
+    restartFrom(displayIndex());
+    dropped_.reset();  // the caller keeps the history (pushTimelineChange)
+  }
 }
 
 // ---- Comparison -------------------------------------------------------------------------
@@ -212,6 +222,7 @@ void SimulationController::setCompare(CompareMode mode, const std::string& ghost
   ghostValue_ = ghostValue;
   rebuildRuns();
   restartFromInitial();
+  emit comparisonChanged();
   emit scenarioChanged();
 }
 
@@ -321,6 +332,7 @@ void SimulationController::restartFrom(size_t k, bool recompute) {
 std::shared_ptr<SimulationController::Timeline> SimulationController::snapshot() const {
   auto timeline = std::make_shared<Timeline>();
   for (const auto& run : runs_) timeline->runs.push_back(std::make_unique<RunHistory>(*run));
+  timeline->settings = settings();
   timeline->runFailed = runFailed_;
   // As recorded (setParameter calls this after taking the new values).
   timeline->parameters = recordedParameters();
@@ -329,25 +341,45 @@ std::shared_ptr<SimulationController::Timeline> SimulationController::snapshot()
   return timeline;
 }
 
+SimulationController::RunSettings SimulationController::settings() const {
+  return {scenario_.formulation, scenario_.integrator, dtOut_,
+          compareMode_,          ghostParameter_,      ghostValue_};
+}
+
 std::shared_ptr<SimulationController::Timeline> SimulationController::swapTimeline(
     std::shared_ptr<Timeline> other) {
-  if (!other || other->runs.size() != runs_.size() ||
-      other->parameters.size() != parameters_.size())
-    throw nh::InputError("the history to restore belongs to another system or comparison");
-  for (size_t i = 0; i < runs_.size(); ++i)
-    if (&other->runs[i]->system() != system_.get() ||
-        other->runs[i]->dynamics() != runs_[i]->dynamics() ||
-        other->runs[i]->layout().columns != runs_[i]->layout().columns)
-      throw nh::InputError("the history to restore belongs to another system or comparison");
+  const auto mismatch = [] {
+    return nh::InputError("the history to restore belongs to another system or dynamics");
+  };
+  if (!other || other->runs.empty() || other->parameters.size() != parameters_.size() ||
+      other->runs.size() != (other->settings.compare == CompareMode::None ? 1u : 2u))
+    throw mismatch();
+  // The comparison run may differ (its settings come back with it); the primary must not.
+  if (&other->runs[0]->system() != system_.get() ||
+      other->runs[0]->dynamics() != runs_[0]->dynamics() ||
+      other->runs[0]->layout().columns != runs_[0]->layout().columns)
+    throw mismatch();
+  for (const auto& run : other->runs)
+    if (&run->system() != system_.get()) throw mismatch();
   pause();
   worker_->halt();
   ++epoch_;  // anything of the replaced timeline still in the outbox is ignored
   auto replaced = std::make_shared<Timeline>();
   replaced->runs = std::move(runs_);
+  replaced->settings = settings();
   replaced->runFailed = runFailed_;
   replaced->parameters = parameters_;
   replaced->displayTime = displayTime_;
   replaced->lastError = lastError_;
+  const RunSettings& s = other->settings;
+  const bool compareChanged = !comparing(s.compare, s.ghostParameter, s.ghostValue);
+  const bool stepChanged = s.dtOut != dtOut_;
+  scenario_.formulation = s.formulation;
+  scenario_.integrator = s.integrator;
+  dtOut_ = scenario_.dtOut = s.dtOut;
+  compareMode_ = s.compare;
+  ghostParameter_ = s.ghostParameter;
+  ghostValue_ = s.ghostValue;
   runs_ = std::move(other->runs);
   runFailed_ = other->runFailed;
   parameters_ = other->parameters;
@@ -365,6 +397,8 @@ std::shared_ptr<SimulationController::Timeline> SimulationController::swapTimeli
   }
   continueFromEnd();
   emit historyReset();
+  if (compareChanged) emit comparisonChanged();
+  if (stepChanged) emit stepSizeChanged(dtOut_);
   emit parametersChanged();
   emit initialChanged();
   emit ticked();

@@ -76,6 +76,12 @@ class SimulationController : public QObject {
   // parameter changed. Both restart from the initial state.
   void setCompare(CompareMode mode, const std::string& ghostParameter = {}, double ghostValue = 0);
   CompareMode compareMode() const { return compareMode_; }
+  // Whether that comparison is in force (the ghost's parameter and value count in Ghost mode).
+  bool comparing(CompareMode mode, const std::string& ghostParameter, double ghostValue) const {
+    return mode == compareMode_ &&
+           (mode != CompareMode::Ghost ||
+            (ghostParameter == ghostParameter_ && ghostValue == ghostValue_));
+  }
   const std::string& ghostParameter() const { return ghostParameter_; }
   double ghostValue() const { return ghostValue_; }
 
@@ -99,10 +105,21 @@ class SimulationController : public QObject {
   static constexpr double kMinStepSize = 1e-4, kMaxStepSize = 1.0;
 
   // ---- Timelines (forks) ------------------------------------------------------------------
-  // A recorded history with what it needs to be shown again: the runs, the parameters at its
+  // The settings a recorded history was computed with; they come back with it.
+  struct RunSettings {
+    nh::Formulation formulation = nh::Formulation::Multipliers;
+    nh::IntegratorOptions integrator;
+    double dtOut = 0.01;
+    CompareMode compare = CompareMode::None;
+    std::string ghostParameter;
+    double ghostValue = 0;
+  };
+  // A recorded history with what it needs to be shown again: the runs, the settings they
+  // were computed with (comparison, formulation, integrator, step), the parameters at its
   // displayed moment and that moment.
   struct Timeline {
     std::vector<std::unique_ptr<RunHistory>> runs;
+    RunSettings settings;
     std::vector<bool> runFailed;
     std::vector<double> parameters;
     double displayTime = 0;
@@ -111,11 +128,14 @@ class SimulationController : public QObject {
   // The timeline the last fork replaced (nullptr if the last restart dropped nothing the
   // user had seen); the caller takes ownership, the controller forgets it.
   std::shared_ptr<Timeline> takeDroppedTimeline() { return std::move(dropped_); }
-  // A copy of the shown timeline (to undo a restart that discards it: Edit start).
-  std::shared_ptr<Timeline> copyTimeline() const { return snapshot(); }
+  // A copy of the shown timeline (to undo a restart that discards it: Edit start); nullptr
+  // while nothing is recorded (there is nothing to go on from).
+  std::shared_ptr<Timeline> copyTimeline() const {
+    return primary().empty() ? nullptr : snapshot();
+  }
   // Shows `other` (paused at its displayed moment, the worker going on from its last
-  // sample) and returns the timeline it replaces. Throws nh::InputError if `other` belongs
-  // to another system or comparison (its runs do not match).
+  // sample) with the settings it was computed with, and returns the timeline it replaces.
+  // Throws nh::InputError if `other` belongs to another system or primary dynamics.
   std::shared_ptr<Timeline> swapTimeline(std::shared_ptr<Timeline> other);
 
   // ---- Data -------------------------------------------------------------------------------
@@ -141,7 +161,8 @@ class SimulationController : public QObject {
   static constexpr size_t kMaxSamples = 400000;  // per run; the oldest are dropped beyond
 
  signals:
-  void scenarioChanged();  // system or everything else replaced
+  void scenarioChanged();    // system or everything else replaced
+  void comparisonChanged();  // setCompare, or a restored history's comparison
   void parametersChanged();
   void initialChanged();
   void playingChanged(bool playing);
@@ -176,6 +197,7 @@ class SimulationController : public QObject {
   // The worker goes on from the last sample of each live run, with the parameters there.
   void continueFromEnd();
   std::shared_ptr<Timeline> snapshot() const;
+  RunSettings settings() const;
   // Shifts the phase parameters in `candidate` so their quantities at sample k of the
   // primary run keep the values they have with the parameters recorded there.
   void keepContinuous(std::vector<double>& candidate, size_t k, int edited) const;

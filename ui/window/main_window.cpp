@@ -109,6 +109,12 @@ MainWindow::MainWindow(bool useSettings, QWidget* parent)
   connect(controller_, &SimulationController::scenarioChanged, this,
           &MainWindow::onScenarioChanged);
   connect(controller_, &SimulationController::errorOccurred, this, &MainWindow::onError);
+  // An undo that brings back a history restores its comparison: the panel and plots follow.
+  connect(controller_, &SimulationController::comparisonChanged, this, [this] {
+    comparePanel_->syncMode();
+    phase_->refresh();
+    timeSeries_->refresh();
+  });
   // A C++ system's equations show its parameter values; a model file's keep symbols.
   connect(controller_, &SimulationController::parametersChanged, this, [this] {
     if (nh::model::asFormula(controller_->system())) return;
@@ -134,8 +140,10 @@ MainWindow::MainWindow(bool useSettings, QWidget* parent)
   });
   connect(view_, &SceneView::initialDragged, this,
           [this](const std::map<std::string, double>& before,
-                 const std::map<std::string, double>& after) {
-            undo_->push(new SetInitialCommand(controller_, before, after, true, true));
+                 const std::map<std::string, double>& after,
+                 std::shared_ptr<SimulationController::Timeline> replaced) {
+            undo_->push(
+                new SetInitialCommand(controller_, before, after, true, true, std::move(replaced)));
           });
   resize(1600, 1000);
   if (useSettings_) readSettings();
@@ -172,7 +180,9 @@ void MainWindow::createActions() {
   resetAction_ = new QAction(nhres::themedIcon(nhres::icons::reset), tr("Reset"), this);
   resetAction_->setShortcut(Qt::Key_R);
   resetAction_->setToolTip(tr("Restart from the initial conditions (R)"));
-  connect(resetAction_, &QAction::triggered, controller_, &SimulationController::reset);
+  // Reset restarts from t = 0 with the parameters shown: undoable, like every restart that
+  // replaces the history (undo_commands.h, pushTimelineChange).
+  connect(resetAction_, &QAction::triggered, this, [this] { resetUndoably(undo_, controller_); });
 
   openAction_ = new QAction(nhres::themedIcon(nhres::icons::open), tr("&Open scenario…"), this);
   openAction_->setShortcut(QKeySequence::Open);
@@ -388,7 +398,7 @@ void MainWindow::createToolBars() {
       return;
     }
     // Editing the start restarts the run: the history it discards stays on the undo stack.
-    auto kept = on && !controller_->primary().empty() ? controller_->copyTimeline() : nullptr;
+    auto kept = on ? controller_->copyTimeline() : nullptr;
     const double shownUntil = controller_->primary().lastTime();
     view_->setEditInitial(on);
     if (kept && shownUntil > 0) {
@@ -434,7 +444,7 @@ void MainWindow::createDockWindows() {
   connect(displayPanel_, &DisplayPanel::optionsChanged, this, &MainWindow::applyDisplayOptions);
   displayDock_ =
       makeDock(tr("Display"), "displayDock", scrolled(displayPanel_), Qt::LeftDockWidgetArea);
-  comparePanel_ = new ComparePanel(controller_);
+  comparePanel_ = new ComparePanel(controller_, undo_);
   connect(comparePanel_, &ComparePanel::refused, this,
           [this](const QString& message) { statusBar()->showMessage(message, 8000); });
   compareDock_ = makeDock(tr("Compare"), "compareDock", comparePanel_, Qt::LeftDockWidgetArea);
@@ -584,7 +594,13 @@ void MainWindow::createMenus() {
         this, tr("Step size"), tr("Output step (the spacing of samples and of Step) [s]:"),
         controller_->dtOut(), SimulationController::kMinStepSize,
         SimulationController::kMaxStepSize, 4, &ok, Qt::WindowFlags(), 0.001);
-    if (ok) controller_->setStepSize(dt);
+    if (!ok || dt == controller_->dtOut()) return;
+    try {
+      pushTimelineChange(undo_, controller_, tr("Step size %1 s").arg(dt),
+                         [&] { controller_->setStepSize(dt); });
+    } catch (const nh::Error& e) {
+      controller_->reportEditError(QString::fromUtf8(e.what()));
+    }
   });
   simMenu->addAction(tr("St&udy…"), this, [this] {
     studyDock_->show();
@@ -594,7 +610,11 @@ void MainWindow::createMenus() {
   for (auto [label, f] : {std::pair{tr("Multipliers (KKT)"), nh::Formulation::Multipliers},
                           std::pair{tr("Gibbs–Appell"), nh::Formulation::GibbsAppell}}) {
     QAction* a = formulation->addAction(label);
-    connect(a, &QAction::triggered, this, [this, f = f] { controller_->setFormulation(f); });
+    connect(a, &QAction::triggered, this, [this, f = f, label = label] {
+      if (controller_->scenario().formulation == f) return;
+      pushTimelineChange(undo_, controller_, tr("Formulation: %1").arg(label),
+                         [&] { controller_->setFormulation(f); });
+    });
   }
 
   viewMenu_ = menuBar()->addMenu(tr("&View"));
@@ -727,8 +747,8 @@ bool MainWindow::openScenario(const QString& path) {
   const bool bundled = path.startsWith(":/");
   currentFile_ = bundled ? QString() : path;
   if (!bundled) addRecentFile(path);
-  undo_->clear();
   applyView(view);
+  undo_->clear();  // after the view's comparison: the file's state is the start, not an edit
   titleBase_ = view.title.isEmpty() ? QFileInfo(path).fileName() : view.title;
   updateWindowTitle();
   controller_->play();
@@ -814,7 +834,8 @@ void MainWindow::chooseSystem(const QString& name) {
   if (name.toStdString() == controller_->system().name()) return;
   // Undoable: Undo returns to the previous system with its edited parameters and start.
   SwitchSystemCommand::Run before{controller_->systemPtr(), controller_->scenario(),
-                                  SwitchSystemCommand::comparisonOf(*controller_)};
+                                  SwitchSystemCommand::comparisonOf(*controller_),
+                                  controller_->copyTimeline()};
   try {
     nh::Scenario s;
     s.system = name.toStdString();
@@ -823,7 +844,7 @@ void MainWindow::chooseSystem(const QString& name) {
     onError(QString::fromStdString(e.what()));
     return;
   }
-  SwitchSystemCommand::Run after{controller_->systemPtr(), controller_->scenario(), {}};
+  SwitchSystemCommand::Run after{controller_->systemPtr(), controller_->scenario(), {}, {}};
   const QString previous = QString::fromStdString(before.system->name());
   undo_->push(new SwitchSystemCommand(controller_, std::move(before), std::move(after), true));
   statusBar()->showMessage(
@@ -953,8 +974,9 @@ nh::Scenario MainWindow::carriedScenario(const nh::SystemModel& next) const {
 bool MainWindow::applyModel(std::shared_ptr<const nh::model::FormulaSystem> system) {
   if (!system) return false;
   SwitchSystemCommand::Run before{controller_->systemPtr(), controller_->scenario(),
-                                  SwitchSystemCommand::comparisonOf(*controller_)};
-  SwitchSystemCommand::Run after{system, carriedScenario(*system), {}};
+                                  SwitchSystemCommand::comparisonOf(*controller_),
+                                  controller_->copyTimeline()};
+  SwitchSystemCommand::Run after{system, carriedScenario(*system), {}, {}};
   try {
     controller_->switchSystem(after.system, after.scenario);
   } catch (const nh::Error& e) {

@@ -185,14 +185,23 @@ struct BallOnPlane {
     frame.bodies.push_back(
         {ShapeKind::Sphere, "ball", centre, tilt * quaternionAt(q, 2), Eigen::Vector3d(r, r, r)});
     // λ = friction force on the ball at the contact point (Aᵀλ's translational part).
-    frame.arrows.push_back({ArrowKind::Reaction, "friction", contact,
-                            tilt * Eigen::Vector3d(lambda[0], lambda[1], 0)});
-    frame.arrows.push_back({ArrowKind::Force, "normal force", contact,
-                            tilt * Eigen::Vector3d(0, 0, p[kM] * p[kG] * std::cos(p[kTilt]))});
+    frame.arrows.push_back({ArrowKind::Reaction,
+                            "friction",
+                            contact,
+                            tilt * Eigen::Vector3d(lambda[0], lambda[1], 0),
+                            {}});
+    frame.arrows.push_back({ArrowKind::Force,
+                            "normal force",
+                            contact,
+                            tilt * Eigen::Vector3d(0, 0, p[kM] * p[kG] * std::cos(p[kTilt])),
+                            {}});
     frame.arrows.push_back(
-        {ArrowKind::Velocity, "velocity", centre, tilt * Eigen::Vector3d(y[0], y[1], 0)});
-    frame.arrows.push_back({ArrowKind::AngularVelocity, "angular velocity", centre,
-                            tilt * Eigen::Vector3d(y[2], y[3], y[4])});
+        {ArrowKind::Velocity, "velocity", centre, tilt * Eigen::Vector3d(y[0], y[1], 0), {}});
+    frame.arrows.push_back({ArrowKind::AngularVelocity,
+                            "angular velocity",
+                            centre,
+                            tilt * Eigen::Vector3d(y[2], y[3], y[4]),
+                            {}});
     frame.points.push_back({"centre", centre, false});
     frame.points.push_back({"contact (table frame)", table.conjugate() * contact, true});
   }

@@ -114,10 +114,13 @@ struct ChaplyginSleigh {
     f.bodies.push_back({ShapeKind::Guide, "knife edge", contact,
                         Eigen::Quaterniond(Eigen::AngleAxisd(th, Eigen::Vector3d::UnitZ())),
                         Eigen::Vector3d(0.15, 0.005, 0.05)});
-    f.arrows.push_back({ArrowKind::Reaction, "knife-edge force", contact, lambda[0] * side});
-    f.arrows.push_back({ArrowKind::Velocity, "velocity", contact, y[kV] * axis + y[kU] * side});
-    f.arrows.push_back(
-        {ArrowKind::AngularVelocity, "angular velocity", com, Eigen::Vector3d(0, 0, y[kOmega])});
+    f.arrows.push_back({ArrowKind::Reaction, "knife-edge force", contact, lambda[0] * side, {}});
+    f.arrows.push_back({ArrowKind::Velocity, "velocity", contact, y[kV] * axis + y[kU] * side, {}});
+    f.arrows.push_back({ArrowKind::AngularVelocity,
+                        "angular velocity",
+                        com,
+                        Eigen::Vector3d(0, 0, y[kOmega]),
+                        {}});
     f.points.push_back({"contact point", contact, false});
     f.points.push_back({"centre of mass", com, false});
   }

@@ -71,9 +71,12 @@ struct NonholonomicParticle {
     f.bodies.push_back({ShapeKind::Guide, "allowed velocities", x,
                         Eigen::Quaterniond::FromTwoVectors(Eigen::Vector3d::UnitZ(), normal),
                         Eigen::Vector3d(0.4, 0.4, 0.0)});
-    f.arrows.push_back({ArrowKind::Reaction, "constraint force", x,
-                        Eigen::Vector3d(-q[1] * lambda[0], 0, lambda[0])});
-    f.arrows.push_back({ArrowKind::Velocity, "velocity", x, Eigen::Vector3d(y[0], y[1], y[2])});
+    f.arrows.push_back({ArrowKind::Reaction,
+                        "constraint force",
+                        x,
+                        Eigen::Vector3d(-q[1] * lambda[0], 0, lambda[0]),
+                        {}});
+    f.arrows.push_back({ArrowKind::Velocity, "velocity", x, Eigen::Vector3d(y[0], y[1], y[2]), {}});
     f.points.push_back({"particle", x, false});
   }
 };

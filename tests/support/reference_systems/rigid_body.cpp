@@ -80,10 +80,16 @@ struct RigidBody {
     const Eigen::Quaterniond att = quaternionAt(q, 0);
     f.extent = 1.2;
     f.bodies.push_back({ShapeKind::Body, "body", Eigen::Vector3d(0, 0, 0), att, half});
-    f.arrows.push_back({ArrowKind::AngularVelocity, "angular velocity", Eigen::Vector3d::Zero(),
-                        att * Eigen::Vector3d(y[0], y[1], y[2])});
-    f.arrows.push_back({ArrowKind::Force, "angular momentum", Eigen::Vector3d::Zero(),
-                        att * Eigen::Vector3d(I1 * y[0], I2 * y[1], I3 * y[2])});
+    f.arrows.push_back({ArrowKind::AngularVelocity,
+                        "angular velocity",
+                        Eigen::Vector3d::Zero(),
+                        att * Eigen::Vector3d(y[0], y[1], y[2]),
+                        {}});
+    f.arrows.push_back({ArrowKind::Force,
+                        "angular momentum",
+                        Eigen::Vector3d::Zero(),
+                        att * Eigen::Vector3d(I1 * y[0], I2 * y[1], I3 * y[2]),
+                        {}});
     f.points.push_back({"tip of axis 1", att * Eigen::Vector3d(half.x(), 0, 0), false});
   }
 };

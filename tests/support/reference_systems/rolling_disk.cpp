@@ -79,13 +79,20 @@ struct RollingDisk {
     const Eigen::Vector3d centre(q[0], q[1], r), contact(q[0], q[1], 0);
     f.extent = std::max(2.0, 6 * r);
     f.bodies.push_back({ShapeKind::Disk, "disk", centre, att, Eigen::Vector3d(r, 0.15 * r, r)});
-    f.arrows.push_back({ArrowKind::Reaction, "rolling constraint force", contact,
-                        Eigen::Vector3d(lambda[0], lambda[1], 0)});
-    f.arrows.push_back({ArrowKind::Velocity, "velocity", centre, Eigen::Vector3d(y[0], y[1], 0)});
+    f.arrows.push_back({ArrowKind::Reaction,
+                        "rolling constraint force",
+                        contact,
+                        Eigen::Vector3d(lambda[0], lambda[1], 0),
+                        {}});
     f.arrows.push_back(
-        {ArrowKind::AngularVelocity, "angular velocity", centre,
-         Eigen::Vector3d(0, 0, y[2]) + y[3] * (Eigen::AngleAxisd(q[2], Eigen::Vector3d::UnitZ()) *
-                                               Eigen::Vector3d::UnitY())});
+        {ArrowKind::Velocity, "velocity", centre, Eigen::Vector3d(y[0], y[1], 0), {}});
+    f.arrows.push_back(
+        {ArrowKind::AngularVelocity,
+         "angular velocity",
+         centre,
+         Eigen::Vector3d(0, 0, y[2]) +
+             y[3] * (Eigen::AngleAxisd(q[2], Eigen::Vector3d::UnitZ()) * Eigen::Vector3d::UnitY()),
+         {}});
     f.points.push_back({"contact point", contact, false});
   }
 };

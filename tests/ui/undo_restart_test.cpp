@@ -1,0 +1,143 @@
+// Restarts that replace the shown history (Reset, a comparison, the formulation) are undoable,
+// and undoing everything then redoing it returns the same parameters. Such a restart, made at
+// a moment scrubbed back to before a later parameter edit, starts from the parameters shown
+// there, so the later edit is no longer in force while its command stays on the stack. Before
+// these restarts were on the stack, undoing the edit did nothing (its value was already gone)
+// and redoing it set the value again: the soak (CI run of stop 21, whipple_bicycle zB) found it
+// as "undo all, redo all changed the parameters".
+#include <QAction>
+#include <QComboBox>
+#include <QUndoStack>
+#include <QtTest>
+
+#include "spin_box_typing.h"
+#include "ui/panels/parameter_panel.h"
+#include "ui/sim/simulation_controller.h"
+#include "ui/window/main_window.h"
+#include "window_fixture.h"
+
+using nhui::CompareMode;
+using nhui::MainWindow;
+using nhui::SimulationController;
+
+namespace {
+QAction* findAction(const MainWindow& window, const QString& text) {
+  for (QAction* a : window.findChildren<QAction*>())
+    if (a->text() == text) return a;
+  return nullptr;
+}
+
+void playUntil(SimulationController* c, double t) {
+  c->play();
+  QTRY_VERIFY_WITH_TIMEOUT(c->displayTime() >= t, 20000);
+  c->pause();
+  c->tick();
+}
+}  // namespace
+
+class UndoRestartTest : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void restartAfterScrubbingBackIsUndoable_data() {
+    QTest::addColumn<QString>("restart");
+    QTest::newRow("reset") << "reset";
+    QTest::newRow("vakonomic comparison") << "vakonomic";
+    QTest::newRow("ghost comparison") << "ghost";
+    QTest::newRow("formulation") << "formulation";
+  }
+
+  void restartAfterScrubbingBackIsUndoable() {
+    QFETCH(QString, restart);
+    MainWindow window(false);
+    QVERIFY(nhtest::showActive(window));
+    window.chooseSystem("ball_on_turntable");
+    SimulationController* c = window.controller();
+    QUndoStack* undo = window.undoStack();
+    const int omega0 = c->system().parameterIndex("Omega0");
+    const double before = c->parameters()[omega0];
+    playUntil(c, 0.3);
+    nhtest::typeInto(window.parameterPanel()->spinBox("Omega0"), "2.5");
+    QCOMPARE(c->parameters()[omega0], 2.5);
+    const double editTime = c->displayTime();
+    playUntil(c, editTime + 0.3);
+    const double seenUntil = c->primary().lastTime();
+
+    // Back before the edit: the value shown is the one before it.
+    c->seek(0.5 * editTime);
+    c->tick();
+    QCOMPARE(c->parameters()[omega0], before);
+    const int commands = undo->count();
+    if (restart == "reset") {
+      findAction(window, "Reset")->trigger();
+    } else if (restart == "vakonomic") {
+      window.setCompare(CompareMode::Vakonomic);
+    } else if (restart == "ghost") {
+      window.setCompare(CompareMode::Ghost, "Omega_freq", 1.5);
+    } else {
+      findAction(window, QString::fromUtf8("Gibbs–Appell"))->trigger();
+    }
+    QCOMPARE(undo->count(), commands + 1);  // the restart is on the stack
+    c->pause();
+    QTRY_VERIFY_WITH_TIMEOUT(!c->primary().empty(), 10000);
+    c->tick();
+    // It started from the parameters shown: the later edit is not in force now.
+    QCOMPARE(c->parameters()[omega0], before);
+    const auto& run = c->primary();
+    QCOMPARE(run.parametersAt(run.size() - 1)[omega0], before);
+    const std::vector<double> parameters = c->parameters();
+    const CompareMode compare = c->compareMode();
+    const nh::Formulation formulation = c->scenario().formulation;
+
+    // Its undo brings back the replaced history, the edit in it, and the settings.
+    undo->undo();
+    c->tick();
+    QVERIFY(c->primary().lastTime() >= seenUntil);
+    QCOMPARE(c->primary().parametersAt(c->primary().size() - 1)[omega0], 2.5);
+    QCOMPARE(c->compareMode(), CompareMode::None);
+    QVERIFY(c->scenario().formulation == nh::Formulation::Multipliers);
+    QCOMPARE(window.findChild<QComboBox*>("compareMode")->currentIndex(), 0);
+
+    // Undo everything, redo everything: the same parameters, comparison and formulation.
+    while (undo->canUndo()) undo->undo();
+    while (undo->canRedo()) undo->redo();
+    c->tick();
+    QCOMPARE(c->parameters(), parameters);
+    QCOMPARE(c->compareMode(), compare);
+    QVERIFY(c->scenario().formulation == formulation);
+    QCOMPARE(c->primary().parametersAt(c->primary().size() - 1)[omega0], before);
+    const int shownMode = compare == CompareMode::None ? 0 : compare == CompareMode::Vakonomic ? 1 : 2;
+    QCOMPARE(window.findChild<QComboBox*>("compareMode")->currentIndex(), shownMode);
+  }
+
+  // The steps of one ghost value (its spin box) are one undo step; the comparison in force
+  // already restarts nothing and adds no step.
+  void ghostValueStepsMerge() {
+    MainWindow window(false);
+    QVERIFY(nhtest::showActive(window));
+    window.chooseSystem("ball_on_turntable");
+    SimulationController* c = window.controller();
+    QUndoStack* undo = window.undoStack();
+    playUntil(c, 0.2);
+    const int commands = undo->count();
+    window.setCompare(CompareMode::Ghost, "Omega_freq", 1.5);
+    window.setCompare(CompareMode::Ghost, "Omega_freq", 1.6);
+    window.setCompare(CompareMode::Ghost, "Omega_freq", 1.7);
+    QCOMPARE(undo->count(), commands + 1);
+    QCOMPARE(c->ghostValue(), 1.7);
+    window.setCompare(CompareMode::Ghost, "Omega_freq", 1.7);
+    QCOMPARE(undo->count(), commands + 1);
+    undo->undo();
+    QCOMPARE(c->compareMode(), CompareMode::None);
+    QVERIFY(c->primary().lastTime() >= 0.2);  // the history before the comparison
+    undo->redo();
+    QCOMPARE(c->compareMode(), CompareMode::Ghost);
+    QCOMPARE(c->ghostValue(), 1.7);
+    auto* value = window.findChild<QDoubleSpinBox*>("ghostValue");
+    QVERIFY(value);
+    QCOMPARE(value->value(), 1.7);
+  }
+};
+
+QTEST_MAIN(UndoRestartTest)
+#include "undo_restart_test.moc"
