@@ -106,8 +106,53 @@ class UndoRestartTest : public QObject {
     QCOMPARE(c->compareMode(), compare);
     QVERIFY(c->scenario().formulation == formulation);
     QCOMPARE(c->primary().parametersAt(c->primary().size() - 1)[omega0], before);
-    const int shownMode = compare == CompareMode::None ? 0 : compare == CompareMode::Vakonomic ? 1 : 2;
+    const int shownMode = compare == CompareMode::None        ? 0
+                          : compare == CompareMode::Vakonomic ? 1
+                                                              : 2;
     QCOMPARE(window.findChild<QComboBox*>("compareMode")->currentIndex(), shownMode);
+  }
+
+  // An edit made live, undone from a moment scrubbed back before it and before another, earlier
+  // edit: the undo takes it back where it was made, so the earlier edit stays in force (it
+  // used to restart from the moment shown, dropping the earlier edit while its command stayed
+  // on the stack: the soak, seed 2718, rolling_disk_3d's g).
+  void undoFromBeforeKeepsEarlierEdits() {
+    MainWindow window(false);
+    QVERIFY(nhtest::showActive(window));
+    window.chooseSystem("ball_on_turntable");
+    SimulationController* c = window.controller();
+    QUndoStack* undo = window.undoStack();
+    const int omega0 = c->system().parameterIndex("Omega0");
+    const int g = c->system().parameterIndex("g");
+    playUntil(c, 0.2);
+    nhtest::typeInto(window.parameterPanel()->spinBox("Omega0"), "2.5");
+    const double first = c->displayTime();
+    playUntil(c, first + 0.2);
+    nhtest::typeInto(window.parameterPanel()->spinBox("g"), "5");
+    playUntil(c, c->displayTime() + 0.2);
+    c->seek(0.5 * first);
+    c->tick();
+    const std::vector<double> shown = c->parameters();
+    const double shownAt = c->displayTime();
+
+    undo->undo();  // g = 5
+    c->tick();
+    QCOMPARE(c->displayTime(), shownAt);
+    QCOMPARE(c->parameters(), shown);
+    const auto& run = c->primary();
+    QCOMPARE(run.parametersAt(run.size() - 1)[omega0], 2.5);  // the earlier edit
+    QCOMPARE(run.parametersAt(run.size() - 1)[g], 9.81);
+
+    undo->redo();
+    c->tick();
+    QCOMPARE(c->parameters(), shown);
+    QCOMPARE(c->primary().parametersAt(c->primary().size() - 1)[g], 5.0);
+    while (undo->canUndo()) undo->undo();
+    while (undo->canRedo()) undo->redo();
+    c->tick();
+    QCOMPARE(c->parameters(), shown);
+    QCOMPARE(c->primary().parametersAt(c->primary().size() - 1)[omega0], 2.5);
+    QCOMPARE(c->primary().parametersAt(c->primary().size() - 1)[g], 5.0);
   }
 
   // The steps of one ghost value (its spin box) are one undo step; the comparison in force

@@ -69,16 +69,31 @@ bool SetParameterCommand::swapRecordedTimeline() {
 void SetParameterCommand::redo() {
   if (swapRecordedTimeline()) return;
   apply(after_, "redo");
-  if (!isObsolete()) otherTimeline_ = controller_->takeDroppedTimeline();
+  if (isObsolete()) return;
+  otherTimeline_ = controller_->takeDroppedTimeline();
+  madeAt_ = controller_->displayTime();
 }
 
 void SetParameterCommand::undo() {
   if (swapRecordedTimeline()) return;
+  // Shown from before the moment the edit was made: the edit is taken back there, so that
+  // edits between the moment shown and it stay in force; the display then returns.
+  const double shown = controller_->displayTime();
+  const bool atEdit =
+      std::isfinite(madeAt_) && shown < madeAt_ && controller_->showEdit(name_, madeAt_, after_);
   apply(before_, "undo");
   // Undone from a moment scrubbed to (before or after the edit): the history it replaced
   // comes back on redo, with the edit where it was made, instead of the edit being made again
   // at the moment displayed then.
-  if (!isObsolete()) otherTimeline_ = controller_->takeDroppedTimeline();
+  if (isObsolete()) return;
+  otherTimeline_ = controller_->takeDroppedTimeline();
+  if (atEdit) {
+    controller_->seek(shown);
+    if (otherTimeline_) {  // redo shows it from the same moment
+      otherTimeline_->displayTime = controller_->displayTime();
+      otherTimeline_->parameters = controller_->parameters();
+    }
+  }
 }
 
 bool SetParameterCommand::mergeWith(const QUndoCommand* other) {
@@ -88,6 +103,7 @@ bool SetParameterCommand::mergeWith(const QUndoCommand* other) {
       o->otherTimeline_)
     return false;
   after_ = o->after_;
+  madeAt_ = o->madeAt_;  // where after_ took effect
   updateText();
   return true;
 }

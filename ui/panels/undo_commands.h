@@ -6,6 +6,7 @@
 
 #include <QUndoCommand>
 #include <QUndoStack>
+#include <cmath>
 #include <functional>
 #include <map>
 #include <memory>
@@ -39,6 +40,7 @@ class SetParameterCommand : public QUndoCommand {
   double before_, after_;
   long mergeKey_;
   std::shared_ptr<SimulationController::Timeline> otherTimeline_;  // the fork's other branch
+  double madeAt_ = std::nan("");  // the moment the last redo set the value (no fork recorded)
 };
 
 // The shown history was replaced (Play from a scrubbed moment forked it, see

@@ -527,6 +527,24 @@ void SimulationController::seek(double time) {
   emit ticked();
 }
 
+bool SimulationController::showEdit(const std::string& name, double t, double value) {
+  const int i = system_->parameterIndex(name);
+  const RunHistory& run = primary();
+  const double tolerance = 1e-9 * dtOut_;
+  if (i < 0 || run.empty() ||
+      !(t >= run.firstTime() - tolerance && t <= run.lastTime() + tolerance))
+    return false;
+  const size_t k = run.indexAtOrBefore(t + tolerance);
+  if (std::abs(run.time(k) - t) > tolerance || run.parametersAt(k)[i] != value) return false;
+  pause();
+  clock_ = displayTime_ = run.time(k);
+  scrubbed_ = true;
+  updateTarget();
+  followTimeline();
+  emit ticked();
+  return true;
+}
+
 void SimulationController::setSpeed(double factor) {
   factor = std::clamp(factor, 0.01, 1000.0);
   if (factor == speed_) return;

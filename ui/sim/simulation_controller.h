@@ -92,8 +92,12 @@ class SimulationController : public QObject {
   bool playing() const { return playing_; }
   void stepForward();
   void stepBack();
-  void reset();                  // restart from the initial conditions
-  void seek(double time);        // pauses; play() then resumes from there
+  void reset();            // restart from the initial conditions
+  void seek(double time);  // pauses; play() then resumes from there
+  // Pauses at the moment t where parameter `name` was set to `value` (the last sample at t
+  // records that value), as scrubbed to; false, changing nothing, if the history shown has no
+  // such moment.
+  bool showEdit(const std::string& name, double t, double value);
   void setSpeed(double factor);  // 0.01 … 1000 × real time
   double speed() const { return speed_; }
   double displayTime() const { return displayTime_; }
