@@ -311,6 +311,10 @@ void SimulationController::restartFrom(size_t k, bool recompute) {
   // What the user had seen after k (scrubbed back to it) is kept for undo; the look-ahead
   // the worker computed past a paused or playing display is not.
   dropped_ = scrubbed_ && k + 1 < primary().size() ? snapshot() : nullptr;
+  // An edit at k whose recomputed sample has not arrived yet (a restart right after it: the
+  // formulation, say): this restart records that sample, or the edit would seem to take
+  // effect only from the next one, and the paused view at k would show the old values.
+  if (!recompute && primary().parametersAt(k) != parameters_) recompute = true;
   std::vector<std::vector<double>> states(runs_.size());
   const double t = primary().time(k);
   for (size_t i = 0; i < runs_.size(); ++i) {

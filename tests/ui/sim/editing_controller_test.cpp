@@ -143,6 +143,28 @@ class EditingControllerTest : public QObject {
     QVERIFY(std::abs(run.column(run.columnIndex("energy"))[k - 1] - energy) > 1e-6);
   }
 
+  // A restart right after an edit, before the edit's recomputed sample arrived (the soak,
+  // seed 8080: an edit, then the formulation), kept the sample before the edit as the last at
+  // that moment: the paused view showed the old value there and the edit took effect only
+  // from the next sample.
+  void restartRightAfterAnEditKeepsItsMoment() {
+    SimulationController& c = *controller_;
+    c.play();
+    QTRY_VERIFY_WITH_TIMEOUT(c.displayTime() > 0.3, 10000);
+    c.pause();
+    const double t = c.primary().time(c.displayIndex());
+    c.setParameter("m", 2.0);
+    c.setFormulation(nh::Formulation::GibbsAppell);  // no drain in between
+    QVERIFY(c.waitForTime(t + 3 * c.dtOut(), 10000));
+    c.tick();
+    QCOMPARE(c.displayTime(), t);
+    QCOMPARE(c.parameter("m"), 2.0);
+    const RunHistory& run = c.primary();
+    const size_t k = c.displayIndex();
+    QCOMPARE(run.time(k), t);
+    QCOMPARE(parameterAt(run, k, "m"), 2.0);
+  }
+
   // Issue 11, defect 5: scrubbing back before an edit shows the values in force then.
   void parametersFollowTheTimeline() {
     SimulationController& c = *controller_;
