@@ -93,6 +93,10 @@ MainWindow::MainWindow(bool useSettings, QWidget* parent)
       useSettings_(useSettings),
       controller_(new SimulationController(this)),
       undo_(new QUndoStack(this)) {
+  // Commands that replace the history hold the history they replaced (a copy of the recorded
+  // samples): the oldest steps are dropped beyond this many, so a long session's memory stays
+  // bounded by the histories of the last steps.
+  undo_->setUndoLimit(kUndoLimit);
   updateWindowTitle();
   setAcceptDrops(true);
   setDockNestingEnabled(true);

@@ -59,6 +59,7 @@ class MainWindow : public QMainWindow {
   PhasePortraitPanel* phasePanel() const { return phase_; }
   TimeSeriesPanel* timeSeriesPanel() const { return timeSeries_; }
   QUndoStack* undoStack() const { return undo_; }
+  static constexpr int kUndoLimit = 100;  // undo steps kept
   QSlider* timeline() const;
   QLabel* errorBanner() const { return banner_; }
   ModelEditor* modelEditor() const { return modelEditor_; }
