@@ -77,23 +77,24 @@ void SetParameterCommand::redo() {
 void SetParameterCommand::undo() {
   if (swapRecordedTimeline()) return;
   // Shown from before the moment the edit was made: the edit is taken back there, so that
-  // edits between the moment shown and it stay in force; the display then returns.
+  // edits between the moment shown and it stay in force; the display then returns, and redo
+  // shows the history with the edit from that same moment.
   const double shown = controller_->displayTime();
-  const bool atEdit =
-      std::isfinite(madeAt_) && shown < madeAt_ && controller_->showEdit(name_, madeAt_, after_);
+  if (std::isfinite(madeAt_) && shown < madeAt_ &&
+      controller_->takeBackEdit(name_, madeAt_, after_, before_)) {
+    otherTimeline_ = controller_->takeDroppedTimeline();
+    controller_->seek(shown);
+    if (otherTimeline_) {
+      otherTimeline_->displayTime = controller_->displayTime();
+      otherTimeline_->parameters = controller_->parameters();
+    }
+    return;
+  }
   apply(before_, "undo");
   // Undone from a moment scrubbed to (before or after the edit): the history it replaced
   // comes back on redo, with the edit where it was made, instead of the edit being made again
   // at the moment displayed then.
-  if (isObsolete()) return;
-  otherTimeline_ = controller_->takeDroppedTimeline();
-  if (atEdit) {
-    controller_->seek(shown);
-    if (otherTimeline_) {  // redo shows it from the same moment
-      otherTimeline_->displayTime = controller_->displayTime();
-      otherTimeline_->parameters = controller_->parameters();
-    }
-  }
+  if (!isObsolete()) otherTimeline_ = controller_->takeDroppedTimeline();
 }
 
 bool SetParameterCommand::mergeWith(const QUndoCommand* other) {

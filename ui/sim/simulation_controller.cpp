@@ -531,21 +531,35 @@ void SimulationController::seek(double time) {
   emit ticked();
 }
 
-bool SimulationController::showEdit(const std::string& name, double t, double value) {
+bool SimulationController::takeBackEdit(const std::string& name, double t, double value,
+                                        double before) {
   const int i = system_->parameterIndex(name);
   const RunHistory& run = primary();
   const double tolerance = 1e-9 * dtOut_;
-  if (i < 0 || run.empty() ||
+  if (i < 0 || run.size() < 2 ||
       !(t >= run.firstTime() - tolerance && t <= run.lastTime() + tolerance))
     return false;
-  const size_t k = run.indexAtOrBefore(t + tolerance);
-  if (std::abs(run.time(k) - t) > tolerance || run.parametersAt(k)[i] != value) return false;
+  // The edit's sample is the last at t; the one before it, at the same time, was recorded
+  // before the edit.
+  const size_t edited = run.indexAtOrBefore(t + tolerance);
+  if (edited == 0 || std::abs(run.time(edited) - t) > tolerance ||
+      run.parametersAt(edited)[i] != value)
+    return false;
+  const size_t k = edited - 1;
+  if (std::abs(run.time(k) - run.time(edited)) > tolerance || run.parametersAt(k)[i] != before)
+    return false;
   pause();
+  parameters_ = run.parametersAt(k);
+  try {
+    computeInitialState(initialOverrides_, x0_, initialNotes_);
+  } catch (const nh::Error&) {
+    // Reset keeps the previous initial state (as after an edit that does not fit).
+  }
+  scrubbed_ = true;  // what followed is kept for redo
   clock_ = displayTime_ = run.time(k);
-  scrubbed_ = true;
-  updateTarget();
-  followTimeline();
-  emit ticked();
+  restartFrom(k);
+  emit parametersChanged();
+  emit initialChanged();
   return true;
 }
 

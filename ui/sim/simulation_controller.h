@@ -94,10 +94,12 @@ class SimulationController : public QObject {
   void stepBack();
   void reset();            // restart from the initial conditions
   void seek(double time);  // pauses; play() then resumes from there
-  // Pauses at the moment t where parameter `name` was set to `value` (the last sample at t
-  // records that value), as scrubbed to; false, changing nothing, if the history shown has no
-  // such moment.
-  bool showEdit(const std::string& name, double t, double value);
+  // Takes back the edit of parameter `name` from `before` to `value` made at moment t (undo
+  // seen from an earlier moment): the edit's recomputed sample and all after it are dropped
+  // (kept for redo: takeDroppedTimeline) and the run goes on, paused, from the sample before
+  // it with the parameters recorded there. False, changing nothing, if the history shown has
+  // no such edit at t.
+  bool takeBackEdit(const std::string& name, double t, double value, double before);
   void setSpeed(double factor);  // 0.01 … 1000 × real time
   double speed() const { return speed_; }
   double displayTime() const { return displayTime_; }
