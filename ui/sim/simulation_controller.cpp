@@ -176,10 +176,7 @@ void SimulationController::setInitialOverrides(const std::map<std::string, doubl
 void SimulationController::setFormulation(nh::Formulation formulation) {
   if (scenario_.formulation == formulation) return;
   scenario_.formulation = formulation;
-  if (!primary().empty()) {
-    restartFrom(displayIndex());
-    dropped_.reset();  // the caller keeps the history (pushTimelineChange)
-  }
+  restartAtDisplay();
 }
 
 void SimulationController::setStepSize(double dt) {
@@ -189,20 +186,14 @@ void SimulationController::setStepSize(double dt) {
   if (dt == dtOut_) return;
   dtOut_ = dt;
   scenario_.dtOut = dt;
-  if (!primary().empty()) {
-    restartFrom(displayIndex());
-    dropped_.reset();  // the caller keeps the history (pushTimelineChange)
-  }
+  restartAtDisplay();
   emit stepSizeChanged(dt);
 }
 
 void SimulationController::setIntegrator(const nh::IntegratorOptions& options) {
   options.validate();
   scenario_.integrator = options;
-  if (!primary().empty()) {
-    restartFrom(displayIndex());
-    dropped_.reset();  // the caller keeps the history (pushTimelineChange)
-  }
+  restartAtDisplay();
 }
 
 // ---- Comparison -------------------------------------------------------------------------
@@ -291,6 +282,12 @@ void SimulationController::submit(double t0, bool emitInitial,
   updateTarget();
 }
 
+void SimulationController::restartAtDisplay() {
+  if (primary().empty()) return;
+  restartFrom(displayIndex());
+  dropped_.reset();  // the caller keeps the history it replaced (pushTimelineChange)
+}
+
 void SimulationController::restartFromInitial() {
   std::vector<std::vector<double>> states;
   for (size_t i = 0; i < runs_.size(); ++i) {
@@ -359,8 +356,7 @@ std::shared_ptr<SimulationController::Timeline> SimulationController::swapTimeli
       other->runs.size() != (other->settings.compare == CompareMode::None ? 1u : 2u))
     throw mismatch();
   // The comparison run may differ (its settings come back with it); the primary must not.
-  if (&other->runs[0]->system() != system_.get() ||
-      other->runs[0]->dynamics() != runs_[0]->dynamics() ||
+  if (other->runs[0]->dynamics() != runs_[0]->dynamics() ||
       other->runs[0]->layout().columns != runs_[0]->layout().columns)
     throw mismatch();
   for (const auto& run : other->runs)

@@ -197,6 +197,9 @@ class SimulationController : public QObject {
   // second sample at the same time, so plots show the change at that moment.
   void restartFrom(size_t k, bool recompute = false);
   void restartFromInitial();
+  // A setting changed (formulation, integrator, step): the runs go on from the displayed
+  // moment under it; the replaced history is not kept (the undo command took a copy).
+  void restartAtDisplay();
   // parameters: per run (empty: the current ones).
   void submit(double t0, bool emitInitial, const std::vector<std::vector<double>>& states,
               const std::vector<std::vector<double>>& parameters = {});
