@@ -152,9 +152,10 @@ int main(int argc, char** argv) {
   if (request.size) window.resize(*request.size);
   window.show();
   if (!parser.positionalArguments().isEmpty()) {
+    // The reason, as the window's banner gives it ("Could not open F: …"), in one line.
     if (!window.openScenario(parser.positionalArguments().first()))
-      std::fprintf(stderr, "nhlab: could not open %s\n",
-                   qPrintable(parser.positionalArguments().first()));
+      std::fprintf(stderr, "nhlab: error: %s\n",
+                   nh::cli::oneLine(window.errorBanner()->text().toStdString()).c_str());
   } else if (parser.isSet(systemOption)) {
     window.chooseSystem(parser.value(systemOption));
   }

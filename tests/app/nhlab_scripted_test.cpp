@@ -41,6 +41,29 @@ class NhlabScriptedTest : public QObject {
     QVERIFY(QFileInfo(shot).size() > 0);
   }
 
+  // A scenario that cannot be opened is explained in the window's banner, and stderr gets the
+  // same reason in one line (it said only "could not open FILE").
+  void aBadScenarioIsExplainedOnStderr() {
+    QTemporaryDir dir;
+    const QString bad = dir.filePath("bad.json");
+    QFile f(bad);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write(R"({"format": "nonholonomic-lab-scenario", "version": 2, "system": "no_such_system"})");
+    f.close();
+    QProcess p;
+    p.start(NHLAB_PATH, {"--no-settings", "--size", "800x600", "--screenshot",
+                         dir.filePath("shot.png"), "--after", "0.5", bad});
+    QVERIFY(p.waitForStarted());
+    if (!p.waitForFinished(60000)) p.kill();
+    QString lines;
+    for (const QString& line : QString::fromUtf8(p.readAllStandardError()).split('\n'))
+      if (line.startsWith("nhlab")) lines += line + '\n';
+    QCOMPARE(lines.count('\n'), 1);
+    QVERIFY2(lines.startsWith("nhlab: error: Could not open bad.json: ") &&
+                 lines.contains("no_such_system"),
+             qPrintable(lines));
+  }
+
   // Ctrl+C, SIGTERM or SIGHUP in nhlab's terminal close the window and exit with 128 + the
   // signal, as nhsim does (before: exit 0).
   void stopSignalsExitWithTheirCode_data() {

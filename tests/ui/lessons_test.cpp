@@ -5,11 +5,14 @@
 #include <QAction>
 #include <QApplication>
 #include <QComboBox>
+#include <QDir>
 #include <QDockWidget>
+#include <QElapsedTimer>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMessageBox>
 #include <QPushButton>
+#include <QScreen>
 #include <QSlider>
 #include <QStatusBar>
 #include <QTemporaryDir>
@@ -25,6 +28,7 @@
 #include "ui/plot/plot_panels.h"
 #include "ui/scene/scene_view.h"
 #include "ui/window/main_window.h"
+#include "window_fixture.h"
 
 using nhtest::answerNextMessageBox;
 using nhui::MainWindow;
@@ -118,6 +122,42 @@ class LessonsTest : public QObject {
     QVERIFY(window_->errorBanner()->text().contains("unknown key 'colours' in the view"));
   }
 
+  // A title or note longer than a lesson bar can show is refused when the file is read, with
+  // its length: a 10 MB title used to stall the window in text layout, and a long title
+  // widened the window past the screen.
+  void overlongTitleOrNoteIsRefusedWithItsLength() {
+    const QString path = dir_.filePath("long.json");
+    const QString title(10 * 1024 * 1024, QLatin1Char('T'));
+    writeFile(path, QStringLiteral(R"({"format": "nonholonomic-lab-scenario", "version": 2,
+                 "system": "chaplygin_sleigh", "view": {"version": 1, "title": "%1"}})")
+                        .arg(title)
+                        .toUtf8());
+    const QSize before = window_->size();
+    QElapsedTimer clock;
+    clock.start();
+    QVERIFY(!window_->openScenario(path));
+    QVERIFY2(clock.elapsed() < 5000, qPrintable(QString::number(clock.elapsed())));
+    const QString banner = window_->errorBanner()->text();
+    QVERIFY2(banner.contains("'title' is 10485760 characters long; at most 120 are allowed"),
+             qPrintable(banner.left(300)));
+    QVERIFY(banner.size() < 400);
+    QCOMPARE(window_->size(), before);
+    writeFile(path, QStringLiteral(R"({"format": "nonholonomic-lab-scenario", "version": 2,
+                 "system": "chaplygin_sleigh", "view": {"version": 1, "note": "%1"}})")
+                        .arg(QString(1001, QLatin1Char('n')))
+                        .toUtf8());
+    QVERIFY(!window_->openScenario(path));
+    QVERIFY2(window_->errorBanner()->text().contains("'note' is 1001 characters long"),
+             qPrintable(window_->errorBanner()->text().left(300)));
+    // At the limits the lesson opens.
+    writeFile(path, QStringLiteral(R"({"format": "nonholonomic-lab-scenario", "version": 2,
+                 "system": "chaplygin_sleigh", "view": {"version": 1, "title": "%1", "note": "%2"}})")
+                        .arg(QString(120, QLatin1Char('T')), QString(1000, QLatin1Char('n')))
+                        .toUtf8());
+    QVERIFY(window_->openScenario(path));
+    QCOMPARE(window_->lessonNote().size(), 1000);
+  }
+
   // Saving writes the view part; opening the file again restores speed, plots and compare.
   void savedViewRoundTrips() {
     window_->controller()->setSpeed(4);
@@ -138,6 +178,7 @@ class LessonsTest : public QObject {
   // plot stays, the other panels wait behind a side bar, and no tool bar is cut off.
   // Leaving it restores the panels.
   void presentationGivesTheViewTheScreen() {
+    const QSize normalSize = window_->size();
     window_->setPresentationMode(true);
     // Without a window manager (Xvfb) full screen is the screen's size; a projector's.
     window_->setGeometry(0, 0, 1024, 768);
@@ -170,11 +211,63 @@ class LessonsTest : public QObject {
     QVERIFY(window_->findChild<QDockWidget*>("parametersDock")->isVisible());
     values->trigger();
     QVERIFY(!window_->findChild<QDockWidget*>("parametersDock")->isVisible());
+    // A panel opened there takes the plot's place, never the 3D view's: the view keeps its
+    // size with every panel open (Compare and Display used to crush it to about 270 px), and
+    // the history slider keeps its length.
+    const QString shots = qEnvironmentVariable("NH_SCREENSHOT_DIR");
+    auto* history = window_->timeline();
+    const int historyWidth = history->width();
+    for (QAction* a : side->actions()) {
+      if (a->text() == QStringLiteral("Plots")) continue;
+      a->trigger();
+      QTest::qWait(150);
+      const QSize now = window_->sceneView()->size();
+      if (!shots.isEmpty())
+        window_->grab().save(QDir(shots).filePath("presentation-" + a->text() + ".png"));
+      QVERIFY2(now.width() >= view.width() - 2 && now.height() >= view.height() - 40,
+               qPrintable(QString("%1 open: 3D view %2×%3, was %4×%5")
+                              .arg(a->text())
+                              .arg(now.width())
+                              .arg(now.height())
+                              .arg(view.width())
+                              .arg(view.height())));
+      QVERIFY2(history->width() >= historyWidth - 2,
+               qPrintable(QString("%1 open: history slider %2 px, was %3")
+                              .arg(a->text())
+                              .arg(history->width())
+                              .arg(historyWidth)));
+      a->trigger();
+    }
+    QTest::qWait(150);
+    QVERIFY(window_->sceneView()->width() >= view.width() - 2);
 
     window_->setPresentationMode(false);
     QVERIFY(!window_->findChild<QToolBar*>("presentationSideBar"));
+    // The window comes back as it was, within the screen (it came back wider than a 1024 px
+    // screen).
+    QTRY_COMPARE(window_->size(), normalSize);
+    QVERIFY(window_->frameGeometry().width() <= window_->screen()->availableGeometry().width());
     QTRY_VERIFY(window_->findChild<QDockWidget*>("phaseDock")->isVisible());
     QVERIFY(window_->findChild<QDockWidget*>("displayDock")->isVisible());
+  }
+
+  // After a speed typed into the box and Return, Space plays and pauses again: the keyboard
+  // goes back to the view instead of staying in the box, which took Space as text.
+  void spaceTogglesPlayAfterTypingASpeed() {
+    QComboBox* box = speedBox();
+    QVERIFY(nhtest::showActive(*window_));  // shortcuts reach an active window only
+    box->lineEdit()->setFocus();
+    box->lineEdit()->selectAll();
+    QTest::keyClicks(box->lineEdit(), "3");
+    QTest::keyClick(box->lineEdit(), Qt::Key_Return);
+    QCOMPARE(window_->controller()->speed(), 3.0);
+    QWidget* focus = window_->focusWidget();
+    QVERIFY(focus);
+    QVERIFY2(focus != box->lineEdit(), "the speed box kept the keyboard");
+    const bool playing = window_->controller()->playing();
+    QTest::keyClick(focus, Qt::Key_Space);
+    QCOMPARE(window_->controller()->playing(), !playing);
+    QCOMPARE(box->currentText(), QStringLiteral("3.0×"));
   }
 
   // The speed box: presets, typed factors with or without ×, refused nonsense; the slider

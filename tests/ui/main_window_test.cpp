@@ -8,6 +8,7 @@
 #include <QLineEdit>
 #include <QMouseEvent>
 #include <QSlider>
+#include <QStatusBar>
 #include <QTemporaryDir>
 #include <QUndoStack>
 #include <QtTest>
@@ -19,6 +20,7 @@
 #include "ui/panels/parameter_panel.h"
 #include "ui/scene/scene_view.h"
 #include "ui/sim/simulation_controller.h"
+#include "ui/window/status_fit.h"
 #include "window_fixture.h"
 
 using nhtest::typeInto;
@@ -255,6 +257,30 @@ class MainWindowTest : public QObject {
       QVERIFY(c->displayedScene(0, frame));
       QVERIFY(!frame.bodies.empty());
     }
+  }
+
+  // A long status message is shown whole at a projector's 1024 px: the less important
+  // permanent fields (frame rate, rate, residual) step aside while it is up and come back
+  // after; the time stays. It used to run into the time label ("…(Ctrl+Zt = 4.21 s").
+  void aLongStatusMessageIsNotCutIntoTheTimeLabel() {
+    window_->resize(1024, 740);
+    QTRY_COMPARE(window_->width(), 1024);
+    auto* fit = window_->findChild<nhui::StatusMessageFit*>();
+    QVERIFY(fit);
+    QStatusBar* bar = window_->statusBar();
+    bar->showMessage(
+        QStringLiteral("Edited from t = 4.21 s: the history after it was replaced "
+                       "(Ctrl+Z brings it back) and more words to make it long"));
+    QTRY_VERIFY(fit->messageWidth() <= fit->roomForMessage());
+    int shown = 0;
+    for (QLabel* l : bar->findChildren<QLabel*>(QString(), Qt::FindDirectChildrenOnly))
+      shown += l->isVisible();
+    QVERIFY(shown >= 1);  // the time
+    bar->clearMessage();
+    int after = 0;
+    for (QLabel* l : bar->findChildren<QLabel*>(QString(), Qt::FindDirectChildrenOnly))
+      after += l->isVisible();
+    QVERIFY2(after > shown, qPrintable(QString("%1 then %2").arg(shown).arg(after)));
   }
 
   void blowUpPausesWithMessageAndKeepsHistory() {

@@ -81,6 +81,23 @@ class ParameterRefusalTest : public QObject {
     QCOMPARE(panel->spinBox("I1")->value(), 0.012);
   }
 
+  // A value past what the field holds is refused with the field's limits, like a value out of
+  // the parameter's range: it used to be clamped to 1e15 without a word.
+  void aValueBeyondTheFieldIsRefusedNotClamped() {
+    SimulationController* c = window_->controller();
+    nhui::ParameterPanel* panel = window_->parameterPanel();
+    const double before = c->parameter("m");
+    const int commands = window_->undoStack()->count();
+    nhtest::typeInto(panel->spinBox("m"), "1e300");
+    QCOMPARE(c->parameter("m"), before);
+    QCOMPARE(panel->spinBox("m")->value(), before);
+    QVERIFY2(panel->reasonLabel()->isVisible() &&
+                 panel->reasonLabel()->text().contains("beyond what this field holds") &&
+                 panel->reasonLabel()->text().contains("1e+15"),
+             qPrintable(panel->reasonLabel()->text()));
+    QCOMPARE(window_->undoStack()->count(), commands);
+  }
+
  private:
   std::unique_ptr<MainWindow> window_;
 };

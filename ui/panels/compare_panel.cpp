@@ -27,6 +27,11 @@ ComparePanel::ComparePanel(SimulationController* controller, QUndoStack* undo, Q
   mode_->addItem(tr("Ghost: another parameter value"));
   ghostParameter_ = new QComboBox;
   ghostParameter_->setObjectName("ghostParameter");
+  // Narrow enough for a third of a projector's screen: the boxes shrink and elide.
+  for (QComboBox* box : {mode_, ghostParameter_}) {
+    box->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    box->setMinimumContentsLength(10);
+  }
   ghostValue_ = new CheckedSpinBox([this](double v) {
     const int i =
         controller_->system().parameterIndex(ghostParameter_->currentText().toStdString());
@@ -50,6 +55,7 @@ ComparePanel::ComparePanel(SimulationController* controller, QUndoStack* undo, Q
   note->setWordWrap(true);
   form->addRow(note);
   connect(mode_, &QComboBox::activated, this, &ComparePanel::apply);
+  connect(mode_, &QComboBox::currentIndexChanged, this, &ComparePanel::updateEnabled);
   connect(ghostParameter_, &QComboBox::activated, this, [this] {
     const int i =
         controller_->system().parameterIndex(ghostParameter_->currentText().toStdString());
@@ -64,6 +70,14 @@ ComparePanel::ComparePanel(SimulationController* controller, QUndoStack* undo, Q
     if (mode_->currentIndex() == rowOf(CompareMode::Ghost)) apply();
   });
   rebuild();
+  updateEnabled();
+}
+
+// The ghost's parameter and value mean something only for a ghost run.
+void ComparePanel::updateEnabled() {
+  const bool ghost = mode_->currentIndex() == rowOf(CompareMode::Ghost);
+  ghostParameter_->setEnabled(ghost);
+  ghostValue_->setEnabled(ghost);
 }
 
 void ComparePanel::setCompare(CompareMode mode, const QString& parameter, double value) {
@@ -80,6 +94,7 @@ void ComparePanel::setCompare(CompareMode mode, const QString& parameter, double
     }
     mode_->setCurrentIndex(rowOf(mode));
   }
+  updateEnabled();
   apply();
 }
 
@@ -98,6 +113,7 @@ void ComparePanel::rebuild() {
 void ComparePanel::syncMode() {
   const QSignalBlocker blockMode(mode_), blockParameter(ghostParameter_), blockValue(ghostValue_);
   mode_->setCurrentIndex(rowOf(controller_->compareMode()));
+  updateEnabled();
   if (controller_->compareMode() != CompareMode::Ghost) return;
   const int index =
       ghostParameter_->findText(QString::fromStdString(controller_->ghostParameter()));

@@ -37,6 +37,7 @@ class ComparePanel : public QWidget {
 
  private:
   void apply();
+  void updateEnabled();
 
   SimulationController* controller_;
   QUndoStack* undo_;

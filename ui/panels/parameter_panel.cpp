@@ -144,11 +144,20 @@ double CheckedSpinBox::valueFromText(const QString& text) const {
   return QLocale::c().toDouble(text.trimmed());
 }
 
+// The field's own limits come first: QDoubleSpinBox would clamp a value past them (1e300
+// became 1e15 without a word), so they are refused like any value out of range.
+QString CheckedSpinBox::reasonFor(double v) const {
+  if (v < minimum() || v > maximum())
+    return tr("%1 is beyond what this field holds (%2 to %3)")
+        .arg(formatValue(v), formatValue(minimum()), formatValue(maximum()));
+  return check_(v);
+}
+
 QValidator::State CheckedSpinBox::validate(QString& text, int&) const {
   bool ok = false;
   const double v = QLocale::c().toDouble(text.trimmed(), &ok);
   if (!ok || !std::isfinite(v)) return QValidator::Intermediate;
-  return check_(v).isEmpty() ? QValidator::Acceptable : QValidator::Intermediate;
+  return reasonFor(v).isEmpty() ? QValidator::Acceptable : QValidator::Intermediate;
 }
 
 void CheckedSpinBox::fixup(QString&) const {}
@@ -159,9 +168,9 @@ void CheckedSpinBox::onTextEdited(const QString& text) {
   QString reason;
   if (!text.trimmed().isEmpty() && text.trimmed() != "-" && text.trimmed() != "+") {
     if (!ok || !std::isfinite(v))
-      reason = tr("'%1' is not a number").arg(text.trimmed());
+      reason = tr("'%1' is not a number").arg(text.trimmed().left(40));
     else
-      reason = check_(v);
+      reason = reasonFor(v);
   }
   // The reason stays up after Enter restores the previous value, until a value is accepted.
   refusal_ = reason;

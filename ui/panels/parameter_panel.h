@@ -49,6 +49,7 @@ class CheckedSpinBox : public QDoubleSpinBox {
  private:
   void onTextEdited(const QString& text);
   void markRefused(bool refused);
+  QString reasonFor(double v) const;  // "" if v is allowed
   std::function<QString(double)> check_;
   QString refusal_;
 };

@@ -1,6 +1,8 @@
 #include "ui/panels/undo_commands.h"
 
+#include <QLocale>
 #include <QObject>
+#include <QStringList>
 
 #include "core/nh/errors.h"
 #include "ui/sim/simulation_controller.h"
@@ -260,6 +262,26 @@ void SwitchSystemCommand::undo() {
   after_.comparison = comparisonOf(*controller_);
   after_.timeline = controller_->copyTimeline();
   apply(before_, "undo");
+}
+
+QString unsavedChanges(const QUndoStack& stack, int limit) {
+  if (stack.isClean()) return {};
+  const int clean = stack.cleanIndex(), now = stack.index();
+  if (clean < 0)
+    return QObject::tr(
+        "The scenario was changed since it was saved (the saved state is no longer "
+        "on the undo stack).");
+  const bool undone = clean > now;
+  QStringList steps;
+  for (int i = std::min(clean, now); i < std::max(clean, now); ++i) steps << stack.text(i);
+  const int more = static_cast<int>(steps.size()) - limit;
+  if (more > 0) {
+    steps = steps.mid(0, limit);
+    steps << QObject::tr("%n more", nullptr, more);
+  }
+  const QString list = QLocale().createSeparatedList(steps);
+  return undone ? QObject::tr("Undone since the scenario was saved: %1.").arg(list)
+                : QObject::tr("Changed since the scenario was saved: %1.").arg(list);
 }
 
 }  // namespace nhui

@@ -82,6 +82,12 @@ void pushTimelineChange(QUndoStack* stack, SimulationController* controller, con
 // Reset (restart from the initial conditions with the parameters shown), undoably.
 void resetUndoably(QUndoStack* stack, SimulationController* controller);
 
+// What changed since the stack was last clean (saved), in words for a question to the user:
+// the texts of the steps done since then ("Set m = 2", "Compare: nonholonomic vs
+// vakonomic"), or of the steps undone since then, at most `limit` (then "and N more"); a
+// general sentence when the saved state is no longer on the stack. Empty when clean.
+QString unsavedChanges(const QUndoStack& stack, int limit = 4);
+
 // Replaces the initial-condition overrides; `applied` says the change is already in effect
 // (a drag in the view), so the first redo() does nothing. With `resetAfter` the run restarts
 // from the new initial state; the history that replaces is kept, so undo and redo swap the

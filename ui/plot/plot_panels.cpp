@@ -1,6 +1,7 @@
 #include "ui/plot/plot_panels.h"
 
 #include <QComboBox>
+#include <QGridLayout>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QListWidget>
@@ -77,21 +78,29 @@ PhasePortraitPanel::PhasePortraitPanel(SimulationController* controller, QWidget
     : QWidget(parent), controller_(controller) {
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(4, 4, 4, 4);
-  auto* row = new QHBoxLayout;
   xBox_ = new QComboBox;
   yBox_ = new QComboBox;
   xBox_->setObjectName("phaseX");
   yBox_->setObjectName("phaseY");
+  // Long variable names elide instead of widening the panel (in presentation mode it shares a
+  // third of the screen with the plot).
+  for (QComboBox* box : {xBox_, yBox_}) {
+    box->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    box->setMinimumContentsLength(8);
+  }
   auto* autoscale = new QToolButton;
   autoscale->setText(tr("Autoscale"));
   autoscale->setCheckable(true);
   autoscale->setChecked(true);
-  row->addWidget(new QLabel(tr("horizontal")));
-  row->addWidget(xBox_, 1);
-  row->addWidget(new QLabel(tr("vertical")));
-  row->addWidget(yBox_, 1);
-  row->addWidget(autoscale);
-  layout->addLayout(row);
+  // Two rows, so the panel fits a third of a projector's screen.
+  auto* choices = new QGridLayout;
+  choices->addWidget(new QLabel(tr("horizontal")), 0, 0);
+  choices->addWidget(xBox_, 0, 1);
+  choices->addWidget(autoscale, 0, 2);
+  choices->addWidget(new QLabel(tr("vertical")), 1, 0);
+  choices->addWidget(yBox_, 1, 1);
+  choices->setColumnStretch(1, 1);
+  layout->addLayout(choices);
   plot_ = new PlotWidget;
   plot_->setObjectName("phasePlot");
   layout->addWidget(plot_, 1);

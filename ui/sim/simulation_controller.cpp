@@ -147,6 +147,13 @@ void SimulationController::keepContinuous(std::vector<double>& candidate, size_t
       candidate[j] = phase0 + miss / slope;
     }
     const nh::ParameterInfo& info = system_->info().parameters[j];
+    // A phase in radians is an angle: whole turns are dropped, so the panel shows it in
+    // (−π, π] however far the table has turned (it read −44.87 rad after an edit of Ω).
+    if (info.unit == "rad" && std::isfinite(candidate[j])) {
+      double wrapped = std::remainder(candidate[j], 2 * M_PI);
+      if (wrapped <= -M_PI) wrapped += 2 * M_PI;
+      if (info.allows(wrapped)) candidate[j] = wrapped;
+    }
     if (!info.allows(candidate[j]))
       throw nh::InputError("keeping " + phase.quantity + " continuous needs " + info.name + " = " +
                            nh::formatValue(candidate[j]) + ", outside " + info.rangeText());

@@ -141,8 +141,15 @@ void SimulationWorker::loop() {
           }
           const size_t at = run.buffer.size();
           run.buffer.resize(at + stride);
-          fillRecord(run.sim->equations(), run.sim->workspace(), run.layout, t, x, run.obs, run.row,
-                     run.scene, run.buffer.data() + at);
+          try {
+            fillRecord(run.sim->equations(), run.sim->workspace(), run.layout, t, x, run.obs,
+                       run.row, run.scene, run.buffer.data() + at);
+          } catch (...) {
+            // A sample whose observables cannot be computed (a non-regular state, say) is
+            // not recorded: a half-filled record would show as a sample at zero.
+            run.buffer.resize(at);
+            throw;
+          }
         });
       } catch (const std::exception& e) {
         error = e.what();

@@ -24,6 +24,7 @@
 #include <QMimeData>
 #include <QRegularExpression>
 #include <QResizeEvent>
+#include <QScreen>
 #include <QScrollArea>
 #include <QSettings>
 #include <QSlider>
@@ -58,6 +59,7 @@
 #include "ui/sim/simulation_controller.h"
 #include "ui/study/study_panel.h"
 #include "ui/window/display_panel.h"
+#include "ui/window/status_fit.h"
 #include "ui/window/timeline_bar.h"
 
 namespace nhui {
@@ -320,11 +322,7 @@ void MainWindow::createCentral() {
   shortcutOverlay_ = new QLabel(view_);
   shortcutOverlay_->setTextFormat(Qt::RichText);
   shortcutOverlay_->setText(nhres::shortcutHelpHtml());
-  shortcutOverlay_->setStyleSheet(
-      "QLabel { background: rgba(15, 18, 24, 215); color: #f0f0f0; border: 1px solid #8090a0;"
-      " border-radius: 10px; padding: 16px; font-size: 12pt; }");
-  shortcutOverlay_->adjustSize();
-  shortcutOverlay_->hide();
+  shortcutOverlay_->hide();  // styled and placed when shown (positionOverlays)
   setCentralWidget(central);
 }
 
@@ -451,7 +449,8 @@ void MainWindow::createDockWindows() {
   comparePanel_ = new ComparePanel(controller_, undo_);
   connect(comparePanel_, &ComparePanel::refused, this,
           [this](const QString& message) { statusBar()->showMessage(message, 8000); });
-  compareDock_ = makeDock(tr("Compare"), "compareDock", comparePanel_, Qt::LeftDockWidgetArea);
+  compareDock_ =
+      makeDock(tr("Compare"), "compareDock", scrolled(comparePanel_), Qt::LeftDockWidgetArea);
   modelEditor_ = new ModelEditor;
   modelEditorDock_ =
       makeDock(tr("Model editor"), "modelEditorDock", modelEditor_, Qt::RightDockWidgetArea);
@@ -666,6 +665,8 @@ void MainWindow::createStatusBar() {
     l->setMinimumWidth(120);
     statusBar()->addPermanentWidget(l);
   }
+  // A long message is shown whole: the frame rate, the rate and the residual step aside.
+  new StatusMessageFit(statusBar(), {statusFps_, statusRate_, statusResidual_});
 }
 
 // ---- Settings -----------------------------------------------------------------------------
@@ -1243,6 +1244,7 @@ void MainWindow::setPresentationMode(bool on) {
   if (on) {
     wasMaximized_ = isMaximized();
     normalDockState_ = saveState();
+    normalGeometry_ = saveGeometry();
     QFont big = normalFont_;
     big.setPointSizeF(normalFont_.pointSizeF() * 1.3);
     QApplication::setFont(big);
@@ -1264,9 +1266,11 @@ void MainWindow::setPresentationMode(bool on) {
       a->setCheckable(true);
       a->setChecked(dock->isVisible() || dock == timeDock_);
       a->setToolTip(dock->windowTitle());
-      connect(a, &QAction::toggled, dock, [dock = dock](bool shown) {
+      connect(a, &QAction::toggled, dock, [this, dock = dock](bool shown) {
+        if (shown && dock != timeDock_) presentPanel(dock);
         dock->setVisible(shown);
         if (shown) dock->raise();
+        keepPresentationLayout();
       });
       connect(dock, &QDockWidget::visibilityChanged, a, [a, dock = dock] {
         QSignalBlocker block(a);
@@ -1279,7 +1283,7 @@ void MainWindow::setPresentationMode(bool on) {
     timeDock_->show();
     timeSeries_->setCompact(true);
     showFullScreen();
-    resizeDocks({timeDock_}, {std::max(260, width() * 34 / 100)}, Qt::Horizontal);
+    keepPresentationLayout();
   } else {
     QApplication::setFont(normalFont_);
     timeSeries_->setCompact(false);
@@ -1297,6 +1301,8 @@ void MainWindow::setPresentationMode(bool on) {
       showMaximized();
     else
       showNormal();
+    restoreGeometry(normalGeometry_);
+    fitToScreen();
   }
   setTheme(theme_);  // plot line widths and text sizes follow the mode
 }
@@ -1365,10 +1371,10 @@ void MainWindow::applyView(const ScenarioView& view) {
 bool MainWindow::maybeSaveScenario() {
   if (undo_->isClean()) return true;
   QMessageBox box(QMessageBox::Warning, tr("Unsaved changes"),
-                  tr("The parameters or initial conditions were changed and not saved. Save "
-                     "the scenario first?"),
+                  tr("%1 Save the scenario first?").arg(unsavedChanges(*undo_)),
                   QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, this);
   box.setObjectName("unsavedScenarioBox");
+  box.setTextFormat(Qt::PlainText);
   box.setDefaultButton(QMessageBox::Save);
   const int answer = box.exec();
   if (answer == QMessageBox::Save) {
@@ -1399,27 +1405,81 @@ void MainWindow::setSpeedFromText(const QString& text) {
     return;
   }
   controller_->setSpeed(v);
+  // The speed is set: the keyboard goes back to the view, so Space plays and pauses again
+  // (the box's line edit would take it as text).
+  if (focusWidget() == speedBox_ || focusWidget() == speedBox_->lineEdit()) view_->setFocus();
 }
 
 void MainWindow::toggleShortcutOverlay() {
   shortcutOverlay_->setVisible(!shortcutOverlay_->isVisible());
-  shortcutOverlay_->adjustSize();
   positionOverlays();
   shortcutOverlay_->raise();
 }
 
+// The shortcut overlay is centred on the 3D view and fits inside it: its text gets smaller
+// (down to 7 pt) until it does, so no line is cut at a projector's 1024×768.
 void MainWindow::positionOverlays() {
-  if (!shortcutOverlay_) return;
-  shortcutOverlay_->move((view_->width() - shortcutOverlay_->width()) / 2,
-                         (view_->height() - shortcutOverlay_->height()) / 2);
+  if (!shortcutOverlay_ || !shortcutOverlay_->isVisible()) return;
+  const QSize room = view_->size() - QSize(8, 8);
+  for (double points = 12; points >= 7; points -= 0.5) {
+    shortcutOverlay_->setStyleSheet(
+        QStringLiteral("QLabel { background: rgba(15, 18, 24, 215); color: #f0f0f0; border: 1px "
+                       "solid #8090a0; border-radius: 10px; padding: %1px; font-size: %2pt; }")
+            .arg(points >= 10 ? 16 : 8)
+            .arg(points));
+    shortcutOverlay_->adjustSize();
+    if (shortcutOverlay_->width() <= room.width() && shortcutOverlay_->height() <= room.height())
+      break;
+  }
+  shortcutOverlay_->move(std::max(0, (view_->width() - shortcutOverlay_->width()) / 2),
+                         std::max(0, (view_->height() - shortcutOverlay_->height()) / 2));
 }
 
 void MainWindow::resizeEvent(QResizeEvent* event) {
   QMainWindow::resizeEvent(event);
   positionOverlays();
-  // Presentation mode keeps the plot at about a third of the width, whatever the screen.
-  if (presentation_ && event->size().width() != event->oldSize().width())
-    resizeDocks({timeDock_}, {std::max(260, event->size().width() * 34 / 100)}, Qt::Horizontal);
+  if (presentation_ && event->size().width() != event->oldSize().width()) keepPresentationLayout();
+}
+
+// In presentation mode a panel opened from the side bar becomes a tab beside the plot, in the
+// plot's third of the screen: it takes space from the plot, never from the 3D view.
+void MainWindow::presentPanel(QDockWidget* dock) {
+  if (dockWidgetArea(dock) == Qt::RightDockWidgetArea && !dock->isFloating() &&
+      tabifiedDockWidgets(timeDock_).contains(dock))
+    return;
+  removeDockWidget(dock);
+  addDockWidget(Qt::RightDockWidgetArea, dock);
+  tabifyDockWidget(timeDock_, dock);
+}
+
+// Presentation mode keeps the panels' side at about a third of the width, whatever the
+// screen and whichever panels are open.
+void MainWindow::keepPresentationLayout() {
+  if (!presentation_) return;
+  QList<QDockWidget*> shown;
+  for (QDockWidget* d : findChildren<QDockWidget*>())
+    if (!d->isHidden() && dockWidgetArea(d) == Qt::RightDockWidgetArea) shown << d;
+  if (shown.isEmpty()) return;
+  const int side = std::max(260, width() * 34 / 100);
+  resizeDocks(shown, QList<int>(shown.size(), side), Qt::Horizontal);
+}
+
+// A window restored from full screen keeps within the screen it is on (its docks' minimum
+// widths could otherwise leave it wider than a 1024 px projector).
+void MainWindow::fitToScreen() {
+  const QScreen* s = screen();
+  if (!s || isMaximized() || isFullScreen()) return;
+  const QRect available = s->availableGeometry();
+  QRect g = frameGeometry();
+  const QSize size(std::min(width(), available.width() - (g.width() - width())),
+                   std::min(height(), available.height() - (g.height() - height())));
+  if (size != this->size()) resize(size);
+  g = frameGeometry();
+  if (!available.contains(g))
+    move(std::clamp(g.left(), available.left(),
+                    std::max(available.left(), available.right() - g.width() + 1)),
+         std::clamp(g.top(), available.top(),
+                    std::max(available.top(), available.bottom() - g.height() + 1)));
 }
 
 // Export entry points: the dialogs of ui/export, fed with what the window shows now.

@@ -138,6 +138,9 @@ class MainWindow : public QMainWindow {
   void updateStatus();
   void applyDisplayOptions();
   void addRecentFile(const QString& path);
+  void presentPanel(QDockWidget* dock);
+  void keepPresentationLayout();
+  void fitToScreen();
   void updateRecentMenu();
   void openDialog();
   bool saveAsDialog();
@@ -225,6 +228,7 @@ class MainWindow : public QMainWindow {
   QToolBar* sideBar_ = nullptr;
   QActionGroup* themeActions_ = nullptr;  // presentation mode: one button per panel
   QByteArray normalDockState_;            // the layout before presentation mode
+  QByteArray normalGeometry_;             // the window's geometry before presentation mode
   QWidget* lessonBar_ = nullptr;
   QLabel* lessonText_ = nullptr;
   ScenarioView lessonView_;  // the opened lesson's title and note

@@ -112,6 +112,31 @@ class UndoCommandsTest : public QObject {
     QCOMPARE(errors.count(), 4);
   }
 
+  // The question before closing names what changed since the save, not a fixed guess (it
+  // said "the parameters or initial conditions" when only the comparison had changed).
+  void unsavedChangesNameTheSteps() {
+    SimulationController& c = *controller_;
+    QUndoStack stack;
+    QVERIFY(nhui::unsavedChanges(stack).isEmpty());
+    auto* compare = new QUndoCommand(QStringLiteral("Compare: nonholonomic vs vakonomic"));
+    stack.push(compare);
+    QCOMPARE(nhui::unsavedChanges(stack),
+             QStringLiteral("Changed since the scenario was saved: Compare: nonholonomic vs "
+                            "vakonomic."));
+    stack.setClean();
+    QVERIFY(nhui::unsavedChanges(stack).isEmpty());
+    for (double v : {2.0, 3.0, 4.0, 5.0, 6.0})
+      stack.push(new SetParameterCommand(&c, "Omega0", c.parameter("Omega0"), v));
+    const QString five = nhui::unsavedChanges(stack);
+    QVERIFY2(five.startsWith("Changed since the scenario was saved: Set Omega0 = 2"),
+             qPrintable(five));
+    QVERIFY2(five.contains("1 more"), qPrintable(five));
+    QVERIFY2(!five.contains("Set Omega0 = 6"), qPrintable(five));
+    for (int i = 0; i < 6; ++i) stack.undo();
+    QVERIFY2(nhui::unsavedChanges(stack).startsWith("Undone since the scenario was saved: Compare"),
+             qPrintable(nhui::unsavedChanges(stack)));
+  }
+
  private:
   std::unique_ptr<SimulationController> controller_;
 };

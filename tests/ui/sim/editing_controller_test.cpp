@@ -93,6 +93,21 @@ class EditingControllerTest : public QObject {
     QVERIFY(std::abs(c.parameter("table_angle0") + 0.1 * t1) < 1e-9);
   }
 
+  // The shifted phase is an angle: shown in (−π, π] however far the table turned (an edit of
+  // Ω0 from 1 to 5 at t = 25.6 s needs −102.4 rad, which is −102.4 + 16·2π ≈ 0.13 rad), and
+  // the table's angle stays continuous up to whole turns.
+  void shiftedPhaseIsWrappedToOneTurn() {
+    SimulationController& c = *controller_;
+    QVERIFY(c.waitForTime(25.6, 60000));
+    c.seek(25.6);
+    const double t1 = c.primary().time(c.displayIndex());
+    c.setParameter("Omega0", 5.0);
+    const double phase = c.parameter("table_angle0");
+    QVERIFY2(phase > -M_PI && phase <= M_PI, qPrintable(QString::number(phase)));
+    const double turns = (phase - (-4.0 * t1)) / (2 * M_PI);
+    QVERIFY2(std::abs(turns - std::round(turns)) < 1e-9, qPrintable(QString::number(turns)));
+  }
+
   // An edited phase is not shifted back: the user turns the table on purpose.
   void editingThePhaseTurnsTheTable() {
     SimulationController& c = *controller_;
