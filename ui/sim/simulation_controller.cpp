@@ -96,6 +96,22 @@ void SimulationController::setParameter(const std::string& name, double value) {
   if (!primary().empty()) keepContinuous(candidate, displayIndex(), i);
   if (const std::string why = system_->checkParameters(candidate.data()); !why.empty())
     throw nh::InputError("'" + name + "' = " + nh::formatValue(value) + " is not allowed: " + why);
+  // Values that make the system non-regular where the run goes on (m = 1e15 against the
+  // sleigh's small moment of inertia, say) are refused like values out of range, instead of
+  // failing the run a moment later.
+  if (!primary().empty()) {
+    try {
+      const nh::EquationsOfMotion equations(system_, scenario_.dynamics, scenario_.formulation,
+                                            candidate);
+      nh::EquationsWorkspace ws(equations);
+      const std::vector<double> x = primary().state(displayIndex());
+      std::vector<double> rate(x.size());
+      equations.rhs(ws, primary().time(displayIndex()), x.data(), rate.data());
+    } catch (const nh::SingularSystemError& e) {
+      throw nh::InputError("'" + name + "' = " + nh::formatValue(value) +
+                           " is not allowed: " + e.what());
+    }
+  }
   parameters_ = candidate;
   // The next reset starts from initial conditions completed for these parameters.
   try {

@@ -108,6 +108,31 @@ class EditingControllerTest : public QObject {
     QVERIFY2(std::abs(turns - std::round(turns)) < 1e-9, qPrintable(QString::number(turns)));
   }
 
+  // A value in range that makes the system non-regular (the sleigh's mass 1e15 against its
+  // moment of inertia 0.1: M is singular to working precision) is refused at once with the
+  // reason, like a value out of range, and the run goes on; it used to be accepted and then
+  // fail the run.
+  void aValueThatMakesTheSystemSingularIsRefused() {
+    controller_ = nhtest::startController("chaplygin_sleigh");
+    SimulationController& c = *controller_;
+    QVERIFY(c.waitForTime(0.5, 30000));
+    const double m = c.parameter("m");
+    bool refused = false;
+    try {
+      c.setParameter("m", 1e15);
+    } catch (const nh::InputError& e) {
+      refused = true;
+      QVERIFY2(std::string(e.what()).find("'m' = 1e+15 is not allowed") != std::string::npos &&
+                   std::string(e.what()).find("not regular") != std::string::npos,
+               e.what());
+    }
+    QVERIFY(refused);
+    QCOMPARE(c.parameter("m"), m);
+    c.play();
+    QVERIFY(c.waitForTime(1.0, 30000));
+    QVERIFY(c.lastError().isEmpty());
+  }
+
   // An edited phase is not shifted back: the user turns the table on purpose.
   void editingThePhaseTurnsTheTable() {
     SimulationController& c = *controller_;
