@@ -10,6 +10,8 @@
 #include <QElapsedTimer>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMenu>
+#include <QMenuBar>
 #include <QMessageBox>
 #include <QPushButton>
 #include <QScreen>
@@ -179,6 +181,16 @@ class LessonsTest : public QObject {
   // Leaving it restores the panels.
   void presentationGivesTheViewTheScreen() {
     const QSize normalSize = window_->size();
+    // Every dock goes, the Study and Equations docks too (they were left on screen).
+    window_->studyDock()->show();
+    window_->equationsDock()->show();
+    // The View menu lists every dock (the Equations dock was missing).
+    QMenu* viewMenu = nullptr;
+    for (QAction* a : window_->menuBar()->actions())
+      if (a->text().remove('&') == "View") viewMenu = a->menu();
+    QVERIFY(viewMenu);
+    for (QDockWidget* d : window_->findChildren<QDockWidget*>())
+      QVERIFY2(viewMenu->actions().contains(d->toggleViewAction()), qPrintable(d->objectName()));
     window_->setPresentationMode(true);
     // Without a window manager (Xvfb) full screen is the screen's size; a projector's.
     window_->setGeometry(0, 0, 1024, 768);

@@ -337,6 +337,9 @@ void MainWindow::createToolBars() {
   sim->setObjectName("simulationToolBar");
   systemBox_ = new QComboBox;
   systemBox_->setObjectName("systemBox");
+  // As wide as a usual title; a longer one elides instead of widening the tool bar.
+  systemBox_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+  systemBox_->setMinimumContentsLength(26);
   refreshSystemBox();
   systemBox_->setToolTip(tr("The system to simulate (File › Choose system… shows the details)"));
   connect(systemBox_, &QComboBox::activated, this,
@@ -507,6 +510,17 @@ void MainWindow::createDockWindows() {
   resizeDocks({parametersDock_}, {380}, Qt::Horizontal);
   resizeDocks({displayDock_}, {230}, Qt::Horizontal);
   resizeDocks({phaseDock_, timeDock_}, {330, 330}, Qt::Vertical);
+  // Every dock, once: the View menu lists them in this order, presentation mode hides them all
+  // but the plot, and those with a short name get a button on its side bar.
+  docks_ = {{parametersDock_, tr("Values")},
+            {systemDock_, {}},
+            {equationsDock_, {}},
+            {modelEditorDock_, {}},
+            {phaseDock_, tr("Phase")},
+            {timeDock_, tr("Plots")},
+            {displayDock_, tr("Display")},
+            {compareDock_, tr("Compare")},
+            {studyDock_, {}}};
 }
 
 void MainWindow::openStudyRun(const QStringList& names, const QVector<double>& values) {
@@ -621,9 +635,7 @@ void MainWindow::createMenus() {
   }
 
   viewMenu_ = menuBar()->addMenu(tr("&View"));
-  for (QDockWidget* d : {parametersDock_, systemDock_, modelEditorDock_, phaseDock_, timeDock_,
-                         displayDock_, compareDock_, studyDock_})
-    viewMenu_->addAction(d->toggleViewAction());
+  for (const DockEntry& d : docks_) viewMenu_->addAction(d.dock->toggleViewAction());
   viewMenu_->addSeparator();
   viewMenu_->addAction(resetCameraAction_);
   viewMenu_->addAction(followAction_);
@@ -1239,8 +1251,6 @@ void MainWindow::setPresentationMode(bool on) {
     QSignalBlocker block(presentationAction_);
     presentationAction_->setChecked(on);
   }
-  const QList<QDockWidget*> panels{parametersDock_, systemDock_,  equationsDock_, modelEditorDock_,
-                                   displayDock_,    compareDock_, phaseDock_};
   if (on) {
     wasMaximized_ = isMaximized();
     normalDockState_ = saveState();
@@ -1249,7 +1259,8 @@ void MainWindow::setPresentationMode(bool on) {
     big.setPointSizeF(normalFont_.pointSizeF() * 1.3);
     QApplication::setFont(big);
     // The 3D view and one large plot; the other panels wait behind the side bar.
-    for (QDockWidget* d : panels) d->hide();
+    for (const DockEntry& d : docks_)
+      if (d.dock != timeDock_) d.dock->hide();
     fileToolBar_->hide();
     systemBoxAction_->setVisible(false);
     for (QToolBar* t : {simToolBar_, viewToolBar_}) t->setIconSize(QSize(36, 36));
@@ -1258,10 +1269,8 @@ void MainWindow::setPresentationMode(bool on) {
     sideBar_->setMovable(false);
     sideBar_->setToolButtonStyle(Qt::ToolButtonTextOnly);
     // Short names keep the bar slim; each button shows or hides its panel.
-    for (auto [dock, name] :
-         {std::pair{parametersDock_, tr("Values")}, std::pair{displayDock_, tr("Display")},
-          std::pair{compareDock_, tr("Compare")}, std::pair{phaseDock_, tr("Phase")},
-          std::pair{timeDock_, tr("Plots")}}) {
+    for (const auto& [dock, name] : docks_) {
+      if (name.isEmpty()) continue;
       QAction* a = sideBar_->addAction(name);
       a->setCheckable(true);
       a->setChecked(dock->isVisible() || dock == timeDock_);

@@ -7,6 +7,7 @@
 #include <QVector>
 #include <atomic>
 #include <memory>
+#include <vector>
 
 #include "core/model/model_file.h"
 #include "ui/scene/scene_renderer.h"
@@ -228,7 +229,12 @@ class MainWindow : public QMainWindow {
   QToolBar* sideBar_ = nullptr;
   QActionGroup* themeActions_ = nullptr;  // presentation mode: one button per panel
   QByteArray normalDockState_;            // the layout before presentation mode
-  QByteArray normalGeometry_;             // the window's geometry before presentation mode
+  struct DockEntry {
+    QDockWidget* dock;
+    QString sideBarName;  // empty: no button on presentation mode's side bar
+  };
+  std::vector<DockEntry> docks_;  // every dock, in the View menu's order
+  QByteArray normalGeometry_;     // the window's geometry before presentation mode
   QWidget* lessonBar_ = nullptr;
   QLabel* lessonText_ = nullptr;
   ScenarioView lessonView_;  // the opened lesson's title and note
