@@ -31,6 +31,14 @@ const char* kRunUsage =
     "                 [--no-reconstruction]\n"
     "                 [--out FILE|-] [--save-scenario FILE] [--quiet]\n";
 
+const char* kRunHelp =
+    "\nrtol must be below 0.1 and atol below 1; an rk4 step may not exceed dt-out. A run whose\n"
+    "equations conserve energy but whose energy changed by more than 1 % gets a warning on\n"
+    "standard error (tighten the tolerance). A non-finite state, energy or multiplier stops\n"
+    "the run (exit 3, the column named); at t = 0 it is refused (exit 2, no file).\n"
+    "SIGINT, SIGTERM or SIGHUP keep the rows written so far, each complete, end the file with\n"
+    "'# partial: interrupted at t = T …' and exit 130, 143 or 129.\n";
+
 const char* kEquationsUsage =
     "       nhsim equations SYSTEM|MODEL.yaml [--latex] [--set NAME=VALUE]...\n";
 
@@ -46,7 +54,8 @@ const char* kSweepUsage =
 
 const char* kSweepHelp =
     "\nEach run integrates as 'nhsim run' does; its row holds the varied values, the measures\n"
-    "and a status (ok, blow-up at t=T, non-regular at t=T, failed at t=T: ..., error: ...).\n"
+    "and a status (ok, blow-up at t=T, singular point at t=T, non-regular at t=T,\n"
+    "failed at t=T: ..., error: ...). A non-finite state, energy or multiplier is a blow-up.\n"
     "A failing run is a row, never the end of the sweep.\n"
     "\n"
     "--vary axes form a grid (their product; the first axis varies slowest), N values from\n"
@@ -187,6 +196,7 @@ struct Parser {
     value(run, "--save-scenario", line.saveScenario, "FILE",
           "also write the resolved scenario (JSON) to FILE");
     run->add_flag("--quiet", line.quiet, "no summary on standard output");
+    run->footer(kRunHelp);
 
     exporter
         ->add_option("target", line.target,

@@ -72,8 +72,9 @@ Scenario scenarioOf(const CommandLine& line, bool* fromFile = nullptr);
 // and system names exist, values are numbers in range, the scenario validates, and no output
 // (run's --out and --save-scenario, sweep's --out, export's --video, --frames, --csv and the
 // scenario beside the video) is the same file as an input (the target model or scenario, the
-// model a scenario names: "… would replace the input …") or as another output. What nhsim would run, or an exception (the fuzz
-// target tests/fuzz/fuzz_command_line.cpp calls it with arbitrary words).
+// model a scenario names: "… would replace the input …") or as another output. What nhsim would
+// run, or an exception (the fuzz target tests/fuzz/fuzz_command_line.cpp calls it with arbitrary
+// words).
 CommandLine parseCommandLine(const std::vector<std::string>& args);
 
 }  // namespace nh::cli

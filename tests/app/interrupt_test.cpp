@@ -1,7 +1,7 @@
 // Interrupting nhsim: SIGINT, SIGTERM or SIGHUP during `nhsim run … --out run.csv` keeps every
-// row written so far, each complete, commits the file, says where it stopped and exits
-// 128 + the signal; during `nhsim export` the hidden temporary is removed and the private
-// Xvfb stopped.
+// row written so far, each complete, ends the file with a "# partial" line, commits it, says
+// where it stopped and exits 128 + the signal; during `nhsim export` the hidden temporary is
+// removed and the private Xvfb stopped.
 #include <signal.h>
 #include <unistd.h>
 
@@ -89,8 +89,14 @@ class InterruptTest : public QObject {
     QVERIFY(data.endsWith('\n'));
     const QList<QByteArray> lines = data.split('\n');
     const qsizetype columns = lines.front().split(',').size();
+    // The file says that it is cut short: its last line is the "# partial" marker.
+    QVERIFY(lines.size() >= 3);
+    const QByteArray marker = lines[lines.size() - 2];
+    QVERIFY2(marker.startsWith("# partial: interrupted at t = ") &&
+                 marker.contains(QByteArray("by signal ") + QByteArray::number(signal)),
+             marker.constData());
     qsizetype rows = 0;
-    for (qsizetype i = 1; i < lines.size() - 1; ++i, ++rows)
+    for (qsizetype i = 1; i < lines.size() - 2; ++i, ++rows)
       QVERIFY2(lines[i].split(',').size() == columns,
                qPrintable(QString("row %1 is cut: %2").arg(i).arg(QString(lines[i]))));
     QVERIFY2(err.contains(QString("(%1 rows kept").arg(rows)), qPrintable(err));
