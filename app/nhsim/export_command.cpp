@@ -180,6 +180,7 @@ int runExport(const std::vector<std::string>& args) {
     return kOk;
   }
   const ExportOptions o = parseExport(args);
+  removeTemporariesOnFatalSignals();  // SIGUSR1, SIGPIPE...: no hidden temporary left
   catchStopSignals();
   // VTK renders through GLX only: without a reachable X server, start a private one (kept
   // until the export is done, stopped by its destructor).

@@ -324,6 +324,8 @@ int exportCommand(char** argv, int argc) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // A signal that ends nhsim (SIGUSR1, SIGPIPE...) leaves no hidden temporary behind.
+  removeTemporariesOnFatalSignals();
   const std::vector<std::string> args(argv + 1, argv + argc);
   if (args.empty()) {
     std::fputs(parseArguments(args).helpText.c_str(), stderr);
