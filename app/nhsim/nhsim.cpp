@@ -225,6 +225,7 @@ int run(const CommandLine& o) {
   }
   CsvWriter& csv = *opened;
   EnergyDriftWatch drift;
+  ConstraintRankWatch rank;
   long rows = 0;
   double maxResidual = 0, maxLambda = 0, e0 = 0, e1 = 0;
   std::vector<double> last;
@@ -233,6 +234,7 @@ int run(const CommandLine& o) {
     checkFiniteRow(system->name(), columns, row, t);  // the rows before it are kept
     csv.write(row);
     drift.add(eq, sim.workspace(), t, x, obs.energy);
+    rank.add(t, obs);
     if (rows == 0) e0 = obs.energy;
     e1 = obs.energy;
     ++rows;
@@ -273,6 +275,8 @@ int run(const CommandLine& o) {
   csv.close();
   const std::string driftWarning = drift.warning();
   if (!driftWarning.empty()) std::fprintf(stderr, "nhsim: warning: %s\n", driftWarning.c_str());
+  const std::string rankWarning = rank.warning();
+  if (!rankWarning.empty()) std::fprintf(stderr, "nhsim: warning: %s\n", rankWarning.c_str());
   if (!o.quiet && o.out != "-") {
     std::printf("%s (%s, %s, %s): t = 0 … %s, %ld steps, %ld rows written to %s\n",
                 s.system.c_str(), toString(s.dynamics).c_str(), toString(s.formulation).c_str(),

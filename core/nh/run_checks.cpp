@@ -124,4 +124,29 @@ std::string EnergyDriftWatch::warning() const {
          "tolerance (rtol, atol) or the step";
 }
 
+void ConstraintRankWatch::add(double t, const Observables& observed) {
+  if (observed.lambda.size() == 0) return;
+  const double lambda = observed.lambda.cwiseAbs().maxCoeff();
+  const double reaction = observed.reaction.size() ? observed.reaction.cwiseAbs().maxCoeff() : 0;
+  if (!std::isfinite(lambda) || !std::isfinite(reaction) || lambda == 0) return;
+  maxLambda_ = std::max(maxLambda_, lambda);
+  const double ratio = reaction / lambda;
+  if (reference_ == 0) {
+    reference_ = ratio;
+    return;
+  }
+  if (degenerateAt_ < 0 && ratio < 1e-6 * reference_) degenerateAt_ = t;
+}
+
+std::string ConstraintRankWatch::warning() const {
+  if (degenerateAt_ < 0) return {};
+  char largest[32];
+  std::snprintf(largest, sizeof largest, "%.3g", maxLambda_);
+  return std::string("the multipliers grew to |lambda| = ") + largest +
+         " while the constraint forces stay bounded: from t = " + formatValue(degenerateAt_) +
+         " the constraints' gradient in the velocities is below 1e-6 of its size at the start "
+         "(they lose rank there, as a cone at its apex), so the motion stalls and the "
+         "multipliers there are not meaningful";
+}
+
 }  // namespace nh

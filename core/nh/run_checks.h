@@ -66,4 +66,27 @@ class EnergyDriftWatch {
   std::vector<double> probe_, velocity_;
 };
 
+// Watches the multipliers of a run for a constraint that loses rank. Where the gradient of
+// a constraint in the velocities vanishes (vz² = vx² + vy² at the cone's apex v = 0) the
+// multipliers that keep the motion on it grow without bound (λ ~ 1/|∂Φ/∂y|) while the
+// reaction they give, Aᵀλ, stays bounded, and the motion stalls there. The sign is the ratio
+// |Aᵀλ| / |λ| (the gradient's size) falling below 1e-6 of its value at the first sample
+// with λ ≠ 0. The rows stay accurate (the constraint holds, energy is kept); what λ (and a
+// vakonomic μ) mean there does not: warning() says so.
+class ConstraintRankWatch {
+ public:
+  // The sample at t with its observables (λ and the reaction of outputRow's observe()).
+  void add(double t, const Observables& observed);
+  // "" or one line: "the multipliers grew to |λ| = 4.9e+08 while the constraint forces stay
+  // bounded: from t = 3.1 the constraints' gradient is below 1e-6 of its size at the start
+  // (they lose rank there, as a cone at its apex), so the motion stalls and λ, μ there are
+  // not meaningful".
+  std::string warning() const;
+
+ private:
+  double reference_ = 0;      // |Aᵀλ| / |λ| at the first sample with λ ≠ 0
+  double degenerateAt_ = -1;  // the first time the ratio fell below 1e-6 of it
+  double maxLambda_ = 0;
+};
+
 }  // namespace nh

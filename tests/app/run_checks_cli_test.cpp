@@ -176,6 +176,32 @@ class RunChecksCliTest : public QObject {
     QCOMPARE(driven.err, QString());
   }
 
+  // A vakonomic particle held to the cone vz² = vx² + vy² under gravity reaches the apex,
+  // where the constraint's gradient vanishes: it stalls there while μ and λ grow to 1e8 and
+  // more. The rows are right (the constraint holds), so the run ends normally with one
+  // warning naming the multipliers; the particle without the cone gets none.
+  void constraintLosingRankIsWarnedOf() {
+    writeFile("cone.yaml",
+              "format: nonholonomic-lab-system\nversion: 1\nname: cone\n"
+              "parameters:\n  - {name: m, default: 1.0, min: 0, min_exclusive: true}\n"
+              "coordinates: [x, y, z]\nvelocities: [vx, vy, vz]\n"
+              "lagrangian: 0.5*m*(vx*vx + vy*vy + vz*vz) - 9.81*m*z\n"
+              "constraints:\n  - vz*vz - vx*vx - vy*vy\n"
+              "initial: {x: 0, y: 0, z: 0, vx: 1, vy: 0.5, vz: 1.118033988749895}\n"
+              "independent: [vx, vy]\n");
+    const Result r = nhsim({"run", path("cone.yaml"), "--dynamics", "vakonomic", "--t-end", "3",
+                            "--out", path("cone.csv"), "--quiet"});
+    QCOMPARE(r.code, 0);
+    QVERIFY2(r.err.startsWith("nhsim: warning: the multipliers grew to |lambda| = ") &&
+                 r.err.contains("from t = 0.2") && r.err.contains("lose rank") &&
+                 r.err.count('\n') == 1,
+             qPrintable(r.err));
+    const Result plain = nhsim({"run", "nh_particle", "--dynamics", "vakonomic", "--init", "mu=0.3",
+                                "--t-end", "10", "--out", path("cone.csv"), "--quiet"});
+    QCOMPARE(plain.code, 0);
+    QCOMPARE(plain.err, QString());
+  }
+
   // A 5,000-character system name is cut in every message (here the start's, which the
   // command itself writes; the core's messages cut it too).
   void longNamesAreCut() {
