@@ -64,6 +64,9 @@ class CliParsingTest : public QObject {
                                         "--set",         "--init",          "--dynamics",
                                         "--formulation", "--no-projection", "--no-reconstruction",
                                         "--out",         "--save-scenario", "--quiet"};
+    QTest::newRow("run: checks and interruption")
+        << QStringList{"run", "--help"}
+        << QStringList{"rtol must be below 0.1", "energy changed by more than 1 %", "# partial"};
     QTest::newRow("run with target")
         << QStringList{"run", "ball_on_table", "--help"} << QStringList{"--save-scenario"};
     QTest::newRow("export") << QStringList{"export", "--help"}
