@@ -179,10 +179,29 @@ void applyScenarioOptions(const std::vector<std::string>& set, const std::vector
 }
 
 namespace {
+// `message` with every quoted part longer than 200 bytes ('…' around a 5,000-character
+// system name that a core message echoed whole) shown by quote(): no message floods the
+// terminal, whatever it repeats.
+std::string shortenQuoted(const std::string& message) {
+  std::string out;
+  size_t at = 0;
+  while (at < message.size()) {
+    const size_t open = message.find('\'', at);
+    const size_t close = open == std::string::npos ? open : message.find('\'', open + 1);
+    if (close == std::string::npos) break;
+    const std::string inside = message.substr(open + 1, close - open - 1);
+    out += message.substr(at, open - at);
+    out += inside.size() > 200 ? quote(inside) : "'" + inside + "'";
+    at = close + 1;
+  }
+  return out + (at < message.size() ? message.substr(at) : std::string());
+}
+
 int runCommand(const std::function<int()>& command) {
-  // The last defence for messages that echo input: one line whatever the text.
+  // The last defence for messages that echo input: one line whatever the text, and no
+  // quoted input longer than quote() shows.
   auto report = [](const char* kind, const std::exception& e, int code) {
-    std::fprintf(stderr, "nhsim: %s: %s\n", kind, oneLine(e.what()).c_str());
+    std::fprintf(stderr, "nhsim: %s: %s\n", kind, shortenQuoted(oneLine(e.what())).c_str());
     return code;
   };
   try {

@@ -7,7 +7,9 @@
 #include <system_error>
 
 #include "app/nhsim/export_usage.h"
+#include "core/io/scenario_file.h"
 #include "core/model/catalogue.h"
+#include "core/model/model_file.h"
 #include "core/nh/version.h"
 
 namespace nh::cli {
@@ -29,6 +31,14 @@ const char* kRunUsage =
     "                 [--no-reconstruction]\n"
     "                 [--out FILE|-] [--save-scenario FILE] [--quiet]\n";
 
+const char* kRunHelp =
+    "\nrtol must be below 0.1 and atol below 1; an rk4 step may not exceed dt-out. A run whose\n"
+    "equations conserve energy but whose energy changed by more than 1 % gets a warning on\n"
+    "standard error (tighten the tolerance). A non-finite state, energy or multiplier stops\n"
+    "the run (exit 3, the column named); at t = 0 it is refused (exit 2, no file).\n"
+    "SIGINT, SIGTERM or SIGHUP keep the rows written so far, each complete, end the file with\n"
+    "'# partial: interrupted at t = T …' and exit 130, 143 or 129.\n";
+
 const char* kEquationsUsage =
     "       nhsim equations SYSTEM|MODEL.yaml [--latex] [--set NAME=VALUE]...\n";
 
@@ -44,7 +54,8 @@ const char* kSweepUsage =
 
 const char* kSweepHelp =
     "\nEach run integrates as 'nhsim run' does; its row holds the varied values, the measures\n"
-    "and a status (ok, blow-up at t=T, non-regular at t=T, failed at t=T: ..., error: ...).\n"
+    "and a status (ok, blow-up at t=T, singular point at t=T, non-regular at t=T,\n"
+    "failed at t=T: ..., error: ...). A non-finite state, energy or multiplier is a blow-up.\n"
     "A failing run is a row, never the end of the sweep.\n"
     "\n"
     "--vary axes form a grid (their product; the first axis varies slowest), N values from\n"
@@ -185,6 +196,7 @@ struct Parser {
     value(run, "--save-scenario", line.saveScenario, "FILE",
           "also write the resolved scenario (JSON) to FILE");
     run->add_flag("--quiet", line.quiet, "no summary on standard output");
+    run->footer(kRunHelp);
 
     exporter
         ->add_option("target", line.target,
@@ -314,6 +326,96 @@ bool sameOutput(const std::string& a, const std::string& b) {
   std::error_code eca, ecb;
   const fs::path ca = fs::weakly_canonical(pa, eca), cb = fs::weakly_canonical(pb, ecb);
   return !eca && !ecb && ca == cb;
+}
+
+// A file the command reads or writes, with the words that name it in a message.
+struct NamedFile {
+  std::string path;
+  std::string role;  // "the input scenario 'in.json'", "--out"
+};
+
+// Whether `output` is (a link to, another name of) the existing file `input`.
+bool sameExistingFile(const std::string& output, const std::string& input) {
+  namespace fs = std::filesystem;
+  if (output.empty() || input.empty() || namesStandardOutput(output)) return false;
+  std::error_code ec;
+  if (fs::equivalent(output, input, ec) && !ec) return true;
+  std::error_code eco, eci;
+  const fs::path co = fs::weakly_canonical(output, eco), ci = fs::weakly_canonical(input, eci);
+  return !eco && !eci && co == ci;
+}
+
+// The files a command reads: the target (a model or scenario file) and the model file a
+// scenario names.
+std::vector<NamedFile> inputsOf(const CommandLine& line) {
+  std::vector<NamedFile> inputs;
+  std::error_code ec;
+  const bool targetIsFile = std::filesystem::is_regular_file(line.target, ec);
+  if (targetIsFile)
+    inputs.push_back(
+        {line.target, std::string("the input ") +
+                          (model::isModelFilePath(line.target) ? "model " : "scenario ") +
+                          quote(line.target)});
+  const std::string& system = line.scenario.system;
+  if (line.scenarioFromFile && isSystemPath(system))
+    inputs.push_back({system, "the model " + quote(system) + " that the scenario " +
+                                  quote(line.target) + " names"});
+  return inputs;
+}
+
+// The files a command writes, by the option that names them (standard output left out).
+std::vector<NamedFile> outputsOf(const CommandLine& line) {
+  std::vector<NamedFile> outputs;
+  auto add = [&](const std::string& option, const std::string& path) {
+    if (line.has(option) && !path.empty() && !namesStandardOutput(path))
+      outputs.push_back({path, option});
+  };
+  switch (line.command) {
+    case Command::Run:
+      add("--out", line.out);
+      add("--save-scenario", line.saveScenario);
+      break;
+    case Command::Sweep:
+      add("--out", line.out);
+      break;
+    case Command::Export: {
+      add("--video", line.video);
+      add("--frames", line.frames);
+      // The resolved scenario written beside the video (clip.mp4.json) or frames (DIR.json).
+      const std::string output = line.has("--video") ? line.video : line.frames;
+      if (!line.noScenario && !output.empty()) {
+        std::filesystem::path sidecar(output);
+        if (!sidecar.has_filename()) sidecar = sidecar.parent_path();
+        sidecar += ".json";
+        outputs.push_back({sidecar.string(), "the scenario written beside the export"});
+      }
+      add("--csv", line.csv);
+      break;
+    }
+    default:
+      break;  // info, list, equations and linearize write standard output only
+  }
+  return outputs;
+}
+
+// Every output against every input and against the other outputs, before any file is
+// opened: an output never replaces what the command reads, and two outputs never share a file.
+void checkOutputFiles(const CommandLine& line) {
+  const std::vector<NamedFile> outputs = outputsOf(line);
+  const std::vector<NamedFile> inputs = inputsOf(line);
+  for (const NamedFile& out : outputs)
+    for (const NamedFile& in : inputs)
+      if (sameExistingFile(out.path, in.path)) {
+        const bool option = out.role.rfind("--", 0) == 0;
+        throw UsageError(out.role + " " + quote(out.path) + " would replace " + in.role +
+                         (option ? "; give another file name"
+                                 : "; choose another output name or give --no-scenario"));
+      }
+  for (size_t i = 0; i < outputs.size(); ++i)
+    for (size_t j = i + 1; j < outputs.size(); ++j)
+      if (sameOutput(outputs[i].path, outputs[j].path))
+        throw UsageError(outputs[i].role + " and " + outputs[j].role + " name the same file " +
+                         quote(outputs[j].path) + ": give two files");
 }
 
 double numberOr(const std::string& text, const std::string& option, double fallback) {
@@ -476,11 +578,13 @@ CommandLine parseCommandLine(const std::vector<std::string>& args) {
                          quote(line.saveScenario) + ": give two files");
       }
       line.scenario = scenarioOf(line, &line.scenarioFromFile);
+      checkOutputFiles(line);
       break;
     case Command::Export:
     case Command::Linearize:
     case Command::Sweep:
       line.scenario = scenarioOf(line, &line.scenarioFromFile);
+      checkOutputFiles(line);
       break;
   }
   return line;

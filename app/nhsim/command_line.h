@@ -69,9 +69,12 @@ CommandLine parseArguments(const std::vector<std::string>& args);
 Scenario scenarioOf(const CommandLine& line, bool* fromFile = nullptr);
 
 // parseArguments, then every check that needs no simulation and writes nothing: targets
-// and system names exist, values are numbers in range, the scenario validates, --out and
-// --save-scenario are different files. What nhsim would run, or an exception (the fuzz
-// target tests/fuzz/fuzz_command_line.cpp calls it with arbitrary words).
+// and system names exist, values are numbers in range, the scenario validates, and no output
+// (run's --out and --save-scenario, sweep's --out, export's --video, --frames, --csv and the
+// scenario beside the video) is the same file as an input (the target model or scenario, the
+// model a scenario names: "… would replace the input …") or as another output. What nhsim would
+// run, or an exception (the fuzz target tests/fuzz/fuzz_command_line.cpp calls it with arbitrary
+// words).
 CommandLine parseCommandLine(const std::vector<std::string>& args);
 
 }  // namespace nh::cli

@@ -136,10 +136,8 @@ ExportOptions parseExport(const std::vector<std::string>& args) {
     e.pathY = drag ? drag->y : std::string();
   }
   if (!tEndGiven) e.tEnd = s.tEnd;
-  std::error_code ec;
-  if (!o.input.empty() && !o.csv.empty() && std::filesystem::equivalent(o.csv, o.input, ec))
-    throw UsageError("--csv " + quote(o.csv) +
-                     " would replace the input scenario; give another name");
+  // parseCommandLine refused outputs over the inputs and over each other (--csv on the
+  // scenario written beside the video, say).
   if (o.writeScenario) nhui::checkScenarioSidecar(o.output, o.input, o.force);
   e.validate();
   return o;
@@ -182,6 +180,7 @@ int runExport(const std::vector<std::string>& args) {
     return kOk;
   }
   const ExportOptions o = parseExport(args);
+  removeTemporariesOnFatalSignals();  // SIGUSR1, SIGPIPE...: no hidden temporary left
   catchStopSignals();
   // VTK renders through GLX only: without a reachable X server, start a private one (kept
   // until the export is done, stopped by its destructor).

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <cstring>
 #include <limits>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
 
@@ -94,10 +95,26 @@ int linearizeCommand(const CommandLine& command, const std::vector<std::string>&
     Linearization lin;
   };
   // Notes and warnings, written once every point has been linearised: a command that fails
-  // part way prints its error line only.
-  std::vector<std::string> messages;
+  // part way prints its error line only. Each kind (a note, the cyclic coupling, not an
+  // equilibrium) is written once, at its first point, with the number of other points of a
+  // sweep that gave it: a sweep of 10^5 points prints a few lines, not 10^5.
+  std::vector<std::pair<std::string, std::string>> messages;  // kind, line without "\n"
   auto flushMessages = [&] {
-    for (const auto& m : messages) std::fputs(m.c_str(), stderr);
+    std::vector<std::string> kinds;
+    std::map<std::string, std::pair<std::string, long>> first;  // kind → first line, count
+    for (const auto& [kind, line] : messages) {
+      auto [it, inserted] = first.try_emplace(kind, line, 0);
+      if (inserted) kinds.push_back(kind);
+      ++it->second.second;
+    }
+    for (const auto& kind : kinds) {
+      const auto& [line, count] = first[kind];
+      std::string text = line;
+      if (count > 1)
+        text += " (and at " + std::to_string(count - 1) + " more point" + (count > 2 ? "s" : "") +
+                " of the sweep)";
+      std::fputs((text + "\n").c_str(), stderr);
+    }
   };
   const StateLayout layout = stateLayout(*system, DynamicsKind::Nonholonomic);
   auto at = [&](const Scenario& s) {
@@ -107,12 +124,14 @@ int linearizeCommand(const CommandLine& command, const std::vector<std::string>&
     std::vector<std::string> notes;
     Point p;
     p.x = initialState(equations, 0.0, s.initial, &notes);
-    for (const auto& note : notes) messages.push_back("nhsim: note: " + note + "\n");
+    for (const auto& note : notes) messages.emplace_back("note", "nhsim: note: " + note);
     p.lin = linearize(equations, 0.0, p.x);
     if (!(p.lin.cyclicCoupling < 1e-9))
-      messages.push_back("nhsim: warning: the coordinates '" + system->name() +
-                         "' declares cyclic are read by its equations at this state (relative " +
-                         number(p.lin.cyclicCoupling) + "): the reduction is not exact\n");
+      messages.emplace_back("cyclic", "nhsim: warning: the coordinates '" + system->name() +
+                                          "' declares cyclic are read by its equations at this "
+                                          "state (relative " +
+                                          number(p.lin.cyclicCoupling) +
+                                          "): the reduction is not exact");
     if (!p.lin.equilibrium) {
       std::string rhs;
       const double largest = p.lin.reducedRhs.cwiseAbs().maxCoeff();
@@ -122,12 +141,10 @@ int linearizeCommand(const CommandLine& command, const std::vector<std::string>&
           rhs.append("d").append(p.lin.variables[i]).append("/dt = ");
           rhs.append(number(p.lin.reducedRhs[i]));
         }
-      messages.push_back(
-          "nhsim: warning: this state is not an equilibrium of the reduced "
-          "equations (" +
-          rhs +
-          "); the eigenvalues describe the linearisation "
-          "there\n");
+      messages.emplace_back("equilibrium",
+                            "nhsim: warning: this state is not an equilibrium of the reduced "
+                            "equations (" +
+                                rhs + "); the eigenvalues describe the linearisation there");
     }
     return p;
   };

@@ -11,6 +11,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <iostream>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -28,6 +29,7 @@
 #include "core/model/catalogue.h"
 #include "core/nh/errors.h"
 #include "core/nh/reconstruction.h"
+#include "core/nh/run_checks.h"
 #include "core/nh/scenario.h"
 #include "core/nh/version.h"
 
@@ -96,12 +98,15 @@ int info(const CommandLine& line) {
     writeStdout(root.dump(4) + "\n");
     return kOk;
   }
-  std::printf("%s — %s\n\n%s\n\nSource: %s\n\nEquations:\n", s.name.c_str(), s.title.c_str(),
-              s.description.c_str(), s.source.c_str());
+  // Sections a model file leaves empty (description, source, ...) are left out.
+  const bool titled = !s.title.empty() && s.title != s.name;
+  std::printf("%s%s%s\n", s.name.c_str(), titled ? " — " : "", titled ? s.title.c_str() : "");
+  if (!s.description.empty()) std::printf("\n%s\n", s.description.c_str());
+  if (!s.source.empty()) std::printf("\nSource: %s\n", s.source.c_str());
   std::string equations = s.equations;
   for (size_t at = equations.find('\n'); at != std::string::npos; at = equations.find('\n', at + 3))
     equations.replace(at, 1, "\n  ");
-  std::printf("  %s\n", equations.c_str());
+  if (!equations.empty()) std::printf("\nEquations:\n  %s\n", equations.c_str());
   std::printf("\nParameters (--set NAME=VALUE):\n");
   // printf pads by bytes; units like "rad/s²" need padding by characters.
   auto padded = [](const std::string& text, int width) {
@@ -124,7 +129,9 @@ int info(const CommandLine& line) {
   }
   for (const auto& limit : s.stateLimits)
     std::printf("\n  %s must be in %s", limit.name.c_str(), limit.rangeText().c_str());
-  std::printf("\n\nInitial velocities: %s\n", s.initialization.c_str());
+  std::printf("\n");
+  if (!s.initialization.empty())
+    std::printf("\nInitial velocities: %s\n", s.initialization.c_str());
   std::printf("\nConstraints: %d nonholonomic, %d holonomic\n", s.constraintCount,
               s.holonomicCount);
   if (reconstructed.empty()) {
@@ -157,29 +164,77 @@ void catchStopSignals() {
   for (const int signal : {SIGINT, SIGTERM, SIGHUP}) ::sigaction(signal, &action, nullptr);
 }
 
+// The parameters and the initial values given, by name (for extremeValueHint).
+std::vector<std::pair<std::string, double>> givenValues(const SystemModel& system,
+                                                        const std::vector<double>& params,
+                                                        const Scenario& s) {
+  std::vector<std::pair<std::string, double>> values;
+  for (size_t i = 0; i < params.size(); ++i)
+    values.emplace_back(system.info().parameters[i].name, params[i]);
+  for (const auto& entry : s.initial) values.push_back(entry);
+  return values;
+}
+
+// `message` with `hint` after it ("…; m = 1e-310 is far outside …"), or as it is.
+std::string withHint(const std::string& message, const std::string& hint) {
+  return hint.empty() ? message : message + "; " + hint;
+}
+
 int run(const CommandLine& o) {
   const Scenario& s = o.scenario;
   const auto system = findSystem(s.system);
   Simulation sim(system, s.dynamics, s.formulation, s.integrator);
   const std::vector<double> params = resolveParameters(*system, s.parameters);
-  sim.setParameters(params);
-  std::vector<std::string> notes;
-  const std::vector<double> x0 = initialState(sim.equations(), 0.0, s.initial, &notes);
-  for (const auto& note : notes) std::fprintf(stderr, "nhsim: note: %s\n", note.c_str());
-  sim.setState(0.0, x0);
-  if (!o.saveScenario.empty()) writeScenarioFile(resolvedScenario(s, params, x0), o.saveScenario);
-
-  const EquationsOfMotion& eq = sim.equations();
+  const std::string hint = extremeValueHint(givenValues(*system, params, s));
   const StateLayout layout = stateLayout(*system, s.dynamics);
-  CsvWriter csv(o.out, outputColumns(eq));
   Observables obs;
   std::vector<double> row;
+  std::vector<std::string> notes;
+  std::vector<double> x0;
+  // The start is checked before any file is written: a system that cannot be evaluated at
+  // t = 0 (not regular, values beyond double precision) is bad input, exit 2 and no file.
+  try {
+    sim.setParameters(params);  // new equations: eq is taken after this
+    const EquationsOfMotion& eq = sim.equations();
+    x0 = initialState(eq, 0.0, s.initial, &notes);
+    outputRow(eq, sim.workspace(), layout, 0.0, x0.data(), obs, row);
+    const std::string entry = nonFiniteEntry(outputColumns(eq), row);
+    if (!entry.empty())
+      throw InputError("the start of '" + system->name() + "' is not finite: " + entry +
+                       " at t = 0 (parameters or initial values beyond double precision, or a "
+                       "formula undefined there)");
+  } catch (const SingularSystemError& e) {
+    throw InputError(withHint(e.what(), hint));
+  } catch (const IntegrationError& e) {
+    throw InputError(withHint(e.what(), hint));
+  } catch (const InputError& e) {
+    if (hint.empty()) throw;
+    throw InputError(withHint(e.what(), hint));
+  }
+  for (const auto& note : notes) std::fprintf(stderr, "nhsim: note: %s\n", note.c_str());
+  sim.setState(0.0, x0);
+  const EquationsOfMotion& eq = sim.equations();
+  const std::vector<std::string> columns = outputColumns(eq);
+  if (!o.saveScenario.empty()) writeScenarioFile(resolvedScenario(s, params, x0), o.saveScenario);
+
+  std::unique_ptr<CsvWriter> opened;
+  try {
+    opened = std::make_unique<CsvWriter>(o.out, columns);
+  } catch (const Error& e) {  // before any row: a path that cannot be written is bad input
+    throw InputError(e.what());
+  }
+  CsvWriter& csv = *opened;
+  EnergyDriftWatch drift;
+  ConstraintRankWatch rank;
   long rows = 0;
   double maxResidual = 0, maxLambda = 0, e0 = 0, e1 = 0;
   std::vector<double> last;
   auto onSample = [&](double t, const double* x) {
     outputRow(eq, sim.workspace(), layout, t, x, obs, row);
+    checkFiniteRow(system->name(), columns, row, t);  // the rows before it are kept
     csv.write(row);
+    drift.add(eq, sim.workspace(), t, x, obs.energy);
+    rank.add(t, obs);
     if (rows == 0) e0 = obs.energy;
     e1 = obs.energy;
     ++rows;
@@ -196,18 +251,32 @@ int run(const CommandLine& o) {
     // A t-end off the output grid still gets its row: the run's final state.
     if (!sim.advance(s.tEnd, s.dtOut, onSample)) onSample(sim.time(), sim.state().data());
   } catch (const RunInterrupted& stop) {
+    csv.writeComment("partial: interrupted at t = " + formatValue(stop.t) + " by signal " +
+                     std::to_string(pendingSignal) + ", " + std::to_string(rows) + " rows");
     csv.close();                  // the rows written so far are kept, each complete
     nh::removeLiveTemporaries();  // any other output still half-written
     std::fprintf(stderr, "nhsim: interrupted at t = %s (%ld rows kept in %s)\n",
                  formatValue(stop.t).c_str(), rows,
                  o.out == "-" ? "standard output" : o.out.c_str());
     return 128 + pendingSignal;
-  } catch (const Error&) {
+  } catch (const SingularSystemError& e) {
     csv.flush();  // the rows written so far are kept
+    csv.close();
+    throw SingularSystemError(withHint(e.what(), hint), e.time(), e.conditionNumber());
+  } catch (const IntegrationError& e) {
+    csv.flush();
+    csv.close();
+    throw IntegrationError(withHint(e.what(), hint), e.time());
+  } catch (const Error&) {
+    csv.flush();
     csv.close();
     throw;
   }
   csv.close();
+  const std::string driftWarning = drift.warning();
+  if (!driftWarning.empty()) std::fprintf(stderr, "nhsim: warning: %s\n", driftWarning.c_str());
+  const std::string rankWarning = rank.warning();
+  if (!rankWarning.empty()) std::fprintf(stderr, "nhsim: warning: %s\n", rankWarning.c_str());
   if (!o.quiet && o.out != "-") {
     std::printf("%s (%s, %s, %s): t = 0 … %s, %ld steps, %ld rows written to %s\n",
                 s.system.c_str(), toString(s.dynamics).c_str(), toString(s.formulation).c_str(),
@@ -259,6 +328,8 @@ int exportCommand(char** argv, int argc) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // A signal that ends nhsim (SIGUSR1, SIGPIPE...) leaves no hidden temporary behind.
+  removeTemporariesOnFatalSignals();
   const std::vector<std::string> args(argv + 1, argv + argc);
   if (args.empty()) {
     std::fputs(parseArguments(args).helpText.c_str(), stderr);

@@ -1,6 +1,7 @@
 #include "core/io/atomic_output.h"
 
 #include <fcntl.h>
+#include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -95,6 +96,42 @@ OutputTarget outputTargetFor(const std::string& path) {
   return out;
 }
 
+namespace {
+
+// Opens a device, FIFO or socket for writing. A FIFO is opened without blocking: with no
+// reader the open fails (ENXIO) instead of waiting for ever; it is tried again for
+// kFifoReaderWaitMs (a reader started just after nhsim still comes in time), then refused.
+int openDirect(const std::string& given, const std::string& path) {
+  struct stat st {};
+  const bool fifo = ::stat(path.c_str(), &st) == 0 && S_ISFIFO(st.st_mode);
+  if (!fifo) {
+    const int fd = ::open(path.c_str(), O_WRONLY | O_CLOEXEC);
+    if (fd < 0) failWrite(given, errno);
+    return fd;
+  }
+  for (int waited = 0;; waited += 20) {
+    const int fd = ::open(path.c_str(), O_WRONLY | O_CLOEXEC | O_NONBLOCK);
+    if (fd >= 0) {
+      // Writes block again while the reader is slow (no EAGAIN, no short rows).
+      const int flags = ::fcntl(fd, F_GETFL);
+      if (flags < 0 || ::fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) < 0) {
+        const int error = errno;
+        ::close(fd);
+        failWrite(given, error);
+      }
+      return fd;
+    }
+    if (errno != ENXIO) failWrite(given, errno);
+    if (waited >= kFifoReaderWaitMs)
+      throw Error("cannot write '" + given + "': no process opened this FIFO for reading within " +
+                  std::to_string(kFifoReaderWaitMs / 1000) +
+                  " s (start the reader first, or write to a file)");
+    ::usleep(20000);
+  }
+}
+
+}  // namespace
+
 // ---- AtomicOutput --------------------------------------------------------------------------
 
 AtomicOutput::~AtomicOutput() { abort(); }
@@ -113,8 +150,7 @@ void AtomicOutput::open(const std::string& path) {
       file_ = stdout;
       return;
     case OutputTarget::Kind::Direct: {
-      const int fd = ::open(target_.path.c_str(), O_WRONLY | O_CLOEXEC);
-      if (fd < 0) failWrite(path, errno);
+      const int fd = openDirect(path, target_.path);
       file_ = ::fdopen(fd, "w");
       if (!file_) {
         const int error = errno;
@@ -189,6 +225,28 @@ void AtomicOutput::abort() noexcept {
   }
   unregisterTemporary(registrySlot_);
   registrySlot_ = -1;
+}
+
+namespace {
+void removeTemporariesAndDie(int signal) {
+  removeLiveTemporaries();  // unlink(2) and rmdir(2) only: async-signal-safe
+  ::signal(signal, SIG_DFL);
+  ::raise(signal);  // blocked until the handler returns, then the default action
+}
+}  // namespace
+
+void removeTemporariesOnFatalSignals() {
+  for (const int signal :
+       {SIGQUIT, SIGUSR1, SIGUSR2, SIGPIPE, SIGALRM, SIGVTALRM, SIGPROF, SIGXCPU, SIGXFSZ, SIGPOLL,
+        SIGSYS, SIGTRAP, SIGABRT, SIGBUS, SIGFPE, SIGILL, SIGSEGV}) {
+    struct sigaction current {};
+    if (::sigaction(signal, nullptr, &current) != 0 || current.sa_handler != SIG_DFL) continue;
+    struct sigaction action {};
+    action.sa_handler = removeTemporariesAndDie;
+    sigemptyset(&action.sa_mask);
+    action.sa_flags = SA_RESETHAND;
+    ::sigaction(signal, &action, nullptr);
+  }
 }
 
 void writeOutputFile(const std::string& path, const std::string& contents) {

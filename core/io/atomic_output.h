@@ -22,6 +22,7 @@ struct OutputTarget {
 };
 
 // Throws Error("cannot write '<path>': <reason>") for a directory or an unresolvable link.
+// (open() refuses a FIFO that no process opens for reading within kFifoReaderWaitMs.)
 OutputTarget outputTargetFor(const std::string& path);
 
 // What writing `path` writes, so that a symbolic link is written through and stays a link: a
@@ -62,6 +63,9 @@ class AtomicOutput {
   int registrySlot_ = -1;
 };
 
+// How long opening a FIFO for writing waits for a reader before it is refused.
+inline constexpr int kFifoReaderWaitMs = 5000;
+
 // Whole-file write through AtomicOutput.
 void writeOutputFile(const std::string& path, const std::string& contents);
 
@@ -72,6 +76,12 @@ void writeOutputFile(const std::string& path, const std::string& contents);
 int registerTemporary(const std::string& path);
 void unregisterTemporary(int slot) noexcept;
 void removeLiveTemporaries() noexcept;
+
+// For the signals that end the process by default and that the program does not handle
+// itself (SIGUSR1, SIGPIPE, SIGQUIT, SIGALRM, SIGXFSZ, a crash...; not those set to be
+// ignored): a handler that removes the live temporaries, then ends the process by the same
+// signal. Call once at start-up, before installing the program's own handlers (SIGINT...).
+void removeTemporariesOnFatalSignals();
 
 // registerTemporary for as long as the object lives (or until release()), for writers that
 // keep their own temporaries (the video encoder's files and PNG folder).

@@ -5,6 +5,7 @@
 
 #include "core/io/atomic_output.h"
 #include "core/nh/errors.h"
+#include "core/nh/messages.h"
 #include "core/nh/scenario.h"
 
 namespace nh {
@@ -24,6 +25,11 @@ void CsvWriter::write(const std::vector<double>& row) {
     std::fputs(formatValue(row[i]).c_str(), file_);
   }
   std::fputc('\n', file_);
+}
+
+void CsvWriter::writeComment(const std::string& text) {
+  if (!file_) return;
+  std::fputs(("# " + escapeControl(text) + "\n").c_str(), file_);
 }
 
 void CsvWriter::flush() {

@@ -23,6 +23,9 @@ class CsvWriter {
   CsvWriter& operator=(const CsvWriter&) = delete;
 
   void write(const std::vector<double>& row);
+  // A line "# TEXT" (one line: control characters in TEXT escaped), e.g. the "# partial: …"
+  // that ends the rows of an interrupted run.
+  void writeComment(const std::string& text);
   void flush();
   void close();  // commits; throws Error if the data could not be written completely
 

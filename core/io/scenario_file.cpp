@@ -1,6 +1,8 @@
 #include "core/io/scenario_file.h"
 
 #include <algorithm>
+#include <cmath>
+#include <cstdio>
 #include <filesystem>
 #include <iterator>
 #include <nlohmann/json.hpp>
@@ -154,7 +156,119 @@ auto withOrigin(const std::string& origin, F&& parse) {
   }
 }
 
+// ---- The "view" part ----------------------------------------------------------------------
+
+[[noreturn]] void failView(const std::string& what) { throw InputError("view: " + what); }
+
+std::string formatRange(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%g", v);
+  return buf;
+}
+
+void checkViewKeys(const Json& o, const std::vector<std::string>& allowed,
+                   const std::string& where) {
+  for (const auto& [key, value] : o.items())
+    if (std::find(allowed.begin(), allowed.end(), key) == allowed.end())
+      failView("unknown key '" + echoInput(key) + "' in " + where + " (allowed: " + join(allowed) +
+               ")");
+}
+
+void checkViewFlag(const Json& o, const std::string& key, const std::string& where) {
+  if (o.contains(key) && !o[key].is_boolean())
+    failView("'" + where + "." + key + "' must be true or false");
+}
+
+void checkViewNumber(const Json& o, const std::string& key, const std::string& where, double lo,
+                     double hi) {
+  if (!o.contains(key)) return;
+  const Json& v = o[key];
+  const double x = v.is_number() ? v.get<double>() : std::nan("");
+  if (!(x >= lo && x <= hi)) {
+    std::string name = where.empty() ? key : where;  // appends: GCC 12's -Wrestrict misfires
+    if (!where.empty()) name.append(".").append(key);
+    failView("'" + name + "' must be a number from " + formatRange(lo) + " to " + formatRange(hi));
+  }
+}
+
+void checkViewNames(const Json& v, const std::string& where, size_t minCount, size_t maxCount) {
+  bool ok = v.is_array() && v.size() >= minCount && v.size() <= maxCount;
+  if (ok)
+    for (const Json& e : v) ok = ok && e.is_string();
+  if (!ok)
+    failView(minCount == maxCount
+                 ? "'" + where + "' must be a list of " + std::to_string(minCount) +
+                       " variable names"
+                 : "'" + where + "' must be a list of " + std::to_string(minCount) + " to " +
+                       std::to_string(maxCount) + " variable names");
+}
+
 }  // namespace
+
+void checkScenarioView(const std::string& json) {
+  if (json.empty()) return;
+  Json o;
+  try {
+    o = Json::parse(json);
+  } catch (const Json::exception&) {
+    failView("not a JSON object");
+  }
+  if (!o.is_object()) failView("not a JSON object");
+  checkViewKeys(
+      o, {"version", "title", "note", "speed", "step", "camera", "display", "plots", "compare"},
+      "the view");
+  const Json& version = o.contains("version") ? o["version"] : Json();
+  if (!version.is_number_integer() || version.get<long long>() < 1)
+    failView("'version' must be a positive whole number");
+  if (version.get<long long>() > kScenarioViewVersion)
+    failView("version " + std::to_string(version.get<long long>()) +
+             " is newer than this program reads (" + std::to_string(kScenarioViewVersion) + ")");
+  for (const char* key : {"title", "note"})
+    if (o.contains(key) && !o[key].is_string()) failView(std::string("'") + key + "' must be text");
+  checkViewNumber(o, "speed", "", kViewSpeedMin, kViewSpeedMax);
+  checkViewNumber(o, "step", "", kViewStepMin, kViewStepMax);
+  if (o.contains("camera")) {
+    const Json& c = o["camera"];
+    if (!c.is_object()) failView("'camera' must be an object");
+    checkViewKeys(c, {"follow", "table_frame"}, "'camera'");
+    checkViewFlag(c, "follow", "camera");
+    checkViewFlag(c, "table_frame", "camera");
+  }
+  if (o.contains("display")) {
+    const Json& d = o["display"];
+    if (!d.is_object()) failView("'display' must be an object");
+    checkViewKeys(d,
+                  {"trails", "trail_seconds", "forces", "velocity", "angular_velocity", "grid",
+                   "axes", "legend", "arrow_scale"},
+                  "'display'");
+    for (const char* key :
+         {"trails", "forces", "velocity", "angular_velocity", "grid", "axes", "legend"})
+      checkViewFlag(d, key, "display");
+    checkViewNumber(d, "trail_seconds", "display", kViewTrailSecondsMin, kViewTrailSecondsMax);
+    if (d.contains("arrow_scale") && d["arrow_scale"] != "fixed" && d["arrow_scale"] != "auto")
+      failView("'display.arrow_scale' must be \"fixed\" or \"auto\"");
+  }
+  if (o.contains("plots")) {
+    const Json& p = o["plots"];
+    if (!p.is_object()) failView("'plots' must be an object");
+    checkViewKeys(p, {"phase", "time_series"}, "'plots'");
+    if (p.contains("phase")) checkViewNames(p["phase"], "plots.phase", 2, 2);
+    if (p.contains("time_series")) checkViewNames(p["time_series"], "plots.time_series", 0, 12);
+  }
+  if (o.contains("compare")) {
+    const Json& c = o["compare"];
+    if (!c.is_object()) failView("'compare' must be an object");
+    checkViewKeys(c, {"mode", "parameter", "value"}, "'compare'");
+    const std::string mode = c.contains("mode") && c["mode"].is_string() ? c["mode"] : Json("");
+    if (mode == "ghost") {
+      if (!c.contains("parameter") || !c["parameter"].is_string() || !c.contains("value") ||
+          !c["value"].is_number())
+        failView("a ghost comparison needs 'parameter' (a name) and 'value' (a number)");
+    } else if (mode != "off" && mode != "vakonomic") {
+      failView("'compare.mode' must be \"off\", \"vakonomic\" or \"ghost\"");
+    }
+  }
+}
 
 Scenario parseScenarioJson(const std::string& json, const std::string& origin) {
   Json root;
@@ -190,6 +304,10 @@ Scenario parseScenarioJson(const std::string& json, const std::string& origin) {
     if (!view.is_object()) fail(origin, "'view' must be an object");
     if (!view.contains("version") || !view["version"].is_number_integer())
       fail(origin, "'view' must state its version (\"version\": 1)");
+    withOrigin(origin, [&] {  // the rules nhlab applies when it shows the view
+      checkScenarioView(view.dump());
+      return 0;
+    });
   }
   if (!root.contains("system") || !root["system"].is_string())
     fail(origin, "'system' must be a string naming a system");

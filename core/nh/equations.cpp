@@ -8,6 +8,7 @@
 
 #include "core/nh/equations_detail.h"
 #include "core/nh/errors.h"
+#include "core/nh/messages.h"
 
 namespace nh {
 
@@ -166,15 +167,22 @@ int EquationsOfMotion::stateSize() const {
 
 void EquationsOfMotion::throwSingular(const char* what, double t,
                                       const Eigen::MatrixXd& matrix) const {
+  if (!matrix.allFinite())  // an overflow (a mass of 1e-310 inverted), not a singularity
+    throw SingularSystemError("system '" + echoInput(compiled_->system->name()) +
+                                  "' cannot be evaluated at t = " + formatNumber(t) + ": " + what +
+                                  " has entries beyond double precision (a parameter or state "
+                                  "value too large or too small)",
+                              t, std::numeric_limits<double>::infinity());
   // Off the hot path: the exact 2-norm condition number for the message.
   const Eigen::JacobiSVD<Eigen::MatrixXd> svd(matrix);
   const auto sv = svd.singularValues();
   const double cond = sv.size() && sv.minCoeff() > 0 ? sv.maxCoeff() / sv.minCoeff()
                                                      : std::numeric_limits<double>::infinity();
-  throw SingularSystemError(
-      "system '" + compiled_->system->name() + "' is not regular at t = " + formatNumber(t) + ": " +
-          what + " is singular or near-singular (condition number " + formatNumber(cond) + ")",
-      t, cond);
+  throw SingularSystemError("system '" + echoInput(compiled_->system->name()) +
+                                "' is not regular at t = " + formatNumber(t) + ": " + what +
+                                " is singular or near-singular (condition number " +
+                                formatNumber(cond) + ")",
+                            t, cond);
 }
 
 void EquationsOfMotion::accelerations(Workspace& w, double t, const double* q, const double* y,

@@ -41,6 +41,13 @@ void Scenario::validate() const {
                      "; use a larger dt-out or a shorter t-end");
   integrator.validate();
   if (integrator.method == Integrator::Rk4) {
+    // rk4 lands on every output time: a step longer than dt-out would be cut to dt-out
+    // (below the smallest step, 1e-12, a dt-out can only be stepped so).
+    if (integrator.step > dtOut && dtOut >= 1e-12)
+      throw InputError("rk4 step " + formatValue(integrator.step) + " is larger than dt-out " +
+                       formatValue(dtOut) +
+                       ": rk4 stops at every output time, so it would step dt-out instead; give "
+                       "a step ≤ dt-out or a larger dt-out");
     if (integrator.step < 4 * kEps * tEnd)
       throw InputError("rk4 step " + formatValue(integrator.step) + " is too small for t-end " +
                        formatValue(tEnd) + "; give at least " + formatValue(4 * kEps * tEnd));

@@ -27,7 +27,8 @@ struct Scenario {
   std::string view;
 
   // Times and tolerances; throws InputError (also for more than kMaxOutputRows rows, a
-  // dt-out below 4·machine epsilon·t-end, or an rk4 run that needs more than its step budget).
+  // dt-out below 4·machine epsilon·t-end, an rk4 step larger than dt-out, or an rk4 run that
+  // needs more than its step budget). The one check of the CLI options and scenario files.
   void validate() const;
 };
 inline constexpr double kMaxOutputRows = 1e8;

@@ -10,6 +10,7 @@
 #include <variant>
 
 #include "core/nh/errors.h"
+#include "core/nh/messages.h"
 #include "core/nh/reconstruction.h"
 #include "core/nh/scenario.h"
 #include "core/nh/steppers.h"
@@ -70,6 +71,16 @@ void IntegratorOptions::validate() const {
   if (rtol < 10 * kEps)
     throw InputError("rtol " + fmt(rtol) + " is below machine precision; give at least " +
                      fmt(10 * kEps) + " (10·machine epsilon)");
+  // Tolerances this loose let the error grow to the size of the solution: a bound orbit
+  // escapes, energy grows several-fold, and nothing says so.
+  if (rtol >= 0.1)
+    throw InputError("rtol " + fmt(rtol) +
+                     " allows errors of 10 % and more per step; give less than 0.1 (default "
+                     "1e-10)");
+  if (atol >= 1)
+    throw InputError("atol " + fmt(atol) +
+                     " allows absolute errors as large as the state itself; give less than 1 "
+                     "(default 1e-12)");
   if (atol < 1e-200)
     throw InputError("atol " + fmt(atol) +
                      " is below any meaningful absolute error; give at least 1e-200");
@@ -171,7 +182,7 @@ bool Simulation::reconstructs() const {
 
 void Simulation::setState(double t, const std::vector<double>& x) {
   if (static_cast<int>(x.size()) != equations_->stateSize())
-    throw InputError("state of system '" + equations_->system().name() + "' has " +
+    throw InputError("state of system '" + echoInput(equations_->system().name()) + "' has " +
                      std::to_string(equations_->stateSize()) + " entries, got " +
                      std::to_string(x.size()));
   t_ = t;
@@ -227,8 +238,9 @@ void Simulation::checkState(double t, const double* x, int size,
                   " is too close to the largest double (1.8e308): choose a smaller " +
                   layout.names[k];
     }
-    throw IntegrationError("integration of '" + equations_->system().name() + "' blew up at t = " +
-                               fmt(t) + " (" + name + " is no longer finite" + cause + ")",
+    throw IntegrationError("integration of '" + echoInput(equations_->system().name()) +
+                               "' blew up at t = " + fmt(t) + " (" + name + " is no longer finite" +
+                               cause + ")",
                            t);
   }
 }
@@ -271,8 +283,8 @@ void Simulation::watchGrowth(double t, const double* x, double tEnd, long stepsT
   }
   if (!(predicted > remaining)) return;
   throw IntegrationError(
-      "the multipliers of '" + system.name() + "' grow like e^{t/τ} with τ = " + fmt(tau2) +
-          " s (max |mu| = " + fmt(mu) + " at t = " + fmt(t) +
+      "the multipliers of '" + echoInput(system.name()) + "' grow like e^{t/τ} with τ = " +
+          fmt(tau2) + " s (max |mu| = " + fmt(mu) + " at t = " + fmt(t) +
           "), and the steps per second with them: the vakonomic solution is unstable here. "
           "Reaching t = " +
           fmt(tEnd) + " would take at least about " + fmt(predicted) +
@@ -377,10 +389,10 @@ double Simulation::firstSingularity(double t0, double t1, StateAt&& stateAt) {
 
 void Simulation::throwSingularity(double t) const {
   const SystemModel& system = equations_->system();
-  throw SingularSystemError("'" + system.name() + "' reached a singular point at t = " + fmt(t) +
-                                ": " + system.info().singularities[singularIndex_] +
-                                " (the equations are not defined there)",
-                            t, std::numeric_limits<double>::infinity());
+  throw SingularSystemError(
+      "'" + echoInput(system.name()) + "' reached a singular point at t = " + fmt(t) + ": " +
+          system.info().singularities[singularIndex_] + " (the equations are not defined there)",
+      t, std::numeric_limits<double>::infinity());
 }
 
 bool Simulation::advance(double tEnd, double dtOut, const SampleCallback& onSample) {
@@ -445,7 +457,7 @@ bool Simulation::advance(double tEnd, double dtOut, const SampleCallback& onSamp
   const bool singular = !equations_->system().info().singularities.empty();
   auto throwStepBudget = [&](double t) {
     throw IntegrationError(
-        "integration of '" + equations_->system().name() + "' needs more than " +
+        "integration of '" + echoInput(equations_->system().name()) + "' needs more than " +
             std::to_string(options_.maxSteps) + " steps to reach t = " + fmt(tEnd) +
             "; stopped at t = " + fmt(t) +
             " (the motion is too fast for this time span, or the step too small; raise the "
@@ -503,7 +515,7 @@ bool Simulation::advance(double tEnd, double dtOut, const SampleCallback& onSamp
         try {
           std::tie(t0, t1) = dense.doStep(f);
         } catch (const std::runtime_error&) {
-          throw IntegrationError("integration of '" + equations_->system().name() +
+          throw IntegrationError("integration of '" + echoInput(equations_->system().name()) +
                                      "' blew up at t = " + fmt(t_) + " (step size underflow)",
                                  t_);
         }
@@ -557,7 +569,7 @@ bool Simulation::advance(double tEnd, double dtOut, const SampleCallback& onSamp
           }
         }
         if (dense.currentTimeStep() < 1e-14 * std::max(std::abs(t1), timeScale))
-          throw IntegrationError("integration of '" + equations_->system().name() +
+          throw IntegrationError("integration of '" + echoInput(equations_->system().name()) +
                                      "' blew up at t = " + fmt(t1) + " (step size underflow)",
                                  t1);
         std::size_t mark = 0;
@@ -644,7 +656,7 @@ bool Simulation::advance(double tEnd, double dtOut, const SampleCallback& onSamp
           int failures = 0;
           while (controlled.try_step(system, x_, t_, dt) == odeint::fail) {
             if (++failures > 500 || dt < 1e-14 * std::max(std::abs(t_), timeScale))
-              throw IntegrationError("integration of '" + equations_->system().name() +
+              throw IntegrationError("integration of '" + echoInput(equations_->system().name()) +
                                          "' blew up at t = " + fmt(t_) + " (step size underflow)",
                                      t_);
           }
@@ -683,7 +695,7 @@ bool Simulation::advance(double tEnd, double dtOut, const SampleCallback& onSamp
   } catch (const Error&) {
     throw;
   } catch (const std::exception& e) {  // odeint gives up after too many rejected steps
-    throw IntegrationError("integration of '" + equations_->system().name() +
+    throw IntegrationError("integration of '" + echoInput(equations_->system().name()) +
                                "' failed at t = " + fmt(t_) + ": " + e.what(),
                            t_);
   }

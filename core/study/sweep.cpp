@@ -9,6 +9,7 @@
 #include "core/model/catalogue.h"
 #include "core/nh/errors.h"
 #include "core/nh/messages.h"
+#include "core/nh/run_checks.h"
 
 namespace nh::study {
 
@@ -283,8 +284,11 @@ void Study::run(long i, StudyWorker& worker, RunResult& out,
     sim.setState(0.0, initialState(sim.equations(), 0.0, initial));
     worker.accumulator_.reset();
     const EquationsOfMotion& eq = sim.equations();
+    const std::vector<std::string> columns = outputColumns(eq);
     auto onSample = [&](double t, const double* x) {
       outputRow(eq, sim.workspace(), layout_, t, x, worker.observables_, worker.row_);
+      // A non-finite energy, state or multiplier ends the run as a blow-up, as in `nhsim run`.
+      checkFiniteRow(system_->name(), columns, worker.row_, t);
       worker.accumulator_.add(t, worker.row_.data());
       if (cancel && cancel->load(std::memory_order_relaxed)) throw RunCancelled{};
     };
@@ -295,7 +299,10 @@ void Study::run(long i, StudyWorker& worker, RunResult& out,
     out.status = "ok";
     ok = true;
   } catch (const SingularSystemError& e) {
-    out.status = "non-regular at t=" + formatValue(e.time());
+    // A singular point of the equations (SystemInfo::singularities: a bicycle falling over)
+    // or a system that stops being regular (a singular A M⁻¹ Aᵀ), named as `nhsim run` does.
+    const bool point = std::string(e.what()).find("reached a singular point") != std::string::npos;
+    out.status = (point ? "singular point at t=" : "non-regular at t=") + formatValue(e.time());
   } catch (const IntegrationError& e) {
     const std::string message = e.what();
     out.status = message.find("blew up") != std::string::npos

@@ -2,6 +2,8 @@
 // refusals of extra arguments, duplicated options and values that are options, echoed input
 // cut and escaped to one line, --out and --save-scenario on one file, and write errors on
 // standard output (issue 12, defects 3, 8 and parts of 9 and 11).
+#include <unistd.h>
+
 #include <QDir>
 #include <QFileInfo>
 #include <QProcess>
@@ -62,6 +64,9 @@ class CliParsingTest : public QObject {
                                         "--set",         "--init",          "--dynamics",
                                         "--formulation", "--no-projection", "--no-reconstruction",
                                         "--out",         "--save-scenario", "--quiet"};
+    QTest::newRow("run: checks and interruption")
+        << QStringList{"run", "--help"}
+        << QStringList{"rtol must be below 0.1", "energy changed by more than 1 %", "# partial"};
     QTest::newRow("run with target")
         << QStringList{"run", "ball_on_table", "--help"} << QStringList{"--save-scenario"};
     QTest::newRow("export") << QStringList{"export", "--help"}
@@ -262,6 +267,79 @@ class CliParsingTest : public QObject {
                             "--save-scenario", path("same.json"), "--quiet"});
     QVERIFY2(r.code == 0, qPrintable(r.err));
     QVERIFY(QFileInfo::exists(csv) && QFileInfo::exists(path("same.json")));
+  }
+
+  // No output option may name a file the command reads: the target model or scenario, the
+  // model a scenario names, also through a symbolic link or a hard link. Refused with exit
+  // 2 before anything is written; the input keeps its bytes.
+  void outputsNeverReplaceAnInput_data() {
+    QTest::addColumn<QStringList>("args");
+    QTest::addColumn<QString>("input");  // the file that must stay as it was
+    QTest::addColumn<QStringList>("fragments");
+    const QString model = path("in/m.yaml"), scenario = path("in/s.json");
+    const QString link = path("in/link.json"), hard = path("in/hard.yaml");
+    QTest::newRow("run --out the scenario")
+        << QStringList{"run", scenario, "--t-end", "0.1", "--out", scenario} << scenario
+        << QStringList{"--out", "would replace the input scenario"};
+    QTest::newRow("run --out a link to the scenario")
+        << QStringList{"run", scenario, "--t-end", "0.1", "--out", link} << scenario
+        << QStringList{"--out", "would replace the input scenario"};
+    QTest::newRow("run --save-scenario the model")
+        << QStringList{"run",   model,         "--t-end",         "0.1",
+                       "--out", path("x.csv"), "--save-scenario", model}
+        << model << QStringList{"--save-scenario", "would replace the input model"};
+    QTest::newRow("run --out a hard link to the model")
+        << QStringList{"run", model, "--t-end", "0.1", "--out", hard} << model
+        << QStringList{"--out", "would replace the input model"};
+    QTest::newRow("run --out the model the scenario names")
+        << QStringList{"run", scenario, "--t-end", "0.1", "--out", model} << model
+        << QStringList{"--out", "would replace the model", "that the scenario"};
+    QTest::newRow("sweep --out the model")
+        << QStringList{"sweep",   model,       "--t-end",  "0.1",   "--vary",
+                       "m=1:2:2", "--measure", "final(x)", "--out", model}
+        << model << QStringList{"--out", "would replace the input model"};
+    QTest::newRow("sweep --out the model the scenario names")
+        << QStringList{"sweep",   scenario,    "--t-end",  "0.1",   "--vary",
+                       "m=1:2:2", "--measure", "final(x)", "--out", path("in/../in/m.yaml")}
+        << model << QStringList{"--out", "would replace the model"};
+  }
+  void outputsNeverReplaceAnInput() {
+    QFETCH(QStringList, args);
+    QFETCH(QString, input);
+    QFETCH(QStringList, fragments);
+    QDir(path("in")).removeRecursively();
+    QVERIFY(QDir(dir_.path()).mkpath("in"));
+    QFile::remove(path("x.csv"));
+    const QByteArray model =
+        "format: nonholonomic-lab-system\nversion: 1\nname: slider\n"
+        "parameters:\n  - {name: m, default: 1.0, min: 0, min_exclusive: true}\n"
+        "coordinates: [x, y]\nvelocities: [vx, vy]\nlagrangian: 0.5*m*(vx*vx + vy*vy)\n"
+        "constraints:\n  - vy\ninitial: {x: 0, y: 0, vx: 1, vy: 0}\nindependent: [vx]\n";
+    const QByteArray scenario =
+        "{\"format\": \"nonholonomic-lab-scenario\", \"version\": 2, \"system\": \"m.yaml\"}\n";
+    for (const auto& [name, bytes] :
+         {std::pair{QString("in/m.yaml"), model}, std::pair{QString("in/s.json"), scenario}}) {
+      QFile f(path(name));
+      QVERIFY(f.open(QIODevice::WriteOnly));
+      f.write(bytes);
+    }
+    QVERIFY(QFile::link(path("in/s.json"), path("in/link.json")));
+    QVERIFY(::link(QFile::encodeName(path("in/m.yaml")).constData(),
+                   QFile::encodeName(path("in/hard.yaml")).constData()) == 0);
+    // The model and the scenario run as they are (the rows below fail on the outputs only).
+    const Result ok =
+        nhsim({"run", path("in/s.json"), "--t-end", "0.1", "--quiet", "--out", path("x.csv")});
+    QVERIFY2(ok.code == 0, qPrintable(ok.err));
+    QFile before(input);
+    QVERIFY(before.open(QIODevice::ReadOnly));
+    const QByteArray bytes = before.readAll();
+    before.close();
+    QFile::remove(path("x.csv"));
+    expectUsageError(args, fragments);
+    QFile after(input);
+    QVERIFY(after.open(QIODevice::ReadOnly));
+    QCOMPARE(after.readAll(), bytes);
+    QVERIFY(!QFileInfo::exists(path("x.csv")));
   }
 };
 

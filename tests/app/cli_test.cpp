@@ -253,9 +253,12 @@ class CliTest : public QObject {
     expectError({"run", path("dyn.json")}, 2, "dyn.json: 'dynamics' must be a string");
   }
 
+  // Not regular at the start: bad input (exit 2) and no file, as for a model file.
   void nonRegularSystem() {
-    expectError({"run", "ball_on_turntable", "--set", "inertia_ratio=0"}, 3,
-                "system 'ball_on_turntable' is not regular at t = 0: the mass matrix");
+    expectError(
+        {"run", "ball_on_turntable", "--set", "inertia_ratio=0", "--out", path("singular.csv")}, 2,
+        "system 'ball_on_turntable' is not regular at t = 0: the mass matrix");
+    QVERIFY(!QFileInfo::exists(path("singular.csv")));
   }
 
   // A blow-up keeps the rows written so far and says at which t.
@@ -353,8 +356,9 @@ class CliTest : public QObject {
     expectError({"run", fifo}, 2, "not a regular file");
   }
 
+  // An --out that cannot be created is refused before the run, exit 2 as in sweep.
   void unwritableOutput() {
-    expectError({"run", "ball_on_table", "--out", "/nonexistent-dir/x.csv"}, 1,
+    expectError({"run", "ball_on_table", "--out", "/nonexistent-dir/x.csv"}, 2,
                 "cannot write '/nonexistent-dir/x.csv'");
   }
 };

@@ -1,14 +1,16 @@
 // Interrupting nhsim: SIGINT, SIGTERM or SIGHUP during `nhsim run … --out run.csv` keeps every
-// row written so far, each complete, commits the file, says where it stopped and exits
-// 128 + the signal; during `nhsim export` the hidden temporary is removed and the private
-// Xvfb stopped.
+// row written so far, each complete, ends the file with a "# partial" line, commits it, says
+// where it stopped and exits 128 + the signal; during `nhsim export` the hidden temporary is
+// removed and the private Xvfb stopped.
 #include <signal.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <QDir>
 #include <QDirIterator>
 #include <QElapsedTimer>
 #include <QFile>
+#include <QFileInfo>
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
@@ -89,12 +91,79 @@ class InterruptTest : public QObject {
     QVERIFY(data.endsWith('\n'));
     const QList<QByteArray> lines = data.split('\n');
     const qsizetype columns = lines.front().split(',').size();
+    // The file says that it is cut short: its last line is the "# partial" marker.
+    QVERIFY(lines.size() >= 3);
+    const QByteArray marker = lines[lines.size() - 2];
+    QVERIFY2(marker.startsWith("# partial: interrupted at t = ") &&
+                 marker.contains(QByteArray("by signal ") + QByteArray::number(signal)),
+             marker.constData());
     qsizetype rows = 0;
-    for (qsizetype i = 1; i < lines.size() - 1; ++i, ++rows)
+    for (qsizetype i = 1; i < lines.size() - 2; ++i, ++rows)
       QVERIFY2(lines[i].split(',').size() == columns,
                qPrintable(QString("row %1 is cut: %2").arg(i).arg(QString(lines[i]))));
     QVERIFY2(err.contains(QString("(%1 rows kept").arg(rows)), qPrintable(err));
     QVERIFY(hiddenPartials(folder).isEmpty());
+  }
+
+  // Signals nhsim does not stop on gracefully still end it without a hidden temporary; an
+  // earlier complete file stays as it was.
+  void fatalSignalsLeaveNoTemporary_data() {
+    QTest::addColumn<int>("signal");
+    QTest::newRow("SIGUSR1") << SIGUSR1;
+    QTest::newRow("SIGUSR2") << SIGUSR2;
+    QTest::newRow("SIGPIPE") << SIGPIPE;
+    QTest::newRow("SIGALRM") << SIGALRM;
+  }
+  void fatalSignalsLeaveNoTemporary() {
+    QFETCH(int, signal);
+    const QString folder = dir_.filePath(QString("fatal%1").arg(signal));
+    QVERIFY(QDir().mkpath(folder));
+    const QString out = folder + "/run.csv";
+    {
+      QFile old(out);
+      QVERIFY(old.open(QIODevice::WriteOnly));
+      old.write("t,x\n0,1\n");
+    }
+    QProcess p;
+    nh::test::startNhsim(p, {"run", "rigid_body", "--t-end", "1e4", "--out", out});
+    QVERIFY(p.waitForStarted());
+    QElapsedTimer timer;
+    timer.start();
+    while (largestPartialSize(folder) < 20000 && timer.elapsed() < 60000) QTest::qWait(20);
+    QVERIFY2(largestPartialSize(folder) >= 20000, "no rows were written");
+    QCOMPARE(::kill(static_cast<pid_t>(p.processId()), signal), 0);
+    QVERIFY(p.waitForFinished(30000));
+    QCOMPARE(p.exitStatus(), QProcess::CrashExit);  // ended by the signal itself
+    QVERIFY2(hiddenPartials(folder).isEmpty(), qPrintable(hiddenPartials(folder).join(' ')));
+    QFile f(out);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    QCOMPARE(f.readAll(), QByteArray("t,x\n0,1\n"));
+  }
+
+  // A FIFO that nobody reads is refused after a short wait, not waited on for ever; one with
+  // a reader gets every row.
+  void fifoWithoutReaderIsRefused() {
+    const QString fifo = dir_.filePath("out.fifo");
+    QCOMPARE(::mkfifo(QFile::encodeName(fifo).constData(), 0600), 0);
+    QElapsedTimer timer;
+    timer.start();
+    const nh::test::ProcessResult r =
+        nh::test::runNhsim({"run", "nh_particle", "--t-end", "0.1", "--out", fifo},
+                           QProcessEnvironment::systemEnvironment(), 60000);
+    QCOMPARE(r.code, 2);
+    QVERIFY2(r.err.contains("no process opened this FIFO for reading within 5 s"),
+             qPrintable(r.err));
+    QVERIFY(timer.elapsed() < 30000);
+    QProcess p;
+    nh::test::startNhsim(p, {"run", "nh_particle", "--t-end", "0.1", "--out", fifo, "--quiet"});
+    QVERIFY(p.waitForStarted());
+    QTest::qWait(500);  // the reader comes after the writer
+    QFile reader(fifo);
+    QVERIFY(reader.open(QIODevice::ReadOnly));
+    const QByteArray rows = reader.readAll();
+    QVERIFY(p.waitForFinished(30000));
+    QCOMPARE(p.exitCode(), 0);
+    QCOMPARE(rows.count('\n'), 12);  // the header and t = 0, 0.01, …, 0.1
   }
 
   // SIGINT after the first frames of a long clip: no ".*.partial*" left, no Xvfb child left.

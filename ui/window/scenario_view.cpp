@@ -5,6 +5,7 @@
 #include <QJsonObject>
 #include <cmath>
 
+#include "core/io/scenario_file.h"
 #include "core/nh/errors.h"
 
 namespace nhui {
@@ -65,6 +66,7 @@ QStringList names(const QJsonValue& v, const QString& where, int minCount, int m
 ScenarioView parseScenarioView(const std::string& json) {
   ScenarioView view;
   if (json.empty()) return view;
+  nh::checkScenarioView(json);  // the one set of rules, shared with nhsim (core/io)
   QJsonParseError error;
   const QJsonDocument doc = QJsonDocument::fromJson(QByteArray::fromStdString(json), &error);
   if (doc.isNull() || !doc.isObject()) fail("not a JSON object");

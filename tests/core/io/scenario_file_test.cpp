@@ -107,6 +107,36 @@ class ScenarioFileTest : public QObject {
     row("dynamics", kHead + R"("system": "ball_on_table", "dynamics": "lagrange"})",
         "test.json: unknown dynamics 'lagrange'");
     row("validate", kHead + R"("system": "ball_on_table", "t_end": -1})", "test.json: ");
+    // The integrator's settings are checked as the command-line options are.
+    row("loose rtol", kHead + R"("system": "ball_on_table", "integrator": {"rtol": 1}})",
+        "test.json: rtol 1 allows errors of 10 %");
+    row("loose atol", kHead + R"("system": "ball_on_table", "integrator": {"atol": 1e10}})",
+        "test.json: atol 1e+10 allows absolute errors");
+    row("rk4 step over dt_out",
+        kHead + R"("system": "ball_on_table", "integrator": {"method": "rk4", "step": 100}})",
+        "test.json: rk4 step 100 is larger than dt-out 0.01");
+    // The view part: the rules nhlab shows it by, so that nhsim never writes back a view
+    // that nhlab refuses.
+    const std::string v2 =
+        R"({"format": "nonholonomic-lab-scenario", "version": 2, "system": "ball_on_table", )";
+    row("view speed", v2 + R"("view": {"version": 1, "speed": -1}})",
+        "test.json: view: 'speed' must be a number from 0.01 to 1000");
+    row("view trail", v2 + R"("view": {"version": 1, "display": {"trail_seconds": -30}}})",
+        "test.json: view: 'display.trail_seconds' must be a number from 0.1 to 1e+06");
+    row("view step", v2 + R"("view": {"version": 1, "step": 0}})",
+        "view: 'step' must be a number from 0.0001 to 10");
+    row("view flag", v2 + R"("view": {"version": 1, "camera": {"follow": 1}}})",
+        "view: 'camera.follow' must be true or false");
+    row("view key", v2 + R"("view": {"version": 1, "zoom": 2}})",
+        "view: unknown key 'zoom' in the view");
+    row("view version", v2 + R"("view": {"version": 2}})",
+        "view: version 2 is newer than this program reads (1)");
+    row("view phase", v2 + R"("view": {"version": 1, "plots": {"phase": ["x"]}}})",
+        "view: 'plots.phase' must be a list of 2 variable names");
+    row("view compare", v2 + R"("view": {"version": 1, "compare": {"mode": "twin"}}})",
+        "view: 'compare.mode' must be");
+    row("view ghost", v2 + R"("view": {"version": 1, "compare": {"mode": "ghost"}}})",
+        "view: a ghost comparison needs 'parameter'");
   }
   void errorsNameTheFileAndTheReason() {
     QFETCH(QString, json);
