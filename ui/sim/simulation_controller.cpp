@@ -624,6 +624,10 @@ void SimulationController::drain() {
     RunHistory& run = *runs_[out.run];
     if (!out.records.empty())
       run.append(out.records.data(), out.records.size() / static_cast<size_t>(out.stride));
+    if (!out.warning.empty())
+      emit warningOccurred(
+          out.run == 0 ? QString::fromStdString(out.warning)
+                       : tr("The comparison run: %1").arg(QString::fromStdString(out.warning)));
     if (!out.error.empty()) {
       runFailed_[out.run] = true;
       if (out.run == 0) {

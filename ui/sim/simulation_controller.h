@@ -175,6 +175,9 @@ class SimulationController : public QObject {
   void historyReset();  // histories cleared or truncated
   void ticked();
   void errorOccurred(const QString& message);
+  // The run goes on but its numbers deserve a look (a conserved energy drifting numerically):
+  // once per run and restart.
+  void warningOccurred(const QString& message);
   void speedChanged(double speed);
   void stepSizeChanged(double dt);
   // The history after time t was replaced: by Play from a scrubbed moment (byEdit false: the

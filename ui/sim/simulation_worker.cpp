@@ -1,6 +1,7 @@
 #include "ui/sim/simulation_worker.h"
 
 #include "core/nh/errors.h"
+#include "core/nh/run_checks.h"
 
 namespace nhui {
 
@@ -64,6 +65,8 @@ void SimulationWorker::loop() {
     std::vector<double> row;
     nh::SceneFrame scene;
     std::vector<double> buffer;
+    nh::EnergyDriftWatch drift;
+    bool driftReported = false;
   };
   std::vector<Run> runs;
   Job job;
@@ -114,7 +117,7 @@ void SimulationWorker::loop() {
           } catch (const std::exception& e) {
             run.failed = true;
             std::lock_guard relock(mutex_);
-            outbox_.push_back({job.epoch, static_cast<int>(i), 0, {}, e.what()});
+            outbox_.push_back({job.epoch, static_cast<int>(i), 0, {}, e.what(), {}});
           }
           runs.push_back(std::move(run));
         }
@@ -150,13 +153,17 @@ void SimulationWorker::loop() {
             run.buffer.resize(at);
             throw;
           }
+          if (!run.driftReported)
+            run.drift.add(run.sim->equations(), run.sim->workspace(), t, x, run.obs.energy);
         });
       } catch (const std::exception& e) {
         error = e.what();
         run.failed = true;
       }
-      if (!run.buffer.empty() || !error.empty())
-        produced.push_back({job.epoch, static_cast<int>(i), stride, run.buffer, error});
+      std::string warning;
+      if (!run.driftReported && !(warning = run.drift.warning()).empty()) run.driftReported = true;
+      if (!run.buffer.empty() || !error.empty() || !warning.empty())
+        produced.push_back({job.epoch, static_cast<int>(i), stride, run.buffer, error, warning});
     }
     ++chunk;
     reached_.store(tEnd);

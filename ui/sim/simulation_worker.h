@@ -48,6 +48,9 @@ class SimulationWorker {
     int stride = 0;
     std::vector<double> records;
     std::string error;  // non-empty: the run stopped here
+    // Non-empty: said once per job, the run goes on (a conserved energy drifting numerically,
+    // nh::EnergyDriftWatch).
+    std::string warning;
   };
 
   SimulationWorker();

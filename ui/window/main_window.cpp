@@ -115,6 +115,12 @@ MainWindow::MainWindow(bool useSettings, QWidget* parent)
   connect(controller_, &SimulationController::scenarioChanged, this,
           &MainWindow::onScenarioChanged);
   connect(controller_, &SimulationController::errorOccurred, this, &MainWindow::onError);
+  // A warning leaves the run going: said in the banner (until the next reset) and the status.
+  connect(controller_, &SimulationController::warningOccurred, this, [this](const QString& m) {
+    banner_->setText(tr("⚠  %1").arg(m));
+    banner_->show();
+    statusBar()->showMessage(m, 15000);
+  });
   // An undo that brings back a history restores its comparison: the panel and plots follow.
   connect(controller_, &SimulationController::comparisonChanged, this, [this] {
     comparePanel_->syncMode();

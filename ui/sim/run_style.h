@@ -1,0 +1,42 @@
+// How the two runs of a comparison are told apart, everywhere the app shows them: the 3D
+// view's trails and comparison bodies, the plots' curves and legends, the Compare panel and the
+// lessons' notes. One table, so that the words always match the screen.
+#pragma once
+
+#include <QString>
+#include <array>
+#include <cstdint>
+
+namespace nhui {
+
+class SimulationController;
+
+struct Rgb8 {
+  std::uint8_t r, g, b;
+};
+
+struct RunStyle {
+  const char* colourName;         // as the notes and the Compare panel say it
+  Rgb8 onDark;                    // curves on the dark plot theme, trails in the 3D view
+  Rgb8 onLight;                   // curves on the light plot theme (print, slides)
+  std::array<Rgb8, 4> trails;     // a run's trails in the 3D view, one per traced point
+};
+
+// [0] the primary run, [1] the comparison run (vakonomic, or the ghost).
+inline constexpr std::array<RunStyle, 2> kRunStyles{{
+    {"blue",
+     {86, 180, 255},
+     {20, 100, 200},
+     {{{0, 145, 225}, {60, 110, 235}, {0, 175, 200}, {95, 150, 255}}}},
+    {"orange",
+     {255, 150, 40},
+     {214, 95, 0},
+     {{{255, 130, 0}, {230, 90, 30}, {255, 170, 60}, {200, 110, 20}}}},
+}};
+
+// The run's name in legends: its dynamics ("nonholonomic", "vakonomic") when the comparison
+// is of dynamics, and "NAME = VALUE" with the run's value of the ghost parameter when it is a
+// ghost (the primary run "Omega0 = 1", the ghost "Omega0 = 2"); "" for a run that is not there.
+QString runLabel(const SimulationController& controller, int run);
+
+}  // namespace nhui
