@@ -32,9 +32,12 @@ int maxTicksForLength(double pixels, double pixelsPerTick);
 // conserved quantity whose samples differ by round-off draws as a flat line instead of
 // magnified noise. Quantities around 0 (residuals, the energy error) keep their own scale.
 constexpr double kMinimumRelativeSpan = 1e-9;
+// The smallest span of all: a quantity that decays to 0 (the sleigh's knife-edge force)
+// reaches numbers near the smallest doubles, whose spans no ticks or pixel scale resolve.
+constexpr double kMinimumAbsoluteSpan = 1e-280;
 
-// [lo, hi] widened about its centre to at least kMinimumRelativeSpan × max(|lo|, |hi|); a
-// range that is exactly 0 becomes [−1, 1].
+// [lo, hi] widened about its centre to at least kMinimumRelativeSpan × max(|lo|, |hi|) and
+// kMinimumAbsoluteSpan; a range that is exactly 0 becomes [−1, 1].
 void widenToMinimumSpan(double& lo, double& hi);
 
 }  // namespace nhui
