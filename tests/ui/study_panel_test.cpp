@@ -1,6 +1,9 @@
 // The Study panel (issue 13, ui/study): studies of the main view's scenario run in the
 // background, fill a line plot or a heat map, export the CSV `nhsim sweep` writes, open a
-// run in the main view, and refuse bad CSV files with a message.
+// run in the main view (the clicked cell outlined), and refuse bad CSV files with a message.
+// The choices: only initial values that a run keeps (no dependent velocities), a state
+// variable's final value as the default measure; the heat map's colour bar is titled; the
+// equivalent command names a model file by its path.
 //
 // The independent check: a ball rolling on a table turning at Omega0 moves its centre on a
 // circle with angular frequency w = Omega0·k/(1 + k), k = I/(m r²) (the system's own
@@ -8,17 +11,22 @@
 // so vx next changes sign at t = π/w = π(1 + k)/(Omega0·k): first_crossing(vx) in closed form.
 #include "ui/study/study_panel.h"
 
+#include <QBuffer>
 #include <QComboBox>
 #include <QDockWidget>
 #include <QFile>
 #include <QImage>
 #include <QLabel>
+#include <QPainter>
 #include <QSignalSpy>
+#include <QSvgGenerator>
 #include <QTemporaryDir>
 #include <QUndoStack>
 #include <QtTest>
 #include <cmath>
 
+#include "core/model/catalogue.h"
+#include "core/model/model_file.h"
 #include "nhsim_process.h"
 #include "ui/sim/simulation_controller.h"
 #include "ui/window/main_window.h"
@@ -244,6 +252,151 @@ class StudyPanelTest : public QObject {
                qPrintable(c.file + ": " + panel_->messageLabel()->text()));
       QCOMPARE(panel_->grid().values, shown);
     }
+  }
+
+  // The clicked cell is outlined (and only it: the image changes around that cell alone).
+  void clickedCellIsOutlined() {
+    startGrid();
+    QVERIFY(waitForEnd());
+    nhui::StudyMap* map = panel_->map();
+    const int cell = 1 * 3 + 2;  // Omega0 = 2, k = 0.6
+    auto draw = [&] {
+      QImage image(map->size(), QImage::Format_RGB32);
+      QPainter painter(&image);
+      map->render(painter, QRectF(image.rect()));
+      return image;
+    };
+    const QImage plain = draw();
+    QCOMPARE(map->selectedCell(), -1);
+    QTest::mouseClick(map, Qt::LeftButton, {}, map->cellCentre(cell).toPoint());
+    QCOMPARE(map->selectedCell(), cell);
+    const QImage marked = draw();
+    // The cell's neighbours' centres tell its extent: half way to them, and a few pixels.
+    const QPointF centre = map->cellCentre(cell), left = map->cellCentre(cell - 3),
+                  below = map->cellCentre(cell - 1);
+    const double halfW = 0.5 * (centre.x() - left.x()), halfH = 0.5 * (below.y() - centre.y());
+    const QRectF allowed(centre.x() - halfW - 4, centre.y() - halfH - 4, 2 * halfW + 8,
+                         2 * halfH + 8);
+    int changed = 0;
+    for (int y = 0; y < plain.height(); ++y)
+      for (int x = 0; x < plain.width(); ++x)
+        if (plain.pixel(x, y) != marked.pixel(x, y)) {
+          ++changed;
+          QVERIFY2(allowed.contains(QPointF(x, y)), qPrintable(QString("%1,%2").arg(x).arg(y)));
+        }
+    QVERIFY(changed > 4 * (halfW + halfH));
+    // A new study clears it.
+    startGrid();
+    QCOMPARE(map->selectedCell(), -1);
+    QVERIFY(waitForEnd());
+  }
+
+  // The colour bar carries the measure's name as its title: the SVG of the map names it
+  // twice (the plot's title and the bar's).
+  void colourBarIsTitled() {
+    startGrid();
+    QVERIFY(waitForEnd());
+    QByteArray svg;
+    QBuffer buffer(&svg);
+    buffer.open(QIODevice::WriteOnly);
+    QSvgGenerator generator;
+    generator.setOutputDevice(&buffer);
+    generator.setSize(QSize(900, 600));
+    {
+      QPainter painter(&generator);
+      panel_->map()->render(painter, QRectF(0, 0, 900, 600));
+    }
+    QCOMPARE(svg.count("first_crossing(vx)"), 2);
+  }
+
+  // The default measure is a state variable's final value (final(t), the old default, is
+  // the end time: the same in every run).
+  void defaultMeasureIsAStateVariable() {
+    for (const char* system : {"ball_on_turntable", "chaplygin_sleigh"}) {
+      window_->chooseSystem(system);
+      QComboBox* box = nullptr;
+      for (QComboBox* b : panel_->findChildren<QComboBox*>())
+        if (b->isEditable()) box = b;
+      QVERIFY(box);
+      const QString text = box->currentText();
+      QVERIFY2(text != "final(t)" && text.startsWith("final("), qPrintable(text));
+      const std::string state = text.mid(6, text.size() - 7).toStdString();
+      const auto& order = window_->controller()->system().info().stateOrder;
+      QVERIFY2(std::find(order.begin(), order.end(), state) != order.end(), qPrintable(text));
+      QVERIFY(box->findText("final(t)") < 0);
+    }
+  }
+
+  // Only the initial values a run keeps are offered: the coordinates and the independent
+  // velocities. The sleigh's sideways velocity u is completed from its constraint (u = 0),
+  // so varying it would not vary the run.
+  void varyListOffersOnlyIndependentInitialValues() {
+    window_->chooseSystem("chaplygin_sleigh");
+    auto* first = panel_->findChild<QComboBox*>("studyAxis1");
+    QVERIFY(first);
+    const nh::SystemInfo& info = window_->controller()->system().info();
+    QVERIFY(std::find(info.velocities.begin(), info.velocities.end(), "u") !=
+            info.velocities.end());
+    QCOMPARE(first->findText("u"), -1);
+    for (const char* offered : {"x", "y", "theta", "v", "omega"})
+      QVERIFY2(first->findText(offered) >= 0, offered);
+    window_->chooseSystem("ball_on_turntable");
+    for (const std::string& v : window_->controller()->system().info().velocities) {
+      const auto& independent = window_->controller()->system().info().independentVelocities;
+      const bool kept = std::find(independent.begin(), independent.end(), v) != independent.end();
+      QCOMPARE(first->findText(QString::fromStdString(v)) >= 0, kept);
+    }
+  }
+
+  // A model saved outside the model folder: the CSV's equivalent command names its file
+  // (nhsim does not know its name), and that command runs.
+  void commandNamesAModelFileByItsPath() {
+    QTemporaryDir dir;
+    std::string text;
+    for (const auto& [name, body] : nh::bundledModelFiles())
+      if (name == "chaplygin_sleigh.yaml") text = body;
+    QVERIFY(!text.empty());
+    const std::string from = "name: chaplygin_sleigh";
+    const auto at = text.find(from);
+    QVERIFY(at != std::string::npos);
+    text.replace(at, from.size(), "name: knife_edge_mine");
+    const QString path = dir.filePath("knife edge mine.yaml");
+    {
+      QFile f(path);
+      QVERIFY(f.open(QIODevice::WriteOnly));
+      f.write(QByteArray::fromStdString(text));
+    }
+    auto system = nh::model::loadModelFile(path.toStdString());
+    nh::Scenario scenario;
+    scenario.system = system->name();
+    window_->controller()->switchSystem(system, scenario);
+    panel_->setSecondAxisEnabled(false);
+    panel_->setAxis(0, "v", 0.5, 1, 2);
+    panel_->setMeasure("final(x)");
+    panel_->setEndTime(1);
+    QVERIFY2(panel_->run(), qPrintable(panel_->messageLabel()->text()));
+    QVERIFY(waitForEnd());
+    const QString command = panel_->commandLine();
+    QVERIFY2(command.startsWith("nhsim sweep '" + path + "' "), qPrintable(command));
+    // The command as a shell splits it, run by nhsim: it finds the model.
+    QStringList words;
+    QString word;
+    bool quoted = false;
+    for (const QChar ch : command) {
+      if (ch == '\'') {
+        quoted = !quoted;
+      } else if (ch == ' ' && !quoted) {
+        if (!word.isEmpty()) words << word;
+        word.clear();
+      } else {
+        word += ch;
+      }
+    }
+    words << word;
+    QCOMPARE(words.takeFirst(), QString("nhsim"));
+    words << "--out" << dir.filePath("out.csv") << "--quiet";
+    const auto r = nh::test::runNhsim(words);
+    QVERIFY2(r.code == 0, qPrintable(words.join(' ')));
   }
 
  private:

@@ -22,6 +22,7 @@
 #include <limits>
 
 #include "core/io/atomic_output.h"
+#include "core/model/catalogue.h"
 #include "core/study/study_runner.h"
 #include "ui/sim/simulation_controller.h"
 
@@ -40,6 +41,25 @@ QString shellWord(const QString& word) {
   QString quoted = word;
   quoted.replace("'", "'\\''");
   return "'" + quoted + "'";
+}
+
+// The state variables whose initial value a study can vary: the coordinates and the
+// independent velocities; the others are completed from the constraints (SystemInfo::
+// independentVelocities), so a value given for them would not be the run's.
+std::vector<std::string> variedInitialValues(const nh::SystemModel& system,
+                                             nh::DynamicsKind dynamics) {
+  const nh::SystemInfo& info = system.info();
+  const auto& independent = info.independentVelocities;
+  std::vector<std::string> out;
+  for (const std::string& name : nh::stateLayout(system, dynamics).names) {
+    const bool velocity =
+        std::find(info.velocities.begin(), info.velocities.end(), name) != info.velocities.end();
+    if (velocity && !independent.empty() &&
+        std::find(independent.begin(), independent.end(), name) == independent.end())
+      continue;
+    out.push_back(name);
+  }
+  return out;
 }
 
 QString duration(double seconds) {
@@ -218,7 +238,7 @@ void StudyPanel::rebuildChoices() {
     for (const nh::ParameterInfo& p : system.info().parameters)
       box->addItem(QString::fromStdString(p.name), QString::fromStdString(p.unit));
     box->insertSeparator(box->count());
-    for (const std::string& s : nh::stateLayout(system, scenario.dynamics).names)
+    for (const std::string& s : variedInitialValues(system, scenario.dynamics))
       box->addItem(QString::fromStdString(s), QStringLiteral("initial value"));
     int index = kept.isEmpty() ? -1 : box->findText(kept);  // "" would find the separator
     if (index < 0)
@@ -227,7 +247,8 @@ void StudyPanel::rebuildChoices() {
     axisChosen(a);
   }
   measure_->clear();
-  QStringList suggestions{"final(t)", "max(energy) - min(energy)"};
+  // A state variable's final value first (final(t) is the end time, the same in every run).
+  QStringList suggestions;
   const auto names = nh::stateLayout(system, scenario.dynamics).names;
   for (size_t i = 0; i < std::min<size_t>(names.size(), 3); ++i) {
     const QString q = QString::fromStdString(names[i]);
@@ -235,6 +256,7 @@ void StudyPanel::rebuildChoices() {
                 << "max(abs(" + q + "))"
                 << "first_crossing(" + q + ")";
   }
+  suggestions << "max(energy) - min(energy)";
   measure_->addItems(suggestions);
   measure_->setCurrentText(suggestions.front());
   tEnd_->setText(number(scenario.tEnd));
@@ -308,7 +330,12 @@ void StudyPanel::setRunning(bool on) {
 QString StudyPanel::sweepCommandLine(const nh::study::StudySpec& spec) const {
   const nh::Scenario& s = spec.base;
   const nh::SystemModel& system = controller_->system();
-  QStringList words{"nhsim", "sweep", QString::fromStdString(s.system)};
+  // A model file by its path (one saved outside the model folder has no name nhsim knows),
+  // a built-in system by its name.
+  const std::string path = nh::catalogueEntry(system).path;
+  const QString model = path.empty() ? QString::fromStdString(s.system)
+                                     : QFileInfo(QString::fromStdString(path)).absoluteFilePath();
+  QStringList words{"nhsim", "sweep", model};
   words << "--t-end" << number(s.tEnd) << "--dt-out" << number(s.dtOut);
   words << "--integrator" << QString::fromStdString(nh::toString(s.integrator.method)) << "--rtol"
         << number(s.integrator.rtol) << "--atol" << number(s.integrator.atol);
@@ -335,6 +362,11 @@ bool StudyPanel::run() {
   nh::study::StudySpec spec;
   spec.base = controller_->scenario();
   spec.base.view.clear();
+  // A model file opened from outside the catalogue's folders is found by its path only.
+  if (const nh::CatalogueEntry entry = nh::catalogueEntry(controller_->system());
+      entry.origin == nh::SystemOrigin::File && !entry.path.empty())
+    spec.base.system =
+        QFileInfo(QString::fromStdString(entry.path)).absoluteFilePath().toStdString();
   bool ok = false;
   spec.base.tEnd = tEnd_->text().toDouble(&ok);
   if (!ok || !(spec.base.tEnd > 0)) {
@@ -357,7 +389,7 @@ bool StudyPanel::run() {
   }
   const QString measure = measure_->currentText().trimmed();
   if (measure.isEmpty()) {
-    showError(tr("Give a measure, e.g. final(t) or max(abs(...))"));
+    showError(tr("Give a measure, e.g. final(x) or max(abs(x)) for a state variable x"));
     return false;
   }
   spec.measures = {measure.toStdString()};
@@ -646,6 +678,7 @@ bool StudyPanel::exportCsv(const QString& path) {
 void StudyPanel::openCell(int cell) {
   const StudyGrid& grid = map_->grid();
   if (cell < 0 || cell >= grid.cellCount()) return;
+  map_->setSelectedCell(cell);
   QStringList names{grid.xName};
   QVector<double> values{grid.xs[static_cast<size_t>(cell / grid.ny())]};
   if (grid.twoDimensional()) {
