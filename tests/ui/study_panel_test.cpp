@@ -11,6 +11,7 @@
 // so vx next changes sign at t = π/w = π(1 + k)/(Omega0·k): first_crossing(vx) in closed form.
 #include "ui/study/study_panel.h"
 
+#include <QAbstractScrollArea>
 #include <QBuffer>
 #include <QComboBox>
 #include <QDockWidget>
@@ -397,6 +398,41 @@ class StudyPanelTest : public QObject {
     words << "--out" << dir.filePath("out.csv") << "--quiet";
     const auto r = nh::test::runNhsim(words);
     QVERIFY2(r.code == 0, qPrintable(words.join(' ')));
+  }
+
+  // Docked in a window of 1600×1000 (and in presentation mode at 1024×768), as Simulation ›
+  // Study opens it, the map is wholly inside the dock's visible area and of a useful size:
+  // before, the controls above it pushed its lower part out of sight.
+  void mapFitsItsDock() {
+    window_.reset();
+    for (const QSize size : {QSize(1600, 1000), QSize(1024, 768)}) {
+      MainWindow window(false);
+      window.resize(size);
+      window.show();
+      QVERIFY(QTest::qWaitForWindowExposed(&window));
+      if (size.width() < 1600) window.setPresentationMode(true);
+      window.studyDock()->show();
+      window.studyDock()->raise();
+      QTest::qWait(200);
+      nhui::StudyMap* map = window.studyPanel()->map();
+      auto* area = qobject_cast<QAbstractScrollArea*>(window.studyDock()->widget());
+      QVERIFY(area);
+      const QRect visible(area->viewport()->mapTo(&window, QPoint(0, 0)), area->viewport()->size());
+      const QRect shown(map->mapTo(&window, QPoint(0, 0)), map->size());
+      const QString where = QString("%1×%2: map %3,%4 %5×%6, dock's visible area %7,%8 %9×%10")
+                                .arg(size.width())
+                                .arg(size.height())
+                                .arg(shown.x())
+                                .arg(shown.y())
+                                .arg(shown.width())
+                                .arg(shown.height())
+                                .arg(visible.x())
+                                .arg(visible.y())
+                                .arg(visible.width())
+                                .arg(visible.height());
+      QVERIFY2(map->isVisible() && visible.contains(shown), qPrintable(where));
+      QVERIFY2(shown.height() >= 140 && shown.width() >= 300, qPrintable(where));
+    }
   }
 
  private:

@@ -59,7 +59,7 @@ class StudyMap : public QWidget {
   QString describe(int cell) const;
 
   QSize sizeHint() const override { return {480, 360}; }
-  QSize minimumSizeHint() const override { return {240, 180}; }
+  QSize minimumSizeHint() const override { return {240, 140}; }
 
  signals:
   void cellClicked(int cell);

@@ -1,7 +1,9 @@
 #include "ui/study/study_panel.h"
 
+#include <QBoxLayout>
 #include <QCheckBox>
 #include <QComboBox>
+#include <QDockWidget>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QGridLayout>
@@ -9,12 +11,14 @@
 #include <QImage>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMainWindow>
 #include <QMenu>
 #include <QPainter>
 #include <QPushButton>
 #include <QSaveFile>
 #include <QSpinBox>
 #include <QSvgGenerator>
+#include <QTimer>
 #include <QToolButton>
 #include <QVBoxLayout>
 #include <algorithm>
@@ -86,7 +90,12 @@ struct StudyPanel::Job {
 
 StudyPanel::StudyPanel(SimulationController* controller, QWidget* parent)
     : QWidget(parent), controller_(controller) {
-  auto* layout = new QVBoxLayout(this);
+  // The controls above the map, or beside it where the panel is much wider than high.
+  box_ = new QBoxLayout(QBoxLayout::TopToBottom, this);
+  controls_ = new QWidget;
+  auto* layout = new QVBoxLayout(controls_);
+  layout->setContentsMargins(0, 0, 0, 0);
+  box_->addWidget(controls_);
   auto* form = new QGridLayout;
   layout->addLayout(form);
   for (int a = 0; a < 2; ++a) {
@@ -216,11 +225,44 @@ StudyPanel::StudyPanel(SimulationController* controller, QWidget* parent)
   message_->hide();
   failures_->hide();
   map_ = new StudyMap;
-  layout->addWidget(map_, 1);
+  layout->addStretch(0);
+  box_->addWidget(map_, 1);
   connect(map_, &StudyMap::cellClicked, this, &StudyPanel::openCell);
 
   rebuildChoices();
   connect(controller_, &SimulationController::scenarioChanged, this, &StudyPanel::rebuildChoices);
+}
+
+void StudyPanel::resizeEvent(QResizeEvent* event) {
+  QWidget::resizeEvent(event);
+  // Beside: when the room the panel has (its scroll area's view, when in one) is much wider
+  // than high and leaves the map 360 pixels of width.
+  const QSize room = parentWidget() ? parentWidget()->size() : size();
+  const bool beside =
+      room.width() >= 2 * room.height() && room.width() - controls_->sizeHint().width() >= 360;
+  box_->setDirection(beside ? QBoxLayout::LeftToRight : QBoxLayout::TopToBottom);
+  controls_->setMaximumWidth(beside ? controls_->sizeHint().width() : QWIDGETSIZE_MAX);
+}
+
+void StudyPanel::showEvent(QShowEvent* event) {
+  QWidget::showEvent(event);
+  if (fitted_) return;
+  fitted_ = true;
+  // Shown the first time in a dock of a main window: the dock gets the height the controls
+  // and the map need (at most half the window's), so that the map is not cut off below them.
+  QWidget* w = parentWidget();
+  while (w && !qobject_cast<QDockWidget*>(w)) w = w->parentWidget();
+  auto* dock = qobject_cast<QDockWidget*>(w);
+  auto* window = dock ? qobject_cast<QMainWindow*>(dock->parentWidget()) : nullptr;
+  if (!window || dock->isFloating()) return;
+  // After the dock's layout has settled (a resize asked for while it is shown is lost).
+  QTimer::singleShot(0, dock, [this, dock, window] {
+    const int needed =
+        controls_->sizeHint().height() + map_->sizeHint().height() + (dock->height() - height());
+    const int wanted = std::min(needed, window->height() / 2);
+    if (dock->isVisible() && !dock->isFloating() && dock->height() < wanted)
+      window->resizeDocks({dock}, {wanted}, Qt::Vertical);
+  });
 }
 
 StudyPanel::~StudyPanel() {

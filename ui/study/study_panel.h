@@ -22,6 +22,7 @@
 #include "ui/study/study_csv.h"
 #include "ui/study/study_map.h"
 
+class QBoxLayout;
 class QCheckBox;
 class QComboBox;
 class QLabel;
@@ -70,6 +71,10 @@ class StudyPanel : public QWidget {
   // Results in run order (a prefix of the study's runs when it was cancelled).
   long resultCount() const { return static_cast<long>(results_.size()); }
 
+ protected:
+  void resizeEvent(QResizeEvent* event) override;
+  void showEvent(QShowEvent* event) override;
+
  signals:
   // The user picked a run: set these parameters / initial values (by name) in the main view.
   void runChosen(const QStringList& names, const QVector<double>& values);
@@ -89,6 +94,9 @@ class StudyPanel : public QWidget {
   QString sweepCommandLine(const nh::study::StudySpec& spec) const;
 
   SimulationController* controller_;
+  QBoxLayout* box_ = nullptr;    // the controls and the map
+  QWidget* controls_ = nullptr;  // above the map, or beside it in a wide panel
+  bool fitted_ = false;          // the dock was given room for the map once
   struct AxisControls {
     QComboBox* name = nullptr;
     QLineEdit *from = nullptr, *to = nullptr;
