@@ -28,9 +28,11 @@
 
 #include "core/model/catalogue.h"
 #include "core/model/model_file.h"
+#include "core/nh/errors.h"
 #include "nhsim_process.h"
 #include "ui/sim/simulation_controller.h"
 #include "ui/window/main_window.h"
+#include "ui/window/scenario_view.h"
 #include "window_fixture.h"
 
 using nhui::MainWindow;
@@ -432,6 +434,62 @@ class StudyPanelTest : public QObject {
                                 .arg(visible.height());
       QVERIFY2(map->isVisible() && visible.contains(shown), qPrintable(where));
       QVERIFY2(shown.height() >= 140 && shown.width() >= 300, qPrintable(where));
+    }
+  }
+
+  // The last study is saved with the session (the scenario file's view, "study") and comes
+  // back into the panel when the file is opened: running it again gives the same command.
+  void studyIsSavedWithTheSession() {
+    startGrid();
+    QVERIFY(waitForEnd());
+    const QString command = panel_->commandLine();
+    QTemporaryDir dir;
+    const QString path = dir.filePath("session.json");
+    QVERIFY(window_->saveScenario(path));
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    const QByteArray text = f.readAll();
+    QVERIFY2(text.contains("\"study\"") && text.contains("first_crossing(vx)"), text.constData());
+
+    MainWindow other(false);
+    QVERIFY(other.openScenario(path));
+    StudyPanel* panel = other.studyPanel();
+    QVERIFY(panel->lastSettings());
+    QCOMPARE(panel->findChild<QComboBox*>("studyAxis1")->currentText(), QString("Omega0"));
+    QCOMPARE(panel->findChild<QComboBox*>("studyAxis2")->currentText(), QString("inertia_ratio"));
+    panel->setJobs(2);
+    QVERIFY2(panel->run(), qPrintable(panel->messageLabel()->text()));
+    // The same axes, ranges and measure (a saved scenario spells out every initial value).
+    const auto studyPart = [](const QString& c) { return c.mid(c.indexOf("--vary")); };
+    QCOMPARE(studyPart(panel->commandLine()), studyPart(command));
+    QVERIFY(panel->commandLine().contains("--t-end 20 "));
+    QSignalSpy finished(panel, &StudyPanel::studyFinished);
+    QVERIFY(!panel->running() || finished.wait(120000));
+
+    // A study part that is not understood is refused with one line naming the key.
+    const struct {
+      const char* json;
+      const char* says;
+    } bad[] = {
+        {R"({"version":1,"study":{"vary":[]}})", "'study.vary' must be a list of one or two"},
+        {R"({"version":1,"study":{"vary":[{"name":"m","from":1,"to":2}]}})",
+         "needs 'name', 'from', 'to' and 'count'"},
+        {R"({"version":1,"study":{"vary":[{"name":"m","from":1,"to":2,"count":2.5}]}})",
+         "whole number"},
+        {R"({"version":1,"study":{"vary":[{"name":"m","from":1,"to":2,"count":3}],"t_end":-1}})",
+         "'study.t_end' must be a number"},
+        {R"({"version":1,"study":{"measure":3}})", "'study.vary'"},
+        {R"({"version":1,"study":{"vary":[{"name":"m","from":1,"to":2,"count":3}],"x":1}})",
+         "unknown key 'x' in 'study'"},
+    };
+    for (const auto& b : bad) {
+      try {
+        nhui::parseScenarioView(b.json);
+        QFAIL(b.json);
+      } catch (const nh::InputError& e) {
+        QVERIFY2(QString(e.what()).contains(b.says), e.what());
+        QVERIFY(!QString(e.what()).contains('\n'));
+      }
     }
   }
 

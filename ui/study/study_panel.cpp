@@ -272,6 +272,9 @@ StudyPanel::~StudyPanel() {
 
 void StudyPanel::rebuildChoices() {
   const nh::SystemModel& system = controller_->system();
+  // Another system: the last study was of the one before (its names may not exist here).
+  if (system.name() != systemName_) lastSettings_.reset();
+  systemName_ = system.name();
   const nh::Scenario scenario = controller_->scenario();
   for (int a = 0; a < 2; ++a) {
     QComboBox* box = axes_[a].name;
@@ -343,6 +346,18 @@ void StudyPanel::setAxis(int axis, const QString& name, double from, double to, 
   c.from->setText(number(from));
   c.to->setText(number(to));
   c.count->setValue(count);
+}
+
+void StudyPanel::applySettings(const StudySettings& settings) {
+  for (size_t a = 0; a < settings.axes.size() && a < 2; ++a) {
+    const StudySettings::Axis& axis = settings.axes[a];
+    if (axes_[a].name->findText(axis.name) < 0) continue;
+    setAxis(static_cast<int>(a), axis.name, axis.from, axis.to, axis.count);
+  }
+  setSecondAxisEnabled(settings.axes.size() >= 2);
+  if (!settings.measure.isEmpty()) setMeasure(settings.measure);
+  setEndTime(settings.tEnd);
+  lastSettings_ = settings;  // saved again with the session until another study runs
 }
 
 void StudyPanel::setSecondAxisEnabled(bool on) { secondAxis_->setChecked(on); }
@@ -483,6 +498,13 @@ bool StudyPanel::run() {
 
   study_ = study;
   command_ = sweepCommandLine(spec);
+  StudySettings settings;
+  for (const auto& axis : spec.grid)
+    settings.axes.push_back(
+        {QString::fromStdString(axis.name), axis.from, axis.to, static_cast<int>(axis.count)});
+  settings.measure = measure;
+  settings.tEnd = spec.base.tEnd;
+  lastSettings_ = settings;
   results_.clear();
   results_.reserve(static_cast<size_t>(study->runCount()));
   partial_ = false;
