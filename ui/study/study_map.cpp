@@ -212,10 +212,12 @@ void StudyMap::render(QPainter& p, const QRectF& rect) const {
       p.setPen(QPen(QColor(40, 40, 40), 1, Qt::DashLine));
       p.drawLine(QPointF(at.x(), f.plot.top()), QPointF(at.x(), f.plot.bottom()));
     }
+    // Inside the cell, so that the frame's clip does not halve it at the edges.
+    if (grid_.twoDimensional()) mark.adjust(2.5, 2.5, -2.5, -2.5);
     p.setBrush(Qt::NoBrush);
-    p.setPen(QPen(Qt::white, 4));
+    p.setPen(QPen(Qt::white, 5));
     p.drawRect(mark);
-    p.setPen(QPen(Qt::black, 2));
+    p.setPen(QPen(Qt::black, 2.5));
     p.drawRect(mark);
   }
   p.restore();
