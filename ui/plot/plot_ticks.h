@@ -22,7 +22,9 @@ struct AxisTicks {
 };
 
 // Ticks for the range [lo, hi] (lo < hi, both finite): the largest 1-2-5 step giving no more
-// than maxTicks ticks, or a smaller one when that would leave fewer than two.
+// than maxTicks ticks, or a smaller one when that would leave fewer than two. Bounded for any
+// input: at most 2.5·maxTicks + 2 ticks (maxTicks taken as 2 … 1000), steps no finer than
+// doubles resolve at the range's magnitude, none for a span outside 1e-300 … 1e305.
 AxisTicks axisTicks(double lo, double hi, int maxTicks);
 
 // How many ticks an axis of this length takes: one per pixelsPerTick, at least three.
