@@ -1,10 +1,13 @@
 // The plot panels in the window: the choosers and axis titles show the system's labels and
 // units ("friction force x [N]" for lambda_1) while scenarios keep the column names, and
-// the derived energy error can be chosen in the time series and the phase portrait.
+// the derived energy error can be chosen in the time series and the phase portrait; every
+// quantity is offered once (a scene point that is a state is not offered twice); paused and
+// scrubbed back, the plots draw the whole record and mark the displayed moment.
 #include "ui/plot/plot_panels.h"
 
 #include <QComboBox>
 #include <QListWidget>
+#include <QSet>
 #include <QtTest>
 #include <cmath>
 
@@ -59,6 +62,76 @@ class PlotPanelsTest : public QObject {
     QTRY_COMPARE(phase->plot()->panes().size(), size_t(1));
     QCOMPARE(phase->plot()->panes()[0].yLabel, QString("t [s] – friction force y [N]"));
     QCOMPARE(phase->plot()->xLabel(), QString("t [s]"));
+  }
+
+  // The sleigh's contact point is its state (x, y): the lists offered both "contact point x
+  // [m]" (the state) and "contact point.x" (the scene point's column). One entry each now;
+  // a scenario naming the point's column gets the state.
+  void everyQuantityIsOfferedOnce() {
+    nhui::MainWindow window(false);
+    window.resize(1400, 900);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    window.chooseSystem("chaplygin_sleigh");
+    auto* list = window.findChild<QListWidget*>("timeSeriesVariables");
+    auto* x = window.findChild<QComboBox*>("phaseX");
+    QVERIFY(list && x);
+    QStringList texts, columns;
+    for (int i = 0; i < list->count(); ++i) {
+      texts << list->item(i)->text();
+      columns << list->item(i)->data(Qt::UserRole).toString();
+    }
+    QVERIFY2(QSet<QString>(texts.begin(), texts.end()).size() == texts.size(),
+             qPrintable(texts.join(" | ")));
+    QVERIFY2(texts.contains("contact point x [m]"), qPrintable(texts.join(" | ")));
+    QVERIFY2(!columns.contains("contact point.x") && !texts.contains("contact point.x"),
+             qPrintable(texts.join(" | ")));
+    QVERIFY(columns.contains("x"));
+    QStringList boxTexts;
+    for (int i = 0; i < x->count(); ++i) boxTexts << x->itemText(i);
+    QVERIFY2(QSet<QString>(boxTexts.begin(), boxTexts.end()).size() == boxTexts.size(),
+             qPrintable(boxTexts.join(" | ")));
+    QVERIFY(x->findData("contact point.x") < 0);
+    window.timeSeriesPanel()->setVariables({"contact point.y"});
+    QCOMPARE(window.timeSeriesPanel()->variables(), QStringList({"y"}));
+    window.phasePanel()->setVariables("contact point.x", "contact point.y");
+    QCOMPARE(window.phasePanel()->xVariable(), QString("x"));
+    QCOMPARE(window.phasePanel()->yVariable(), QString("y"));
+  }
+
+  // Scrubbed back, the curves hold every recorded sample and mark the displayed one (the
+  // time series with a time cursor, see plot_widget_test); before, they stopped there.
+  // Playing, they end at the displayed moment (the worker runs ahead of the display).
+  void scrubbedBackTheWholeRecordIsDrawn() {
+    nhui::MainWindow window(false);
+    window.resize(1400, 900);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    nhui::SimulationController* c = window.controller();
+    c->pause();
+    c->reset();
+    QVERIFY(c->waitForTime(2.0, 30000));
+    c->tick();
+    c->seek(1.0);
+    const size_t recorded = c->primary().size();
+    QVERIFY(recorded > 150);
+    nhui::TimeSeriesPanel* series = window.timeSeriesPanel();
+    nhui::PhasePortraitPanel* phase = window.phasePanel();
+    series->refresh();
+    phase->refresh();
+    for (const nhui::PlotWidget* plot : {series->plot(), phase->plot()}) {
+      QVERIFY(!plot->panes().empty() && !plot->panes()[0].curves.empty());
+      const nhui::PlotCurve& curve = plot->panes()[0].curves[0];
+      QCOMPARE(curve.count, recorded);
+      QVERIFY(curve.current < curve.count);
+      QVERIFY2(std::abs(c->primary().time(curve.current) - 1.0) < 1e-6,
+               qPrintable(QString::number(c->primary().time(curve.current))));
+    }
+    c->play();
+    c->tick();
+    series->refresh();
+    const nhui::PlotCurve& playing = series->plot()->panes()[0].curves[0];
+    QCOMPARE(playing.count, c->primary().indexAtOrBefore(c->displayTime() + 1e-9) + 1);
   }
 };
 

@@ -5,8 +5,13 @@
 #include "ui/plot/plot_ticks.h"
 
 #include <QtTest>
+#include <atomic>
+#include <chrono>
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include <set>
+#include <thread>
 
 namespace {
 
@@ -131,6 +136,68 @@ class PlotTicksTest : public QObject {
     QVERIFY(nhui::axisTicks(0.12, 0.27, nhui::maxTicksForLength(50, 30)).values.size() >= 2);
   }
 
+  // Ranges and offsets from 1e-300 to 1e300, with every tick budget a pane may ask for:
+  // the number of ticks stays bounded (before, when no 1-2-5 step fitted, the finest one was
+  // taken and the tick loop ran without end far from 0, freezing the window and eating
+  // memory), and where doubles resolve the ticks, they pass every check. A watchdog turns a
+  // loop without end into a failure instead of a hang.
+  void ticksAreBoundedForAnyRangeAndOffset() {
+    struct Watchdog {
+      std::atomic<bool> done{false};
+      std::thread thread{[this] {
+        for (int i = 0; i < 600 && !done; ++i)
+          std::this_thread::sleep_for(std::chrono::milliseconds(100));
+        if (!done) {
+          std::fprintf(stderr, "FAIL: axisTicks did not return within 60 s\n");
+          std::_Exit(1);
+        }
+      }};
+      ~Watchdog() {
+        done = true;
+        thread.join();
+      }
+    } watchdog;
+    int checked = 0;
+    for (int offsetPower = -300; offsetPower <= 300 && !QTest::currentTestFailed();
+         offsetPower += 20)
+      for (int spanPower = -300; spanPower <= 300 && !QTest::currentTestFailed(); spanPower += 15)
+        for (double sign : {1.0, -1.0, 0.0})
+          for (int maxTicks : {0, 2, 3, 7, 40}) {
+            const double offset = sign * std::pow(10.0, offsetPower);
+            const double span = 3.7 * std::pow(10.0, spanPower);
+            const double lo = offset - 0.3 * span, hi = offset + 0.7 * span;
+            if (!(hi > lo) || !std::isfinite(hi - lo)) continue;
+            const nhui::AxisTicks t = nhui::axisTicks(lo, hi, maxTicks);
+            const size_t allowed = static_cast<size_t>(2.5 * std::max(maxTicks, 2) + 2);
+            QVERIFY2(t.values.size() <= allowed,
+                     qPrintable(QString("[%1, %2]: %3 ticks, at most %4 asked for")
+                                    .arg(lo, 0, 'g', 17)
+                                    .arg(hi, 0, 'g', 17)
+                                    .arg(t.values.size())
+                                    .arg(maxTicks)));
+            QVERIFY(t.corner.size() < 40);
+            for (const QString& label : t.labels) QVERIFY(label.size() < 40);
+            if (std::abs(lo) * 1e-13 < hi - lo) {
+              checkAxis(lo, hi, std::max(2, maxTicks));
+              ++checked;
+            }
+          }
+    QVERIFY(checked > 1000);
+  }
+
+  // An offset is written with the digits the ticks share, never a binary round-off's 17
+  // digits ("+5.0000000000000001e+29").
+  void offsetsPrintTheirSignificantDigits() {
+    const nhui::AxisTicks big = nhui::axisTicks(5e29 - 1e20, 5e29 + 1e20, 5);
+    QVERIFY2(big.corner.endsWith("+5×10²⁹"), qPrintable(big.corner));
+    const nhui::AxisTicks digits = nhui::axisTicks(1.2345e20 - 4e4, 1.2345e20 + 4e4, 5);
+    QVERIFY2(digits.corner.endsWith("+1.2345×10²⁰"), qPrintable(digits.corner));
+    const nhui::AxisTicks time = nhui::axisTicks(3800.1, 3800.4, 5);
+    QVERIFY2(time.corner.endsWith("+3800"), qPrintable(time.corner));
+    for (const nhui::AxisTicks& t : {big, digits, time})
+      QVERIFY2(!t.corner.contains("0000000") && !t.corner.contains('e'), qPrintable(t.corner));
+  }
+
   void minimumSpan() {
     double lo = 4.0008 - 1e-12, hi = 4.0008 + 1e-12;
     nhui::widenToMinimumSpan(lo, hi);
@@ -146,6 +213,14 @@ class PlotTicksTest : public QObject {
     nhui::widenToMinimumSpan(lo, hi);
     QCOMPARE(lo, -1.0);
     QCOMPARE(hi, 1.0);
+    // Numbers near the smallest doubles (a force decaying to 0): widened to a span that
+    // ticks resolve, about the values.
+    lo = 1e-310;
+    hi = 3e-310;
+    nhui::widenToMinimumSpan(lo, hi);
+    QVERIFY(hi - lo >= nhui::kMinimumAbsoluteSpan);
+    QVERIFY(lo < 1e-310 && hi > 3e-310);
+    QVERIFY(nhui::axisTicks(lo, hi, 5).values.size() >= 2);
     // A range wider than the minimum is left alone.
     lo = 3.9;
     hi = 4.1;

@@ -181,6 +181,50 @@ class PlotWidgetTest : public QObject {
     QVERIFY(widget.fullRedraws() > redraws + 1);
     QVERIFY2(shown == fromScratch(), "plot after scrubbing back differs from a full redraw");
   }
+
+  // A time series whose displayed sample lies before its last (history scrubbed back) is
+  // drawn whole with a dashed time cursor across the pane at that sample's time; at the last
+  // sample there is no cursor.
+  void timeCursorMarksTheDisplayedMoment() {
+    const size_t n = 1001;
+    std::vector<double> t(n), y(n, 0.0);
+    for (size_t i = 0; i < n; ++i) t[i] = i * 0.01;
+    nhui::PlotStyle style;
+    style.text = QColor(255, 0, 255);
+    auto draw = [&](size_t current) {
+      nhui::PlotPane pane;
+      nhui::PlotCurve c = nhtest::curveOf(t, y, QColor(0, 200, 0), true);
+      c.current = current;
+      pane.curves.push_back(c);
+      pane.y = {-1, 1};
+      QImage image(800, 400, QImage::Format_RGB32);
+      QPainter painter(&image);
+      nhui::paintPlot(painter, image.rect(), {pane}, {0, 10}, "t", style);
+      return image;
+    };
+    // Columns where the text colour covers more than half the image's height: the cursor.
+    auto cursorColumns = [&](const QImage& image) {
+      std::vector<int> out;
+      for (int x = 0; x < image.width(); ++x) {
+        int hits = 0;
+        for (int yy = 0; yy < image.height(); ++yy)
+          hits += nhtest::colourNear(image.pixelColor(x, yy), style.text, 30) ? 1 : 0;
+        if (hits > image.height() / 4) out.push_back(x);
+      }
+      return out;
+    };
+    QVERIFY(cursorColumns(draw(n - 1)).empty());
+    QVERIFY(cursorColumns(draw(SIZE_MAX)).empty());
+    const std::vector<int> at3 = cursorColumns(draw(300)), at7 = cursorColumns(draw(700));
+    QCOMPARE(at3.size(), size_t(1));
+    QCOMPARE(at7.size(), size_t(1));
+    // t = 3 and t = 7 on an axis from 0 to 10: 0.4 of the frame's width apart.
+    QVERIFY2(at7[0] - at3[0] > 0.35 * 800 && at7[0] - at3[0] < 0.41 * 800,
+             qPrintable(QString("%1 %2").arg(at3[0]).arg(at7[0])));
+    // The whole curve is drawn, right of the cursor too.
+    const QImage scrubbed = draw(300);
+    QVERIFY(nhtest::hasColourNear(scrubbed, QColor(0, 200, 0), QRect(at7[0] + 20, 0, 40, 400)));
+  }
 };
 
 QTEST_MAIN(PlotWidgetTest)

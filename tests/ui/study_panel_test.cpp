@@ -1,6 +1,9 @@
 // The Study panel (issue 13, ui/study): studies of the main view's scenario run in the
 // background, fill a line plot or a heat map, export the CSV `nhsim sweep` writes, open a
-// run in the main view, and refuse bad CSV files with a message.
+// run in the main view (the clicked cell outlined), and refuse bad CSV files with a message.
+// The choices: only initial values that a run keeps (no dependent velocities), a state
+// variable's final value as the default measure; the heat map's colour bar is titled; the
+// equivalent command names a model file by its path.
 //
 // The independent check: a ball rolling on a table turning at Omega0 moves its centre on a
 // circle with angular frequency w = Omega0·k/(1 + k), k = I/(m r²) (the system's own
@@ -8,20 +11,28 @@
 // so vx next changes sign at t = π/w = π(1 + k)/(Omega0·k): first_crossing(vx) in closed form.
 #include "ui/study/study_panel.h"
 
+#include <QAbstractScrollArea>
+#include <QBuffer>
 #include <QComboBox>
 #include <QDockWidget>
 #include <QFile>
 #include <QImage>
 #include <QLabel>
+#include <QPainter>
 #include <QSignalSpy>
+#include <QSvgGenerator>
 #include <QTemporaryDir>
 #include <QUndoStack>
 #include <QtTest>
 #include <cmath>
 
+#include "core/model/catalogue.h"
+#include "core/model/model_file.h"
+#include "core/nh/errors.h"
 #include "nhsim_process.h"
 #include "ui/sim/simulation_controller.h"
 #include "ui/window/main_window.h"
+#include "ui/window/scenario_view.h"
 #include "window_fixture.h"
 
 using nhui::MainWindow;
@@ -243,6 +254,242 @@ class StudyPanelTest : public QObject {
                    panel_->messageLabel()->text().contains(c.says),
                qPrintable(c.file + ": " + panel_->messageLabel()->text()));
       QCOMPARE(panel_->grid().values, shown);
+    }
+  }
+
+  // The clicked cell is outlined (and only it: the image changes around that cell alone).
+  void clickedCellIsOutlined() {
+    startGrid();
+    QVERIFY(waitForEnd());
+    nhui::StudyMap* map = panel_->map();
+    const int cell = 1 * 3 + 2;  // Omega0 = 2, k = 0.6
+    auto draw = [&] {
+      QImage image(map->size(), QImage::Format_RGB32);
+      QPainter painter(&image);
+      map->render(painter, QRectF(image.rect()));
+      return image;
+    };
+    const QImage plain = draw();
+    QCOMPARE(map->selectedCell(), -1);
+    QTest::mouseClick(map, Qt::LeftButton, {}, map->cellCentre(cell).toPoint());
+    QCOMPARE(map->selectedCell(), cell);
+    const QImage marked = draw();
+    // The cell's neighbours' centres tell its extent: half way to them, and a few pixels.
+    const QPointF centre = map->cellCentre(cell), left = map->cellCentre(cell - 3),
+                  below = map->cellCentre(cell - 1);
+    const double halfW = 0.5 * (centre.x() - left.x()), halfH = 0.5 * (below.y() - centre.y());
+    const QRectF allowed(centre.x() - halfW - 4, centre.y() - halfH - 4, 2 * halfW + 8,
+                         2 * halfH + 8);
+    int changed = 0;
+    for (int y = 0; y < plain.height(); ++y)
+      for (int x = 0; x < plain.width(); ++x)
+        if (plain.pixel(x, y) != marked.pixel(x, y)) {
+          ++changed;
+          QVERIFY2(allowed.contains(QPointF(x, y)), qPrintable(QString("%1,%2").arg(x).arg(y)));
+        }
+    QVERIFY(changed > 4 * (halfW + halfH));
+    // A new study clears it.
+    startGrid();
+    QCOMPARE(map->selectedCell(), -1);
+    QVERIFY(waitForEnd());
+  }
+
+  // The colour bar carries the measure's name as its title: the SVG of the map names it
+  // twice (the plot's title and the bar's).
+  void colourBarIsTitled() {
+    startGrid();
+    QVERIFY(waitForEnd());
+    QByteArray svg;
+    QBuffer buffer(&svg);
+    buffer.open(QIODevice::WriteOnly);
+    QSvgGenerator generator;
+    generator.setOutputDevice(&buffer);
+    generator.setSize(QSize(900, 600));
+    {
+      QPainter painter(&generator);
+      panel_->map()->render(painter, QRectF(0, 0, 900, 600));
+    }
+    QCOMPARE(svg.count("first_crossing(vx)"), 2);
+  }
+
+  // The default measure is a state variable's final value (final(t), the old default, is
+  // the end time: the same in every run).
+  void defaultMeasureIsAStateVariable() {
+    for (const char* system : {"ball_on_turntable", "chaplygin_sleigh"}) {
+      window_->chooseSystem(system);
+      QComboBox* box = nullptr;
+      for (QComboBox* b : panel_->findChildren<QComboBox*>())
+        if (b->isEditable()) box = b;
+      QVERIFY(box);
+      const QString text = box->currentText();
+      QVERIFY2(text != "final(t)" && text.startsWith("final("), qPrintable(text));
+      const std::string state = text.mid(6, text.size() - 7).toStdString();
+      const auto& order = window_->controller()->system().info().stateOrder;
+      QVERIFY2(std::find(order.begin(), order.end(), state) != order.end(), qPrintable(text));
+      QVERIFY(box->findText("final(t)") < 0);
+    }
+  }
+
+  // Only the initial values a run keeps are offered: the coordinates and the independent
+  // velocities. The sleigh's sideways velocity u is completed from its constraint (u = 0),
+  // so varying it would not vary the run.
+  void varyListOffersOnlyIndependentInitialValues() {
+    window_->chooseSystem("chaplygin_sleigh");
+    auto* first = panel_->findChild<QComboBox*>("studyAxis1");
+    QVERIFY(first);
+    const nh::SystemInfo& info = window_->controller()->system().info();
+    QVERIFY(std::find(info.velocities.begin(), info.velocities.end(), "u") !=
+            info.velocities.end());
+    QCOMPARE(first->findText("u"), -1);
+    for (const char* offered : {"x", "y", "theta", "v", "omega"})
+      QVERIFY2(first->findText(offered) >= 0, offered);
+    window_->chooseSystem("ball_on_turntable");
+    for (const std::string& v : window_->controller()->system().info().velocities) {
+      const auto& independent = window_->controller()->system().info().independentVelocities;
+      const bool kept = std::find(independent.begin(), independent.end(), v) != independent.end();
+      QCOMPARE(first->findText(QString::fromStdString(v)) >= 0, kept);
+    }
+  }
+
+  // A model saved outside the model folder: the CSV's equivalent command names its file
+  // (nhsim does not know its name), and that command runs.
+  void commandNamesAModelFileByItsPath() {
+    QTemporaryDir dir;
+    std::string text;
+    for (const auto& [name, body] : nh::bundledModelFiles())
+      if (name == "chaplygin_sleigh.yaml") text = body;
+    QVERIFY(!text.empty());
+    const std::string from = "name: chaplygin_sleigh";
+    const auto at = text.find(from);
+    QVERIFY(at != std::string::npos);
+    text.replace(at, from.size(), "name: knife_edge_mine");
+    const QString path = dir.filePath("knife edge mine.yaml");
+    {
+      QFile f(path);
+      QVERIFY(f.open(QIODevice::WriteOnly));
+      f.write(QByteArray::fromStdString(text));
+    }
+    auto system = nh::model::loadModelFile(path.toStdString());
+    nh::Scenario scenario;
+    scenario.system = system->name();
+    window_->controller()->switchSystem(system, scenario);
+    panel_->setSecondAxisEnabled(false);
+    panel_->setAxis(0, "v", 0.5, 1, 2);
+    panel_->setMeasure("final(x)");
+    panel_->setEndTime(1);
+    QVERIFY2(panel_->run(), qPrintable(panel_->messageLabel()->text()));
+    QVERIFY(waitForEnd());
+    const QString command = panel_->commandLine();
+    QVERIFY2(command.startsWith("nhsim sweep '" + path + "' "), qPrintable(command));
+    // The command as a shell splits it, run by nhsim: it finds the model.
+    QStringList words;
+    QString word;
+    bool quoted = false;
+    for (const QChar ch : command) {
+      if (ch == '\'') {
+        quoted = !quoted;
+      } else if (ch == ' ' && !quoted) {
+        if (!word.isEmpty()) words << word;
+        word.clear();
+      } else {
+        word += ch;
+      }
+    }
+    words << word;
+    QCOMPARE(words.takeFirst(), QString("nhsim"));
+    words << "--out" << dir.filePath("out.csv") << "--quiet";
+    const auto r = nh::test::runNhsim(words);
+    QVERIFY2(r.code == 0, qPrintable(words.join(' ')));
+  }
+
+  // Docked in a window of 1600×1000 (and in presentation mode at 1024×768), as Simulation ›
+  // Study opens it, the map is wholly inside the dock's visible area and of a useful size:
+  // before, the controls above it pushed its lower part out of sight.
+  void mapFitsItsDock() {
+    window_.reset();
+    for (const QSize size : {QSize(1600, 1000), QSize(1024, 768)}) {
+      MainWindow window(false);
+      window.resize(size);
+      window.show();
+      QVERIFY(QTest::qWaitForWindowExposed(&window));
+      if (size.width() < 1600) window.setPresentationMode(true);
+      window.studyDock()->show();
+      window.studyDock()->raise();
+      QTest::qWait(200);
+      nhui::StudyMap* map = window.studyPanel()->map();
+      auto* area = qobject_cast<QAbstractScrollArea*>(window.studyDock()->widget());
+      QVERIFY(area);
+      const QRect visible(area->viewport()->mapTo(&window, QPoint(0, 0)), area->viewport()->size());
+      const QRect shown(map->mapTo(&window, QPoint(0, 0)), map->size());
+      const QString where = QString("%1×%2: map %3,%4 %5×%6, dock's visible area %7,%8 %9×%10")
+                                .arg(size.width())
+                                .arg(size.height())
+                                .arg(shown.x())
+                                .arg(shown.y())
+                                .arg(shown.width())
+                                .arg(shown.height())
+                                .arg(visible.x())
+                                .arg(visible.y())
+                                .arg(visible.width())
+                                .arg(visible.height());
+      QVERIFY2(map->isVisible() && visible.contains(shown), qPrintable(where));
+      QVERIFY2(shown.height() >= 140 && shown.width() >= 300, qPrintable(where));
+    }
+  }
+
+  // The last study is saved with the session (the scenario file's view, "study") and comes
+  // back into the panel when the file is opened: running it again gives the same command.
+  void studyIsSavedWithTheSession() {
+    startGrid();
+    QVERIFY(waitForEnd());
+    const QString command = panel_->commandLine();
+    QTemporaryDir dir;
+    const QString path = dir.filePath("session.json");
+    QVERIFY(window_->saveScenario(path));
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    const QByteArray text = f.readAll();
+    QVERIFY2(text.contains("\"study\"") && text.contains("first_crossing(vx)"), text.constData());
+
+    MainWindow other(false);
+    QVERIFY(other.openScenario(path));
+    StudyPanel* panel = other.studyPanel();
+    QVERIFY(panel->lastSettings());
+    QCOMPARE(panel->findChild<QComboBox*>("studyAxis1")->currentText(), QString("Omega0"));
+    QCOMPARE(panel->findChild<QComboBox*>("studyAxis2")->currentText(), QString("inertia_ratio"));
+    panel->setJobs(2);
+    QVERIFY2(panel->run(), qPrintable(panel->messageLabel()->text()));
+    // The same axes, ranges and measure (a saved scenario spells out every initial value).
+    const auto studyPart = [](const QString& c) { return c.mid(c.indexOf("--vary")); };
+    QCOMPARE(studyPart(panel->commandLine()), studyPart(command));
+    QVERIFY(panel->commandLine().contains("--t-end 20 "));
+    QSignalSpy finished(panel, &StudyPanel::studyFinished);
+    QVERIFY(!panel->running() || finished.wait(120000));
+
+    // A study part that is not understood is refused with one line naming the key.
+    const struct {
+      const char* json;
+      const char* says;
+    } bad[] = {
+        {R"({"version":1,"study":{"vary":[]}})", "'study.vary' must be a list of one or two"},
+        {R"({"version":1,"study":{"vary":[{"name":"m","from":1,"to":2}]}})",
+         "needs 'name', 'from', 'to' and 'count'"},
+        {R"({"version":1,"study":{"vary":[{"name":"m","from":1,"to":2,"count":2.5}]}})",
+         "whole number"},
+        {R"({"version":1,"study":{"vary":[{"name":"m","from":1,"to":2,"count":3}],"t_end":-1}})",
+         "'study.t_end' must be a number"},
+        {R"({"version":1,"study":{"measure":3}})", "'study.vary'"},
+        {R"({"version":1,"study":{"vary":[{"name":"m","from":1,"to":2,"count":3}],"x":1}})",
+         "unknown key 'x' in 'study'"},
+    };
+    for (const auto& b : bad) {
+      try {
+        nhui::parseScenarioView(b.json);
+        QFAIL(b.json);
+      } catch (const nh::InputError& e) {
+        QVERIFY2(QString(e.what()).contains(b.says), e.what());
+        QVERIFY(!QString(e.what()).contains('\n'));
+      }
     }
   }
 

@@ -3,6 +3,7 @@
 #include <QComboBox>
 #include <QGridLayout>
 #include <QHBoxLayout>
+#include <QHash>
 #include <QLabel>
 #include <QListWidget>
 #include <QSplitter>
@@ -16,16 +17,60 @@ namespace nhui {
 
 namespace {
 
-QStringList variableNames(const SimulationController& c) {
-  QStringList names;
-  for (const std::string& n : c.primary().layout().columns) names << QString::fromStdString(n);
-  return names;
+// The recorded columns the plots offer, each with what the lists show. A scene point's
+// coordinate reads "contact point x [m]"; one that shows the same quantity as a column before
+// it (the sleigh's contact point is its state (x, y)) is left out, so that every quantity is
+// offered once. `aliases` maps a left-out column to the one offered for it.
+struct Variables {
+  QStringList columns, texts;
+  QHash<QString, QString> aliases;
+};
+
+Variables plotVariables(const SimulationController& c) {
+  const RecordLayout& layout = c.primary().layout();
+  const nh::SystemInfo& info = c.system().info();
+  QStringList columns, texts;
+  for (const std::string& n : layout.columns) {
+    columns << QString::fromStdString(n);
+    texts << variableDisplayName(info, columns.back());
+  }
+  static const char* const axes[] = {"x", "y", "z"};
+  std::vector<bool> point(static_cast<size_t>(columns.size()), false);
+  for (const RecordLayout::Point& p : layout.points)
+    for (int a = 0; a < 3; ++a) {
+      const int column = p.column + a;
+      if (column >= columns.size()) continue;
+      point[static_cast<size_t>(column)] = true;
+      if (texts[column] == columns[column])
+        texts[column] = QStringLiteral("%1 %2 [m]").arg(QString::fromStdString(p.name), axes[a]);
+    }
+  Variables out;
+  for (int i = 0; i < columns.size(); ++i) {
+    const int first = static_cast<int>(texts.indexOf(texts[i]));
+    if (point[static_cast<size_t>(i)] && first < i) {
+      out.aliases.insert(columns[i], columns[first]);
+      continue;
+    }
+    out.columns << columns[i];
+    out.texts << texts[i];
+  }
+  return out;
 }
 
-// Samples of a run up to the displayed moment.
-size_t shownCount(const SimulationController& c, const RunHistory& run) {
+QStringList variableNames(const SimulationController& c) { return plotVariables(c).columns; }
+
+// The sample of a run at the displayed moment.
+size_t shownIndex(const SimulationController& c, const RunHistory& run) {
   if (run.empty()) return 0;
-  return run.indexAtOrBefore(c.displayTime() + 1e-9 * c.dtOut()) + 1;
+  return run.indexAtOrBefore(c.displayTime() + 1e-9 * c.dtOut());
+}
+
+// The samples a plot draws: while playing, those up to the displayed moment (the worker runs
+// ahead of the display); paused or scrubbed back, the whole record, the displayed moment
+// marked on it (a time cursor, as ParaView's), instead of a curve cut at that moment.
+size_t drawnCount(const SimulationController& c, const RunHistory& run) {
+  if (run.empty()) return 0;
+  return c.playing() ? shownIndex(c, run) + 1 : run.size();
 }
 
 // A length in the ground plane: a scene point's recorded coordinate, or a coordinate the
@@ -121,20 +166,23 @@ QString PhasePortraitPanel::xVariable() const { return xBox_->currentData().toSt
 QString PhasePortraitPanel::yVariable() const { return yBox_->currentData().toString(); }
 
 void PhasePortraitPanel::setVariables(const QString& x, const QString& y) {
-  if (const int i = xBox_->findData(x); i >= 0) xBox_->setCurrentIndex(i);
-  if (const int i = yBox_->findData(y); i >= 0) yBox_->setCurrentIndex(i);
+  const Variables variables = plotVariables(*controller_);
+  if (const int i = xBox_->findData(variables.aliases.value(x, x)); i >= 0)
+    xBox_->setCurrentIndex(i);
+  if (const int i = yBox_->findData(variables.aliases.value(y, y)); i >= 0)
+    yBox_->setCurrentIndex(i);
 }
 
 void PhasePortraitPanel::resetVariables() {
-  const QStringList names = variableNames(*controller_);
+  const Variables variables = plotVariables(*controller_);
+  const QStringList& names = variables.columns;
   QSignalBlocker bx(xBox_), by(yBox_);
   xBox_->clear();
   yBox_->clear();
-  const nh::SystemInfo& info = controller_->system().info();
   for (QComboBox* box : {xBox_, yBox_})
-    for (const QString& n : names) {
-      box->addItem(variableDisplayName(info, n), n);
-      box->setItemData(box->count() - 1, n, Qt::ToolTipRole);  // the column's name
+    for (int i = 0; i < names.size(); ++i) {
+      box->addItem(variables.texts[i], names[i]);
+      box->setItemData(box->count() - 1, names[i], Qt::ToolTipRole);  // the column's name
     }
   QString x = names.value(1), y = names.value(2);
   // The ground-plane coordinates the system's drag handle moves, when it has one.
@@ -158,6 +206,7 @@ qulonglong dataSignature(const SimulationController& c) {
   const auto h = [](qulonglong seed, qulonglong v) { return seed * 1000003ULL ^ v; };
   qulonglong s = h(static_cast<qulonglong>(c.epoch()), c.primary().size());
   s = h(s, c.comparison() ? c.comparison()->size() : 0);
+  s = h(s, c.playing() ? 1 : 0);
   double t = c.displayTime();
   qulonglong bits;
   std::memcpy(&bits, &t, sizeof bits);
@@ -183,7 +232,8 @@ void PhasePortraitPanel::refresh() {
     c.run = r;
     c.x = run->column(xc).data();
     c.y = run->column(yc).data();
-    c.count = shownCount(*controller_, *run);
+    c.count = drawnCount(*controller_, *run);
+    c.current = shownIndex(*controller_, *run);
     c.increasingX = xn == "t";
     c.dataKey = dataKey(*controller_, revision_, r, xVariable(), yVariable());
     pane.curves.push_back(c);
@@ -237,17 +287,19 @@ void TimeSeriesPanel::resetVariables() {
 }
 
 void TimeSeriesPanel::setVariables(const QStringList& chosen) {
-  const QStringList names = variableNames(*controller_);
+  const Variables variables = plotVariables(*controller_);
+  QStringList wanted;
+  for (const QString& n : chosen) wanted << variables.aliases.value(n, n);
   QSignalBlocker block(list_);
   list_->clear();
-  const nh::SystemInfo& info = controller_->system().info();
-  for (const QString& n : names) {
+  for (int i = 0; i < variables.columns.size(); ++i) {
+    const QString& n = variables.columns[i];
     if (n == "t") continue;
-    auto* item = new QListWidgetItem(variableDisplayName(info, n), list_);
+    auto* item = new QListWidgetItem(variables.texts[i], list_);
     item->setData(Qt::UserRole, n);
     item->setToolTip(item->text() == n ? n : item->text() + " — " + n);
     item->setFlags(item->flags() | Qt::ItemIsUserCheckable);
-    item->setCheckState(chosen.contains(n) ? Qt::Checked : Qt::Unchecked);
+    item->setCheckState(wanted.contains(n) ? Qt::Checked : Qt::Unchecked);
   }
   plot_->setAutoscale(true);
   plot_->setPanes({});
@@ -270,6 +322,9 @@ void TimeSeriesPanel::refresh() {
   for (const QString& name : variables()) {
     PlotPane pane;
     pane.yLabel = variableDisplayName(controller_->system().info(), name);
+    for (int i = 0; i < list_->count(); ++i)
+      if (list_->item(i)->data(Qt::UserRole).toString() == name)
+        pane.yLabel = list_->item(i)->text();
     for (int r = 0; r < 2; ++r) {
       const RunHistory* run = r == 0 ? &controller_->primary() : controller_->comparison();
       if (!run) continue;
@@ -281,7 +336,8 @@ void TimeSeriesPanel::refresh() {
       curve.run = r;
       curve.x = run->times().data();
       curve.y = run->column(c).data();
-      curve.count = shownCount(*controller_, *run);
+      curve.count = drawnCount(*controller_, *run);
+      curve.current = shownIndex(*controller_, *run);
       curve.increasingX = true;
       curve.dataKey = dataKey(*controller_, revision_, r, QStringLiteral("t"), name);
       pane.curves.push_back(curve);

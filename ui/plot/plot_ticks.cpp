@@ -3,6 +3,7 @@
 #include <QStringList>
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace nhui {
 
@@ -56,32 +57,61 @@ void widenToMinimumSpan(double& lo, double& hi) {
     hi = 1;
     return;
   }
-  const double minimum = kMinimumRelativeSpan * magnitude;
+  const double minimum = std::max(kMinimumRelativeSpan * magnitude, kMinimumAbsoluteSpan);
   if (hi - lo >= minimum) return;
   const double centre = 0.5 * (lo + hi);
   lo = centre - 0.5 * minimum;
   hi = centre + 0.5 * minimum;
 }
 
+namespace {
+
+// A number written with the significant digits down to 10^last (last ≤ its leading power):
+// plainly below 10^15 and above 10^-3, else as "5×10²⁹" or "1.2345×10⁻¹⁷"; never the 17
+// digits of a binary round-off ("5.0000000000000001e+29").
+QString significant(double v, int lead, int last) {
+  if (lead >= 15 || lead < -3) {
+    const QString mantissa =
+        trimmed(QString::number(v / std::pow(10.0, lead), 'f', std::clamp(lead - last, 0, 16)));
+    return mantissa + QStringLiteral("×10") + superscript(lead);
+  }
+  return trimmed(QString::number(v, 'f', std::max(0, -last)));
+}
+
+}  // namespace
+
 AxisTicks axisTicks(double lo, double hi, int maxTicks) {
   AxisTicks out;
-  if (!std::isfinite(lo) || !std::isfinite(hi) || !(hi > lo)) return out;
-  maxTicks = std::max(2, maxTicks);
   const double span = hi - lo;
+  if (!std::isfinite(lo) || !std::isfinite(hi) || !(hi > lo) || !std::isfinite(span)) return out;
+  // Steps and their powers of ten stay normal numbers.
+  if (span < 1e-300 || span > 1e305) return out;
+  maxTicks = std::clamp(maxTicks, 2, 1000);
+  const double magnitude = std::max(std::abs(lo), std::abs(hi));
+  // Steps below what doubles resolve at this magnitude would give ticks that round onto
+  // one another (and a loop over them without end): the step is at least a few ulps.
+  const double finest = magnitude * 8 * std::numeric_limits<double>::epsilon();
   // Candidate steps m·10^e in increasing order, from below span/maxTicks; the first that
   // gives no more than maxTicks ticks, or the one before it when that leaves fewer than two.
+  // Counting with doubles is inexact far from 0; the search goes on to coarser steps until
+  // the count fits, so the number of ticks is bounded whatever the range.
   const int e0 = static_cast<int>(std::floor(std::log10(span / maxTicks))) - 1;
   const int mantissas[] = {1, 2, 5};
   int mantissa = 1, e = e0;
   int prevMantissa = 0, prevE = 0;
+  double prevCount = 0;
   bool found = false;
-  for (int ee = e0; ee <= e0 + 3 && !found; ++ee)
+  for (int ee = e0; ee <= 310 && !found; ++ee)
     for (int m : mantissas) {
       const double step = m * std::pow(10.0, ee);
-      if (tickCount(lo, hi, step) <= maxTicks) {
+      if (!std::isfinite(step)) break;
+      if (step < finest) continue;
+      const double count = tickCount(lo, hi, step);
+      if (count <= maxTicks) {
         mantissa = m;
         e = ee;
-        if (tickCount(lo, hi, step) < 2 && prevMantissa != 0) {
+        // Fewer than two: the finer step, when its count is sane (at most 2.5 times more).
+        if (count < 2 && prevMantissa != 0 && prevCount <= 2.5 * maxTicks + 2) {
           mantissa = prevMantissa;
           e = prevE;
         }
@@ -90,27 +120,31 @@ AxisTicks axisTicks(double lo, double hi, int maxTicks) {
       }
       prevMantissa = m;
       prevE = ee;
+      prevCount = count;
     }
+  if (!found) return out;
   const double unit = std::pow(10.0, e);  // labels are exact multiples of it
   out.step = mantissa * unit;
   const double kFirst = std::ceil(lo / out.step - 1e-9), kLast = std::floor(hi / out.step + 1e-9);
+  const int count = static_cast<int>(std::clamp(kLast - kFirst + 1, 0.0, 2.5 * maxTicks + 2));
 
   // An offset when the span is tiny beside the values (matplotlib's offset threshold: four
   // or more leading digits shared by every tick): the values rounded to a power of ten above
   // the span, so that labels keep only the digits that differ.
-  const double magnitude = std::max(std::abs(lo), std::abs(hi));
-  long long offsetUnits = 0;  // the offset in units of `unit`
+  int q = 0;
   if (magnitude / span >= 1e4) {
-    const int q = static_cast<int>(std::floor(std::log10(span))) + 1;
+    q = static_cast<int>(std::floor(std::log10(span))) + 1;
     const double block = std::pow(10.0, q);
     out.offset = std::round(0.5 * (lo + hi) / block) * block;
-    offsetUnits = std::llround(std::round(0.5 * (lo + hi) / block) * std::pow(10.0, q - e));
   }
-  // Tick values relative to the offset, as integers of `unit` (exact in a double up to 2^53).
+  // Tick values relative to the offset, as whole numbers of `unit`: the difference of two
+  // close doubles is exact, and rounding removes what the products added.
   std::vector<double> units;
-  for (double k = kFirst; k <= kLast; ++k) {
-    out.values.push_back(k * out.step);
-    units.push_back(k * mantissa - static_cast<double>(offsetUnits));
+  for (int i = 0; i < count; ++i) {
+    const double v = (kFirst + i) * out.step;
+    if (!out.values.empty() && !(v > out.values.back())) continue;  // rounded onto the last
+    out.values.push_back(v);
+    units.push_back(std::round((v - out.offset) / unit));
   }
   double largest = 0;
   for (double u : units) largest = std::max(largest, std::abs(u) * unit);
@@ -119,32 +153,21 @@ AxisTicks axisTicks(double lo, double hi, int maxTicks) {
   const bool scientific = largest != 0 && (largest >= 1e5 || largest < 1e-3);
   if (scientific) {
     out.exponent = static_cast<int>(std::floor(std::log10(largest) + 1e-12));
-    const int decimals = std::max(0, out.exponent - e);
+    const int decimals = std::clamp(out.exponent - e, 0, 17);
     for (double u : units)
       out.labels.push_back(fixed(u * std::pow(10.0, e - out.exponent), decimals));
   } else {
-    const int decimals = std::max(0, -e);
+    const int decimals = std::clamp(-e, 0, 17);
     for (double u : units) out.labels.push_back(fixed(u * unit, decimals));
   }
 
   QStringList corner;
   if (out.exponent != 0) corner << QStringLiteral("×10") + superscript(out.exponent);
   if (out.offset != 0) {
-    const int q = static_cast<int>(std::floor(std::log10(span))) + 1;
-    const int lead = static_cast<int>(std::floor(std::log10(std::abs(out.offset))));
-    QString digits;
-    if (std::abs(out.offset) >= 1e15 || q > 0) {
-      digits = QString::number(out.offset, 'g', 17);
-    } else if (lead < -3) {
-      // A tiny offset (a residual that is constant to rounding) in powers of ten, with the
-      // digits down to the span: "+2.8×10⁻¹⁷", not "+0.000000000000000028".
-      const QString leading =
-          trimmed(QString::number(out.offset / std::pow(10.0, lead), 'f', std::max(0, lead - q)));
-      digits = leading + QStringLiteral("×10") + superscript(lead);
-    } else {
-      digits = trimmed(QString::number(out.offset, 'f', std::max(0, -q)));
-    }
-    corner << (out.offset > 0 ? QStringLiteral("+") : QString()) + trimmed(digits);
+    // The offset's digits down to its block 10^q: those that the ticks share.
+    const int lead = static_cast<int>(std::floor(std::log10(std::abs(out.offset)) + 1e-12));
+    corner << (out.offset > 0 ? QStringLiteral("+") : QString()) +
+                  significant(out.offset, lead, std::min(q, lead));
   }
   out.corner = corner.join(' ');
   return out;

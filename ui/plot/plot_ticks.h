@@ -22,7 +22,9 @@ struct AxisTicks {
 };
 
 // Ticks for the range [lo, hi] (lo < hi, both finite): the largest 1-2-5 step giving no more
-// than maxTicks ticks, or a smaller one when that would leave fewer than two.
+// than maxTicks ticks, or a smaller one when that would leave fewer than two. Bounded for any
+// input: at most 2.5·maxTicks + 2 ticks (maxTicks taken as 2 … 1000), steps no finer than
+// doubles resolve at the range's magnitude, none for a span outside 1e-300 … 1e305.
 AxisTicks axisTicks(double lo, double hi, int maxTicks);
 
 // How many ticks an axis of this length takes: one per pixelsPerTick, at least three.
@@ -32,9 +34,12 @@ int maxTicksForLength(double pixels, double pixelsPerTick);
 // conserved quantity whose samples differ by round-off draws as a flat line instead of
 // magnified noise. Quantities around 0 (residuals, the energy error) keep their own scale.
 constexpr double kMinimumRelativeSpan = 1e-9;
+// The smallest span of all: a quantity that decays to 0 (the sleigh's knife-edge force)
+// reaches numbers near the smallest doubles, whose spans no ticks or pixel scale resolve.
+constexpr double kMinimumAbsoluteSpan = 1e-280;
 
-// [lo, hi] widened about its centre to at least kMinimumRelativeSpan × max(|lo|, |hi|); a
-// range that is exactly 0 becomes [−1, 1].
+// [lo, hi] widened about its centre to at least kMinimumRelativeSpan × max(|lo|, |hi|) and
+// kMinimumAbsoluteSpan; a range that is exactly 0 becomes [−1, 1].
 void widenToMinimumSpan(double& lo, double& hi);
 
 }  // namespace nhui

@@ -232,10 +232,23 @@ void paintPaneTop(QPainter& painter, const PaneLayout& L, const PlotPane& pane,
     setCurvePen(painter, pane.curves[k], style);
     traces[k].drawTail(painter);
   }
+  // The time cursor: the displayed moment, when it lies before the end of the record.
+  for (const PlotCurve& c : pane.curves) {
+    if (!c.increasingX || c.count == 0 || c.current + 1 >= c.count) continue;
+    const double cx = L.map.px(c.x[c.current]);
+    if (!std::isfinite(cx)) continue;
+    painter.setRenderHint(QPainter::Antialiasing, false);
+    QPen cursor(style.text, 1, Qt::DashLine);
+    cursor.setCosmetic(true);
+    painter.setPen(cursor);
+    painter.drawLine(QPointF(cx, r.top()), QPointF(cx, r.bottom()));
+    break;
+  }
   // The current point: where the display is.
   for (const PlotCurve& c : pane.curves) {
     if (c.count == 0) continue;
-    const double lx = c.x[c.count - 1], ly = c.y[c.count - 1];
+    const size_t i = std::min(c.current, c.count - 1);
+    const double lx = c.x[i], ly = c.y[i];
     if (std::isfinite(lx) && std::isfinite(ly)) {
       painter.setRenderHint(QPainter::Antialiasing, true);
       painter.setPen(QPen(style.background, 1.2));

@@ -12,6 +12,7 @@
 #include <QPalette>
 #include <QString>
 #include <QWidget>
+#include <cstdint>
 #include <vector>
 
 #include "ui/plot/curve_trace.h"
@@ -29,6 +30,10 @@ struct PlotCurve {
   const double* x = nullptr;
   const double* y = nullptr;
   size_t count = 0;
+  // The displayed sample, marked on the curve (the last one when beyond count). Before the
+  // last sample of a time series (history scrubbed back), a time cursor marks its moment
+  // across the pane while the whole recorded curve stays drawn.
+  size_t current = SIZE_MAX;
   bool increasingX = false;  // time series: min/max decimation per pixel column
   Qt::PenStyle style = Qt::SolidLine;
   // Names the series for PlotWidget's cache: while it stays the same and non-zero, points
@@ -73,7 +78,8 @@ struct PlotStyle {
 // Data bounds of the curves' points (x and y), ignoring non-finite values.
 bool curveBounds(const std::vector<PlotCurve>& curves, PlotRange& x, PlotRange& y);
 
-// Paints one pane (frame, grid, ticks, curves, legend, current-point markers) into rect.
+// Paints one pane (frame, grid, ticks, curves, legend, current-point markers and the time
+// cursor) into rect.
 void paintPane(QPainter& painter, const QRectF& rect, const PlotPane& pane, const PlotRange& x,
                const QString& xLabel, const PlotStyle& style, bool showXTicks);
 

@@ -71,13 +71,15 @@ StudyMap::StudyMap(QWidget* parent) : QWidget(parent) {
 
 void StudyMap::setGrid(const StudyGrid& grid) {
   grid_ = grid;
+  selected_ = -1;
   if (static_cast<int>(grid_.values.size()) != grid_.cellCount()) grid_.clearCells();
   update();
 }
 
 StudyMap::Frame StudyMap::frame(const QRectF& rect) const {
   Frame f;
-  const double right = grid_.twoDimensional() ? 110 : 20;
+  // A heat map's colour bar, its tick labels and its title (the measure) at the right.
+  const double right = grid_.twoDimensional() ? 134 : 20;
   f.plot =
       QRectF(rect.left() + 78, rect.top() + 34, rect.width() - 78 - right, rect.height() - 34 - 56);
   if (grid_.xs.empty() || f.plot.width() < 20 || f.plot.height() < 20) return f;
@@ -197,6 +199,27 @@ void StudyMap::render(QPainter& p, const QRectF& rect) const {
       }
     }
   }
+  // The clicked cell: outlined in white and black, which shows on every viridis colour.
+  if (selected_ >= 0 && selected_ < grid_.cellCount()) {
+    const int ix = selected_ / grid_.ny(), iy = selected_ % grid_.ny();
+    QRectF mark;
+    if (grid_.twoDimensional()) {
+      mark = QRectF(QPointF(f.px(f.xEdges[ix]), f.py(f.yEdges[iy + 1])),
+                    QPointF(f.px(f.xEdges[ix + 1]), f.py(f.yEdges[iy])));
+    } else {
+      const QPointF at = cellCentre(selected_, rect);
+      mark = QRectF(at - QPointF(6, 6), QSizeF(12, 12));
+      p.setPen(QPen(QColor(40, 40, 40), 1, Qt::DashLine));
+      p.drawLine(QPointF(at.x(), f.plot.top()), QPointF(at.x(), f.plot.bottom()));
+    }
+    // Inside the cell, so that the frame's clip does not halve it at the edges.
+    if (grid_.twoDimensional()) mark.adjust(2.5, 2.5, -2.5, -2.5);
+    p.setBrush(Qt::NoBrush);
+    p.setPen(QPen(Qt::white, 5));
+    p.drawRect(mark);
+    p.setPen(QPen(Qt::black, 2.5));
+    p.drawRect(mark);
+  }
   p.restore();
 
   // Frame and axes with ticks.
@@ -251,6 +274,13 @@ void StudyMap::render(QPainter& p, const QRectF& rect) const {
     }
     if (!vt.corner.isEmpty())
       p.drawText(QRectF(bar.left() - 10, bar.top() - 18, 90, 16), Qt::AlignLeft, vt.corner);
+    // The bar's title: what its colours measure, read upwards beside the tick labels.
+    p.save();
+    p.translate(bar.right() + 78, bar.center().y());
+    p.rotate(-90);
+    p.drawText(QRectF(-bar.height() / 2, -9, bar.height(), 18), Qt::AlignHCenter,
+               metrics.elidedText(grid_.valueName, Qt::ElideRight, bar.height()));
+    p.restore();
     if (grid_.failed() > 0) {  // the key to the hatching
       const QRectF key(bar.left(), bar.bottom() + 14, 16, 12);
       p.fillRect(key, QColor(232, 232, 232));
@@ -259,7 +289,6 @@ void StudyMap::render(QPainter& p, const QRectF& rect) const {
       p.drawText(QRectF(key.right() + 4, key.top() - 2, 70, 16), Qt::AlignLeft, tr("no value"));
     }
   }
-  (void)metrics;
   p.restore();
 }
 
@@ -319,7 +348,15 @@ void StudyMap::mouseMoveEvent(QMouseEvent* event) {
 void StudyMap::mouseReleaseEvent(QMouseEvent* event) {
   if (event->button() != Qt::LeftButton) return;
   const int cell = cellAt(event->position());
-  if (cell >= 0 && !grid_.statuses[static_cast<size_t>(cell)].isEmpty()) emit cellClicked(cell);
+  if (cell >= 0 && !grid_.statuses[static_cast<size_t>(cell)].isEmpty()) {
+    setSelectedCell(cell);
+    emit cellClicked(cell);
+  }
+}
+
+void StudyMap::setSelectedCell(int cell) {
+  selected_ = cell >= 0 && cell < grid_.cellCount() ? cell : -1;
+  update();
 }
 
 }  // namespace nhui

@@ -1,5 +1,6 @@
 // The view of a parameter study: one varied quantity as a line plot of the measure, two as a
-// heat map (viridis, with a colour bar). Cells fill in as runs finish; runs that failed or
+// heat map (viridis, with a colour bar titled by the measure). The clicked cell is outlined.
+// Cells fill in as runs finish; runs that failed or
 // gave no number are hatched grey and say their status on hover. Drawn with QPainter, so the
 // same code paints the widget, a PNG and an SVG.
 #pragma once
@@ -50,11 +51,15 @@ class StudyMap : public QWidget {
   QPointF cellCentre(int cell, const QRectF& rect) const;
   int cellAt(const QPointF& point) const { return cellAt(point, QRectF(rect())); }
   QPointF cellCentre(int cell) const { return cellCentre(cell, QRectF(rect())); }
+  // The cell last clicked (opened in the main view), outlined on the map; -1: none. A new
+  // grid clears it.
+  int selectedCell() const { return selected_; }
+  void setSelectedCell(int cell);
   // What hovering the cell shows: its axis values, the measure and the status.
   QString describe(int cell) const;
 
   QSize sizeHint() const override { return {480, 360}; }
-  QSize minimumSizeHint() const override { return {240, 180}; }
+  QSize minimumSizeHint() const override { return {240, 140}; }
 
  signals:
   void cellClicked(int cell);
@@ -68,6 +73,7 @@ class StudyMap : public QWidget {
   struct Frame;  // the plot area and the data ranges of one painting
   Frame frame(const QRectF& rect) const;
   StudyGrid grid_;
+  int selected_ = -1;
 };
 
 }  // namespace nhui

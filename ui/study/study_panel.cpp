@@ -1,7 +1,9 @@
 #include "ui/study/study_panel.h"
 
+#include <QBoxLayout>
 #include <QCheckBox>
 #include <QComboBox>
+#include <QDockWidget>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QGridLayout>
@@ -9,12 +11,14 @@
 #include <QImage>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMainWindow>
 #include <QMenu>
 #include <QPainter>
 #include <QPushButton>
 #include <QSaveFile>
 #include <QSpinBox>
 #include <QSvgGenerator>
+#include <QTimer>
 #include <QToolButton>
 #include <QVBoxLayout>
 #include <algorithm>
@@ -22,6 +26,7 @@
 #include <limits>
 
 #include "core/io/atomic_output.h"
+#include "core/model/catalogue.h"
 #include "core/study/study_runner.h"
 #include "ui/sim/simulation_controller.h"
 
@@ -40,6 +45,25 @@ QString shellWord(const QString& word) {
   QString quoted = word;
   quoted.replace("'", "'\\''");
   return "'" + quoted + "'";
+}
+
+// The state variables whose initial value a study can vary: the coordinates and the
+// independent velocities; the others are completed from the constraints (SystemInfo::
+// independentVelocities), so a value given for them would not be the run's.
+std::vector<std::string> variedInitialValues(const nh::SystemModel& system,
+                                             nh::DynamicsKind dynamics) {
+  const nh::SystemInfo& info = system.info();
+  const auto& independent = info.independentVelocities;
+  std::vector<std::string> out;
+  for (const std::string& name : nh::stateLayout(system, dynamics).names) {
+    const bool velocity =
+        std::find(info.velocities.begin(), info.velocities.end(), name) != info.velocities.end();
+    if (velocity && !independent.empty() &&
+        std::find(independent.begin(), independent.end(), name) == independent.end())
+      continue;
+    out.push_back(name);
+  }
+  return out;
 }
 
 QString duration(double seconds) {
@@ -66,7 +90,12 @@ struct StudyPanel::Job {
 
 StudyPanel::StudyPanel(SimulationController* controller, QWidget* parent)
     : QWidget(parent), controller_(controller) {
-  auto* layout = new QVBoxLayout(this);
+  // The controls above the map, or beside it where the panel is much wider than high.
+  box_ = new QBoxLayout(QBoxLayout::TopToBottom, this);
+  controls_ = new QWidget;
+  auto* layout = new QVBoxLayout(controls_);
+  layout->setContentsMargins(0, 0, 0, 0);
+  box_->addWidget(controls_);
   auto* form = new QGridLayout;
   layout->addLayout(form);
   for (int a = 0; a < 2; ++a) {
@@ -196,11 +225,44 @@ StudyPanel::StudyPanel(SimulationController* controller, QWidget* parent)
   message_->hide();
   failures_->hide();
   map_ = new StudyMap;
-  layout->addWidget(map_, 1);
+  layout->addStretch(0);
+  box_->addWidget(map_, 1);
   connect(map_, &StudyMap::cellClicked, this, &StudyPanel::openCell);
 
   rebuildChoices();
   connect(controller_, &SimulationController::scenarioChanged, this, &StudyPanel::rebuildChoices);
+}
+
+void StudyPanel::resizeEvent(QResizeEvent* event) {
+  QWidget::resizeEvent(event);
+  // Beside: when the room the panel has (its scroll area's view, when in one) is much wider
+  // than high and leaves the map 360 pixels of width.
+  const QSize room = parentWidget() ? parentWidget()->size() : size();
+  const bool beside =
+      room.width() >= 2 * room.height() && room.width() - controls_->sizeHint().width() >= 360;
+  box_->setDirection(beside ? QBoxLayout::LeftToRight : QBoxLayout::TopToBottom);
+  controls_->setMaximumWidth(beside ? controls_->sizeHint().width() : QWIDGETSIZE_MAX);
+}
+
+void StudyPanel::showEvent(QShowEvent* event) {
+  QWidget::showEvent(event);
+  if (fitted_) return;
+  fitted_ = true;
+  // Shown the first time in a dock of a main window: the dock gets the height the controls
+  // and the map need (at most half the window's), so that the map is not cut off below them.
+  QWidget* w = parentWidget();
+  while (w && !qobject_cast<QDockWidget*>(w)) w = w->parentWidget();
+  auto* dock = qobject_cast<QDockWidget*>(w);
+  auto* window = dock ? qobject_cast<QMainWindow*>(dock->parentWidget()) : nullptr;
+  if (!window || dock->isFloating()) return;
+  // After the dock's layout has settled (a resize asked for while it is shown is lost).
+  QTimer::singleShot(0, dock, [this, dock, window] {
+    const int needed =
+        controls_->sizeHint().height() + map_->sizeHint().height() + (dock->height() - height());
+    const int wanted = std::min(needed, window->height() / 2);
+    if (dock->isVisible() && !dock->isFloating() && dock->height() < wanted)
+      window->resizeDocks({dock}, {wanted}, Qt::Vertical);
+  });
 }
 
 StudyPanel::~StudyPanel() {
@@ -210,6 +272,9 @@ StudyPanel::~StudyPanel() {
 
 void StudyPanel::rebuildChoices() {
   const nh::SystemModel& system = controller_->system();
+  // Another system: the last study was of the one before (its names may not exist here).
+  if (system.name() != systemName_) lastSettings_.reset();
+  systemName_ = system.name();
   const nh::Scenario scenario = controller_->scenario();
   for (int a = 0; a < 2; ++a) {
     QComboBox* box = axes_[a].name;
@@ -218,7 +283,7 @@ void StudyPanel::rebuildChoices() {
     for (const nh::ParameterInfo& p : system.info().parameters)
       box->addItem(QString::fromStdString(p.name), QString::fromStdString(p.unit));
     box->insertSeparator(box->count());
-    for (const std::string& s : nh::stateLayout(system, scenario.dynamics).names)
+    for (const std::string& s : variedInitialValues(system, scenario.dynamics))
       box->addItem(QString::fromStdString(s), QStringLiteral("initial value"));
     int index = kept.isEmpty() ? -1 : box->findText(kept);  // "" would find the separator
     if (index < 0)
@@ -227,7 +292,8 @@ void StudyPanel::rebuildChoices() {
     axisChosen(a);
   }
   measure_->clear();
-  QStringList suggestions{"final(t)", "max(energy) - min(energy)"};
+  // A state variable's final value first (final(t) is the end time, the same in every run).
+  QStringList suggestions;
   const auto names = nh::stateLayout(system, scenario.dynamics).names;
   for (size_t i = 0; i < std::min<size_t>(names.size(), 3); ++i) {
     const QString q = QString::fromStdString(names[i]);
@@ -235,6 +301,7 @@ void StudyPanel::rebuildChoices() {
                 << "max(abs(" + q + "))"
                 << "first_crossing(" + q + ")";
   }
+  suggestions << "max(energy) - min(energy)";
   measure_->addItems(suggestions);
   measure_->setCurrentText(suggestions.front());
   tEnd_->setText(number(scenario.tEnd));
@@ -281,6 +348,18 @@ void StudyPanel::setAxis(int axis, const QString& name, double from, double to, 
   c.count->setValue(count);
 }
 
+void StudyPanel::applySettings(const StudySettings& settings) {
+  for (size_t a = 0; a < settings.axes.size() && a < 2; ++a) {
+    const StudySettings::Axis& axis = settings.axes[a];
+    if (axes_[a].name->findText(axis.name) < 0) continue;
+    setAxis(static_cast<int>(a), axis.name, axis.from, axis.to, axis.count);
+  }
+  setSecondAxisEnabled(settings.axes.size() >= 2);
+  if (!settings.measure.isEmpty()) setMeasure(settings.measure);
+  setEndTime(settings.tEnd);
+  lastSettings_ = settings;  // saved again with the session until another study runs
+}
+
 void StudyPanel::setSecondAxisEnabled(bool on) { secondAxis_->setChecked(on); }
 void StudyPanel::setMeasure(const QString& measure) { measure_->setCurrentText(measure); }
 void StudyPanel::setEndTime(double tEnd) { tEnd_->setText(number(tEnd)); }
@@ -308,7 +387,12 @@ void StudyPanel::setRunning(bool on) {
 QString StudyPanel::sweepCommandLine(const nh::study::StudySpec& spec) const {
   const nh::Scenario& s = spec.base;
   const nh::SystemModel& system = controller_->system();
-  QStringList words{"nhsim", "sweep", QString::fromStdString(s.system)};
+  // A model file by its path (one saved outside the model folder has no name nhsim knows),
+  // a built-in system by its name.
+  const std::string path = nh::catalogueEntry(system).path;
+  const QString model = path.empty() ? QString::fromStdString(s.system)
+                                     : QFileInfo(QString::fromStdString(path)).absoluteFilePath();
+  QStringList words{"nhsim", "sweep", model};
   words << "--t-end" << number(s.tEnd) << "--dt-out" << number(s.dtOut);
   words << "--integrator" << QString::fromStdString(nh::toString(s.integrator.method)) << "--rtol"
         << number(s.integrator.rtol) << "--atol" << number(s.integrator.atol);
@@ -335,6 +419,11 @@ bool StudyPanel::run() {
   nh::study::StudySpec spec;
   spec.base = controller_->scenario();
   spec.base.view.clear();
+  // A model file opened from outside the catalogue's folders is found by its path only.
+  if (const nh::CatalogueEntry entry = nh::catalogueEntry(controller_->system());
+      entry.origin == nh::SystemOrigin::File && !entry.path.empty())
+    spec.base.system =
+        QFileInfo(QString::fromStdString(entry.path)).absoluteFilePath().toStdString();
   bool ok = false;
   spec.base.tEnd = tEnd_->text().toDouble(&ok);
   if (!ok || !(spec.base.tEnd > 0)) {
@@ -357,7 +446,7 @@ bool StudyPanel::run() {
   }
   const QString measure = measure_->currentText().trimmed();
   if (measure.isEmpty()) {
-    showError(tr("Give a measure, e.g. final(t) or max(abs(...))"));
+    showError(tr("Give a measure, e.g. final(x) or max(abs(x)) for a state variable x"));
     return false;
   }
   spec.measures = {measure.toStdString()};
@@ -409,6 +498,13 @@ bool StudyPanel::run() {
 
   study_ = study;
   command_ = sweepCommandLine(spec);
+  StudySettings settings;
+  for (const auto& axis : spec.grid)
+    settings.axes.push_back(
+        {QString::fromStdString(axis.name), axis.from, axis.to, static_cast<int>(axis.count)});
+  settings.measure = measure;
+  settings.tEnd = spec.base.tEnd;
+  lastSettings_ = settings;
   results_.clear();
   results_.reserve(static_cast<size_t>(study->runCount()));
   partial_ = false;
@@ -646,6 +742,7 @@ bool StudyPanel::exportCsv(const QString& path) {
 void StudyPanel::openCell(int cell) {
   const StudyGrid& grid = map_->grid();
   if (cell < 0 || cell >= grid.cellCount()) return;
+  map_->setSelectedCell(cell);
   QStringList names{grid.xName};
   QVector<double> values{grid.xs[static_cast<size_t>(cell / grid.ny())]};
   if (grid.twoDimensional()) {

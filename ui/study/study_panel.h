@@ -14,6 +14,7 @@
 #include <atomic>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -22,6 +23,7 @@
 #include "ui/study/study_csv.h"
 #include "ui/study/study_map.h"
 
+class QBoxLayout;
 class QCheckBox;
 class QComboBox;
 class QLabel;
@@ -33,6 +35,19 @@ class QToolButton;
 namespace nhui {
 
 class SimulationController;
+
+// What a study varies and measures, as a scenario file's view keeps it ("study" in the view:
+// ui/window/scenario_view.h): one or two axes, the measure and the end time of each run.
+struct StudySettings {
+  struct Axis {
+    QString name;
+    double from = 0, to = 1;
+    int count = 2;
+  };
+  std::vector<Axis> axes;
+  QString measure;
+  double tEnd = 10;
+};
 
 class StudyPanel : public QWidget {
   Q_OBJECT
@@ -47,6 +62,10 @@ class StudyPanel : public QWidget {
   void setMeasure(const QString& measure);
   void setEndTime(double tEnd);
   void setJobs(int jobs);
+  // The settings of the last study run here (none before the first); a session saved with
+  // them brings them back with applySettings (axes whose names the system lacks are left).
+  const std::optional<StudySettings>& lastSettings() const { return lastSettings_; }
+  void applySettings(const StudySettings& settings);
 
   // Run: builds the study from the controls and the main view's scenario and starts it in
   // the background. False (and a message in messageLabel()) when the input is refused.
@@ -70,6 +89,10 @@ class StudyPanel : public QWidget {
   // Results in run order (a prefix of the study's runs when it was cancelled).
   long resultCount() const { return static_cast<long>(results_.size()); }
 
+ protected:
+  void resizeEvent(QResizeEvent* event) override;
+  void showEvent(QShowEvent* event) override;
+
  signals:
   // The user picked a run: set these parameters / initial values (by name) in the main view.
   void runChosen(const QStringList& names, const QVector<double>& values);
@@ -89,6 +112,9 @@ class StudyPanel : public QWidget {
   QString sweepCommandLine(const nh::study::StudySpec& spec) const;
 
   SimulationController* controller_;
+  QBoxLayout* box_ = nullptr;    // the controls and the map
+  QWidget* controls_ = nullptr;  // above the map, or beside it in a wide panel
+  bool fitted_ = false;          // the dock was given room for the map once
   struct AxisControls {
     QComboBox* name = nullptr;
     QLineEdit *from = nullptr, *to = nullptr;
@@ -116,6 +142,8 @@ class StudyPanel : public QWidget {
   std::shared_ptr<const nh::study::Study> study_;  // the running or last study
   std::vector<nh::study::RunResult> results_;
   bool partial_ = false;
+  std::optional<StudySettings> lastSettings_;
+  std::string systemName_;  // the system the choices were built for
 };
 
 }  // namespace nhui

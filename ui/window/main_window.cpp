@@ -1344,6 +1344,7 @@ ScenarioView MainWindow::currentView() const {
   v.compare = controller_->compareMode();
   v.ghostParameter = QString::fromStdString(controller_->ghostParameter());
   v.ghostValue = controller_->ghostValue();
+  v.study = study_->lastSettings();
   return v;
 }
 
@@ -1372,6 +1373,7 @@ void MainWindow::applyView(const ScenarioView& view) {
   if (view.phase) phase_->setVariables(view.phase->at(0), view.phase->at(1));
   if (view.timeSeries) timeSeries_->setVariables(*view.timeSeries);
   if (view.compare) setCompare(*view.compare, view.ghostParameter, view.ghostValue);
+  if (view.study) study_->applySettings(*view.study);
   if (view.note.isEmpty()) {
     lessonBar_->hide();
   } else {

@@ -72,7 +72,8 @@ ScenarioView parseScenarioView(const std::string& json) {
   if (doc.isNull() || !doc.isObject()) fail("not a JSON object");
   const QJsonObject o = doc.object();
   checkKeys(o,
-            {"version", "title", "note", "speed", "step", "camera", "display", "plots", "compare"},
+            {"version", "title", "note", "speed", "step", "camera", "display", "plots", "compare",
+             "study"},
             "the view");
   const QJsonValue version = o.value("version");
   if (!version.isDouble() || version.toDouble() != std::floor(version.toDouble()) ||
@@ -153,6 +154,39 @@ ScenarioView parseScenarioView(const std::string& json) {
       fail("'compare.mode' must be \"off\", \"vakonomic\" or \"ghost\"");
     }
   }
+  if (o.contains("study")) {
+    if (!o.value("study").isObject()) fail("'study' must be an object");
+    const QJsonObject st = o.value("study").toObject();
+    checkKeys(st, {"vary", "measure", "t_end"}, "'study'");
+    StudySettings study;
+    const QJsonArray vary = st.value("vary").toArray();
+    if (!st.value("vary").isArray() || vary.size() < 1 || vary.size() > 2)
+      fail("'study.vary' must be a list of one or two axes {name, from, to, count}");
+    for (const QJsonValue& v : vary) {
+      if (!v.isObject())
+        fail("'study.vary' must be a list of one or two axes {name, from, to, count}");
+      const QJsonObject a = v.toObject();
+      checkKeys(a, {"name", "from", "to", "count"}, "an axis of 'study.vary'");
+      if (!a.value("name").isString() || a.value("name").toString().isEmpty())
+        fail("an axis of 'study.vary' needs a 'name' (a parameter or a state variable)");
+      if (!a.contains("from") || !a.contains("to") || !a.contains("count"))
+        fail("an axis of 'study.vary' needs 'name', 'from', 'to' and 'count'");
+      StudySettings::Axis axis;
+      axis.name = a.value("name").toString();
+      axis.from = *number(a, "from", "study.vary", -1e300, 1e300);
+      axis.to = *number(a, "to", "study.vary", -1e300, 1e300);
+      const double count = *number(a, "count", "study.vary", 1, 100000);
+      if (count != std::floor(count))
+        fail("'study.vary.count' must be a whole number from 1 to 100000");
+      axis.count = static_cast<int>(count);
+      study.axes.push_back(axis);
+    }
+    if (st.contains("measure") && !st.value("measure").isString())
+      fail("'study.measure' must be text");
+    study.measure = st.value("measure").toString();
+    study.tEnd = number(st, "t_end", "study", 1e-9, 1e9).value_or(10);
+    view.study = study;
+  }
   return view;
 }
 
@@ -198,6 +232,17 @@ std::string scenarioViewToJson(const ScenarioView& view) {
         break;
     }
     o["compare"] = c;
+  }
+  if (view.study) {
+    QJsonObject st;
+    QJsonArray vary;
+    for (const StudySettings::Axis& a : view.study->axes)
+      vary.append(
+          QJsonObject{{"name", a.name}, {"from", a.from}, {"to", a.to}, {"count", a.count}});
+    st["vary"] = vary;
+    if (!view.study->measure.isEmpty()) st["measure"] = view.study->measure;
+    st["t_end"] = view.study->tEnd;
+    o["study"] = st;
   }
   return QJsonDocument(o).toJson(QJsonDocument::Compact).toStdString();
 }

@@ -1,7 +1,8 @@
 // The "view" part of a scenario file (format version 2, nh::Scenario::view): how nhlab shows
 // a run — a lesson's title and "what to watch" note, playback speed, camera mode, display
-// toggles, the plotted variables and the comparison. Every entry is optional: what a file
-// leaves out keeps the window's current setting. The part carries its own version (1).
+// toggles, the plotted variables, the comparison and the Study panel's last study. Every entry is
+// optional: what a file leaves out keeps the window's current setting. The part carries its own
+// version (1).
 #pragma once
 
 #include <QString>
@@ -10,6 +11,7 @@
 #include <string>
 
 #include "ui/sim/simulation_controller.h"
+#include "ui/study/study_panel.h"
 
 namespace nhui {
 
@@ -34,6 +36,8 @@ struct ScenarioView {
   std::optional<CompareMode> compare;
   QString ghostParameter;
   double ghostValue = 0;
+  // "study": {"vary": [{"name", "from", "to", "count"}, …one or two], "measure", "t_end"}
+  std::optional<StudySettings> study;
 };
 
 // Throws nh::InputError naming the key and what is allowed. Empty text: an empty view.

@@ -2,18 +2,60 @@
 
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QMouseEvent>
 #include <QSlider>
+#include <QStyle>
+#include <QStyleOptionSlider>
 #include <cmath>
+#include <functional>
 
 #include "ui/sim/simulation_controller.h"
 
 namespace nhui {
 
+namespace {
+
+// A slider that jumps to a click on its groove (a seek to that moment, as a media player's
+// timeline) instead of stepping a page towards it; the press then drags the handle on.
+class SeekSlider : public QSlider {
+ public:
+  explicit SeekSlider(std::function<void(int)> seek) : QSlider(Qt::Horizontal), seek_(seek) {}
+
+ protected:
+  void mousePressEvent(QMouseEvent* event) override {
+    if (event->button() == Qt::LeftButton && maximum() > minimum()) {
+      QStyleOptionSlider option;
+      initStyleOption(&option);
+      const QRect handle =
+          style()->subControlRect(QStyle::CC_Slider, &option, QStyle::SC_SliderHandle, this);
+      const QPoint at = event->position().toPoint();
+      if (!handle.contains(at)) {
+        const QRect groove =
+            style()->subControlRect(QStyle::CC_Slider, &option, QStyle::SC_SliderGroove, this);
+        const int v = QStyle::sliderValueFromPosition(
+            minimum(), maximum(), at.x() - groove.x() - handle.width() / 2,
+            groove.width() - handle.width(), option.upsideDown);
+        {
+          const QSignalBlocker block(this);
+          setValue(v);
+        }
+        seek_(v);
+      }
+    }
+    QSlider::mousePressEvent(event);  // the handle, now under the pointer, follows a drag
+  }
+
+ private:
+  std::function<void(int)> seek_;
+};
+
+}  // namespace
+
 TimelineBar::TimelineBar(SimulationController* controller, QWidget* parent)
     : QWidget(parent), controller_(controller) {
   auto* row = new QHBoxLayout(this);
   row->setContentsMargins(8, 4, 8, 4);
-  slider_ = new QSlider(Qt::Horizontal);
+  slider_ = new SeekSlider([this](int v) { seekTo(v); });
   slider_->setObjectName("timeline");
   slider_->setRange(0, kSteps);
   slider_->setToolTip(tr("Scrub through the recorded history; Play resumes from there"));
@@ -27,10 +69,14 @@ TimelineBar::TimelineBar(SimulationController* controller, QWidget* parent)
   connect(slider_, &QSlider::valueChanged, this, [this](int v) {
     // Only the user's moves seek; refresh() moves the slider with its signals blocked.
     if (!slider_->isSliderDown() && !dragging_ && !slider_->hasFocus()) return;
-    const RunHistory& run = controller_->primary();
-    if (run.empty()) return;
-    controller_->seek(run.firstTime() + (run.lastTime() - run.firstTime()) * v / kSteps);
+    seekTo(v);
   });
+}
+
+void TimelineBar::seekTo(int v) {
+  const RunHistory& run = controller_->primary();
+  if (run.empty()) return;
+  controller_->seek(run.firstTime() + (run.lastTime() - run.firstTime()) * v / kSteps);
 }
 
 void TimelineBar::refresh() {

@@ -1,5 +1,5 @@
 // The history bar under the 3D view: a slider over the recorded time span of the primary run
-// (dragging it seeks the controller) and a "t / end" label.
+// (dragging it, or clicking its groove, seeks the controller) and a "t / end" label.
 #pragma once
 
 #include <QWidget>
@@ -24,6 +24,8 @@ class TimelineBar : public QWidget {
   static constexpr int kSteps = 10000;  // slider positions over the recorded span
 
  private:
+  void seekTo(int sliderValue);
+
   SimulationController* controller_;
   QSlider* slider_ = nullptr;
   QLabel* label_ = nullptr;
