@@ -11,6 +11,7 @@
 #include <QtTest>
 #include <cmath>
 
+#include "ui/sim/run_style.h"
 #include "ui/sim/simulation_controller.h"
 #include "ui/window/main_window.h"
 
@@ -132,6 +133,36 @@ class PlotPanelsTest : public QObject {
     series->refresh();
     const nhui::PlotCurve& playing = series->plot()->panes()[0].curves[0];
     QCOMPARE(playing.count, c->primary().indexAtOrBefore(c->displayTime() + 1e-9) + 1);
+  }
+
+  // The legend names each run by what tells it apart: the dynamics when comparing dynamics,
+  // the parameter's value when comparing with a ghost (the primary run was labelled
+  // "nonholonomic" beside the ghost's "ghost: Omega0 = 2"); the curves take the runs' colours
+  // from the one table (ui/sim/run_style.h) the scene and the notes use.
+  void legendsNameWhatTellsTheRunsApart() {
+    nhui::MainWindow window(false);
+    window.resize(1400, 900);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    nhui::SimulationController* c = window.controller();
+    window.setCompare(nhui::CompareMode::Ghost, "Omega0", 2.0);
+    QVERIFY(c->waitForTime(0.5, 30000));
+    c->tick();
+    nhui::TimeSeriesPanel* series = window.timeSeriesPanel();
+    series->refresh();
+    const auto& curves = series->plot()->panes()[0].curves;
+    QCOMPARE(curves.size(), size_t(2));
+    QCOMPARE(curves[0].name, QStringLiteral("Omega0 = 1"));
+    QCOMPARE(curves[1].name, QStringLiteral("Omega0 = 2"));
+    const nhui::Rgb8 blue = nhui::kRunStyles[0].onDark, orange = nhui::kRunStyles[1].onDark;
+    QCOMPARE(curves[0].colour, QColor(blue.r, blue.g, blue.b));
+    QCOMPARE(curves[1].colour, QColor(orange.r, orange.g, orange.b));
+    window.setCompare(nhui::CompareMode::Vakonomic);
+    QVERIFY(c->waitForTime(0.5, 30000));
+    c->tick();
+    series->refresh();
+    QCOMPARE(series->plot()->panes()[0].curves[0].name, QStringLiteral("nonholonomic"));
+    QCOMPARE(series->plot()->panes()[0].curves[1].name, QStringLiteral("vakonomic"));
   }
 };
 

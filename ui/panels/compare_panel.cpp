@@ -7,6 +7,7 @@
 #include "core/nh/errors.h"
 #include "ui/panels/parameter_panel.h"
 #include "ui/panels/undo_commands.h"
+#include "ui/sim/run_style.h"
 
 namespace nhui {
 
@@ -50,8 +51,10 @@ ComparePanel::ComparePanel(SimulationController* controller, QUndoStack* undo, Q
   form->addRow(tr("Ghost value"), ghostValue_);
   form->addRow(reason);
   auto* note =
-      new QLabel(tr("The second run starts from the same initial state and is drawn "
-                    "in orange in the scene and in every plot."));
+      new QLabel(tr("The second run starts from the same initial state. In the scene and in "
+                    "every plot the first run is drawn in %1, the second in %2.")
+                     .arg(QString::fromLatin1(kRunStyles[0].colourName),
+                          QString::fromLatin1(kRunStyles[1].colourName)));
   note->setWordWrap(true);
   form->addRow(note);
   connect(mode_, &QComboBox::activated, this, &ComparePanel::apply);

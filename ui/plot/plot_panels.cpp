@@ -11,6 +11,7 @@
 #include <QVBoxLayout>
 #include <cstring>
 
+#include "ui/sim/run_style.h"
 #include "ui/sim/simulation_controller.h"
 
 namespace nhui {
@@ -94,16 +95,6 @@ quint64 dataKey(const SimulationController& c, quint64 revision, int run, const 
 
 }  // namespace
 
-QString runName(const SimulationController& c, int run) {
-  if (run == 0 || c.compareMode() == CompareMode::Vakonomic) {
-    const RunHistory* h = run == 0 ? &c.primary() : c.comparison();
-    return h ? QString::fromStdString(nh::toString(h->dynamics())) : QString();
-  }
-  return QStringLiteral("ghost: %1 = %2")
-      .arg(QString::fromStdString(c.ghostParameter()))
-      .arg(c.ghostValue());
-}
-
 QString variableDisplayName(const nh::SystemInfo& info, const QString& column) {
   if (column == "t") return QStringLiteral("t [s]");
   if (column == "energy_error")
@@ -117,7 +108,10 @@ QString variableDisplayName(const nh::SystemInfo& info, const QString& column) {
   return column;
 }
 
-QColor runColour(int run) { return run == 0 ? QColor(86, 180, 255) : QColor(255, 150, 40); }
+QColor runColour(int run) {
+  const Rgb8 c = kRunStyles[run == 0 ? 0 : 1].onDark;
+  return QColor(c.r, c.g, c.b);
+}
 
 PhasePortraitPanel::PhasePortraitPanel(SimulationController* controller, QWidget* parent)
     : QWidget(parent), controller_(controller) {
@@ -227,7 +221,7 @@ void PhasePortraitPanel::refresh() {
     const int xc = run->columnIndex(xn), yc = run->columnIndex(yn);
     if (xc < 0 || yc < 0) continue;
     PlotCurve c;
-    c.name = controller_->comparison() ? runName(*controller_, r) : QString();
+    c.name = controller_->comparison() ? runLabel(*controller_, r) : QString();
     c.colour = runColour(r);
     c.run = r;
     c.x = run->column(xc).data();
@@ -331,7 +325,7 @@ void TimeSeriesPanel::refresh() {
       const int c = run->columnIndex(name.toStdString());
       if (c < 0) continue;
       PlotCurve curve;
-      curve.name = controller_->comparison() ? runName(*controller_, r) : QString();
+      curve.name = controller_->comparison() ? runLabel(*controller_, r) : QString();
       curve.colour = runColour(r);
       curve.run = r;
       curve.x = run->times().data();

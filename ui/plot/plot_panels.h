@@ -16,7 +16,6 @@ namespace nhui {
 
 class SimulationController;
 
-QString runName(const SimulationController& controller, int run);
 QColor runColour(int run);
 
 // What the plots call a recorded column: the system's label and unit ("friction force x [N]"

@@ -407,8 +407,8 @@ PlotStyle PlotStyle::light() {
   s.frame = QColor(120, 124, 132);
   s.grid = QColor(222, 225, 230);
   s.text = QColor(30, 32, 38);
-  s.runColours[0] = QColor(20, 100, 200);
-  s.runColours[1] = QColor(214, 95, 0);
+  s.runColours[0] = runColourOf(kRunStyles[0].onLight);
+  s.runColours[1] = runColourOf(kRunStyles[1].onLight);
   return s;
 }
 

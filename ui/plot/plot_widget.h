@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "ui/plot/curve_trace.h"
+#include "ui/sim/run_style.h"
 
 class QPainter;
 
@@ -54,12 +55,15 @@ struct PlotPane {
 
 // The plots' colours and sizes, for a dark or a light theme: the one place the widget, the
 // PNG/SVG export and the animation export take them from.
+inline QColor runColourOf(Rgb8 c) { return QColor(c.r, c.g, c.b); }
+
 struct PlotStyle {
   QColor background{24, 27, 34};
   QColor frame{90, 98, 112};
   QColor grid{52, 58, 70};
   QColor text{210, 216, 226};
-  QColor runColours[2] = {QColor(86, 180, 255), QColor(255, 150, 40)};
+  // The runs' colours on this theme (ui/sim/run_style.h, the one table of them).
+  QColor runColours[2] = {runColourOf(kRunStyles[0].onDark), runColourOf(kRunStyles[1].onDark)};
   double lineWidth = 1.6;
   double fontScale = 1.0;
 

@@ -14,8 +14,8 @@ QString runLabel(const SimulationController& c, int run) {
   const std::string& name = c.ghostParameter();
   const int i = c.system().parameterIndex(name);
   const double value = run == 0 && i >= 0 ? c.parameters()[i] : c.ghostValue();
-  return QStringLiteral("%1 = %2")
-      .arg(QString::fromStdString(name), QString::fromStdString(nh::formatValue(value)));
+  return QStringLiteral("%1 = %2").arg(QString::fromStdString(name),
+                                       QString::fromStdString(nh::formatValue(value)));
 }
 
 }  // namespace nhui

@@ -16,10 +16,10 @@ struct Rgb8 {
 };
 
 struct RunStyle {
-  const char* colourName;         // as the notes and the Compare panel say it
-  Rgb8 onDark;                    // curves on the dark plot theme, trails in the 3D view
-  Rgb8 onLight;                   // curves on the light plot theme (print, slides)
-  std::array<Rgb8, 4> trails;     // a run's trails in the 3D view, one per traced point
+  const char* colourName;      // as the notes and the Compare panel say it
+  Rgb8 onDark;                 // curves on the dark plot theme, trails in the 3D view
+  Rgb8 onLight;                // curves on the light plot theme (print, slides)
+  std::array<Rgb8, 4> trails;  // a run's trails in the 3D view, one per traced point
 };
 
 // [0] the primary run, [1] the comparison run (vakonomic, or the ghost).
