@@ -18,6 +18,7 @@
 #include <thread>
 
 #include "app/nhsim/sweep_output.h"
+#include "core/nh/run_checks.h"
 #include "core/study/study_runner.h"
 
 namespace nh::cli {
@@ -170,6 +171,10 @@ void SweepRecorder::add(const study::RunResult& result) {
   out_->add(result);
   ++done_;
   if (result.status != "ok") ++failed_;
+  if (result.energyDrift > kEnergyDriftThreshold) {
+    ++drifted_;
+    worstDrift_ = std::max(worstDrift_, result.energyDrift);
+  }
   if (progress_) {
     const auto now = std::chrono::steady_clock::now();
     if (now - lastReport_ >= interval_) {
@@ -188,6 +193,12 @@ int SweepRecorder::finish(long written, int signal, const std::string& workers) 
                  line_.out == "-" ? "standard output" : line_.out.c_str());
     return 128 + (signal != 0 ? signal : SIGINT);
   }
+  if (drifted_ > 0)  // once for the sweep, whatever the number of runs
+    std::fprintf(stderr,
+                 "nhsim: warning: %ld of %ld runs changed their energy by more than 1 %% (up to "
+                 "%.3g %%) although the equations conserve it: the integration is inaccurate; "
+                 "tighten the tolerance (--rtol, --atol) or the step\n",
+                 drifted_, total, 100 * worstDrift_);
   if (!line_.quiet && line_.out != "-") {
     const double elapsed =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();

@@ -42,6 +42,8 @@ class SweepRecorder {
   const study::Study& study_;
   std::unique_ptr<SweepOutput> out_;
   long done_ = 0, failed_ = 0;
+  long drifted_ = 0;       // runs whose conserved energy changed by more than 1 %
+  double worstDrift_ = 0;  // the largest such change, relative
   bool progress_, tty_;
   std::chrono::steady_clock::time_point start_, lastReport_;
   std::chrono::milliseconds interval_;

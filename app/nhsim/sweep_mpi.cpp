@@ -57,6 +57,7 @@ void pack(const study::RunResult& result, std::vector<char>& out) {
   for (const double v : result.measures) put(out, v);
   put<std::uint32_t>(out, static_cast<std::uint32_t>(result.status.size()));
   out.insert(out.end(), result.status.begin(), result.status.end());
+  put(out, result.energyDrift);
 }
 
 study::RunResult unpack(const std::vector<char>& in, size_t& at, int varied, int measures) {
@@ -68,6 +69,7 @@ study::RunResult unpack(const std::vector<char>& in, size_t& at, int varied, int
   if (at + length > in.size()) throw Error("internal error: a short MPI message");
   result.status.assign(in.data() + at, length);
   at += length;
+  result.energyDrift = take<double>(in, at);
   return result;
 }
 

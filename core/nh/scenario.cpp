@@ -8,6 +8,7 @@
 #include <limits>
 
 #include "core/nh/errors.h"
+#include "core/nh/messages.h"
 
 namespace nh {
 
@@ -107,7 +108,7 @@ std::vector<double> resolveParameters(const SystemModel& system,
     if (i < 0) {
       std::vector<std::string> known;
       for (const auto& p : params) known.push_back(p.name);
-      throw InputError("unknown parameter '" + name + "' for system '" + system.name() +
+      throw InputError("unknown parameter '" + name + "' for system '" + echoInput(system.name()) +
                        "' (parameters: " + (known.empty() ? "none" : joinNames(known)) + ")");
     }
     if (!params[i].allows(value))
@@ -116,7 +117,7 @@ std::vector<double> resolveParameters(const SystemModel& system,
     values[i] = value;
   }
   if (const std::string why = system.checkParameters(values.data()); !why.empty())
-    throw InputError("parameters of '" + system.name() + "' not allowed: " + why);
+    throw InputError("parameters of '" + echoInput(system.name()) + "' not allowed: " + why);
   return values;
 }
 
@@ -136,8 +137,8 @@ std::vector<double> initialState(const EquationsOfMotion& equations, double t0,
   for (const auto& [name, value] : overrides) {
     const int pos = layout.find(name);
     if (pos < 0)
-      throw InputError("unknown state variable '" + name + "' for system '" + system.name() +
-                       "' (state: " + joinNames(layout.names) + ")");
+      throw InputError("unknown state variable '" + name + "' for system '" +
+                       echoInput(system.name()) + "' (state: " + joinNames(layout.names) + ")");
     if (!std::isfinite(value))
       throw InputError("initial value of '" + name + "' must be finite, got " + formatValue(value));
     for (const ParameterInfo& limit : info.stateLimits)
@@ -156,7 +157,7 @@ std::vector<double> initialState(const EquationsOfMotion& equations, double t0,
         std::max({std::abs(qq[0]), std::abs(qq[1]), std::abs(qq[2]), std::abs(qq[3])});
     if (!(largest > 0))
       throw InputError("the attitude quaternion (" + info.coordinates[qs.first] + ", …) of '" +
-                       system.name() + "' must not be zero");
+                       echoInput(system.name()) + "' must not be zero");
     for (int i = 0; i < 4; ++i) qq[i] /= largest;
   }
   const std::vector<double> before = x;
@@ -190,7 +191,7 @@ std::vector<double> initialState(const EquationsOfMotion& equations, double t0,
       x[i] = projected[i];
     }
     if (!dependent.empty() && !(largestResidual(x) < 1e-9))
-      throw InputError("the holonomic constraints of '" + system.name() +
+      throw InputError("the holonomic constraints of '" + echoInput(system.name()) +
                        "' cannot be met for these coordinates (residual " +
                        formatValue(largestResidual(x)) + ")");
   }
@@ -205,7 +206,7 @@ std::vector<double> initialState(const EquationsOfMotion& equations, double t0,
   if (!ok) ok = equations.completeVelocities(ws, t0, x.data(), given);
   if (!ok) ok = equations.completeVelocities(ws, t0, x.data(), std::vector<bool>(m, false));
   if (!ok)
-    throw InputError("the initial velocities of '" + system.name() +
+    throw InputError("the initial velocities of '" + echoInput(system.name()) +
                      "' cannot be made consistent with its constraints");
   if (notes) {
     for (int a = 0; a < m; ++a) {

@@ -249,6 +249,7 @@ void Study::run(long i, StudyWorker& worker, RunResult& out,
   out.index = i;
   out.varied.resize(names_.size());
   out.measures.assign(static_cast<size_t>(measures_.size()), kNaN);
+  out.energyDrift = 0;
   variedValues(i, out.varied.data());
   bool ok = false;
   try {
@@ -285,10 +286,12 @@ void Study::run(long i, StudyWorker& worker, RunResult& out,
     worker.accumulator_.reset();
     const EquationsOfMotion& eq = sim.equations();
     const std::vector<std::string> columns = outputColumns(eq);
+    EnergyDriftWatch drift;
     auto onSample = [&](double t, const double* x) {
       outputRow(eq, sim.workspace(), layout_, t, x, worker.observables_, worker.row_);
       // A non-finite energy, state or multiplier ends the run as a blow-up, as in `nhsim run`.
       checkFiniteRow(system_->name(), columns, worker.row_, t);
+      drift.add(eq, sim.workspace(), t, x, worker.observables_.energy);
       worker.accumulator_.add(t, worker.row_.data());
       if (cancel && cancel->load(std::memory_order_relaxed)) throw RunCancelled{};
     };
@@ -296,6 +299,7 @@ void Study::run(long i, StudyWorker& worker, RunResult& out,
     if (!sim.advance(spec_.base.tEnd, spec_.base.dtOut, onSample))
       onSample(sim.time(), sim.state().data());
     worker.accumulator_.values(out.measures.data());
+    out.energyDrift = drift.conservative() ? drift.relativeChange() : 0;
     out.status = "ok";
     ok = true;
   } catch (const SingularSystemError& e) {

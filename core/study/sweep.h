@@ -56,6 +56,9 @@ struct RunResult {
   long index = -1;
   std::vector<double> varied, measures;
   std::string status;
+  // For a run whose equations conserve energy: how much its energy changed, relative
+  // (EnergyDriftWatch, core/nh/run_checks.h); 0 for the others. Not a column of the output.
+  double energyDrift = 0;
 };
 
 // Thrown out of Study::run when the cancel flag is seen: the run has no row.

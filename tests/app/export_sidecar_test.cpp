@@ -102,6 +102,31 @@ class ExportSidecarTest : public QObject {
     QCOMPARE(contents(input), before);
   }
 
+  // --csv naming the scenario written beside the video (or the video itself) is refused
+  // before anything is rendered: the summary never names a scenario that holds CSV.
+  void csvNeverReplacesTheSidecar() {
+    const QString folder = dir_.filePath("csv");
+    QVERIFY(QDir().mkpath(folder));
+    const QString video = folder + "/w.mp4";
+    Result r = nhsimExport({"ball_on_turntable", "--video", video, "--csv", video + ".json"});
+    QCOMPARE(r.code, 2);
+    QVERIFY2(r.err.contains("the scenario written beside the export and --csv name the same file"),
+             qPrintable(r.err));
+    r = nhsimExport({"ball_on_turntable", "--video", video, "--csv", video});
+    QCOMPARE(r.code, 2);
+    QVERIFY2(r.err.contains("--video and --csv name the same file"), qPrintable(r.err));
+    QCOMPARE(QDir(folder).entryList(QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot),
+             QStringList());
+    // A model given as the input is called a model.
+    QVERIFY(
+        QFile::copy(QFINDTESTDATA("../../resources/systems/nh_particle.yaml"), folder + "/m.yaml"));
+    const QByteArray model = contents(folder + "/m.yaml");
+    r = nhsimExport({folder + "/m.yaml", "--video", video, "--csv", folder + "/m.yaml"});
+    QCOMPARE(r.code, 2);
+    QVERIFY2(r.err.contains("would replace the input model"), qPrintable(r.err));
+    QCOMPARE(contents(folder + "/m.yaml"), model);
+  }
+
  private:
   QTemporaryDir dir_;
 };

@@ -176,6 +176,21 @@ class RunChecksCliTest : public QObject {
     QCOMPARE(driven.err, QString());
   }
 
+  // A sweep says it once for all its runs.
+  void sweepEnergyDriftIsWarnedOnce() {
+    const QStringList sweep{"sweep",    "central_force", "--vary", "k=1:2:6", "--measure",
+                            "final(r)", "--t-end",       "20",     "--quiet"};
+    const Result loose = nhsim(sweep + QStringList{"--rtol", "0.05", "--atol", "0.01"});
+    QCOMPARE(loose.code, 0);
+    QVERIFY2(loose.err.startsWith("nhsim: warning: ") &&
+                 loose.err.contains(" of 6 runs changed their energy by more than 1 %") &&
+                 loose.err.count('\n') == 1,
+             qPrintable(loose.err));
+    const Result tight = nhsim(sweep);
+    QCOMPARE(tight.code, 0);
+    QCOMPARE(tight.err, QString());
+  }
+
   // A vakonomic particle held to the cone vz² = vx² + vy² under gravity reaches the apex,
   // where the constraint's gradient vanishes: it stalls there while μ and λ grow to 1e8 and
   // more. The rows are right (the constraint holds), so the run ends normally with one

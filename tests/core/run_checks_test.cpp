@@ -8,6 +8,7 @@
 #include <limits>
 
 #include "core/model/catalogue.h"
+#include "core/model/model_file.h"
 #include "core/nh/errors.h"
 #include "core/nh/scenario.h"
 
@@ -58,6 +59,38 @@ class RunChecksTest : public QObject {
     } catch (const IntegrationError& e) {
       QVERIFY2(std::string(e.what()).size() < 400, e.what());
     }
+  }
+
+  // The core's messages echo a system's name cut to 60 characters (a model may be named by a
+  // 5,000-character string): the parameter and initial-state errors, the start's.
+  void messagesCutLongSystemNames() {
+    const std::string name(5000, 'n');
+    const auto model = model::loadModelText(
+        "format: nonholonomic-lab-system\nversion: 1\nname: " + name +
+            "\nparameters:\n  - {name: m, default: 1.0, min: 0, min_exclusive: true}\n"
+            "coordinates: [x, y]\nvelocities: [vx, vy]\nlagrangian: 0.5*m*(vx*vx + vy*vy)\n"
+            "constraints:\n  - vy\ninitial: {x: 0, y: 0, vx: 1, vy: 0}\nindependent: [vx]\n",
+        "long.yaml");
+    auto messageOf = [](auto&& call) -> std::string {
+      try {
+        call();
+      } catch (const Error& e) {
+        return e.what();
+      }
+      return "accepted";
+    };
+    const std::string unknown = messageOf([&] { resolveParameters(*model, {{"k", 1.0}}); });
+    QVERIFY2(unknown.find("unknown parameter 'k'") == 0 && unknown.size() < 300, unknown.c_str());
+    const EquationsOfMotion eq(model, DynamicsKind::Nonholonomic);
+    const std::string state = messageOf([&] { initialState(eq, 0, {{"w", 1.0}}); });
+    QVERIFY2(state.find("unknown state variable 'w'") == 0 && state.size() < 300, state.c_str());
+    const EquationsOfMotion tiny(model, DynamicsKind::Nonholonomic, Formulation::Multipliers,
+                                 {1e-310});
+    EquationsWorkspace ws;
+    std::vector<double> x{0, 0, 1, 0}, dx(4);
+    const std::string singular = messageOf([&] { tiny.rhs(ws, 0, x.data(), dx.data()); });
+    QVERIFY2(singular.find("beyond double precision") != std::string::npos && singular.size() < 300,
+             singular.c_str());
   }
 
   void extremeValueHintNamesTheWorstValue() {
