@@ -66,7 +66,8 @@ void SimulationWorker::loop() {
     nh::SceneFrame scene;
     std::vector<double> buffer;
     nh::EnergyDriftWatch drift;
-    bool driftReported = false;
+    nh::ConstraintRankWatch rank;
+    bool driftReported = false, rankReported = false;
   };
   std::vector<Run> runs;
   Job job;
@@ -155,13 +156,17 @@ void SimulationWorker::loop() {
           }
           if (!run.driftReported)
             run.drift.add(run.sim->equations(), run.sim->workspace(), t, x, run.obs.energy);
+          if (!run.rankReported) run.rank.add(t, run.obs);
         });
       } catch (const std::exception& e) {
         error = e.what();
         run.failed = true;
       }
       std::string warning;
-      if (!run.driftReported && !(warning = run.drift.warning()).empty()) run.driftReported = true;
+      if (!run.driftReported && !(warning = run.drift.warning()).empty())
+        run.driftReported = true;
+      else if (!run.rankReported && !(warning = run.rank.warning()).empty())
+        run.rankReported = true;
       if (!run.buffer.empty() || !error.empty() || !warning.empty())
         produced.push_back({job.epoch, static_cast<int>(i), stride, run.buffer, error, warning});
     }
