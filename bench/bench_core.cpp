@@ -132,7 +132,7 @@ DirectRun runDirect(const EquationsOfMotion& eq, const State& x0, Integrator met
   return run;
 }
 
-// Issue 10's runs: the ball with Ω(t) = 1 + 0.2 sin t, 200 s at rtol = atol = 1e-10, every
+// Integrators: the ball with Ω(t) = 1 + 0.2 sin t, 200 s at rtol = atol = 1e-10, every
 // integrator with and without reconstruction; and the table at Ω0 = 100 for BDF.
 void integratorTable() {
   const auto ball = findSystem("ball_on_turntable");
@@ -326,7 +326,7 @@ int main(int argc, char** argv) {
   // t is read from a volatile at every call: with a constant t, g++ computed the hand-written
   // version's sin and cos of Ω(t) once, before the timing loop (in a copy of this comparison:
   // one sincos call before the loop in the disassembly, 6.6e7 against 2.6e7 evaluations/s),
-  // which the README's figures up to issue 10 compared against.
+  // which the earlier published figures compared against.
   volatile double time = 0.7;
   const double genericRhs = rate([&] { eq.rhs(ws, time, x0.data(), d1.data()); }, 1.0);
   const double interpretedRhs =

@@ -1,4 +1,4 @@
-// Reduction benchmark (not a test; issue 10): steps, right-hand-side evaluations and wall
+// Reduction benchmark (not a test): steps, right-hand-side evaluations and wall
 // time of the ball on the turntable with and without reconstruction (reconstruction.h),
 //  1. Ω(t) = 1 + 0.2 sin t, 200 s at rtol = atol = 1e-10 (scripts/bench-reduced-scipy.py
 //     gives scipy's DOP853 on the reduced state, the anchor);

@@ -1,5 +1,5 @@
 // Runs per second of a parameter study (core/study) of ball_on_turntable on 1 and 2 worker
-// threads, and the speed-up (issue 13: goal ≥ 1.8× on 2). Two studies: initial values only
+// threads, and the speed-up (goal ≥ 1.8× on 2). Two studies: initial values only
 // (every worker shares one compiled equation set) and a parameter too (each run tapes its
 // equations). Prints the load average beside the figures: other processes on the machine
 // take cores from the workers.

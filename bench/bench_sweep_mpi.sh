@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs/s of `nhsim sweep` (issue 13) for 10^4 sampled runs of ball_on_turntable (t = 0 … 1)
+# Runs/s of `nhsim sweep` for 10^4 sampled runs of ball_on_turntable (t = 0 … 1)
 # and of the largest classic, whipple_bicycle (t = 0 … 0.5), on 1 and 2 threads and on 2 MPI
 # ranks of 1 thread each (mpirun), and the MPI overhead per run against 2 threads. Prints the
 # load average before and after: other processes take cores from the workers.

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Anchor for bench/bench_reduction (issue 10; a benchmark helper, not used by the product or
+"""Anchor for bench/bench_reduction (a benchmark helper, not used by the product or
 its tests): scipy's DOP853 on the reduced state (x, y, vx, vy, wx, wy, wz: no attitude) of
 the ball on the turntable with Omega(t) = 1 + 0.2 sin t, 200 s at rtol = atol = 1e-10, from
 the catalogue's default start (x = 0.6, vy = 0.2, wz = 2, wx from the rolling constraint).

@@ -1,4 +1,4 @@
-// `mpirun -n P nhsim sweep … --mpi` (issue 13): the runs of one study shared by P MPI ranks.
+// `mpirun -n P nhsim sweep … --mpi`: the runs of one study shared by P MPI ranks.
 //
 // Every rank parses the same words and builds the same Study (run i is a pure function of i,
 // core/study/sweep.h). Rank 0 hands out chunks of run indices on request, guided: a chunk is

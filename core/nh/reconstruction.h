@@ -1,5 +1,5 @@
 // Reduction and reconstruction (theory §1: group coordinates "used only for reconstruction";
-// issue 10): coordinates that nothing in the
+// docs/engine.md): coordinates that nothing in the
 // equations of motion reads — a free attitude quaternion, positions where the system is
 // invariant, headings and wheel angles — do not take part in the adaptive stepper's error
 // control. The stepper integrates the reduced state z (the other coordinates, the

@@ -1,4 +1,4 @@
-// Measures of a parameter study (issue 13): expressions in the model-file syntax
+// Measures of a parameter study: expressions in the model-file syntax
 // (core/model/expression.h) over summaries of one run's output columns — final(E),
 // initial(E), min(E), max(E), mean(E), first_crossing(E) — where E is itself an expression of
 // the columns `nhsim run --out` writes (outputColumns()).

@@ -1,4 +1,4 @@
-// Parameter studies (issue 13): a base scenario, varied over a grid (the product of
+// Parameter studies: a base scenario, varied over a grid (the product of
 // NAME=FROM:TO:N axes) or a seeded random sample, each run integrated as `nhsim run` does and
 // reduced to measures (measures.h) and a status. Run i is a pure function of i: any worker,
 // thread or (later) MPI rank computes the same row for it, and writers put rows in index

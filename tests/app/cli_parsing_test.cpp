@@ -1,7 +1,7 @@
 // nhsim's command line as parsed by CLI11 (app/nhsim/command_line.h): help and version,
 // refusals of extra arguments, duplicated options and values that are options, echoed input
 // cut and escaped to one line, --out and --save-scenario on one file, and write errors on
-// standard output (issue 12, defects 3, 8 and parts of 9 and 11).
+// standard output.
 #include <unistd.h>
 
 #include <QDir>
@@ -221,7 +221,7 @@ class CliParsingTest : public QObject {
     }
   }
 
-  // Defect 8: a full standard output is an output error, exit 1 with one line.
+  // A full standard output is an output error, exit 1 with one line.
   void fullStandardOutput_data() {
     QTest::addColumn<QStringList>("args");
     QTest::newRow("list") << QStringList{"list"};

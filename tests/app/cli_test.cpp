@@ -271,7 +271,7 @@ class CliTest : public QObject {
     QVERIFY(rows.last()[0].toDouble() > 1.0);
   }
 
-  // list, info and run load neither Qt nor VTK (issue 7: nhsim starts in milliseconds); the
+  // list, info and run load neither Qt nor VTK (so nhsim starts in milliseconds); the
   // dynamic loader's own log (LD_DEBUG=libs) lists every shared library it loads.
   void loadsNeitherQtNorVtk() {
     for (const QStringList& args : {QStringList{"list"}, QStringList{"info", "rolling_disk"},

@@ -1,4 +1,4 @@
-// `nhsim linearize` as users run it: the exact JSON shapes the issue specifies, text and CSV
+// `nhsim linearize` as users run it: the exact JSON shapes of its output, text and CSV
 // output, the warning away from an equilibrium, and bad input exiting 2 with one line.
 // The eigenvalues are checked against the Chaplygin sleigh's closed form: straight motion at
 // speed v has eigenvalues 0 and −m a v/(I + m a²) (m = 1, I = 0.05, a = 0.2).
@@ -25,7 +25,7 @@ class LinearizeCliTest : public QObject {
     QVERIFY2(r.err.isEmpty(), qPrintable(r.err));  // an equilibrium: no warning
     const QJsonObject root = QJsonDocument::fromJson(r.out.toUtf8()).object();
     QCOMPARE(root.keys(), (QStringList{"eigenvalues", "point", "system", "variables"}));
-    // In the issue's order (keys() sorts them).
+    // In the documented order (keys() sorts them).
     QVERIFY2(
         r.out.startsWith(R"({"system":"chaplygin_sleigh","variables":["v","omega"],"point":{)"),
         qPrintable(r.out));

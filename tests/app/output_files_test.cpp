@@ -146,7 +146,7 @@ class OutputFilesTest : public QObject {
     QCOMPARE(entries(folder + "/real"), QStringList{"frames"});
   }
 
-  // Defect 7: under de_DE.UTF-8, export --csv wrote decimal commas. The locale is generated
+  // Under de_DE.UTF-8, export --csv wrote decimal commas. The locale is generated
   // into a temporary folder (LOCPATH), so no root is needed.
   void csvUnderDecimalCommaLocale() {
     const QString localedef = QStandardPaths::findExecutable("localedef");

@@ -1,4 +1,4 @@
-// `nhsim sweep` as users run it (issue 13): the same bytes for --jobs 1, 2 and 3, help, bad
+// `nhsim sweep` as users run it: the same bytes for --jobs 1, 2 and 3, help, bad
 // input refused with one line and exit 2 before anything is written, and Ctrl+C keeping the
 // finished rows in a file that says it is partial.
 #include <signal.h>

@@ -1,4 +1,4 @@
-// `nhsim sweep --out FILE.h5` (issue 13): the file read back with the HDF5 C API holds the
+// `nhsim sweep --out FILE.h5`: the file read back with the HDF5 C API holds the
 // values, status and comment lines of the CSV of the same sweep (on threads and, where MPI
 // was built, on 2 MPI ranks); standard output and special files are refused with one line;
 // the file is absent after bad input or a failed write, and says it is partial when

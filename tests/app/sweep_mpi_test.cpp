@@ -1,4 +1,4 @@
-// `mpirun -n 2 nhsim sweep … --mpi` (issue 13): the same bytes as --jobs 1 and --jobs 2 for a
+// `mpirun -n 2 nhsim sweep … --mpi`: the same bytes as --jobs 1 and --jobs 2 for a
 // grid and a sample with failing runs (status rows), bad input refused with one line from
 // rank 0 and nothing written, and an interrupted mpirun leaving the finished prefix in a file
 // that says it is partial. In a build without MPI, --mpi is refused with one line.

@@ -1,4 +1,4 @@
-// Numerics that end and say why (issue 12, defects 5, 9, 10): unstable vakonomic motions stop
+// Numerics that end and say why: unstable vakonomic motions stop
 // early with the growth rate, limits agree with the step budget, tolerances below machine
 // precision are refused as input, extreme but valid parameters run or stop with one line.
 // Every case is bounded by steps, not by wall-clock time.
@@ -54,7 +54,7 @@ Scenario vakonomicBall() {
 class NumericsRobustnessTest : public QObject {
   Q_OBJECT
  private slots:
-  // Defect 10: the default vakonomic ball cannot reach t = 60 (its multipliers grow like
+  // The default vakonomic ball cannot reach t = 60 (its multipliers grow like
   // e^{t/τ} with τ ≈ 1.1 s, the steps per second do not fall). It stops as soon as the step
   // budget is seen not to reach t-end, naming τ, before the budget is spent.
   void unstableVakonomicBallStopsEarlyWithGrowthRate() {
@@ -71,7 +71,7 @@ class NumericsRobustnessTest : public QObject {
     QVERIFY2(o.steps < 3'000'000, qPrintable(QString::number(o.steps)));
   }
 
-  // Defect 10: a fast table in vakonomic mode ends within a bounded number of steps with a
+  // A fast table in vakonomic mode ends within a bounded number of steps with a
   // message saying what to change.
   void fastVakonomicTableEndsBounded() {
     Scenario s = vakonomicBall();
@@ -96,7 +96,7 @@ class NumericsRobustnessTest : public QObject {
     QCOMPARE(o.tEnd, 20.0);
   }
 
-  // Defect 10: a tiny moment of inertia is regular (both formulations run; Gibbs–Appell
+  // A tiny moment of inertia is regular (both formulations run; Gibbs–Appell
   // refused it); none at all is not (both refuse).
   void formulationsAgreeOnRegularity() {
     for (const Formulation f : {Formulation::Multipliers, Formulation::GibbsAppell}) {
@@ -117,7 +117,7 @@ class NumericsRobustnessTest : public QObject {
     }
   }
 
-  // Defect 9: the rk4 pre-check and the step budget agree: a run that needs more steps is
+  // The rk4 pre-check and the step budget agree: a run that needs more steps is
   // refused before any work, naming --max-steps; a raised budget lets it through.
   void rk4StepBudgetRefusedUpFront() {
     Scenario s;
@@ -143,7 +143,7 @@ class NumericsRobustnessTest : public QObject {
     QVERIFY2(QString::fromStdString(o.message).contains("--max-steps"), o.message.c_str());
   }
 
-  // Defect 9: tolerances that mean nothing are bad input, not a blow-up.
+  // Tolerances that mean nothing are bad input, not a blow-up.
   void meaninglessTolerancesRefused() {
     IntegratorOptions o;
     o.atol = 1e-300;
@@ -160,7 +160,7 @@ class NumericsRobustnessTest : public QObject {
     o.validate();
   }
 
-  // Defect 9: no hidden state limit: huge masses give huge multipliers, which are finite.
+  // No hidden state limit: huge masses give huge multipliers, which are finite.
   void hugeMassVakonomicRuns() {
     for (const DynamicsKind d : {DynamicsKind::Nonholonomic, DynamicsKind::Vakonomic}) {
       Scenario s;
@@ -179,7 +179,7 @@ class NumericsRobustnessTest : public QObject {
     QVERIFY2(runScenario(s).ok, runScenario(s).message.c_str());
   }
 
-  // Defect 9: a coordinate at the edge of the doubles runs as long as it stays finite, and an
+  // A coordinate at the edge of the doubles runs as long as it stays finite, and an
   // overflow names the entry (not the velocities).
   void hugeCoordinateRunsOrBlamesIt() {
     Scenario s;
@@ -195,7 +195,7 @@ class NumericsRobustnessTest : public QObject {
              over.message.c_str());
   }
 
-  // Defect 5 / item 5: a long run at a coarse grid works (t-end 1e5 at dt-out 1, adaptive).
+  // A long run at a coarse grid works (t-end 1e5 at dt-out 1, adaptive).
   void longSpanCoarseGrid() {
     Scenario s;
     s.system = "nh_particle";
@@ -207,7 +207,7 @@ class NumericsRobustnessTest : public QObject {
     QCOMPARE(o.tEnd, 1e5);
   }
 
-  // Defect 5: the run from the issue: 1001 rows, all at or before t-end, for rk4.
+  // --t-end 1e-14 --dt-out 1e-17: 1001 rows, all at or before t-end, for rk4.
   void tinySpanFineGrid() {
     Scenario s;
     s.system = "rigid_body";

@@ -1,4 +1,4 @@
-// Reduction and reconstruction (core/nh/reconstruction.h, issue 10): which coordinates the
+// Reduction and reconstruction (core/nh/reconstruction.h): which coordinates the
 // tape finds unread, that the reconstructed runs agree with tight full integrations, that
 // Magnus keeps the attitude unit without projection, and that a ball spinning at 10⁴ rad/s
 // on a tilted turntable is followed in a few hundred steps with the drift of the closed form.
@@ -145,7 +145,7 @@ class ReconstructionTest : public QObject {
     const Run full =
         simulate("ball_on_turntable", wobble, Integrator::Dop853, 1e-10, false, 200, 10);
     // scipy's DOP853 on the reduced state (no attitude) takes 456 steps here
-    // (scripts/bench-reduced-scipy.py); the issue's goal is within 1.5× of that.
+    // (scripts/bench-reduced-scipy.py); the goal is within 1.5× of that.
     QVERIFY2(reduced.steps <= 684, qPrintable(QString::number(reduced.steps)));
     QVERIFY2(full.steps > 2 * reduced.steps, qPrintable(QString::number(full.steps)));
   }

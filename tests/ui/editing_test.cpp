@@ -32,7 +32,7 @@ class EditingTest : public QObject {
   }
   void cleanup() { window_.reset(); }
 
-  // Issue 11, defect 7.
+  // Ctrl+Z in a focused spin box commits the typed value first, then undoes it.
   void ctrlZInAFocusedSpinBoxUndoes() {
     SimulationController* c = window_->controller();
     auto* spin = window_->parameterPanel()->spinBox("Omega0");
@@ -56,7 +56,7 @@ class EditingTest : public QObject {
     QCOMPARE(c->parameter("Omega0"), 4.0);
   }
 
-  // Issue 11, defect 8.
+  // A refusal shows in the panel's fixed line (no row moves) and clears when a value is accepted.
   void refusalClearsAndMovesNoRow() {
     SimulationController* c = window_->controller();
     nhui::ParameterPanel* panel = window_->parameterPanel();
@@ -89,7 +89,7 @@ class EditingTest : public QObject {
     QVERIFY(!message->isVisible());
   }
 
-  // Issue 11, defect 9: a press on the body grabbed the velocity when the arrow's tip lay on
+  // A press on the body grabbed the velocity when the arrow's tip lay on
   // the body (a slow or resting ball), so a position drag rewrote the velocities.
   void positionDragLeavesVelocitiesAlone() {
     SimulationController* c = window_->controller();
@@ -117,7 +117,7 @@ class EditingTest : public QObject {
     QVERIFY(c->initialNotes().empty());
   }
 
-  // Issue 11, defect 9: Edit start discarded the history without a way back.
+  // Edit start discarded the history without a way back.
   void editStartKeepsTheHistoryForUndo() {
     SimulationController* c = window_->controller();
     QVERIFY(c->waitForTime(1.5, 30000));
@@ -132,7 +132,7 @@ class EditingTest : public QObject {
     QVERIFY(c->primary().lastTime() >= recorded);
   }
 
-  // Issue 11, item 13: the initial-condition fields had no units.
+  // The initial-condition fields had no units.
   void initialFieldsShowUnits() {
     nhui::InitialStatePanel* panel = window_->initialPanel();
     QCOMPARE(panel->label("x")->text(), QString("x [m]"));
@@ -141,7 +141,7 @@ class EditingTest : public QObject {
     QCOMPARE(panel->label("qw")->text(), QString("qw"));
   }
 
-  // Issue 11, item 13: choosing another system threw the edited parameters away for good.
+  // Choosing another system threw the edited parameters away for good.
   void systemSwitchIsUndoableWithItsParameters() {
     SimulationController* c = window_->controller();
     typeInto(window_->parameterPanel()->spinBox("m"), "2");

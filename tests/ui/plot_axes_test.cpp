@@ -16,7 +16,7 @@ class PlotAxesTest : public QObject {
   Q_OBJECT
 
  private slots:
-  // The energy: 4.0008 with round-off of 1e-12. Autoscaled, it used to fill the pane
+  // A conserved energy: 4.0008 with round-off of 1e-12. Autoscaled, it used to fill the pane
   // with waves; it must draw as a flat line (a few pixel rows).
   void conservedQuantityDrawsFlat() {
     const size_t n = 4000;

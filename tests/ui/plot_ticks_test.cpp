@@ -59,7 +59,7 @@ class PlotTicksTest : public QObject {
   Q_OBJECT
 
  private slots:
-  // The conserved energy of the issue: 4.0008 with round-off in the 12th digit. Before, every
+  // A conserved energy: 4.0008 with round-off in the 12th digit. Before, every
   // label read "4.0008".
   void roundOffAroundAValueGetsDistinctLabelsAndAnOffset() {
     checkAxis(4.0008 - 2e-12, 4.0008 + 3e-12, 5);

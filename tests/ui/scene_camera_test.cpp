@@ -1,4 +1,4 @@
-// The 3D view's camera and overlays in the running app (issue 11): travelling bodies stay in
+// The 3D view's camera and overlays in the running app: travelling bodies stay in
 // view with an endless grid and no camera jumps, a diverging comparison run neither blanks
 // the view nor stays unexplained, the legend is not duplicated, arrow scales are fixed on
 // request and never absurd, exports match the view, and text scales with the output.
@@ -85,7 +85,7 @@ class SceneCameraTest : public QObject {
   }
   void cleanup() { window_.reset(); }
 
-  // Defect 1: the ball leaving the fixed table, the particle ż = y ẋ, the sleigh and the
+  // The ball leaving the fixed table, the particle ż = y ẋ, the sleigh and the
   // rolling disk travel; after several simulated seconds their bodies are on screen, the grid
   // lies under them, and the camera got there without jumps.
   void travellingBodiesStayInView_data() {
@@ -183,7 +183,7 @@ class SceneCameraTest : public QObject {
     }
   }
 
-  // Defect 1: Reset camera brings back a ball that has rolled off the fixed table with a
+  // Reset camera brings back a ball that has rolled off the fixed table with a
   // fixed camera (the reset used to look at the table only).
   void resetCameraBringsBodiesBack() {
     QVERIFY(window_->openScenario(":/examples/ball_fixed_table.json"));
@@ -207,7 +207,7 @@ class SceneCameraTest : public QObject {
     }
   }
 
-  // Defect 2: the vakonomic ball on the default turntable runs off. The primary ball stays
+  // The vakonomic ball on the default turntable runs off. The primary ball stays
   // in view and drawn, the comparison is hidden once it has left, and the overlay says when.
   void divergingComparisonIsMarkedNotBlanking() {
     nhui::SimulationController* c = window_->controller();
@@ -249,7 +249,7 @@ class SceneCameraTest : public QObject {
              qPrintable(QString::number(differing)));
   }
 
-  // Defect 11: toggling presentation mode with a ghost run does not duplicate the legend.
+  // Toggling presentation mode with a ghost run does not duplicate the legend.
   void legendNotDuplicatedByPresentationToggle() {
     nhui::SimulationController* c = window_->controller();
     window_->setCompare(nhui::CompareMode::Ghost, "m", 2.0);
@@ -268,7 +268,7 @@ class SceneCameraTest : public QObject {
     QCOMPARE(unique.size(), after.size());
   }
 
-  // Defect 11: an export draws the arrows at the view's scales (its legend says what the
+  // An export draws the arrows at the view's scales (its legend says what the
   // view's says), and the overlay text grows with the image height.
   void exportMatchesViewAndScalesText() {
     nhui::SimulationController* c = window_->controller();
@@ -348,7 +348,7 @@ class SceneCameraTest : public QObject {
     QCOMPARE(texts(renderer, "\u2192 "), viewLegend);
   }
 
-  // Defect 12: with fixed scales a vector twice as long is drawn twice as long; auto scales
+  // With fixed scales a vector twice as long is drawn twice as long; auto scales
   // give no absurd legend for a zero force.
   void fixedArrowScaleAndZeroForces() {
     vtkNew<vtkRenderWindow> window;
@@ -400,7 +400,7 @@ class SceneCameraTest : public QObject {
       QVERIFY2(line.find("e-") == std::string::npos, line.c_str());
   }
 
-  // Defect 13: the free rigid body is framed whole by Reset camera (it was cut off).
+  // The free rigid body is framed whole by Reset camera (it was cut off).
   void rigidBodyFitsAfterReset() {
     window_->chooseSystem("rigid_body");
     nhui::SceneView* view = window_->sceneView();

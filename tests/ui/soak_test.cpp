@@ -1,4 +1,4 @@
-// GUI soak (issue 12, "GUI robustness"): a scripted session on the real MainWindow that, from a
+// GUI soak: a scripted session on the real MainWindow that, from a
 // fixed seed, does random things a user does for a bounded wall time: parameter edits through
 // the panel's widgets (valid and refused values), initial-value edits, undo and redo,
 // play/pause, stepping, timeline scrubbing, system switches (C++ systems, bundled model files

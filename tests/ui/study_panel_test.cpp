@@ -1,4 +1,4 @@
-// The Study panel (issue 13, ui/study): studies of the main view's scenario run in the
+// The Study panel (ui/study): studies of the main view's scenario run in the
 // background, fill a line plot or a heat map, export the CSV `nhsim sweep` writes, open a
 // run in the main view (the clicked cell outlined), and refuse bad CSV files with a message.
 // The choices: only initial values that a run keeps (no dependent velocities), a state

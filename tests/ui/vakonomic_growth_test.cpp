@@ -1,4 +1,4 @@
-// The vakonomic growth watch in nhlab (issue 12, defect 10): nhsim stops a vakonomic run whose
+// The vakonomic growth watch in nhlab: nhsim stops a vakonomic run whose
 // multipliers grow like e^{t/τ} with one line naming τ (nh::Simulation::watchGrowth). nhlab's
 // worker advances in chunks of a few samples, each too short for the watch's estimate to
 // exceed the step budget, so the default vakonomic ball on the turntable went on getting

@@ -1,4 +1,4 @@
-// The Study panel (issue 13): varies one or two parameters or initial values of the main
+// The Study panel: varies one or two parameters or initial values of the main
 // view's scenario over a grid, reduces each run to a measure (the syntax of `nhsim sweep
 // --measure`) and shows the result filling in live (StudyMap). The runs go on a background
 // thread (nh::study::runStudy with a cancel flag); results reach the GUI thread through

@@ -181,7 +181,7 @@ class MainWindow : public QMainWindow {
   QDockWidget* modelEditorDock_ = nullptr;
   QDockWidget* equationsDock_ = nullptr;
   EquationsPanel* equations_ = nullptr;
-  // The Study dock (issue 13) and the opening of one of its runs in the main view: the varied
+  // The Study dock and the opening of one of its runs in the main view: the varied
   // values set at t = 0 as one undoable edit.
   StudyPanel* study_ = nullptr;
   QDockWidget* studyDock_ = nullptr;

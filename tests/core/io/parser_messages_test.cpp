@@ -62,7 +62,7 @@ class ParserMessagesTest : public QObject {
     QVERIFY(!nh::isOneLine("a\rb"));
   }
 
-  // Defect 9: nlohmann-json keeps the last of two equal keys; a scenario refuses them.
+  // nlohmann-json keeps the last of two equal keys; a scenario refuses them.
   void duplicateScenarioKeysAreRefusedWithTheirLine() {
     const std::string top = scenarioError(kHead +
                                           "\"system\": \"nh_particle\",\n\"t_end\": 1,\n"
@@ -84,7 +84,7 @@ class ParserMessagesTest : public QObject {
     QVERIFY2(contains(nested, "duplicate key 'y'"), nested.c_str());
   }
 
-  // Defect 11: control characters of the input reached the message raw.
+  // Control characters of the input reached the message raw.
   void scenarioMessagesAreOneLine() {
     const std::string key = scenarioError(kHead + R"("system": "nh_particle", "a\nb": 1})");
     QVERIFY2(nh::isOneLine(key), key.c_str());
@@ -94,7 +94,7 @@ class ParserMessagesTest : public QObject {
     QVERIFY2(contains(system, "nh_\\x01particle"), system.c_str());
   }
 
-  // Defect 11: a NUL byte in the input cut the message short (what() is a C string).
+  // A NUL byte in the input cut the message short (what() is a C string).
   void aNulByteDoesNotCutTheMessage() {
     const std::string key = scenarioError(kHead + R"("system": "nh_particle", "a\u0000b": 1})");
     QVERIFY2(contains(key, "unknown key 'a\\0b' in the scenario (allowed:"), key.c_str());

@@ -1,4 +1,4 @@
-// Three classics of the catalogue as model files (issue 9, §5–7) against closed forms and
+// Three classics of the catalogue as model files against closed forms and
 // sympy's equations: suslov (the polar angle of J^½ ω obeys θ̇ = k cos(θ − θ₀)),
 // rolling_disk_3d (sympy.physics.mechanics' rolling disc, its Kane equations and steady
 // circular rolling) and appell_hamel (a nonlinear constraint: straight line, linear speed

@@ -50,7 +50,7 @@ class EditingControllerTest : public QObject {
   void init() { controller_ = nhtest::startController(); }
   void cleanup() { controller_.reset(); }
 
-  // Issue 11, defect 4: Ω0 1 → 1.1 at t = 25.6 s turned the table by 0.1·25.6 rad ≈ 147°.
+  // Ω0 1 → 1.1 at t = 25.6 s turned the table by 0.1·25.6 rad ≈ 147°.
   void tableTurnsOnContinuouslyThroughAnOmegaEdit() {
     SimulationController& c = *controller_;
     QVERIFY(c.waitForTime(25.6, 60000));
@@ -143,7 +143,7 @@ class EditingControllerTest : public QObject {
     QCOMPARE(c.parameter("Omega0"), 1.0);
   }
 
-  // Issue 11, defect 6: an edit while paused showed nothing until Step or Play.
+  // An edit while paused showed nothing until Step or Play.
   void pausedEditShowsAtOnce() {
     SimulationController& c = *controller_;
     c.play();
@@ -205,7 +205,7 @@ class EditingControllerTest : public QObject {
     QCOMPARE(parameterAt(run, k, "m"), 2.0);
   }
 
-  // Issue 11, defect 5: scrubbing back before an edit shows the values in force then.
+  // Scrubbing back before an edit shows the values in force then.
   void parametersFollowTheTimeline() {
     SimulationController& c = *controller_;
     QVERIFY(c.waitForTime(2.0, 30000));
@@ -229,7 +229,7 @@ class EditingControllerTest : public QObject {
     QCOMPARE(parameterAt(run, run.size() - 1, "Omega0"), 1.0);
   }
 
-  // Issue 11, defect 5: Play at a scrubbed moment dropped the later history silently.
+  // Play at a scrubbed moment dropped the later history silently.
   void resumingForksAndUndoBringsTheHistoryBack() {
     SimulationController& c = *controller_;
     QVERIFY(c.waitForTime(2.0, 30000));
@@ -282,7 +282,7 @@ class EditingControllerTest : public QObject {
     QVERIFY(c.primary().lastTime() < 1.9);
   }
 
-  // Issue 11, item 13: the output step was fixed at 0.01 s.
+  // The output step was fixed at 0.01 s.
   void stepSizeIsConfigurable() {
     SimulationController& c = *controller_;
     QVERIFY(c.waitForTime(0.5, 30000));
