@@ -1,7 +1,8 @@
 // The 3D view's camera and overlays in the running app (issue 11): travelling bodies stay in
 // view with an endless grid and no camera jumps, a diverging comparison run neither blanks
 // the view nor stays unexplained, the legend is not duplicated, arrow scales are fixed on
-// request and never absurd, exports match the view, and text scales with the output.
+// request and never absurd, scale afresh for a new run, exports match the view, and text
+// scales with the output.
 #include "ui/scene/scene_camera.h"
 
 #include <vtkActor.h>
@@ -398,6 +399,50 @@ class SceneCameraTest : public QObject {
     }
     for (const std::string& line : texts(renderer, "\u2192 friction"))
       QVERIFY2(line.find("e-") == std::string::npos, line.c_str());
+  }
+
+  // An extreme initial velocity sets huge arrow scales; back to the defaults and Reset, the
+  // new run's arrows are scaled afresh (auto scales) or, fixed, rescaled where the old scale
+  // would draw them too short to see: the legend does not keep the extreme scale.
+  void arrowScalesFollowANewRun_data() {
+    QTest::addColumn<bool>("fixed");
+    QTest::newRow("auto") << false;
+    QTest::newRow("fixed") << true;
+  }
+  void arrowScalesFollowANewRun() {
+    QFETCH(bool, fixed);
+    window_->chooseSystem("nh_particle");
+    nhui::SimulationController* c = window_->controller();
+    nhui::SceneView* view = window_->sceneView();
+    auto options = view->options();
+    options.arrowScaleFixed = fixed;
+    view->setOptions(options);
+    auto restartWith = [&](const std::map<std::string, double>& overrides) {
+      c->pause();
+      c->setInitialOverrides(overrides);
+      c->reset();
+      QVERIFY(c->waitForTime(0.0, 5000));
+      c->tick();
+      view->refresh();
+    };
+    auto legend = [&] {
+      QString all;
+      for (const std::string& line : texts(view->renderer(), "\u2192 "))
+        all += QString::fromStdString(line) + "\n";
+      return all;
+    };
+    restartWith({{"vx", 1e15}});
+    QVERIFY2(legend().contains("e+15"), qPrintable(legend()));  // 1e15 m/s, 5e14 N
+    restartWith({});                                            // Defaults, then Reset
+    QVERIFY2(!legend().contains("e+1"), qPrintable(legend()));
+    nh::SceneFrame frame;
+    QVERIFY(c->displayedScene(0, frame));
+    for (const auto& a : frame.arrows) {
+      if (a.name != "velocity") continue;
+      const double length = view->primaryRenderer().arrowLength(a.name, a.vector.norm());
+      QVERIFY2(length > 0.35 * frame.extent / 20,
+               qPrintable(QString("velocity %1 drawn %2 long").arg(a.vector.norm()).arg(length)));
+    }
   }
 
   // Defect 13: the free rigid body is framed whole by Reset camera (it was cut off).

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "ui/scene/scene_renderer.h"
+
 namespace nhui {
 
 namespace {
@@ -69,6 +71,22 @@ std::vector<CameraFramer::Sphere> movingBodySpheres(const nh::SceneFrame& frame,
     spheres.push_back({b.position, boundingRadius(b)});
   }
   return spheres;
+}
+
+std::vector<CameraFramer::Sphere> recentTrailSpheres(const std::vector<TrailSpan>& spans,
+                                                     size_t keep,
+                                                     const Eigen::Quaterniond& toReference) {
+  std::vector<CameraFramer::Sphere> trail;
+  for (const TrailSpan& span : spans) {
+    if (span.inMovingFrame || span.count == 0) continue;
+    const size_t first = span.count > keep ? span.count - keep : 0;
+    const size_t stride = std::max<size_t>(1, (span.count - first) / 30);
+    for (size_t k = first; k < span.count; k += stride) {
+      const Eigen::Vector3d p(span.x[k], span.y[k], span.z[k]);
+      if (p.allFinite()) trail.push_back({toReference * p, 0.0});
+    }
+  }
+  return trail;
 }
 
 void CameraFramer::adopt(const Eigen::Vector3d& focus, double distance) {

@@ -16,6 +16,8 @@
 
 namespace nhui {
 
+struct TrailSpan;
+
 class CameraFramer {
  public:
   struct Sphere {
@@ -100,5 +102,10 @@ double boundingRadius(const nh::SceneBody& body);
 // scene's extent of it (the bicycle's parts, not the belt a ball has rolled off).
 std::vector<CameraFramer::Sphere> movingBodySpheres(const nh::SceneFrame& frame,
                                                     const std::string& follow = {});
+// The trail the framer keeps in view with the bodies: about 30 points of the last `keep`
+// samples of each world-frame span, turned by `toReference` (the view's reference frame).
+std::vector<CameraFramer::Sphere> recentTrailSpheres(
+    const std::vector<TrailSpan>& spans, size_t keep,
+    const Eigen::Quaterniond& toReference = Eigen::Quaterniond::Identity());
 
 }  // namespace nhui

@@ -103,6 +103,11 @@ class SceneRenderer {
   // and setting them (an export shows the scales the view shows).
   std::map<std::string, double> arrowReferences() const;
   void setArrowReferences(const std::map<std::string, double>& references);
+  // A new run (a reset, a restart after an edit): the arrows forget the magnitudes shown so
+  // far. Auto scales are taken afresh from the next frame; a fixed scale without a value is
+  // kept while the new run's vectors draw readably with it (from 1/20 to 3 reference
+  // lengths) and taken afresh otherwise.
+  void newRun();
   // The legend's lines as drawn (tests, exports).
   std::vector<std::string> legendLines() const;
 
