@@ -361,6 +361,25 @@ class SceneRendererTest : public QObject {
                               .arg(radius)));
     }
     QVERIFY(farthest > 2 * 2.0);  // it did leave the model-sized table (radius 2 m) far behind
+
+    // A comparison run's ball, drawn by another renderer, rolls on this table too.
+    nh::SceneFrame frame;
+    run.sceneAt(0, frame);
+    nh::SceneBody guest;
+    for (const auto& b : frame.bodies)
+      if (b.kind != nh::ShapeKind::Table) guest = b;
+    guest.position.y() -= 15;  // the table is tilted about y: still on it
+    scene.setTableGuests({guest});
+    scene.update(frame, {});
+    double radius = 0;
+    vtkActorCollection* actors = view.renderer->GetActors();
+    actors->InitTraversal();
+    while (vtkActor* a = actors->GetNextActor()) {
+      double bounds[6];
+      a->GetMapper()->GetBounds(bounds);
+      if (a->GetVisibility()) radius = std::max(radius, 0.5 * (bounds[1] - bounds[0]));
+    }
+    QVERIFY2(radius > 15, qPrintable(QString("table drawn %1 m").arg(radius)));
   }
 
   void translucentActorsSkipOrderIndependentTranslucency() {

@@ -589,10 +589,12 @@ void AnimationExporter::composeFrame(int i, const std::uint8_t** rgb, std::ptrdi
     d.spans = spansOf(run, run.indexAtOrAfter(t - settings_.trailSeconds - 1e-9), k);
   frameCamera(i);
   SceneRenderer& scene = d.view->scene();
-  scene.update(d.frame, d.spans);
-  // The comparison run as the view draws it: translucent orange, until it left the scene.
+  // The comparison run as the view draws it: translucent orange, until it left the scene, on
+  // the primary run's table.
   SceneRenderer& other = d.view->comparison();
   const bool compared = comparisonShownAt(t, d.comparisonFrame);
+  scene.setTableGuests(compared ? d.comparisonFrame.bodies : std::vector<nh::SceneBody>{});
+  scene.update(d.frame, d.spans);
   other.setVisible(compared);
   if (compared) {
     const RunHistory& c = *d.comparison;

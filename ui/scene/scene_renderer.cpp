@@ -164,12 +164,17 @@ std::array<Rgb, 6> boxColours() {
 // The radius a table is drawn with. The models' tables are planes without an edge; a table
 // is drawn with its model size until a body on it gets near that edge, then twice, four
 // times … as large (few rebuilds), so that no body is ever drawn off the surface it is on.
-double drawnTableRadius(const nh::SceneFrame& frame, const nh::SceneBody& table) {
+double drawnTableRadius(const nh::SceneFrame& frame, const nh::SceneBody& table,
+                        const std::vector<nh::SceneBody>& guests) {
   const double size = std::abs(table.size.x());
   if (!(size > 0) || !table.position.allFinite()) return size;
   const Eigen::Vector3d normal = table.orientation * Eigen::Vector3d::UnitZ();
   double needed = 0;
-  for (const auto& b : frame.bodies) {
+  std::vector<const nh::SceneBody*> bodies;
+  for (const auto& b : frame.bodies) bodies.push_back(&b);
+  for (const auto& b : guests) bodies.push_back(&b);
+  for (const nh::SceneBody* body : bodies) {
+    const nh::SceneBody& b = *body;
     if (b.kind == nh::ShapeKind::Table || b.kind == nh::ShapeKind::Guide) continue;
     if (!b.position.allFinite()) continue;
     const Eigen::Vector3d rel = b.position - table.position;
@@ -427,7 +432,8 @@ void SceneRenderer::updateBodies() {
     const bool skip = comparison && (sb.kind == nh::ShapeKind::Table);
     const Eigen::Vector3d colour = solidColour(sb);
     Eigen::Vector3d size = sb.size;
-    if (sb.kind == nh::ShapeKind::Table && !comparison) size.x() = drawnTableRadius(frame_, sb);
+    if (sb.kind == nh::ShapeKind::Table && !comparison)
+      size.x() = drawnTableRadius(frame_, sb, tableGuests_);
     if (b.size != size || b.kind != sb.kind || b.colour != colour || !b.actor) {
       if (b.actor) renderer_->RemoveActor(b.actor);
       b.kind = sb.kind;
@@ -611,6 +617,10 @@ void SceneRenderer::setArrowReferences(const std::map<std::string, double>& refe
   }
 }
 
+void SceneRenderer::setTableGuests(const std::vector<nh::SceneBody>& bodies) {
+  tableGuests_ = bodies;
+}
+
 void SceneRenderer::newRun() {
   for (auto& [name, a] : arrows_) {
     a->largest = 0;
@@ -733,8 +743,8 @@ void SceneRenderer::updateGrid() {
     if (b.kind == nh::ShapeKind::Table) {
       const Eigen::Vector3d normal = b.orientation * Eigen::Vector3d::UnitZ();
       const double sinTilt = std::sqrt(std::max(0.0, 1 - normal.z() * normal.z()));
-      z = std::min(
-          z, b.position.z() - drawnTableRadius(frame_, b) * sinTilt - b.size.z() - 0.02 * extent);
+      z = std::min(z, b.position.z() - drawnTableRadius(frame_, b, tableGuests_) * sinTilt -
+                          b.size.z() - 0.02 * extent);
     } else if (b.kind != nh::ShapeKind::Guide) {
       z = std::min(z, b.position.z() - b.size.norm() - 0.002 * extent);
     }

@@ -288,13 +288,16 @@ void SceneView::refresh() {
     primary_->newRun();
     comparison_->newRun();
   }
-  primary_->update(frame_, primaryTrails_);
   const RunHistory* comparison = controller_->comparison();
   scanComparison();
   // A run that left the scene is drawn up to that moment only: far away it would stretch the
   // camera's clipping range until the whole view came out empty.
   const bool left = !std::isnan(comparisonLeftAt_) && t >= comparisonLeftAt_;
   comparisonShown_ = comparison && !left && controller_->displayedScene(1, comparisonFrame_);
+  // The comparison run's bodies are on the primary run's table, which is drawn for both.
+  primary_->setTableGuests(comparisonShown_ ? comparisonFrame_.bodies
+                                            : std::vector<nh::SceneBody>{});
+  primary_->update(frame_, primaryTrails_);
   if (comparisonShown_) {
     comparison_->setVisible(true);
     comparison_->update(comparisonFrame_, trailSpans(*comparison, t, options_.trailSeconds));
