@@ -77,6 +77,7 @@ ExportOptions parseExport(const std::vector<std::string>& args) {
   Scenario& s = o.scenario;
   nhui::ExportSettings& e = o.settings;
   e.tEnd = s.tEnd;
+  nhui::applyScenarioView(s.view, e);  // a lesson's camera, arrows and comparison; flags win
   if (line.has("--video")) o.output = line.video;
   if (line.has("--frames")) {
     o.output = line.frames;

@@ -1,6 +1,7 @@
 // Editing in the nhlab window: Ctrl+Z in a focused spin box undoes through the window's undo
 // stack; a refusal clears once a value is accepted and moves no row; Edit start grabs the
-// body for a position drag (leaving the velocities alone) and keeps the history it discards
+// body for a position drag (leaving the velocities alone) and the green knob, off the body,
+// for a velocity drag, and keeps the history it discards
 // on the undo stack; initial-condition fields show units; a system switch is undoable with
 // the edited parameters.
 #include <QAction>
@@ -115,6 +116,54 @@ class EditingTest : public QObject {
     QCOMPARE(overrides.count("vx"), size_t(0));
     QCOMPARE(overrides.at("vy"), 0.0);
     QVERIFY(c->initialNotes().empty());
+  }
+
+  // The green velocity knob sits at the arrow's tip but never on the body, also for a ball at
+  // rest (a zero arrow): a drag from the knob sets the velocity and leaves the position, and
+  // a drag from the body then moves the ball and leaves that velocity.
+  void velocityKnobAndBodyDragApart() {
+    SimulationController* c = window_->controller();
+    c->pause();
+    c->setInitialOverrides({{"vx", 0.0}, {"vy", 0.0}});
+    window_->editInitialAction()->trigger();
+    nhui::SceneView* view = window_->sceneView();
+    QVERIFY(view->editInitial());
+    view->refresh();
+    QCoreApplication::processEvents();
+    nh::SceneFrame frame;
+    QVERIFY(c->displayedScene(0, frame));
+    const Eigen::Vector3d ball = frame.bodies.at(1).position;
+    const double at[3] = {ball.x(), ball.y(), ball.z()};
+    const QPointF body = view->worldToWidget(at);
+    const std::optional<QPointF> knob = view->velocityKnob();
+    QVERIFY(knob);
+    // Off the body's grab disc (at least 25 px) by more than the knob's own (14 px).
+    QVERIFY2(QLineF(*knob, body).length() > 40,
+             qPrintable(QString("knob %1 px from the body").arg(QLineF(*knob, body).length())));
+    const QPoint grab = knob->toPoint();
+    QTest::mousePress(view, Qt::LeftButton, {}, grab);
+    QTest::mouseMove(view, grab + QPoint(0, -20));
+    QTest::mouseMove(view, grab + QPoint(0, -40));
+    QTest::mouseRelease(view, Qt::LeftButton, {}, grab + QPoint(0, -40));
+    auto overrides = c->initialOverrides();
+    const double speed = std::hypot(overrides.at("vx"), overrides.at("vy"));
+    QVERIFY2(speed > 1e-3, "the knob drag set no velocity");
+    QVERIFY(!overrides.count("x") || std::abs(overrides.at("x") - 0.6) < 1e-9);
+    QVERIFY(!overrides.count("y") || std::abs(overrides.at("y")) < 1e-9);
+    // The knob follows the new, longer arrow and stays off the body.
+    view->refresh();
+    QVERIFY(view->velocityKnob());
+    QVERIFY(QLineF(*view->velocityKnob(), body).length() > 40);
+    // Now the body: a position drag that keeps the velocity just set.
+    const QPoint press = body.toPoint();
+    QTest::mousePress(view, Qt::LeftButton, {}, press);
+    QTest::mouseMove(view, press + QPoint(20, 0));
+    QTest::mouseMove(view, press + QPoint(40, 0));
+    QTest::mouseRelease(view, Qt::LeftButton, {}, press + QPoint(40, 0));
+    const auto after = c->initialOverrides();
+    QVERIFY2(after.count("x") && std::abs(after.at("x") - 0.6) > 1e-3, "the ball was not moved");
+    QCOMPARE(after.at("vx"), overrides.at("vx"));
+    QCOMPARE(after.at("vy"), overrides.at("vy"));
   }
 
   // Edit start discarded the history without a way back.

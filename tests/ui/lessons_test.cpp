@@ -1,7 +1,12 @@
 // Classroom features of the window: lessons (scenario files with a "view" part) open with
 // their note, speed, plots and comparison; presentation mode gives the 3D view most of the
 // screen; the speed box takes presets and typed factors; unsaved edits mark the title and
-// are asked about on quitting; the light and dark themes reach the palette, plots and scene.
+// are asked about on quitting; the light and dark themes reach the palette, plots and scene;
+// the export dialog exports what the lesson's view shows.
+#include <vtkCamera.h>
+#include <vtkMatrix4x4.h>
+#include <vtkNew.h>
+
 #include <QAction>
 #include <QApplication>
 #include <QComboBox>
@@ -26,9 +31,12 @@
 #include "core/io/scenario_file.h"
 #include "message_boxes.h"
 #include "resources/app_resources.h"
+#include "ui/export/animation_exporter.h"
+#include "ui/export/export_dialog.h"
 #include "ui/panels/undo_commands.h"
 #include "ui/plot/plot_panels.h"
 #include "ui/scene/scene_view.h"
+#include "ui/sim/run_history.h"
 #include "ui/window/main_window.h"
 #include "window_fixture.h"
 
@@ -105,6 +113,65 @@ class LessonsTest : public QObject {
     window_->chooseSystem("rigid_body");
     QVERIFY(window_->lessonNote().isEmpty());
     QVERIFY(!window_->lessonBar()->isVisible());
+  }
+
+  // The export dialog the particle lesson opens after a while of play exports what the view
+  // shows: the followed particle, the vakonomic comparison, the velocity arrow and fixed
+  // scales; and its frames from t = 0 show both particles, though the live camera it starts
+  // from was framed for a later moment.
+  void exportDialogExportsWhatTheViewShows() {
+    QVERIFY(window_->openScenario(":/examples/particle_compare.json"));
+    nhui::SimulationController* c = window_->controller();
+    c->setSpeed(8);
+    c->play();
+    QTRY_VERIFY_WITH_TIMEOUT(c->displayTime() >= 20, 30000);
+    c->pause();
+    QAction* exportAction = nullptr;
+    for (QAction* a : window_->findChildren<QAction*>())
+      if (a->shortcut() == QKeySequence(QObject::tr("Ctrl+E"))) exportAction = a;
+    QVERIFY(exportAction);
+    exportAction->trigger();
+    auto* dialog = window_->findChild<nhui::ExportDialog*>();
+    QVERIFY(dialog);
+    nhui::ExportSettings s = dialog->settings();
+    dialog->close();
+    QCOMPARE(s.framing, nhui::ExportSettings::Framing::Follow);
+    QCOMPARE(s.compare, nhui::CompareMode::Vakonomic);
+    QVERIFY(s.velocityArrows);
+    QVERIFY(s.fixedArrowScale);
+    QVERIFY(s.camera);
+    s.width = 320;
+    s.height = 200;
+    s.fps = 2;
+    s.tStart = 0;
+    s.tEnd = 6;
+    nhui::AnimationExporter exporter(c->scenario(), s);
+    const nhui::RunHistory* comparison = exporter.comparisonHistory();
+    QVERIFY(comparison);
+    for (int i : {0, exporter.frameCount() - 1}) {
+      const nhui::CameraPose camera = exporter.cameraAt(i);
+      vtkNew<vtkCamera> cam;
+      cam->SetPosition(camera.position.data());
+      cam->SetFocalPoint(camera.focalPoint.data());
+      cam->SetViewUp(camera.viewUp.data());
+      cam->SetViewAngle(camera.viewAngle);
+      const double t = exporter.sampleTime(i);
+      for (const nhui::RunHistory* run : {&exporter.history(), comparison}) {
+        nh::SceneFrame frame;
+        run->sceneAt(t, frame);
+        const Eigen::Vector3d p = frame.bodies.front().position;
+        // Normalised view coordinates of the particle: inside [-1, 1] on both axes.
+        double q[4] = {p.x(), p.y(), p.z(), 1.0};
+        vtkMatrix4x4* m = cam->GetCompositeProjectionTransformMatrix(320.0 / 200.0, -1, 1);
+        double r[4];
+        m->MultiplyPoint(q, r);
+        QVERIFY2(r[3] > 0 && std::abs(r[0] / r[3]) < 1 && std::abs(r[1] / r[3]) < 1,
+                 qPrintable(QString("t = %1 s: particle at (%2, %3)")
+                                .arg(t)
+                                .arg(r[0] / r[3])
+                                .arg(r[1] / r[3])));
+      }
+    }
   }
 
   // A view part that is not understood refuses the whole file with a message naming the

@@ -1,7 +1,11 @@
 // The scene sync layer without any widget: every catalogue system renders into an offscreen
-// vtkRenderWindow (as video export will use it), and options change what is drawn.
+// vtkRenderWindow (as video export will use it), options change what is drawn, and a table
+// is drawn large enough for the bodies on it.
 #include "ui/scene/scene_renderer.h"
 
+#include <vtkActor.h>
+#include <vtkActorCollection.h>
+#include <vtkMapper.h>
 #include <vtkNew.h>
 #include <vtkRenderStepsPass.h>
 #include <vtkRenderWindow.h>
@@ -12,6 +16,7 @@
 
 #include "core/model/catalogue.h"
 #include "core/nh/scenario.h"
+#include "resources/app_resources.h"
 #include "ui/sim/run_history.h"
 
 namespace {
@@ -298,6 +303,83 @@ class SceneRendererTest : public QObject {
     scene.update(frame, spans);
     const auto b = view.render();
     QVERIFY(differingPixels(a, b) > 100);
+  }
+
+  // The models' tables are planes without an edge. The tilted-turntable lesson's ball drifts
+  // sideways off the model-sized table (at t ≈ 4.5 s, and far beyond it after a minute): the
+  // table is drawn as large as needed, so the ball is never drawn off the surface it rolls on.
+  void ballStaysOnTheDrawnTable() {
+    Offscreen view;
+    nhui::SceneRenderer scene(view.renderer);
+    scene.setOptions(bareOptions());
+    const nh::Scenario lesson =
+        nhres::readResourceScenario(":/examples/ball_tilted_turntable.json");
+    auto system = nh::findSystem(lesson.system);
+    const std::vector<double> parameters = nh::resolveParameters(*system, lesson.parameters);
+    nh::Simulation sim(system, lesson.dynamics);
+    sim.setParameters(parameters);
+    sim.setState(0, nh::initialState(sim.equations(), 0, lesson.initial));
+    const auto layout = nhui::makeRecordLayout(sim.equations());
+    nhui::RunHistory run(system, lesson.dynamics, layout);
+    run.setParametersFrom(0, parameters);
+    nh::Observables obs;
+    std::vector<double> row, rec(layout.stride());
+    nh::SceneFrame scratch;
+    sim.advance(60, 0.05, [&](double t, const double* x) {
+      nhui::fillRecord(sim.equations(), sim.workspace(), layout, t, x, obs, row, scratch,
+                       rec.data());
+      run.append(rec.data(), 1);
+    });
+    double farthest = 0;
+    for (double t : {0.0, 4.5, 6.0, lesson.tEnd, 30.0, 60.0}) {
+      nh::SceneFrame frame;
+      run.sceneAt(t, frame);
+      scene.update(frame, {});
+      const nh::SceneBody* table = nullptr;
+      const nh::SceneBody* ball = nullptr;
+      for (const auto& b : frame.bodies) (b.kind == nh::ShapeKind::Table ? table : ball) = &b;
+      QVERIFY(table && ball);
+      // The table's actor: the largest one shown (no grid, arrows or trails); its mesh, a disc
+      // about its own z axis, spans its diameter along x.
+      double radius = 0;
+      vtkActorCollection* actors = view.renderer->GetActors();
+      actors->InitTraversal();
+      while (vtkActor* a = actors->GetNextActor()) {
+        if (!a->GetVisibility()) continue;
+        double bounds[6];
+        a->GetMapper()->GetBounds(bounds);
+        radius = std::max(radius, 0.5 * (bounds[1] - bounds[0]));
+      }
+      const Eigen::Vector3d normal = table->orientation * Eigen::Vector3d::UnitZ();
+      const Eigen::Vector3d rel = ball->position - table->position;
+      const double inPlane = (rel - rel.dot(normal) * normal).norm();
+      farthest = std::max(farthest, inPlane);
+      QVERIFY2(inPlane + ball->size.x() < radius,
+               qPrintable(QString("t = %1 s: ball %2 m from the centre, table drawn %3 m")
+                              .arg(t)
+                              .arg(inPlane)
+                              .arg(radius)));
+    }
+    QVERIFY(farthest > 2 * 2.0);  // it did leave the model-sized table (radius 2 m) far behind
+
+    // A comparison run's ball, drawn by another renderer, rolls on this table too.
+    nh::SceneFrame frame;
+    run.sceneAt(0, frame);
+    nh::SceneBody guest;
+    for (const auto& b : frame.bodies)
+      if (b.kind != nh::ShapeKind::Table) guest = b;
+    guest.position.y() -= 15;  // the table is tilted about y: still on it
+    scene.setTableGuests({guest});
+    scene.update(frame, {});
+    double radius = 0;
+    vtkActorCollection* actors = view.renderer->GetActors();
+    actors->InitTraversal();
+    while (vtkActor* a = actors->GetNextActor()) {
+      double bounds[6];
+      a->GetMapper()->GetBounds(bounds);
+      if (a->GetVisibility()) radius = std::max(radius, 0.5 * (bounds[1] - bounds[0]));
+    }
+    QVERIFY2(radius > 15, qPrintable(QString("table drawn %1 m").arg(radius)));
   }
 
   void translucentActorsSkipOrderIndependentTranslucency() {

@@ -4,6 +4,8 @@
 #include <vtkRenderer.h>
 
 #include <QImage>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QPainter>
 #include <algorithm>
 #include <chrono>
@@ -11,12 +13,15 @@
 #include <cstdio>
 #include <cstring>
 #include <exception>
+#include <limits>
 
 #include "core/io/scenario_file.h"
 #include "core/model/catalogue.h"
 #include "ui/export/media/encoding_pipe.h"
 #include "ui/export/offscreen_scene.h"
 #include "ui/plot/plot_widget.h"
+#include "ui/scene/scene_camera.h"
+#include "ui/scene/scene_view.h"
 #include "ui/sim/run_history.h"
 
 namespace nhui {
@@ -75,6 +80,16 @@ PlotRange columnRange(const std::vector<double>& c, size_t begin, size_t end) {
       hi = std::max(hi, c[i]);
     }
   return padded(lo, hi, 0.06);
+}
+
+// The trail spans of `run` from `begin` up to and including sample k.
+std::vector<TrailSpan> spansOf(const RunHistory& run, size_t begin, size_t k) {
+  std::vector<TrailSpan> spans;
+  for (const auto& p : run.layout().points)
+    spans.push_back({p.name, p.inMovingFrame, run.column(p.column).data() + begin,
+                     run.column(p.column + 1).data() + begin,
+                     run.column(p.column + 2).data() + begin, k + 1 - begin, begin});
+  return spans;
 }
 
 }  // namespace
@@ -150,6 +165,41 @@ void checkScenarioSidecar(const std::filesystem::path& output, const std::filesy
                          "'; give --force to replace it or --no-scenario to write none");
 }
 
+void applyScenarioView(const std::string& viewJson, ExportSettings& settings) {
+  if (viewJson.empty()) return;
+  const QJsonDocument doc = QJsonDocument::fromJson(QByteArray::fromStdString(viewJson));
+  if (!doc.isObject()) return;
+  const QJsonObject view = doc.object();
+  auto flag = [](const QJsonObject& o, const char* key, bool& out) {
+    if (o.value(key).isBool()) out = o.value(key).toBool();
+  };
+  const QJsonObject camera = view.value("camera").toObject();
+  if (camera.value("follow").isBool())
+    settings.framing = camera.value("follow").toBool() ? ExportSettings::Framing::Follow
+                                                       : ExportSettings::Framing::KeepInView;
+  const QJsonObject display = view.value("display").toObject();
+  flag(display, "trails", settings.trails);
+  flag(display, "forces", settings.forceArrows);
+  flag(display, "velocity", settings.velocityArrows);
+  flag(display, "angular_velocity", settings.angularVelocityArrows);
+  if (display.value("trail_seconds").isDouble())
+    settings.trailSeconds = display.value("trail_seconds").toDouble();
+  if (display.value("arrow_scale").isString())
+    settings.fixedArrowScale = display.value("arrow_scale").toString() == "fixed";
+  const QJsonObject compare = view.value("compare").toObject();
+  const QString mode = compare.value("mode").toString();
+  if (mode == "off") {
+    settings.compare = CompareMode::None;
+  } else if (mode == "vakonomic") {
+    settings.compare = CompareMode::Vakonomic;
+  } else if (mode == "ghost" && compare.value("parameter").isString() &&
+             compare.value("value").isDouble()) {
+    settings.compare = CompareMode::Ghost;
+    settings.ghostParameter = compare.value("parameter").toString().toStdString();
+    settings.ghostValue = compare.value("value").toDouble();
+  }
+}
+
 std::string parameterSummary(const nh::SystemModel& system, const std::vector<double>& values,
                              int maxLineLength) {
   std::string out, line;
@@ -199,7 +249,24 @@ struct AnimationExporter::Impl {
   int timeDecimals = 2;
   std::vector<TrailSpan> spans;
   nh::SceneFrame frame;
-  bool cameraSet = false;
+
+  // The comparison run (settings.compare), on the same grid; it may end early (a diverging
+  // vakonomic run fails) and is hidden from the sample where it left the scene.
+  std::unique_ptr<RunHistory> comparison;
+  std::vector<double> comparisonParameters;
+  nh::DynamicsKind comparisonDynamics = nh::DynamicsKind::Nonholonomic;
+  double comparisonLeftAt = std::numeric_limits<double>::quiet_NaN();
+  nh::SceneFrame comparisonFrame;
+
+  // The camera: direction, up and view angle as set at the first frame; the focal point and
+  // distance move with Framing (framedUpTo: the last frame the framer has stepped to).
+  CameraFramer framer;
+  Eigen::Vector3d cameraOffset = Eigen::Vector3d(1, -2, 1);  // eye − focus
+  Eigen::Vector3d cameraUp = Eigen::Vector3d::UnitZ();
+  Eigen::Vector3d cameraFocus = Eigen::Vector3d::Zero();
+  double viewAngle = 30;
+  int framedUpTo = -1;
+  nh::SceneFrame framingScratch;
 
   size_t sampleOfFrame(int i) const {
     return firstFrameSample + static_cast<size_t>(i) * samplesPerFrame;
@@ -216,6 +283,23 @@ AnimationExporter::AnimationExporter(const nh::Scenario& scenario, const ExportS
   const nh::EquationsOfMotion equations(d.system, scenario_.dynamics, scenario_.formulation,
                                         d.parameters);
   d.x0 = nh::initialState(equations, 0.0, scenario_.initial);
+  if (settings_.compare != CompareMode::None) {
+    d.comparisonParameters = d.parameters;
+    d.comparisonDynamics = scenario_.dynamics;
+    if (settings_.compare == CompareMode::Vakonomic) {
+      d.comparisonDynamics = scenario_.dynamics == nh::DynamicsKind::Nonholonomic
+                                 ? nh::DynamicsKind::Vakonomic
+                                 : nh::DynamicsKind::Nonholonomic;
+    } else {
+      const int index = d.system->parameterIndex(settings_.ghostParameter);
+      if (index < 0)
+        throw nh::InputError("the ghost run's parameter '" +
+                             settings_.ghostParameter.substr(0, 60) + "' is not a parameter of " +
+                             d.system->name());
+      requireFinite(settings_.ghostValue, "the ghost run's value");
+      d.comparisonParameters[index] = settings_.ghostValue;
+    }
+  }
   if (settings_.plots) {
     // Unknown plot variables fail here, before a file is opened or a frame rendered.
     const RecordLayout layout = makeRecordLayout(equations);
@@ -298,6 +382,152 @@ void AnimationExporter::simulate(const ProgressCallback& progress,
   if (history->size() < needed)
     throw nh::IntegrationError("the simulation stopped before the last frame", history->lastTime());
   d.history = std::move(history);
+  if (settings_.compare != CompareMode::None) simulateComparison(cancel);
+}
+
+void AnimationExporter::simulateComparison(const std::atomic<bool>* cancel) {
+  Impl& d = *impl_;
+  const RunHistory& primary = *d.history;
+  nh::Simulation sim(d.system, d.comparisonDynamics, scenario_.formulation, scenario_.integrator);
+  sim.setParameters(d.comparisonParameters);
+  const RecordLayout layout = makeRecordLayout(sim.equations());
+  // The same start as the primary run; the vakonomic multipliers start at 0 (as in the view).
+  std::vector<double> x0 = d.x0;
+  x0.resize(layout.stateSize, 0.0);
+  sim.setState(0.0, x0);
+  auto run = std::make_unique<RunHistory>(d.system, d.comparisonDynamics, layout);
+  run->setParametersFrom(0, d.comparisonParameters);
+  nh::Observables obs;
+  std::vector<double> row, record(layout.stride());
+  nh::SceneFrame scratch;
+  long count = 0;
+  const double h = d.sampleStep, tLast = primary.lastTime();
+  try {
+    // On the primary run's grid (one grid from t = 0: a start off the grid is drawn from the
+    // comparison's nearest earlier sample).
+    sim.advance(tLast + 0.5 * h, h, [&](double t, const double* x) {
+      fillRecord(sim.equations(), sim.workspace(), layout, t, x, obs, row, scratch, record.data());
+      run->append(record.data(), 1);
+      if (++count % 2000 == 0 && cancel && cancel->load()) throw Cancelled{};
+    });
+  } catch (const nh::Error&) {
+    // A comparison that fails (a vakonomic run that diverges) is drawn up to where it got.
+  }
+  // Where it left the scene: the first sample with a point not finite or farther than the
+  // view's limit from the same point of the primary run (points matched by name).
+  primary.sceneAt(primary.firstTime(), scratch);
+  const double limit = SceneView::kLeaveExtents * std::max(1e-6, scratch.extent);
+  std::vector<std::pair<int, int>> columns;
+  for (const auto& p : run->layout().points)
+    for (const auto& q : primary.layout().points)
+      if (p.name == q.name) columns.emplace_back(p.column, q.column);
+  for (size_t k = 0; k < run->size() && std::isnan(d.comparisonLeftAt); ++k) {
+    const size_t j = primary.indexAtOrBefore(run->time(k));
+    for (const auto& [ca, cb] : columns) {
+      const Eigen::Vector3d a(run->column(ca)[k], run->column(ca + 1)[k], run->column(ca + 2)[k]);
+      const Eigen::Vector3d b(primary.column(cb)[j], primary.column(cb + 1)[j],
+                              primary.column(cb + 2)[j]);
+      if (!a.allFinite() || (b.allFinite() && (a - b).norm() > limit)) {
+        d.comparisonLeftAt = run->time(k);
+        break;
+      }
+    }
+  }
+  d.comparison = std::move(run);
+}
+
+bool AnimationExporter::comparisonShownAt(double t, nh::SceneFrame& frame) const {
+  const Impl& d = *impl_;
+  if (!d.comparison || d.comparison->empty()) return false;
+  if (!std::isnan(d.comparisonLeftAt) && t >= d.comparisonLeftAt) return false;
+  // A failed run is shown up to its last sample only.
+  if (t > d.comparison->lastTime() + 0.5 * d.sampleStep) return false;
+  d.comparison->sceneAt(t, frame);
+  return true;
+}
+
+void AnimationExporter::frameCamera(int i) {
+  Impl& d = *impl_;
+  const RunHistory& run = *d.history;
+  const std::string& follow = d.system->info().editing.followBody;
+  // Frame by frame from the first, so that any frame shows the camera the clip shows there.
+  if (i < d.framedUpTo) d.framedUpTo = -1;
+  for (int j = d.framedUpTo + 1; j <= i; ++j) {
+    const size_t k = d.sampleOfFrame(j);
+    const double t = run.time(k);
+    nh::SceneFrame& frame = d.framingScratch;
+    run.sceneAt(t, frame);
+    if (j == 0) {
+      // The start camera: the one given, else the view's default 3/4 view of this moment.
+      SceneRenderer& scene = d.view->scene();
+      vtkCamera* cam = d.view->camera();
+      if (settings_.camera) {
+        const CameraPose& c = *settings_.camera;
+        cam->SetPosition(c.position.data());
+        cam->SetFocalPoint(c.focalPoint.data());
+        cam->SetViewUp(c.viewUp.data());
+        cam->SetViewAngle(c.viewAngle);
+      } else if (settings_.framing == ExportSettings::Framing::Fixed) {
+        // Where the trail points go over the whole clip (the run is simulated first).
+        Eigen::AlignedBox3d region;
+        for (const auto& p : run.layout().points) {
+          if (p.inMovingFrame) continue;
+          const auto& xs = run.column(p.column);
+          const auto& ys = run.column(p.column + 1);
+          const auto& zs = run.column(p.column + 2);
+          for (size_t m = d.firstFrameSample; m < run.size(); ++m)
+            if (std::isfinite(xs[m]) && std::isfinite(ys[m]) && std::isfinite(zs[m]))
+              region.extend(Eigen::Vector3d(xs[m], ys[m], zs[m]));
+        }
+        scene.update(frame, {});
+        scene.resetCamera(region);
+      } else {
+        scene.update(frame, {});
+        scene.resetCamera();
+      }
+      double fp[3], pos[3], up[3];
+      cam->GetFocalPoint(fp);
+      cam->GetPosition(pos);
+      cam->GetViewUp(up);
+      d.cameraFocus = Eigen::Vector3d(fp[0], fp[1], fp[2]);
+      d.cameraOffset = Eigen::Vector3d(pos[0], pos[1], pos[2]) - d.cameraFocus;
+      d.cameraUp = Eigen::Vector3d(up[0], up[1], up[2]);
+      d.viewAngle = cam->GetViewAngle();
+      if (!(d.cameraOffset.norm() > 0)) d.cameraOffset = Eigen::Vector3d(1, -2, 1);
+      d.framer.adopt(d.cameraFocus, d.cameraOffset.norm());
+    }
+    if (settings_.framing == ExportSettings::Framing::Follow) {
+      for (const auto& b : frame.bodies)
+        if (b.name == follow && b.position.allFinite()) d.cameraFocus = b.position;
+    } else if (settings_.framing == ExportSettings::Framing::KeepInView) {
+      std::vector<CameraFramer::Sphere> bodies = movingBodySpheres(frame, follow);
+      if (comparisonShownAt(t, d.comparisonFrame))
+        for (const auto& s : movingBodySpheres(d.comparisonFrame, follow)) bodies.push_back(s);
+      const double recent = std::min(3.0, settings_.trailSeconds);
+      const size_t keep = static_cast<size_t>(recent / d.sampleStep) + 1;
+      const size_t begin = k + 1 > keep ? k + 1 - keep : 0;
+      const std::vector<CameraFramer::Sphere> trail =
+          recentTrailSpheres(spansOf(run, begin, k), keep);
+      CameraFramer::View view;
+      view.direction = -d.cameraOffset.normalized();
+      view.up = d.cameraUp;
+      view.viewAngleDegrees = d.viewAngle;
+      view.aspect = static_cast<double>(d.sceneWidth) / settings_.height;
+      if (j == 0)
+        d.framer.settle(view, bodies, trail);
+      else
+        d.framer.step(1.0 / settings_.fps, view, bodies, trail);
+      d.cameraFocus = d.framer.focus();
+      d.cameraOffset = d.cameraOffset.normalized() * d.framer.distance();
+    }
+    d.framedUpTo = j;
+  }
+  vtkCamera* cam = d.view->camera();
+  const Eigen::Vector3d eye = d.cameraFocus + d.cameraOffset;
+  cam->SetFocalPoint(d.cameraFocus.x(), d.cameraFocus.y(), d.cameraFocus.z());
+  cam->SetPosition(eye.x(), eye.y(), eye.z());
+  cam->SetViewUp(d.cameraUp.x(), d.cameraUp.y(), d.cameraUp.z());
+  cam->SetViewAngle(d.viewAngle);
 }
 
 nh::RgbImage AnimationExporter::renderFrame(int i) {
@@ -311,80 +541,91 @@ nh::RgbImage AnimationExporter::renderFrame(int i) {
   return image;
 }
 
+void AnimationExporter::prepareView() {
+  Impl& d = *impl_;
+  if (d.view) return;
+  // Plots take a column on the right; the 3D view keeps an even width for the encoders.
+  d.sceneWidth = settings_.width;
+  if (settings_.plots) {
+    d.sceneWidth =
+        2 * static_cast<int>(std::lround(settings_.width * (1 - settings_.plotWidthFraction) / 2));
+    d.canvas = QImage(settings_.width, settings_.height, QImage::Format_RGB888);
+  }
+  d.view = std::make_unique<OffscreenScene>(d.sceneWidth, settings_.height);
+  SceneDisplayOptions options;
+  options.trails = settings_.trails;
+  options.trailSeconds = settings_.trailSeconds;
+  options.reactionArrows = settings_.forceArrows;
+  options.velocityArrows = settings_.velocityArrows;
+  options.angularVelocityArrows = settings_.angularVelocityArrows;
+  options.arrowScaleFixed = settings_.fixedArrowScale;
+  options.legend =
+      settings_.forceArrows || settings_.velocityArrows || settings_.angularVelocityArrows;
+  options.overlayText = settings_.overlay;
+  // Text is sized for a 720-pixel-high view; smaller videos get smaller text.
+  options.textScale = std::clamp(settings_.height / 720.0, 0.6, 1.5);
+  d.view->scene().setSystem(d.system.get());
+  d.view->scene().setOptions(options);
+  d.view->comparison().setSystem(d.system.get());
+  d.view->comparison().setOptions(options);
+  const int maxLine = std::max(30, static_cast<int>(d.sceneWidth / (9.5 * options.textScale)));
+  d.overlayTail = d.system->info().title;
+  const std::string params = parameterSummary(*d.system, d.parameters, maxLine);
+  if (!params.empty()) d.overlayTail += "\n" + params;
+  if (settings_.plots) setUpPlots();
+}
+
 void AnimationExporter::composeFrame(int i, const std::uint8_t** rgb, std::ptrdiff_t* stride) {
   Impl& d = *impl_;
   const RunHistory& run = *d.history;
   if (i < 0 || i >= d.frames) throw nh::InputError("frame " + std::to_string(i) + " out of range");
 
-  if (!d.view) {
-    // Plots take a column on the right; the 3D view keeps an even width for the encoders.
-    d.sceneWidth = settings_.width;
-    if (settings_.plots) {
-      d.sceneWidth = 2 * static_cast<int>(
-                             std::lround(settings_.width * (1 - settings_.plotWidthFraction) / 2));
-      d.canvas = QImage(settings_.width, settings_.height, QImage::Format_RGB888);
-    }
-    d.view = std::make_unique<OffscreenScene>(d.sceneWidth, settings_.height);
-    SceneDisplayOptions options;
-    options.trails = settings_.trails;
-    options.trailSeconds = settings_.trailSeconds;
-    options.reactionArrows = settings_.forceArrows;
-    options.velocityArrows = settings_.velocityArrows;
-    options.legend = settings_.forceArrows || settings_.velocityArrows;
-    options.overlayText = settings_.overlay;
-    // Text is sized for a 720-pixel-high view; smaller videos get smaller text.
-    options.textScale = std::clamp(settings_.height / 720.0, 0.6, 1.5);
-    d.view->scene().setSystem(d.system.get());
-    d.view->scene().setOptions(options);
-    const int maxLine = std::max(30, static_cast<int>(d.sceneWidth / (9.5 * options.textScale)));
-    d.overlayTail = d.system->info().title;
-    const std::string params = parameterSummary(*d.system, d.parameters, maxLine);
-    if (!params.empty()) d.overlayTail += "\n" + params;
-    if (settings_.plots) setUpPlots();
-  }
-
+  prepareView();
   const size_t k = d.sampleOfFrame(i);
   const double t = run.time(k);
   run.sceneAt(t, d.frame);
   d.spans.clear();
-  if (settings_.trails) {
-    const size_t begin = run.indexAtOrAfter(t - settings_.trailSeconds - 1e-9);
-    for (const auto& p : run.layout().points)
-      d.spans.push_back({p.name, p.inMovingFrame, run.column(p.column).data() + begin,
-                         run.column(p.column + 1).data() + begin,
-                         run.column(p.column + 2).data() + begin, k + 1 - begin});
-  }
+  if (settings_.trails)
+    d.spans = spansOf(run, run.indexAtOrAfter(t - settings_.trailSeconds - 1e-9), k);
+  frameCamera(i);
   SceneRenderer& scene = d.view->scene();
+  // The comparison run as the view draws it: translucent orange, until it left the scene, on
+  // the primary run's table.
+  SceneRenderer& other = d.view->comparison();
+  const bool compared = comparisonShownAt(t, d.comparisonFrame);
+  scene.setTableGuests(compared ? d.comparisonFrame.bodies : std::vector<nh::SceneBody>{});
   scene.update(d.frame, d.spans);
-  if (!d.cameraSet) {
-    d.cameraSet = true;
-    if (settings_.camera) {
-      const CameraPose& c = *settings_.camera;
-      vtkCamera* cam = d.view->camera();
-      cam->SetPosition(c.position.data());
-      cam->SetFocalPoint(c.focalPoint.data());
-      cam->SetViewUp(c.viewUp.data());
-      cam->SetViewAngle(c.viewAngle);
-    } else {
-      // Frame where the trail points go over the whole clip (the run is simulated first).
-      Eigen::AlignedBox3d region;
-      for (const auto& p : run.layout().points) {
-        if (p.inMovingFrame) continue;
-        const auto& xs = run.column(p.column);
-        const auto& ys = run.column(p.column + 1);
-        const auto& zs = run.column(p.column + 2);
-        for (size_t j = d.firstFrameSample; j < run.size(); ++j)
-          if (std::isfinite(xs[j]) && std::isfinite(ys[j]) && std::isfinite(zs[j]))
-            region.extend(Eigen::Vector3d(xs[j], ys[j], zs[j]));
-      }
-      scene.resetCamera(region);
-    }
+  other.setVisible(compared);
+  if (compared) {
+    const RunHistory& c = *d.comparison;
+    const size_t kc = c.indexAtOrBefore(t + 1e-9 * d.sampleStep);
+    other.update(
+        d.comparisonFrame,
+        settings_.trails
+            ? spansOf(c, std::min(kc, c.indexAtOrAfter(t - settings_.trailSeconds - 1e-9)), kc)
+            : std::vector<TrailSpan>{});
   }
   if (settings_.overlay) {
     std::string text = "t = " + fixed(t, d.timeDecimals) + " s";
     if (std::abs(settings_.speed - 1) > 1e-12)
       text += "   (" + compact(settings_.speed) + "x, " +
               (settings_.speed < 1 ? "slow motion)" : "time-lapse)");
+    switch (settings_.compare) {
+      case CompareMode::Vakonomic:
+        text += "\nsolid: nonholonomic   orange: vakonomic";
+        break;
+      case CompareMode::Ghost:
+        text +=
+            "\norange ghost: " + settings_.ghostParameter + " = " + compact(settings_.ghostValue);
+        break;
+      case CompareMode::None:
+        break;
+    }
+    if (settings_.compare != CompareMode::None && !std::isnan(d.comparisonLeftAt) &&
+        t >= d.comparisonLeftAt)
+      text += std::string("\n") +
+              (settings_.compare == CompareMode::Vakonomic ? "vakonomic" : "ghost") +
+              " run left the scene at t = " + fixed(d.comparisonLeftAt, 2) + " s";
     scene.setOverlayText(text + "\n" + d.overlayTail);
   } else {
     scene.setOverlayText("");
@@ -403,6 +644,31 @@ void AnimationExporter::composeFrame(int i, const std::uint8_t** rgb, std::ptrdi
   paintPlots(k);
   *rgb = d.canvas.constBits();
   *stride = d.canvas.bytesPerLine();
+}
+
+const RunHistory* AnimationExporter::comparisonHistory() {
+  if (!impl_->history) simulate({}, nullptr);
+  return impl_->comparison.get();
+}
+
+bool AnimationExporter::comparisonShown(int i) {
+  nh::SceneFrame frame;
+  return comparisonShownAt(sampleTime(i), frame);
+}
+
+CameraPose AnimationExporter::cameraAt(int i) {
+  Impl& d = *impl_;
+  if (!d.history) simulate({}, nullptr);
+  if (i < 0 || i >= d.frames) throw nh::InputError("frame " + std::to_string(i) + " out of range");
+  prepareView();
+  frameCamera(i);
+  CameraPose pose;
+  vtkCamera* cam = d.view->camera();
+  cam->GetPosition(pose.position.data());
+  cam->GetFocalPoint(pose.focalPoint.data());
+  cam->GetViewUp(pose.viewUp.data());
+  pose.viewAngle = cam->GetViewAngle();
+  return pose;
 }
 
 double AnimationExporter::sampleTime(int i) {

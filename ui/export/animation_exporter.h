@@ -26,6 +26,7 @@
 #include "core/nh/errors.h"
 #include "core/nh/scenario.h"
 #include "ui/export/media/video_encoder.h"
+#include "ui/sim/simulation_controller.h"
 
 namespace nhui {
 
@@ -59,7 +60,25 @@ struct ExportSettings {
   std::vector<std::string> timeSeries = {"energy"};  // variables plotted against t
   double plotWidthFraction = 0.38;                   // share of the width given to plots
 
-  std::optional<CameraPose> camera;  // default: a 3/4 view of the whole scene
+  bool angularVelocityArrows = false;
+  bool fixedArrowScale = false;  // as SceneDisplayOptions::arrowScaleFixed (lessons)
+
+  // The camera moves over the clip the way the 3D view moves it, frame by frame from the
+  // exported span's own bodies: KeepInView eases it just enough to keep the moving bodies
+  // (and the comparison run's) in view (CameraFramer, with 1/fps as the time between frames),
+  // Follow keeps the system's followed body at the focal point, Fixed leaves it where
+  // `camera` puts it (or, without one, a 3/4 view of where the bodies go over the clip).
+  enum class Framing { Fixed, KeepInView, Follow };
+  Framing framing = Framing::KeepInView;
+  // The start camera: its direction, up, view angle and distance (the user's zoom) are kept;
+  // KeepInView and Follow move its focal point to the bodies. Default: the view's 3/4 view.
+  std::optional<CameraPose> camera;
+
+  // The comparison run drawn beside the primary one, translucent orange, as the view draws it:
+  // the other dynamics (Vakonomic) or the same with ghostParameter = ghostValue (Ghost).
+  CompareMode compare = CompareMode::None;
+  std::string ghostParameter;
+  double ghostValue = 0;
 
   // Throws nh::InputError naming the setting, its value and the allowed range.
   void validate() const;
@@ -107,6 +126,11 @@ std::string exportedNameOf(const std::filesystem::path& output);
 void checkScenarioSidecar(const std::filesystem::path& output, const std::filesystem::path& input,
                           bool force);
 
+// Takes what a scenario file's "view" part (nh::Scenario::view, the lessons') says about the
+// 3D view into `settings`: camera follow, trails, arrows and arrow scale, and the comparison.
+// Entries it does not know or cannot read are left as they are (nhlab checks the part).
+void applyScenarioView(const std::string& viewJson, ExportSettings& settings);
+
 // One line for the overlay per group of parameters, e.g. "Omega0 = 1 rad/s   r = 0.1 m".
 std::string parameterSummary(const nh::SystemModel& system, const std::vector<double>& values,
                              int maxLineLength);
@@ -145,12 +169,26 @@ class AnimationExporter {
   // The recorded samples behind the frames, from t = 0 to the end of the video (the columns
   // of nh::outputColumns() first). Simulates on first use.
   const RunHistory& history();
+  // The comparison run's samples (settings().compare), nullptr without one; and whether it is
+  // drawn in frame i (it is hidden once it has left the scene or failed). Simulate on first use.
+  const RunHistory* comparisonHistory();
+  bool comparisonShown(int i);
+  // The camera frame i is rendered with (settings().framing). Simulates on first use; frames
+  // on the calling thread, as renderFrame does.
+  CameraPose cameraAt(int i);
 
  private:
   struct Impl;
   void simulate(const ProgressCallback& progress, const std::atomic<bool>* cancel);
+  void simulateComparison(const std::atomic<bool>* cancel);
+  // Whether the comparison run is drawn at t (it may have failed or left), and its scene there.
+  bool comparisonShownAt(double t, nh::SceneFrame& frame) const;
+  // Puts the offscreen camera where frame i shows it (Framing), stepping the framer from the
+  // last frame framed (or from the first).
+  void frameCamera(int i);
   // Renders frame i; *rgb and *stride then describe it (top row first), valid until the next call.
   void composeFrame(int i, const std::uint8_t** rgb, std::ptrdiff_t* stride);
+  void prepareView();  // the offscreen scene and plots, on first use
   void setUpPlots();
   void paintPlots(size_t sample);
 

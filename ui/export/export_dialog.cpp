@@ -339,6 +339,14 @@ ExportSettings ExportDialog::settings() const {
   s.pathY = defaults_.pathY;
   s.timeSeries = defaults_.timeSeries;
   s.camera = defaults_.camera;
+  s.angularVelocityArrows = defaults_.view.angularVelocityArrows;
+  s.fixedArrowScale = defaults_.view.arrowScaleFixed;
+  s.framing = defaults_.follow            ? ExportSettings::Framing::Follow
+              : defaults_.view.keepInView ? ExportSettings::Framing::KeepInView
+                                          : ExportSettings::Framing::Fixed;
+  s.compare = defaults_.compare;
+  s.ghostParameter = defaults_.ghostParameter;
+  s.ghostValue = defaults_.ghostValue;
   return s;
 }
 

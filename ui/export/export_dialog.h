@@ -47,6 +47,12 @@ struct ExportDefaults {
   SceneDisplayOptions view;        // trails (and their length), arrows, overlay as in the view
   std::optional<CameraPose>
       camera;  // the view's camera (cameraPoseOf(renderer->GetActiveCamera()))
+  // The view's camera mode (Follow when on, else view.keepInView) and comparison run: the
+  // export frames each moment and draws the comparison as the view does.
+  bool follow = false;
+  CompareMode compare = CompareMode::None;
+  std::string ghostParameter;
+  double ghostValue = 0;
   std::string pathX = "x", pathY = "y";              // phase portrait variables of the plot panel
   std::vector<std::string> timeSeries = {"energy"};  // variables of the time-series panel
   // The scenario file the window has open ("" for none): the scenario written beside the

@@ -20,6 +20,7 @@ struct OffscreenScene::Impl {
   vtkNew<vtkRenderer> renderer;
   vtkNew<vtkUnsignedCharArray> pixels;
   std::unique_ptr<SceneRenderer> scene;
+  std::unique_ptr<SceneRenderer> comparison;
   int width = 0, height = 0;
 };
 
@@ -42,15 +43,19 @@ OffscreenScene::OffscreenScene(int width, int height) : impl_(std::make_unique<I
   w->SetSize(width, height);
   w->AddRenderer(impl_->renderer);
   impl_->scene = std::make_unique<SceneRenderer>(impl_->renderer.GetPointer());
+  impl_->comparison =
+      std::make_unique<SceneRenderer>(impl_->renderer.GetPointer(), SceneRole::Comparison);
 }
 
 OffscreenScene::~OffscreenScene() {
   // The scene removes its actors and corner renderer before the window goes.
+  impl_->comparison.reset();
   impl_->scene.reset();
   impl_->window->Finalize();
 }
 
 SceneRenderer& OffscreenScene::scene() { return *impl_->scene; }
+SceneRenderer& OffscreenScene::comparison() { return *impl_->comparison; }
 vtkRenderer* OffscreenScene::renderer() { return impl_->renderer; }
 vtkCamera* OffscreenScene::camera() { return impl_->renderer->GetActiveCamera(); }
 int OffscreenScene::width() const { return impl_->width; }

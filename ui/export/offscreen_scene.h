@@ -24,6 +24,8 @@ class OffscreenScene {
   OffscreenScene& operator=(const OffscreenScene&) = delete;
 
   SceneRenderer& scene();
+  // A comparison run's renderer in the same view (translucent orange bodies and trails).
+  SceneRenderer& comparison();
   vtkRenderer* renderer();
   vtkCamera* camera();
   int width() const;

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "ui/scene/scene_renderer.h"
+
 namespace nhui {
 
 namespace {
@@ -69,6 +71,22 @@ std::vector<CameraFramer::Sphere> movingBodySpheres(const nh::SceneFrame& frame,
     spheres.push_back({b.position, boundingRadius(b)});
   }
   return spheres;
+}
+
+std::vector<CameraFramer::Sphere> recentTrailSpheres(const std::vector<TrailSpan>& spans,
+                                                     size_t keep,
+                                                     const Eigen::Quaterniond& toReference) {
+  std::vector<CameraFramer::Sphere> trail;
+  for (const TrailSpan& span : spans) {
+    if (span.inMovingFrame || span.count == 0) continue;
+    const size_t first = span.count > keep ? span.count - keep : 0;
+    const size_t stride = std::max<size_t>(1, (span.count - first) / 30);
+    for (size_t k = first; k < span.count; k += stride) {
+      const Eigen::Vector3d p(span.x[k], span.y[k], span.z[k]);
+      if (p.allFinite()) trail.push_back({toReference * p, 0.0});
+    }
+  }
+  return trail;
 }
 
 void CameraFramer::adopt(const Eigen::Vector3d& focus, double distance) {
@@ -159,10 +177,19 @@ Eigen::Vector3d CameraFramer::depthShift(const View& view, const Eigen::Vector3d
   return excess * b.forward;
 }
 
+std::vector<CameraFramer::Sphere> CameraFramer::withLead(const std::vector<Sphere>& bodies) const {
+  std::vector<Sphere> out = bodies;
+  const Eigen::Vector3d lead = kLead * bodyVelocity_;
+  if (lead.squaredNorm() > 0)
+    for (const Sphere& s : bodies) out.push_back({s.centre + lead, s.radius});
+  return out;
+}
+
 void CameraFramer::retarget(const View& view, const std::vector<Sphere>& bodies,
                             const std::vector<Sphere>& trail) {
   if (bodies.empty()) return;
-  targetDistance_ = std::max(userDistance_, fitDistance(view, bodies, kSafe));
+  const std::vector<Sphere> led = withLead(bodies);
+  targetDistance_ = std::max(userDistance_, fitDistance(view, led, kSafe));
   // Bodies moving away from the camera (or towards it) are followed in depth too: shifting
   // the focus only across the view kept them in view but ever smaller, a dot far away.
   targetFocus_ += depthShift(view, targetFocus_, targetDistance_, bodies, kSafeDepth);
@@ -181,6 +208,18 @@ void CameraFramer::step(double dt, const View& view, const std::vector<Sphere>& 
     easingJump_ = true;
     easedFor_ = 0;
   }
+  // The bodies' speed across the scene per wall second, smoothed; a jump is no motion.
+  Eigen::Vector3d centre = Eigen::Vector3d::Zero();
+  for (const Sphere& s : bodies) centre += s.centre / static_cast<double>(bodies.size());
+  if (jumped || !haveBodies_) {
+    bodyVelocity_.setZero();
+  } else if (dt > 0 && bodies.size() == lastCount_) {  // (a comparison run appearing: no motion)
+    const double blend = 1 - std::exp(-std::min(dt, 0.25) / kSpeedSmoothing);
+    bodyVelocity_ += blend * ((centre - lastCentre_) / dt - bodyVelocity_);
+  }
+  if (!bodyVelocity_.allFinite()) bodyVelocity_.setZero();
+  lastCentre_ = centre;
+  lastCount_ = bodies.size();
   haveBodies_ = true;
 
   const Eigen::Vector3d targetBefore = targetFocus_;
@@ -226,6 +265,10 @@ void CameraFramer::step(double dt, const View& view, const std::vector<Sphere>& 
 
 void CameraFramer::settle(const View& view, const std::vector<Sphere>& bodies,
                           const std::vector<Sphere>& trail) {
+  bodyVelocity_.setZero();
+  lastCentre_.setZero();
+  for (const Sphere& s : bodies) lastCentre_ += s.centre / static_cast<double>(bodies.size());
+  lastCount_ = bodies.size();
   retarget(view, bodies, trail);
   focus_ = targetFocus_;
   distance_ = targetDistance_;

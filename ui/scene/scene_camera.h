@@ -4,9 +4,12 @@
 // zoom are the user's. When the bodies leave a safe zone around the centre (or their recent
 // trail leaves a wider one, where following it keeps the bodies in theirs) it translates the
 // focal point just enough to bring them back, and it zooms out only when the bodies
-// themselves no longer fit. While the user drags the camera it does nothing (SceneView). Both move
-// through a critically damped spring (no overshoot, no jumps); a hard limit keeps the bodies
-// inside the viewport even while the spring catches up.
+// themselves no longer fit, together with where they will be kLead wall-clock seconds on at
+// their recent speed: a fast body that would cross the view within a few frames is seen from
+// farther out, inside the safe zone instead of at the edge. While the user
+// drags the camera it does nothing (SceneView). Both move through a critically damped spring (no
+// overshoot, no jumps); a hard limit keeps the bodies inside the viewport even while the spring
+// catches up.
 #pragma once
 
 #include <Eigen/Geometry>
@@ -15,6 +18,8 @@
 #include "core/nh/system.h"
 
 namespace nhui {
+
+struct TrailSpan;
 
 class CameraFramer {
  public:
@@ -57,6 +62,9 @@ class CameraFramer {
   static constexpr double kSafeDepth = 0.25, kHardDepth = 0.5;
   // Spring rate (1/s): about 95 % of a re-framing is done after 4.7 / kRate seconds.
   static constexpr double kRate = 4.0;
+  // Wall-clock seconds of motion ahead kept in the safe zone with the bodies, and the time
+  // constant (s) of the smoothing of their speed.
+  static constexpr double kLead = 0.5, kSpeedSmoothing = 0.3;
   // Longest ease after a jump (wall-clock seconds; about 90 % of it is done by then) before the
   // hard limit holds the bodies in view again.
   static constexpr double kEaseLimit = 1.0;
@@ -67,6 +75,8 @@ class CameraFramer {
   };
   void retarget(const View& view, const std::vector<Sphere>& bodies,
                 const std::vector<Sphere>& trail);
+  // The bodies and, for moving ones, where they will be kLead seconds on.
+  std::vector<Sphere> withLead(const std::vector<Sphere>& bodies) const;
   static Range shiftRange(const View& view, const Eigen::Vector3d& focus, double distance,
                           const std::vector<Sphere>& spheres, double fraction);
   // The smallest focus shift within the view plane that keeps `spheres` inside `fraction` of
@@ -91,6 +101,10 @@ class CameraFramer {
   bool haveBodies_ = false;
   bool easingJump_ = false;  // the bodies jumped out of view: no hard limit until back in
   double easedFor_ = 0;      // wall-clock seconds of the current ease
+  // The bodies' centre at the last step and its smoothed velocity per wall second.
+  Eigen::Vector3d lastCentre_ = Eigen::Vector3d::Zero();
+  Eigen::Vector3d bodyVelocity_ = Eigen::Vector3d::Zero();
+  size_t lastCount_ = 0;
 };
 
 // Radius of a sphere around the body's position that holds the body however it is turned.
@@ -100,5 +114,10 @@ double boundingRadius(const nh::SceneBody& body);
 // scene's extent of it (the bicycle's parts, not the belt a ball has rolled off).
 std::vector<CameraFramer::Sphere> movingBodySpheres(const nh::SceneFrame& frame,
                                                     const std::string& follow = {});
+// The trail the framer keeps in view with the bodies: about 30 points of the last `keep`
+// samples of each world-frame span, turned by `toReference` (the view's reference frame).
+std::vector<CameraFramer::Sphere> recentTrailSpheres(
+    const std::vector<TrailSpan>& spans, size_t keep,
+    const Eigen::Quaterniond& toReference = Eigen::Quaterniond::Identity());
 
 }  // namespace nhui

@@ -121,8 +121,8 @@ vtkSmartPointer<vtkPolyData> checkeredSphere(const Eigen::Vector3d& radii, Rgb a
   return mesh.build();
 }
 
-vtkSmartPointer<vtkPolyData> table(double radius, double thickness) {
-  const int sectors = 24, rings = 6;
+vtkSmartPointer<vtkPolyData> table(double radius, double thickness, int rings) {
+  const int sectors = 24;
   const Rgb light{172, 182, 198}, dark{136, 150, 172}, marker{222, 92, 60}, rim{70, 78, 92};
   MeshBuilder mesh;
   const Eigen::Vector3d up(0, 0, 1);

@@ -26,7 +26,7 @@ vtkSmartPointer<vtkPolyData> sphere(double radius, Rgb colour, int resolution = 
 
 // Turntable: a disk with its top face at z = 0, a checker of rings × sectors and one marked
 // sector, a rim, and thickness below z = 0.
-vtkSmartPointer<vtkPolyData> table(double radius, double thickness);
+vtkSmartPointer<vtkPolyData> table(double radius, double thickness, int rings = 6);
 
 // Coin-like disk with its axis along y: alternating sectors on both faces and the rim.
 vtkSmartPointer<vtkPolyData> sectoredDisk(double radius, double halfWidth, Rgb a, Rgb b);

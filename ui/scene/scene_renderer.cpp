@@ -161,6 +161,33 @@ std::array<Rgb, 6> boxColours() {
           Rgb{150, 195, 155}, Rgb{110, 150, 235}, Rgb{150, 165, 210}};
 }
 
+// The radius a table is drawn with. The models' tables are planes without an edge; a table
+// is drawn with its model size until a body on it gets near that edge, then twice, four
+// times … as large (few rebuilds), so that no body is ever drawn off the surface it is on.
+double drawnTableRadius(const nh::SceneFrame& frame, const nh::SceneBody& table,
+                        const std::vector<nh::SceneBody>& guests) {
+  const double size = std::abs(table.size.x());
+  if (!(size > 0) || !table.position.allFinite()) return size;
+  const Eigen::Vector3d normal = table.orientation * Eigen::Vector3d::UnitZ();
+  double needed = 0;
+  std::vector<const nh::SceneBody*> bodies;
+  for (const auto& b : frame.bodies) bodies.push_back(&b);
+  for (const auto& b : guests) bodies.push_back(&b);
+  for (const nh::SceneBody* body : bodies) {
+    const nh::SceneBody& b = *body;
+    if (b.kind == nh::ShapeKind::Table || b.kind == nh::ShapeKind::Guide) continue;
+    if (!b.position.allFinite()) continue;
+    const Eigen::Vector3d rel = b.position - table.position;
+    const double inPlane = (rel - rel.dot(normal) * normal).norm();
+    // Only bodies that are on the table (near its plane), with a margin of a tenth of it.
+    if (std::abs(rel.dot(normal)) > 2 * boundingRadius(b) + 0.05 * size) continue;
+    needed = std::max(needed, inPlane + boundingRadius(b) + 0.1 * size);
+  }
+  double radius = size;
+  for (int doubled = 0; radius < needed && doubled < 40; ++doubled) radius *= 2;
+  return radius;
+}
+
 }  // namespace
 
 struct SceneRenderer::Body {
@@ -177,8 +204,9 @@ struct SceneRenderer::Arrow {
   vtkSmartPointer<vtkActor> actor;
   double reference = 0;  // magnitude drawn with the reference length (a 1-2-5 number)
   double lastMagnitude = 0;
-  double largest = 0;  // largest magnitude shown since the system was set
+  double largest = 0;  // largest magnitude shown since the system was set or a new run
   int quietFrames = 0;
+  bool recheck = false;  // a fixed scale to check against the new run's first vector
 };
 
 struct SceneRenderer::Trail {
@@ -403,10 +431,13 @@ void SceneRenderer::updateBodies() {
     // The comparison run shares the table and guides with the primary one.
     const bool skip = comparison && (sb.kind == nh::ShapeKind::Table);
     const Eigen::Vector3d colour = solidColour(sb);
-    if (b.size != sb.size || b.kind != sb.kind || b.colour != colour || !b.actor) {
+    Eigen::Vector3d size = sb.size;
+    if (sb.kind == nh::ShapeKind::Table && !comparison)
+      size.x() = drawnTableRadius(frame_, sb, tableGuests_);
+    if (b.size != size || b.kind != sb.kind || b.colour != colour || !b.actor) {
       if (b.actor) renderer_->RemoveActor(b.actor);
       b.kind = sb.kind;
-      b.size = sb.size;
+      b.size = size;
       b.colour = colour;
       vtkSmartPointer<vtkPolyData> poly;
       double specular = 0.3, opacity = 1.0;
@@ -419,10 +450,14 @@ void SceneRenderer::updateBodies() {
           poly = geometry::checkeredSphere(radii, kBallA, kBallB, 64);
           break;
         }
-        case nh::ShapeKind::Table:
-          poly = geometry::table(sb.size.x(), sb.size.z());
+        case nh::ShapeKind::Table: {
+          // A larger table keeps the model size's checker near the centre (up to 96 rings).
+          const double grown = size.x() / std::max(1e-12, std::abs(sb.size.x()));
+          poly = geometry::table(size.x(), sb.size.z(),
+                                 static_cast<int>(std::clamp(6 * grown, 6.0, 96.0)));
           specular = 0.12;
           break;
+        }
         case nh::ShapeKind::Disk:
           poly = geometry::sectoredDisk(sb.size.x(), sb.size.y(), Rgb{236, 190, 70},
                                         Rgb{120, 90, 200});
@@ -521,7 +556,13 @@ void SceneRenderer::updateArrows() {
         fixedValue->second > 0) {
       a.reference = fixedValue->second;
     } else if (options_.arrowScaleFixed && a.reference > 0) {
-      // Fixed without a value: the scale the arrow had when it was fixed.
+      // Fixed without a value: the scale the arrow had when it was fixed, unless a new run's
+      // vectors would be drawn absurdly long or too short to see with it.
+      if (a.recheck && !isZero) {
+        a.recheck = false;
+        if (magnitude > 3 * a.reference || magnitude < a.reference / 20)
+          a.reference = niceCeil(magnitude);
+      }
     } else if (!isZero) {
       // The scale changes in 1-2-5 steps only when a vector outgrows it or stays far below it
       // for two seconds of frames; it never drops below 1 % of the largest magnitude shown.
@@ -574,6 +615,20 @@ void SceneRenderer::setArrowReferences(const std::map<std::string, double>& refe
     updateArrows();
     updateLegend();
   }
+}
+
+void SceneRenderer::setTableGuests(const std::vector<nh::SceneBody>& bodies) {
+  tableGuests_ = bodies;
+}
+
+void SceneRenderer::newRun() {
+  for (auto& [name, a] : arrows_) {
+    a->largest = 0;
+    a->quietFrames = 0;
+    a->recheck = options_.arrowScaleFixed;
+    if (!options_.arrowScaleFixed) a->reference = 0;
+  }
+  // The next update() scales them: the frame held now is the old run's.
 }
 
 std::vector<std::string> SceneRenderer::legendLines() const {
@@ -688,7 +743,8 @@ void SceneRenderer::updateGrid() {
     if (b.kind == nh::ShapeKind::Table) {
       const Eigen::Vector3d normal = b.orientation * Eigen::Vector3d::UnitZ();
       const double sinTilt = std::sqrt(std::max(0.0, 1 - normal.z() * normal.z()));
-      z = std::min(z, b.position.z() - b.size.x() * sinTilt - b.size.z() - 0.02 * extent);
+      z = std::min(z, b.position.z() - drawnTableRadius(frame_, b, tableGuests_) * sinTilt -
+                          b.size.z() - 0.02 * extent);
     } else if (b.kind != nh::ShapeKind::Guide) {
       z = std::min(z, b.position.z() - b.size.norm() - 0.002 * extent);
     }

@@ -103,6 +103,14 @@ class SceneRenderer {
   // and setting them (an export shows the scales the view shows).
   std::map<std::string, double> arrowReferences() const;
   void setArrowReferences(const std::map<std::string, double>& references);
+  // Bodies of another run on this scene's tables (the comparison run's, drawn by another
+  // renderer without tables): the tables are drawn large enough for them too (next update()).
+  void setTableGuests(const std::vector<nh::SceneBody>& bodies);
+  // A new run (a reset, a restart after an edit): the arrows forget the magnitudes shown so
+  // far. Auto scales are taken afresh from the next frame; a fixed scale without a value is
+  // kept while the new run's vectors draw readably with it (from 1/20 to 3 reference
+  // lengths) and taken afresh otherwise.
+  void newRun();
   // The legend's lines as drawn (tests, exports).
   std::vector<std::string> legendLines() const;
 
@@ -126,6 +134,7 @@ class SceneRenderer {
   SceneDisplayOptions options_;
   bool visible_ = true;
   nh::SceneFrame frame_;
+  std::vector<nh::SceneBody> tableGuests_;
   std::vector<std::unique_ptr<Body>> bodies_;
   std::map<std::string, std::unique_ptr<Arrow>> arrows_;
   std::vector<std::unique_ptr<Trail>> trails_;

@@ -48,6 +48,7 @@ std::string formatTime(double t) {
 constexpr double kKnobRadius = 0.035;  // × the scene's extent
 constexpr double kKnobColour[3] = {0.35, 0.9, 0.45};
 constexpr double kKnobHoverColour[3] = {1.0, 0.85, 0.2};
+constexpr double kKnobGap = 8;  // screen pixels between the body's grab disc and the knob's
 
 }  // namespace
 
@@ -78,6 +79,8 @@ SceneView::SceneView(SimulationController* controller, QWidget* parent)
   knob_->VisibilityOff();
   renderer()->AddActor(knob_);
   connect(this, &VtkViewWidget::cameraChangedByUser, this, &SceneView::captureCamera);
+  // A reset or a restart after an edit: the arrows scale afresh for the new run.
+  connect(controller_, &SimulationController::historyReset, this, [this] { newRun_ = true; });
 }
 
 SceneView::~SceneView() {
@@ -172,22 +175,16 @@ void SceneView::frameBodies(bool settle) {
   // In the reference frame (world, or the table's): the framer moves cameraFocus_ and the
   // length of cameraOffset_, never their direction.
   const Eigen::Quaterniond toRef = referenceRotation().conjugate();
-  std::vector<CameraFramer::Sphere> bodies =
-      movingBodySpheres(frame_, controller_->system().info().editing.followBody);
+  const std::string& follow = controller_->system().info().editing.followBody;
+  std::vector<CameraFramer::Sphere> bodies = movingBodySpheres(frame_, follow);
+  // The comparison run's bodies too, while it is drawn (until it left the scene).
+  if (comparisonShown_)
+    for (const auto& s : movingBodySpheres(comparisonFrame_, follow)) bodies.push_back(s);
   for (auto& b : bodies) b.centre = toRef * b.centre;
   // The last three simulated seconds of the world-frame trails, about 30 points each.
-  std::vector<CameraFramer::Sphere> trail;
   const double recent = std::min(3.0, options_.trailSeconds);
   const size_t keep = static_cast<size_t>(recent / std::max(1e-6, controller_->dtOut())) + 1;
-  for (const TrailSpan& span : primaryTrails_) {
-    if (span.inMovingFrame || span.count == 0) continue;
-    const size_t first = span.count > keep ? span.count - keep : 0;
-    const size_t stride = std::max<size_t>(1, (span.count - first) / 30);
-    for (size_t k = first; k < span.count; k += stride) {
-      const Eigen::Vector3d p(span.x[k], span.y[k], span.z[k]);
-      if (p.allFinite()) trail.push_back({toRef * p, 0.0});
-    }
-  }
+  const std::vector<CameraFramer::Sphere> trail = recentTrailSpheres(primaryTrails_, keep, toRef);
   CameraFramer::View view;
   view.direction = -cameraOffset_.normalized();
   view.up = cameraUp_;
@@ -286,16 +283,24 @@ void SceneView::refresh() {
   lastSignature_ = signature;
   if (!controller_->displayedScene(0, frame_)) return;
   primaryTrails_ = trailSpans(controller_->primary(), t, options_.trailSeconds);
-  primary_->update(frame_, primaryTrails_);
-  nh::SceneFrame other;
+  if (newRun_) {
+    newRun_ = false;
+    primary_->newRun();
+    comparison_->newRun();
+  }
   const RunHistory* comparison = controller_->comparison();
   scanComparison();
   // A run that left the scene is drawn up to that moment only: far away it would stretch the
   // camera's clipping range until the whole view came out empty.
   const bool left = !std::isnan(comparisonLeftAt_) && t >= comparisonLeftAt_;
-  if (comparison && !left && controller_->displayedScene(1, other)) {
+  comparisonShown_ = comparison && !left && controller_->displayedScene(1, comparisonFrame_);
+  // The comparison run's bodies are on the primary run's table, which is drawn for both.
+  primary_->setTableGuests(comparisonShown_ ? comparisonFrame_.bodies
+                                            : std::vector<nh::SceneBody>{});
+  primary_->update(frame_, primaryTrails_);
+  if (comparisonShown_) {
     comparison_->setVisible(true);
-    comparison_->update(other, trailSpans(*comparison, t, options_.trailSeconds));
+    comparison_->update(comparisonFrame_, trailSpans(*comparison, t, options_.trailSeconds));
   } else {
     comparison_->setVisible(false);
   }
@@ -341,32 +346,62 @@ bool SceneView::handleGeometry(HandleGeometry& g) const {
   double up[3];
   renderer()->GetActiveCamera()->GetViewUp(up);
   const Eigen::Vector3d viewUp(up[0], up[1], up[2]);
+  auto onScreen = [&](const Eigen::Vector3d& p) {
+    const double w[3] = {p.x(), p.y(), p.z()};
+    return worldToWidget(w);
+  };
   // Screen radius of a world sphere of radius r at p: its centre to its top edge.
   auto screenRadius = [&](const Eigen::Vector3d& p, double r) {
-    const Eigen::Vector3d top = p + r * viewUp;
-    const double a[3] = {p.x(), p.y(), p.z()}, b[3] = {top.x(), top.y(), top.z()};
-    return QLineF(worldToWidget(a), worldToWidget(b)).length();
+    return QLineF(onScreen(p), onScreen(p + r * viewUp)).length();
   };
   const double radius = std::max({body->size.x(), body->size.y(), 0.05 * frame_.extent});
-  const double centre[3] = {body->position.x(), body->position.y(), body->position.z()};
-  g.body = worldToWidget(centre);
+  g.body = onScreen(body->position);
   g.bodyRadius = std::max(25.0, screenRadius(body->position, 1.3 * radius));
   g.tip.reset();
   for (const auto& a : frame_.arrows) {
     if (handle->arrow.empty() || a.name != handle->arrow) continue;
     const double magnitude = a.vector.norm();
     const double length = primary_->arrowLength(a.name, magnitude);
+    const bool drawn = magnitude > 0 && length > 0 && std::isfinite(length);
     g.origin = a.origin;
-    g.tipWorld = magnitude > 0 && length > 0
-                     ? Eigen::Vector3d(a.origin + a.vector / magnitude * length)
-                     : a.origin;
-    const double tip[3] = {g.tipWorld.x(), g.tipWorld.y(), g.tipWorld.z()};
-    g.tip = worldToWidget(tip);
-    g.tipRadius = std::max(14.0, 1.4 * screenRadius(g.tipWorld, kKnobRadius * frame_.extent));
-    g.perLength = length > 0 && magnitude > 0 ? magnitude / length
-                                              : 1.0 / std::max(1e-6, 0.35 * frame_.extent);
+    g.vector = a.vector.allFinite() ? a.vector : Eigen::Vector3d::Zero();
+    g.perLength = drawn ? magnitude / length : 1.0 / std::max(1e-6, 0.35 * frame_.extent);
+    const double knob = kKnobRadius * frame_.extent;
+    g.tipRadius = std::max(14.0, 1.4 * screenRadius(a.origin, knob));
+    // The knob sits at the arrow's tip, but never on the body: at least kKnobGap pixels beyond
+    // the body's grab disc, along the arrow (a short or zero arrow: along the drag's x axis;
+    // an arrow along the line of sight: across the screen), so both can be grabbed.
+    const double minPixels = g.bodyRadius + g.tipRadius + kKnobGap;
+    const double unit = std::max(1e-6, 0.35 * frame_.extent);
+    auto pixelsPerUnit = [&](const Eigen::Vector3d& d) {
+      return QLineF(onScreen(a.origin), onScreen(a.origin + unit * d)).length() / unit;
+    };
+    const Eigen::Matrix3d axes = handle->velocityInBodyAxes ? body->orientation.toRotationMatrix()
+                                                            : Eigen::Matrix3d::Identity();
+    Eigen::Vector3d direction = drawn ? Eigen::Vector3d(a.vector / magnitude) : axes.col(0);
+    if (pixelsPerUnit(direction) * unit < 0.2 * minPixels) {
+      double dop[3];
+      renderer()->GetActiveCamera()->GetDirectionOfProjection(dop);
+      const Eigen::Vector3d right = Eigen::Vector3d(dop[0], dop[1], dop[2]).cross(viewUp);
+      if (right.norm() > 1e-9) direction = right.normalized();
+    }
+    double along = drawn ? length : 0.0;
+    for (int pass = 0; pass < 3; ++pass) {  // perspective: correct the first guess
+      const double pixels = QLineF(g.body, onScreen(a.origin + along * direction)).length();
+      if (pixels >= minPixels) break;
+      const double perUnit = std::max(1e-9, pixelsPerUnit(direction));
+      along = std::max(along * minPixels / std::max(pixels, 1e-9), minPixels / perUnit);
+    }
+    g.tipWorld = a.origin + along * direction;
+    g.tip = onScreen(g.tipWorld);
   }
   return true;
+}
+
+std::optional<QPointF> SceneView::velocityKnob() const {
+  HandleGeometry g;
+  if (!editInitial_ || !handleGeometry(g)) return std::nullopt;
+  return g.tip;
 }
 
 void SceneView::updateHandle() {
@@ -450,13 +485,20 @@ bool SceneView::handleMousePress(QMouseEvent* event) {
   const QPointF p = event->position();
   switch (pickDragTarget(p, g.body, g.bodyRadius, g.tip, g.tipRadius,
                          event->modifiers() & Qt::ControlModifier)) {
-    case DragTarget::Velocity:
+    case DragTarget::Velocity: {
       if (!g.tip) return false;
       drag_ = Drag::Velocity;
       velocityOrigin_ = g.origin;
       velocityPerLength_ = g.perLength;
+      // The knob moves the velocity by how far it is dragged (it may sit beyond a short
+      // arrow's tip); Ctrl on the body pulls out a new velocity from the body's centre.
+      const bool onKnob = QLineF(*g.tip, p).length() < g.tipRadius;
+      velocityStart_ = onKnob ? g.vector : Eigen::Vector3d::Zero();
+      dragStart_ = g.origin;
+      if (onKnob && !planePoint(p, g.origin.z(), dragStart_)) dragStart_ = g.origin;
       updateHandle();
       return true;
+    }
     case DragTarget::Position: {
       Eigen::Vector3d hit;
       if (!planePoint(p, body->position.z(), hit)) return false;
@@ -482,7 +524,7 @@ bool SceneView::handleMouseMove(QMouseEvent* event) {
     overrides[handle->y] = startY_ + (hit.y() - dragStart_.y());
   } else {
     if (!planePoint(event->position(), velocityOrigin_.z(), hit)) return true;
-    const Eigen::Vector3d w = (hit - velocityOrigin_) * velocityPerLength_;
+    const Eigen::Vector3d w = velocityStart_ + (hit - dragStart_) * velocityPerLength_;
     const Eigen::Vector3d v = velocityAxes_.transpose() * w;  // components along the axes
     if (!handle->vx.empty()) overrides[handle->vx] = v.x();
     if (!handle->vy.empty()) overrides[handle->vy] = v.y();

@@ -24,10 +24,9 @@ class vtkActor;
 namespace nhui {
 
 // What a press at `press` grabs in edit-start mode (screen coordinates): the velocity handle
-// (the knob at the velocity arrow's tip, `tip`, grabbable within `tipRadius`) or the body
-// (a disc of `bodyRadius` around `body`). Where both are in reach, the nearer centre wins,
-// so a short arrow whose tip lies on the body does not steal a position drag. Ctrl on the
-// body pulls out a new velocity.
+// (the knob at the velocity arrow's tip, `tip`, grabbable within `tipRadius`; SceneView puts
+// it beyond the body's disc) or the body (a disc of `bodyRadius` around `body`). Where both
+// are in reach, the nearer centre wins. Ctrl on the body pulls out a new velocity.
 enum class DragTarget { None, Position, Velocity };
 DragTarget pickDragTarget(QPointF press, QPointF body, double bodyRadius,
                           std::optional<QPointF> tip, double tipRadius, bool control);
@@ -43,20 +42,26 @@ class SceneView : public VtkViewWidget {
   const SceneDisplayOptions& options() const { return options_; }
   // Follow: the camera's focal point sits on the system's follow body. Otherwise, with
   // options().keepInView (the default), the camera eases just enough to keep the moving
-  // bodies in view (CameraFramer); orbiting and zooming stay the user's.
+  // bodies (the comparison run's too, while it is drawn) in view (CameraFramer); orbiting and
+  // zooming stay the user's.
   void setFollow(bool follow);
   bool follow() const { return follow_; }
   void setTableFrame(bool tableFrame);
   bool tableFrame() const { return tableFrame_; }
   // Dragging the system's drag-handle body sets the initial position, dragging the knob at
   // its velocity arrow's tip (or Ctrl+drag from the body) the initial velocity, as the
-  // system's SceneEditing describes; a position drag leaves the velocities as they were.
+  // system's SceneEditing describes; a position drag leaves the velocities as they were, a
+  // knob drag changes the velocity by how far the knob moves (a short or zero arrow's knob
+  // sits off the body, beyond its tip).
   // Hovering a handle highlights it. Turning it on resets to the initial state (the caller
   // keeps the discarded history for undo).
   void setEditInitial(bool edit);
   bool editInitial() const { return editInitial_; }
   // Whether the system's description offers a drag handle (SystemInfo::editing.drag).
   bool canEditInitial() const;
+  // Where the velocity knob is on screen in edit-start mode (widget coordinates): at the
+  // velocity arrow's tip, or farther out along it so that it never lies on the body.
+  std::optional<QPointF> velocityKnob() const;
 
   // The default 3/4 view, moved (without easing) to show the moving bodies wherever they are.
   void resetCamera();
@@ -100,9 +105,10 @@ class SceneView : public VtkViewWidget {
     double bodyRadius = 0;
     std::optional<QPointF> tip;
     double tipRadius = 0;
-    Eigen::Vector3d tipWorld = Eigen::Vector3d::Zero();
+    Eigen::Vector3d tipWorld = Eigen::Vector3d::Zero();  // the knob: the tip, off the body
     Eigen::Vector3d origin = Eigen::Vector3d::Zero();
-    double perLength = 1;  // velocity per unit of drawn arrow length
+    Eigen::Vector3d vector = Eigen::Vector3d::Zero();  // the velocity the arrow shows
+    double perLength = 1;                              // velocity per unit of drawn arrow length
   };
   bool handleGeometry(HandleGeometry& g) const;
   void updateHandle();  // the velocity knob: where it is, shown in edit mode, hover colour
@@ -112,10 +118,13 @@ class SceneView : public VtkViewWidget {
   std::unique_ptr<SceneRenderer> comparison_;
   SceneDisplayOptions options_;
   nh::SceneFrame frame_;
+  nh::SceneFrame comparisonFrame_;  // the comparison run's, when comparisonShown_
+  bool comparisonShown_ = false;
   bool follow_ = false;
   bool tableFrame_ = false;
   bool editInitial_ = false;
   bool needCameraReset_ = true;
+  bool newRun_ = false;  // the controller reset its history since the last update
   // Camera in the reference frame (world, or the table's when tableFrame_).
   Eigen::Vector3d cameraFocus_ = Eigen::Vector3d::Zero();
   Eigen::Vector3d cameraOffset_ = Eigen::Vector3d(1, -2, 1);
@@ -144,6 +153,7 @@ class SceneView : public VtkViewWidget {
   enum class Drag { None, Position, Velocity } drag_ = Drag::None;
   Eigen::Vector3d dragStart_ = Eigen::Vector3d::Zero();
   Eigen::Vector3d velocityOrigin_ = Eigen::Vector3d::Zero();
+  Eigen::Vector3d velocityStart_ = Eigen::Vector3d::Zero();  // the velocity when the drag began
   double velocityPerLength_ = 1;
   Eigen::Matrix3d velocityAxes_ = Eigen::Matrix3d::Identity();  // columns: the axes of vx, vy
   std::map<std::string, double> dragBefore_;

@@ -1507,6 +1507,10 @@ void MainWindow::exportAnimation() {
   defaults.view = view_->options();
   if (vtkRenderer* renderer = view_->renderer())
     defaults.camera = cameraPoseOf(renderer->GetActiveCamera());
+  defaults.follow = view_->follow();
+  defaults.compare = controller_->compareMode();
+  defaults.ghostParameter = controller_->ghostParameter();
+  defaults.ghostValue = controller_->ghostValue();
   defaults.pathX = phase_->xVariable().toStdString();
   defaults.pathY = phase_->yVariable().toStdString();
   defaults.timeSeries.clear();
