@@ -247,6 +247,11 @@ int run(const CommandLine& o) {
     if (pendingSignal) throw RunInterrupted{t};
   };
   catchStopSignals();
+  // A signal also stops an integration that delivers no row for a long time (a motion too
+  // fast for the time span): the rows so far are kept as after any interruption.
+  sim.setStepCheck([](double t) {
+    if (pendingSignal) throw RunInterrupted{t};
+  });
   try {
     // A t-end off the output grid still gets its row: the run's final state.
     if (!sim.advance(s.tEnd, s.dtOut, onSample)) onSample(sim.time(), sim.state().data());

@@ -102,6 +102,7 @@ struct Simulation::Stepper {
   const ReconstructionPlan* plan = nullptr;
   Reconstructor reconstructor;
   State z, full, fullDot, carried, marks;  // scratch, sized once per plan
+  long piecesCharged = 0;                  // reconstruction pieces counted as steps so far
   State beforeProjection;                  // of a stepper with a history
   // The stepper's right-hand side (the reduced rows of the full one when a plan is in use)
   // and the full state at τ within the last step (reconstructed entries left as they are).
@@ -307,6 +308,8 @@ void Simulation::emitSample(double t, std::vector<double>& x, const SampleCallba
 // one accepted step is a zero at the integrator's resolution. A zero just beyond the step is
 // found by a look-ahead (below).
 namespace {
+// Reconstruction pieces that count as one step against the step budget.
+constexpr long kPiecesPerStep = 4;
 constexpr int kSingularSamples = 16;
 constexpr double kSingularDip = 1e-8;
 constexpr int kSingularIterations = 80;
@@ -521,6 +524,7 @@ bool Simulation::advance(double tEnd, double dtOut, const SampleCallback& onSamp
         }
         double approach = 0;
         if (++stepsThisCall > options_.maxSteps) throwStepBudget(t1);
+        if (stepCheck_ && stepsThisCall % kCheckSteps == 0) stepCheck_(t_);
         const double tStop = t1 > tEnd ? tEnd : t1;  // where this call may end
         // How far this step delivers samples: to tEnd when it ends there (within rounding).
         const double reach = t1 >= tEnd - endTolerance ? tEnd : t1;
@@ -541,6 +545,14 @@ bool Simulation::advance(double tEnd, double dtOut, const SampleCallback& onSamp
           if (carried)
             carried = s.reconstructor.advance(stateAt, a, tStop, s.carried.data(), options_.atol,
                                               options_.rtol);
+          // The pieces a step's reconstruction took count against the step budget (one
+          // step per kPiecesPerStep): a motion too fast to reconstruct (a ball spun at 1e16
+          // rad/s) ends with the budget's message instead of subdividing for hours.
+          const long pieces = s.reconstructor.pieces();
+          if (pieces < s.piecesCharged) s.piecesCharged = 0;  // a new reconstructor
+          stepsThisCall += (pieces - s.piecesCharged) / kPiecesPerStep;
+          s.piecesCharged = pieces - (pieces - s.piecesCharged) % kPiecesPerStep;
+          if (stepsThisCall > options_.maxSteps) throwStepBudget(t1);
           if (!carried) {
             dense.rejectLast(0.25 * (t1 - t0));
             ++reconstructionRejections_;
@@ -666,6 +678,7 @@ bool Simulation::advance(double tEnd, double dtOut, const SampleCallback& onSamp
           if (lands && failures == 0) t_ = target;
         }
         if (++stepsThisCall > options_.maxSteps) throwStepBudget(t_);
+        if (stepCheck_ && stepsThisCall % kCheckSteps == 0) stepCheck_(t_);
         ++steps_;
         checkState(t_, x_.data(), static_cast<int>(x_.size()));
         watchGrowth(t_, x_.data(), tEnd, stepsThisCall);

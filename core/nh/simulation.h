@@ -73,6 +73,13 @@ class Simulation {
   // watch of vakonomic runs (watchGrowth) then estimates the steps to at least t + seconds
   // instead of to the piece's tEnd. 0 (the default): to tEnd only.
   void setGrowthLookahead(double seconds) { growthLookahead_ = seconds; }
+  // Called with the current time every kCheckSteps step attempts of advance() (accepted or
+  // rejected), between samples too: a caller that must be able to stop a long integration (a
+  // signal in nhsim, a new job in nhlab's worker) throws from it; advance() lets the exception
+  // through and the state stays at the last accepted step. Empty: none.
+  using StepCheck = std::function<void(double t)>;
+  void setStepCheck(StepCheck check) { stepCheck_ = std::move(check); }
+  static constexpr long kCheckSteps = 64;
 
   // Integrates to tEnd, calling onSample at every t = origin + i·dtOut in (time(), tEnd]
   // (origin is the time given to setState; t computed from the integer i, compared with tEnd
@@ -132,7 +139,8 @@ class Simulation {
   };
   GrowthMark growth_[2];  // the last two tenfold increases of max |μ|
   int growthMarks_ = 0;
-  double growthLevel_ = 0;      // the next level of max |μ| to mark (0: set at the first step)
+  double growthLevel_ = 0;  // the next level of max |μ| to mark (0: set at the first step)
+  StepCheck stepCheck_;
   double growthLookahead_ = 0;  // setGrowthLookahead
   long reconstructionRejections_ = 0;
 };

@@ -107,6 +107,31 @@ class InterruptTest : public QObject {
 
   // Signals nhsim does not stop on gracefully still end it without a hidden temporary; an
   // earlier complete file stays as it was.
+  // A motion too fast for its time span (the ball spun at 1e16 rad/s by vx = 1e15) delivers no
+  // row for a long time: a stop signal still ends it at once (it was ignored, and the run went
+  // on for hours), and with a step budget it ends by itself with the budget's message (the
+  // reconstruction's pieces count against it).
+  void aRunWithoutRowsStillStopsAndKeepsItsBudget() {
+    const QString out = dir_.filePath("fast.csv");
+    QProcess p;
+    nh::test::startNhsim(p, {"run", "ball_on_turntable", "--init", "vx=1e15", "--out", out});
+    QVERIFY(p.waitForStarted());
+    QTest::qWait(1500);
+    QElapsedTimer clock;
+    clock.start();
+    ::kill(static_cast<pid_t>(p.processId()), SIGTERM);
+    const bool ended = p.waitForFinished(10000);
+    if (!ended) p.kill();
+    QVERIFY2(ended, "SIGTERM did not end the run");
+    QVERIFY(clock.elapsed() < 5000);
+    QCOMPARE(p.exitCode(), 143);
+    const nh::test::ProcessResult budget = nh::test::runNhsim(
+        {"run", "ball_on_turntable", "--init", "vx=1e15", "--max-steps", "20000", "--out", out},
+        QProcessEnvironment::systemEnvironment(), 60000);
+    QCOMPARE(budget.code, 3);
+    QVERIFY2(budget.err.contains("needs more than 20000 steps"), qPrintable(budget.err));
+  }
+
   void fatalSignalsLeaveNoTemporary_data() {
     QTest::addColumn<int>("signal");
     QTest::newRow("SIGUSR1") << SIGUSR1;

@@ -13,12 +13,14 @@
 #include <QDir>
 #include <QDockWidget>
 #include <QElapsedTimer>
+#include <QFile>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMenu>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QScreen>
 #include <QSlider>
 #include <QStatusBar>
@@ -37,6 +39,7 @@
 #include "ui/plot/plot_panels.h"
 #include "ui/scene/scene_view.h"
 #include "ui/sim/run_history.h"
+#include "ui/sim/run_style.h"
 #include "ui/window/main_window.h"
 #include "window_fixture.h"
 
@@ -120,7 +123,7 @@ class LessonsTest : public QObject {
   // scales; and its frames from t = 0 show both particles, though the live camera it starts
   // from was framed for a later moment.
   void exportDialogExportsWhatTheViewShows() {
-    QVERIFY(window_->openScenario(":/examples/particle_compare.json"));
+    QVERIFY(window_->openScenario(QStringLiteral(":/examples/particle_compare.json")));
     nhui::SimulationController* c = window_->controller();
     c->setSpeed(8);
     c->play();
@@ -172,6 +175,40 @@ class LessonsTest : public QObject {
                                 .arg(r[1] / r[3])));
       }
     }
+  }
+
+  // The words match the screen: a colour a lesson's note names is a run's colour from the one
+  // table the scene and the plots draw with (the particle lesson said "in blue" of a run the
+  // scene drew in gold and magenta), and with a comparison the first run's trail is drawn in
+  // that colour.
+  void lessonNotesNameTheColoursDrawn() {
+    const QStringList colours{"blue",   "orange",  "red",  "green", "gold",  "yellow",
+                              "purple", "magenta", "pink", "grey",  "white", "black"};
+    QStringList runColours;
+    for (const nhui::RunStyle& r : nhui::kRunStyles) runColours << r.colourName;
+    for (const nhres::Example& lesson : nhres::examples()) {
+      const nhui::ScenarioView view =
+          nhui::parseScenarioView(nhres::readResourceScenario(lesson.resourcePath()).view);
+      const QString note = view.note.toLower();
+      for (const QString& c : colours)
+        if (QRegularExpression("\\b" + c + "\\b").match(note).hasMatch())
+          QVERIFY2(runColours.contains(c), qPrintable(lesson.file + " names " + c));
+    }
+    QVERIFY(window_->openScenario(QStringLiteral(":/examples/particle_compare.json")));
+    QVERIFY(window_->controller()->waitForTime(1.0, 30000));
+    window_->controller()->tick();
+    QCOMPARE(window_->controller()->compareMode(), nhui::CompareMode::Vakonomic);
+    const QImage shot = window_->sceneView()->grabFramebuffer();
+    const nhui::Rgb8 blue = nhui::kRunStyles[0].trails[0];
+    int bluePixels = 0;
+    for (int y = 0; y < shot.height(); ++y)
+      for (int x = 0; x < shot.width(); ++x) {
+        const QColor p = shot.pixelColor(x, y);
+        bluePixels += std::abs(p.red() - blue.r) + std::abs(p.green() - blue.g) +
+                          std::abs(p.blue() - blue.b) <
+                      40;
+      }
+    QVERIFY2(bluePixels > 30, qPrintable(QString::number(bluePixels)));
   }
 
   // A view part that is not understood refuses the whole file with a message naming the

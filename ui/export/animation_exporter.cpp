@@ -23,6 +23,7 @@
 #include "ui/scene/scene_camera.h"
 #include "ui/scene/scene_view.h"
 #include "ui/sim/run_history.h"
+#include "ui/sim/run_style.h"
 
 namespace nhui {
 
@@ -594,6 +595,7 @@ void AnimationExporter::composeFrame(int i, const std::uint8_t** rgb, std::ptrdi
   SceneRenderer& other = d.view->comparison();
   const bool compared = comparisonShownAt(t, d.comparisonFrame);
   scene.setTableGuests(compared ? d.comparisonFrame.bodies : std::vector<nh::SceneBody>{});
+  scene.setCompared(settings_.compare != CompareMode::None);
   scene.update(d.frame, d.spans);
   other.setVisible(compared);
   if (compared) {
@@ -612,12 +614,17 @@ void AnimationExporter::composeFrame(int i, const std::uint8_t** rgb, std::ptrdi
               (settings_.speed < 1 ? "slow motion)" : "time-lapse)");
     switch (settings_.compare) {
       case CompareMode::Vakonomic:
-        text += "\nsolid: nonholonomic   orange: vakonomic";
+        text += '\n';
+        text += comparisonLegendLine(nh::toString(scenario_.dynamics),
+                                     nh::toString(d.comparisonDynamics));
         break;
-      case CompareMode::Ghost:
-        text +=
-            "\norange ghost: " + settings_.ghostParameter + " = " + compact(settings_.ghostValue);
+      case CompareMode::Ghost: {
+        const int index = d.system->parameterIndex(settings_.ghostParameter);
+        text += '\n';
+        text += comparisonLegendLine(ghostLabel(settings_.ghostParameter, d.parameters[index]),
+                                     ghostLabel(settings_.ghostParameter, settings_.ghostValue));
         break;
+      }
       case CompareMode::None:
         break;
     }

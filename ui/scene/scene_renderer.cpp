@@ -29,6 +29,7 @@
 
 #include "ui/scene/scene_camera.h"
 #include "ui/scene/scene_geometry.h"
+#include "ui/sim/run_style.h"
 
 namespace nhui {
 
@@ -37,7 +38,6 @@ namespace {
 using geometry::Rgb;
 
 constexpr Rgb kBallA{236, 84, 62}, kBallB{246, 242, 232};
-constexpr Rgb kComparisonColour{255, 150, 40};
 constexpr double kReferenceFraction = 0.35;  // reference arrow length / scene extent
 
 const char* fontFile() {
@@ -507,8 +507,8 @@ void SceneRenderer::updateBodies() {
       }
       if (comparison) {
         b.actor->GetMapper()->ScalarVisibilityOff();
-        p->SetColor(kComparisonColour.r / 255.0, kComparisonColour.g / 255.0,
-                    kComparisonColour.b / 255.0);
+        const Rgb8 orange = kRunStyles[1].onDark;
+        p->SetColor(orange.r / 255.0, orange.g / 255.0, orange.b / 255.0);
         p->SetOpacity(0.45);
       }
       renderer_->AddActor(b.actor);
@@ -641,11 +641,11 @@ std::vector<std::string> SceneRenderer::legendLines() const {
 void SceneRenderer::updateTrails(const std::vector<TrailSpan>& spans) {
   const bool comparison = role_ == SceneRole::Comparison;
   // Saturated mid-brightness colours: they read on the light table top, on the light and on
-  // the dark background (a light yellow vanished on the table). Comparison runs are orange.
+  // the dark background (a light yellow vanished on the table). Beside a comparison, each run's
+  // trails take its colours from the one table of them (run_style.h).
   static const Rgb primaryColours[] = {
       {225, 30, 140}, {0, 145, 225}, {30, 165, 60}, {135, 80, 230}};
-  static const Rgb comparisonColours[] = {
-      {255, 130, 0}, {230, 90, 30}, {255, 170, 60}, {200, 110, 20}};
+
   // One trail actor per span, matched by position.
   while (trails_.size() > spans.size()) {
     renderer_->RemoveActor(trails_.back()->actor);
@@ -677,7 +677,11 @@ void SceneRenderer::updateTrails(const std::vector<TrailSpan>& spans) {
     t.actor->GetProperty()->SetLineWidth(
         static_cast<float>(3.0 * std::clamp(options_.pixelRatio, 0.5, 4.0)));
     if (!show) continue;
-    const Rgb c = comparison ? comparisonColours[i % 4] : primaryColours[i % 4];
+    Rgb c = primaryColours[i % 4];
+    if (comparison || compared_) {
+      const Rgb8 run = kRunStyles[comparison ? 1 : 0].trails[i % 4];
+      c = Rgb{run.r, run.g, run.b};
+    }
     // Long trails are thinned to every stride-th sample (anchored to the absolute sample
     // index, so the drawn points do not shimmer as the window slides); the newest samples
     // are always drawn. Sub-pixel spacing makes this invisible.

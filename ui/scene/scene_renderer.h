@@ -106,6 +106,10 @@ class SceneRenderer {
   // Bodies of another run on this scene's tables (the comparison run's, drawn by another
   // renderer without tables): the tables are drawn large enough for them too (next update()).
   void setTableGuests(const std::vector<nh::SceneBody>& bodies);
+  // A primary renderer beside a comparison run draws its trails in the first run's colours
+  // (ui/sim/run_style.h), so that the notes' and legends' colour names hold; alone, each trail
+  // gets a colour of its own.
+  void setCompared(bool compared) { compared_ = compared; }
   // A new run (a reset, a restart after an edit): the arrows forget the magnitudes shown so
   // far. Auto scales are taken afresh from the next frame; a fixed scale without a value is
   // kept while the new run's vectors draw readably with it (from 1/20 to 3 reference
@@ -115,6 +119,7 @@ class SceneRenderer {
   std::vector<std::string> legendLines() const;
 
  private:
+  bool compared_ = false;
   struct Body;
   struct Arrow;
   struct Trail;

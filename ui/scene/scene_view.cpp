@@ -13,6 +13,7 @@
 #include <limits>
 
 #include "core/nh/errors.h"
+#include "ui/sim/run_style.h"
 #include "ui/sim/simulation_controller.h"
 
 namespace nhui {
@@ -297,6 +298,7 @@ void SceneView::refresh() {
   // The comparison run's bodies are on the primary run's table, which is drawn for both.
   primary_->setTableGuests(comparisonShown_ ? comparisonFrame_.bodies
                                             : std::vector<nh::SceneBody>{});
+  primary_->setCompared(comparison != nullptr);
   primary_->update(frame_, primaryTrails_);
   if (comparisonShown_) {
     comparison_->setVisible(true);
@@ -305,19 +307,10 @@ void SceneView::refresh() {
     comparison_->setVisible(false);
   }
   std::string overlay = formatTime(t);
-  switch (controller_->compareMode()) {
-    case CompareMode::Vakonomic:
-      overlay += "\nsolid: nonholonomic   orange: vakonomic";
-      break;
-    case CompareMode::Ghost: {
-      char buf[160];
-      std::snprintf(buf, sizeof buf, "\norange ghost: %s = %g",
-                    controller_->ghostParameter().c_str(), controller_->ghostValue());
-      overlay += buf;
-      break;
-    }
-    case CompareMode::None:
-      break;
+  if (controller_->compareMode() != CompareMode::None && controller_->comparison()) {
+    overlay += '\n';
+    overlay += comparisonLegendLine(runLabel(*controller_, 0).toStdString(),
+                                    runLabel(*controller_, 1).toStdString());
   }
   if (left) {
     char buf[160];

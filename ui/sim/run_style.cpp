@@ -14,8 +14,16 @@ QString runLabel(const SimulationController& c, int run) {
   const std::string& name = c.ghostParameter();
   const int i = c.system().parameterIndex(name);
   const double value = run == 0 && i >= 0 ? c.parameters()[i] : c.ghostValue();
-  return QStringLiteral("%1 = %2").arg(QString::fromStdString(name),
-                                       QString::fromStdString(nh::formatValue(value)));
+  return QString::fromStdString(ghostLabel(name, value));
+}
+
+std::string ghostLabel(const std::string& parameter, double value) {
+  return parameter + " = " + nh::formatValue(value);
+}
+
+std::string comparisonLegendLine(const std::string& primaryLabel, const std::string& otherLabel) {
+  return std::string(kRunStyles[0].colourName) + ": " + primaryLabel + "   " +
+         kRunStyles[1].colourName + ": " + otherLabel;
 }
 
 }  // namespace nhui

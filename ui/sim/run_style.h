@@ -6,6 +6,7 @@
 #include <QString>
 #include <array>
 #include <cstdint>
+#include <string>
 
 namespace nhui {
 
@@ -38,5 +39,12 @@ inline constexpr std::array<RunStyle, 2> kRunStyles{{
 // is of dynamics, and "NAME = VALUE" with the run's value of the ghost parameter when it is a
 // ghost (the primary run "Omega0 = 1", the ghost "Omega0 = 2"); "" for a run that is not there.
 QString runLabel(const SimulationController& controller, int run);
+
+// The line under the time in the 3D view and in exports that says which run is which, in the
+// runs' colours' names: "blue: nonholonomic   orange: vakonomic" or "blue: Omega0 = 1
+// orange: Omega0 = 2"; labels as runLabel gives them.
+std::string comparisonLegendLine(const std::string& primaryLabel, const std::string& otherLabel);
+// runLabel's ghost form, for callers without a controller (the exporter).
+std::string ghostLabel(const std::string& parameter, double value);
 
 }  // namespace nhui

@@ -5,6 +5,10 @@
 
 namespace nhui {
 
+namespace {
+struct ChunkAbandoned {};  // thrown by the step check: a new job or a halt is waiting
+}  // namespace
+
 SimulationWorker::SimulationWorker() {
   thread_ = std::thread([this] { loop(); });
 }
@@ -13,6 +17,7 @@ SimulationWorker::~SimulationWorker() {
   {
     std::lock_guard lock(mutex_);
     stop_ = true;
+    abandon_.store(true);
   }
   wake_.notify_all();
   thread_.join();
@@ -22,6 +27,7 @@ void SimulationWorker::submit(Job job) {
   {
     std::lock_guard lock(mutex_);
     pending_ = std::move(job);
+    abandon_.store(true);
   }
   wake_.notify_all();
 }
@@ -39,6 +45,7 @@ void SimulationWorker::setTarget(double t) {
 void SimulationWorker::halt() {
   std::unique_lock lock(mutex_);
   pending_.reset();
+  abandon_.store(true);
   const long request = ++haltRequested_;
   wake_.notify_all();
   haltDone_.wait(lock, [&] { return haltAcknowledged_ >= request || stop_; });
@@ -88,6 +95,7 @@ void SimulationWorker::loop() {
         wake_.wait(lock);
       }
       if (stop_) return;
+      abandon_.store(false);  // what was asked for is taken up now, under the lock
       if (haltRequested_ != haltAcknowledged_) {
         active = false;
         runs.clear();
@@ -115,6 +123,9 @@ void SimulationWorker::loop() {
             run.sim->setState(job.t0, setup.x0);
             run.sim->setParameters(setup.parameters);
             run.sim->setGrowthLookahead(job.growthLookahead);
+            run.sim->setStepCheck([this](double) {
+              if (abandon_.load(std::memory_order_relaxed)) throw ChunkAbandoned{};
+            });
           } catch (const std::exception& e) {
             run.failed = true;
             std::lock_guard relock(mutex_);
@@ -130,7 +141,8 @@ void SimulationWorker::loop() {
     // One chunk of every live run, outside the lock.
     const double tEnd = job.t0 + (chunk + 1) * kChunkSamples * job.dtOut;
     std::vector<Output> produced;
-    for (size_t i = 0; i < runs.size(); ++i) {
+    bool abandoned = false;
+    for (size_t i = 0; i < runs.size() && !abandoned; ++i) {
       Run& run = runs[i];
       if (run.failed) continue;
       const int stride = run.layout.stride();
@@ -158,6 +170,9 @@ void SimulationWorker::loop() {
             run.drift.add(run.sim->equations(), run.sim->workspace(), t, x, run.obs.energy);
           if (!run.rankReported) run.rank.add(t, run.obs);
         });
+      } catch (const ChunkAbandoned&) {
+        abandoned = true;  // the runs are replaced or dropped next: nothing of this chunk counts
+        break;
       } catch (const std::exception& e) {
         error = e.what();
         run.failed = true;
@@ -170,6 +185,7 @@ void SimulationWorker::loop() {
       if (!run.buffer.empty() || !error.empty() || !warning.empty())
         produced.push_back({job.epoch, static_cast<int>(i), stride, run.buffer, error, warning});
     }
+    if (abandoned) continue;
     ++chunk;
     reached_.store(tEnd);
     {

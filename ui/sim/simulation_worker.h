@@ -85,6 +85,10 @@ class SimulationWorker {
   std::vector<Output> outbox_;
   std::atomic<double> target_{0};
   std::atomic<double> reached_{0};
+  // Set when a new job, a halt or the end is asked for: the chunk being integrated is given up
+  // at its next step check (nh::Simulation::setStepCheck), so a chunk that would take long (a
+  // motion too fast for its steps) never keeps the window waiting.
+  std::atomic<bool> abandon_{false};
   bool stop_ = false;
   long haltRequested_ = 0;
   long haltAcknowledged_ = 0;
