@@ -140,6 +140,17 @@ class ModelErrorsTest : public QObject {
         "'angle' is not a definition (keeps_continuous names the definition");
     row("unit of an unknown variable", kGood + "units: {x: m, w: rad/s}\n", "units.w", 12, 15,
         "'w' is neither a coordinate nor a velocity");
+    row("NUL byte", withLine(kGood, "name:", std::string("name: part\0icle", 15)), "", 3, 11,
+        "the file contains a NUL byte (a model file is UTF-8 text)");
+    row("lists nested deeper than the format allows",
+        kGood + "scene: " + std::string(70, '[') + std::string(70, ']') + "\n", "", 12, 72,
+        "lists and maps nested deeper than 64 levels (a model file needs a few)");
+    row("lists nested deeper than the YAML reader allows",
+        kGood + "scene: " + std::string(3000, '[') + std::string(3000, ']') + "\n", "", 12, 6008,
+        "lists and maps nested deeper than 64 levels (a model file needs a few)");
+    row("number out of range",
+        withLine(kGood, "lagrangian:", "lagrangian: 0.5*m*(vx^2 + vy^2 + vz^2) + 1e999*x"),
+        "lagrangian", 8, 42, "number out of range: 1e999 (at most about 1.8e308)");
   }
   // A phase parameter and state units load; the phase's definition is evaluated by
   // continuousValue (and only for it).
