@@ -13,6 +13,7 @@
 
 #include "core/model/expression.h"
 #include "core/model/model_data.h"
+#include "core/model/symbolic_equations.h"
 #include "core/model/symbolic_model.h"
 #include "core/nh/dynamics.h"
 #include "core/nh/messages.h"
@@ -89,6 +90,10 @@ std::string nestedTooDeep() {
 // An expression with its definitions written out may nest this deeply (treeDepth): GiNaC and
 // the printers of the derived equations recurse once per level.
 constexpr int kMaxInlinedDepth = 500;
+
+// The loader's exact derivations bring an anchor's entries to normal form only below this
+// bound of their expansion (expansionBound): (1 + (x + y)^2)^20 is not expanded.
+constexpr long kLoaderExpandLimit = 5000;
 
 // A parameter's label is shown where its name would be: one short line.
 constexpr size_t kMaxLabelBytes = 64;
@@ -1034,6 +1039,14 @@ void Loader::derive() {
       throw ModelError(file_, key, 0, 0, std::string("cannot be evaluated: ") + err.what());
     }
   };
+  // Zero after normal() when that is cheap (a bound of its expansion is small); an entry too
+  // large to normalise is tested as it stands (a derivative that vanishes is exactly 0).
+  auto cheap = [](const GiNaC::ex& e) {
+    return expansionBound(e, kLoaderExpandLimit) <= kLoaderExpandLimit;
+  };
+  auto isZero = [&](const GiNaC::ex& e) {
+    return e.is_zero() || (cheap(e) && GiNaC::normal(e).is_zero());
+  };
   // ρ as GiNaC, n×m.
   GiNaC::matrix rho(n, m);
   if (d.anchorGiven) {
@@ -1043,13 +1056,13 @@ void Loader::derive() {
         for (int a = 0; a < m; ++a) {
           const GiNaC::ex c = qdot.diff(GiNaC::ex_to<GiNaC::symbol>(y(a)));
           for (int b = 0; b < m; ++b)
-            if (!GiNaC::normal(c.diff(GiNaC::ex_to<GiNaC::symbol>(y(b)))).is_zero())
+            if (!isZero(c.diff(GiNaC::ex_to<GiNaC::symbol>(y(b)))))
               failAt(text.key, text.where,
                      "q̇ of '" + d.slotNames[L.coordinate(i)] +
                          "' is not linear in the velocities (the anchor is ρ(q) y)");
           rho(i, a) = c;
         }
-        if (!GiNaC::normal(qdot.subs(zeroY)).is_zero())
+        if (!isZero(qdot.subs(zeroY)))
           failAt(text.key, text.where,
                  "q̇ of '" + d.slotNames[L.coordinate(i)] +
                      "' has a part without velocities (the anchor is ρ(q) y, linear)");
@@ -1085,6 +1098,13 @@ void Loader::derive() {
   } else if (d.anchorGiven && n > 0) {
     // [X_a, X_b]ⁱ = ρʲ_a ∂_j ρⁱ_b − ρʲ_b ∂_j ρⁱ_a, solved for C in ρ C = [X_a, X_b] through
     // the normal equations, then checked exactly.
+    for (int i = 0; i < n; ++i)
+      for (int a = 0; a < m; ++a)
+        if (!cheap(rho(i, a)))
+          fail("structure", root_,
+               "the anchor is too large to derive the structure functions symbolically "
+               "(its entries would expand to more than " +
+                   std::to_string(kLoaderExpandLimit) + " terms): give `structure`");
     GiNaC::matrix rhoT = rho.transpose();
     GiNaC::matrix gram = rhoT.mul(rho);
     const GiNaC::ex det = GiNaC::normal(gram.determinant());

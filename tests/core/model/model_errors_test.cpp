@@ -1,5 +1,6 @@
 // Model files with mistakes: each is refused with one message naming the file, the key, the
 // line and column where it can be placed, and what is allowed (docs/model-format.md).
+#include <QElapsedTimer>
 #include <QtTest>
 #include <cmath>
 #include <string>
@@ -33,6 +34,18 @@ class ModelErrorsTest : public QObject {
     const double fine = 2.5, tooBig = 3.0;
     QCOMPARE(s->checkParameters(&fine), std::string());
     QCOMPARE(s->checkParameters(&tooBig), std::string("m must be below 3"));
+  }
+
+  // The loader's exact derivations do not expand a large anchor: with its structure given,
+  // a file whose anchor expands to hundreds of thousands of terms loads at once.
+  void largeAnchorsLoad() {
+    QElapsedTimer timer;
+    timer.start();
+    const auto s = nh::model::loadModelText(
+        kGood + "anchor: {x: vx*(1 + (x + y + z)^2)^20, y: vy, z: vz}\nstructure: []\n",
+        "particle.yaml");
+    QCOMPARE(s->n(), 3);
+    QVERIFY2(timer.elapsed() < 5000, qPrintable(QString::number(timer.elapsed())));
   }
 
   void errors_data() {
@@ -148,6 +161,9 @@ class ModelErrorsTest : public QObject {
     row("lists nested deeper than the YAML reader allows",
         kGood + "scene: " + std::string(3000, '[') + std::string(3000, ']') + "\n", "", 12, 6008,
         "lists and maps nested deeper than 64 levels (a model file needs a few)");
+    row("anchor too large for its structure functions",
+        kGood + "anchor: {x: vx*(1 + (x + y + z)^2)^20, y: vy, z: vz}\n", "structure", 1, 1,
+        "the anchor is too large to derive the structure functions symbolically");
     row("number out of range",
         withLine(kGood, "lagrangian:", "lagrangian: 0.5*m*(vx^2 + vy^2 + vz^2) + 1e999*x"),
         "lagrangian", 8, 42, "number out of range: 1e999 (at most about 1.8e308)");
