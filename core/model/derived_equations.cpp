@@ -79,7 +79,10 @@ class Printer {
     }
     if (GiNaC::is_a<GiNaC::power>(e) && GiNaC::is_a<numeric>(e.op(1)) &&
         ex_to<numeric>(e.op(1)).is_pos_integer()) {
-      for (int i = 0; i < ex_to<numeric>(e.op(1)).to_int(); ++i) collect(e.op(0), key);
+      // x^3 ranks as x*x*x (a few repeats are enough to order the terms).
+      const numeric k = ex_to<numeric>(e.op(1));
+      const int repeats = k > 16 ? 16 : k.to_int();
+      for (int i = 0; i < repeats; ++i) collect(e.op(0), key);
       return;
     }
     // Inside a function a symbol ranks after every plain one: 5*t + 3*sin(t).

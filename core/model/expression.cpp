@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <boost/spirit/home/x3.hpp>
 #include <cctype>
+#include <cmath>
 #include <cstdlib>
 #include <string_view>
 
@@ -28,6 +29,7 @@ struct RawNode {
 struct Builder {
   Iterator begin;
   std::vector<RawNode> nodes;
+  int depth = 0;  // nesting levels open (nested[...] below)
   int push(RawNode n) {
     nodes.push_back(std::move(n));
     return static_cast<int>(nodes.size()) - 1;
@@ -45,19 +47,41 @@ int offsetOf(const Context& ctx, const Range& range) {
   return static_cast<int>(range.begin() - builder(ctx).begin);
 }
 
-// Numbers: digits with an optional fraction and exponent; no sign (unary minus is an
-// operator), no "inf" or "nan" (those would be names).
-struct NumberPolicies : x3::ureal_policies<double> {
-  template <class It, class Attribute>
-  static bool parse_nan(It&, const It&, Attribute&) {
-    return false;
-  }
-  template <class It, class Attribute>
-  static bool parse_inf(It&, const It&, Attribute&) {
-    return false;
+// A nesting level: refuses, at the place where it starts, a level past kMaxExpressionNesting
+// (the grammar recurses once per level, and so do the later passes over the expression).
+struct NestedTooDeep {
+  Iterator where;
+};
+template <class Subject>
+struct NestedDirective : x3::unary_parser<Subject, NestedDirective<Subject>> {
+  using base_type = x3::unary_parser<Subject, NestedDirective<Subject>>;
+  static bool const is_pass_through_unary = true;
+  constexpr NestedDirective(const Subject& inner) : base_type(inner) {}
+  template <class It, class Context, class RContext, class Attribute>
+  bool parse(It& first, const It& last, const Context& context, RContext& rcontext,
+             Attribute& attribute) const {
+    Builder& b = builder(context);
+    if (b.depth >= kMaxExpressionNesting) throw NestedTooDeep{first};
+    ++b.depth;
+    const bool ok = this->subject.parse(first, last, context, rcontext, attribute);
+    --b.depth;
+    return ok;
   }
 };
-const x3::real_parser<double, NumberPolicies> number{};
+struct NestedGen {
+  template <class Subject>
+  constexpr NestedDirective<typename x3::extension::as_parser<Subject>::value_type> operator[](
+      const Subject& subject) const {
+    return {x3::as_parser(subject)};
+  }
+};
+constexpr NestedGen nested{};
+
+// Numbers: digits with an optional fraction and exponent; no sign (unary minus is an
+// operator), no "inf" or "nan" (those would be names). Matched as text and converted by
+// strtod, so that a number out of range is reported as such.
+const auto number = x3::lexeme[(+x3::digit >> -('.' >> *x3::digit) | '.' >> +x3::digit) >>
+                               -(x3::char_("eE") >> -x3::char_("+-") >> +x3::digit)];
 
 const auto identifier = x3::rule<class identifier_, boost::iterator_range<Iterator>>{"a name"} =
     x3::raw[x3::lexeme[(x3::alpha | x3::char_('_')) >> *(x3::alnum | x3::char_('_'))]];
@@ -86,8 +110,12 @@ const auto makeNumber = [](auto& ctx) {
   RawNode n;
   n.op = Op::Number;
   const auto& range = x3::_attr(ctx);
-  n.value = std::strtod(std::string(range.begin(), range.end()).c_str(), nullptr);
+  const std::string text(range.begin(), range.end());
+  n.value = std::strtod(text.c_str(), nullptr);
   n.offset = offsetOf(ctx, range);
+  if (!std::isfinite(n.value))
+    throw ExpressionError(n.offset,
+                          "number out of range: " + echoInput(text) + " (at most about 1.8e308)");
   x3::_val(ctx) = builder(ctx).push(std::move(n));
 };
 const auto makeName = [](auto& ctx) {
@@ -120,7 +148,7 @@ const auto expression_def = term[setValue] >>
 const auto term_def = unary[setValue] >>
                       *(('*' > unary)[binary(Op::Mul)] | ('/' > unary)[binary(Op::Div)]);
 // -x^2 = −(x²); ^ is right-associative: its right operand is again a unary expression.
-const auto unary_def = ('-' > unary)[negate] | ('+' > unary)[setValue] | power[setValue];
+const auto unary_def = nested[('-' > unary)[negate] | ('+' > unary)[setValue] | power[setValue]];
 const auto power_def = primary[setValue] >> -(('^' > unary)[binary(Op::Pow)]);
 const auto call_def = (identifier >> '(' > (expression % ',') > ')')[makeCall];
 const auto primary_def = numeral[makeNumber] | call[setValue] | identifier[makeName] |
@@ -156,61 +184,89 @@ std::string describe(Iterator it, Iterator end) {
   return "'" + escapeControl(std::string(it, next)) + "'";
 }
 
-// Orders the raw nodes so that each operand comes before its use and resolves names.
-struct Resolver {
-  const std::vector<RawNode>& raw;
-  const NameResolver& names;
+// The function a call names, checked against its argument count.
+const FunctionInfo& calledFunction(const RawNode& r) {
+  const FunctionInfo* f = nullptr;
+  for (const auto& g : kFunctions)
+    if (g.name == r.name) f = &g;
+  if (!f)
+    throw ExpressionError(
+        r.offset, "unknown function '" + echoInput(r.name) + "' (allowed: " + functionList() + ")");
+  if (static_cast<int>(r.args.size()) != f->arity)
+    throw ExpressionError(r.offset, r.name + " takes " + std::to_string(f->arity) +
+                                        (f->arity == 1 ? " argument" : " arguments") + ", not " +
+                                        std::to_string(r.args.size()));
+  return *f;
+}
+
+// A name as a slot (or pi as a number).
+Node resolvedName(const RawNode& r, const NameResolver& names) {
+  Node n;
+  n.offset = r.offset;
+  if (r.name == "pi") {
+    n.op = Op::Number;
+    n.value = M_PI;
+    return n;
+  }
+  n.op = Op::Slot;
+  try {
+    n.slot = names.slotOf(r.name);
+  } catch (const ExpressionError& e) {  // a name not allowed here: place it
+    throw ExpressionError(e.offset() < 0 ? r.offset : e.offset(), e.what());
+  }
+  if (n.slot < 0) {
+    for (const auto& f : kFunctions)
+      if (f.name == r.name)
+        throw ExpressionError(r.offset, "'" + r.name + "' is a function: write " + r.name + "(…)");
+    throw ExpressionError(
+        r.offset, "unknown name '" + echoInput(r.name) + "' (known: " + names.known() + ")");
+  }
+  return n;
+}
+
+// Orders the raw nodes so that each operand comes before its use and resolves names: a
+// depth-first walk with its own stack (a sum of many terms is a long chain of nodes).
+Expression resolve(const std::vector<RawNode>& raw, int root, const NameResolver& names) {
   Expression out;
-  int emit(int i) {
-    const RawNode& r = raw[i];
+  out.nodes.reserve(raw.size());
+  std::vector<int> emitted(raw.size(), -1);
+  struct Visit {
+    int raw;
+    bool expanded;
+  };
+  std::vector<Visit> stack{{root, false}};
+  while (!stack.empty()) {
+    const Visit visit = stack.back();
+    const RawNode& r = raw[visit.raw];
+    const bool isCall = r.op == Op::Abs;
+    if (isCall && !visit.expanded) calledFunction(r);  // checked before its arguments
+    const int a = isCall ? r.args[0] : r.a;
+    const int b = isCall ? (r.args.size() == 2 ? r.args[1] : -1) : r.b;
+    if (!visit.expanded && a >= 0) {
+      stack.back().expanded = true;
+      if (b >= 0) stack.push_back({b, false});
+      stack.push_back({a, false});
+      continue;
+    }
+    stack.pop_back();
     Node n;
-    n.offset = r.offset;
     if (r.op == Op::Number) {
       n.op = Op::Number;
       n.value = r.value;
+      n.offset = r.offset;
     } else if (r.op == Op::Slot) {
-      if (r.name == "pi") {
-        n.op = Op::Number;
-        n.value = M_PI;
-      } else {
-        n.op = Op::Slot;
-        try {
-          n.slot = names.slotOf(r.name);
-        } catch (const ExpressionError& e) {  // a name not allowed here: place it
-          throw ExpressionError(e.offset() < 0 ? r.offset : e.offset(), e.what());
-        }
-        if (n.slot < 0) {
-          for (const auto& f : kFunctions)
-            if (f.name == r.name)
-              throw ExpressionError(r.offset,
-                                    "'" + r.name + "' is a function: write " + r.name + "(…)");
-          throw ExpressionError(
-              r.offset, "unknown name '" + echoInput(r.name) + "' (known: " + names.known() + ")");
-        }
-      }
-    } else if (r.op == Op::Abs) {
-      const FunctionInfo* f = nullptr;
-      for (const auto& g : kFunctions)
-        if (g.name == r.name) f = &g;
-      if (!f)
-        throw ExpressionError(r.offset, "unknown function '" + echoInput(r.name) +
-                                            "' (allowed: " + functionList() + ")");
-      if (static_cast<int>(r.args.size()) != f->arity)
-        throw ExpressionError(r.offset, r.name + " takes " + std::to_string(f->arity) +
-                                            (f->arity == 1 ? " argument" : " arguments") +
-                                            ", not " + std::to_string(r.args.size()));
-      n.op = f->op;
-      n.a = emit(r.args[0]);
-      if (f->arity == 2) n.b = emit(r.args[1]);
+      n = resolvedName(r, names);
     } else {
-      n.op = r.op;
-      n.a = emit(r.a);
-      if (r.b >= 0) n.b = emit(r.b);
+      n.op = isCall ? calledFunction(r).op : r.op;
+      n.offset = r.offset;
+      n.a = emitted[a];
+      if (b >= 0) n.b = emitted[b];
     }
     out.nodes.push_back(n);
-    return static_cast<int>(out.nodes.size()) - 1;
+    emitted[visit.raw] = static_cast<int>(out.nodes.size()) - 1;
   }
-};
+  return out;
+}
 
 }  // namespace
 
@@ -238,6 +294,12 @@ Expression parseExpression(const std::string& text, const NameResolver& names) {
   bool ok = false;
   try {
     ok = x3::phrase_parse(it, end, x3::with<builder_tag>(std::ref(b))[expression], x3::space, root);
+  } catch (const NestedTooDeep& e) {
+    Iterator at = e.where;
+    while (at != end && std::isspace(static_cast<unsigned char>(*at))) ++at;
+    throw ExpressionError(static_cast<int>(at - text.begin()),
+                          "expression nested deeper than " + std::to_string(kMaxExpressionNesting) +
+                              " levels (parentheses, function calls, signs and powers)");
   } catch (const x3::expectation_failure<Iterator>& e) {
     Iterator at = e.where();
     while (at != end && std::isspace(static_cast<unsigned char>(*at))) ++at;
@@ -256,10 +318,32 @@ Expression parseExpression(const std::string& text, const NameResolver& names) {
                           "unexpected " + describe(it, end) +
                               " (allowed: numbers, names, + - * / ^, "
                               "parentheses and functions)");
-  Resolver r{b.nodes, names, {}};
-  r.emit(root);
-  r.out.text = text;
-  return std::move(r.out);
+  Expression out = resolve(b.nodes, root, names);
+  out.text = text;
+  return out;
+}
+
+int treeDepth(const Expression& e, const std::function<int(int)>& slotDepth) {
+  const auto family = [](Op op) {
+    return op == Op::Add || op == Op::Sub ? 1 : op == Op::Mul || op == Op::Div ? 2 : 0;
+  };
+  std::vector<int> depth(e.nodes.size(), 1);
+  for (size_t i = 0; i < e.nodes.size(); ++i) {
+    const Node& n = e.nodes[i];
+    if (n.op == Op::Slot) {
+      depth[i] = slotDepth(n.slot);
+      continue;
+    }
+    int d = 1;
+    if (n.a >= 0) {
+      // The left operand of a chain of the same operation is flattened into it.
+      const bool sameChain = family(n.op) != 0 && family(e.nodes[n.a].op) == family(n.op);
+      d = std::max(d, depth[n.a] + (sameChain ? 0 : 1));
+    }
+    if (n.b >= 0) d = std::max(d, depth[n.b] + 1);
+    depth[i] = d;
+  }
+  return depth.empty() ? 0 : depth.back();
 }
 
 std::vector<int> slotsUsed(const Expression& e) {

@@ -32,9 +32,21 @@ struct NameResolver {
   std::function<std::string()> known;
 };
 
-// Parses `text`; throws ExpressionError for a syntax error, an unknown name or function, or
-// a function called with the wrong number of arguments.
+// How deeply an expression may nest: parentheses, function calls, unary signs and the
+// operands of ^ each open a level. Deeper expressions are refused at the place where they
+// pass the limit (the parser and every later pass — taping, GiNaC, printing — recurse by
+// nesting level, so a bound here keeps them all within the stack).
+inline constexpr int kMaxExpressionNesting = 100;
+
+// Parses `text`; throws ExpressionError for a syntax error, an unknown name or function, a
+// function called with the wrong number of arguments, a number out of the range of a double
+// or an expression nested deeper than kMaxExpressionNesting.
 Expression parseExpression(const std::string& text, const NameResolver& names);
+
+// How deeply `e` nests as a tree once sums and products are flattened, as GiNaC holds it
+// (a + b + c is one level above its terms, however many). `slotDepth(slot)` is the depth of
+// what a slot stands for (a definition written out; 1 for a plain value).
+int treeDepth(const Expression& e, const std::function<int(int)>& slotDepth);
 
 // The slots an expression reads (sorted, unique).
 std::vector<int> slotsUsed(const Expression& e);

@@ -1,5 +1,6 @@
 #include "core/model/model_file.h"
 
+#include <yaml-cpp/depthguard.h>
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
@@ -12,6 +13,7 @@
 
 #include "core/model/expression.h"
 #include "core/model/model_data.h"
+#include "core/model/symbolic_equations.h"
 #include "core/model/symbolic_model.h"
 #include "core/nh/dynamics.h"
 #include "core/nh/messages.h"
@@ -77,6 +79,25 @@ bool isFunctionName(const std::string& name) {
   return false;
 }
 
+// Lists and maps nested deeper than this are refused (a model file needs a few levels; the
+// YAML reader's own limit is higher and gives no reason).
+constexpr int kMaxYamlNesting = 64;
+std::string nestedTooDeep() {
+  return "lists and maps nested deeper than " + std::to_string(kMaxYamlNesting) +
+         " levels (a model file needs a few)";
+}
+
+// An expression with its definitions written out may nest this deeply (treeDepth): GiNaC and
+// the printers of the derived equations recurse once per level.
+constexpr int kMaxInlinedDepth = 500;
+
+// The loader's exact derivations bring an anchor's entries to normal form only below this
+// bound of their expansion (expansionBound): (1 + (x + y)^2)^20 is not expanded.
+constexpr long kLoaderExpandLimit = 5000;
+
+// A parameter's label is shown where its name would be: one short line.
+constexpr size_t kMaxLabelBytes = 64;
+
 class Loader {
  public:
   Loader(const std::string& text, std::string fileName, std::string path)
@@ -96,6 +117,8 @@ class Loader {
   YAML::Node root_;
   SystemInfo info_;
   std::vector<std::string> paramNames_;
+  // Each definition's treeDepth with the earlier definitions written out (as GiNaC has it).
+  std::vector<int> definitionDepth_;
   // (key, node) of each parameter's keeps_continuous, checked once the definitions are read.
   std::vector<std::pair<std::string, YAML::Node>> keepsContinuous_;
 
@@ -259,6 +282,15 @@ class Loader {
                  names.known});
       e.key = key;
       e.where = positionIn(node, 0);
+      const int depth = treeDepth(e, [&](int slot) {
+        const int d = slot - L.definition(0);
+        return d >= 0 && d < static_cast<int>(definitionDepth_.size()) ? definitionDepth_[d] : 1;
+      });
+      if (depth > kMaxInlinedDepth)
+        fail(key, node,
+             "with its definitions written out, the expression nests deeper than " +
+                 std::to_string(kMaxInlinedDepth) +
+                 " levels (the symbolic derivations work level by level)");
       return e;
     } catch (const ExpressionError& e) {
       int offset = e.offset();
@@ -310,7 +342,9 @@ class Loader {
     checkDuplicateKeys(node, depth, budget);
   }
   void checkDuplicateKeys(const YAML::Node& node, int depth, long& budget) const {
-    if (--budget < 0 || depth > 500) return;
+    if (--budget < 0) return;
+    if (depth > kMaxYamlNesting && (node.IsMap() || node.IsSequence()))
+      fail("", node, nestedTooDeep());
     if (node.IsMap()) {
       std::set<std::string> seen;
       for (const auto& kv : node) {
@@ -368,11 +402,19 @@ void Loader::readParameters() {
     const YAML::Node p = list[i];
     const std::string key = "parameters[" + std::to_string(i + 1) + "]";
     checkMap(p, key,
-             {"name", "default", "unit", "description", "min", "max", "min_exclusive",
+             {"name", "label", "default", "unit", "description", "min", "max", "min_exclusive",
               "max_exclusive", "keeps_continuous"});
     ParameterInfo info;
     info.name = identifier(p["name"], key + ".name");
     declare(info.name, p["name"], key + ".name");
+    info.label = info.name;
+    if (p["label"]) {
+      info.label = scalar(p["label"], key + ".label", "a label (the name to show, e.g. Ω₀)");
+      if (info.label.empty() || info.label.size() > kMaxLabelBytes || !isOneLine(info.label))
+        fail(key + ".label", p["label"],
+             "'" + echoInput(info.label) + "' is not a label (one line of 1 to " +
+                 std::to_string(kMaxLabelBytes) + " bytes, e.g. \"Ω₀\")");
+    }
     if (!p["default"]) fail(key, p, "missing key 'default' (the parameter's value)");
     info.defaultValue = number(p["default"], key + ".default");
     if (p["unit"]) info.unit = scalar(p["unit"], key + ".unit", "a unit");
@@ -461,6 +503,10 @@ void Loader::readDefinitions() {
     data_->definitionNames.push_back(entries[d].first);
     data_->definitions.push_back(
         expression(entries[d].second, "definitions." + entries[d].first, s));
+    definitionDepth_.push_back(treeDepth(data_->definitions.back(), [&](int slot) {
+      const int e = slot - L.definition(0);
+      return e >= 0 && e < static_cast<int>(d) ? definitionDepth_[e] : 1;
+    }));
   }
   for (const auto& [key, node] : keepsContinuous_) {
     const auto& defined = data_->definitionNames;
@@ -993,31 +1039,45 @@ void Loader::derive() {
       throw ModelError(file_, key, 0, 0, std::string("cannot be evaluated: ") + err.what());
     }
   };
+  // Zero after normal() when that is cheap (a bound of its expansion is small); an entry too
+  // large to normalise is tested as it stands (a derivative that vanishes is exactly 0).
+  auto cheap = [](const GiNaC::ex& e) {
+    return expansionBound(e, kLoaderExpandLimit) <= kLoaderExpandLimit;
+  };
+  auto isZero = [&](const GiNaC::ex& e) {
+    return e.is_zero() || (cheap(e) && GiNaC::normal(e).is_zero());
+  };
   // ρ as GiNaC, n×m.
   GiNaC::matrix rho(n, m);
   if (d.anchorGiven) {
-    for (int i = 0; i < n; ++i) {
-      const Expression& text = d.anchorText[i];
-      const GiNaC::ex qdot = toGinac(text, sym);
-      for (int a = 0; a < m; ++a) {
-        const GiNaC::ex c = qdot.diff(GiNaC::ex_to<GiNaC::symbol>(y(a)));
-        for (int b = 0; b < m; ++b)
-          if (!GiNaC::normal(c.diff(GiNaC::ex_to<GiNaC::symbol>(y(b)))).is_zero())
-            failAt(text.key, text.where,
-                   "q̇ of '" + d.slotNames[L.coordinate(i)] +
-                       "' is not linear in the velocities (the anchor is ρ(q) y)");
-        rho(i, a) = c;
+    for (int i = 0; i < n; ++i) try {
+        const Expression& text = d.anchorText[i];
+        const GiNaC::ex qdot = toGinac(text, sym);
+        for (int a = 0; a < m; ++a) {
+          const GiNaC::ex c = qdot.diff(GiNaC::ex_to<GiNaC::symbol>(y(a)));
+          for (int b = 0; b < m; ++b)
+            if (!isZero(c.diff(GiNaC::ex_to<GiNaC::symbol>(y(b)))))
+              failAt(text.key, text.where,
+                     "q̇ of '" + d.slotNames[L.coordinate(i)] +
+                         "' is not linear in the velocities (the anchor is ρ(q) y)");
+          rho(i, a) = c;
+        }
+        if (!isZero(qdot.subs(zeroY)))
+          failAt(text.key, text.where,
+                 "q̇ of '" + d.slotNames[L.coordinate(i)] +
+                     "' has a part without velocities (the anchor is ρ(q) y, linear)");
+        for (int a = 0; a < m; ++a) {
+          for (int b = 0; b < m; ++b)
+            if (rho(i, a).has(y(b)))
+              failAt(text.key, text.where,
+                     "the anchor's coefficients may not depend on velocities");
+        }
+      } catch (const ModelError&) {
+        throw;
+      } catch (const std::exception& e) {  // GiNaC: a pole, e.g. log(vx) at vx = 0
+        failAt(d.anchorText[i].key, d.anchorText[i].where,
+               std::string("cannot be derived symbolically: ") + e.what());
       }
-      if (!GiNaC::normal(qdot.subs(zeroY)).is_zero())
-        failAt(text.key, text.where,
-               "q̇ of '" + d.slotNames[L.coordinate(i)] +
-                   "' has a part without velocities (the anchor is ρ(q) y, linear)");
-      for (int a = 0; a < m; ++a) {
-        for (int b = 0; b < m; ++b)
-          if (rho(i, a).has(y(b)))
-            failAt(text.key, text.where, "the anchor's coefficients may not depend on velocities");
-      }
-    }
   } else {
     for (int i = 0; i < n; ++i) rho(i, i) = 1;
   }
@@ -1038,6 +1098,13 @@ void Loader::derive() {
   } else if (d.anchorGiven && n > 0) {
     // [X_a, X_b]ⁱ = ρʲ_a ∂_j ρⁱ_b − ρʲ_b ∂_j ρⁱ_a, solved for C in ρ C = [X_a, X_b] through
     // the normal equations, then checked exactly.
+    for (int i = 0; i < n; ++i)
+      for (int a = 0; a < m; ++a)
+        if (!cheap(rho(i, a)))
+          fail("structure", root_,
+               "the anchor is too large to derive the structure functions symbolically "
+               "(its entries would expand to more than " +
+                   std::to_string(kLoaderExpandLimit) + " terms): give `structure`");
     GiNaC::matrix rhoT = rho.transpose();
     GiNaC::matrix gram = rhoT.mul(rho);
     const GiNaC::ex det = GiNaC::normal(gram.determinant());
@@ -1146,8 +1213,16 @@ void Loader::checkRegular(const std::shared_ptr<const FormulaSystem>& system) co
 }
 
 std::shared_ptr<const FormulaSystem> Loader::load() {
+  if (const size_t nul = text_.find('\0'); nul != std::string::npos) {
+    const SourcePosition p = positionOf(nul);
+    throw ModelError(file_, "", p.line, p.column,
+                     "the file contains a NUL byte (a model file is UTF-8 text)");
+  }
   try {
     root_ = YAML::Load(text_);
+  } catch (const YAML::DeepRecursion& e) {
+    throw ModelError(file_, "", e.mark.is_null() ? 0 : e.mark.line + 1,
+                     e.mark.is_null() ? 0 : e.mark.column + 1, nestedTooDeep());
   } catch (const YAML::Exception& e) {
     throw ModelError(file_, "", e.mark.is_null() ? 0 : e.mark.line + 1,
                      e.mark.is_null() ? 0 : e.mark.column + 1, "not valid YAML: " + e.msg);

@@ -4,6 +4,7 @@
 #include "core/model/symbolic_equations.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -21,6 +22,12 @@ namespace nh::model {
 namespace {
 
 thread_local const std::atomic<bool>* tCancel = nullptr;  // CancelDerivationsWhen
+// The current derivation's time budget (deriveSymbolic): past it, nothing more is simplified
+// or solved, and the entries left are shown as derived.
+thread_local std::chrono::steady_clock::time_point tDeadline =
+    std::chrono::steady_clock::time_point::max();
+thread_local bool tOverBudget = false;  // the budget ran out
+thread_local bool tTooLarge = false;    // an entry was too large to simplify
 
 using GiNaC::ex;
 using GiNaC::ex_to;
@@ -33,6 +40,54 @@ using GiNaC::symbol;
 constexpr int kSimplifyLimit = 4000;
 constexpr int kSolveEntryLimit = 1500;
 constexpr int kSolveMaxSize = 10;  // m + k + h
+// Beyond this bound of the terms expand() would give (expansionBound), normal(), expand()
+// and collect() are not called: (1 + (x + y)^2)^20 is kept as written, not expanded into
+// hundreds of thousands of terms.
+constexpr long kExpandLimit = 5000;
+// The symbolic work of one derivation: past this, what is left is shown as derived.
+constexpr int kTimeBudgetSeconds = 10;
+
+void checkCancelled() {
+  if (tCancel && tCancel->load(std::memory_order_relaxed))
+    throw DerivationCancelled("the derivation of the equations was cancelled");
+}
+
+// Whether e may be simplified: small enough when expanded, and within the time budget.
+bool cheap(const ex& e) {
+  checkCancelled();
+  if (std::chrono::steady_clock::now() > tDeadline) {
+    tOverBudget = true;
+    return false;
+  }
+  if (expansionBound(e, kExpandLimit) > kExpandLimit) {
+    tTooLarge = true;
+    return false;
+  }
+  return true;
+}
+
+// Which cap stopped the work.
+std::string capReason() {
+  return tOverBudget ? "more than " + std::to_string(kTimeBudgetSeconds) + " s of symbolic work"
+                     : "an expansion of more than " + std::to_string(kExpandLimit) + " terms";
+}
+std::string tooLargeReason() {
+  return "too large to derive symbolically (" + capReason() + "); the numbers are unaffected";
+}
+
+// sin(x)^2 + cos(x)^2 = 1: e with sin(u)^2 replaced by 1 − cos(u)^2 when that, brought to
+// normal form, is smaller than e's normal form `fraction`; otherwise `fraction`.
+ex withoutPythagoras(const ex& e, const ex& fraction) {
+  if (!e.has(GiNaC::sin(GiNaC::wild()))) return fraction;
+  const ex s = GiNaC::wild();
+  const ex replaced = e.subs(GiNaC::pow(GiNaC::sin(s), 2) == 1 - GiNaC::pow(GiNaC::cos(s), 2),
+                             GiNaC::subs_options::algebraic);
+  if (replaced.is_equal(e) || !cheap(replaced)) return fraction;
+  const ex candidate = GiNaC::normal(replaced);
+  return expressionSize(candidate, kSimplifyLimit) < expressionSize(fraction, kSimplifyLimit)
+             ? candidate
+             : fraction;
+}
 
 // e collected by `variables` with the monomials that share a coefficient summed:
 // 1/2*m*(vx^2 + vy^2) + 1/2*I*(wx^2 + wy^2 + wz^2).
@@ -72,12 +127,14 @@ ex groupedByCoefficient(const ex& e, const GiNaC::lst& variables) {
 // shows the physics' shape, −κ (Ω' y + Ω vy) rather than five expanded terms over
 // (1 + inertia_ratio) — unless that is clearly larger (in expression nodes) than the normal
 // form (one fraction) or the expanded form, then the smaller of those.
-ex simplified(const ex& e, const GiNaC::lst& variables) {
-  if (tCancel && tCancel->load(std::memory_order_relaxed))
-    throw DerivationCancelled("the derivation of the equations was cancelled");
-  if (expressionSize(e, kSimplifyLimit) > kSimplifyLimit) return e;
-  const ex fraction = GiNaC::normal(e);
+ex simplified(const ex& given, const GiNaC::lst& variables) {
+  checkCancelled();
+  if (expressionSize(given, kSimplifyLimit) > kSimplifyLimit || !cheap(given)) return given;
+  const ex normalForm = GiNaC::normal(given);
+  const ex fraction = withoutPythagoras(given, normalForm);
   if (GiNaC::is_a<numeric>(fraction) || GiNaC::is_a<symbol>(fraction)) return fraction;
+  // The forms below start from e, with sin² + cos² = 1 applied when that shortened it.
+  const ex e = fraction.is_equal(normalForm) ? given : fraction;
   const ex parts = fraction.numer_denom();
   // Over a common denominator only when it is a sum (1 + inertia_ratio); with a monomial one
   // (r³) the terms keep their own denominators: w1²/2 + w2²/(2r²) + 1/r.
@@ -431,9 +488,18 @@ std::optional<std::vector<ex>> solveLinear(std::vector<std::vector<ex>> K, std::
     const ex pivot = K[s][s];
     for (int i = 0; i < N; ++i) {
       if (i == s || K[i][s].is_zero()) continue;
+      for (const ex& entry : {K[i][s], pivot, r[i], r[s]})
+        if (!cheap(entry)) {
+          why = tooLargeReason();
+          return std::nullopt;
+        }
       const ex factor = GiNaC::normal(K[i][s] / pivot);
       for (int j = s + 1; j < N; ++j) {
         if (K[s][j].is_zero()) continue;
+        if (!cheap(K[i][j]) || !cheap(K[s][j])) {
+          why = tooLargeReason();
+          return std::nullopt;
+        }
         K[i][j] = GiNaC::normal(K[i][j] - factor * K[s][j]);
         if (expressionSize(K[i][j], kSolveEntryLimit) > kSolveEntryLimit) {
           why = "the elimination produces expressions too large to show";
@@ -455,6 +521,70 @@ std::optional<std::vector<ex>> solveLinear(std::vector<std::vector<ex>> K, std::
 
 }  // namespace
 
+namespace {
+struct ExpansionCost {
+  long terms = 1;  // terms of expand(e)
+  long work = 1;   // terms produced on the way (inside functions, denominators too)
+};
+// C(b + k − 1, k): the monomials of (t₁ + … + t_b)^k, saturating past `limit`.
+long multinomialTerms(long b, long k, long limit) {
+  if (b <= 1 || k <= 0) return 1;
+  long r = 1;
+  for (long i = 1; i <= k; ++i) {
+    r = r * (b - 1 + i) / i;
+    if (r > limit) return limit + 1;
+  }
+  return r;
+}
+ExpansionCost expansionCost(const ex& e, long limit) {
+  const auto cap = [&](long v) { return std::min(v, limit + 1); };
+  ExpansionCost c;
+  if (GiNaC::is_a<GiNaC::add>(e)) {
+    c = {0, 0};
+    for (size_t i = 0; i < e.nops() && c.work <= limit; ++i) {
+      const ExpansionCost x = expansionCost(e.op(i), limit);
+      c.terms = cap(c.terms + x.terms);
+      c.work = cap(c.work + x.work);
+    }
+  } else if (GiNaC::is_a<GiNaC::mul>(e)) {
+    c = {1, 0};
+    for (size_t i = 0; i < e.nops() && c.work <= limit; ++i) {
+      const ExpansionCost x = expansionCost(e.op(i), limit);
+      c.terms = cap(c.terms * x.terms);
+      c.work = cap(c.work + x.work);
+    }
+    c.work = cap(c.work + c.terms);
+  } else if (GiNaC::is_a<GiNaC::power>(e)) {
+    const ExpansionCost base = expansionCost(e.op(0), limit);
+    const ex exponent = e.op(1);
+    if (GiNaC::is_a<numeric>(exponent) && ex_to<numeric>(exponent).is_integer()) {
+      const numeric k = GiNaC::abs(ex_to<numeric>(exponent));
+      const long terms = k > numeric(limit) ? (base.terms > 1 ? limit + 1 : 1)
+                                            : multinomialTerms(base.terms, k.to_long(), limit);
+      c.terms = ex_to<numeric>(exponent).is_positive() ? terms : 1;
+      c.work = cap(base.work + terms);
+    } else {
+      // normal() works on a symbolic exponent afresh at each level: doubling per level of a
+      // tower x^x^x^….
+      c.terms = 1;
+      c.work = cap(2 * (base.work + expansionCost(exponent, limit).work));
+    }
+  } else if (e.nops() > 0) {  // a function: its arguments are expanded
+    c = {1, 1};
+    for (size_t i = 0; i < e.nops() && c.work <= limit; ++i) {
+      const ExpansionCost x = expansionCost(e.op(i), limit);
+      c.work = cap(c.work + x.work + x.terms);
+    }
+  }
+  return c;
+}
+}  // namespace
+
+long expansionBound(const ex& e, long limit) {
+  const ExpansionCost c = expansionCost(e, limit);
+  return std::min(std::max(c.terms, c.work), limit + 1);
+}
+
 int expressionSize(const ex& e, int limit) {
   int count = 1;
   for (size_t i = 0; i < e.nops() && count <= limit; ++i)
@@ -470,6 +600,21 @@ CancelDerivationsWhen::~CancelDerivationsWhen() { tCancel = previous_; }
 
 SymbolicEquations deriveSymbolic(const SystemModel& system, const std::vector<double>& parameters) {
   std::lock_guard lock(ginacMutex());
+  // The budget of this derivation (restored after it: a derivation may run inside another's
+  // thread only after it, but keep the state per call).
+  struct Budget {
+    std::chrono::steady_clock::time_point deadline = tDeadline;
+    bool overBudget = tOverBudget, tooLarge = tTooLarge;
+    Budget() {
+      tDeadline = std::chrono::steady_clock::now() + std::chrono::seconds(kTimeBudgetSeconds);
+      tOverBudget = tTooLarge = false;
+    }
+    ~Budget() {
+      tDeadline = deadline;
+      tOverBudget = overBudget;
+      tTooLarge = tooLarge;
+    }
+  } budget;
   SymbolicEquations s;
   const SystemInfo& info = system.info();
   s.coordinateNames = info.coordinates;
@@ -529,8 +674,13 @@ SymbolicEquations deriveSymbolic(const SystemModel& system, const std::vector<do
     s.b(c, 0) = simplified(-along(s.constraints[c]), s.order);
   }
 
+  if (tOverBudget || tTooLarge)
+    s.notes.push_back("some entries are too large to simplify symbolically (" + capReason() +
+                      "): they are shown as derived; the numbers are unaffected");
   if (s.structureOmitted || s.forcesOmitted) {
     s.notSolvedBecause = "F is incomplete (see the notes)";
+  } else if (tOverBudget) {
+    s.notSolvedBecause = tooLargeReason();
   } else if (m + kt > kSolveMaxSize) {
     s.notSolvedBecause = "the linear system has " + std::to_string(m + kt) + " unknowns (at most " +
                          std::to_string(kSolveMaxSize) + " are solved symbolically)";

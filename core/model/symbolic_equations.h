@@ -76,4 +76,9 @@ class CancelDerivationsWhen {
 // Node count of `e`, counting stops soon after `limit` (cheap size guard).
 int expressionSize(const GiNaC::ex& e, int limit);
 
+// An upper bound of the terms GiNaC's expand() (and so normal()) would produce for `e`,
+// inside functions and denominators too; counting stops past `limit` (returns limit + 1).
+// A few microseconds however large the expansion: the guard before normal() and expand().
+long expansionBound(const GiNaC::ex& e, long limit);
+
 }  // namespace nh::model

@@ -4,6 +4,8 @@
 #include <stdexcept>
 #include <string_view>
 
+#include "core/model/model_file.h"
+
 namespace nh::model {
 namespace {
 
@@ -73,6 +75,7 @@ SymbolTable makeSymbols(const ModelData& data) {
   SymbolTable table;
   table.bySlot.reserve(data.layout.size());
   table.firstDefinition = data.layout.definition(0);
+  table.fileName = data.fileName;
   for (int s = 0; s < data.layout.size(); ++s) {
     const std::string& name = data.slotNames[s];
     table.bySlot.emplace_back(name, latexName(name));
@@ -81,86 +84,172 @@ SymbolTable makeSymbols(const ModelData& data) {
   return table;
 }
 
-GiNaC::ex toGinac(const Expression& expression, const SymbolTable& symbols) {
-  std::vector<GiNaC::ex> v;
-  v.reserve(expression.nodes.size());
-  for (const Node& n : expression.nodes) {
-    switch (n.op) {
-      case Op::Number:
-        v.push_back(exactNumber(n.value));
-        break;
-      case Op::Slot: {
-        // Definitions are inlined (the table holds the ones converted so far).
-        const int d = n.slot - symbols.firstDefinition;
-        if (d >= 0 && d < static_cast<int>(symbols.definitions.size()))
-          v.push_back(symbols.definitions[d]);
-        else
-          v.push_back(symbols.bySlot.at(n.slot));
-        break;
-      }
-      case Op::Neg:
-        v.push_back(-v[n.a]);
-        break;
-      case Op::Add:
-        v.push_back(v[n.a] + v[n.b]);
-        break;
-      case Op::Sub:
-        v.push_back(v[n.a] - v[n.b]);
-        break;
-      case Op::Mul:
-        v.push_back(v[n.a] * v[n.b]);
-        break;
-      case Op::Div:
-        v.push_back(v[n.a] / v[n.b]);
-        break;
-      case Op::Pow:
-        v.push_back(GiNaC::pow(v[n.a], v[n.b]));
-        break;
-      case Op::Sin:
-        v.push_back(GiNaC::sin(v[n.a]));
-        break;
-      case Op::Cos:
-        v.push_back(GiNaC::cos(v[n.a]));
-        break;
-      case Op::Tan:
-        v.push_back(GiNaC::tan(v[n.a]));
-        break;
-      case Op::Asin:
-        v.push_back(GiNaC::asin(v[n.a]));
-        break;
-      case Op::Acos:
-        v.push_back(GiNaC::acos(v[n.a]));
-        break;
-      case Op::Atan:
-        v.push_back(GiNaC::atan(v[n.a]));
-        break;
-      case Op::Atan2:
-        v.push_back(GiNaC::atan2(v[n.a], v[n.b]));
-        break;
-      case Op::Sinh:
-        v.push_back(GiNaC::sinh(v[n.a]));
-        break;
-      case Op::Cosh:
-        v.push_back(GiNaC::cosh(v[n.a]));
-        break;
-      case Op::Tanh:
-        v.push_back(GiNaC::tanh(v[n.a]));
-        break;
-      case Op::Exp:
-        v.push_back(GiNaC::exp(v[n.a]));
-        break;
-      case Op::Log:
-        v.push_back(GiNaC::log(v[n.a]));
-        break;
-      case Op::Sqrt:
-        v.push_back(GiNaC::sqrt(v[n.a]));
-        break;
-      case Op::Abs:
-        v.push_back(GiNaC::abs(v[n.a]));
-        break;
+namespace {
+
+// Where character `offset` of an expression's text sits in its file (the column is exact on
+// the expression's first line).
+SourcePosition placeIn(const Expression& e, int offset) {
+  SourcePosition p = e.where;
+  if (p.line <= 0) return p;
+  for (int i = 0; i < offset && i < static_cast<int>(e.text.size()); ++i) {
+    if (e.text[i] == '\n') {
+      ++p.line;
+      p.column = 1;
+    } else if ((static_cast<unsigned char>(e.text[i]) & 0xC0) != 0x80) {
+      ++p.column;
     }
   }
-  return v.empty() ? GiNaC::ex(0) : v.back();
+  return p;
+}
+
+// GiNaC's message without the function that threw it: "log_eval(): log(0)" → "log(0)".
+std::string withoutThrower(const std::string& what) {
+  const auto at = what.find("(): ");
+  return at == std::string::npos ? what : what.substr(at + 4);
+}
+
+}  // namespace
+
+GiNaC::ex toGinac(const Expression& expression, const SymbolTable& symbols) {
+  // A node's value; a sum or product still being collected (each node of a parsed
+  // expression is read once, so a chain a + b + c + … grows one vector in place).
+  struct Value {
+    GiNaC::ex e;
+    GiNaC::exvector terms;    // a pending sum (when non-empty)
+    GiNaC::exvector factors;  // a pending product (when non-empty)
+  };
+  const std::vector<Node>& nodes = expression.nodes;
+  std::vector<int> uses(nodes.size(), 0);
+  for (const Node& n : nodes) {
+    if (n.a >= 0) ++uses[n.a];
+    if (n.b >= 0) ++uses[n.b];
+  }
+  std::vector<Value> v(nodes.size());
+  auto value = [&](int i) -> const GiNaC::ex& {
+    Value& x = v[i];
+    if (!x.terms.empty()) {
+      x.e = GiNaC::add(std::move(x.terms));
+      x.terms.clear();
+    } else if (!x.factors.empty()) {
+      x.e = GiNaC::mul(std::move(x.factors));
+      x.factors.clear();
+    }
+    return x.e;
+  };
+  // The pending sum (product) of operand i, taken over when i is read only here.
+  auto pending = [&](int i, bool sum) {
+    GiNaC::exvector out;
+    Value& x = v[i];
+    GiNaC::exvector& list = sum ? x.terms : x.factors;
+    if (uses[i] == 1 && !list.empty()) {
+      out = std::move(list);
+      list.clear();
+    } else {
+      out.push_back(value(i));
+    }
+    return out;
+  };
+  for (size_t i = 0; i < nodes.size(); ++i) {
+    const Node& n = nodes[i];
+    Value& r = v[i];
+    try {
+      switch (n.op) {
+        case Op::Number:
+          r.e = exactNumber(n.value);
+          break;
+        case Op::Slot: {
+          // Definitions are inlined (the table holds the ones converted so far).
+          const int d = n.slot - symbols.firstDefinition;
+          if (d >= 0 && d < static_cast<int>(symbols.definitions.size()))
+            r.e = symbols.definitions[d];
+          else
+            r.e = symbols.bySlot.at(n.slot);
+          break;
+        }
+        case Op::Neg:
+          r.e = -value(n.a);
+          break;
+        case Op::Add:
+        case Op::Sub: {
+          GiNaC::exvector terms = pending(n.a, true);
+          terms.push_back(n.op == Op::Add ? value(n.b) : -value(n.b));
+          r.terms = std::move(terms);
+          break;
+        }
+        case Op::Mul:
+        case Op::Div: {
+          GiNaC::exvector factors = pending(n.a, false);
+          factors.push_back(n.op == Op::Mul ? value(n.b) : GiNaC::pow(value(n.b), -1));
+          r.factors = std::move(factors);
+          break;
+        }
+        case Op::Pow: {
+          // A number to a large integer power in floating point: 9^9^9 exactly would take
+          // hundreds of megabytes (the file's double evaluation rounds it the same way).
+          const GiNaC::ex& base = value(n.a);
+          const GiNaC::ex& exponent = value(n.b);
+          const bool huge = GiNaC::is_a<GiNaC::numeric>(base) &&
+                            GiNaC::is_a<GiNaC::numeric>(exponent) &&
+                            GiNaC::abs(GiNaC::ex_to<GiNaC::numeric>(exponent)) > 1024;
+          r.e = GiNaC::pow(huge ? GiNaC::evalf(base) : base, exponent);
+          break;
+        }
+        case Op::Sin:
+          r.e = GiNaC::sin(value(n.a));
+          break;
+        case Op::Cos:
+          r.e = GiNaC::cos(value(n.a));
+          break;
+        case Op::Tan:
+          r.e = GiNaC::tan(value(n.a));
+          break;
+        case Op::Asin:
+          r.e = GiNaC::asin(value(n.a));
+          break;
+        case Op::Acos:
+          r.e = GiNaC::acos(value(n.a));
+          break;
+        case Op::Atan:
+          r.e = GiNaC::atan(value(n.a));
+          break;
+        case Op::Atan2:
+          r.e = GiNaC::atan2(value(n.a), value(n.b));
+          break;
+        case Op::Sinh:
+          r.e = GiNaC::sinh(value(n.a));
+          break;
+        case Op::Cosh:
+          r.e = GiNaC::cosh(value(n.a));
+          break;
+        case Op::Tanh:
+          r.e = GiNaC::tanh(value(n.a));
+          break;
+        case Op::Exp:
+          r.e = GiNaC::exp(value(n.a));
+          break;
+        case Op::Log:
+          r.e = GiNaC::log(value(n.a));
+          break;
+        case Op::Sqrt:
+          r.e = GiNaC::sqrt(value(n.a));
+          break;
+        case Op::Abs:
+          r.e = GiNaC::abs(value(n.a));
+          break;
+      }
+      if (i + 1 == nodes.size()) value(static_cast<int>(i));
+    } catch (const ModelError&) {
+      throw;
+    } catch (const std::exception& e) {  // GiNaC: a pole or a division by zero
+      // A quotient is placed at its divisor, anything else where it starts.
+      const SourcePosition p = placeIn(expression, n.op == Op::Div ? nodes[n.b].offset : n.offset);
+      throw ModelError(symbols.fileName, expression.key, p.line, p.column,
+                       "undefined: " + withoutThrower(e.what()) +
+                           " (every part of an expression must be finite for the symbolic "
+                           "derivations)");
+    }
+  }
+  return v.empty() ? GiNaC::ex(0) : v.back().e;
 }
 
 namespace {

@@ -24,6 +24,7 @@ struct SymbolTable {
   std::vector<GiNaC::symbol> bySlot;   // by slot index (definitions' entries unused)
   std::vector<GiNaC::ex> definitions;  // each definition, inlined, as GiNaC
   int firstDefinition = 0;             // slot of the first definition
+  std::string fileName;                // for messages
   GiNaC::symbol time() const { return bySlot[0]; }
 };
 
@@ -33,7 +34,9 @@ SymbolTable makeSymbols(const ModelData& data);  // needs data.layout, slotNames
 std::string latexName(const std::string& name);
 
 // An expression of the model as GiNaC (definitions inlined). Exact: numbers written as
-// decimals become rationals where they are exactly representable in few digits.
+// decimals become rationals where they are exactly representable in few digits. Throws
+// ModelError at the place of a part GiNaC finds undefined (log(0), 1/0, tan(pi/2)). Long
+// sums and products are built in one step (linear time in their length).
 GiNaC::ex toGinac(const Expression& expression, const SymbolTable& symbols);
 
 // A GiNaC expression over the table's symbols as a model expression (for evaluation).

@@ -1,8 +1,11 @@
 #include "core/nh/symbolic.h"
 
+#include <algorithm>
 #include <cmath>
 #include <functional>
 #include <sstream>
+#include <unordered_set>
+#include <vector>
 
 namespace nh {
 
@@ -160,6 +163,26 @@ Sym Tape::derivative(Sym f, int var) {
   const long long key = (static_cast<long long>(f.id) << 20) | var;
   if (const auto it = derivatives_.find(key); it != derivatives_.end())
     return Sym(it->second, true);
+  // The operands' derivatives first, in id order (operands precede their node), found with
+  // a stack of our own: each is then computed from cached ones, so that a long chain of
+  // nodes (a sum of 100,000 terms) does not nest this call 100,000 deep.
+  const auto cached = [&](int id) {
+    return derivatives_.count((static_cast<long long>(id) << 20) | var) != 0;
+  };
+  std::vector<int> pending, stack{f.id};
+  std::unordered_set<int> seen;
+  while (!stack.empty()) {
+    const SymNode top = nodes_[stack.back()];
+    stack.pop_back();
+    if (top.op == SymOp::Const || top.op == SymOp::Var) continue;
+    for (const int operand : {top.a, top.b})
+      if (operand >= 0 && !cached(operand) && seen.insert(operand).second) {
+        pending.push_back(operand);
+        stack.push_back(operand);
+      }
+  }
+  std::sort(pending.begin(), pending.end());
+  for (const int id : pending) derivative(Sym(id, true), var);
   const SymNode n = nodes_[f.id];
   const Sym a(n.a, true), b(n.b, true);
   auto d = [&](const Sym& x) { return derivative(x, var); };

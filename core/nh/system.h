@@ -45,6 +45,9 @@ struct ParameterInfo {
   double max = std::numeric_limits<double>::infinity();
   bool minExclusive = false;
   bool maxExclusive = false;
+  // The name to show (a model file's `label`, e.g. "Ω₀" for Omega0); the name when none is
+  // given.
+  std::string label = {};
 
   bool allows(double v) const;
   std::string rangeText() const;  // e.g. "(0, inf)" or "[0, 1]"
@@ -86,7 +89,8 @@ std::vector<ParameterInfo> parameterInfos(const std::array<ParameterSpec, N>& ta
   std::vector<ParameterInfo> infos;
   for (const ParameterSpec& p : table)
     infos.push_back({std::string(p.name), std::string(p.unit), std::string(p.description),
-                     p.defaultValue, p.min, p.max, p.minExclusive, p.maxExclusive});
+                     p.defaultValue, p.min, p.max, p.minExclusive, p.maxExclusive,
+                     std::string(p.name)});
   return infos;
 }
 

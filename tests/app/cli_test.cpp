@@ -317,6 +317,16 @@ class CliTest : public QObject {
     expectError({"equations", "central_force", "--set", "mass=1"}, 2, "unknown parameter 'mass'");
     expectError({"equations", path("particle.yaml"), "--set", "m=2"}, 2,
                 "a model file's parameters stay symbols");
+    // A part the symbolic derivation finds undefined is bad input at its place (the run
+    // evaluates it in floating point), not an internal error.
+    writeFile("log0.yaml",
+              "format: nonholonomic-lab-system\nversion: 1\nname: p\n"
+              "parameters: [{name: m, default: 1}]\ncoordinates: [x, y, z]\n"
+              "velocities: [vx, vy, vz]\n"
+              "lagrangian: 0.5*m*(vx^2 + vy^2 + vz^2) + x*log(0)\nconstraints: [vz - y*vx]\n");
+    expectError({"equations", path("log0.yaml")}, 2,
+                "log0.yaml:7:44: lagrangian: undefined: log(0) (every part of an expression "
+                "must be finite for the symbolic derivations)");
   }
 
   void version() {

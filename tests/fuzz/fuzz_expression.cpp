@@ -1,12 +1,17 @@
-// Fuzz target: the expression parser alone, then an evaluation of what it accepted. Bad input
-// must end in one ExpressionError of one line with an offset inside the text.
+// Fuzz target: the expression parser alone, then an evaluation of what it accepted and its
+// conversion to GiNaC (the passes the symbolic derivations make). Bad input must end in one
+// ExpressionError of one line with an offset inside the text; an accepted expression GiNaC
+// finds undefined (log(0)) in one ModelError of one line.
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
+#include <mutex>
 #include <string>
 #include <vector>
 
 #include "core/model/expression.h"
+#include "core/model/model_file.h"
+#include "core/model/symbolic_model.h"
 #include "fuzz_support.h"
 
 namespace {
@@ -34,6 +39,17 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     const std::vector<double> env = {0.25, 1.5, -0.75, 0.5, 2.0, 3.0, 0.125, -1.0};
     std::vector<double> scratch(e.nodes.size());
     (void)nh::model::evaluate(e, env.data(), scratch.data());
+    if (nh::model::treeDepth(e, [](int) { return 1; }) > 4 * nh::model::kMaxExpressionNesting)
+      std::abort();  // the nesting bound bounds the depth of every later pass
+    try {
+      std::lock_guard lock(nh::model::ginacMutex());
+      nh::model::SymbolTable table;
+      for (const auto& n : kNames) table.bySlot.emplace_back(n);
+      table.firstDefinition = static_cast<int>(kNames.size());
+      (void)nh::model::toGinac(e, table);
+    } catch (const nh::model::ModelError& err) {
+      nh::fuzz::requireOneLine(err.what());
+    }
   } catch (const nh::model::ExpressionError& e) {
     nh::fuzz::requireOneLine(e.what());
     if (e.offset() < 0 || static_cast<size_t>(e.offset()) > text.size()) std::abort();

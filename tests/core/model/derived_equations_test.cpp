@@ -9,7 +9,10 @@
 
 #include <QElapsedTimer>
 #include <QtTest>
+#include <atomic>
+#include <chrono>
 #include <random>
+#include <thread>
 
 #include "../test_support.h"
 #include "core/model/catalogue.h"
@@ -19,6 +22,18 @@
 #include "reference_systems.h"
 
 namespace {
+
+// A particle with ż = y ẋ; the cases add a Lagrangian (line 10).
+const char* kProbe = R"(format: nonholonomic-lab-system
+version: 1
+name: probe
+parameters:
+  - {name: m, default: 1}
+coordinates: [x, y, z]
+velocities: [vx, vy, vz]
+constraints: [vz - y*vx]
+initial: {x: 0.1, y: 0.5, vx: 0.2, vy: 0.5, vz: 0.1}
+)";
 
 using GiNaC::ex;
 using nh::model::SymbolicEquations;
@@ -452,6 +467,84 @@ class DerivedEquationsTest : public QObject {
              notes(nine).c_str());
     QVERIFY2(notes(eleven).find("11 unknowns") != std::string::npos, notes(eleven).c_str());
     for (const auto& block : nine.blocks) QVERIFY(block.title.rfind("Explicit", 0) != 0);
+  }
+
+  // A Lagrangian whose expansion has hundreds of thousands of terms is derived within a
+  // bounded time and memory: the entries too large to expand stay as derived, a note says
+  // so, and the explicit equations are not attempted. A cancel stops it soon too.
+  void expansionsAreCapped() {
+    for (const char* power : {"20", "30"}) {
+      const std::string text = std::string(kProbe) +
+                               "lagrangian: 0.5*m*(vx^2 + vy^2 + vz^2)*(1 + (x + y + z + vx)^2)^" +
+                               power + "\n";
+      const auto system = nh::model::loadModelText(text, "blowup.yaml");
+      QElapsedTimer timer;
+      timer.start();
+      const auto eq = nh::model::deriveEquations(*system);
+      QVERIFY2(timer.elapsed() < 20000, qPrintable(QString::number(timer.elapsed())));
+      std::string notes;
+      for (const auto& note : eq.notes) notes += note + "\n";
+      QVERIFY2(notes.find("too large to derive symbolically (an expansion of more than 5000 "
+                          "terms); the numbers are unaffected") != std::string::npos,
+               notes.c_str());
+      QVERIFY(!nh::model::toPlainText(eq).empty());
+    }
+    const std::string text = std::string(kProbe) +
+                             "lagrangian: 0.5*m*(vx^2 + vy^2 + vz^2)*(1 + (x + y + z + vx)^2)^20\n";
+    const auto system = nh::model::loadModelText(text, "blowup.yaml");
+    std::atomic<bool> cancel{false};
+    std::thread canceller([&] {
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+      cancel = true;
+    });
+    QElapsedTimer timer;
+    timer.start();
+    bool cancelled = false;
+    try {
+      nh::model::deriveEquations(*system, {}, &cancel);
+    } catch (const nh::model::DerivationCancelled&) {
+      cancelled = true;
+    }
+    canceller.join();
+    QVERIFY(cancelled || timer.elapsed() < 1000);
+    QVERIFY2(timer.elapsed() < 5000, qPrintable(QString::number(timer.elapsed())));
+  }
+
+  // cos² + sin² is simplified to 1 where that makes an entry shorter.
+  void pythagorasIsApplied() {
+    const std::string text =
+        std::string(kProbe) +
+        "lagrangian: 0.5*m*(vx^2 + vy^2 + vz^2)/(cos(x)^2 + sin(x)^2) + sin(y)^2*m\n";
+    const auto eq = nh::model::deriveEquations(*nh::model::loadModelText(text, "trig.yaml"));
+    const std::string plain = nh::model::toPlainText(eq);
+    QVERIFY2(plain.find("L = 1/2*m*(vx^2 + vy^2 + vz^2)") != std::string::npos ||
+                 plain.find("L = m*(vx^2 + vy^2 + vz^2)/2") != std::string::npos,
+             plain.c_str());
+    QVERIFY2(plain.find("cos(x)") == std::string::npos, plain.c_str());
+    QVERIFY2(plain.find("⎛m  0  0⎞") != std::string::npos, plain.c_str());
+  }
+
+  // A part GiNaC finds undefined is an input error at its place in the file, not an
+  // internal error.
+  void undefinedPartsArePlaced() {
+    for (const auto& [part, column] :
+         {std::pair<std::string, int>{"log(0)", 44}, {"1/(x - x)", 47}, {"(x - x)^(-2)", 45}}) {
+      const std::string text =
+          std::string(kProbe) + "lagrangian: 0.5*m*(vx^2 + vy^2 + vz^2) + x*" + part + "\n";
+      try {
+        const auto system = nh::model::loadModelText(text, "undefined.yaml");
+        nh::model::deriveEquations(*system);
+        QFAIL("derived equations of an undefined expression");
+      } catch (const nh::model::ModelError& e) {
+        QCOMPARE(QString::fromStdString(e.key()), QString("lagrangian"));
+        QCOMPARE(e.line(), 10);
+        QCOMPARE(e.column(), column);
+        QVERIFY2(QString(e.what()).contains(": lagrangian: undefined: ") &&
+                     QString(e.what()).contains("(every part of an expression must be finite "
+                                                "for the symbolic derivations)"),
+                 e.what());
+      }
+    }
   }
 };
 

@@ -1,5 +1,6 @@
 // Model files with mistakes: each is refused with one message naming the file, the key, the
 // line and column where it can be placed, and what is allowed (docs/model-format.md).
+#include <QElapsedTimer>
 #include <QtTest>
 #include <cmath>
 #include <string>
@@ -33,6 +34,18 @@ class ModelErrorsTest : public QObject {
     const double fine = 2.5, tooBig = 3.0;
     QCOMPARE(s->checkParameters(&fine), std::string());
     QCOMPARE(s->checkParameters(&tooBig), std::string("m must be below 3"));
+  }
+
+  // The loader's exact derivations do not expand a large anchor: with its structure given,
+  // a file whose anchor expands to hundreds of thousands of terms loads at once.
+  void largeAnchorsLoad() {
+    QElapsedTimer timer;
+    timer.start();
+    const auto s = nh::model::loadModelText(
+        kGood + "anchor: {x: vx*(1 + (x + y + z)^2)^20, y: vy, z: vz}\nstructure: []\n",
+        "particle.yaml");
+    QCOMPARE(s->n(), 3);
+    QVERIFY2(timer.elapsed() < 5000, qPrintable(QString::number(timer.elapsed())));
   }
 
   void errors_data() {
@@ -140,6 +153,20 @@ class ModelErrorsTest : public QObject {
         "'angle' is not a definition (keeps_continuous names the definition");
     row("unit of an unknown variable", kGood + "units: {x: m, w: rad/s}\n", "units.w", 12, 15,
         "'w' is neither a coordinate nor a velocity");
+    row("NUL byte", withLine(kGood, "name:", std::string("name: part\0icle", 15)), "", 3, 11,
+        "the file contains a NUL byte (a model file is UTF-8 text)");
+    row("lists nested deeper than the format allows",
+        kGood + "scene: " + std::string(70, '[') + std::string(70, ']') + "\n", "", 12, 72,
+        "lists and maps nested deeper than 64 levels (a model file needs a few)");
+    row("lists nested deeper than the YAML reader allows",
+        kGood + "scene: " + std::string(3000, '[') + std::string(3000, ']') + "\n", "", 12, 6008,
+        "lists and maps nested deeper than 64 levels (a model file needs a few)");
+    row("anchor too large for its structure functions",
+        kGood + "anchor: {x: vx*(1 + (x + y + z)^2)^20, y: vy, z: vz}\n", "structure", 1, 1,
+        "the anchor is too large to derive the structure functions symbolically");
+    row("number out of range",
+        withLine(kGood, "lagrangian:", "lagrangian: 0.5*m*(vx^2 + vy^2 + vz^2) + 1e999*x"),
+        "lagrangian", 8, 42, "number out of range: 1e999 (at most about 1.8e308)");
   }
   // A phase parameter and state units load; the phase's definition is evaluated by
   // continuousValue (and only for it).

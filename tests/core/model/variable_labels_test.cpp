@@ -96,6 +96,40 @@ class VariableLabelsTest : public QObject {
     QVERIFY(!ball->info().stateUnits.count("qw"));
   }
 
+  // A parameter may give the name to show (`label`); without one its label is its name. The
+  // bundled systems label their Greek-named parameters.
+  void parameterLabels() {
+    std::string text = kParticle;
+    const std::string plain = "  - {name: m, default: 1.0, unit: kg}\n";
+    text.replace(text.find(plain), plain.size(),
+                 plain + "  - {name: Omega0, label: \"Ω₀\", default: 2.0, unit: rad/s}\n");
+    const auto s = nh::model::loadModelText(text, "particle.yaml");
+    QCOMPARE(s->info().parameters.at(0).label, std::string("m"));
+    QCOMPARE(s->info().parameters.at(1).name, std::string("Omega0"));
+    QCOMPARE(s->info().parameters.at(1).label, std::string("Ω₀"));
+    for (const auto& [file, model] : nh::bundledModelFiles()) {
+      const auto bundled = nh::model::loadModelText(model, file);
+      for (const nh::ParameterInfo& p : bundled->info().parameters) {
+        const bool greek = p.name.rfind("Omega", 0) == 0 || p.name == "alpha" || p.name == "delta";
+        QVERIFY2(greek ? p.label != p.name : !p.label.empty(),
+                 qPrintable(QString::fromStdString(file + ": " + p.name)));
+      }
+    }
+    for (const std::string& bad :
+         {std::string("\"\""), std::string("\"a\\nb\""), std::string(65, 'w')}) {
+      std::string wrong = kParticle;
+      wrong.replace(wrong.find("unit: kg}"), 9, "unit: kg, label: " + bad + "}");
+      try {
+        nh::model::loadModelText(wrong, "bad.yaml");
+        QFAIL("loaded a parameter label that is empty, several lines or too long");
+      } catch (const nh::model::ModelError& e) {
+        QCOMPARE(QString::fromStdString(e.key()), QString("parameters[1].label"));
+        QVERIFY2(QString(e.what()).contains("is not a label (one line of 1 to 64 bytes"), e.what());
+        QVERIFY(!QString(e.what()).contains('\n'));
+      }
+    }
+  }
+
   void mistakesAreRefused_data() {
     QTest::addColumn<QString>("labels");
     QTest::addColumn<QString>("says");

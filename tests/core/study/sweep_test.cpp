@@ -323,6 +323,25 @@ class SweepTest : public QObject {
                    std::string(e.what()).find("at character 12") != std::string::npos,
                e.what());
     }
+    // 20,000 levels inside a summary or around it: refused where the 101st level starts,
+    // in a message that echoes only the definition's start.
+    const std::string deepInside =
+        "final(" + std::string(20000, '(') + "x" + std::string(20000, ')') + ")";
+    const std::string deepAround = std::string(20000, '-') + "final(x)";
+    for (const auto& [measure, at] : {std::pair<std::string, int>{deepInside, 107},
+                                      std::pair<std::string, int>{deepAround, 101}}) {
+      spec.measures = {measure};
+      try {
+        Study study(spec);
+        QFAIL("no error");
+      } catch (const InputError& e) {
+        const std::string what = e.what();
+        QVERIFY2(what.find("expression nested deeper than 100 levels") != std::string::npos &&
+                     what.find("at character " + std::to_string(at)) != std::string::npos &&
+                     what.size() < 300,
+                 e.what());
+      }
+    }
   }
 
   void headerAndRows() {
