@@ -97,6 +97,7 @@ constexpr long kLoaderExpandLimit = 5000;
 
 // A parameter's label is shown where its name would be: one short line.
 constexpr size_t kMaxLabelBytes = 64;
+constexpr size_t kMaxTitleBytes = 200;  // about 100 characters of Greek or accented text
 
 class Loader {
  public:
@@ -388,6 +389,12 @@ void Loader::readHeader() {
          "'" + echoInput(name) + "' is not a system name (allowed: [a-z][a-z0-9_]*)");
   info_.name = name;
   info_.title = r["title"] ? scalar(r["title"], "title", "a title") : name;
+  // A title is one line of the system box, the window and the System dock: a 100 KB one made
+  // the app lay it out for half a minute and widen the window to 32,767 px.
+  if (info_.title.empty() || info_.title.size() > kMaxTitleBytes || !isOneLine(info_.title))
+    fail("title", r["title"],
+         "the title is not one line of 1 to " + std::to_string(kMaxTitleBytes) + " bytes (" +
+             std::to_string(info_.title.size()) + " given)");
   if (r["description"]) info_.description = scalar(r["description"], "description", "text");
   if (r["source"]) info_.source = scalar(r["source"], "source", "text");
   if (r["initialization"])

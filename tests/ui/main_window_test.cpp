@@ -283,6 +283,18 @@ class MainWindowTest : public QObject {
     QVERIFY2(after > shown, qPrintable(QString("%1 then %2").arg(shown).arg(after)));
   }
 
+  // Parameters show the model's display name with their unit ("Ω₀ [rad/s]" for Omega0); the
+  // identifier stays in the tooltip, for --set and files.
+  void parametersShowTheirDisplayNames() {
+    auto* label = window_->findChild<QLabel*>("label_Omega0");
+    QVERIFY(label);
+    QCOMPARE(label->text(), QStringLiteral("Ω₀ [rad/s]"));
+    QVERIFY(label->toolTip().contains("(Omega0)"));
+    auto* mass = window_->findChild<QLabel*>("label_m");
+    QVERIFY(mass);
+    QCOMPARE(mass->text(), QStringLiteral("m [kg]"));
+  }
+
   void blowUpPausesWithMessageAndKeepsHistory() {
     SimulationController* c = window_->controller();
     window_->chooseSystem("central_force");

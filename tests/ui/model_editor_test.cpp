@@ -12,6 +12,7 @@
 #include <QAction>
 #include <QComboBox>
 #include <QDockWidget>
+#include <QElapsedTimer>
 #include <QHelpEvent>
 #include <QLabel>
 #include <QListWidget>
@@ -237,6 +238,22 @@ class ModelEditorTest : public QObject {
     QVERIFY(c->primary().lastTime() >= 0.2);
     window_->undoStack()->redo();
     QCOMPARE(c->systemPtr(), first);
+  }
+
+  // A check of the editor's text while the Equations dock derives the Whipple bicycle's
+  // equations (seconds of GiNaC work, under GiNaC's one lock) does not wait for that
+  // derivation: the derivation is cancelled and started again afterwards.
+  void checkingDoesNotWaitForTheEquationsDock() {
+    window_->chooseSystem("whipple_bicycle");
+    window_->showEquations();
+    QTest::qWait(300);  // the derivation is under way
+    QVERIFY(window_->newSystem());
+    QElapsedTimer clock;
+    clock.start();
+    editor_->checkNow();
+    QVERIFY2(clock.elapsed() < 2000,
+             qPrintable(QString("the check took %1 ms").arg(clock.elapsed())));
+    QVERIFY(editor_->system());
   }
 
   void applyThatCannotStartKeepsTheLastGoodSystem() {

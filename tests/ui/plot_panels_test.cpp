@@ -137,8 +137,9 @@ class PlotPanelsTest : public QObject {
 
   // The legend names each run by what tells it apart: the dynamics when comparing dynamics,
   // the parameter's value when comparing with a ghost (the primary run was labelled
-  // "nonholonomic" beside the ghost's "ghost: Omega0 = 2"); the curves take the runs' colours
-  // from the one table (ui/sim/run_style.h) the scene and the notes use.
+  // "nonholonomic" beside the ghost's "ghost: Omega0 = 2"), by the parameter's display name; the
+  // curves take the runs' colours from the one table (ui/sim/run_style.h) the scene and the notes
+  // use.
   void legendsNameWhatTellsTheRunsApart() {
     nhui::MainWindow window(false);
     window.resize(1400, 900);
@@ -152,8 +153,8 @@ class PlotPanelsTest : public QObject {
     series->refresh();
     const auto& curves = series->plot()->panes()[0].curves;
     QCOMPARE(curves.size(), size_t(2));
-    QCOMPARE(curves[0].name, QStringLiteral("Omega0 = 1"));
-    QCOMPARE(curves[1].name, QStringLiteral("Omega0 = 2"));
+    QCOMPARE(curves[0].name, QStringLiteral("Ω₀ = 1"));  // the model's label for Omega0
+    QCOMPARE(curves[1].name, QStringLiteral("Ω₀ = 2"));
     const nhui::Rgb8 blue = nhui::kRunStyles[0].onDark, orange = nhui::kRunStyles[1].onDark;
     QCOMPARE(curves[0].colour, QColor(blue.r, blue.g, blue.b));
     QCOMPARE(curves[1].colour, QColor(orange.r, orange.g, orange.b));

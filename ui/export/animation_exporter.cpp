@@ -621,8 +621,9 @@ void AnimationExporter::composeFrame(int i, const std::uint8_t** rgb, std::ptrdi
       case CompareMode::Ghost: {
         const int index = d.system->parameterIndex(settings_.ghostParameter);
         text += '\n';
-        text += comparisonLegendLine(ghostLabel(settings_.ghostParameter, d.parameters[index]),
-                                     ghostLabel(settings_.ghostParameter, settings_.ghostValue));
+        const std::string shown = displayName(d.system->info().parameters[index]);
+        text += comparisonLegendLine(ghostLabel(shown, d.parameters[index]),
+                                     ghostLabel(shown, settings_.ghostValue));
         break;
       }
       case CompareMode::None:

@@ -16,6 +16,7 @@
 #include <QProgressBar>
 #include <QPushButton>
 #include <QRegularExpression>
+#include <QSettings>
 #include <QSpinBox>
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
@@ -87,6 +88,16 @@ QSize askSize(QWidget* parent, const QString& title, const QSize& suggested) {
 
 void showExportDialog(QWidget* parent, const nh::Scenario& scenario,
                       const ExportDefaults& defaults) {
+  if (auto* open = parent ? parent->findChild<ExportDialog*>(QString(), Qt::FindDirectChildrenOnly)
+                          : nullptr) {
+    if (open->isRunning()) {
+      open->show();
+      open->raise();
+      open->activateWindow();
+      return;
+    }
+    delete open;
+  }
   auto* dialog = new ExportDialog(scenario, defaults, parent);
   dialog->setAttribute(Qt::WA_DeleteOnClose);
   dialog->show();
@@ -318,7 +329,56 @@ void ExportDialog::buildUi() {
   connect(exportButton_, &QPushButton::clicked, this, &ExportDialog::startExport);
   connect(cancelButton_, &QPushButton::clicked, this, &ExportDialog::cancelExport);
   connect(closeButton_, &QPushButton::clicked, this, &QDialog::close);
+  if (defaults_.rememberSettings) {
+    QSettings settings;
+    const QString last = settings.value("export/format").toString();
+    for (int i = 0; i < static_cast<int>(std::size(kFormats)); ++i)
+      if (last == (*kFormats[i].suffix ? kFormats[i].suffix : "png")) format_->setCurrentIndex(i);
+    const QString folder = settings.value("export/folder").toString();
+    if (!folder.isEmpty() && QFileInfo(folder).isDir())
+      path_->setText(QDir(folder).filePath(QFileInfo(outputPath()).fileName()));
+    restoreFormatSettings();
+  }
   updateSummary();
+}
+
+QString ExportDialog::settingsGroup() const {
+  const char* suffix = kFormats[format_->currentIndex()].suffix;
+  return QStringLiteral("export/") + (*suffix ? suffix : "png");
+}
+
+// The size, frame rate, speed and extras last used with this format (a GIF at 15 fps and
+// 640 px, an MP4 at 60 fps in Full HD, say); values the fields refuse are left as they are.
+void ExportDialog::restoreFormatSettings() {
+  if (!defaults_.rememberSettings) return;
+  QSettings settings;
+  settings.beginGroup(settingsGroup());
+  if (!settings.contains("fps")) return;
+  const int preset = settings.value("resolution", resolution_->currentIndex()).toInt();
+  if (preset >= 0 && preset < resolution_->count()) resolution_->setCurrentIndex(preset);
+  if (width_->isEnabled()) {
+    width_->setValue(settings.value("width", width_->value()).toInt());
+    height_->setValue(settings.value("height", height_->value()).toInt());
+  }
+  fps_->setValue(settings.value("fps", fps_->value()).toDouble());
+  speed_->setValue(settings.value("speed", speed_->value()).toDouble());
+  overlay_->setChecked(settings.value("overlay", overlay_->isChecked()).toBool());
+  plots_->setChecked(settings.value("plots", plots_->isChecked()).toBool());
+}
+
+void ExportDialog::saveFormatSettings() const {
+  if (!defaults_.rememberSettings) return;
+  QSettings settings;
+  settings.setValue("export/format", settingsGroup().mid(7));
+  settings.setValue("export/folder", QFileInfo(outputPath()).absolutePath());
+  settings.beginGroup(settingsGroup());
+  settings.setValue("resolution", resolution_->currentIndex());
+  settings.setValue("width", width_->value());
+  settings.setValue("height", height_->value());
+  settings.setValue("fps", fps_->value());
+  settings.setValue("speed", speed_->value());
+  settings.setValue("overlay", overlay_->isChecked());
+  settings.setValue("plots", plots_->isChecked());
 }
 
 ExportSettings ExportDialog::settings() const {
@@ -381,6 +441,7 @@ void ExportDialog::formatChosen() {
   const QString name = *f.suffix ? base + "." + f.suffix : base + "_frames";
   path_->setText(QDir(info.absolutePath()).filePath(name));
   if (std::string(f.suffix) == "gif" && fps_->value() > 50) fps_->setValue(15);
+  restoreFormatSettings();
 }
 
 void ExportDialog::pathEdited() {
@@ -441,6 +502,7 @@ void ExportDialog::startExport() {
     emit exportFinished(false, false, status_->text());
     return;
   }
+  saveFormatSettings();
   cancel_ = false;
   setRunning(true);
   progress_->setRange(0, 0);

@@ -58,10 +58,15 @@ struct ExportDefaults {
   // The scenario file the window has open ("" for none): the scenario written beside the
   // export never replaces it.
   QString inputScenario;
+  // Keep the settings of each format between dialogs (QSettings "export/…"): the last format,
+  // its folder, size, frame rate, speed, overlay and plots. Off in tests.
+  bool rememberSettings = false;
 };
 
 // Opens the export dialog (non-modal, deleted on close) for `scenario`, which it copies: the
 // export simulates it afresh from t = 0, so it does not depend on the app's running simulation.
+// One dialog per window: while one exports it is brought to the front; an idle one is
+// replaced by a new one for what the window shows now (with the remembered settings).
 void showExportDialog(QWidget* parent, const nh::Scenario& scenario,
                       const ExportDefaults& defaults);
 
@@ -113,6 +118,9 @@ class ExportDialog : public QDialog {
   void onProgress(const ExportProgress& progress);
   void onFinished();
   void setRunning(bool running);
+  QString settingsGroup() const;  // "export/mp4", …, "export/png" for the current format
+  void restoreFormatSettings();   // of the current format, when rememberSettings
+  void saveFormatSettings() const;
   // False if the scenario beside `output` would replace the input scenario, or replace an
   // unrelated file that the user chose to keep (asked in a message box).
   bool sidecarMayBeWritten(const QString& output);

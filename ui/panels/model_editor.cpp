@@ -501,6 +501,7 @@ void ModelEditor::checkNow() {
 }
 
 void ModelEditor::check() {
+  emit aboutToCheck();
   const std::string text = edit_->toPlainText().toStdString();
   const std::string fileName =
       path_.isEmpty() ? "untitled.yaml" : QFileInfo(path_).fileName().toStdString();

@@ -135,6 +135,9 @@ class ModelEditor : public QWidget {
   void applyRequested(std::shared_ptr<const nh::model::FormulaSystem> system);
   void saved(const QString& path);
   void documentChanged();  // path or modified state changed (for titles)
+  // Emitted (directly) before each check of the text: the check takes GiNaC's lock, which a
+  // derivation running elsewhere (the Equations dock's) should give up first.
+  void aboutToCheck();
 
  private:
   void onTextChanged();

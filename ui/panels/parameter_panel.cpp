@@ -229,12 +229,20 @@ void ParameterPanel::rebuild() {
     row.lo = lo;
     row.hi = hi;
     const QString unit = QString::fromStdString(info.unit);
-    auto* label =
-        new QLabel(unit.isEmpty() ? row.name : QStringLiteral("%1 [%2]").arg(row.name, unit));
-    const QString tip = QStringLiteral("<b>%1</b>%2<br>%3<br>allowed: %4, default %5")
-                            .arg(row.name, unit.isEmpty() ? QString() : " [" + unit + "]",
-                                 QString::fromStdString(info.description).toHtmlEscaped(),
-                                 QString::fromStdString(info.rangeText()), formatValue(d));
+    // The model's display name ("Ω₀") where it gives one; the identifier (for --set and the
+    // files) stays in the tooltip.
+    const QString shown = info.label.empty() || info.label == info.name
+                              ? row.name
+                              : QString::fromStdString(info.label);
+    auto* label = new QLabel(unit.isEmpty() ? shown : QStringLiteral("%1 [%2]").arg(shown, unit));
+    label->setObjectName("label_" + row.name);
+    const QString tip =
+        QStringLiteral("<b>%1</b>%2%3<br>%4<br>allowed: %5, default %6")
+            .arg(shown.toHtmlEscaped(),
+                 shown == row.name ? QString() : QStringLiteral(" (%1)").arg(row.name),
+                 unit.isEmpty() ? QString() : " [" + unit + "]",
+                 QString::fromStdString(info.description).toHtmlEscaped(),
+                 QString::fromStdString(info.rangeText()), formatValue(d));
     label->setToolTip(tip);
     row.slider = new QSlider(Qt::Horizontal);
     row.slider->setObjectName("slider_" + row.name);

@@ -1,6 +1,7 @@
 #include "ui/sim/run_style.h"
 
 #include "core/nh/scenario.h"
+#include "core/nh/system.h"
 #include "ui/sim/simulation_controller.h"
 
 namespace nhui {
@@ -14,7 +15,12 @@ QString runLabel(const SimulationController& c, int run) {
   const std::string& name = c.ghostParameter();
   const int i = c.system().parameterIndex(name);
   const double value = run == 0 && i >= 0 ? c.parameters()[i] : c.ghostValue();
-  return QString::fromStdString(ghostLabel(name, value));
+  const std::string shown = i >= 0 ? displayName(c.system().info().parameters[i]) : name;
+  return QString::fromStdString(ghostLabel(shown, value));
+}
+
+std::string displayName(const nh::ParameterInfo& parameter) {
+  return parameter.label.empty() ? parameter.name : parameter.label;
 }
 
 std::string ghostLabel(const std::string& parameter, double value) {

@@ -8,6 +8,10 @@
 #include <cstdint>
 #include <string>
 
+namespace nh {
+struct ParameterInfo;
+}
+
 namespace nhui {
 
 class SimulationController;
@@ -44,6 +48,8 @@ QString runLabel(const SimulationController& controller, int run);
 // runs' colours' names: "blue: nonholonomic   orange: vakonomic" or "blue: Omega0 = 1
 // orange: Omega0 = 2"; labels as runLabel gives them.
 std::string comparisonLegendLine(const std::string& primaryLabel, const std::string& otherLabel);
+// A parameter's name as shown: the model's `label` ("Ω₀") where it gives one, else its name.
+std::string displayName(const nh::ParameterInfo& parameter);
 // runLabel's ghost form, for callers without a controller (the exporter).
 std::string ghostLabel(const std::string& parameter, double value);
 

@@ -476,6 +476,14 @@ void MainWindow::createDockWindows() {
   modelEditorDock_->hide();
   parametersDock_->raise();
   connect(modelEditor_, &ModelEditor::applyRequested, this, &MainWindow::applyModel);
+  // The editor's check waits on GiNaC's lock: a derivation of the Equations dock running then
+  // is cancelled (it is started again when it has stopped), so typing never stalls on it.
+  connect(modelEditor_, &ModelEditor::aboutToCheck, this, [this] {
+    if (equationsJob_ && equationsJob_->isRunning() && equationsCancel_) {
+      equationsCancel_->store(true);
+      equationsStale_ = true;
+    }
+  });
   connect(modelEditor_, &ModelEditor::saved, this, &MainWindow::onModelSaved);
   connect(modelEditor_, &ModelEditor::documentChanged, this, &MainWindow::updateModelTitle);
   // Shown empty (View menu, or a layout restored with it open): the running system's model;
@@ -1516,6 +1524,7 @@ void MainWindow::exportAnimation() {
   defaults.timeSeries.clear();
   for (const QString& v : timeSeries_->variables()) defaults.timeSeries.push_back(v.toStdString());
   defaults.inputScenario = currentFile_;
+  defaults.rememberSettings = useSettings_;
   showExportDialog(this, controller_->scenario(), defaults);
 }
 

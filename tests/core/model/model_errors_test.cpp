@@ -74,6 +74,10 @@ class ModelErrorsTest : public QObject {
     row("position in a block",
         withLine(kGood, "lagrangian:", "lagrangian: |\n  0.5*m*vx^2\n    + qq"), "lagrangian", 10,
         7, "unknown name 'qq'");
+    // A title is one line the app lays out (a 100 KB one stalled it for half a minute).
+    row("title too long",
+        withLine(kGood, "name:", "name: particle\ntitle: " + std::string(201, 'T')), "title", 4, 8,
+        "the title is not one line of 1 to 200 bytes (201 given)");
     row("name defined twice", withLine(kGood, "coordinates:", "coordinates: [x, y, x]"),
         "coordinates[3]", 6, 21, "the name 'x' is defined twice");
     row("definition named like a coordinate",

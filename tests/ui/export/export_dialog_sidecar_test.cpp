@@ -6,6 +6,8 @@
 #include <QDir>
 #include <QDoubleSpinBox>
 #include <QFile>
+#include <QFileInfo>
+#include <QSettings>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -47,8 +49,56 @@ class ExportDialogSidecarTest : public QObject {
 
  private slots:
   void initTestCase() {
+    QCoreApplication::setOrganizationName("NonholonomicLabExportDialogTest");
     QVERIFY(dir_.isValid());
     display_ = nh::ensureDisplay();
+  }
+
+  // The settings of the last export come back in the next dialog (its format, folder, size
+  // and frame rate), per format; they used to be forgotten.
+  void theLastSettingsComeBack() {
+    QSettings().remove("export");
+    const QString folder = dir_.filePath("remembered");
+    QVERIFY(QDir().mkpath(folder));
+    nhui::ExportDefaults defaults;
+    defaults.rememberSettings = true;
+    {
+      nhui::ExportDialog dialog(nh::Scenario{}, defaults);
+      dialog.findChild<QComboBox*>("exportFormat")->setCurrentIndex(2);  // GIF
+      makeTiny(dialog);
+      dialog.findChild<QDoubleSpinBox*>("exportFps")->setValue(12);
+      dialog.setOutputPath(folder + "/clip.gif");
+      dialog.startExport();
+      QVERIFY(dialog.isRunning());
+      dialog.cancelAndWait();
+    }
+    nhui::ExportDialog next(nh::Scenario{}, defaults);
+    QCOMPARE(next.findChild<QComboBox*>("exportFormat")->currentIndex(), 2);
+    QCOMPARE(next.findChild<QDoubleSpinBox*>("exportFps")->value(), 12.0);
+    QCOMPARE(next.findChild<QComboBox*>("exportResolution")->currentIndex(), 4);
+    QCOMPARE(QFileInfo(next.outputPath()).absolutePath(), QFileInfo(folder).absoluteFilePath());
+    QVERIFY(next.outputPath().endsWith(".gif"));
+    // Without remembering (tests, --no-settings) a dialog starts from the defaults.
+    nhui::ExportDialog plain(nh::Scenario{}, nhui::ExportDefaults{});
+    QCOMPARE(plain.findChild<QComboBox*>("exportFormat")->currentIndex(), 0);
+    QSettings().remove("export");
+  }
+
+  // Ctrl+E twice gives one dialog: an idle one is replaced, one that exports comes to the front.
+  void oneDialogPerWindow() {
+    QWidget window;
+    nhui::showExportDialog(&window, nh::Scenario{}, nhui::ExportDefaults{});
+    nhui::showExportDialog(&window, nh::Scenario{}, nhui::ExportDefaults{});
+    QCOMPARE(window.findChildren<nhui::ExportDialog*>().size(), 1);
+    auto* dialog = window.findChild<nhui::ExportDialog*>();
+    makeTiny(*dialog);
+    dialog->setOutputPath(dir_.filePath("one.gif"));
+    dialog->startExport();
+    QVERIFY(dialog->isRunning());
+    nhui::showExportDialog(&window, nh::Scenario{}, nhui::ExportDefaults{});
+    QCOMPARE(window.findChildren<nhui::ExportDialog*>().size(), 1);
+    QCOMPARE(window.findChild<nhui::ExportDialog*>(), dialog);
+    dialog->cancelAndWait();
   }
 
   // The window has run.json open; PNG frames to "run" would write their scenario to run.json.
