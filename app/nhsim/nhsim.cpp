@@ -265,15 +265,18 @@ int run(const CommandLine& o) {
                  o.out == "-" ? "standard output" : o.out.c_str());
     return 128 + pendingSignal;
   } catch (const SingularSystemError& e) {
-    csv.flush();  // the rows written so far are kept
+    // The rows written so far are kept, and the file says it ends early and why.
+    csv.writeComment("partial: stopped at t = " + formatValue(e.time()) + ", " +
+                     std::to_string(rows) + " rows (not regular or a singular point)");
     csv.close();
     throw SingularSystemError(withHint(e.what(), hint), e.time(), e.conditionNumber());
   } catch (const IntegrationError& e) {
-    csv.flush();
+    csv.writeComment("partial: stopped at t = " + formatValue(e.time()) + ", " +
+                     std::to_string(rows) + " rows (the integration failed)");
     csv.close();
     throw IntegrationError(withHint(e.what(), hint), e.time());
   } catch (const Error&) {
-    csv.flush();
+    csv.writeComment("partial: stopped after " + std::to_string(rows) + " rows");
     csv.close();
     throw;
   }

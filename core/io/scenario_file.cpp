@@ -214,17 +214,28 @@ void checkScenarioView(const std::string& json) {
     failView("not a JSON object");
   }
   if (!o.is_object()) failView("not a JSON object");
-  checkViewKeys(
-      o, {"version", "title", "note", "speed", "step", "camera", "display", "plots", "compare"},
-      "the view");
+  checkViewKeys(o,
+                {"version", "title", "note", "speed", "step", "camera", "display", "plots",
+                 "compare", "study"},
+                "the view");
   const Json& version = o.contains("version") ? o["version"] : Json();
   if (!version.is_number_integer() || version.get<long long>() < 1)
     failView("'version' must be a positive whole number");
   if (version.get<long long>() > kScenarioViewVersion)
     failView("version " + std::to_string(version.get<long long>()) +
              " is newer than this program reads (" + std::to_string(kScenarioViewVersion) + ")");
-  for (const char* key : {"title", "note"})
-    if (o.contains(key) && !o[key].is_string()) failView(std::string("'") + key + "' must be text");
+  for (const auto& [key, limit] :
+       {std::pair{"title", kViewTitleMax}, std::pair{"note", kViewNoteMax}}) {
+    if (!o.contains(key)) continue;
+    if (!o[key].is_string()) failView(std::string("'") + key + "' must be text");
+    long characters = 0;  // UTF-8: the bytes that start a character
+    for (const unsigned char c : o[key].get_ref<const std::string&>())
+      characters += (c & 0xC0) != 0x80;
+    if (characters > limit)
+      failView(std::string("'") + key + "' is " + std::to_string(characters) +
+               " characters long; at most " + std::to_string(limit) + " are allowed");
+  }
+  if (o.contains("study") && !o["study"].is_object()) failView("'study' must be an object");
   checkViewNumber(o, "speed", "", kViewSpeedMin, kViewSpeedMax);
   checkViewNumber(o, "step", "", kViewStepMin, kViewStepMax);
   if (o.contains("camera")) {

@@ -17,12 +17,16 @@ inline constexpr int kScenarioFormatVersion = 2;
 // it: known keys, its own version (1 … kScenarioViewVersion), flags true or false, speed in
 // [0.01, 1000], step in [1e-4, 10] s, display.trail_seconds in [0.1, 1e6] s, plots.phase two
 // names and plots.time_series up to 12, compare.mode off|vakonomic|ghost (a ghost with
-// 'parameter' and 'value'). Throws InputError "view: …" naming the key and what is allowed.
+// 'parameter' and 'value'), title at most kViewTitleMax and note at most kViewNoteMax
+// characters (a title is one line of the lesson bar and the window title, a note a few lines;
+// the bundled lessons use 53 and 224), study an object (the Study panel checks its contents).
+// Throws InputError "view: …" naming the key and what is allowed.
 // parseScenarioJson applies it, so a file with view.speed -1 is refused when read.
 inline constexpr int kScenarioViewVersion = 1;
 inline constexpr double kViewSpeedMin = 0.01, kViewSpeedMax = 1000;
 inline constexpr double kViewStepMin = 1e-4, kViewStepMax = 10;
 inline constexpr double kViewTrailSecondsMin = 0.1, kViewTrailSecondsMax = 1e6;
+inline constexpr long kViewTitleMax = 120, kViewNoteMax = 1000;  // characters
 void checkScenarioView(const std::string& json);
 
 // Throws InputError with a message naming `origin` (the file) and what is wrong with it.

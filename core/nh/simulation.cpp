@@ -457,6 +457,14 @@ bool Simulation::advance(double tEnd, double dtOut, const SampleCallback& onSamp
 
   Stepper& s = *stepper_;
   long stepsThisCall = 0;
+  // The step check is called where the state is that of the last accepted step (before the
+  // next attempt), every kCheckSteps steps or reconstruction work counted as steps.
+  long nextCheck = kCheckSteps;
+  auto checkSteps = [this](long steps, long& next) {
+    if (!stepCheck_ || steps < next) return;
+    next = steps + kCheckSteps;
+    stepCheck_(t_);
+  };
   const bool singular = !equations_->system().info().singularities.empty();
   auto throwStepBudget = [&](double t) {
     throw IntegrationError(
@@ -504,6 +512,7 @@ bool Simulation::advance(double tEnd, double dtOut, const SampleCallback& onSamp
         for (int i : plan->entries) to[i] = from[i];
       };
       while (tEnd - t_ > endTolerance) {
+        checkSteps(stepsThisCall, nextCheck);
         if (!s.initialised) {
           const double* start = x_.data();
           if (plan) {
@@ -524,7 +533,6 @@ bool Simulation::advance(double tEnd, double dtOut, const SampleCallback& onSamp
         }
         double approach = 0;
         if (++stepsThisCall > options_.maxSteps) throwStepBudget(t1);
-        if (stepCheck_ && stepsThisCall % kCheckSteps == 0) stepCheck_(t_);
         const double tStop = t1 > tEnd ? tEnd : t1;  // where this call may end
         // How far this step delivers samples: to tEnd when it ends there (within rounding).
         const double reach = t1 >= tEnd - endTolerance ? tEnd : t1;
@@ -654,6 +662,7 @@ bool Simulation::advance(double tEnd, double dtOut, const SampleCallback& onSamp
           continue;
         }
         if (tEnd - t_ <= endTolerance) break;
+        checkSteps(stepsThisCall, nextCheck);
         const double target = nextSample_ <= lastSample ? sampleTime(nextSample_) : tEnd;
         double dt = std::min(s.dt, target - t_);
         const double tStart = t_;
@@ -678,7 +687,6 @@ bool Simulation::advance(double tEnd, double dtOut, const SampleCallback& onSamp
           if (lands && failures == 0) t_ = target;
         }
         if (++stepsThisCall > options_.maxSteps) throwStepBudget(t_);
-        if (stepCheck_ && stepsThisCall % kCheckSteps == 0) stepCheck_(t_);
         ++steps_;
         checkState(t_, x_.data(), static_cast<int>(x_.size()));
         watchGrowth(t_, x_.data(), tEnd, stepsThisCall);

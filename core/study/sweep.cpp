@@ -295,6 +295,11 @@ void Study::run(long i, StudyWorker& worker, RunResult& out,
       worker.accumulator_.add(t, worker.row_.data());
       if (cancel && cancel->load(std::memory_order_relaxed)) throw RunCancelled{};
     };
+    // A run that delivers no sample for long (a motion too fast for its steps) is stopped at
+    // its step checks too.
+    sim.setStepCheck([cancel](double) {
+      if (cancel && cancel->load(std::memory_order_relaxed)) throw RunCancelled{};
+    });
     // A t-end off the output grid still gets its sample, as in `nhsim run`.
     if (!sim.advance(spec_.base.tEnd, spec_.base.dtOut, onSample))
       onSample(sim.time(), sim.state().data());

@@ -261,13 +261,17 @@ class CliTest : public QObject {
     QVERIFY(!QFileInfo::exists(path("singular.csv")));
   }
 
-  // A blow-up keeps the rows written so far and says at which t.
+  // A blow-up keeps the rows written so far, says at which t, and the file ends with a line
+  // that says it stops early (as an interrupted run's does).
   void blowUpKeepsRows() {
     expectError({"run", "central_force", "--set", "k=-1", "--set", "n=3", "--init", "w1=1",
                  "--init", "w2=0", "--t-end", "5", "--out", path("blow.csv")},
                 3, "blew up at t = 1.31");
-    const auto rows = readCsv(path("blow.csv"));
+    auto rows = readCsv(path("blow.csv"));
     QVERIFY(rows.size() > 100);
+    const QString last = rows.takeLast().join(',');
+    QVERIFY2(last.startsWith("# partial: stopped at t = 1.31") && last.contains(" rows"),
+             qPrintable(last));
     QVERIFY(rows.last()[0].toDouble() > 1.0);
   }
 

@@ -116,7 +116,10 @@ class InterruptTest : public QObject {
     QProcess p;
     nh::test::startNhsim(p, {"run", "ball_on_turntable", "--init", "vx=1e15", "--out", out});
     QVERIFY(p.waitForStarted());
-    QTest::qWait(1500);
+    // Its output's hidden temporary exists once the run is set up; the signal handlers are
+    // installed right after it.
+    QTRY_VERIFY_WITH_TIMEOUT(!hiddenPartials(dir_.path()).isEmpty(), 30000);
+    QTest::qWait(500);
     QElapsedTimer clock;
     clock.start();
     ::kill(static_cast<pid_t>(p.processId()), SIGTERM);

@@ -390,12 +390,14 @@ void AnimationExporter::simulateComparison(const std::atomic<bool>* cancel) {
   Impl& d = *impl_;
   const RunHistory& primary = *d.history;
   nh::Simulation sim(d.system, d.comparisonDynamics, scenario_.formulation, scenario_.integrator);
-  sim.setParameters(d.comparisonParameters);
   const RecordLayout layout = makeRecordLayout(sim.equations());
   // The same start as the primary run; the vakonomic multipliers start at 0 (as in the view).
+  // State first, as the view's worker does: setting the ghost's parameters then projects that
+  // start onto the constraints as they read with them (the table's Ω, say).
   std::vector<double> x0 = d.x0;
   x0.resize(layout.stateSize, 0.0);
   sim.setState(0.0, x0);
+  sim.setParameters(d.comparisonParameters);
   auto run = std::make_unique<RunHistory>(d.system, d.comparisonDynamics, layout);
   run->setParametersFrom(0, d.comparisonParameters);
   nh::Observables obs;

@@ -96,7 +96,10 @@ void showExportDialog(QWidget* parent, const nh::Scenario& scenario,
       open->activateWindow();
       return;
     }
-    delete open;
+    // Deleted once control returns to the event loop (its destructor waits for nothing: it
+    // is idle); out of the window's children at once, so it is not found again.
+    open->setParent(nullptr);
+    open->deleteLater();
   }
   auto* dialog = new ExportDialog(scenario, defaults, parent);
   dialog->setAttribute(Qt::WA_DeleteOnClose);

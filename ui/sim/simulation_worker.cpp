@@ -177,11 +177,15 @@ void SimulationWorker::loop() {
         error = e.what();
         run.failed = true;
       }
-      std::string warning;
-      if (!run.driftReported && !(warning = run.drift.warning()).empty())
-        run.driftReported = true;
-      else if (!run.rankReported && !(warning = run.rank.warning()).empty())
-        run.rankReported = true;
+      std::string warning;  // both, joined, when they come in the same chunk
+      if (!run.driftReported && !(warning = run.drift.warning()).empty()) run.driftReported = true;
+      if (!run.rankReported) {
+        const std::string rank = run.rank.warning();
+        if (!rank.empty()) {
+          warning += (warning.empty() ? "" : "; ") + rank;
+          run.rankReported = true;
+        }
+      }
       if (!run.buffer.empty() || !error.empty() || !warning.empty())
         produced.push_back({job.epoch, static_cast<int>(i), stride, run.buffer, error, warning});
     }

@@ -83,17 +83,6 @@ ScenarioView parseScenarioView(const std::string& json) {
     fail(QStringLiteral("version %1 is newer than this program reads (%2)")
              .arg(version.toInt())
              .arg(kScenarioViewVersion));
-  for (const auto& [key, limit] :
-       {std::pair{"title", kMaxViewTitle}, std::pair{"note", kMaxViewNote}}) {
-    if (o.contains(key) && !o.value(key).isString())
-      fail(QStringLiteral("'%1' must be text").arg(key));
-    const qsizetype length = o.value(key).toString().size();
-    if (length > limit)
-      fail(QStringLiteral("'%1' is %2 characters long; at most %3 are allowed")
-               .arg(key)
-               .arg(length)
-               .arg(limit));
-  }
   view.title = o.value("title").toString();
   view.note = o.value("note").toString();
   view.speed = number(o, "speed", "", 0.01, 1000);

@@ -16,10 +16,6 @@
 namespace nhui {
 
 inline constexpr int kScenarioViewVersion = 1;
-// The longest lesson title and note a view may carry (the bundled lessons use 53 and 224
-// characters): a title is one line of the lesson bar and the window title, a note a few lines.
-inline constexpr int kMaxViewTitle = 120;
-inline constexpr int kMaxViewNote = 1000;
 
 struct ScenarioView {
   QString title;  // a lesson's title (the window title shows it)

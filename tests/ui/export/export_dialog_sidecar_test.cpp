@@ -79,7 +79,8 @@ class ExportDialogSidecarTest : public QObject {
     QCOMPARE(QFileInfo(next.outputPath()).absolutePath(), QFileInfo(folder).absoluteFilePath());
     QVERIFY(next.outputPath().endsWith(".gif"));
     // Without remembering (tests, --no-settings) a dialog starts from the defaults.
-    nhui::ExportDialog plain(nh::Scenario{}, nhui::ExportDefaults{});
+    const nhui::ExportDefaults fresh;
+    nhui::ExportDialog plain(nh::Scenario{}, fresh);
     QCOMPARE(plain.findChild<QComboBox*>("exportFormat")->currentIndex(), 0);
     QSettings().remove("export");
   }
@@ -87,15 +88,17 @@ class ExportDialogSidecarTest : public QObject {
   // Ctrl+E twice gives one dialog: an idle one is replaced, one that exports comes to the front.
   void oneDialogPerWindow() {
     QWidget window;
-    nhui::showExportDialog(&window, nh::Scenario{}, nhui::ExportDefaults{});
-    nhui::showExportDialog(&window, nh::Scenario{}, nhui::ExportDefaults{});
+    const nhui::ExportDefaults defaults;
+    nhui::showExportDialog(&window, nh::Scenario{}, defaults);
+    nhui::showExportDialog(&window, nh::Scenario{}, defaults);
     QCOMPARE(window.findChildren<nhui::ExportDialog*>().size(), 1);
     auto* dialog = window.findChild<nhui::ExportDialog*>();
     makeTiny(*dialog);
+    dialog->findChild<QDoubleSpinBox*>("exportEnd")->setValue(60);  // still exporting below
     dialog->setOutputPath(dir_.filePath("one.gif"));
     dialog->startExport();
     QVERIFY(dialog->isRunning());
-    nhui::showExportDialog(&window, nh::Scenario{}, nhui::ExportDefaults{});
+    nhui::showExportDialog(&window, nh::Scenario{}, defaults);
     QCOMPARE(window.findChildren<nhui::ExportDialog*>().size(), 1);
     QCOMPARE(window.findChild<nhui::ExportDialog*>(), dialog);
     dialog->cancelAndWait();
