@@ -207,6 +207,9 @@ void SimulationController::setStepSize(double dt) {
     throw nh::InputError("the step size must be in [" + nh::formatValue(kMinStepSize) + ", " +
                          nh::formatValue(kMaxStepSize) + "] s, got " + nh::formatValue(dt));
   if (dt == dtOut_) return;
+  nh::Scenario candidate = scenario_;  // the rules a saved file is read with (an rk4 step ≤ dt)
+  candidate.dtOut = dt;
+  candidate.validate();
   dtOut_ = dt;
   scenario_.dtOut = dt;
   restartAtDisplay();
@@ -214,7 +217,9 @@ void SimulationController::setStepSize(double dt) {
 }
 
 void SimulationController::setIntegrator(const nh::IntegratorOptions& options) {
-  options.validate();
+  nh::Scenario candidate = scenario_;
+  candidate.integrator = options;
+  candidate.validate();
   scenario_.integrator = options;
   restartAtDisplay();
 }
