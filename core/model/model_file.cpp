@@ -391,7 +391,8 @@ void Loader::readHeader() {
   info_.title = r["title"] ? scalar(r["title"], "title", "a title") : name;
   // A title is one line of the system box, the window and the System dock: a 100 KB one made
   // the app lay it out for half a minute and widen the window to 32,767 px.
-  if (info_.title.empty() || info_.title.size() > kMaxTitleBytes || !isOneLine(info_.title))
+  if (r["title"] &&
+      (info_.title.empty() || info_.title.size() > kMaxTitleBytes || !isOneLine(info_.title)))
     fail("title", r["title"],
          "the title is not one line of 1 to " + std::to_string(kMaxTitleBytes) + " bytes (" +
              std::to_string(info_.title.size()) + " given)");

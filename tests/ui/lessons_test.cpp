@@ -195,10 +195,14 @@ class LessonsTest : public QObject {
           QVERIFY2(runColours.contains(c), qPrintable(lesson.file + " names " + c));
     }
     QVERIFY(window_->openScenario(QStringLiteral(":/examples/particle_compare.json")));
-    QVERIFY(window_->controller()->waitForTime(1.0, 30000));
+    QVERIFY(window_->controller()->waitForTime(3.0, 30000));
     window_->controller()->tick();
+    window_->controller()->seek(3.0);  // 3 s of trail
+    window_->sceneView()->refresh();
     QCOMPARE(window_->controller()->compareMode(), nhui::CompareMode::Vakonomic);
     const QImage shot = window_->sceneView()->grabFramebuffer();
+    if (!qEnvironmentVariable("NH_SCREENSHOT_DIR").isEmpty())
+      shot.save(QDir(qEnvironmentVariable("NH_SCREENSHOT_DIR")).filePath("particle-compare.png"));
     const nhui::Rgb8 blue = nhui::kRunStyles[0].trails[0];
     int bluePixels = 0;
     for (int y = 0; y < shot.height(); ++y)
