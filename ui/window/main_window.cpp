@@ -458,8 +458,7 @@ void MainWindow::createDockWindows() {
   comparePanel_ = new ComparePanel(controller_, undo_);
   connect(comparePanel_, &ComparePanel::refused, this,
           [this](const QString& message) { statusBar()->showMessage(message, 8000); });
-  compareDock_ =
-      makeDock(tr("Compare"), "compareDock", scrolled(comparePanel_), Qt::LeftDockWidgetArea);
+  compareDock_ = makeDock(tr("Compare"), "compareDock", comparePanel_, Qt::LeftDockWidgetArea);
   modelEditor_ = new ModelEditor;
   modelEditorDock_ =
       makeDock(tr("Model editor"), "modelEditorDock", modelEditor_, Qt::RightDockWidgetArea);
