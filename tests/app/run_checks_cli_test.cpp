@@ -10,6 +10,7 @@
 #include <QtTest>
 
 #include "nhsim_process.h"
+#include "particle_model.h"
 
 namespace {
 
@@ -196,14 +197,7 @@ class RunChecksCliTest : public QObject {
   // more. The rows are right (the constraint holds), so the run ends normally with one
   // warning naming the multipliers; the particle without the cone gets none.
   void constraintLosingRankIsWarnedOf() {
-    writeFile("cone.yaml",
-              "format: nonholonomic-lab-system\nversion: 1\nname: cone\n"
-              "parameters:\n  - {name: m, default: 1.0, min: 0, min_exclusive: true}\n"
-              "coordinates: [x, y, z]\nvelocities: [vx, vy, vz]\n"
-              "lagrangian: 0.5*m*(vx*vx + vy*vy + vz*vz) - 9.81*m*z\n"
-              "constraints:\n  - vz*vz - vx*vx - vy*vy\n"
-              "initial: {x: 0, y: 0, z: 0, vx: 1, vy: 0.5, vz: 1.118033988749895}\n"
-              "independent: [vx, vy]\n");
+    writeFile("cone.yaml", QByteArray::fromStdString(nh::test::kConeModel));
     const Result r = nhsim({"run", path("cone.yaml"), "--dynamics", "vakonomic", "--t-end", "3",
                             "--out", path("cone.csv"), "--quiet"});
     QCOMPARE(r.code, 0);

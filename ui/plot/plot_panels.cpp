@@ -108,10 +108,7 @@ QString variableDisplayName(const nh::SystemInfo& info, const QString& column) {
   return column;
 }
 
-QColor runColour(int run) {
-  const Rgb8 c = kRunStyles[run == 0 ? 0 : 1].onDark;
-  return QColor(c.r, c.g, c.b);
-}
+QColor runColour(int run) { return runColourOf(kRunStyles[run == 0 ? 0 : 1].onDark); }
 
 PhasePortraitPanel::PhasePortraitPanel(SimulationController* controller, QWidget* parent)
     : QWidget(parent), controller_(controller) {

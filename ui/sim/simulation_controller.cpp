@@ -99,10 +99,11 @@ void SimulationController::setParameter(const std::string& name, double value) {
   // Values that make the system non-regular where the run goes on (m = 1e15 against the
   // sleigh's small moment of inertia, say) are refused like values out of range, instead of
   // failing the run a moment later.
+  // One taping for the check and the initial state below.
+  const nh::EquationsOfMotion equations(system_, scenario_.dynamics, scenario_.formulation,
+                                        candidate);
   if (!primary().empty()) {
     try {
-      const nh::EquationsOfMotion equations(system_, scenario_.dynamics, scenario_.formulation,
-                                            candidate);
       nh::EquationsWorkspace ws(equations);
       const std::vector<double> x = primary().state(displayIndex());
       std::vector<double> rate(x.size());
@@ -115,7 +116,9 @@ void SimulationController::setParameter(const std::string& name, double value) {
   parameters_ = candidate;
   // The next reset starts from initial conditions completed for these parameters.
   try {
-    computeInitialState(initialOverrides_, x0_, initialNotes_);
+    std::vector<std::string> notes;
+    x0_ = nh::initialState(equations, 0.0, initialOverrides_, &notes);
+    initialNotes_ = notes;
   } catch (const nh::Error& e) {
     // The running motion goes on; Reset would start from the previous initial state.
     emit errorOccurred(QString("the initial conditions do not fit the new parameters (%1); Reset "

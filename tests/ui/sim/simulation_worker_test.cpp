@@ -14,6 +14,7 @@
 
 #include "core/model/catalogue.h"
 #include "core/nh/errors.h"
+#include "particle_model.h"
 #include "ui/sim/simulation_controller.h"
 
 using nhui::SimulationWorker;
@@ -70,6 +71,28 @@ std::vector<double> collect(SimulationWorker& worker, long epoch, double t, int 
       },
       timeoutMs);
   return records;
+}
+
+// What the worker said until its run reached t (or stopped): warnings, errors, the time
+// reached. Sets the target itself.
+struct Said {
+  std::vector<std::string> warnings, errors;
+  double reached = 0;
+};
+Said runUntil(SimulationWorker& worker, double t, int timeoutMs = 60000) {
+  worker.setTarget(t);
+  Said said;
+  waitUntil(
+      [&] {
+        for (auto& out : worker.take()) {
+          if (!out.warning.empty()) said.warnings.push_back(out.warning);
+          if (!out.error.empty()) said.errors.push_back(out.error);
+          if (!out.records.empty()) said.reached = out.records[out.records.size() - out.stride];
+        }
+        return said.reached >= t - 1e-9 || !said.errors.empty();
+      },
+      timeoutMs);
+  return said;
 }
 
 }  // namespace
@@ -145,23 +168,14 @@ class SimulationWorkerTest : public QObject {
               .withParameters(nh::resolveParameters(*system, {}));
       worker.submit(
           makeJob("central_force", 1, {}, nh::initialState(equations, 0, {{"w2", 0.3}}), options));
-      worker.setTarget(20.0);
-      std::vector<std::string> warnings, errors;
-      double reached = 0;
-      QVERIFY(waitUntil(
-          [&] {
-            for (auto& out : worker.take()) {
-              if (!out.warning.empty()) warnings.push_back(out.warning);
-              if (!out.error.empty()) errors.push_back(out.error);
-              if (!out.records.empty()) reached = out.records[out.records.size() - out.stride];
-            }
-            return reached >= 20.0 - 1e-9;
-          },
-          60000));
-      QVERIFY2(errors.empty(), errors.empty() ? "" : errors[0].c_str());
+      const Said said = runUntil(worker, 20.0);
+      const std::vector<std::string>& warnings = said.warnings;
+      QVERIFY2(said.errors.empty(), said.errors.empty() ? "" : said.errors[0].c_str());
+      QVERIFY(said.reached >= 20.0 - 1e-9);
       if (loose) {
-        QVERIFY2(warnings.size() == 1,
-                 qPrintable(QString("%1 warnings, reached %2").arg(warnings.size()).arg(reached)));
+        QVERIFY2(
+            warnings.size() == 1,
+            qPrintable(QString("%1 warnings, reached %2").arg(warnings.size()).arg(said.reached)));
         QVERIFY2(warnings[0].find("energy changed by") != std::string::npos, warnings[0].c_str());
       } else {
         QVERIFY2(warnings.empty(), warnings.empty() ? "" : warnings[0].c_str());
@@ -177,31 +191,14 @@ class SimulationWorkerTest : public QObject {
     const QString path = dir.filePath("cone.yaml");
     QFile f(path);
     QVERIFY(f.open(QIODevice::WriteOnly));
-    f.write(
-        "format: nonholonomic-lab-system\nversion: 1\nname: cone\n"
-        "parameters:\n  - {name: m, default: 1.0, min: 0, min_exclusive: true}\n"
-        "coordinates: [x, y, z]\nvelocities: [vx, vy, vz]\n"
-        "lagrangian: 0.5*m*(vx*vx + vy*vy + vz*vz) - 9.81*m*z\n"
-        "constraints:\n  - vz*vz - vx*vx - vy*vy\n"
-        "initial: {x: 0, y: 0, z: 0, vx: 1, vy: 0.5, vz: 1.118033988749895}\n"
-        "independent: [vx, vy]\n");
+    f.write(nh::test::kConeModel.c_str());
     f.close();
     SimulationWorker worker;
     worker.submit(makeJob(path.toStdString(), 1, {}, {}, {}, nh::DynamicsKind::Vakonomic));
-    worker.setTarget(3.0);
-    std::vector<std::string> warnings, errors;
-    double reached = 0;
-    QVERIFY(waitUntil(
-        [&] {
-          for (auto& out : worker.take()) {
-            if (!out.warning.empty()) warnings.push_back(out.warning);
-            if (!out.error.empty()) errors.push_back(out.error);
-            if (!out.records.empty()) reached = out.records[out.records.size() - out.stride];
-          }
-          return reached >= 3.0 - 1e-9 || !errors.empty();
-        },
-        60000));
+    const Said said = runUntil(worker, 3.0);
+    const std::vector<std::string>&warnings = said.warnings, &errors = said.errors;
     QVERIFY2(errors.empty(), errors.empty() ? "" : errors[0].c_str());
+    QVERIFY(said.reached >= 3.0 - 1e-9);
     QCOMPARE(warnings.size(), size_t(1));
     QVERIFY2(warnings[0].find("lose rank") != std::string::npos, warnings[0].c_str());
   }
