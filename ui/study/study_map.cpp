@@ -37,6 +37,230 @@ std::vector<double> edgesOf(const std::vector<double>& v) {
 
 QString number(double v) { return QString::number(v, 'g', 6); }
 
+// The plot area and the data ranges of one painting of a grid into a rectangle.
+struct MapFrame {
+  QRectF plot, colourBar;
+  double xlo = 0, xhi = 1, ylo = 0, yhi = 1, vlo = 0, vhi = 1;
+  std::vector<double> xEdges, yEdges;
+  bool valid = false;
+  double px(double x) const { return plot.left() + (x - xlo) / (xhi - xlo) * plot.width(); }
+  double py(double y) const { return plot.bottom() - (y - ylo) / (yhi - ylo) * plot.height(); }
+};
+
+MapFrame frameOf(const StudyGrid& grid, const QRectF& rect) {
+  MapFrame f;
+  // A heat map's colour bar, its tick labels and its title (the measure) at the right.
+  const double right = grid.twoDimensional() ? 134 : 20;
+  f.plot =
+      QRectF(rect.left() + 78, rect.top() + 34, rect.width() - 78 - right, rect.height() - 34 - 56);
+  if (grid.xs.empty() || f.plot.width() < 20 || f.plot.height() < 20) return f;
+  f.valid = true;
+  double vlo = std::numeric_limits<double>::infinity(), vhi = -vlo;
+  for (const double v : grid.values)
+    if (std::isfinite(v)) vlo = std::min(vlo, v), vhi = std::max(vhi, v);
+  if (!(vlo <= vhi)) vlo = 0, vhi = 1;
+  widenToMinimumSpan(vlo, vhi);
+  if (grid.twoDimensional()) {
+    f.xEdges = edgesOf(grid.xs);
+    f.yEdges = edgesOf(grid.ys);
+    f.xlo = f.xEdges.front(), f.xhi = f.xEdges.back();
+    f.ylo = f.yEdges.front(), f.yhi = f.yEdges.back();
+    f.vlo = vlo, f.vhi = vhi;
+    f.colourBar = QRectF(f.plot.right() + 18, f.plot.top(), 16, f.plot.height());
+  } else {
+    f.xEdges = edgesOf(grid.xs);
+    f.xlo = grid.xs.front(), f.xhi = grid.xs.back();
+    if (!(f.xlo < f.xhi)) f.xlo = f.xEdges.front(), f.xhi = f.xEdges.back();
+    const double xPad = 0.02 * (f.xhi - f.xlo);  // the end markers inside the frame
+    f.xlo -= xPad, f.xhi += xPad;
+    const double pad = 0.05 * (vhi - vlo);
+    f.ylo = vlo - pad, f.yhi = vhi + pad;
+  }
+  return f;
+}
+
+// Where a cell's value is drawn: the cell's centre on a heat map, the curve's point (or the
+// plot's middle height for a cell without a value) on a line plot.
+QPointF cellCentreIn(const StudyGrid& grid, const MapFrame& f, int cell) {
+  const int ix = cell / grid.ny(), iy = cell % grid.ny();
+  const double x = f.px(grid.xs[static_cast<size_t>(ix)]);
+  if (grid.twoDimensional()) return {x, f.py(grid.ys[static_cast<size_t>(iy)])};
+  const double v = grid.values[static_cast<size_t>(cell)];
+  return {x, std::isfinite(v) ? f.py(v) : f.plot.center().y()};
+}
+
+// Colours of the frame, the grid lines and the runs without a value.
+const QColor kAxisColour(40, 40, 40), kGridColour(225, 225, 225), kFailColour(150, 150, 150);
+
+QBrush failHatch() { return QBrush(kFailColour, Qt::BDiagPattern); }
+
+// The heat map's cells: viridis by value, hatched grey where a run gave no value.
+void paintCells(QPainter& p, const StudyGrid& grid, const MapFrame& f) {
+  const QBrush hatch = failHatch();
+  p.setRenderHint(QPainter::Antialiasing, false);
+  for (int ix = 0; ix < grid.nx(); ++ix)
+    for (int iy = 0; iy < grid.ny(); ++iy) {
+      const size_t c = static_cast<size_t>(ix * grid.ny() + iy);
+      const QRectF cell(QPointF(f.px(f.xEdges[ix]), f.py(f.yEdges[iy + 1])),
+                        QPointF(f.px(f.xEdges[ix + 1]), f.py(f.yEdges[iy])));
+      const double v = grid.values[c];
+      if (isFailed(grid.statuses[c], v)) {
+        p.fillRect(cell, QColor(232, 232, 232));
+        p.fillRect(cell, hatch);
+      } else if (std::isfinite(v)) {
+        // Slightly larger than the cell: no hairline seams between neighbours.
+        p.fillRect(cell.adjusted(-0.5, -0.5, 0.5, 0.5), viridis((v - f.vlo) / (f.vhi - f.vlo)));
+      }
+    }
+  p.setRenderHint(QPainter::Antialiasing, true);
+}
+
+// The line plot's horizontal grid lines and, where the range crosses it, the zero line.
+void paintValueGrid(QPainter& p, const MapFrame& f) {
+  p.setPen(QPen(kGridColour, 1));
+  for (const double y : axisTicks(f.ylo, f.yhi, maxTicksForLength(f.plot.height(), 50)).values)
+    p.drawLine(QPointF(f.plot.left(), f.py(y)), QPointF(f.plot.right(), f.py(y)));
+  if (f.ylo < 0 && f.yhi > 0) {  // the zero line: where a stability measure changes sign
+    p.setPen(QPen(QColor(120, 120, 120), 1, Qt::DashLine));
+    p.drawLine(QPointF(f.plot.left(), f.py(0)), QPointF(f.plot.right(), f.py(0)));
+  }
+}
+
+// The line plot: the measure over the varied value, broken where a run gave no number, with
+// a marker per run (up to 60 runs) and a grey hatched band, crossed at the bottom, per failed run.
+void paintCurve(QPainter& p, const StudyGrid& grid, const MapFrame& f) {
+  paintValueGrid(p, f);
+  const QColor curve = viridis(0.25);
+  QPainterPath path;
+  bool open = false;
+  for (int i = 0; i < grid.nx(); ++i) {
+    const double v = grid.values[static_cast<size_t>(i)];
+    if (!std::isfinite(v)) {
+      open = false;
+      continue;
+    }
+    const QPointF at(f.px(grid.xs[static_cast<size_t>(i)]), f.py(v));
+    open ? path.lineTo(at) : path.moveTo(at);
+    open = true;
+  }
+  p.setPen(QPen(curve, 2));
+  p.drawPath(path);
+  const QBrush hatch = failHatch();
+  const bool markers = grid.nx() <= 60;
+  for (int i = 0; i < grid.nx(); ++i) {
+    const double v = grid.values[static_cast<size_t>(i)];
+    const double x = f.px(grid.xs[static_cast<size_t>(i)]);
+    if (isFailed(grid.statuses[static_cast<size_t>(i)], v)) {
+      const double x0 = f.px(f.xEdges[i]), x1 = f.px(f.xEdges[i + 1]);
+      p.fillRect(QRectF(QPointF(x0, f.plot.top()), QPointF(x1, f.plot.bottom())), hatch);
+      p.setPen(QPen(kFailColour.darker(140), 2));
+      const double y = f.plot.bottom() - 8;
+      p.drawLine(QPointF(x - 4, y - 4), QPointF(x + 4, y + 4));
+      p.drawLine(QPointF(x - 4, y + 4), QPointF(x + 4, y - 4));
+    } else if (markers && std::isfinite(v)) {
+      p.setPen(Qt::NoPen);
+      p.setBrush(curve);
+      p.drawEllipse(QPointF(x, f.py(v)), 2.5, 2.5);
+    }
+  }
+}
+
+// The clicked cell: outlined in white and black, which shows on every viridis colour; on a
+// line plot a square around its point on a dashed vertical line.
+void paintSelection(QPainter& p, const StudyGrid& grid, const MapFrame& f, int selected) {
+  const int ix = selected / grid.ny(), iy = selected % grid.ny();
+  QRectF mark;
+  if (grid.twoDimensional()) {
+    mark = QRectF(QPointF(f.px(f.xEdges[ix]), f.py(f.yEdges[iy + 1])),
+                  QPointF(f.px(f.xEdges[ix + 1]), f.py(f.yEdges[iy])));
+  } else {
+    const QPointF at = cellCentreIn(grid, f, selected);
+    mark = QRectF(at - QPointF(6, 6), QSizeF(12, 12));
+    p.setPen(QPen(QColor(40, 40, 40), 1, Qt::DashLine));
+    p.drawLine(QPointF(at.x(), f.plot.top()), QPointF(at.x(), f.plot.bottom()));
+  }
+  // Inside the cell, so that the frame's clip does not halve it at the edges.
+  if (grid.twoDimensional()) mark.adjust(2.5, 2.5, -2.5, -2.5);
+  p.setBrush(Qt::NoBrush);
+  p.setPen(QPen(Qt::white, 5));
+  p.drawRect(mark);
+  p.setPen(QPen(Qt::black, 2.5));
+  p.drawRect(mark);
+}
+
+// The frame, the x axis's ticks and title below it, the y axis's at its left (read upwards).
+void paintAxes(QPainter& p, const StudyGrid& grid, const MapFrame& f, const QRectF& rect) {
+  p.setPen(QPen(kAxisColour, 1));
+  p.setBrush(Qt::NoBrush);
+  p.drawRect(f.plot);
+  const AxisTicks xt = axisTicks(f.xlo, f.xhi, maxTicksForLength(f.plot.width(), 80));
+  for (size_t i = 0; i < xt.values.size(); ++i) {
+    const double x = f.px(xt.values[i]);
+    p.drawLine(QPointF(x, f.plot.bottom()), QPointF(x, f.plot.bottom() + 5));
+    p.drawText(QRectF(x - 40, f.plot.bottom() + 6, 80, 16), Qt::AlignHCenter, xt.labels[i]);
+  }
+  QString xTitle = grid.xLabel.isEmpty() ? grid.xName : grid.xLabel;
+  if (!xt.corner.isEmpty()) xTitle += "   (" + xt.corner + ")";
+  p.drawText(QRectF(f.plot.left(), f.plot.bottom() + 26, f.plot.width(), 18), Qt::AlignHCenter,
+             xTitle);
+  const AxisTicks yt = axisTicks(f.ylo, f.yhi, maxTicksForLength(f.plot.height(), 50));
+  for (size_t i = 0; i < yt.values.size(); ++i) {
+    const double y = f.py(yt.values[i]);
+    p.drawLine(QPointF(f.plot.left() - 5, y), QPointF(f.plot.left(), y));
+    p.drawText(QRectF(f.plot.left() - 70, y - 8, 62, 16), Qt::AlignRight | Qt::AlignVCenter,
+               yt.labels[i]);
+  }
+  QString yTitle =
+      grid.twoDimensional() ? (grid.yLabel.isEmpty() ? grid.yName : grid.yLabel) : grid.valueName;
+  if (!yt.corner.isEmpty()) yTitle += "   (" + yt.corner + ")";
+  p.save();
+  p.translate(rect.left() + 14, f.plot.center().y());
+  p.rotate(-90);
+  p.drawText(QRectF(-f.plot.height() / 2, -9, f.plot.height(), 18), Qt::AlignHCenter, yTitle);
+  p.restore();
+}
+
+// The heat map's colour bar: viridis from the lowest value up, its ticks, its title (the
+// measure, read upwards) and, when runs failed, the key to the hatching below it.
+void paintColourBar(QPainter& p, const StudyGrid& grid, const MapFrame& f,
+                    const QFontMetricsF& metrics) {
+  const QRectF& bar = f.colourBar;
+  p.setRenderHint(QPainter::Antialiasing, false);
+  const int slices = std::max(2, static_cast<int>(bar.height()));
+  for (int s = 0; s < slices; ++s) {
+    const double u0 = static_cast<double>(s) / slices, u1 = static_cast<double>(s + 1) / slices;
+    p.fillRect(QRectF(QPointF(bar.left(), bar.bottom() - u1 * bar.height()),
+                      QPointF(bar.right(), bar.bottom() - u0 * bar.height() + 0.5)),
+               viridis(0.5 * (u0 + u1)));
+  }
+  p.setRenderHint(QPainter::Antialiasing, true);
+  p.setPen(QPen(kAxisColour, 1));
+  p.drawRect(bar);
+  const AxisTicks vt = axisTicks(f.vlo, f.vhi, maxTicksForLength(bar.height(), 40));
+  for (size_t i = 0; i < vt.values.size(); ++i) {
+    const double y = bar.bottom() - (vt.values[i] - f.vlo) / (f.vhi - f.vlo) * bar.height();
+    p.drawLine(QPointF(bar.right(), y), QPointF(bar.right() + 4, y));
+    p.drawText(QRectF(bar.right() + 6, y - 8, 60, 16), Qt::AlignLeft | Qt::AlignVCenter,
+               vt.labels[i]);
+  }
+  if (!vt.corner.isEmpty())
+    p.drawText(QRectF(bar.left() - 10, bar.top() - 18, 90, 16), Qt::AlignLeft, vt.corner);
+  p.save();
+  p.translate(bar.right() + 78, bar.center().y());
+  p.rotate(-90);
+  p.drawText(QRectF(-bar.height() / 2, -9, bar.height(), 18), Qt::AlignHCenter,
+             metrics.elidedText(grid.valueName, Qt::ElideRight, bar.height()));
+  p.restore();
+  if (grid.failed() > 0) {
+    const QRectF key(bar.left(), bar.bottom() + 14, 16, 12);
+    p.fillRect(key, QColor(232, 232, 232));
+    p.fillRect(key, failHatch());
+    p.drawRect(key);
+    p.drawText(QRectF(key.right() + 4, key.top() - 2, 70, 16), Qt::AlignLeft,
+               StudyMap::tr("no value"));
+  }
+}
+
 }  // namespace
 
 void StudyGrid::clearCells() {
@@ -55,15 +279,6 @@ int StudyGrid::failed() const {
   return n;
 }
 
-struct StudyMap::Frame {
-  QRectF plot, colourBar;
-  double xlo = 0, xhi = 1, ylo = 0, yhi = 1, vlo = 0, vhi = 1;
-  std::vector<double> xEdges, yEdges;
-  bool valid = false;
-  double px(double x) const { return plot.left() + (x - xlo) / (xhi - xlo) * plot.width(); }
-  double py(double y) const { return plot.bottom() - (y - ylo) / (yhi - ylo) * plot.height(); }
-};
-
 StudyMap::StudyMap(QWidget* parent) : QWidget(parent) {
   setMouseTracking(true);
   setAttribute(Qt::WA_OpaquePaintEvent);
@@ -76,38 +291,6 @@ void StudyMap::setGrid(const StudyGrid& grid) {
   update();
 }
 
-StudyMap::Frame StudyMap::frame(const QRectF& rect) const {
-  Frame f;
-  // A heat map's colour bar, its tick labels and its title (the measure) at the right.
-  const double right = grid_.twoDimensional() ? 134 : 20;
-  f.plot =
-      QRectF(rect.left() + 78, rect.top() + 34, rect.width() - 78 - right, rect.height() - 34 - 56);
-  if (grid_.xs.empty() || f.plot.width() < 20 || f.plot.height() < 20) return f;
-  f.valid = true;
-  double vlo = std::numeric_limits<double>::infinity(), vhi = -vlo;
-  for (const double v : grid_.values)
-    if (std::isfinite(v)) vlo = std::min(vlo, v), vhi = std::max(vhi, v);
-  if (!(vlo <= vhi)) vlo = 0, vhi = 1;
-  widenToMinimumSpan(vlo, vhi);
-  if (grid_.twoDimensional()) {
-    f.xEdges = edgesOf(grid_.xs);
-    f.yEdges = edgesOf(grid_.ys);
-    f.xlo = f.xEdges.front(), f.xhi = f.xEdges.back();
-    f.ylo = f.yEdges.front(), f.yhi = f.yEdges.back();
-    f.vlo = vlo, f.vhi = vhi;
-    f.colourBar = QRectF(f.plot.right() + 18, f.plot.top(), 16, f.plot.height());
-  } else {
-    f.xEdges = edgesOf(grid_.xs);
-    f.xlo = grid_.xs.front(), f.xhi = grid_.xs.back();
-    if (!(f.xlo < f.xhi)) f.xlo = f.xEdges.front(), f.xhi = f.xEdges.back();
-    const double xPad = 0.02 * (f.xhi - f.xlo);  // the end markers inside the frame
-    f.xlo -= xPad, f.xhi += xPad;
-    const double pad = 0.05 * (vhi - vlo);
-    f.ylo = vlo - pad, f.yhi = vhi + pad;
-  }
-  return f;
-}
-
 void StudyMap::render(QPainter& p, const QRectF& rect) const {
   p.save();
   p.setRenderHint(QPainter::Antialiasing, true);
@@ -116,7 +299,7 @@ void StudyMap::render(QPainter& p, const QRectF& rect) const {
   font.setPointSizeF(9);
   p.setFont(font);
   const QFontMetricsF metrics(font);
-  const Frame f = frame(rect);
+  const MapFrame f = frameOf(grid_, rect);
   if (!f.valid) {
     p.setPen(QColor(90, 90, 90));
     p.drawText(rect, Qt::AlignCenter | Qt::TextWordWrap,
@@ -125,175 +308,32 @@ void StudyMap::render(QPainter& p, const QRectF& rect) const {
     p.restore();
     return;
   }
-  const QColor axisColour(40, 40, 40), gridColour(225, 225, 225), failColour(150, 150, 150);
-  const QBrush hatch(failColour, Qt::BDiagPattern);
-
-  // Title: the measure, and how many runs are in.
+  // Title: the measure.
   QFont titleFont = font;
   titleFont.setBold(true);
   p.setFont(titleFont);
-  p.setPen(axisColour);
+  p.setPen(kAxisColour);
   p.drawText(QRectF(rect.left(), rect.top() + 6, rect.width(), 22), Qt::AlignHCenter,
              grid_.valueName);
   p.setFont(font);
 
-  // Cells or the curve, clipped to the plot.
+  // Cells or the curve, and the clicked cell, clipped to the plot.
   p.save();
   p.setClipRect(f.plot);
-  if (grid_.twoDimensional()) {
-    p.setRenderHint(QPainter::Antialiasing, false);
-    for (int ix = 0; ix < grid_.nx(); ++ix)
-      for (int iy = 0; iy < grid_.ny(); ++iy) {
-        const size_t c = static_cast<size_t>(ix * grid_.ny() + iy);
-        const QRectF cell(QPointF(f.px(f.xEdges[ix]), f.py(f.yEdges[iy + 1])),
-                          QPointF(f.px(f.xEdges[ix + 1]), f.py(f.yEdges[iy])));
-        const double v = grid_.values[c];
-        if (isFailed(grid_.statuses[c], v)) {
-          p.fillRect(cell, QColor(232, 232, 232));
-          p.fillRect(cell, hatch);
-        } else if (std::isfinite(v)) {
-          // Slightly larger than the cell: no hairline seams between neighbours.
-          p.fillRect(cell.adjusted(-0.5, -0.5, 0.5, 0.5), viridis((v - f.vlo) / (f.vhi - f.vlo)));
-        }
-      }
-    p.setRenderHint(QPainter::Antialiasing, true);
-  } else {
-    p.setPen(QPen(gridColour, 1));
-    for (const double y : axisTicks(f.ylo, f.yhi, maxTicksForLength(f.plot.height(), 50)).values)
-      p.drawLine(QPointF(f.plot.left(), f.py(y)), QPointF(f.plot.right(), f.py(y)));
-    if (f.ylo < 0 && f.yhi > 0) {  // the zero line: where a stability measure changes sign
-      p.setPen(QPen(QColor(120, 120, 120), 1, Qt::DashLine));
-      p.drawLine(QPointF(f.plot.left(), f.py(0)), QPointF(f.plot.right(), f.py(0)));
-    }
-    const QColor curve = viridis(0.25);
-    QPainterPath path;
-    bool open = false;
-    for (int i = 0; i < grid_.nx(); ++i) {
-      const double v = grid_.values[static_cast<size_t>(i)];
-      if (!std::isfinite(v)) {
-        open = false;
-        continue;
-      }
-      const QPointF at(f.px(grid_.xs[static_cast<size_t>(i)]), f.py(v));
-      open ? path.lineTo(at) : path.moveTo(at);
-      open = true;
-    }
-    p.setPen(QPen(curve, 2));
-    p.drawPath(path);
-    const bool markers = grid_.nx() <= 60;
-    for (int i = 0; i < grid_.nx(); ++i) {
-      const double v = grid_.values[static_cast<size_t>(i)];
-      const double x = f.px(grid_.xs[static_cast<size_t>(i)]);
-      if (isFailed(grid_.statuses[static_cast<size_t>(i)], v)) {
-        // A failed run: a grey hatched band over its x, crossed at the bottom.
-        const double x0 = f.px(f.xEdges[i]), x1 = f.px(f.xEdges[i + 1]);
-        p.fillRect(QRectF(QPointF(x0, f.plot.top()), QPointF(x1, f.plot.bottom())), hatch);
-        p.setPen(QPen(failColour.darker(140), 2));
-        const double y = f.plot.bottom() - 8;
-        p.drawLine(QPointF(x - 4, y - 4), QPointF(x + 4, y + 4));
-        p.drawLine(QPointF(x - 4, y + 4), QPointF(x + 4, y - 4));
-      } else if (markers && std::isfinite(v)) {
-        p.setPen(Qt::NoPen);
-        p.setBrush(curve);
-        p.drawEllipse(QPointF(x, f.py(v)), 2.5, 2.5);
-      }
-    }
-  }
-  // The clicked cell: outlined in white and black, which shows on every viridis colour.
-  if (selected_ >= 0 && selected_ < grid_.cellCount()) {
-    const int ix = selected_ / grid_.ny(), iy = selected_ % grid_.ny();
-    QRectF mark;
-    if (grid_.twoDimensional()) {
-      mark = QRectF(QPointF(f.px(f.xEdges[ix]), f.py(f.yEdges[iy + 1])),
-                    QPointF(f.px(f.xEdges[ix + 1]), f.py(f.yEdges[iy])));
-    } else {
-      const QPointF at = cellCentre(selected_, rect);
-      mark = QRectF(at - QPointF(6, 6), QSizeF(12, 12));
-      p.setPen(QPen(QColor(40, 40, 40), 1, Qt::DashLine));
-      p.drawLine(QPointF(at.x(), f.plot.top()), QPointF(at.x(), f.plot.bottom()));
-    }
-    // Inside the cell, so that the frame's clip does not halve it at the edges.
-    if (grid_.twoDimensional()) mark.adjust(2.5, 2.5, -2.5, -2.5);
-    p.setBrush(Qt::NoBrush);
-    p.setPen(QPen(Qt::white, 5));
-    p.drawRect(mark);
-    p.setPen(QPen(Qt::black, 2.5));
-    p.drawRect(mark);
-  }
+  if (grid_.twoDimensional())
+    paintCells(p, grid_, f);
+  else
+    paintCurve(p, grid_, f);
+  if (selected_ >= 0 && selected_ < grid_.cellCount()) paintSelection(p, grid_, f, selected_);
   p.restore();
 
-  // Frame and axes with ticks.
-  p.setPen(QPen(axisColour, 1));
-  p.setBrush(Qt::NoBrush);
-  p.drawRect(f.plot);
-  const AxisTicks xt = axisTicks(f.xlo, f.xhi, maxTicksForLength(f.plot.width(), 80));
-  for (size_t i = 0; i < xt.values.size(); ++i) {
-    const double x = f.px(xt.values[i]);
-    p.drawLine(QPointF(x, f.plot.bottom()), QPointF(x, f.plot.bottom() + 5));
-    p.drawText(QRectF(x - 40, f.plot.bottom() + 6, 80, 16), Qt::AlignHCenter, xt.labels[i]);
-  }
-  QString xTitle = grid_.xLabel.isEmpty() ? grid_.xName : grid_.xLabel;
-  if (!xt.corner.isEmpty()) xTitle += "   (" + xt.corner + ")";
-  p.drawText(QRectF(f.plot.left(), f.plot.bottom() + 26, f.plot.width(), 18), Qt::AlignHCenter,
-             xTitle);
-  const AxisTicks yt = axisTicks(f.ylo, f.yhi, maxTicksForLength(f.plot.height(), 50));
-  for (size_t i = 0; i < yt.values.size(); ++i) {
-    const double y = f.py(yt.values[i]);
-    p.drawLine(QPointF(f.plot.left() - 5, y), QPointF(f.plot.left(), y));
-    p.drawText(QRectF(f.plot.left() - 70, y - 8, 62, 16), Qt::AlignRight | Qt::AlignVCenter,
-               yt.labels[i]);
-  }
-  QString yTitle = grid_.twoDimensional() ? (grid_.yLabel.isEmpty() ? grid_.yName : grid_.yLabel)
-                                          : grid_.valueName;
-  if (!yt.corner.isEmpty()) yTitle += "   (" + yt.corner + ")";
-  p.save();
-  p.translate(rect.left() + 14, f.plot.center().y());
-  p.rotate(-90);
-  p.drawText(QRectF(-f.plot.height() / 2, -9, f.plot.height(), 18), Qt::AlignHCenter, yTitle);
-  p.restore();
-
-  if (grid_.twoDimensional()) {
-    const QRectF& bar = f.colourBar;
-    p.setRenderHint(QPainter::Antialiasing, false);
-    const int slices = std::max(2, static_cast<int>(bar.height()));
-    for (int s = 0; s < slices; ++s) {
-      const double u0 = static_cast<double>(s) / slices, u1 = static_cast<double>(s + 1) / slices;
-      p.fillRect(QRectF(QPointF(bar.left(), bar.bottom() - u1 * bar.height()),
-                        QPointF(bar.right(), bar.bottom() - u0 * bar.height() + 0.5)),
-                 viridis(0.5 * (u0 + u1)));
-    }
-    p.setRenderHint(QPainter::Antialiasing, true);
-    p.setPen(QPen(axisColour, 1));
-    p.drawRect(bar);
-    const AxisTicks vt = axisTicks(f.vlo, f.vhi, maxTicksForLength(bar.height(), 40));
-    for (size_t i = 0; i < vt.values.size(); ++i) {
-      const double y = bar.bottom() - (vt.values[i] - f.vlo) / (f.vhi - f.vlo) * bar.height();
-      p.drawLine(QPointF(bar.right(), y), QPointF(bar.right() + 4, y));
-      p.drawText(QRectF(bar.right() + 6, y - 8, 60, 16), Qt::AlignLeft | Qt::AlignVCenter,
-                 vt.labels[i]);
-    }
-    if (!vt.corner.isEmpty())
-      p.drawText(QRectF(bar.left() - 10, bar.top() - 18, 90, 16), Qt::AlignLeft, vt.corner);
-    // The bar's title: what its colours measure, read upwards beside the tick labels.
-    p.save();
-    p.translate(bar.right() + 78, bar.center().y());
-    p.rotate(-90);
-    p.drawText(QRectF(-bar.height() / 2, -9, bar.height(), 18), Qt::AlignHCenter,
-               metrics.elidedText(grid_.valueName, Qt::ElideRight, bar.height()));
-    p.restore();
-    if (grid_.failed() > 0) {  // the key to the hatching
-      const QRectF key(bar.left(), bar.bottom() + 14, 16, 12);
-      p.fillRect(key, QColor(232, 232, 232));
-      p.fillRect(key, hatch);
-      p.drawRect(key);
-      p.drawText(QRectF(key.right() + 4, key.top() - 2, 70, 16), Qt::AlignLeft, tr("no value"));
-    }
-  }
+  paintAxes(p, grid_, f, rect);
+  if (grid_.twoDimensional()) paintColourBar(p, grid_, f, metrics);
   p.restore();
 }
 
 int StudyMap::cellAt(const QPointF& point, const QRectF& rect) const {
-  const Frame f = frame(rect);
+  const MapFrame f = frameOf(grid_, rect);
   if (!f.valid || !f.plot.contains(point)) return -1;
   auto find = [](const std::vector<double>& edges, double v) {
     const auto it = std::upper_bound(edges.begin(), edges.end(), v);
@@ -310,13 +350,9 @@ int StudyMap::cellAt(const QPointF& point, const QRectF& rect) const {
 }
 
 QPointF StudyMap::cellCentre(int cell, const QRectF& rect) const {
-  const Frame f = frame(rect);
+  const MapFrame f = frameOf(grid_, rect);
   if (!f.valid || cell < 0 || cell >= grid_.cellCount()) return {};
-  const int ix = cell / grid_.ny(), iy = cell % grid_.ny();
-  const double x = f.px(grid_.xs[static_cast<size_t>(ix)]);
-  if (grid_.twoDimensional()) return {x, f.py(grid_.ys[static_cast<size_t>(iy)])};
-  const double v = grid_.values[static_cast<size_t>(cell)];
-  return {x, std::isfinite(v) ? f.py(v) : f.plot.center().y()};
+  return cellCentreIn(grid_, f, cell);
 }
 
 QString StudyMap::describe(int cell) const {

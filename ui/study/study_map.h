@@ -70,8 +70,6 @@ class StudyMap : public QWidget {
   void mouseReleaseEvent(QMouseEvent* event) override;
 
  private:
-  struct Frame;  // the plot area and the data ranges of one painting
-  Frame frame(const QRectF& rect) const;
   StudyGrid grid_;
   int selected_ = -1;
 };

@@ -66,6 +66,54 @@ std::vector<std::string> variedInitialValues(const nh::SystemModel& system,
   return out;
 }
 
+// An axis's title: its name, its unit in brackets (a parameter's, unless it has none or is
+// "1"), and "(initial value)" for a state variable.
+QString axisLabel(const nh::SystemModel& system, const nh::study::GridAxis& axis) {
+  const int p = system.parameterIndex(axis.name);
+  const std::string unit = p >= 0 ? system.info().parameters[static_cast<size_t>(p)].unit : "";
+  return QString::fromStdString(axis.name) +
+         (unit.empty() || unit == "1" ? QString() : QString::fromStdString(" [" + unit + "]")) +
+         (p >= 0 ? QString() : StudyPanel::tr(" (initial value)"));
+}
+
+// The map of a study about to run: axis values from the study itself (Study::variedValues),
+// cells empty.
+StudyGrid emptyGridOf(const nh::study::Study& study, const nh::study::StudySpec& spec,
+                      const nh::SystemModel& system) {
+  const int axisCount = static_cast<int>(spec.grid.size());
+  StudyGrid grid;
+  grid.xName = QString::fromStdString(spec.grid[0].name);
+  grid.xLabel = axisLabel(system, spec.grid[0]);
+  grid.valueName = QString::fromStdString(study.columns()[static_cast<size_t>(axisCount)]);
+  const long ny = axisCount == 2 ? spec.grid[1].count : 1;
+  std::vector<double> varied(static_cast<size_t>(axisCount));
+  for (long ix = 0; ix < spec.grid[0].count; ++ix) {
+    study.variedValues(ix * ny, varied.data());
+    grid.xs.push_back(varied[0]);
+  }
+  if (axisCount == 2) {
+    grid.yName = QString::fromStdString(spec.grid[1].name);
+    grid.yLabel = axisLabel(system, spec.grid[1]);
+    for (long iy = 0; iy < ny; ++iy) {
+      study.variedValues(iy, varied.data());
+      grid.ys.push_back(varied[1]);
+    }
+  }
+  grid.clearCells();
+  return grid;
+}
+
+// What the study varies and measures, as a session saves it.
+StudySettings settingsOf(const nh::study::StudySpec& spec, const QString& measure) {
+  StudySettings settings;
+  for (const auto& axis : spec.grid)
+    settings.axes.push_back(
+        {QString::fromStdString(axis.name), axis.from, axis.to, static_cast<int>(axis.count)});
+  settings.measure = measure;
+  settings.tEnd = spec.base.tEnd;
+  return settings;
+}
+
 QString duration(double seconds) {
   if (seconds < 60) return QString::number(std::ceil(seconds)) + " s";
   if (seconds < 3600)
@@ -98,6 +146,21 @@ StudyPanel::StudyPanel(SimulationController* controller, QWidget* parent)
   box_->addWidget(controls_);
   auto* form = new QGridLayout;
   layout->addLayout(form);
+  addAxisRows(form);
+  addRunRows(form);
+  layout->addLayout(buildFileButtons());
+  layout->addWidget(buildCsvColumns());
+  addStatusLabels(layout);
+  map_ = new StudyMap;
+  layout->addStretch(0);
+  box_->addWidget(map_, 1);
+  connect(map_, &StudyMap::cellClicked, this, &StudyPanel::openCell);
+
+  rebuildChoices();
+  connect(controller_, &SimulationController::scenarioChanged, this, &StudyPanel::rebuildChoices);
+}
+
+void StudyPanel::addAxisRows(QGridLayout* form) {
   for (int a = 0; a < 2; ++a) {
     AxisControls& c = axes_[a];
     c.name = new QComboBox;
@@ -135,7 +198,9 @@ StudyPanel::StudyPanel(SimulationController* controller, QWidget* parent)
   };
   connect(secondAxis_, &QCheckBox::toggled, this, enableSecond);
   enableSecond(false);
+}
 
+void StudyPanel::addRunRows(QGridLayout* form) {
   measure_ = new QComboBox;
   measure_->setEditable(true);
   measure_->setInsertPolicy(QComboBox::NoInsert);
@@ -163,7 +228,9 @@ StudyPanel::StudyPanel(SimulationController* controller, QWidget* parent)
   form->addWidget(cancel_, 3, 6, 1, 2);
   connect(run_, &QPushButton::clicked, this, [this] { run(); });
   connect(cancel_, &QPushButton::clicked, this, &StudyPanel::cancel);
+}
 
+QHBoxLayout* StudyPanel::buildFileButtons() {
   auto* files = new QHBoxLayout;
   open_ = new QPushButton(tr("Open CSV…"));
   open_->setToolTip(tr("Show a CSV written by nhsim sweep or nhsim linearize --sweep"));
@@ -190,13 +257,15 @@ StudyPanel::StudyPanel(SimulationController* controller, QWidget* parent)
   files->addWidget(open_);
   files->addWidget(export_);
   files->addStretch(1);
-  layout->addLayout(files);
   connect(open_, &QPushButton::clicked, this, [this] {
     const QString path = QFileDialog::getOpenFileName(this, tr("Open a study CSV"), QString(),
                                                       tr("CSV (*.csv);;All files (*)"));
     if (!path.isEmpty()) openCsv(path);
   });
+  return files;
+}
 
+QWidget* StudyPanel::buildCsvColumns() {
   csvColumns_ = new QWidget;
   auto* columns = new QHBoxLayout(csvColumns_);
   columns->setContentsMargins(0, 0, 0, 0);
@@ -210,10 +279,12 @@ StudyPanel::StudyPanel(SimulationController* controller, QWidget* parent)
   columns->addWidget(new QLabel(tr("value")));
   columns->addWidget(csvValue_, 1);
   csvColumns_->hide();
-  layout->addWidget(csvColumns_);
   for (QComboBox* box : {csvX_, csvY_, csvValue_})
     connect(box, &QComboBox::activated, this, &StudyPanel::chooseCsvColumns);
+  return csvColumns_;
+}
 
+void StudyPanel::addStatusLabels(QVBoxLayout* layout) {
   progress_ = new QLabel;
   message_ = new QLabel;
   message_->setWordWrap(true);
@@ -224,13 +295,6 @@ StudyPanel::StudyPanel(SimulationController* controller, QWidget* parent)
   layout->addWidget(message_);
   message_->hide();
   failures_->hide();
-  map_ = new StudyMap;
-  layout->addStretch(0);
-  box_->addWidget(map_, 1);
-  connect(map_, &StudyMap::cellClicked, this, &StudyPanel::openCell);
-
-  rebuildChoices();
-  connect(controller_, &SimulationController::scenarioChanged, this, &StudyPanel::rebuildChoices);
 }
 
 void StudyPanel::resizeEvent(QResizeEvent* event) {
@@ -414,9 +478,7 @@ QString StudyPanel::sweepCommandLine(const nh::study::StudySpec& spec) const {
   return words.join(' ');
 }
 
-bool StudyPanel::run() {
-  if (running()) return false;
-  nh::study::StudySpec spec;
+bool StudyPanel::readSpec(nh::study::StudySpec& spec, QString& measure) {
   spec.base = controller_->scenario();
   spec.base.view.clear();
   // A model file opened from outside the catalogue's folders is found by its path only.
@@ -444,12 +506,20 @@ bool StudyPanel::run() {
     }
     spec.grid.push_back(axis);
   }
-  const QString measure = measure_->currentText().trimmed();
+  measure = measure_->currentText().trimmed();
   if (measure.isEmpty()) {
     showError(tr("Give a measure, e.g. final(x) or max(abs(x)) for a state variable x"));
     return false;
   }
   spec.measures = {measure.toStdString()};
+  return true;
+}
+
+bool StudyPanel::run() {
+  if (running()) return false;
+  nh::study::StudySpec spec;
+  QString measure;
+  if (!readSpec(spec, measure)) return false;
   std::shared_ptr<const nh::study::Study> study;
   try {
     study = std::make_shared<const nh::study::Study>(spec);
@@ -463,52 +533,23 @@ bool StudyPanel::run() {
     return false;
   }
 
-  // The map: axis values from the study itself (Study::variedValues), cells empty.
-  StudyGrid grid;
-  const nh::SystemModel& system = controller_->system();
-  auto label = [&](const nh::study::GridAxis& axis) {
-    const int p = system.parameterIndex(axis.name);
-    const std::string unit = p >= 0 ? system.info().parameters[static_cast<size_t>(p)].unit : "";
-    return QString::fromStdString(axis.name) +
-           (unit.empty() || unit == "1" ? QString() : QString::fromStdString(" [" + unit + "]")) +
-           (p >= 0 ? QString() : tr(" (initial value)"));
-  };
-  grid.xName = QString::fromStdString(spec.grid[0].name);
-  grid.xLabel = label(spec.grid[0]);
-  grid.valueName = QString::fromStdString(study->columns()[static_cast<size_t>(axisCount)]);
-  const long ny = axisCount == 2 ? spec.grid[1].count : 1;
-  std::vector<double> varied(static_cast<size_t>(axisCount));
-  for (long ix = 0; ix < spec.grid[0].count; ++ix) {
-    study->variedValues(ix * ny, varied.data());
-    grid.xs.push_back(varied[0]);
-  }
-  if (axisCount == 2) {
-    grid.yName = QString::fromStdString(spec.grid[1].name);
-    grid.yLabel = label(spec.grid[1]);
-    for (long iy = 0; iy < ny; ++iy) {
-      study->variedValues(iy, varied.data());
-      grid.ys.push_back(varied[1]);
-    }
-  }
-  grid.clearCells();
-  map_->setGrid(grid);
+  map_->setGrid(emptyGridOf(*study, spec, controller_->system()));
   table_ = StudyTable();
   csvColumns_->hide();
   showNote(QString());
 
   study_ = study;
   command_ = sweepCommandLine(spec);
-  StudySettings settings;
-  for (const auto& axis : spec.grid)
-    settings.axes.push_back(
-        {QString::fromStdString(axis.name), axis.from, axis.to, static_cast<int>(axis.count)});
-  settings.measure = measure;
-  settings.tEnd = spec.base.tEnd;
-  lastSettings_ = settings;
+  lastSettings_ = settingsOf(spec, measure);
   results_.clear();
   results_.reserve(static_cast<size_t>(study->runCount()));
   partial_ = false;
   total_ = study->runCount();
+  launch(study);
+  return true;
+}
+
+void StudyPanel::launch(const std::shared_ptr<const nh::study::Study>& study) {
   ++generation_;
   job_ = std::make_shared<Job>();
   finished_ = false;
@@ -544,7 +585,6 @@ bool StudyPanel::run() {
         [panel, generation, delivered, error] { panel->finish(generation, delivered, error); },
         Qt::QueuedConnection);
   });
-  return true;
 }
 
 void StudyPanel::drain(long generation) {

@@ -26,11 +26,14 @@
 class QBoxLayout;
 class QCheckBox;
 class QComboBox;
+class QGridLayout;
+class QHBoxLayout;
 class QLabel;
 class QLineEdit;
 class QPushButton;
 class QSpinBox;
 class QToolButton;
+class QVBoxLayout;
 
 namespace nhui {
 
@@ -100,6 +103,17 @@ class StudyPanel : public QWidget {
 
  private:
   struct Job;  // one background study: its thread's shared state
+  // The parts of the panel, top to bottom (the constructor).
+  void addAxisRows(QGridLayout* form);  // what to vary: one or two axes
+  void addRunRows(QGridLayout* form);   // the measure, the end time, workers, Run and Cancel
+  QHBoxLayout* buildFileButtons();      // Open CSV and the Export menu
+  QWidget* buildCsvColumns();           // the columns an opened CSV is shown by
+  void addStatusLabels(QVBoxLayout* layout);
+  // The study the controls describe, on the main view's scenario, and its measure; false
+  // (and an error shown) when they are refused.
+  bool readSpec(nh::study::StudySpec& spec, QString& measure);
+  // Starts the study's thread; its results reach drain() and finish() through queued calls.
+  void launch(const std::shared_ptr<const nh::study::Study>& study);
   void rebuildChoices();
   void axisChosen(int axis);
   void drain(long generation);
