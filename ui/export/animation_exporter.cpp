@@ -93,6 +93,41 @@ std::vector<TrailSpan> spansOf(const RunHistory& run, size_t begin, size_t k) {
   return spans;
 }
 
+// Where the trail points of the world frame go from sample `first` to the end of the run (a
+// box around every finite position).
+Eigen::AlignedBox3d regionOfPoints(const RunHistory& run, size_t first) {
+  Eigen::AlignedBox3d region;
+  for (const auto& p : run.layout().points) {
+    if (p.inMovingFrame) continue;
+    const auto& xs = run.column(p.column);
+    const auto& ys = run.column(p.column + 1);
+    const auto& zs = run.column(p.column + 2);
+    for (size_t m = first; m < run.size(); ++m)
+      if (std::isfinite(xs[m]) && std::isfinite(ys[m]) && std::isfinite(zs[m]))
+        region.extend(Eigen::Vector3d(xs[m], ys[m], zs[m]));
+  }
+  return region;
+}
+
+// The 3D view's display options for an export: what the settings show (trails, arrows and
+// their scale, the overlay), a legend when any arrow is shown, text sized for the video's
+// height; the rest (grid, axes, the dark background) as the options' defaults.
+SceneDisplayOptions sceneOptionsOf(const ExportSettings& settings) {
+  SceneDisplayOptions options;
+  options.trails = settings.trails;
+  options.trailSeconds = settings.trailSeconds;
+  options.reactionArrows = settings.forceArrows;
+  options.velocityArrows = settings.velocityArrows;
+  options.angularVelocityArrows = settings.angularVelocityArrows;
+  options.arrowScaleFixed = settings.fixedArrowScale;
+  options.legend =
+      settings.forceArrows || settings.velocityArrows || settings.angularVelocityArrows;
+  options.overlayText = settings.overlay;
+  // Text is sized for a 720-pixel-high view; smaller videos get smaller text.
+  options.textScale = std::clamp(settings.height / 720.0, 0.6, 1.5);
+  return options;
+}
+
 }  // namespace
 
 // ---- Settings ---------------------------------------------------------------------------------
@@ -460,68 +495,12 @@ void AnimationExporter::frameCamera(int i) {
     const double t = run.time(k);
     nh::SceneFrame& frame = d.framingScratch;
     run.sceneAt(t, frame);
-    if (j == 0) {
-      // The start camera: the one given, else the view's default 3/4 view of this moment.
-      SceneRenderer& scene = d.view->scene();
-      vtkCamera* cam = d.view->camera();
-      if (settings_.camera) {
-        const CameraPose& c = *settings_.camera;
-        cam->SetPosition(c.position.data());
-        cam->SetFocalPoint(c.focalPoint.data());
-        cam->SetViewUp(c.viewUp.data());
-        cam->SetViewAngle(c.viewAngle);
-      } else if (settings_.framing == ExportSettings::Framing::Fixed) {
-        // Where the trail points go over the whole clip (the run is simulated first).
-        Eigen::AlignedBox3d region;
-        for (const auto& p : run.layout().points) {
-          if (p.inMovingFrame) continue;
-          const auto& xs = run.column(p.column);
-          const auto& ys = run.column(p.column + 1);
-          const auto& zs = run.column(p.column + 2);
-          for (size_t m = d.firstFrameSample; m < run.size(); ++m)
-            if (std::isfinite(xs[m]) && std::isfinite(ys[m]) && std::isfinite(zs[m]))
-              region.extend(Eigen::Vector3d(xs[m], ys[m], zs[m]));
-        }
-        scene.update(frame, {});
-        scene.resetCamera(region);
-      } else {
-        scene.update(frame, {});
-        scene.resetCamera();
-      }
-      double fp[3], pos[3], up[3];
-      cam->GetFocalPoint(fp);
-      cam->GetPosition(pos);
-      cam->GetViewUp(up);
-      d.cameraFocus = Eigen::Vector3d(fp[0], fp[1], fp[2]);
-      d.cameraOffset = Eigen::Vector3d(pos[0], pos[1], pos[2]) - d.cameraFocus;
-      d.cameraUp = Eigen::Vector3d(up[0], up[1], up[2]);
-      d.viewAngle = cam->GetViewAngle();
-      if (!(d.cameraOffset.norm() > 0)) d.cameraOffset = Eigen::Vector3d(1, -2, 1);
-      d.framer.adopt(d.cameraFocus, d.cameraOffset.norm());
-    }
+    if (j == 0) placeStartCamera(frame);
     if (settings_.framing == ExportSettings::Framing::Follow) {
       for (const auto& b : frame.bodies)
         if (b.name == follow && b.position.allFinite()) d.cameraFocus = b.position;
     } else if (settings_.framing == ExportSettings::Framing::KeepInView) {
-      std::vector<CameraFramer::Sphere> bodies = movingBodySpheres(frame, follow);
-      if (comparisonShownAt(t, d.comparisonFrame))
-        for (const auto& s : movingBodySpheres(d.comparisonFrame, follow)) bodies.push_back(s);
-      const double recent = std::min(3.0, settings_.trailSeconds);
-      const size_t keep = static_cast<size_t>(recent / d.sampleStep) + 1;
-      const size_t begin = k + 1 > keep ? k + 1 - keep : 0;
-      const std::vector<CameraFramer::Sphere> trail =
-          recentTrailSpheres(spansOf(run, begin, k), keep);
-      CameraFramer::View view;
-      view.direction = -d.cameraOffset.normalized();
-      view.up = d.cameraUp;
-      view.viewAngleDegrees = d.viewAngle;
-      view.aspect = static_cast<double>(d.sceneWidth) / settings_.height;
-      if (j == 0)
-        d.framer.settle(view, bodies, trail);
-      else
-        d.framer.step(1.0 / settings_.fps, view, bodies, trail);
-      d.cameraFocus = d.framer.focus();
-      d.cameraOffset = d.cameraOffset.normalized() * d.framer.distance();
+      keepInView(j, k, frame);
     }
     d.framedUpTo = j;
   }
@@ -531,6 +510,62 @@ void AnimationExporter::frameCamera(int i) {
   cam->SetPosition(eye.x(), eye.y(), eye.z());
   cam->SetViewUp(d.cameraUp.x(), d.cameraUp.y(), d.cameraUp.z());
   cam->SetViewAngle(d.viewAngle);
+}
+
+void AnimationExporter::placeStartCamera(const nh::SceneFrame& frame) {
+  Impl& d = *impl_;
+  // The one given, else the view's default 3/4 view of this moment.
+  SceneRenderer& scene = d.view->scene();
+  vtkCamera* cam = d.view->camera();
+  if (settings_.camera) {
+    const CameraPose& c = *settings_.camera;
+    cam->SetPosition(c.position.data());
+    cam->SetFocalPoint(c.focalPoint.data());
+    cam->SetViewUp(c.viewUp.data());
+    cam->SetViewAngle(c.viewAngle);
+  } else if (settings_.framing == ExportSettings::Framing::Fixed) {
+    // Where the trail points go over the whole clip (the run is simulated first).
+    scene.update(frame, {});
+    scene.resetCamera(regionOfPoints(*d.history, d.firstFrameSample));
+  } else {
+    scene.update(frame, {});
+    scene.resetCamera();
+  }
+  double fp[3], pos[3], up[3];
+  cam->GetFocalPoint(fp);
+  cam->GetPosition(pos);
+  cam->GetViewUp(up);
+  d.cameraFocus = Eigen::Vector3d(fp[0], fp[1], fp[2]);
+  d.cameraOffset = Eigen::Vector3d(pos[0], pos[1], pos[2]) - d.cameraFocus;
+  d.cameraUp = Eigen::Vector3d(up[0], up[1], up[2]);
+  d.viewAngle = cam->GetViewAngle();
+  if (!(d.cameraOffset.norm() > 0)) d.cameraOffset = Eigen::Vector3d(1, -2, 1);
+  d.framer.adopt(d.cameraFocus, d.cameraOffset.norm());
+}
+
+void AnimationExporter::keepInView(int j, size_t k, const nh::SceneFrame& frame) {
+  Impl& d = *impl_;
+  const RunHistory& run = *d.history;
+  const std::string& follow = d.system->info().editing.followBody;
+  const double t = run.time(k);
+  std::vector<CameraFramer::Sphere> bodies = movingBodySpheres(frame, follow);
+  if (comparisonShownAt(t, d.comparisonFrame))
+    for (const auto& s : movingBodySpheres(d.comparisonFrame, follow)) bodies.push_back(s);
+  const double recent = std::min(3.0, settings_.trailSeconds);
+  const size_t keep = static_cast<size_t>(recent / d.sampleStep) + 1;
+  const size_t begin = k + 1 > keep ? k + 1 - keep : 0;
+  const std::vector<CameraFramer::Sphere> trail = recentTrailSpheres(spansOf(run, begin, k), keep);
+  CameraFramer::View view;
+  view.direction = -d.cameraOffset.normalized();
+  view.up = d.cameraUp;
+  view.viewAngleDegrees = d.viewAngle;
+  view.aspect = static_cast<double>(d.sceneWidth) / settings_.height;
+  if (j == 0)
+    d.framer.settle(view, bodies, trail);
+  else
+    d.framer.step(1.0 / settings_.fps, view, bodies, trail);
+  d.cameraFocus = d.framer.focus();
+  d.cameraOffset = d.cameraOffset.normalized() * d.framer.distance();
 }
 
 nh::RgbImage AnimationExporter::renderFrame(int i) {
@@ -555,18 +590,7 @@ void AnimationExporter::prepareView() {
     d.canvas = QImage(settings_.width, settings_.height, QImage::Format_RGB888);
   }
   d.view = std::make_unique<OffscreenScene>(d.sceneWidth, settings_.height);
-  SceneDisplayOptions options;
-  options.trails = settings_.trails;
-  options.trailSeconds = settings_.trailSeconds;
-  options.reactionArrows = settings_.forceArrows;
-  options.velocityArrows = settings_.velocityArrows;
-  options.angularVelocityArrows = settings_.angularVelocityArrows;
-  options.arrowScaleFixed = settings_.fixedArrowScale;
-  options.legend =
-      settings_.forceArrows || settings_.velocityArrows || settings_.angularVelocityArrows;
-  options.overlayText = settings_.overlay;
-  // Text is sized for a 720-pixel-high view; smaller videos get smaller text.
-  options.textScale = std::clamp(settings_.height / 720.0, 0.6, 1.5);
+  const SceneDisplayOptions options = sceneOptionsOf(settings_);
   d.view->scene().setSystem(d.system.get());
   d.view->scene().setOptions(options);
   d.view->comparison().setSystem(d.system.get());

@@ -186,6 +186,11 @@ class AnimationExporter {
   // Puts the offscreen camera where frame i shows it (Framing), stepping the framer from the
   // last frame framed (or from the first).
   void frameCamera(int i);
+  // The camera of frame 0 (settings().camera, else the view's 3/4 view), taken as the start of
+  // the framing: its direction, up, view angle and distance.
+  void placeStartCamera(const nh::SceneFrame& frame);
+  // Steps the keep-in-view framer to frame j (sample k, whose scene is `frame`).
+  void keepInView(int j, size_t k, const nh::SceneFrame& frame);
   // Renders frame i; *rgb and *stride then describe it (top row first), valid until the next call.
   void composeFrame(int i, const std::uint8_t** rgb, std::ptrdiff_t* stride);
   void prepareView();  // the offscreen scene and plots, on first use

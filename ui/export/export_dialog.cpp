@@ -186,7 +186,30 @@ void ExportDialog::cancelAndWait() {
 
 void ExportDialog::buildUi() {
   auto* form = new QFormLayout;
+  QPushButton* browse = addFileRows(form);
+  addVideoRows(form);
+  addTimeRows(form);
+  addShowRows(form);
 
+  progress_ = new QProgressBar;
+  progress_->setVisible(false);
+  status_ = new QLabel;
+  status_->setObjectName("exportStatus");
+  status_->setWordWrap(true);
+  status_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+
+  auto* layout = new QVBoxLayout(this);
+  layout->addLayout(form);
+  layout->addWidget(progress_);
+  layout->addWidget(status_);
+  layout->addLayout(buildButtons());
+
+  connectControls(browse);
+  if (defaults_.rememberSettings) restoreLastFormat();
+  updateSummary();
+}
+
+QPushButton* ExportDialog::addFileRows(QFormLayout* form) {
   path_ = new QLineEdit;
   path_->setObjectName("exportPath");
   const QString dir = defaults_.directory.isEmpty() ? QDir::homePath() : defaults_.directory;
@@ -201,7 +224,10 @@ void ExportDialog::buildUi() {
   format_->setObjectName("exportFormat");
   for (const auto& f : kFormats) format_->addItem(tr(f.label));
   form->addRow(tr("Format:"), format_);
+  return browse;
+}
 
+void ExportDialog::addVideoRows(QFormLayout* form) {
   resolution_ = new QComboBox;
   resolution_->setObjectName("exportResolution");
   for (const auto& p : kPresets) resolution_->addItem(tr(p.label));
@@ -230,7 +256,9 @@ void ExportDialog::buildUi() {
   fps_->setValue(30);
   fps_->setSuffix(tr(" fps"));
   form->addRow(tr("Frame rate:"), fps_);
+}
 
+void ExportDialog::addTimeRows(QFormLayout* form) {
   tStart_ = new QDoubleSpinBox;
   tStart_->setObjectName("exportStart");
   tEnd_ = new QDoubleSpinBox;
@@ -256,7 +284,9 @@ void ExportDialog::buildUi() {
   speed_->setToolTip(
       tr("Simulated seconds per video second: below 1 slow motion, above 1 time-lapse"));
   form->addRow(tr("Playback speed:"), speed_);
+}
 
+void ExportDialog::addShowRows(QFormLayout* form) {
   trails_ = new QCheckBox(tr("Trails"));
   trails_->setObjectName("exportTrails");
   trails_->setChecked(defaults_.view.trails);
@@ -285,14 +315,9 @@ void ExportDialog::buildUi() {
   summary_ = new QLabel;
   summary_->setObjectName("exportSummary");
   form->addRow(QString(), summary_);
+}
 
-  progress_ = new QProgressBar;
-  progress_->setVisible(false);
-  status_ = new QLabel;
-  status_->setObjectName("exportStatus");
-  status_->setWordWrap(true);
-  status_->setTextInteractionFlags(Qt::TextSelectableByMouse);
-
+QHBoxLayout* ExportDialog::buildButtons() {
   exportButton_ = new QPushButton(tr("Export"));
   exportButton_->setDefault(true);
   cancelButton_ = new QPushButton(tr("Cancel export"));
@@ -303,13 +328,10 @@ void ExportDialog::buildUi() {
   buttons->addWidget(exportButton_);
   buttons->addWidget(cancelButton_);
   buttons->addWidget(closeButton_);
+  return buttons;
+}
 
-  auto* layout = new QVBoxLayout(this);
-  layout->addLayout(form);
-  layout->addWidget(progress_);
-  layout->addWidget(status_);
-  layout->addLayout(buttons);
-
+void ExportDialog::connectControls(QPushButton* browse) {
   connect(browse, &QPushButton::clicked, this, &ExportDialog::browse);
   connect(format_, &QComboBox::currentIndexChanged, this, &ExportDialog::formatChosen);
   connect(path_, &QLineEdit::editingFinished, this, &ExportDialog::pathEdited);
@@ -332,17 +354,18 @@ void ExportDialog::buildUi() {
   connect(exportButton_, &QPushButton::clicked, this, &ExportDialog::startExport);
   connect(cancelButton_, &QPushButton::clicked, this, &ExportDialog::cancelExport);
   connect(closeButton_, &QPushButton::clicked, this, &QDialog::close);
-  if (defaults_.rememberSettings) {
-    QSettings settings;
-    const QString last = settings.value("export/format").toString();
-    for (int i = 0; i < static_cast<int>(std::size(kFormats)); ++i)
-      if (last == (*kFormats[i].suffix ? kFormats[i].suffix : "png")) format_->setCurrentIndex(i);
-    const QString folder = settings.value("export/folder").toString();
-    if (!folder.isEmpty() && QFileInfo(folder).isDir())
-      path_->setText(QDir(folder).filePath(QFileInfo(outputPath()).fileName()));
-    restoreFormatSettings();
-  }
-  updateSummary();
+}
+
+// The format and folder of the last export, then that format's own settings.
+void ExportDialog::restoreLastFormat() {
+  QSettings settings;
+  const QString last = settings.value("export/format").toString();
+  for (int i = 0; i < static_cast<int>(std::size(kFormats)); ++i)
+    if (last == (*kFormats[i].suffix ? kFormats[i].suffix : "png")) format_->setCurrentIndex(i);
+  const QString folder = settings.value("export/folder").toString();
+  if (!folder.isEmpty() && QFileInfo(folder).isDir())
+    path_->setText(QDir(folder).filePath(QFileInfo(outputPath()).fileName()));
+  restoreFormatSettings();
 }
 
 QString ExportDialog::settingsGroup() const {

@@ -24,6 +24,8 @@
 class QCheckBox;
 class QComboBox;
 class QDoubleSpinBox;
+class QFormLayout;
+class QHBoxLayout;
 class QLabel;
 class QLineEdit;
 class QProgressBar;
@@ -111,6 +113,15 @@ class ExportDialog : public QDialog {
     QString error;
   };
   void buildUi();
+  // The rows of the form, top to bottom (buildUi); the file row's Browse button is returned
+  // to be connected with the rest once every control exists.
+  QPushButton* addFileRows(QFormLayout* form);
+  void addVideoRows(QFormLayout* form);  // resolution and frame rate
+  void addTimeRows(QFormLayout* form);   // simulated span and playback speed
+  void addShowRows(QFormLayout* form);   // trails, arrows, overlay, plots and the summary
+  QHBoxLayout* buildButtons();
+  void connectControls(QPushButton* browse);
+  void restoreLastFormat();  // when rememberSettings
   void updateSummary();
   void formatChosen();
   void pathEdited();

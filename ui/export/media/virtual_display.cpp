@@ -87,32 +87,11 @@ void stopServer(pid_t pid) {
   }
 }
 
-}  // namespace
-
-bool canConnectToDisplay(const std::string& displayName) {
-  if (displayName.empty()) return false;
-  Display* display = XOpenDisplay(displayName.c_str());
-  if (!display) return false;
-  XCloseDisplay(display);
-  return true;
-}
-
-VirtualDisplay::VirtualDisplay(int width, int height, double timeoutSeconds) {
-  const std::string xvfb = findInPath("Xvfb");
-  if (xvfb.empty()) {
-    throw Error(
-        "cannot start a virtual X display for offscreen rendering: Xvfb was not found in PATH; "
-        "install the 'xvfb' package (apt-get install xvfb) or set DISPLAY to a running X server");
-  }
-
-  int ready[2];
-  if (::pipe2(ready, O_CLOEXEC) != 0) {
-    throw Error(std::string("cannot start Xvfb: pipe() failed: ") + std::strerror(errno));
-  }
-  // Xvfb's stderr goes to an anonymous file, read only to explain a failed start; a pipe
-  // could fill up and block the server if nobody reads it later.
-  std::FILE* log = std::tmpfile();
-
+// Starts Xvfb at `xvfb` with a screen of width × height, telling it to write its display
+// number to ready[1] and its stderr to `log` (when there is one). Closes ready[1] in this
+// process; on failure also ready[0] and `log`, and throws Error.
+pid_t spawnXvfb(const std::string& xvfb, int width, int height, const int ready[2],
+                std::FILE* log) {
   // Everything the child needs is prepared before fork() (see findInPath).
   const std::string fdArgument = std::to_string(ready[1]);
   const std::string screen = std::to_string(width) + "x" + std::to_string(height) + "x24";
@@ -150,10 +129,14 @@ VirtualDisplay::VirtualDisplay(int width, int height, double timeoutSeconds) {
     if (log) std::fclose(log);
     throw Error(std::string("cannot start Xvfb: fork() failed: ") + std::strerror(error));
   }
+  return pid;
+}
 
-  // Xvfb writes "N\n" to -displayfd once it accepts connections.
+// Reads what Xvfb writes to -displayfd ("N\n" once it accepts connections) from `fd` until
+// the newline, for at most timeoutSeconds. Returns the display number N; `failure` says why
+// the newline did not come (left empty when it did).
+std::string readDisplayNumber(int fd, double timeoutSeconds, std::string& failure) {
   std::string number;
-  std::string failure;
   const auto deadline =
       Clock::now() + std::chrono::milliseconds(static_cast<long>(timeoutSeconds * 1000));
   while (failure.empty() && number.find('\n') == std::string::npos) {
@@ -164,12 +147,12 @@ VirtualDisplay::VirtualDisplay(int width, int height, double timeoutSeconds) {
           "it did not report a display number within " + std::to_string(timeoutSeconds) + " s";
       break;
     }
-    pollfd p{ready[0], POLLIN, 0};
+    pollfd p{fd, POLLIN, 0};
     const int polled = ::poll(&p, 1, static_cast<int>(left));
     if (polled < 0 && errno == EINTR) continue;
     if (polled <= 0) continue;
     char buffer[32];
-    const ssize_t n = ::read(ready[0], buffer, sizeof buffer);
+    const ssize_t n = ::read(fd, buffer, sizeof buffer);
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0) {
       failure = "it exited during start-up";
@@ -177,10 +160,42 @@ VirtualDisplay::VirtualDisplay(int width, int height, double timeoutSeconds) {
     }
     number.append(buffer, static_cast<std::size_t>(n));
   }
+  return number.substr(0, number.find('\n'));
+}
+
+}  // namespace
+
+bool canConnectToDisplay(const std::string& displayName) {
+  if (displayName.empty()) return false;
+  Display* display = XOpenDisplay(displayName.c_str());
+  if (!display) return false;
+  XCloseDisplay(display);
+  return true;
+}
+
+VirtualDisplay::VirtualDisplay(int width, int height, double timeoutSeconds) {
+  const std::string xvfb = findInPath("Xvfb");
+  if (xvfb.empty()) {
+    throw Error(
+        "cannot start a virtual X display for offscreen rendering: Xvfb was not found in PATH; "
+        "install the 'xvfb' package (apt-get install xvfb) or set DISPLAY to a running X server");
+  }
+
+  int ready[2];
+  if (::pipe2(ready, O_CLOEXEC) != 0) {
+    throw Error(std::string("cannot start Xvfb: pipe() failed: ") + std::strerror(errno));
+  }
+  // Xvfb's stderr goes to an anonymous file, read only to explain a failed start; a pipe
+  // could fill up and block the server if nobody reads it later.
+  std::FILE* log = std::tmpfile();
+
+  const pid_t pid = spawnXvfb(xvfb, width, height, ready, log);
+  std::string failure;
+  const std::string number = readDisplayNumber(ready[0], timeoutSeconds, failure);
   ::close(ready[0]);
 
   if (failure.empty()) {
-    name_ = ":" + number.substr(0, number.find('\n'));
+    name_ = ":" + number;
     if (!canConnectToDisplay(name_)) failure = "display " + name_ + " refuses connections";
   }
   if (!failure.empty()) {
