@@ -188,6 +188,163 @@ double drawnTableRadius(const nh::SceneFrame& frame, const nh::SceneBody& table,
   return radius;
 }
 
+// A body's mesh and how its surface reflects: `size` is the body's drawn size (a table's
+// radius may be grown beyond the model's, drawnTableRadius).
+struct BodyMesh {
+  vtkSmartPointer<vtkPolyData> poly;
+  double specular = 0.3, opacity = 1.0;
+};
+
+BodyMesh bodyMesh(const nh::SceneBody& sb, const Eigen::Vector3d& size) {
+  BodyMesh m;
+  switch (sb.kind) {
+    case nh::ShapeKind::Sphere: {
+      // Semi-axes along the body's x, y, z (an ellipsoid); y or z ≤ 0 take x's value.
+      const double r = sb.size.x();
+      const Eigen::Vector3d radii(r, sb.size.y() > 0 ? sb.size.y() : r,
+                                  sb.size.z() > 0 ? sb.size.z() : r);
+      m.poly = geometry::checkeredSphere(radii, kBallA, kBallB, 64);
+      break;
+    }
+    case nh::ShapeKind::Table: {
+      // A larger table keeps the model size's checker near the centre (up to 96 rings).
+      const double grown = size.x() / std::max(1e-12, std::abs(sb.size.x()));
+      m.poly = geometry::table(size.x(), sb.size.z(),
+                               static_cast<int>(std::clamp(6 * grown, 6.0, 96.0)));
+      m.specular = 0.12;
+      break;
+    }
+    case nh::ShapeKind::Disk:
+      m.poly =
+          geometry::sectoredDisk(sb.size.x(), sb.size.y(), Rgb{236, 190, 70}, Rgb{120, 90, 200});
+      break;
+    case nh::ShapeKind::Sleigh:
+      m.poly = geometry::sleigh(sb.size);
+      break;
+    case nh::ShapeKind::Particle:
+      m.poly = geometry::sphere(sb.size.x(), Rgb{250, 210, 70}, 40);
+      break;
+    case nh::ShapeKind::Body:
+      m.poly = geometry::box(sb.size, boxColours());
+      break;
+    case nh::ShapeKind::Guide:
+      if (sb.size.z() == 0) {
+        m.poly = geometry::square(sb.size.x(), sb.size.y(), Rgb{120, 200, 255});
+        m.opacity = 0.35;
+      } else {
+        m.poly =
+            geometry::box(sb.size, {Rgb{200, 205, 215}, Rgb{200, 205, 215}, Rgb{170, 175, 185},
+                                    Rgb{170, 175, 185}, Rgb{230, 232, 240}, Rgb{120, 120, 130}});
+        m.specular = 0.8;
+      }
+      break;
+    case nh::ShapeKind::Cylinder:
+      m.poly = geometry::stripedCylinder(sb.size.x(), sb.size.y(), Rgb{90, 170, 210},
+                                         Rgb{240, 236, 222});
+      break;
+  }
+  return m;
+}
+
+// The actor of a body's mesh, lit and coloured: its solid colour when it has one
+// (solidColour), and translucent orange for the comparison run.
+vtkSmartPointer<vtkActor> bodyActor(const BodyMesh& mesh, nh::ShapeKind kind,
+                                    const Eigen::Vector3d& colour, bool comparison) {
+  vtkSmartPointer<vtkActor> actor = meshActor(mesh.poly);
+  vtkProperty* p = actor->GetProperty();
+  p->SetSpecular(mesh.specular);
+  p->SetSpecularPower(40);
+  p->SetDiffuse(0.85);
+  p->SetAmbient(0.12);
+  p->SetOpacity(mesh.opacity);
+  if (kind == nh::ShapeKind::Body || kind == nh::ShapeKind::Sleigh) {
+    // Flat faces turned away from both lights would go black (a thin plate seen from its
+    // back was a dark slab): more ambient keeps their colour readable.
+    p->SetInterpolationToFlat();
+    p->SetAmbient(0.35);
+    p->SetDiffuse(0.7);
+  }
+  if (colour.x() >= 0) {
+    actor->GetMapper()->ScalarVisibilityOff();
+    p->SetColor(colour.x(), colour.y(), colour.z());
+  }
+  if (comparison) {
+    actor->GetMapper()->ScalarVisibilityOff();
+    const Rgb8 orange = kRunStyles[1].onDark;
+    p->SetColor(orange.r / 255.0, orange.g / 255.0, orange.b / 255.0);
+    p->SetOpacity(0.45);
+  }
+  return actor;
+}
+
+// Saturated mid-brightness colours: they read on the light table top, on the light and on
+// the dark background (a light yellow vanished on the table). Beside a comparison, each run's
+// trails take its colours from the one table of them (run_style.h).
+Rgb trailColour(size_t i, bool comparison, bool compared) {
+  static const Rgb primaryColours[] = {
+      {225, 30, 140}, {0, 145, 225}, {30, 165, 60}, {135, 80, 230}};
+  Rgb c = primaryColours[i % 4];
+  if (comparison || compared) {
+    const Rgb8 run = kRunStyles[comparison ? 1 : 0].trails[i % 4];
+    c = Rgb{run.r, run.g, run.b};
+  }
+  return c;
+}
+
+// The samples of a span a trail draws. Long trails are thinned to every stride-th sample
+// (anchored to the absolute sample index, so the drawn points do not shimmer as the window
+// slides); the newest samples are always drawn. Sub-pixel spacing makes this invisible.
+void thinnedSamples(const TrailSpan& s, std::vector<size_t>& idx) {
+  constexpr size_t kMaxDrawn = 8000;
+  const size_t stride = (s.count + kMaxDrawn - 1) / kMaxDrawn;
+  idx.clear();
+  for (size_t k = (s.first % stride == 0) ? 0 : stride - s.first % stride; k < s.count; k += stride)
+    idx.push_back(k);
+  if (idx.empty() || idx.back() != s.count - 1) idx.push_back(s.count - 1);
+}
+
+// Fills `poly` with one polyline through the samples idx of span s, in colour c, fading from
+// opaque (newest) to 15 % (oldest), lifted by `lift` along z.
+void fillTrail(vtkPolyData* poly, const TrailSpan& s, const std::vector<size_t>& idx, Rgb c,
+               double lift) {
+  const auto n = static_cast<vtkIdType>(idx.size());
+  vtkNew<vtkPoints> points;
+  points->SetDataTypeToFloat();
+  points->SetNumberOfPoints(n);
+  auto* xyz = static_cast<float*>(points->GetVoidPointer(0));
+  vtkNew<vtkUnsignedCharArray> colours;
+  colours->SetNumberOfComponents(4);
+  colours->SetNumberOfTuples(n);
+  colours->SetName("Colors");
+  unsigned char* rgba = colours->GetPointer(0);
+  const double last = static_cast<double>(std::max<size_t>(1, s.count - 1));
+  vtkNew<vtkIdTypeArray> connectivity;
+  connectivity->SetNumberOfValues(n);
+  vtkNew<vtkIdTypeArray> offsets;
+  offsets->SetNumberOfValues(2);
+  offsets->SetValue(0, 0);
+  offsets->SetValue(1, n);
+  for (vtkIdType j = 0; j < n; ++j) {
+    const size_t k = idx[j];
+    xyz[3 * j] = static_cast<float>(s.x[k]);
+    xyz[3 * j + 1] = static_cast<float>(s.y[k]);
+    xyz[3 * j + 2] = static_cast<float>(s.z[k] + lift);
+    const double age = 1.0 - k / last;  // 0 newest, 1 oldest
+    rgba[4 * j] = c.r;
+    rgba[4 * j + 1] = c.g;
+    rgba[4 * j + 2] = c.b;
+    rgba[4 * j + 3] = static_cast<unsigned char>(std::lround(255 * (1.0 - 0.85 * age)));
+    connectivity->SetValue(j, j);
+  }
+  vtkNew<vtkCellArray> line;
+  line->SetData(offsets, connectivity);
+  poly->Initialize();
+  poly->SetPoints(points);
+  poly->SetLines(line);
+  poly->GetPointData()->SetScalars(colours);
+  poly->Modified();
+}
+
 }  // namespace
 
 struct SceneRenderer::Body {
@@ -439,78 +596,7 @@ void SceneRenderer::updateBodies() {
       b.kind = sb.kind;
       b.size = size;
       b.colour = colour;
-      vtkSmartPointer<vtkPolyData> poly;
-      double specular = 0.3, opacity = 1.0;
-      switch (sb.kind) {
-        case nh::ShapeKind::Sphere: {
-          // Semi-axes along the body's x, y, z (an ellipsoid); y or z ≤ 0 take x's value.
-          const double r = sb.size.x();
-          const Eigen::Vector3d radii(r, sb.size.y() > 0 ? sb.size.y() : r,
-                                      sb.size.z() > 0 ? sb.size.z() : r);
-          poly = geometry::checkeredSphere(radii, kBallA, kBallB, 64);
-          break;
-        }
-        case nh::ShapeKind::Table: {
-          // A larger table keeps the model size's checker near the centre (up to 96 rings).
-          const double grown = size.x() / std::max(1e-12, std::abs(sb.size.x()));
-          poly = geometry::table(size.x(), sb.size.z(),
-                                 static_cast<int>(std::clamp(6 * grown, 6.0, 96.0)));
-          specular = 0.12;
-          break;
-        }
-        case nh::ShapeKind::Disk:
-          poly = geometry::sectoredDisk(sb.size.x(), sb.size.y(), Rgb{236, 190, 70},
-                                        Rgb{120, 90, 200});
-          break;
-        case nh::ShapeKind::Sleigh:
-          poly = geometry::sleigh(sb.size);
-          break;
-        case nh::ShapeKind::Particle:
-          poly = geometry::sphere(sb.size.x(), Rgb{250, 210, 70}, 40);
-          break;
-        case nh::ShapeKind::Body:
-          poly = geometry::box(sb.size, boxColours());
-          break;
-        case nh::ShapeKind::Guide:
-          if (sb.size.z() == 0) {
-            poly = geometry::square(sb.size.x(), sb.size.y(), Rgb{120, 200, 255});
-            opacity = 0.35;
-          } else {
-            poly = geometry::box(sb.size,
-                                 {Rgb{200, 205, 215}, Rgb{200, 205, 215}, Rgb{170, 175, 185},
-                                  Rgb{170, 175, 185}, Rgb{230, 232, 240}, Rgb{120, 120, 130}});
-            specular = 0.8;
-          }
-          break;
-        case nh::ShapeKind::Cylinder:
-          poly = geometry::stripedCylinder(sb.size.x(), sb.size.y(), Rgb{90, 170, 210},
-                                           Rgb{240, 236, 222});
-          break;
-      }
-      b.actor = meshActor(poly);
-      vtkProperty* p = b.actor->GetProperty();
-      p->SetSpecular(specular);
-      p->SetSpecularPower(40);
-      p->SetDiffuse(0.85);
-      p->SetAmbient(0.12);
-      p->SetOpacity(opacity);
-      if (sb.kind == nh::ShapeKind::Body || sb.kind == nh::ShapeKind::Sleigh) {
-        // Flat faces turned away from both lights would go black (a thin plate seen from its
-        // back was a dark slab): more ambient keeps their colour readable.
-        p->SetInterpolationToFlat();
-        p->SetAmbient(0.35);
-        p->SetDiffuse(0.7);
-      }
-      if (colour.x() >= 0) {
-        b.actor->GetMapper()->ScalarVisibilityOff();
-        p->SetColor(colour.x(), colour.y(), colour.z());
-      }
-      if (comparison) {
-        b.actor->GetMapper()->ScalarVisibilityOff();
-        const Rgb8 orange = kRunStyles[1].onDark;
-        p->SetColor(orange.r / 255.0, orange.g / 255.0, orange.b / 255.0);
-        p->SetOpacity(0.45);
-      }
+      b.actor = bodyActor(bodyMesh(sb, size), sb.kind, colour, comparison);
       renderer_->AddActor(b.actor);
     }
     b.actor->SetVisibility(visible_ && !skip);
@@ -640,12 +726,6 @@ std::vector<std::string> SceneRenderer::legendLines() const {
 
 void SceneRenderer::updateTrails(const std::vector<TrailSpan>& spans) {
   const bool comparison = role_ == SceneRole::Comparison;
-  // Saturated mid-brightness colours: they read on the light table top, on the light and on
-  // the dark background (a light yellow vanished on the table). Beside a comparison, each run's
-  // trails take its colours from the one table of them (run_style.h).
-  static const Rgb primaryColours[] = {
-      {225, 30, 140}, {0, 145, 225}, {30, 165, 60}, {135, 80, 230}};
-
   // One trail actor per span, matched by position.
   while (trails_.size() > spans.size()) {
     renderer_->RemoveActor(trails_.back()->actor);
@@ -677,60 +757,10 @@ void SceneRenderer::updateTrails(const std::vector<TrailSpan>& spans) {
     t.actor->GetProperty()->SetLineWidth(
         static_cast<float>(3.0 * std::clamp(options_.pixelRatio, 0.5, 4.0)));
     if (!show) continue;
-    Rgb c = primaryColours[i % 4];
-    if (comparison || compared_) {
-      const Rgb8 run = kRunStyles[comparison ? 1 : 0].trails[i % 4];
-      c = Rgb{run.r, run.g, run.b};
-    }
-    // Long trails are thinned to every stride-th sample (anchored to the absolute sample
-    // index, so the drawn points do not shimmer as the window slides); the newest samples
-    // are always drawn. Sub-pixel spacing makes this invisible.
-    constexpr size_t kMaxDrawn = 8000;
-    const size_t stride = (s.count + kMaxDrawn - 1) / kMaxDrawn;
-    std::vector<size_t>& idx = t.indices;
-    idx.clear();
-    for (size_t k = (s.first % stride == 0) ? 0 : stride - s.first % stride; k < s.count;
-         k += stride)
-      idx.push_back(k);
-    if (idx.empty() || idx.back() != s.count - 1) idx.push_back(s.count - 1);
-    const auto n = static_cast<vtkIdType>(idx.size());
-    vtkNew<vtkPoints> points;
-    points->SetDataTypeToFloat();
-    points->SetNumberOfPoints(n);
-    auto* xyz = static_cast<float*>(points->GetVoidPointer(0));
-    vtkNew<vtkUnsignedCharArray> colours;
-    colours->SetNumberOfComponents(4);
-    colours->SetNumberOfTuples(n);
-    colours->SetName("Colors");
-    unsigned char* rgba = colours->GetPointer(0);
+    thinnedSamples(s, t.indices);
     // Lifted a little off the table so the contact trail does not fight with its surface.
     const double lift = s.inMovingFrame ? 0.003 * frame_.extent : 0.0;
-    const double last = static_cast<double>(std::max<size_t>(1, s.count - 1));
-    vtkNew<vtkIdTypeArray> connectivity;
-    connectivity->SetNumberOfValues(n);
-    vtkNew<vtkIdTypeArray> offsets;
-    offsets->SetNumberOfValues(2);
-    offsets->SetValue(0, 0);
-    offsets->SetValue(1, n);
-    for (vtkIdType j = 0; j < n; ++j) {
-      const size_t k = idx[j];
-      xyz[3 * j] = static_cast<float>(s.x[k]);
-      xyz[3 * j + 1] = static_cast<float>(s.y[k]);
-      xyz[3 * j + 2] = static_cast<float>(s.z[k] + lift);
-      const double age = 1.0 - k / last;  // 0 newest, 1 oldest
-      rgba[4 * j] = c.r;
-      rgba[4 * j + 1] = c.g;
-      rgba[4 * j + 2] = c.b;
-      rgba[4 * j + 3] = static_cast<unsigned char>(std::lround(255 * (1.0 - 0.85 * age)));
-      connectivity->SetValue(j, j);
-    }
-    vtkNew<vtkCellArray> line;
-    line->SetData(offsets, connectivity);
-    t.poly->Initialize();
-    t.poly->SetPoints(points);
-    t.poly->SetLines(line);
-    t.poly->GetPointData()->SetScalars(colours);
-    t.poly->Modified();
+    fillTrail(t.poly, s, t.indices, trailColour(i, comparison, compared_), lift);
     if (s.inMovingFrame)
       setPose(t.actor, Eigen::Vector3d::Zero(), frame_.movingFrame);
     else
