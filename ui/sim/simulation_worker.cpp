@@ -6,8 +6,103 @@
 namespace nhui {
 
 namespace {
+
 struct ChunkAbandoned {};  // thrown by the step check: a new job or a halt is waiting
+
+// One run of the job: its simulation and the scratch its records are computed in.
+struct LiveRun {
+  std::unique_ptr<nh::Simulation> sim;
+  RecordLayout layout;
+  bool failed = false;
+  nh::Observables obs;
+  std::vector<double> row;
+  nh::SceneFrame scene;
+  std::vector<double> buffer;
+  nh::EnergyDriftWatch drift;
+  nh::ConstraintRankWatch rank;
+  bool driftReported = false, rankReported = false;
+};
+
+// The simulation of one run set up at the job's start; a new job or a halt (`abandon`) gives
+// up its chunk at the next step. Throws what nh::Simulation throws for a refused start.
+std::unique_ptr<nh::Simulation> startedSimulation(const SimulationWorker::RunSetup& setup,
+                                                  const SimulationWorker::Job& job,
+                                                  const std::atomic<bool>& abandon) {
+  auto sim = std::make_unique<nh::Simulation>(setup.system, setup.dynamics, setup.formulation,
+                                              setup.options);
+  // State first: setting the parameters projects the current state onto the
+  // constraints as they read with the new values (the table's Ω, say).
+  sim->setState(job.t0, setup.x0);
+  sim->setParameters(setup.parameters);
+  sim->setGrowthLookahead(job.growthLookahead);
+  sim->setStepCheck([&abandon](double) {
+    if (abandon.load(std::memory_order_relaxed)) throw ChunkAbandoned{};
+  });
+  return sim;
+}
+
+// Integrates `run` up to tEnd, its records into run.buffer (the restart state left out when
+// the job says it is recorded already). A failure is kept in `error` and marks the run
+// failed; ChunkAbandoned is passed on.
+void advanceRun(LiveRun& run, const SimulationWorker::Job& job, bool firstChunk, double tEnd,
+                std::string& error) {
+  const int stride = run.layout.stride();
+  run.buffer.clear();
+  bool skipFirst = !job.emitInitial && firstChunk;
+  try {
+    run.sim->advance(tEnd, job.dtOut, [&](double t, const double* x) {
+      if (skipFirst) {  // the restart state is already recorded
+        skipFirst = false;
+        return;
+      }
+      const size_t at = run.buffer.size();
+      run.buffer.resize(at + stride);
+      try {
+        fillRecord(run.sim->equations(), run.sim->workspace(), run.layout, t, x, run.obs, run.row,
+                   run.scene, run.buffer.data() + at);
+      } catch (...) {
+        // A sample whose observables cannot be computed (a non-regular state, say) is
+        // not recorded: a half-filled record would show as a sample at zero.
+        run.buffer.resize(at);
+        throw;
+      }
+      if (!run.driftReported)
+        run.drift.add(run.sim->equations(), run.sim->workspace(), t, x, run.obs.energy);
+      if (!run.rankReported) run.rank.add(t, run.obs);
+    });
+  } catch (const ChunkAbandoned&) {
+    throw;
+  } catch (const std::exception& e) {
+    error = e.what();
+    run.failed = true;
+  }
+}
+
+// What the run's watches say for the first time (energy drift, constraint rank): both,
+// joined, when they come in the same chunk; each is said once per job.
+std::string newWarnings(LiveRun& run) {
+  std::string warning;
+  if (!run.driftReported && !(warning = run.drift.warning()).empty()) run.driftReported = true;
+  if (!run.rankReported) {
+    const std::string rank = run.rank.warning();
+    if (!rank.empty()) {
+      warning += (warning.empty() ? "" : "; ") + rank;
+      run.rankReported = true;
+    }
+  }
+  return warning;
+}
+
 }  // namespace
+
+// What the thread works on: the job taken last, its runs and the next chunk. Only the
+// worker thread touches it.
+struct SimulationWorker::LoopState {
+  std::vector<LiveRun> runs;
+  Job job;
+  bool active = false;
+  long chunk = 0;
+};
 
 SimulationWorker::SimulationWorker() {
   thread_ = std::thread([this] { loop(); });
@@ -64,140 +159,93 @@ std::vector<SimulationWorker::Output> SimulationWorker::take() {
 }
 
 void SimulationWorker::loop() {
-  struct Run {
-    std::unique_ptr<nh::Simulation> sim;
-    RecordLayout layout;
-    bool failed = false;
-    nh::Observables obs;
-    std::vector<double> row;
-    nh::SceneFrame scene;
-    std::vector<double> buffer;
-    nh::EnergyDriftWatch drift;
-    nh::ConstraintRankWatch rank;
-    bool driftReported = false, rankReported = false;
-  };
-  std::vector<Run> runs;
-  Job job;
-  bool active = false;
-  long chunk = 0;
-
+  LoopState state;
   while (true) {
-    {
-      std::unique_lock lock(mutex_);
-      auto ready = [&] {
-        if (stop_ || pending_ || haltRequested_ != haltAcknowledged_) return true;
-        if (!active) return false;
-        return job.t0 + chunk * kChunkSamples * job.dtOut < target_.load();
-      };
-      // No timeout: every change of what `ready` reads is made under the mutex and notified.
-      while (!ready()) {
-        if (beforeWait_) beforeWait_();
-        wake_.wait(lock);
-      }
-      if (stop_) return;
-      abandon_.store(false);  // what was asked for is taken up now, under the lock
-      if (haltRequested_ != haltAcknowledged_) {
-        active = false;
-        runs.clear();
-        haltAcknowledged_ = haltRequested_;
-        haltDone_.notify_all();
-        continue;
-      }
-      if (pending_) {
-        job = std::move(*pending_);
-        pending_.reset();
-        lock.unlock();
-        runs.clear();
-        active = true;
-        chunk = 0;
-        reached_.store(job.t0);
-        for (size_t i = 0; i < job.runs.size(); ++i) {
-          RunSetup& setup = job.runs[i];
-          Run run;
-          run.layout = setup.layout;
-          try {
-            run.sim = std::make_unique<nh::Simulation>(setup.system, setup.dynamics,
-                                                       setup.formulation, setup.options);
-            // State first: setting the parameters projects the current state onto the
-            // constraints as they read with the new values (the table's Ω, say).
-            run.sim->setState(job.t0, setup.x0);
-            run.sim->setParameters(setup.parameters);
-            run.sim->setGrowthLookahead(job.growthLookahead);
-            run.sim->setStepCheck([this](double) {
-              if (abandon_.load(std::memory_order_relaxed)) throw ChunkAbandoned{};
-            });
-          } catch (const std::exception& e) {
-            run.failed = true;
-            std::lock_guard relock(mutex_);
-            outbox_.push_back({job.epoch, static_cast<int>(i), 0, {}, e.what(), {}});
-          }
-          runs.push_back(std::move(run));
-        }
-        if (runs.empty() || runs[0].failed) active = false;
-        continue;
-      }
+    std::unique_lock lock(mutex_);
+    waitForWork(lock, state);
+    if (stop_) return;
+    abandon_.store(false);  // what was asked for is taken up now, under the lock
+    if (haltRequested_ != haltAcknowledged_) {
+      acknowledgeHalt(state);
+      continue;
     }
-
-    // One chunk of every live run, outside the lock.
-    const double tEnd = job.t0 + (chunk + 1) * kChunkSamples * job.dtOut;
-    std::vector<Output> produced;
-    bool abandoned = false;
-    for (size_t i = 0; i < runs.size() && !abandoned; ++i) {
-      Run& run = runs[i];
-      if (run.failed) continue;
-      const int stride = run.layout.stride();
-      run.buffer.clear();
-      bool skipFirst = !job.emitInitial && chunk == 0;
-      std::string error;
-      try {
-        run.sim->advance(tEnd, job.dtOut, [&](double t, const double* x) {
-          if (skipFirst) {  // the restart state is already recorded
-            skipFirst = false;
-            return;
-          }
-          const size_t at = run.buffer.size();
-          run.buffer.resize(at + stride);
-          try {
-            fillRecord(run.sim->equations(), run.sim->workspace(), run.layout, t, x, run.obs,
-                       run.row, run.scene, run.buffer.data() + at);
-          } catch (...) {
-            // A sample whose observables cannot be computed (a non-regular state, say) is
-            // not recorded: a half-filled record would show as a sample at zero.
-            run.buffer.resize(at);
-            throw;
-          }
-          if (!run.driftReported)
-            run.drift.add(run.sim->equations(), run.sim->workspace(), t, x, run.obs.energy);
-          if (!run.rankReported) run.rank.add(t, run.obs);
-        });
-      } catch (const ChunkAbandoned&) {
-        abandoned = true;  // the runs are replaced or dropped next: nothing of this chunk counts
-        break;
-      } catch (const std::exception& e) {
-        error = e.what();
-        run.failed = true;
-      }
-      std::string warning;  // both, joined, when they come in the same chunk
-      if (!run.driftReported && !(warning = run.drift.warning()).empty()) run.driftReported = true;
-      if (!run.rankReported) {
-        const std::string rank = run.rank.warning();
-        if (!rank.empty()) {
-          warning += (warning.empty() ? "" : "; ") + rank;
-          run.rankReported = true;
-        }
-      }
-      if (!run.buffer.empty() || !error.empty() || !warning.empty())
-        produced.push_back({job.epoch, static_cast<int>(i), stride, run.buffer, error, warning});
+    if (pending_) {
+      Job job = std::move(*pending_);
+      pending_.reset();
+      lock.unlock();
+      startJob(std::move(job), state);
+      continue;
     }
-    if (abandoned) continue;
-    ++chunk;
-    reached_.store(tEnd);
-    {
-      std::lock_guard lock(mutex_);
-      for (auto& o : produced) outbox_.push_back(std::move(o));
-      if (runs.empty() || runs[0].failed) active = false;
-    }
+    lock.unlock();
+    runChunk(state);
   }
+}
+
+void SimulationWorker::waitForWork(std::unique_lock<std::mutex>& lock, const LoopState& state) {
+  auto ready = [&] {
+    if (stop_ || pending_ || haltRequested_ != haltAcknowledged_) return true;
+    if (!state.active) return false;
+    return state.job.t0 + state.chunk * kChunkSamples * state.job.dtOut < target_.load();
+  };
+  // No timeout: every change of what `ready` reads is made under the mutex and notified.
+  while (!ready()) {
+    if (beforeWait_) beforeWait_();
+    wake_.wait(lock);
+  }
+}
+
+void SimulationWorker::acknowledgeHalt(LoopState& state) {
+  state.active = false;
+  state.runs.clear();
+  haltAcknowledged_ = haltRequested_;
+  haltDone_.notify_all();
+}
+
+void SimulationWorker::startJob(Job job, LoopState& state) {
+  state.job = std::move(job);
+  state.runs.clear();
+  state.active = true;
+  state.chunk = 0;
+  reached_.store(state.job.t0);
+  for (size_t i = 0; i < state.job.runs.size(); ++i) {
+    LiveRun run;
+    run.layout = state.job.runs[i].layout;
+    try {
+      run.sim = startedSimulation(state.job.runs[i], state.job, abandon_);
+    } catch (const std::exception& e) {
+      run.failed = true;
+      std::lock_guard relock(mutex_);
+      outbox_.push_back({state.job.epoch, static_cast<int>(i), 0, {}, e.what(), {}});
+    }
+    state.runs.push_back(std::move(run));
+  }
+  if (state.runs.empty() || state.runs[0].failed) state.active = false;
+}
+
+void SimulationWorker::runChunk(LoopState& state) {
+  // One chunk of every live run, outside the lock.
+  const Job& job = state.job;
+  const double tEnd = job.t0 + (state.chunk + 1) * kChunkSamples * job.dtOut;
+  std::vector<Output> produced;
+  for (size_t i = 0; i < state.runs.size(); ++i) {
+    LiveRun& run = state.runs[i];
+    if (run.failed) continue;
+    std::string error;
+    try {
+      advanceRun(run, job, state.chunk == 0, tEnd, error);
+    } catch (const ChunkAbandoned&) {
+      return;  // the runs are replaced or dropped next: nothing of this chunk counts
+    }
+    const std::string warning = newWarnings(run);
+    if (!run.buffer.empty() || !error.empty() || !warning.empty())
+      produced.push_back(
+          {job.epoch, static_cast<int>(i), run.layout.stride(), run.buffer, error, warning});
+  }
+  ++state.chunk;
+  reached_.store(tEnd);
+  std::lock_guard lock(mutex_);
+  for (auto& o : produced) outbox_.push_back(std::move(o));
+  if (state.runs.empty() || state.runs[0].failed) state.active = false;
 }
 
 }  // namespace nhui

@@ -75,7 +75,17 @@ class SimulationWorker {
   void setBeforeWaitHook(std::function<void()> hook);
 
  private:
+  struct LoopState;  // the job the thread works on, its runs and the next chunk
   void loop();
+  // With the mutex held: waits until there is something to do (a stop, a new job, a halt, or
+  // a chunk to integrate below the target).
+  void waitForWork(std::unique_lock<std::mutex>& lock, const LoopState& state);
+  void acknowledgeHalt(LoopState& state);  // with the mutex held: the runs are dropped
+  // Without the mutex: sets up the job's runs (a run that cannot start says why in the outbox).
+  void startJob(Job job, LoopState& state);
+  // Without the mutex: integrates one chunk of every live run and posts what it gave, unless
+  // a new job or a halt abandoned it.
+  void runChunk(LoopState& state);
 
   std::thread thread_;
   mutable std::mutex mutex_;
