@@ -69,6 +69,45 @@ QSize parseWindowSize(const QString& text) {
   return QSize(w, h);
 }
 
+// nhlab's options, declared once: the parser and each option it knows.
+struct Options {
+  QCommandLineParser parser;
+  QCommandLineOption system{"system", "Start with this catalogue system.", "name"};
+  QCommandLineOption screenshot{"screenshot", "Save a screenshot of the window to FILE and quit.",
+                                "file"};
+  QCommandLineOption viewShot{"view-screenshot", "Also save the 3D view alone to FILE.", "file"};
+  QCommandLineOption after{"after", "Seconds to run before the screenshot (default 3).", "seconds",
+                           "3"};
+  QCommandLineOption presentation{"presentation", "Start in presentation mode."};
+  QCommandLineOption size{"size", "Window size WxH (default 1600x1000).", "WxH"};
+  QCommandLineOption speed{"speed", "Playback speed (0.01 to 1000).", "factor"};
+  QCommandLineOption compare{"compare", "Compare: vakonomic or PARAM=VALUE (ghost run).", "what"};
+  QCommandLineOption noSettings{"no-settings", "Neither read nor write saved preferences."};
+  QCommandLineOption set{"set", "Set a parameter NAME=VALUE.", "assignment"};
+  QCommandLineOption show{
+      "show", "Comma list of extras to show: angular,follow,table-frame,edit,equations.", "list"};
+  QCommandLineOption edit{
+      "edit", "Open the model editor on the system's model file (a copy for a built-in system)."};
+  QCommandLineOption openModel{
+      "open-model", "Open a model file in the editor; run it if it loads, else mark its error.",
+      "file"};
+  QCommandLineOption study{
+      "study", "Show a CSV of nhsim sweep or nhsim linearize --sweep in the Study dock.", "file"};
+
+  // Parses the application's arguments; --help, --version and unknown options end nhlab here.
+  void process(const QApplication& app) {
+    parser.setApplicationDescription("Nonholonomic Lab: watch nonholonomic systems move.");
+    parser.addHelpOption();
+    parser.addVersionOption();
+    parser.addPositionalArgument("scenario", "Scenario file (JSON, as written by nhsim) to open.",
+                                 "[scenario.json]");
+    parser.addOptions({system, screenshot, viewShot, after, presentation, size, speed, compare,
+                       noSettings, set, show, edit, openModel, study});
+    parser.process(app);
+  }
+  bool scripted() const { return parser.isSet(screenshot) || parser.isSet(viewShot); }
+};
+
 // What the command line asks for beyond the parser's own checks, validated before any window
 // exists so that a mistake costs one line on stderr.
 struct Request {
@@ -77,13 +116,29 @@ struct Request {
   std::optional<std::pair<std::string, double>> ghost;      // --compare NAME=VALUE
   bool vakonomic = false;                                   // --compare vakonomic
 };
-}  // namespace
 
-int main(int argc, char** argv) {
-  if (!checkDisplay(argc, argv)) return 1;
-  // VTK needs an OpenGL 3.2 core context; set it before any GL widget exists.
-  QSurfaceFormat::setDefaultFormat(nhui::VtkViewWidget::vtkSurfaceFormat());
-  QApplication app(argc, argv);
+// The request of the options; throws nh::Error (a UsageError, or an unreadable model file).
+Request requestOf(const Options& o) {
+  Request request;
+  const QCommandLineParser& parser = o.parser;
+  if (parser.isSet(o.size)) request.size = parseWindowSize(parser.value(o.size));
+  for (const QString& assignment : parser.values(o.set))
+    request.assignments.push_back(nh::cli::parseAssignment(assignment.toStdString(), "--set"));
+  if (parser.isSet(o.compare)) {
+    const QString what = parser.value(o.compare);
+    if (what == "vakonomic")
+      request.vakonomic = true;
+    else
+      request.ghost = nh::cli::parseAssignment(what.toStdString(), "--compare");
+  }
+  // Read here so that an unreadable file costs one line instead of a dialog.
+  if (parser.isSet(o.openModel))
+    nh::readRegularFile(parser.value(o.openModel).toStdString(), "model file");
+  return request;
+}
+
+// The application object's names, icon and number format.
+void setUpApplication() {
   // QApplication takes the locale from the environment; files written with printf/strtod
   // (CSV, JSON) keep the decimal point whatever it is.
   std::setlocale(LC_NUMERIC, "C");
@@ -92,140 +147,129 @@ int main(int argc, char** argv) {
   QApplication::setApplicationVersion(nh::kVersion);
   QApplication::setDesktopFileName(nhres::applicationId());
   QApplication::setWindowIcon(nhres::applicationIcon());
+}
 
-  QCommandLineParser parser;
-  parser.setApplicationDescription("Nonholonomic Lab: watch nonholonomic systems move.");
-  parser.addHelpOption();
-  parser.addVersionOption();
-  parser.addPositionalArgument("scenario", "Scenario file (JSON, as written by nhsim) to open.",
-                               "[scenario.json]");
-  QCommandLineOption systemOption("system", "Start with this catalogue system.", "name");
-  QCommandLineOption screenshotOption("screenshot",
-                                      "Save a screenshot of the window to FILE and quit.", "file");
-  QCommandLineOption viewShotOption("view-screenshot", "Also save the 3D view alone to FILE.",
-                                    "file");
-  QCommandLineOption afterOption("after", "Seconds to run before the screenshot (default 3).",
-                                 "seconds", "3");
-  QCommandLineOption presentationOption("presentation", "Start in presentation mode.");
-  QCommandLineOption sizeOption("size", "Window size WxH (default 1600x1000).", "WxH");
-  QCommandLineOption speedOption("speed", "Playback speed (0.01 to 1000).", "factor");
-  QCommandLineOption compareOption("compare", "Compare: vakonomic or PARAM=VALUE (ghost run).",
-                                   "what");
-  QCommandLineOption noSettingsOption("no-settings", "Neither read nor write saved preferences.");
-  QCommandLineOption setOption("set", "Set a parameter NAME=VALUE.", "assignment");
-  QCommandLineOption optionsOption(
-      "show", "Comma list of extras to show: angular,follow,table-frame,edit,equations.", "list");
-  QCommandLineOption editOption(
-      "edit", "Open the model editor on the system's model file (a copy for a built-in system).");
-  QCommandLineOption openModelOption(
-      "open-model", "Open a model file in the editor; run it if it loads, else mark its error.",
-      "file");
-  QCommandLineOption studyOption(
-      "study", "Show a CSV of nhsim sweep or nhsim linearize --sweep in the Study dock.", "file");
-  parser.addOptions({systemOption, screenshotOption, viewShotOption, afterOption,
-                     presentationOption, sizeOption, speedOption, compareOption, noSettingsOption,
-                     setOption, optionsOption, editOption, openModelOption, studyOption});
-  parser.process(app);
-
-  Request request;
-  try {
-    if (parser.isSet(sizeOption)) request.size = parseWindowSize(parser.value(sizeOption));
-    for (const QString& assignment : parser.values(setOption))
-      request.assignments.push_back(nh::cli::parseAssignment(assignment.toStdString(), "--set"));
-    if (parser.isSet(compareOption)) {
-      const QString what = parser.value(compareOption);
-      if (what == "vakonomic")
-        request.vakonomic = true;
-      else
-        request.ghost = nh::cli::parseAssignment(what.toStdString(), "--compare");
-    }
-    // Read here so that an unreadable file costs one line instead of a dialog.
-    if (parser.isSet(openModelOption))
-      nh::readRegularFile(parser.value(openModelOption).toStdString(), "model file");
-  } catch (const nh::Error& e) {
-    std::fprintf(stderr, "nhlab: error: %s\n", e.what());
-    return nh::cli::kInputError;
-  }
-
-  const bool scripted = parser.isSet(screenshotOption) || parser.isSet(viewShotOption);
-  nhui::MainWindow window(!parser.isSet(noSettingsOption) && !scripted);
-  if (request.size) window.resize(*request.size);
-  window.show();
+// What the window starts with: a scenario file, else a catalogue system; then the model
+// editor on a model file or on the system's own.
+void openStart(nhui::MainWindow& window, const Options& o) {
+  const QCommandLineParser& parser = o.parser;
   if (!parser.positionalArguments().isEmpty()) {
     // The reason, as the window's banner gives it ("Could not open F: …"), in one line.
     if (!window.openScenario(parser.positionalArguments().first()))
       std::fprintf(stderr, "nhlab: error: %s\n",
                    nh::cli::oneLine(window.errorBanner()->text().toStdString()).c_str());
-  } else if (parser.isSet(systemOption)) {
-    window.chooseSystem(parser.value(systemOption));
+  } else if (parser.isSet(o.system)) {
+    window.chooseSystem(parser.value(o.system));
   }
-  if (parser.isSet(openModelOption)) {
-    window.openModelFile(parser.value(openModelOption));
-  } else if (parser.isSet(editOption)) {
+  if (parser.isSet(o.openModel)) {
+    window.openModelFile(parser.value(o.openModel));
+  } else if (parser.isSet(o.edit)) {
     if (nh::catalogueEntry(window.controller()->system()).modelText.empty())
       std::fprintf(stderr, "nhlab: %s has no model file to edit (it is written in C++ only)\n",
                    window.controller()->system().name().c_str());
     else
       window.editSystem();
   }
+}
+
+// The parameter values, the playback speed and the comparison asked for. False (the error
+// printed) when a value is refused.
+bool applyValues(nhui::MainWindow& window, const Options& o, const Request& request) {
   nhui::SimulationController* controller = window.controller();
   for (const auto& [name, value] : request.assignments) {
     try {
       controller->setParameter(name, value);
     } catch (const nh::Error& e) {
       std::fprintf(stderr, "nhlab: error: %s\n", e.what());
-      return nh::cli::kInputError;
+      return false;
     }
   }
-  if (parser.isSet(speedOption)) controller->setSpeed(parser.value(speedOption).toDouble());
+  if (o.parser.isSet(o.speed)) controller->setSpeed(o.parser.value(o.speed).toDouble());
   if (request.vakonomic) window.setCompare(nhui::CompareMode::Vakonomic);
   if (request.ghost)
     window.setCompare(nhui::CompareMode::Ghost, QString::fromStdString(request.ghost->first),
                       request.ghost->second);
-  const QStringList extras = parser.value(optionsOption).split(',', Qt::SkipEmptyParts);
+  return true;
+}
+
+// The extras of --show that apply before the run starts (all but "edit"), and presentation
+// mode.
+void showExtras(nhui::MainWindow& window, const Options& o, const QStringList& extras) {
   if (extras.contains("angular")) {
-    nhui::SceneDisplayOptions o = window.sceneView()->options();
-    o.angularVelocityArrows = true;
-    window.sceneView()->setOptions(o);
+    nhui::SceneDisplayOptions options = window.sceneView()->options();
+    options.angularVelocityArrows = true;
+    window.sceneView()->setOptions(options);
   }
   if (extras.contains("follow")) window.sceneView()->setFollow(true);
   if (extras.contains("equations")) window.showEquations();
   if (extras.contains("table-frame") && window.tableFrameAction()->isEnabled())
     window.tableFrameAction()->setChecked(true);
-  if (parser.isSet(presentationOption)) window.setPresentationMode(true);
-  if (parser.isSet(studyOption)) {
-    window.studyDock()->show();
-    window.studyDock()->raise();
-    window.resizeDocks({window.studyDock()}, {window.height() / 2}, Qt::Vertical);
-    if (!window.studyPanel()->openCsv(parser.value(studyOption))) {
-      std::fprintf(stderr, "nhlab: error: %s\n",
-                   qPrintable(window.studyPanel()->messageLabel()->text()));
-      return nh::cli::kInputError;
+  if (o.parser.isSet(o.presentation)) window.setPresentationMode(true);
+}
+
+// --study: the Study dock shown with the CSV. False (the error printed) when it cannot be read.
+bool openStudy(nhui::MainWindow& window, const QString& path) {
+  window.studyDock()->show();
+  window.studyDock()->raise();
+  window.resizeDocks({window.studyDock()}, {window.height() / 2}, Qt::Vertical);
+  if (window.studyPanel()->openCsv(path)) return true;
+  std::fprintf(stderr, "nhlab: error: %s\n",
+               qPrintable(window.studyPanel()->messageLabel()->text()));
+  return false;
+}
+
+// --screenshot, --view-screenshot: saved after --after seconds, then nhlab quits.
+void scheduleScreenshots(QApplication& app, nhui::MainWindow& window, const Options& o) {
+  const int ms = static_cast<int>(1000 * o.parser.value(o.after).toDouble());
+  QTimer::singleShot(ms, &app, [&app, &window, &o] {
+    if (o.parser.isSet(o.screenshot)) {
+      const QString path = o.parser.value(o.screenshot);
+      if (!window.grab().save(path))
+        std::fprintf(stderr, "nhlab: could not write %s\n", qPrintable(path));
     }
+    if (o.parser.isSet(o.viewShot)) {
+      const QString path = o.parser.value(o.viewShot);
+      if (!window.sceneView()->grabFramebuffer().save(path))
+        std::fprintf(stderr, "nhlab: could not write %s\n", qPrintable(path));
+    }
+    app.quit();
+  });
+}
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (!checkDisplay(argc, argv)) return 1;
+  // VTK needs an OpenGL 3.2 core context; set it before any GL widget exists.
+  QSurfaceFormat::setDefaultFormat(nhui::VtkViewWidget::vtkSurfaceFormat());
+  QApplication app(argc, argv);
+  setUpApplication();
+  Options options;
+  options.process(app);
+  Request request;
+  try {
+    request = requestOf(options);
+  } catch (const nh::Error& e) {
+    std::fprintf(stderr, "nhlab: error: %s\n", e.what());
+    return nh::cli::kInputError;
   }
+
+  nhui::MainWindow window(!options.parser.isSet(options.noSettings) && !options.scripted());
+  if (request.size) window.resize(*request.size);
+  window.show();
+  openStart(window, options);
+  if (!applyValues(window, options, request)) return nh::cli::kInputError;
+  const QStringList extras = options.parser.value(options.show).split(',', Qt::SkipEmptyParts);
+  showExtras(window, options, extras);
+  if (options.parser.isSet(options.study) &&
+      !openStudy(window, options.parser.value(options.study)))
+    return nh::cli::kInputError;
   // What the command line asked for (system, values, comparison) is where the session starts:
   // nothing to undo and nothing unsaved, so quitting does not ask to save it.
   window.undoStack()->clear();
-  controller->play();
+  window.controller()->play();
   // Editing the start pauses at t = 0, so it comes after play().
   if (extras.contains("edit")) window.editInitialAction()->setChecked(true);
-
-  if (scripted) {
-    const int ms = static_cast<int>(1000 * parser.value(afterOption).toDouble());
-    QTimer::singleShot(ms, &app, [&] {
-      if (parser.isSet(screenshotOption)) {
-        const QString path = parser.value(screenshotOption);
-        if (!window.grab().save(path))
-          std::fprintf(stderr, "nhlab: could not write %s\n", qPrintable(path));
-      }
-      if (parser.isSet(viewShotOption)) {
-        const QString path = parser.value(viewShotOption);
-        if (!window.sceneView()->grabFramebuffer().save(path))
-          std::fprintf(stderr, "nhlab: could not write %s\n", qPrintable(path));
-      }
-      app.quit();
-    });
-  }
+  if (options.scripted()) scheduleScreenshots(app, window, options);
   // Ctrl+C, SIGTERM or SIGHUP: the window is closed as by its close button (unsaved changes
   // are asked about; a running export is cancelled and its temporary removed), then nhlab
   // exits with 128 + the signal (130, 143, 129), as nhsim does.

@@ -1,6 +1,7 @@
 #include "app/nhsim/command_line.h"
 
 #include <CLI/CLI.hpp>
+#include <array>
 #include <cctype>
 #include <cstdlib>
 #include <filesystem>
@@ -10,26 +11,36 @@
 #include "core/io/scenario_file.h"
 #include "core/model/catalogue.h"
 #include "core/model/model_file.h"
+#include "core/nh/messages.h"
+#include "core/nh/named_choice.h"
+#include "core/nh/simulation.h"
 #include "core/nh/version.h"
 
 namespace nh::cli {
 
 namespace {
 
-const char* kCommands = "list, info, run, export, equations, linearize, sweep";
+// ---- Usage and help texts
 
-const char* kRunUsage =
-    "usage: nhsim list\n"
-    "       nhsim info SYSTEM|MODEL.yaml [--json]\n"
-    "       nhsim run SYSTEM|MODEL.yaml|SCENARIO.json [--set NAME=VALUE]... [--init "
-    "NAME=VALUE]...\n"
-    "                 [--t-end T] [--dt-out H]\n"
-    "                 [--integrator dopri5|dop853|rk78|rk4|arkode78|bdf] [--rtol R]\n"
-    "                 [--atol A] [--step H] [--max-steps N]\n"
-    "                 [--dynamics nonholonomic|vakonomic]\n"
-    "                 [--formulation multipliers|gibbs-appell] [--no-projection]\n"
-    "                 [--no-reconstruction]\n"
-    "                 [--out FILE|-] [--save-scenario FILE] [--quiet]\n";
+std::string runUsage() {
+  return "usage: nhsim list\n"
+         "       nhsim info SYSTEM|MODEL.yaml [--json]\n"
+         "       nhsim run SYSTEM|MODEL.yaml|SCENARIO.json [--set NAME=VALUE]... [--init "
+         "NAME=VALUE]...\n"
+         "                 [--t-end T] [--dt-out H]\n"
+         "                 [--integrator " +
+         alternatives(kIntegratorChoices) +
+         "] [--rtol R]\n"
+         "                 [--atol A] [--step H] [--max-steps N]\n"
+         "                 [--dynamics " +
+         alternatives(kDynamicsChoices) +
+         "]\n"
+         "                 [--formulation " +
+         alternatives(kFormulationChoices) +
+         "] [--no-projection]\n"
+         "                 [--no-reconstruction]\n"
+         "                 [--out FILE|-] [--save-scenario FILE] [--quiet]\n";
+}
 
 const char* kRunHelp =
     "\nrtol must be below 0.1 and atol below 1; an rk4 step may not exceed dt-out. A run whose\n"
@@ -81,6 +92,15 @@ const char* kSweepHelp =
     "in chunks handed out on request, each rank on --jobs threads (default 1 per rank);\n"
     "rank 0 writes the same bytes as without --mpi.\n";
 
+// "list, info, run, …": the commands, as messages name them.
+std::string commandNames() {
+  std::vector<std::string> names;
+  for (const CommandRow& row : kCommandRows) names.emplace_back(row.name);
+  return joined(names);
+}
+
+// ---- Option values
+
 // A word that would be taken for an option: "--x", "-x"; not "-" (standard output) and not a
 // negative number ("-1", "-0.5", "-1e-3", "-inf").
 bool looksLikeOption(const std::string& text) {
@@ -94,6 +114,7 @@ bool looksLikeOption(const std::string& text) {
 
 // Checks every option value: present, not empty and not an option (CLI11 takes the word after
 // an option as its value whatever it is: `--out --quiet` would name a file "--quiet").
+// An option not given therefore keeps its empty default: "" means "not given".
 CLI::Validator valueCheck() {
   return CLI::Validator(
       [](std::string& value) -> std::string {
@@ -106,182 +127,257 @@ CLI::Validator valueCheck() {
       "");
 }
 
-struct Parser {
+// Declares the options of one command, every value checked by valueCheck().
+class OptionAdder {
+ public:
+  OptionAdder(CLI::App& command, const CLI::Validator& check) : command_(command), check_(check) {}
+
+  // The command's one positional argument, the system or file it works on.
+  void target(std::string& target, const std::string& type, const std::string& description) {
+    command_.add_option("target", target, description)->type_name(type)->check(check_);
+  }
+  CLI::Option* value(const std::string& name, std::string& target, const std::string& type,
+                     const std::string& description) {
+    return command_.add_option(name, target, description)->type_name(type)->check(check_);
+  }
+  // Repeatable: one value per occurrence, kept in order.
+  void repeated(const std::string& name, std::vector<std::string>& target, const std::string& type,
+                const std::string& description) {
+    command_.add_option(name, target, description)
+        ->type_name(type)
+        ->allow_extra_args(false)
+        ->check(check_);
+  }
+  void flag(const std::string& name, bool& target, const std::string& description) {
+    command_.add_flag(name, target, description);
+  }
+  void footer(const std::string& text) { command_.footer(text); }
+
+ private:
+  CLI::App& command_;
+  const CLI::Validator& check_;
+};
+
+// ---- The option groups several commands share
+
+const char* kRunTarget = "SYSTEM|MODEL.yaml|SCENARIO.json";
+const char* kRunTargetHelp = "a system name, a model file or a scenario file (*.json)";
+
+// --set, --init, --dynamics and --formulation (the target is declared apart: export's comes
+// before its own options).
+void scenarioOptions(OptionAdder& add, ScenarioOptions& o) {
+  add.repeated("--set", o.set, "NAME=VALUE",
+               "set a parameter (repeatable; see 'nhsim info SYSTEM')");
+  add.repeated("--init", o.init, "NAME=VALUE",
+               "set an initial state value (repeatable; the others are completed)");
+  add.value("--dynamics", o.dynamics, alternatives(kDynamicsChoices),
+            "the equations of motion (default " + toString(Scenario{}.dynamics) + ")");
+  add.value("--formulation", o.formulation, alternatives(kFormulationChoices),
+            "how they are formed (default " + toString(Scenario{}.formulation) + ")");
+}
+
+// The integrator and its accuracy, as run and sweep take them; `budget` explains --max-steps.
+void integratorOptions(OptionAdder& add, IntegratorWords& o, const std::string& budget) {
+  add.value("--integrator", o.method, alternatives(kIntegratorChoices),
+            "the integrator (default " + toString(IntegratorOptions{}.method) + ")");
+  add.value("--rtol", o.rtol, "R", "relative tolerance of the adaptive integrators");
+  add.value("--atol", o.atol, "A", "absolute tolerance of the adaptive integrators");
+  add.value("--step", o.step, "H", "step of the fixed-step integrator rk4");
+  add.value("--max-steps", o.maxSteps, "N", budget);
+  add.flag("--no-projection", o.noProjection, "do not project the state back onto the constraints");
+  add.flag("--no-reconstruction", o.noReconstruction,
+           "step every coordinate (no reconstruction over each step)");
+}
+
+// ---- The options of each command
+
+void declare(OptionAdder& add, InfoOptions& o) {
+  add.target(o.target, "SYSTEM|MODEL.yaml", "a system name (see 'nhsim list') or a model file");
+  add.flag("--json", o.json, "print the description as JSON");
+}
+
+void declare(OptionAdder& add, RunOptions& o) {
+  add.target(o.scenario.target, kRunTarget, kRunTargetHelp);
+  scenarioOptions(add, o.scenario);
+  add.value("--t-end", o.time.tEnd, "T", "simulate t = 0 … T seconds (default 10)");
+  add.value("--dt-out", o.time.dtOut, "H", "write a row every H seconds (default 0.01)");
+  integratorOptions(
+      add, o.integrator,
+      "step budget of the run (default 20000000); a run needing more is refused or stops");
+  add.value("--out", o.output.out, "FILE|-", "the CSV file, or - for standard output (default)");
+  add.value("--save-scenario", o.saveScenario, "FILE",
+            "also write the resolved scenario (JSON) to FILE");
+  add.flag("--quiet", o.output.quiet, "no summary on standard output");
+  add.footer(kRunHelp);
+}
+
+// What export draws, and the plots beside it.
+void drawingOptions(OptionAdder& add, ExportOptions& o) {
+  add.value("--trail", o.trail, "SECONDS", "length of the trails (default 10 s)");
+  add.flag("--no-trails", o.noTrails, "draw no trails");
+  add.flag("--no-forces", o.noForces, "draw no force arrows");
+  add.flag("--velocities", o.velocities, "draw velocity arrows");
+  add.flag("--no-overlay", o.noOverlay, "no time/parameter overlay");
+  add.flag("--plots", o.plots, "show plots beside the 3D view");
+  add.value("--plot-path", o.plotPath, "X,Y|none", "the path plot's variables (implies --plots)");
+  add.value("--plot", o.plot, "VAR[,VAR]...", "variables plotted over time (implies --plots)");
+}
+
+void declare(OptionAdder& add, ExportOptions& o) {
+  add.target(o.scenario.target, kRunTarget, kRunTargetHelp);
+  auto* video = add.value("--video", o.video, "OUT.mp4|OUT.webm|OUT.gif",
+                          "write a video (the format from the ending)");
+  auto* frames = add.value("--frames", o.frames, "DIR", "write PNG frames to DIR");
+  video->excludes(frames);
+  add.value("--width", o.width, "W", "width in pixels (default 1280)");
+  add.value("--height", o.height, "H", "height in pixels (default 720)");
+  add.value("--fps", o.fps, "F", "frames per second (default 30)");
+  add.value("--t-start", o.tStart, "T0", "first simulated time shown (default 0)");
+  add.value("--t-end", o.tEnd, "T", "last simulated time (default: the scenario's)");
+  add.value("--speed", o.speed, "S", "simulated seconds per video second (default 1)");
+  scenarioOptions(add, o.scenario);
+  drawingOptions(add, o);
+  add.value("--csv", o.csv, "FILE", "also write the recorded run as CSV");
+  add.value("--max-steps", o.integrator.maxSteps, "N", "step budget of the run (default 20000000)");
+  add.flag("--force", o.force,
+           "replace an existing scenario file beside the output not written by an export to that "
+           "output");
+  add.flag("--no-scenario", o.noScenario, "do not write the scenario next to the output");
+  add.flag("--quiet", o.quiet, "no summary on standard output");
+  add.footer(kExportHelp);
+}
+
+void declare(OptionAdder& add, EquationsOptions& o) {
+  add.target(o.target, "SYSTEM|MODEL.yaml", "a system name or a model file");
+  add.flag("--latex", o.latex, "print LaTeX instead of plain text");
+  add.repeated("--set", o.set, "NAME=VALUE", "set a parameter of a built-in system (repeatable)");
+}
+
+void declare(OptionAdder& add, LinearizeOptions& o) {
+  add.target(o.scenario.target, kRunTarget, kRunTargetHelp);
+  scenarioOptions(add, o.scenario);
+  add.value("--sweep", o.sweep, "NAME=FROM:TO:N",
+            "N points from FROM to TO of a parameter or independent state variable");
+  add.flag("--json", o.json, "print JSON instead of text");
+}
+
+// The study: its axes and measures.
+void studyOptions(OptionAdder& add, SweepOptions& o) {
+  add.repeated("--vary", o.vary, "NAME=FROM:TO:N",
+               "a grid axis: N values of a parameter or initial value (repeatable)");
+  add.repeated("--sample", o.sample, "NAME=uniform:LO:HI|normal:MU:SIGMA",
+               "a random axis (repeatable; with --count)");
+  add.value("--count", o.count, "N", "the number of sampled runs");
+  add.value("--seed", o.seed, "S", "the sample's seed, 0 … 2^64-1 (default 0)");
+  add.repeated("--measure", o.measure, "[NAME=]EXPR",
+               "a column computed from each run (repeatable; see below)");
+}
+
+void declare(OptionAdder& add, SweepOptions& o) {
+  add.target(o.scenario.target, kRunTarget, kRunTargetHelp);
+  scenarioOptions(add, o.scenario);
+  add.value("--t-end", o.time.tEnd, "T", "simulate each run t = 0 … T seconds (default 10)");
+  add.value("--dt-out", o.time.dtOut, "H", "sample every H seconds for the measures");
+  integratorOptions(add, o.integrator, "step budget of each run (default 20000000)");
+  studyOptions(add, o);
+  add.value("--out", o.output.out, "FILE|-",
+            "the CSV file (HDF5 for *.h5, *.hdf5), or - for standard output (default)");
+  add.value("--format", o.format, "csv|hdf5", "the output format (default: by --out)");
+  add.value("--jobs", o.jobs, "J",
+            "worker threads (default: all hardware threads; with --mpi, 1 per rank)");
+  add.flag("--mpi", o.mpi, "under mpirun/srun: every rank computes runs, rank 0 writes the output");
+  add.flag("--force", o.force, "run more than 10^7 runs");
+  add.flag("--quiet", o.output.quiet, "no progress and no summary");
+  add.footer(kSweepHelp);
+}
+
+// Every command of kCommandRows with its options, each bound to its own struct: parsing fills
+// the struct of the command given, and take() hands it over.
+class Parser {
+ public:
   CLI::App app{
       "Nonholonomic Lab on the command line: simulate the systems of the catalogue, "
       "or your model files, and write what happens.",
       "nhsim"};
-  CLI::App* list = nullptr;
-  CLI::App* info = nullptr;
-  CLI::App* run = nullptr;
-  CLI::App* exporter = nullptr;
-  CLI::App* equations = nullptr;
-  CLI::App* linearize = nullptr;
-  CLI::App* sweep = nullptr;
-  CLI::Validator check = valueCheck();
 
-  CLI::Option* value(CLI::App* command, const std::string& name, std::string& target,
-                     const std::string& type, const std::string& description) {
-    return command->add_option(name, target, description)->type_name(type)->check(check);
-  }
-  // Repeatable: one value per occurrence, kept in order.
-  CLI::Option* repeated(CLI::App* command, const std::string& name,
-                        std::vector<std::string>& target, const std::string& type,
-                        const std::string& description) {
-    return command->add_option(name, target, description)
-        ->type_name(type)
-        ->allow_extra_args(false)
-        ->check(check);
-  }
-  void scenarioOptions(CLI::App* command, CommandLine& line) {
-    repeated(command, "--set", line.set, "NAME=VALUE",
-             "set a parameter (repeatable; see 'nhsim info SYSTEM')");
-    repeated(command, "--init", line.init, "NAME=VALUE",
-             "set an initial state value (repeatable; the others are completed)");
-    value(command, "--dynamics", line.dynamics, "nonholonomic|vakonomic",
-          "the equations of motion (default nonholonomic)");
-    value(command, "--formulation", line.formulation, "multipliers|gibbs-appell",
-          "how they are formed (default multipliers)");
-  }
-
-  // The integrator and its accuracy, as run and sweep take them.
-  void integratorOptions(CLI::App* command, CommandLine& line, const std::string& budget) {
-    value(command, "--integrator", line.integrator, "dopri5|dop853|rk78|rk4|arkode78|bdf",
-          "the integrator (default dopri5)");
-    value(command, "--rtol", line.rtol, "R", "relative tolerance of the adaptive integrators");
-    value(command, "--atol", line.atol, "A", "absolute tolerance of the adaptive integrators");
-    value(command, "--step", line.step, "H", "step of the fixed-step integrator rk4");
-    value(command, "--max-steps", line.maxSteps, "N", budget);
-    command->add_flag("--no-projection", line.noProjection,
-                      "do not project the state back onto the constraints");
-    command->add_flag("--no-reconstruction", line.noReconstruction,
-                      "step every coordinate (no reconstruction over each step)");
-  }
-
-  explicit Parser(CommandLine& line) {
+  Parser() {
     app.set_help_flag("-h,--help", "print this help and exit");
     app.set_version_flag("--version", std::string("nhsim ") + kVersion,
                          "print \"nhsim VERSION\" and exit");
     app.allow_extras();
     app.get_formatter()->column_width(34);
-
-    list = app.add_subcommand("list", "list the known systems (name, origin, title)");
-    info = app.add_subcommand("info", "describe a system: parameters, state, constraints");
-    run = app.add_subcommand("run", "simulate and write the trajectory as CSV");
-    exporter = app.add_subcommand("export", "render the 3D view to a video or PNG frames");
-    equations = app.add_subcommand("equations", "print the derived equations of motion");
-    linearize = app.add_subcommand("linearize", "eigenvalues of the linearised equations");
-    sweep = app.add_subcommand("sweep", "a parameter study: many runs, measures per run, CSV");
-    for (CLI::App* command : {list, info, run, exporter, equations, linearize, sweep}) {
-      command->allow_extras();
-      command->footer("");
+    for (size_t i = 0; i < std::size(kCommandRows); ++i) {
+      commands_[i] = app.add_subcommand(kCommandRows[i].name, kCommandRows[i].summary);
+      commands_[i]->allow_extras();
+      commands_[i]->footer("");
     }
-
-    info->add_option("target", line.target, "a system name (see 'nhsim list') or a model file")
-        ->type_name("SYSTEM|MODEL.yaml")
-        ->check(check);
-    info->add_flag("--json", line.json, "print the description as JSON");
-
-    run->add_option("target", line.target,
-                    "a system name, a model file or a scenario file (*.json)")
-        ->type_name("SYSTEM|MODEL.yaml|SCENARIO.json")
-        ->check(check);
-    scenarioOptions(run, line);
-    value(run, "--t-end", line.tEnd, "T", "simulate t = 0 … T seconds (default 10)");
-    value(run, "--dt-out", line.dtOut, "H", "write a row every H seconds (default 0.01)");
-    integratorOptions(
-        run, line,
-        "step budget of the run (default 20000000); a run needing more is refused or stops");
-    value(run, "--out", line.out, "FILE|-", "the CSV file, or - for standard output (default)");
-    value(run, "--save-scenario", line.saveScenario, "FILE",
-          "also write the resolved scenario (JSON) to FILE");
-    run->add_flag("--quiet", line.quiet, "no summary on standard output");
-    run->footer(kRunHelp);
-
-    exporter
-        ->add_option("target", line.target,
-                     "a system name, a model file or a scenario file (*.json)")
-        ->type_name("SYSTEM|MODEL.yaml|SCENARIO.json")
-        ->check(check);
-    auto* video = value(exporter, "--video", line.video, "OUT.mp4|OUT.webm|OUT.gif",
-                        "write a video (the format from the ending)");
-    auto* frames = value(exporter, "--frames", line.frames, "DIR", "write PNG frames to DIR");
-    video->excludes(frames);
-    value(exporter, "--width", line.width, "W", "width in pixels (default 1280)");
-    value(exporter, "--height", line.height, "H", "height in pixels (default 720)");
-    value(exporter, "--fps", line.fps, "F", "frames per second (default 30)");
-    value(exporter, "--t-start", line.tStart, "T0", "first simulated time shown (default 0)");
-    value(exporter, "--t-end", line.tEnd, "T", "last simulated time (default: the scenario's)");
-    value(exporter, "--speed", line.speed, "S", "simulated seconds per video second (default 1)");
-    scenarioOptions(exporter, line);
-    value(exporter, "--trail", line.trail, "SECONDS", "length of the trails (default 10 s)");
-    exporter->add_flag("--no-trails", line.noTrails, "draw no trails");
-    exporter->add_flag("--no-forces", line.noForces, "draw no force arrows");
-    exporter->add_flag("--velocities", line.velocities, "draw velocity arrows");
-    exporter->add_flag("--no-overlay", line.noOverlay, "no time/parameter overlay");
-    exporter->add_flag("--plots", line.plots, "show plots beside the 3D view");
-    value(exporter, "--plot-path", line.plotPath, "X,Y|none",
-          "the path plot's variables (implies --plots)");
-    value(exporter, "--plot", line.plot, "VAR[,VAR]...",
-          "variables plotted over time (implies --plots)");
-    value(exporter, "--csv", line.csv, "FILE", "also write the recorded run as CSV");
-    value(exporter, "--max-steps", line.maxSteps, "N", "step budget of the run (default 20000000)");
-    exporter->add_flag("--force", line.force,
-                       "replace an existing scenario file beside the output not written by an "
-                       "export to that output");
-    exporter->add_flag("--no-scenario", line.noScenario,
-                       "do not write the scenario next to the output");
-    exporter->add_flag("--quiet", line.quiet, "no summary on standard output");
-    exporter->footer(kExportHelp);
-
-    equations->add_option("target", line.target, "a system name or a model file")
-        ->type_name("SYSTEM|MODEL.yaml")
-        ->check(check);
-    equations->add_flag("--latex", line.latex, "print LaTeX instead of plain text");
-    repeated(equations, "--set", line.set, "NAME=VALUE",
-             "set a parameter of a built-in system (repeatable)");
-
-    linearize
-        ->add_option("target", line.target,
-                     "a system name, a model file or a scenario file (*.json)")
-        ->type_name("SYSTEM|MODEL.yaml|SCENARIO.json")
-        ->check(check);
-    scenarioOptions(linearize, line);
-    value(linearize, "--sweep", line.sweep, "NAME=FROM:TO:N",
-          "N points from FROM to TO of a parameter or independent state variable");
-    linearize->add_flag("--json", line.json, "print JSON instead of text");
-
-    sweep
-        ->add_option("target", line.target,
-                     "a system name, a model file or a scenario file (*.json)")
-        ->type_name("SYSTEM|MODEL.yaml|SCENARIO.json")
-        ->check(check);
-    scenarioOptions(sweep, line);
-    value(sweep, "--t-end", line.tEnd, "T", "simulate each run t = 0 … T seconds (default 10)");
-    value(sweep, "--dt-out", line.dtOut, "H", "sample every H seconds for the measures");
-    integratorOptions(sweep, line, "step budget of each run (default 20000000)");
-    repeated(sweep, "--vary", line.vary, "NAME=FROM:TO:N",
-             "a grid axis: N values of a parameter or initial value (repeatable)");
-    repeated(sweep, "--sample", line.sample, "NAME=uniform:LO:HI|normal:MU:SIGMA",
-             "a random axis (repeatable; with --count)");
-    value(sweep, "--count", line.count, "N", "the number of sampled runs");
-    value(sweep, "--seed", line.seed, "S", "the sample's seed, 0 … 2^64-1 (default 0)");
-    repeated(sweep, "--measure", line.measure, "[NAME=]EXPR",
-             "a column computed from each run (repeatable; see below)");
-    value(sweep, "--out", line.out, "FILE|-",
-          "the CSV file (HDF5 for *.h5, *.hdf5), or - for standard output (default)");
-    value(sweep, "--format", line.format, "csv|hdf5", "the output format (default: by --out)");
-    value(sweep, "--jobs", line.jobs, "J",
-          "worker threads (default: all hardware threads; with --mpi, 1 per rank)");
-    sweep->add_flag("--mpi", line.mpi,
-                    "under mpirun/srun: every rank computes runs, rank 0 writes the output");
-    sweep->add_flag("--force", line.force, "run more than 10^7 runs");
-    sweep->add_flag("--quiet", line.quiet, "no progress and no summary");
-    sweep->footer(kSweepHelp);
-
+    declareOn(Command::Info, info_);
+    declareOn(Command::Run, run_);
+    declareOn(Command::Export, export_);
+    declareOn(Command::Equations, equations_);
+    declareOn(Command::Linearize, linearize_);
+    declareOn(Command::Sweep, sweep_);
     app.footer(usageText());
   }
+  Parser(const Parser&) = delete;  // CLI11 holds pointers into the option structs
+  Parser& operator=(const Parser&) = delete;
+
+  // The row of the command given, null when none was.
+  const CommandRow* chosen() const {
+    const std::vector<CLI::App*> given = app.get_subcommands();
+    if (given.empty()) return nullptr;
+    for (size_t i = 0; i < std::size(kCommandRows); ++i)
+      if (commands_[i] == given.front()) return &kCommandRows[i];
+    return nullptr;
+  }
+  const CLI::App& commandApp(const CommandRow& row) const {
+    return *commands_[indexOf(row.command)];
+  }
+
+  // The options of `command` as parsed (once: they are moved out).
+  CommandLine take(Command command) {
+    switch (command) {
+      case Command::List:
+        return ListOptions{};
+      case Command::Info:
+        return std::move(info_);
+      case Command::Run:
+        return std::move(run_);
+      case Command::Export:
+        return std::move(export_);
+      case Command::Equations:
+        return std::move(equations_);
+      case Command::Linearize:
+        return std::move(linearize_);
+      case Command::Sweep:
+        return std::move(sweep_);
+    }
+    return ListOptions{};  // not reached: every command is a case above
+  }
+
+ private:
+  static size_t indexOf(Command command) {
+    for (size_t i = 0; i < std::size(kCommandRows); ++i)
+      if (kCommandRows[i].command == command) return i;
+    return 0;
+  }
+  template <class Struct>
+  void declareOn(Command command, Struct& options) {
+    OptionAdder add(*commands_[indexOf(command)], check_);
+    declare(add, options);
+  }
+
+  CLI::Validator check_ = valueCheck();
+  std::array<CLI::App*, std::size(kCommandRows)> commands_{};
+  InfoOptions info_;
+  RunOptions run_;
+  ExportOptions export_;
+  EquationsOptions equations_;
+  LinearizeOptions linearize_;
+  SweepOptions sweep_;
 };
+
+// ---- Syntax errors
 
 // What CLI11 reports, as one line naming the option (CLI11's messages start "NAME: ").
 [[noreturn]] void throwUsage(const CLI::ParseError& e) {
@@ -312,6 +408,31 @@ void refuseExtras(const CLI::App& command, const std::string& name, const std::s
   throw UsageError((name.empty() ? "nhsim" : name) + " " + takes + ", got also " + quote(first) +
                    " (see " + help + ")");
 }
+
+// A first word that is neither an option nor a command.
+void refuseUnknownCommand(const std::string& first) {
+  if (!first.empty() && first[0] == '-') return;
+  for (const CommandRow& row : kCommandRows)
+    if (first == row.name) return;
+  throw UsageError("unknown command " + quote(first) + " (commands: " + commandNames() +
+                   "; see --help)");
+}
+
+// The target a command names ("" for list).
+std::string targetOf(const CommandLine& line) {
+  return std::visit(
+      [](const auto& o) -> std::string {
+        if constexpr (requires { o.scenario.target; })
+          return o.scenario.target;
+        else if constexpr (requires { o.target; })
+          return o.target;
+        else
+          return {};
+      },
+      line);
+}
+
+// ---- Inputs and outputs
 
 bool namesStandardOutput(const std::string& path) { return path == "-" || path == "/dev/stdout"; }
 
@@ -347,62 +468,46 @@ bool sameExistingFile(const std::string& output, const std::string& input) {
 
 // The files a command reads: the target (a model or scenario file) and the model file a
 // scenario names.
-std::vector<NamedFile> inputsOf(const CommandLine& line) {
+std::vector<NamedFile> inputsOf(const ScenarioOptions& o) {
   std::vector<NamedFile> inputs;
   std::error_code ec;
-  const bool targetIsFile = std::filesystem::is_regular_file(line.target, ec);
-  if (targetIsFile)
-    inputs.push_back(
-        {line.target, std::string("the input ") +
-                          (model::isModelFilePath(line.target) ? "model " : "scenario ") +
-                          quote(line.target)});
-  const std::string& system = line.scenario.system;
-  if (line.scenarioFromFile && isSystemPath(system))
+  if (std::filesystem::is_regular_file(o.target, ec))
+    inputs.push_back({o.target, std::string("the input ") +
+                                    (model::isModelFilePath(o.target) ? "model " : "scenario ") +
+                                    quote(o.target)});
+  const std::string& system = o.resolved.system;
+  if (o.fromFile && isSystemPath(system))
     inputs.push_back({system, "the model " + quote(system) + " that the scenario " +
-                                  quote(line.target) + " names"});
+                                  quote(o.target) + " names"});
   return inputs;
 }
 
-// The files a command writes, by the option that names them (standard output left out).
-std::vector<NamedFile> outputsOf(const CommandLine& line) {
+// Adds the output `path` named by `option` unless it is empty (not given) or standard output.
+void addOutput(std::vector<NamedFile>& outputs, const std::string& option,
+               const std::string& path) {
+  if (!path.empty() && !namesStandardOutput(path)) outputs.push_back({path, option});
+}
+
+// The files export writes: the video or frames, the resolved scenario beside them
+// (clip.mp4.json, DIR.json) and the CSV.
+std::vector<NamedFile> exportOutputs(const ExportOptions& o) {
   std::vector<NamedFile> outputs;
-  auto add = [&](const std::string& option, const std::string& path) {
-    if (line.has(option) && !path.empty() && !namesStandardOutput(path))
-      outputs.push_back({path, option});
-  };
-  switch (line.command) {
-    case Command::Run:
-      add("--out", line.out);
-      add("--save-scenario", line.saveScenario);
-      break;
-    case Command::Sweep:
-      add("--out", line.out);
-      break;
-    case Command::Export: {
-      add("--video", line.video);
-      add("--frames", line.frames);
-      // The resolved scenario written beside the video (clip.mp4.json) or frames (DIR.json).
-      const std::string output = line.has("--video") ? line.video : line.frames;
-      if (!line.noScenario && !output.empty()) {
-        std::filesystem::path sidecar(output);
-        if (!sidecar.has_filename()) sidecar = sidecar.parent_path();
-        sidecar += ".json";
-        outputs.push_back({sidecar.string(), "the scenario written beside the export"});
-      }
-      add("--csv", line.csv);
-      break;
-    }
-    default:
-      break;  // info, list, equations and linearize write standard output only
+  addOutput(outputs, "--video", o.video);
+  addOutput(outputs, "--frames", o.frames);
+  const std::string output = !o.video.empty() ? o.video : o.frames;
+  if (!o.noScenario && !output.empty()) {
+    std::filesystem::path sidecar(output);
+    if (!sidecar.has_filename()) sidecar = sidecar.parent_path();
+    sidecar += ".json";
+    outputs.push_back({sidecar.string(), "the scenario written beside the export"});
   }
+  addOutput(outputs, "--csv", o.csv);
   return outputs;
 }
 
 // Every output against every input and against the other outputs, before any file is
 // opened: an output never replaces what the command reads, and two outputs never share a file.
-void checkOutputFiles(const CommandLine& line) {
-  const std::vector<NamedFile> outputs = outputsOf(line);
-  const std::vector<NamedFile> inputs = inputsOf(line);
+void checkOutputFiles(const std::vector<NamedFile>& outputs, const std::vector<NamedFile>& inputs) {
   for (const NamedFile& out : outputs)
     for (const NamedFile& in : inputs)
       if (sameExistingFile(out.path, in.path)) {
@@ -418,121 +523,37 @@ void checkOutputFiles(const CommandLine& line) {
                          quote(outputs[j].path) + ": give two files");
 }
 
+// ---- The scenario
+
 double numberOr(const std::string& text, const std::string& option, double fallback) {
   return text.empty() ? fallback : parseNumber(text, option);
 }
 
-}  // namespace
-
-std::string usageText() {
-  return std::string(kRunUsage) + kExportUsage + kEquationsUsage + kLinearizeUsage + kSweepUsage;
+void applyTime(const TimeOptions& o, Scenario& s) {
+  s.tEnd = numberOr(o.tEnd, "--t-end", s.tEnd);
+  s.dtOut = numberOr(o.dtOut, "--dt-out", s.dtOut);
 }
 
-CommandLine parseArguments(const std::vector<std::string>& args) {
-  CommandLine line;
-  if (args.empty() || args[0] == "help") {
-    line.helpText = Parser(line).app.help();
-    return line;
-  }
-  const std::string& first = args[0];
-  const std::vector<std::string> known = {"list",      "info",      "run",  "export",
-                                          "equations", "linearize", "sweep"};
-  if (first.empty() || first[0] != '-') {
-    bool isCommand = false;
-    for (const auto& k : known) isCommand = isCommand || first == k;
-    if (!isCommand)
-      throw UsageError("unknown command " + quote(first) + " (commands: " + kCommands +
-                       "; see --help)");
-  }
-  Parser parser(line);
-  // CLI11 reads the words back to front.
-  std::vector<std::string> reversed(args.rbegin(), args.rend());
-  try {
-    parser.app.parse(reversed);
-  } catch (const CLI::CallForHelp&) {
-    line.command = Command::Help;
-    line.helpText = parser.app.help();
-    return line;
-  } catch (const CLI::CallForAllHelp&) {
-    line.command = Command::Help;
-    line.helpText = parser.app.help("", CLI::AppFormatMode::All);
-    return line;
-  } catch (const CLI::CallForVersion&) {
-    line.command = Command::Version;
-    return line;
-  } catch (const CLI::ParseError& e) {
-    throwUsage(e);
-  }
-  const std::vector<CLI::App*> chosen = parser.app.get_subcommands();
-  if (chosen.empty()) {
-    refuseExtras(parser.app, "", "takes a command");
-    throw UsageError(std::string("a command is needed (commands: ") + kCommands + "; see --help)");
-  }
-  CLI::App* command = chosen.front();
-  for (const CLI::Option* option : command->get_options())
-    if (option->count() > 0 && !option->get_lnames().empty())
-      line.given.insert("--" + option->get_lnames().front());
-  refuseExtras(parser.app, "", "takes one command");
-  if (command == parser.list) {
-    line.command = Command::List;
-    refuseExtras(*command, "list", "takes no arguments");
-  } else if (command == parser.info) {
-    line.command = Command::Info;
-    refuseExtras(*command, "info", "takes one system name");
-    if (line.target.empty()) throw UsageError("info needs a system name (see 'nhsim list')");
-  } else if (command == parser.run) {
-    line.command = Command::Run;
-    refuseExtras(*command, "run", "takes one system or scenario");
-    if (line.target.empty()) throw UsageError("run needs a system name or a scenario file");
-  } else if (command == parser.exporter) {
-    line.command = Command::Export;
-    refuseExtras(*command, "export", "takes one system or scenario");
-    if (line.target.empty())
-      throw UsageError("export needs a system name or a scenario file (see 'nhsim export --help')");
-  } else if (command == parser.equations) {
-    line.command = Command::Equations;
-    refuseExtras(*command, "equations", "takes one system");
-    if (line.target.empty())
-      throw UsageError("equations needs a system name or a model file (see 'nhsim list')");
-  } else if (command == parser.sweep) {
-    line.command = Command::Sweep;
-    refuseExtras(*command, "sweep", "takes one system or scenario");
-    if (line.target.empty())
-      throw UsageError("sweep needs a system name, a model file or a scenario file");
-  } else {
-    line.command = Command::Linearize;
-    refuseExtras(*command, "linearize", "takes one system or scenario");
-    if (line.target.empty())
-      throw UsageError("linearize needs a system name, a model file or a scenario file");
-  }
-  return line;
-}
-
-Scenario scenarioOf(const CommandLine& line, bool* fromFile) {
-  Scenario s = loadTarget(line.target, fromFile);
-  applyScenarioOptions(line.set, line.init, line.dynamics, line.formulation, s);
-  const bool runs = line.command == Command::Run || line.command == Command::Sweep;
-  if (runs) {
-    s.tEnd = numberOr(line.tEnd, "--t-end", s.tEnd);
-    s.dtOut = numberOr(line.dtOut, "--dt-out", s.dtOut);
-    if (!line.integrator.empty()) {
-      try {
-        s.integrator.method = parseIntegrator(line.integrator);
-      } catch (const InputError& e) {
-        rethrowQuoting(e, {line.integrator});
-      }
+void applyIntegrator(const IntegratorWords& o, Scenario& s) {
+  if (!o.method.empty()) {
+    try {
+      s.integrator.method = parseIntegrator(o.method);
+    } catch (const InputError& e) {
+      rethrowQuoting(e, {o.method});
     }
-    s.integrator.rtol = numberOr(line.rtol, "--rtol", s.integrator.rtol);
-    s.integrator.atol = numberOr(line.atol, "--atol", s.integrator.atol);
-    s.integrator.step = numberOr(line.step, "--step", s.integrator.step);
   }
-  if (runs || line.command == Command::Export) {
-    if (line.has("--max-steps")) s.integrator.maxSteps = parseStepBudget(line.maxSteps);
-    if (line.noProjection) s.integrator.projection = false;
-    if (line.noReconstruction) s.integrator.reconstruction = false;
-  }
+  s.integrator.rtol = numberOr(o.rtol, "--rtol", s.integrator.rtol);
+  s.integrator.atol = numberOr(o.atol, "--atol", s.integrator.atol);
+  s.integrator.step = numberOr(o.step, "--step", s.integrator.step);
+  if (!o.maxSteps.empty()) s.integrator.maxSteps = parseStepBudget(o.maxSteps);
+  if (o.noProjection) s.integrator.projection = false;
+  if (o.noReconstruction) s.integrator.reconstruction = false;
+}
+
+// The scenario's system, parameters and initial values checked against each other.
+void validateScenario(const ScenarioOptions& o, const Scenario& s) {
   std::vector<std::string> names;  // echoed by the core's messages
-  for (const auto* list : {&line.set, &line.init})
+  for (const auto* list : {&o.set, &o.init})
     for (const auto& assignment : *list)
       names.push_back(assignment.substr(0, assignment.find('=')));
   names.push_back(s.system);
@@ -541,52 +562,107 @@ Scenario scenarioOf(const CommandLine& line, bool* fromFile) {
     s.validate();
     resolveParameters(*system, s.parameters);
     const StateLayout layout = stateLayout(*system, s.dynamics);
-    for (const auto& [name, value] : s.initial) {
-      if (layout.find(name) >= 0) continue;
-      std::string state;
-      for (const auto& known : layout.names) state += (state.empty() ? "" : ", ") + known;
-      throw InputError("unknown state variable '" + name + "' for system '" + system->name() +
-                       "' (state: " + state + ")");
-    }
+    for (const auto& [name, value] : s.initial)
+      if (layout.find(name) < 0)
+        throw InputError("unknown state variable '" + name + "' for system '" + system->name() +
+                         "' (state: " + joined(layout.names) + ")");
   } catch (const InputError& e) {
     rethrowQuoting(e, names);
   }
-  return s;
+}
+
+// Fills o.resolved and o.fromFile: the target loaded, the scenario options applied, then the
+// time span and the integrator options when the command takes them; validated.
+void resolveScenario(ScenarioOptions& o, const TimeOptions* time,
+                     const IntegratorWords* integrator) {
+  Scenario s = loadTarget(o.target, &o.fromFile);
+  applyScenarioOptions(o.set, o.init, o.dynamics, o.formulation, s);
+  if (time) applyTime(*time, s);
+  if (integrator) applyIntegrator(*integrator, s);
+  validateScenario(o, s);
+  o.resolved = std::move(s);
+}
+
+// ---- The checks of each command (parseCommandLine)
+
+void check(HelpRequest&) {}
+void check(VersionRequest&) {}
+void check(ListOptions&) {}
+void check(InfoOptions& o) { findNamedSystem(o.target); }
+
+void check(EquationsOptions& o) {
+  findNamedSystem(o.target);
+  for (const auto& text : o.set) parseAssignment(text, "--set");
+}
+
+void check(RunOptions& o) {
+  const std::string& out = o.output.out;
+  if (!o.saveScenario.empty() && sameOutput(out, o.saveScenario)) {
+    if (namesStandardOutput(out) || namesStandardOutput(o.saveScenario))
+      throw UsageError(
+          "--out and --save-scenario both write to standard output: give a file to one of them");
+    throw UsageError("--out and --save-scenario name the same file " + quote(o.saveScenario) +
+                     ": give two files");
+  }
+  resolveScenario(o.scenario, &o.time, &o.integrator);
+  std::vector<NamedFile> outputs;
+  addOutput(outputs, "--out", out);
+  addOutput(outputs, "--save-scenario", o.saveScenario);
+  checkOutputFiles(outputs, inputsOf(o.scenario));
+}
+
+void check(ExportOptions& o) {
+  resolveScenario(o.scenario, nullptr, &o.integrator);
+  checkOutputFiles(exportOutputs(o), inputsOf(o.scenario));
+}
+
+void check(LinearizeOptions& o) { resolveScenario(o.scenario, nullptr, nullptr); }
+
+void check(SweepOptions& o) {
+  resolveScenario(o.scenario, &o.time, &o.integrator);
+  std::vector<NamedFile> outputs;
+  addOutput(outputs, "--out", o.output.out);
+  checkOutputFiles(outputs, inputsOf(o.scenario));
+}
+
+}  // namespace
+
+std::string usageText() {
+  return runUsage() + exportUsage() + kEquationsUsage + kLinearizeUsage + kSweepUsage;
+}
+
+CommandLine parseArguments(const std::vector<std::string>& args) {
+  if (args.empty() || args[0] == "help") return HelpRequest{Parser().app.help()};
+  refuseUnknownCommand(args[0]);
+  Parser parser;
+  // CLI11 reads the words back to front.
+  std::vector<std::string> reversed(args.rbegin(), args.rend());
+  try {
+    parser.app.parse(reversed);
+  } catch (const CLI::CallForHelp&) {
+    return HelpRequest{parser.app.help()};
+  } catch (const CLI::CallForAllHelp&) {
+    return HelpRequest{parser.app.help("", CLI::AppFormatMode::All)};
+  } catch (const CLI::CallForVersion&) {
+    return VersionRequest{};
+  } catch (const CLI::ParseError& e) {
+    throwUsage(e);
+  }
+  const CommandRow* row = parser.chosen();
+  if (!row) {
+    refuseExtras(parser.app, "", "takes a command");
+    throw UsageError("a command is needed (commands: " + commandNames() + "; see --help)");
+  }
+  refuseExtras(parser.app, "", "takes one command");
+  refuseExtras(parser.commandApp(*row), row->name, row->takes);
+  CommandLine line = parser.take(row->command);
+  if (*row->missingTarget && targetOf(line).empty()) throw UsageError(row->missingTarget);
+  return line;
 }
 
 CommandLine parseCommandLine(const std::vector<std::string>& args) {
   CommandLine line = parseArguments(args);
-  switch (line.command) {
-    case Command::Help:
-    case Command::Version:
-    case Command::List:
-      break;
-    case Command::Info:
-      findNamedSystem(line.target);
-      break;
-    case Command::Equations:
-      findNamedSystem(line.target);
-      for (const auto& text : line.set) parseAssignment(text, "--set");
-      break;
-    case Command::Run:
-      if (line.has("--save-scenario") && sameOutput(line.out, line.saveScenario)) {
-        if (namesStandardOutput(line.out) || namesStandardOutput(line.saveScenario))
-          throw UsageError(
-              "--out and --save-scenario both write to standard output: give a file to one "
-              "of them");
-        throw UsageError("--out and --save-scenario name the same file " +
-                         quote(line.saveScenario) + ": give two files");
-      }
-      line.scenario = scenarioOf(line, &line.scenarioFromFile);
-      checkOutputFiles(line);
-      break;
-    case Command::Export:
-    case Command::Linearize:
-    case Command::Sweep:
-      line.scenario = scenarioOf(line, &line.scenarioFromFile);
-      checkOutputFiles(line);
-      break;
-  }
+  std::visit([](auto& options) { check(options); }, line);
   return line;
 }
 

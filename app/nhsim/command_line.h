@@ -1,9 +1,12 @@
 // The nhsim command line, parsed with CLI11: the commands, their options and their help, in
-// one place shared by nhsim and nhsim-export. Parsing runs nothing and writes no file.
+// one place shared by nhsim and nhsim-export. Each command has its own options struct, built
+// from small groups that several commands share (the scenario, the integrator, the output).
+// Option values are kept as the words given ("" when an option is not given) and converted
+// by the command; parsing runs nothing and writes no file.
 #pragma once
 
-#include <set>
 #include <string>
+#include <variant>
 #include <vector>
 
 #include "app/nhsim/cli_support.h"
@@ -11,48 +14,134 @@
 
 namespace nh::cli {
 
-enum class Command { Help, Version, List, Info, Run, Export, Equations, Linearize, Sweep };
+enum class Command { List, Info, Run, Export, Equations, Linearize, Sweep };
 
-// The words of a command line as given (values not yet converted), per command.
-struct CommandLine {
-  Command command = Command::Help;
-  std::string helpText;         // Command::Help: the help asked for (stdout, exit 0)
-  std::string target;           // a system name, a model file or a scenario file
-  std::set<std::string> given;  // the long names of the options given ("--t-end")
+// One row per command: its word, its line in `nhsim --help`, what it takes when more is given
+// ("run takes one system or scenario, got also 'x'") and the message when its target is
+// missing ("" for none needed). The parser, the help and "unknown command" read it.
+struct CommandRow {
+  Command command;
+  const char* name;
+  const char* summary;
+  const char* takes;
+  const char* missingTarget;
+};
 
-  bool json = false;   // info, linearize
-  bool latex = false;  // equations
-  // --set and --init in order, --dynamics, --formulation: run, export, linearize, equations
-  // (--set only).
-  std::vector<std::string> set, init;
+inline constexpr CommandRow kCommandRows[] = {
+    {Command::List, "list", "list the known systems (name, origin, title)", "takes no arguments",
+     ""},
+    {Command::Info, "info", "describe a system: parameters, state, constraints",
+     "takes one system name", "info needs a system name (see 'nhsim list')"},
+    {Command::Run, "run", "simulate and write the trajectory as CSV",
+     "takes one system or scenario", "run needs a system name or a scenario file"},
+    {Command::Export, "export", "render the 3D view to a video or PNG frames",
+     "takes one system or scenario",
+     "export needs a system name or a scenario file (see 'nhsim export --help')"},
+    {Command::Equations, "equations", "print the derived equations of motion", "takes one system",
+     "equations needs a system name or a model file (see 'nhsim list')"},
+    {Command::Linearize, "linearize", "eigenvalues of the linearised equations",
+     "takes one system or scenario",
+     "linearize needs a system name, a model file or a scenario file"},
+    {Command::Sweep, "sweep", "a parameter study: many runs, measures per run, CSV",
+     "takes one system or scenario", "sweep needs a system name, a model file or a scenario file"},
+};
+
+// The word of `command` in kCommandRows.
+constexpr const char* commandName(Command command) {
+  for (const CommandRow& row : kCommandRows)
+    if (row.command == command) return row.name;
+  return "";
+}
+
+// ---- Option groups shared by several commands
+
+// The system or scenario a command works on and the options that change it: run, export,
+// linearize and sweep.
+struct ScenarioOptions {
+  std::string target;                  // a system name, a model file or a scenario file
+  std::vector<std::string> set, init;  // --set, --init NAME=VALUE, in order
   std::string dynamics, formulation;
+  // Filled by parseCommandLine: the scenario the command runs, validated, and whether the
+  // target was a scenario file (which brings its own t_end).
+  Scenario resolved;
+  bool fromFile = false;
+};
 
-  // run, sweep
-  std::string tEnd, dtOut, integrator, rtol, atol, step, maxSteps;  // --max-steps: run, export
+// The time span of run and sweep: --t-end and --dt-out.
+struct TimeOptions {
+  std::string tEnd, dtOut;
+};
+
+// The integrator and its accuracy: run and sweep take all of them, export --max-steps only.
+struct IntegratorWords {
+  std::string method, rtol, atol, step, maxSteps;
   bool noProjection = false, noReconstruction = false;
-  std::string out = "-", saveScenario;
-  bool quiet = false;  // run, export
+};
 
-  std::string sweep;  // linearize
+// Where run and sweep write their rows, and whether they report.
+struct OutputOptions {
+  std::string out = "-";  // "-": standard output
+  bool quiet = false;
+};
 
-  // sweep (with the run options above, --out, --quiet and --force)
+// ---- One struct per command
+
+struct HelpRequest {
+  std::string text;  // the help asked for (stdout, exit 0)
+};
+struct VersionRequest {};
+
+struct ListOptions {};
+
+struct InfoOptions {
+  std::string target;
+  bool json = false;
+};
+
+struct RunOptions {
+  ScenarioOptions scenario;
+  TimeOptions time;
+  IntegratorWords integrator;
+  OutputOptions output;
+  std::string saveScenario;
+};
+
+struct ExportOptions {
+  ScenarioOptions scenario;
+  std::string video, frames;  // one of them
+  std::string width, height, fps, tStart, tEnd, speed, trail, plotPath, plot, csv;
+  IntegratorWords integrator;  // --max-steps
+  bool noTrails = false, noForces = false, velocities = false, noOverlay = false, plots = false,
+       noScenario = false, force = false, quiet = false;
+};
+
+struct EquationsOptions {
+  std::string target;
+  std::vector<std::string> set;
+  bool latex = false;
+};
+
+struct LinearizeOptions {
+  ScenarioOptions scenario;
+  std::string sweep;  // NAME=FROM:TO:N
+  bool json = false;
+};
+
+struct SweepOptions {
+  ScenarioOptions scenario;
+  TimeOptions time;
+  IntegratorWords integrator;
+  OutputOptions output;
   std::vector<std::string> vary, sample, measure;
   std::string count, seed, jobs;
   std::string format;  // "csv", "hdf5" or "" (by the --out extension)
   bool mpi = false;    // run under mpirun: ranks share the runs (app/nhsim/sweep_mpi.h)
-
-  // export (--t-end above)
-  std::string video, frames, width, height, fps, tStart, speed, trail, plotPath, plot, csv;
-  bool noTrails = false, noForces = false, velocities = false, noOverlay = false, plots = false,
-       noScenario = false, force = false;
-
-  // Filled by parseCommandLine for run, export, linearize and sweep: the scenario to run, and
-  // whether the target was a scenario file (which brings its own t_end).
-  Scenario scenario;
-  bool scenarioFromFile = false;
-
-  bool has(const std::string& option) const { return given.count(option) != 0; }
+  bool force = false;  // more than 10^7 runs
 };
+
+// What a command line asks for: help, the version, or one command with its options.
+using CommandLine = std::variant<HelpRequest, VersionRequest, ListOptions, InfoOptions, RunOptions,
+                                 ExportOptions, EquationsOptions, LinearizeOptions, SweepOptions>;
 
 // The usage of every command (nhsim without arguments prints it on stderr).
 std::string usageText();
@@ -60,21 +149,16 @@ std::string usageText();
 // The syntax of `args` (the arguments after the program's name): one command, its options
 // known, each single-valued option once, each value present and not an option itself
 // ("-" and negative numbers are values), no extra arguments. Throws UsageError naming the
-// option otherwise. --help and --version give Command::Help and Command::Version.
+// option otherwise. --help gives a HelpRequest, --version a VersionRequest.
 CommandLine parseArguments(const std::vector<std::string>& args);
 
-// The scenario of a run, export, linearize or sweep command line: its target loaded, the
-// shared scenario options applied and, for run and sweep, the run options; validated. *fromFile
-// tells whether the target was a scenario file. Throws InputError / UsageError.
-Scenario scenarioOf(const CommandLine& line, bool* fromFile = nullptr);
-
 // parseArguments, then every check that needs no simulation and writes nothing: targets
-// and system names exist, values are numbers in range, the scenario validates, and no output
-// (run's --out and --save-scenario, sweep's --out, export's --video, --frames, --csv and the
-// scenario beside the video) is the same file as an input (the target model or scenario, the
-// model a scenario names: "… would replace the input …") or as another output. What nhsim would
-// run, or an exception (the fuzz target tests/fuzz/fuzz_command_line.cpp calls it with arbitrary
-// words).
+// and system names exist, values are numbers in range, the scenario validates (filling
+// ScenarioOptions::resolved), and no output (run's --out and --save-scenario, sweep's --out,
+// export's --video, --frames, --csv and the scenario beside the video) is the same file as an
+// input (the target model or scenario, the model a scenario names: "… would replace the input
+// …") or as another output. What nhsim would run, or an exception (the fuzz target
+// tests/fuzz/fuzz_command_line.cpp calls it with arbitrary words).
 CommandLine parseCommandLine(const std::vector<std::string>& args);
 
 }  // namespace nh::cli

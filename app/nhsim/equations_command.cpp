@@ -10,7 +10,7 @@
 
 namespace nh::cli {
 
-int equationsCommand(const CommandLine& line) {
+int equationsCommand(const EquationsOptions& line) {
   const bool latex = line.latex;
   std::map<std::string, double> overrides;
   for (const auto& text : line.set) {

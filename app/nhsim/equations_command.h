@@ -9,6 +9,6 @@ namespace nh::cli {
 // Runs `nhsim equations` as parsed by parseCommandLine: prints the equations
 // on stdout. Throws UsageError / InputError for bad input (exit 2), Error when stdout
 // cannot be written (exit 1).
-int equationsCommand(const CommandLine& line);
+int equationsCommand(const EquationsOptions& line);
 
 }  // namespace nh::cli

@@ -13,10 +13,10 @@
 #include <filesystem>
 #include <memory>
 #include <optional>
+#include <variant>
 
 #include "app/nhsim/cli_support.h"
 #include "app/nhsim/command_line.h"
-#include "app/nhsim/export_usage.h"
 #include "core/io/atomic_output.h"
 #include "core/io/scenario_file.h"
 #include "core/model/catalogue.h"
@@ -52,7 +52,8 @@ std::vector<std::string> splitList(const std::string& text) {
   return out;
 }
 
-struct ExportOptions {
+// What an export does: the scenario, the settings and the files it writes.
+struct ExportJob {
   Scenario scenario;
   nhui::ExportSettings settings;
   std::string output;
@@ -64,41 +65,30 @@ struct ExportOptions {
   std::string input;  // the scenario file read, "" for a system name
 };
 
-ExportOptions parseExport(const std::vector<std::string>& args) {
-  std::vector<std::string> words{"export"};
-  words.insert(words.end(), args.begin(), args.end());
-  const CommandLine line = parseCommandLine(words);
-  ExportOptions o;
-  o.scenario = line.scenario;
-  if (std::filesystem::is_regular_file(line.target)) o.input = line.target;
-  o.force = line.force;
-  // A scenario file brings its own t_end; a system name gets the default unless --t-end.
-  const bool tEndGiven = line.scenarioFromFile || line.has("--t-end");
-  Scenario& s = o.scenario;
-  nhui::ExportSettings& e = o.settings;
-  e.tEnd = s.tEnd;
-  nhui::applyScenarioView(s.view, e);  // a lesson's camera, arrows and comparison; flags win
-  if (line.has("--video")) o.output = line.video;
-  if (line.has("--frames")) {
-    o.output = line.frames;
-    o.frames = true;
-  }
-  if (line.has("--width")) e.width = parseInteger(line.width, "--width");
-  if (line.has("--height")) e.height = parseInteger(line.height, "--height");
-  if (line.has("--fps")) e.fps = parseNumber(line.fps, "--fps");
-  if (line.has("--t-start")) e.tStart = parseNumber(line.tStart, "--t-start");
-  if (line.has("--t-end")) e.tEnd = parseNumber(line.tEnd, "--t-end");
-  if (line.has("--speed")) e.speed = parseNumber(line.speed, "--speed");
-  if (line.has("--trail")) e.trailSeconds = parseNumber(line.trail, "--trail");
-  if (line.noTrails) e.trails = false;
-  if (line.noForces) e.forceArrows = false;
-  if (line.velocities) e.velocityArrows = true;
-  if (line.noOverlay) e.overlay = false;
-  if (line.plots) e.plots = true;
-  const bool pathGiven = line.has("--plot-path");
+// The frame size, rate, time span, speed and what is drawn, as the options give them.
+void applyFrameOptions(const ExportOptions& o, nhui::ExportSettings& e) {
+  if (!o.width.empty()) e.width = parseInteger(o.width, "--width");
+  if (!o.height.empty()) e.height = parseInteger(o.height, "--height");
+  if (!o.fps.empty()) e.fps = parseNumber(o.fps, "--fps");
+  if (!o.tStart.empty()) e.tStart = parseNumber(o.tStart, "--t-start");
+  if (!o.tEnd.empty()) e.tEnd = parseNumber(o.tEnd, "--t-end");
+  if (!o.speed.empty()) e.speed = parseNumber(o.speed, "--speed");
+  if (!o.trail.empty()) e.trailSeconds = parseNumber(o.trail, "--trail");
+  if (o.noTrails) e.trails = false;
+  if (o.noForces) e.forceArrows = false;
+  if (o.velocities) e.velocityArrows = true;
+  if (o.noOverlay) e.overlay = false;
+  if (o.plots) e.plots = true;
+}
+
+// The plots beside the 3D view: --plot-path X,Y (or none) and --plot VAR,...; each implies
+// --plots. Unless one is named, the path plotted is the ground-plane pair the system's drag
+// handle moves (SystemInfo::editing); systems without one (the rigid body) get none.
+void applyPlotOptions(const ExportOptions& o, const Scenario& s, nhui::ExportSettings& e) {
+  const bool pathGiven = !o.plotPath.empty();
   if (pathGiven) {
-    const auto xy = splitList(line.plotPath);
-    if (line.plotPath == "none") {
+    const auto xy = splitList(o.plotPath);
+    if (o.plotPath == "none") {
       e.pathX.clear();
       e.pathY.clear();
     } else if (xy.size() == 2) {
@@ -106,42 +96,69 @@ ExportOptions parseExport(const std::vector<std::string>& args) {
       e.pathY = xy[1];
     } else {
       throw UsageError("--plot-path expects X,Y (two recorded variables) or none, got " +
-                       quote(line.plotPath));
+                       quote(o.plotPath));
     }
     e.plots = true;
   }
-  if (line.has("--plot")) {
-    e.timeSeries = splitList(line.plot);
+  if (!o.plot.empty()) {
+    e.timeSeries = splitList(o.plot);
     e.plots = true;
   }
-  o.csv = line.csv;
-  o.writeScenario = !line.noScenario;
-  o.quiet = line.quiet;
-  if (o.output.empty())
-    throw UsageError("export needs --video OUT.mp4|OUT.webm|OUT.gif or --frames DIR");
-  // --frames always means a PNG sequence (whatever the folder is called); --video a file.
-  if (o.frames) {
-    if (std::filesystem::is_regular_file(o.output))
-      throw UsageError("--frames " + quote(o.output) +
-                       ": this is a file; give a folder for the PNG frames");
-    if (o.output.back() != '/') o.output += '/';
-  } else if (videoFormatForPath(o.output) == VideoFormat::PngSequence) {
-    throw UsageError("--video " + quote(o.output) +
-                     ": give a file ending in .mp4, .webm or .gif (or use --frames DIR)");
-  }
-  // Unless one is named, the path plotted is the ground-plane pair the system's drag handle
-  // moves (SystemInfo::editing); systems without one (the rigid body) get none.
   if (e.plots && !pathGiven) {
     const auto& drag = findSystem(s.system)->info().editing.drag;
     e.pathX = drag ? drag->x : std::string();
     e.pathY = drag ? drag->y : std::string();
   }
-  if (!tEndGiven) e.tEnd = s.tEnd;
+}
+
+// The video file or the frames folder (with a final '/'), checked for its kind.
+void chooseOutput(const ExportOptions& o, ExportJob& job) {
+  if (!o.video.empty()) job.output = o.video;
+  if (!o.frames.empty()) {
+    job.output = o.frames;
+    job.frames = true;
+  }
+  if (job.output.empty())
+    throw UsageError("export needs --video OUT.mp4|OUT.webm|OUT.gif or --frames DIR");
+  // --frames always means a PNG sequence (whatever the folder is called); --video a file.
+  if (job.frames) {
+    if (std::filesystem::is_regular_file(job.output))
+      throw UsageError("--frames " + quote(job.output) +
+                       ": this is a file; give a folder for the PNG frames");
+    if (job.output.back() != '/') job.output += '/';
+  } else if (videoFormatForPath(job.output) == VideoFormat::PngSequence) {
+    throw UsageError("--video " + quote(job.output) +
+                     ": give a file ending in .mp4, .webm or .gif (or use --frames DIR)");
+  }
+}
+
+// The export of `nhsim export ARGS...` (`words`: "export" and ARGS), checked
+// (parseCommandLine, then the settings).
+ExportJob exportJobOf(const std::vector<std::string>& words) {
+  // Words that start with "export" are export's options or help (runExport answered that).
+  const CommandLine line = parseCommandLine(words);
+  const ExportOptions& o = std::get<ExportOptions>(line);
+  ExportJob job;
+  job.scenario = o.scenario.resolved;
+  if (std::filesystem::is_regular_file(o.scenario.target)) job.input = o.scenario.target;
+  job.force = o.force;
+  const Scenario& s = job.scenario;
+  nhui::ExportSettings& e = job.settings;
+  e.tEnd = s.tEnd;
+  nhui::applyScenarioView(s.view, e);  // a lesson's camera, arrows and comparison; flags win
+  applyFrameOptions(o, e);
+  applyPlotOptions(o, s, e);
+  job.csv = o.csv;
+  job.writeScenario = !o.noScenario;
+  job.quiet = o.quiet;
+  chooseOutput(o, job);
+  // A scenario file brings its own t_end; a system name gets the default unless --t-end.
+  if (!o.scenario.fromFile && o.tEnd.empty()) e.tEnd = s.tEnd;
   // parseCommandLine refused outputs over the inputs and over each other (--csv on the
   // scenario written beside the video, say).
-  if (o.writeScenario) nhui::checkScenarioSidecar(o.output, o.input, o.force);
+  if (job.writeScenario) nhui::checkScenarioSidecar(job.output, job.input, job.force);
   e.validate();
-  return o;
+  return job;
 }
 
 std::string megabytes(std::uintmax_t bytes) {
@@ -173,14 +190,14 @@ void catchStopSignals() {
 }
 
 int runExport(const std::vector<std::string>& args) {
-  std::vector<std::string> words{"export"};
+  std::vector<std::string> words{commandName(Command::Export)};
   words.insert(words.end(), args.begin(), args.end());
-  const CommandLine help = parseArguments(words);
-  if (help.command == Command::Help) {  // before any display is looked for
-    std::fputs(help.helpText.c_str(), stdout);
+  const CommandLine parsed = parseArguments(words);
+  if (const auto* help = std::get_if<HelpRequest>(&parsed)) {  // before any display is looked for
+    std::fputs(help->text.c_str(), stdout);
     return kOk;
   }
-  const ExportOptions o = parseExport(args);
+  const ExportJob o = exportJobOf(words);
   removeTemporariesOnFatalSignals();  // SIGUSR1, SIGPIPE...: no hidden temporary left
   catchStopSignals();
   // VTK renders through GLX only: without a reachable X server, start a private one (kept

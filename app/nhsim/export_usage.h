@@ -2,18 +2,26 @@
 // `nhsim export --help` (which load no renderer).
 #pragma once
 
+#include <string>
+
+#include "core/nh/dynamics.h"
+#include "core/nh/named_choice.h"
+
 namespace nh::cli {
 
-inline constexpr const char* kExportUsage =
-    "       nhsim export SYSTEM|MODEL.yaml|SCENARIO.json\n"
-    "                 (--video OUT.mp4|OUT.webm|OUT.gif | --frames DIR)\n"
-    "                 [--width W] [--height H] [--fps F] [--t-start T0] [--t-end T]\n"
-    "                 [--speed S] [--set NAME=VALUE]... [--init NAME=VALUE]...\n"
-    "                 [--dynamics nonholonomic|vakonomic] [--formulation "
-    "multipliers|gibbs-appell]\n"
-    "                 [--trail SECONDS] [--no-trails] [--no-forces] [--velocities] [--no-overlay]\n"
-    "                 [--plots] [--plot-path X,Y|none] [--plot VAR[,VAR]...] [--csv FILE]\n"
-    "                 [--max-steps N] [--no-scenario] [--force] [--quiet]\n";
+inline std::string exportUsage() {
+  return "       nhsim export SYSTEM|MODEL.yaml|SCENARIO.json\n"
+         "                 (--video OUT.mp4|OUT.webm|OUT.gif | --frames DIR)\n"
+         "                 [--width W] [--height H] [--fps F] [--t-start T0] [--t-end T]\n"
+         "                 [--speed S] [--set NAME=VALUE]... [--init NAME=VALUE]...\n"
+         "                 [--dynamics " +
+         alternatives(kDynamicsChoices) + "] [--formulation " + alternatives(kFormulationChoices) +
+         "]\n"
+         "                 [--trail SECONDS] [--no-trails] [--no-forces] [--velocities] "
+         "[--no-overlay]\n"
+         "                 [--plots] [--plot-path X,Y|none] [--plot VAR[,VAR]...] [--csv FILE]\n"
+         "                 [--max-steps N] [--no-scenario] [--force] [--quiet]\n";
+}
 
 // What the options of `nhsim export` mean together (the end of its --help).
 inline constexpr const char* kExportHelp =

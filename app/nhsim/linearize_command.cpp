@@ -13,6 +13,7 @@
 #include "app/nhsim/cli_support.h"
 #include "core/model/catalogue.h"
 #include "core/nh/linearize.h"
+#include "core/nh/messages.h"
 #include "core/nh/scenario.h"
 
 namespace nh::cli {
@@ -50,59 +51,51 @@ Sweep parseSweep(const std::string& text) {
   return s;
 }
 
-std::string number(double v) { return formatValue(v); }
-
-void write(const std::string& text) { writeStdout(text); }
-
-}  // namespace
-
-int linearizeCommand(const CommandLine& command, const std::vector<std::string>& args) {
-  const Scenario& scenario = command.scenario;
-  const bool json = command.json;
-  std::optional<Sweep> sweep;
-  if (!command.sweep.empty()) sweep = parseSweep(command.sweep);
-  if (scenario.dynamics != DynamicsKind::Nonholonomic)
-    throw UsageError("linearize works on the nonholonomic equations (--dynamics nonholonomic)");
-  const auto system = findSystem(scenario.system);
-  const SystemInfo& info = system->info();
-  if (sweep) {
-    if (system->parameterIndex(sweep->name) >= 0) {
-      sweep->isParameter = true;
-    } else {
-      const bool independentVelocity =
-          std::find(info.independentVelocities.begin(), info.independentVelocities.end(),
-                    sweep->name) != info.independentVelocities.end();
-      const auto& dependent = info.dependentCoordinates;
-      auto isDependent = [&](const std::string& c) {
-        return std::find(dependent.begin(), dependent.end(), c) != dependent.end();
-      };
-      const bool coordinate =
-          system->coordinateIndex(sweep->name) >= 0 && !isDependent(sweep->name);
-      if (!independentVelocity && !coordinate) {
-        std::string known;
-        for (const auto& p : info.parameters) known += (known.empty() ? "" : ", ") + p.name;
-        for (const auto& c : info.coordinates)
-          if (!isDependent(c)) known += (known.empty() ? "" : ", ") + c;
-        for (const auto& v : info.independentVelocities) known += (known.empty() ? "" : ", ") + v;
-        throw UsageError("--sweep: " + quote(sweep->name) + " is neither a parameter nor an " +
-                         "independent state variable of '" + system->name() + "' (" + known + ")");
-      }
-    }
+// Sets sweep.isParameter, or checks that the swept name is an independent state variable (an
+// independent velocity, or a coordinate that is not dependent) of `system`.
+void classifySweep(Sweep& sweep, const SystemModel& system) {
+  if (system.parameterIndex(sweep.name) >= 0) {
+    sweep.isParameter = true;
+    return;
   }
-
-  struct Point {
-    std::vector<double> x;
-    Linearization lin;
+  const SystemInfo& info = system.info();
+  const bool independentVelocity =
+      std::find(info.independentVelocities.begin(), info.independentVelocities.end(), sweep.name) !=
+      info.independentVelocities.end();
+  const auto& dependent = info.dependentCoordinates;
+  auto isDependent = [&](const std::string& c) {
+    return std::find(dependent.begin(), dependent.end(), c) != dependent.end();
   };
-  // Notes and warnings, written once every point has been linearised: a command that fails
-  // part way prints its error line only. Each kind (a note, the cyclic coupling, not an
-  // equilibrium) is written once, at its first point, with the number of other points of a
-  // sweep that gave it: a sweep of 10^5 points prints a few lines, not 10^5.
-  std::vector<std::pair<std::string, std::string>> messages;  // kind, line without "\n"
-  auto flushMessages = [&] {
+  const bool coordinate = system.coordinateIndex(sweep.name) >= 0 && !isDependent(sweep.name);
+  if (independentVelocity || coordinate) return;
+  std::vector<std::string> known;
+  for (const auto& p : info.parameters) known.push_back(p.name);
+  for (const auto& c : info.coordinates)
+    if (!isDependent(c)) known.push_back(c);
+  known.insert(known.end(), info.independentVelocities.begin(), info.independentVelocities.end());
+  throw UsageError("--sweep: " + quote(sweep.name) + " is neither a parameter nor an " +
+                   "independent state variable of '" + system.name() + "' (" + joined(known) + ")");
+}
+
+// The value of point i of the sweep: FROM, TO and the points evenly between them.
+double sweepValue(const Sweep& sweep, long i) {
+  if (sweep.count == 1) return sweep.from;
+  if (i == sweep.count - 1) return sweep.to;
+  return sweep.from +
+         (sweep.to - sweep.from) * static_cast<double>(i) / static_cast<double>(sweep.count - 1);
+}
+
+// Notes and warnings, written once every point has been linearised: a command that fails
+// part way prints its error line only. Each kind (a note, the cyclic coupling, not an
+// equilibrium) is written once, at its first point, with the number of other points of a
+// sweep that gave it: a sweep of 10^5 points prints a few lines, not 10^5.
+class Messages {
+ public:
+  void add(const std::string& kind, const std::string& line) { messages_.emplace_back(kind, line); }
+  void flush() const {
     std::vector<std::string> kinds;
     std::map<std::string, std::pair<std::string, long>> first;  // kind → first line, count
-    for (const auto& [kind, line] : messages) {
+    for (const auto& [kind, line] : messages_) {
       auto [it, inserted] = first.try_emplace(kind, line, 0);
       if (inserted) kinds.push_back(kind);
       ++it->second.second;
@@ -115,145 +108,173 @@ int linearizeCommand(const CommandLine& command, const std::vector<std::string>&
                 " of the sweep)";
       std::fputs((text + "\n").c_str(), stderr);
     }
-  };
-  const StateLayout layout = stateLayout(*system, DynamicsKind::Nonholonomic);
-  auto at = [&](const Scenario& s) {
-    const std::vector<double> parameters = resolveParameters(*system, s.parameters);
-    const EquationsOfMotion equations(system, DynamicsKind::Nonholonomic, s.formulation,
-                                      parameters);
-    std::vector<std::string> notes;
-    Point p;
-    p.x = initialState(equations, 0.0, s.initial, &notes);
-    for (const auto& note : notes) messages.emplace_back("note", "nhsim: note: " + note);
-    p.lin = linearize(equations, 0.0, p.x);
-    if (!(p.lin.cyclicCoupling < 1e-9))
-      messages.emplace_back("cyclic", "nhsim: warning: the coordinates '" + system->name() +
-                                          "' declares cyclic are read by its equations at this "
-                                          "state (relative " +
-                                          number(p.lin.cyclicCoupling) +
-                                          "): the reduction is not exact");
-    if (!p.lin.equilibrium) {
-      std::string rhs;
-      const double largest = p.lin.reducedRhs.cwiseAbs().maxCoeff();
-      for (int i = 0; i < p.lin.reducedRhs.size(); ++i)
-        if (std::abs(p.lin.reducedRhs[i]) > 1e-9 * largest) {
-          if (!rhs.empty()) rhs.append(", ");
-          rhs.append("d").append(p.lin.variables[i]).append("/dt = ");
-          rhs.append(number(p.lin.reducedRhs[i]));
-        }
-      messages.emplace_back("equilibrium",
-                            "nhsim: warning: this state is not an equilibrium of the reduced "
-                            "equations (" +
-                                rhs + "); the eigenvalues describe the linearisation there");
-    }
-    return p;
-  };
-
-  if (!sweep) {
-    const Point p = at(scenario);
-    flushMessages();
-    if (json) {
-      nlohmann::ordered_json root;
-      root["system"] = system->name();
-      root["variables"] = p.lin.variables;
-      nlohmann::ordered_json point = nlohmann::ordered_json::object();
-      for (size_t i = 0; i < layout.names.size(); ++i)
-        point[layout.names[i]] = p.x[layout.index[i]];
-      root["point"] = point;
-      nlohmann::ordered_json list = nlohmann::ordered_json::array();
-      for (const auto& e : p.lin.eigenvalues) list.push_back({e.real(), e.imag()});
-      root["eigenvalues"] = list;
-      write(root.dump() + "\n");
-    } else {
-      std::string text;
-      for (const auto& e : p.lin.eigenvalues) {
-        text.append(number(e.real()));
-        text.push_back(' ');
-        text.append(number(e.imag()));
-        text.push_back('\n');
-      }
-      write(text);
-    }
-    return kOk;
   }
 
+ private:
+  std::vector<std::pair<std::string, std::string>> messages_;  // kind, line without "\n"
+};
+
+// The linearisation at one scenario's initial state.
+struct Point {
+  std::vector<double> x;
+  Linearization lin;
+};
+
+// The warning for a state that is not an equilibrium: the reduced equations' non-zero rates.
+std::string notEquilibriumWarning(const Linearization& lin) {
+  std::vector<std::string> rates;
+  const double largest = lin.reducedRhs.cwiseAbs().maxCoeff();
+  for (int i = 0; i < lin.reducedRhs.size(); ++i)
+    if (std::abs(lin.reducedRhs[i]) > 1e-9 * largest)
+      // appends: GCC 12's -Wrestrict misfires on "d" + std::string
+      rates.push_back(std::string("d")
+                          .append(lin.variables[i])
+                          .append("/dt = ")
+                          .append(formatValue(lin.reducedRhs[i])));
+  return "nhsim: warning: this state is not an equilibrium of the reduced equations (" +
+         joined(rates) + "); the eigenvalues describe the linearisation there";
+}
+
+// Linearises `system` at the initial state of `s`, its notes and warnings to `messages`.
+Point linearizeAt(const std::shared_ptr<const SystemModel>& system, const Scenario& s,
+                  Messages& messages) {
+  const std::vector<double> parameters = resolveParameters(*system, s.parameters);
+  const EquationsOfMotion equations(system, DynamicsKind::Nonholonomic, s.formulation, parameters);
+  std::vector<std::string> notes;
+  Point p;
+  p.x = initialState(equations, 0.0, s.initial, &notes);
+  for (const auto& note : notes) messages.add("note", "nhsim: note: " + note);
+  p.lin = linearize(equations, 0.0, p.x);
+  if (!(p.lin.cyclicCoupling < 1e-9))
+    messages.add("cyclic", "nhsim: warning: the coordinates '" + system->name() +
+                               "' declares cyclic are read by its equations at this state "
+                               "(relative " +
+                               formatValue(p.lin.cyclicCoupling) + "): the reduction is not exact");
+  if (!p.lin.equilibrium) messages.add("equilibrium", notEquilibriumWarning(p.lin));
+  return p;
+}
+
+nlohmann::ordered_json eigenvaluesJson(const Linearization& lin) {
+  nlohmann::ordered_json list = nlohmann::ordered_json::array();
+  for (const auto& e : lin.eigenvalues) list.push_back({e.real(), e.imag()});
+  return list;
+}
+
+// One point: its eigenvalues, "RE IM" a line, or as JSON with the state.
+int writePoint(const std::shared_ptr<const SystemModel>& system, const Scenario& scenario,
+               bool json) {
+  Messages messages;
+  const Point p = linearizeAt(system, scenario, messages);
+  messages.flush();
+  if (!json) {
+    std::string text;
+    for (const auto& e : p.lin.eigenvalues)
+      text.append(formatValue(e.real())).append(" ").append(formatValue(e.imag())).append("\n");
+    writeStdout(text);
+    return kOk;
+  }
+  const StateLayout layout = stateLayout(*system, DynamicsKind::Nonholonomic);
+  nlohmann::ordered_json root;
+  root["system"] = system->name();
+  root["variables"] = p.lin.variables;
+  nlohmann::ordered_json point = nlohmann::ordered_json::object();
+  for (size_t i = 0; i < layout.names.size(); ++i) point[layout.names[i]] = p.x[layout.index[i]];
+  root["point"] = point;
+  root["eigenvalues"] = eigenvaluesJson(p.lin);
+  writeStdout(root.dump() + "\n");
+  return kOk;
+}
+
+// The CSV row of one sweep point: the value, each eigenvalue's real and imaginary parts and
+// the largest real part.
+std::string sweepRow(double value, const Linearization& lin) {
+  std::string line = formatValue(value);
+  double maxRe = -std::numeric_limits<double>::infinity();
+  for (const auto& e : lin.eigenvalues) {
+    line.append(",").append(formatValue(e.real())).append(",").append(formatValue(e.imag()));
+    maxRe = std::max(maxRe, e.real());
+  }
+  return line.append(",").append(formatValue(lin.eigenvalues.empty() ? std::nan("") : maxRe)) +
+         "\n";
+}
+
+// The sweep's CSV header, with the conventions of `nhsim sweep`: "# " comment lines, then
+// one header line.
+std::string sweepHeader(const std::vector<std::string>& args, const SystemModel& system,
+                        const Scenario& scenario, const Sweep& sweep,
+                        const std::vector<std::string>& variables) {
+  std::string header = "# " + commandEcho(args) + "\n";
+  header += "# system: " + system.name() + " (" + toString(DynamicsKind::Nonholonomic) + ", " +
+            toString(scenario.formulation) + "), linearised at t = 0\n";
+  header += "# sweep: " + sweep.name + "=" + formatValue(sweep.from) + ":" + formatValue(sweep.to) +
+            ":" + std::to_string(sweep.count) +
+            (sweep.isParameter ? " (parameter)" : " (initial value)") + "\n";
+  header += "# variables: " + oneLine(joined(variables)) + "\n";
+  header += "# re_i, im_i: eigenvalue i; max_re: the largest real part (> 0: unstable)\n";
+  header += sweep.name;
+  for (size_t i = 1; i <= variables.size(); ++i)
+    header += ",re_" + std::to_string(i) + ",im_" + std::to_string(i);
+  return header + ",max_re\n";
+}
+
+// The eigenvalues over the sweep, as CSV (sweepHeader, then a row a point) or JSON; written
+// once every point has been linearised.
+int writeSweep(const std::shared_ptr<const SystemModel>& system, const Scenario& scenario,
+               const Sweep& sweep, bool json, const std::vector<std::string>& args) {
+  Messages messages;
+  const StateLayout layout = stateLayout(*system, DynamicsKind::Nonholonomic);
   nlohmann::ordered_json values = nlohmann::ordered_json::array(),
                          eigenvalues = nlohmann::ordered_json::array();
   std::vector<std::string> variables;
-  std::string text;
-  for (long i = 0; i < sweep->count; ++i) {
-    const double value =
-        sweep->count == 1
-            ? sweep->from
-            : (i == sweep->count - 1
-                   ? sweep->to
-                   : sweep->from + (sweep->to - sweep->from) * static_cast<double>(i) /
-                                       static_cast<double>(sweep->count - 1));
+  std::string rows;
+  for (long i = 0; i < sweep.count; ++i) {
+    const double value = sweepValue(sweep, i);
     Scenario s = scenario;
-    if (sweep->isParameter)
-      s.parameters[sweep->name] = value;
-    else
-      s.initial[sweep->name] = value;
-    const Point p = at(s);
-    if (!sweep->isParameter) {  // the constraints may not allow the value (completion moves it)
-      const int pos = layout.find(sweep->name);
-      const double used = p.x[layout.index[pos]];
+    (sweep.isParameter ? s.parameters : s.initial)[sweep.name] = value;
+    const Point p = linearizeAt(system, s, messages);
+    if (!sweep.isParameter) {  // the constraints may not allow the value (completion moves it)
+      const double used = p.x[layout.index[layout.find(sweep.name)]];
       if (!(std::abs(used - value) <= 1e-12 * std::max(1.0, std::abs(value))))
-        throw InputError("--sweep: " + sweep->name + " = " + number(value) +
+        throw InputError("--sweep: " + sweep.name + " = " + formatValue(value) +
                          " does not satisfy the constraints of '" + system->name() +
-                         "' (completion changed it to " + number(used) + ")");
+                         "' (completion changed it to " + formatValue(used) + ")");
     }
     if (variables.empty()) variables = p.lin.variables;
     if (json) {
       values.push_back(value);
-      nlohmann::ordered_json list = nlohmann::ordered_json::array();
-      for (const auto& e : p.lin.eigenvalues) list.push_back({e.real(), e.imag()});
-      eigenvalues.push_back(list);
+      eigenvalues.push_back(eigenvaluesJson(p.lin));
     } else {
-      std::string line = number(value);
-      double maxRe = -std::numeric_limits<double>::infinity();
-      for (const auto& e : p.lin.eigenvalues) {
-        line.push_back(',');
-        line.append(number(e.real()));
-        line.push_back(',');
-        line.append(number(e.imag()));
-        maxRe = std::max(maxRe, e.real());
-      }
-      line.push_back(',');
-      line.append(number(p.lin.eigenvalues.empty() ? std::nan("") : maxRe));
-      line.push_back('\n');
-      text.append(line);  // written once every value has been linearised
+      rows += sweepRow(value, p.lin);
     }
   }
-  flushMessages();
+  messages.flush();
   if (!json) {
-    // The conventions of `nhsim sweep`: "# " comment lines, one header line, then the rows.
-    std::string header = "# " + commandEcho(args) + "\n";
-    header += "# system: " + system->name() + " (nonholonomic, " +
-              nh::toString(scenario.formulation) + "), linearised at t = 0\n";
-    header += "# sweep: " + sweep->name + "=" + number(sweep->from) + ":" + number(sweep->to) +
-              ":" + std::to_string(sweep->count) +
-              (sweep->isParameter ? " (parameter)" : " (initial value)") + "\n";
-    std::string names;
-    for (const auto& v : variables) names += (names.empty() ? "" : ", ") + v;
-    header += "# variables: " + oneLine(names) + "\n";
-    header += "# re_i, im_i: eigenvalue i; max_re: the largest real part (> 0: unstable)\n";
-    header += sweep->name;
-    const size_t eigenvalueCount = variables.size();
-    for (size_t i = 1; i <= eigenvalueCount; ++i)
-      header += ",re_" + std::to_string(i) + ",im_" + std::to_string(i);
-    write(header + ",max_re\n" + text);
+    writeStdout(sweepHeader(args, *system, scenario, sweep, variables) + rows);
+    return kOk;
   }
-  if (json) {
-    nlohmann::ordered_json root;
-    root["system"] = system->name();
-    root["sweep"] = sweep->name;
-    root["values"] = values;
-    root["variables"] = variables;
-    root["eigenvalues"] = eigenvalues;
-    write(root.dump() + "\n");
-  }
+  nlohmann::ordered_json root;
+  root["system"] = system->name();
+  root["sweep"] = sweep.name;
+  root["values"] = values;
+  root["variables"] = variables;
+  root["eigenvalues"] = eigenvalues;
+  writeStdout(root.dump() + "\n");
   return kOk;
+}
+
+}  // namespace
+
+int linearizeCommand(const LinearizeOptions& command, const std::vector<std::string>& args) {
+  const Scenario& scenario = command.scenario.resolved;
+  std::optional<Sweep> sweep;
+  if (!command.sweep.empty()) sweep = parseSweep(command.sweep);
+  if (scenario.dynamics != DynamicsKind::Nonholonomic)
+    throw UsageError("linearize works on the nonholonomic equations (--dynamics " +
+                     toString(DynamicsKind::Nonholonomic) + ")");
+  const auto system = findSystem(scenario.system);
+  if (!sweep) return writePoint(system, scenario, command.json);
+  classifySweep(*sweep, *system);
+  return writeSweep(system, scenario, *sweep, command.json, args);
 }
 
 }  // namespace nh::cli

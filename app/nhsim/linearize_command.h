@@ -10,6 +10,6 @@ namespace nh::cli {
 // Runs `nhsim linearize` as parsed by parseCommandLine. Throws UsageError /
 // InputError for bad input (exit 2), Error when stdout cannot be written (exit 1).
 // `args`: the words after "nhsim", echoed in the CSV's first comment line.
-int linearizeCommand(const CommandLine& command, const std::vector<std::string>& args);
+int linearizeCommand(const LinearizeOptions& command, const std::vector<std::string>& args);
 
 }  // namespace nh::cli

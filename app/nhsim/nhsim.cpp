@@ -14,6 +14,7 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <variant>
 #include <vector>
 
 #include "app/nhsim/command_line.h"
@@ -50,55 +51,69 @@ int list() {
   return kOk;
 }
 
-int info(const CommandLine& line) {
-  const bool json = line.json;
-  const auto system = findNamedSystem(line.target);
-  const SystemInfo& s = system->info();
-  const StateLayout nh = stateLayout(*system, DynamicsKind::Nonholonomic);
-  const StateLayout vk = stateLayout(*system, DynamicsKind::Vakonomic);
-  // Reduction (reconstruction.h): what the adaptive steppers carry instead of stepping.
+// What `nhsim info` says of a system beyond its SystemInfo: the state layouts and the
+// coordinates reconstructed over each step (reconstruction.h), or why none are.
+struct SystemFacts {
+  StateLayout nonholonomic, vakonomic;
   std::vector<std::string> reconstructed;
   std::string notReconstructed = "the system cannot be taped";
-  {
-    const EquationsOfMotion eq(system, DynamicsKind::Nonholonomic);
-    if (const ReconstructionPlan* plan = eq.reconstructionPlan()) {
-      notReconstructed = plan->reason;
-      std::vector<int> indices = plan->entries;
-      std::sort(indices.begin(), indices.end());
-      for (int i : indices) reconstructed.push_back(s.coordinates[i]);
-    }
+};
+
+SystemFacts factsOf(const std::shared_ptr<const SystemModel>& system) {
+  SystemFacts facts;
+  facts.nonholonomic = stateLayout(*system, DynamicsKind::Nonholonomic);
+  facts.vakonomic = stateLayout(*system, DynamicsKind::Vakonomic);
+  const EquationsOfMotion eq(system, DynamicsKind::Nonholonomic);
+  if (const ReconstructionPlan* plan = eq.reconstructionPlan()) {
+    facts.notReconstructed = plan->reason;
+    std::vector<int> indices = plan->entries;
+    std::sort(indices.begin(), indices.end());
+    for (int i : indices) facts.reconstructed.push_back(system->info().coordinates[i]);
   }
-  if (json) {
-    nlohmann::json root;  // keys sorted
-    root["name"] = s.name;
-    root["title"] = s.title;
-    root["description"] = s.description;
-    root["source"] = s.source;
-    root["equations"] = s.equations;
-    root["initialization"] = s.initialization;
-    root["parameters"] = nlohmann::json::array();
-    for (const auto& p : s.parameters) {
-      nlohmann::json o;
-      o["name"] = p.name;
-      o["unit"] = p.unit;
-      o["description"] = p.description;
-      o["default"] = p.defaultValue;
-      o["range"] = p.rangeText();
-      if (std::isfinite(p.min)) o["min"] = p.min;
-      if (std::isfinite(p.max)) o["max"] = p.max;
-      o["min_exclusive"] = p.minExclusive;
-      o["max_exclusive"] = p.maxExclusive;
-      root["parameters"].push_back(o);
-    }
-    root["state"] = nh.names;
-    root["state_vakonomic"] = vk.names;
-    root["constraints"] = s.constraintCount;
-    root["holonomic_constraints"] = s.holonomicCount;
-    root["reconstructed"] = reconstructed;
-    writeStdout(root.dump(4) + "\n");
-    return kOk;
+  return facts;
+}
+
+void printInfoJson(const SystemInfo& s, const SystemFacts& facts) {
+  nlohmann::json root;  // keys sorted
+  root["name"] = s.name;
+  root["title"] = s.title;
+  root["description"] = s.description;
+  root["source"] = s.source;
+  root["equations"] = s.equations;
+  root["initialization"] = s.initialization;
+  root["parameters"] = nlohmann::json::array();
+  for (const auto& p : s.parameters) {
+    nlohmann::json o;
+    o["name"] = p.name;
+    o["unit"] = p.unit;
+    o["description"] = p.description;
+    o["default"] = p.defaultValue;
+    o["range"] = p.rangeText();
+    if (std::isfinite(p.min)) o["min"] = p.min;
+    if (std::isfinite(p.max)) o["max"] = p.max;
+    o["min_exclusive"] = p.minExclusive;
+    o["max_exclusive"] = p.maxExclusive;
+    root["parameters"].push_back(o);
   }
-  // Sections a model file leaves empty (description, source, ...) are left out.
+  root["state"] = facts.nonholonomic.names;
+  root["state_vakonomic"] = facts.vakonomic.names;
+  root["constraints"] = s.constraintCount;
+  root["holonomic_constraints"] = s.holonomicCount;
+  root["reconstructed"] = facts.reconstructed;
+  writeStdout(root.dump(4) + "\n");
+}
+
+// `text` followed by spaces up to `width` characters (printf pads by bytes; units like
+// "rad/s²" need padding by characters).
+std::string padded(const std::string& text, int width) {
+  int characters = 0;  // UTF-8: count the bytes that start a character
+  for (const unsigned char c : text) characters += (c & 0xC0) != 0x80;
+  return text + std::string(std::max(0, width - characters), ' ');
+}
+
+// The title, description, source and equations; sections a model file leaves empty are left
+// out.
+void printInfoHeading(const SystemInfo& s) {
   const bool titled = !s.title.empty() && s.title != s.name;
   std::printf("%s%s%s\n", s.name.c_str(), titled ? " — " : "", titled ? s.title.c_str() : "");
   if (!s.description.empty()) std::printf("\n%s\n", s.description.c_str());
@@ -107,24 +122,23 @@ int info(const CommandLine& line) {
   for (size_t at = equations.find('\n'); at != std::string::npos; at = equations.find('\n', at + 3))
     equations.replace(at, 1, "\n  ");
   if (!equations.empty()) std::printf("\nEquations:\n  %s\n", equations.c_str());
+}
+
+void printInfoText(const SystemInfo& s, const SystemFacts& facts) {
+  printInfoHeading(s);
   std::printf("\nParameters (--set NAME=VALUE):\n");
-  // printf pads by bytes; units like "rad/s²" need padding by characters.
-  auto padded = [](const std::string& text, int width) {
-    int characters = 0;  // UTF-8: count the bytes that start a character
-    for (const unsigned char c : text) characters += (c & 0xC0) != 0x80;
-    return text + std::string(std::max(0, width - characters), ' ');
-  };
   for (const auto& p : s.parameters)
     std::printf("  %s %s default %s range %s %s\n", padded(p.name, 14).c_str(),
                 padded(p.unit.empty() ? "-" : p.unit, 8).c_str(),
                 padded(formatValue(p.defaultValue), 8).c_str(), padded(p.rangeText(), 14).c_str(),
                 p.description.c_str());
+  const std::vector<std::string>& nh = facts.nonholonomic.names;
+  const std::vector<std::string>& vk = facts.vakonomic.names;
   std::printf("\nState (--init NAME=VALUE):\n  ");
-  for (const auto& n : nh.names) std::printf("%s ", n.c_str());
-  if (vk.names.size() > nh.names.size()) {
+  for (const auto& n : nh) std::printf("%s ", n.c_str());
+  if (vk.size() > nh.size()) {
     std::printf("\n  vakonomic adds: ");
-    for (size_t i = nh.names.size(); i < vk.names.size(); ++i)
-      std::printf("%s ", vk.names[i].c_str());
+    for (size_t i = nh.size(); i < vk.size(); ++i) std::printf("%s ", vk[i].c_str());
     std::printf("(initial multipliers, default 0)");
   }
   for (const auto& limit : s.stateLimits)
@@ -134,13 +148,22 @@ int info(const CommandLine& line) {
     std::printf("\nInitial velocities: %s\n", s.initialization.c_str());
   std::printf("\nConstraints: %d nonholonomic, %d holonomic\n", s.constraintCount,
               s.holonomicCount);
-  if (reconstructed.empty()) {
-    std::printf("\nReconstructed: none (%s)\n", notReconstructed.c_str());
+  if (facts.reconstructed.empty()) {
+    std::printf("\nReconstructed: none (%s)\n", facts.notReconstructed.c_str());
   } else {
     std::printf("\nReconstructed over each step (dopri5, dop853; not read by the equations): ");
-    for (const auto& coordinate : reconstructed) std::printf("%s ", coordinate.c_str());
+    for (const auto& coordinate : facts.reconstructed) std::printf("%s ", coordinate.c_str());
     std::printf("\n");
   }
+}
+
+int info(const InfoOptions& o) {
+  const auto system = findNamedSystem(o.target);
+  const SystemFacts facts = factsOf(system);
+  if (o.json)
+    printInfoJson(system->info(), facts);
+  else
+    printInfoText(system->info(), facts);
   return kOk;
 }
 
@@ -180,60 +203,17 @@ std::string withHint(const std::string& message, const std::string& hint) {
   return hint.empty() ? message : message + "; " + hint;
 }
 
-int run(const CommandLine& o) {
-  const Scenario& s = o.scenario;
-  const auto system = findSystem(s.system);
-  Simulation sim(system, s.dynamics, s.formulation, s.integrator);
-  const std::vector<double> params = resolveParameters(*system, s.parameters);
-  const std::string hint = extremeValueHint(givenValues(*system, params, s));
-  const StateLayout layout = stateLayout(*system, s.dynamics);
-  Observables obs;
-  std::vector<double> row;
-  std::vector<std::string> notes;
-  std::vector<double> x0;
-  // The start is checked before any file is written: a system that cannot be evaluated at
-  // t = 0 (not regular, values beyond double precision) is bad input, exit 2 and no file.
-  try {
-    sim.setParameters(params);  // new equations: eq is taken after this
-    const EquationsOfMotion& eq = sim.equations();
-    x0 = initialState(eq, 0.0, s.initial, &notes);
-    outputRow(eq, sim.workspace(), layout, 0.0, x0.data(), obs, row);
-    const std::string entry = nonFiniteEntry(outputColumns(eq), row);
-    if (!entry.empty())
-      throw InputError("the start of '" + system->name() + "' is not finite: " + entry +
-                       " at t = 0 (parameters or initial values beyond double precision, or a "
-                       "formula undefined there)");
-  } catch (const SingularSystemError& e) {
-    throw InputError(withHint(e.what(), hint));
-  } catch (const IntegrationError& e) {
-    throw InputError(withHint(e.what(), hint));
-  } catch (const InputError& e) {
-    if (hint.empty()) throw;
-    throw InputError(withHint(e.what(), hint));
-  }
-  for (const auto& note : notes) std::fprintf(stderr, "nhsim: note: %s\n", note.c_str());
-  sim.setState(0.0, x0);
-  const EquationsOfMotion& eq = sim.equations();
-  const std::vector<std::string> columns = outputColumns(eq);
-  if (!o.saveScenario.empty()) writeScenarioFile(resolvedScenario(s, params, x0), o.saveScenario);
-
-  std::unique_ptr<CsvWriter> opened;
-  try {
-    opened = std::make_unique<CsvWriter>(o.out, columns);
-  } catch (const Error& e) {  // before any row: a path that cannot be written is bad input
-    throw InputError(e.what());
-  }
-  CsvWriter& csv = *opened;
+// What the rows of a run showed: the summary's numbers and the checks behind its warnings.
+struct RunRecord {
   EnergyDriftWatch drift;
   ConstraintRankWatch rank;
   long rows = 0;
   double maxResidual = 0, maxLambda = 0, e0 = 0, e1 = 0;
-  std::vector<double> last;
-  auto onSample = [&](double t, const double* x) {
-    outputRow(eq, sim.workspace(), layout, t, x, obs, row);
-    checkFiniteRow(system->name(), columns, row, t);  // the rows before it are kept
-    csv.write(row);
-    drift.add(eq, sim.workspace(), t, x, obs.energy);
+  std::vector<double> last;  // the last row written
+
+  void add(const EquationsOfMotion& eq, EquationsWorkspace& ws, double t, const double* x,
+           const Observables& obs, const std::vector<double>& row) {
+    drift.add(eq, ws, t, x, obs.energy);
     rank.add(t, obs);
     if (rows == 0) e0 = obs.energy;
     e1 = obs.energy;
@@ -244,61 +224,163 @@ int run(const CommandLine& o) {
     for (int c = 0; c < obs.lambda.size(); ++c)
       maxLambda = std::max(maxLambda, std::abs(obs.lambda[c]));
     last = row;
-    if (pendingSignal) throw RunInterrupted{t};
-  };
-  catchStopSignals();
-  // A signal also stops an integration that delivers no row for a long time (a motion too
-  // fast for the time span): the rows so far are kept as after any interruption.
-  sim.setStepCheck([](double t) {
-    if (pendingSignal) throw RunInterrupted{t};
-  });
-  try {
-    // A t-end off the output grid still gets its row: the run's final state.
-    if (!sim.advance(s.tEnd, s.dtOut, onSample)) onSample(sim.time(), sim.state().data());
-  } catch (const RunInterrupted& stop) {
-    csv.writeComment("partial: interrupted at t = " + formatValue(stop.t) + " by signal " +
-                     std::to_string(pendingSignal) + ", " + std::to_string(rows) + " rows");
-    csv.close();                  // the rows written so far are kept, each complete
-    nh::removeLiveTemporaries();  // any other output still half-written
-    std::fprintf(stderr, "nhsim: interrupted at t = %s (%ld rows kept in %s)\n",
-                 formatValue(stop.t).c_str(), rows,
-                 o.out == "-" ? "standard output" : o.out.c_str());
-    return 128 + pendingSignal;
-  } catch (const SingularSystemError& e) {
-    // The rows written so far are kept, and the file says it ends early and why.
-    csv.writeComment("partial: stopped at t = " + formatValue(e.time()) + ", " +
-                     std::to_string(rows) + " rows (not regular or a singular point)");
-    csv.close();
-    throw SingularSystemError(withHint(e.what(), hint), e.time(), e.conditionNumber());
-  } catch (const IntegrationError& e) {
-    csv.writeComment("partial: stopped at t = " + formatValue(e.time()) + ", " +
-                     std::to_string(rows) + " rows (the integration failed)");
-    csv.close();
-    throw IntegrationError(withHint(e.what(), hint), e.time());
-  } catch (const Error&) {
-    csv.writeComment("partial: stopped after " + std::to_string(rows) + " rows");
-    csv.close();
-    throw;
   }
-  csv.close();
-  const std::string driftWarning = drift.warning();
-  if (!driftWarning.empty()) std::fprintf(stderr, "nhsim: warning: %s\n", driftWarning.c_str());
-  const std::string rankWarning = rank.warning();
-  if (!rankWarning.empty()) std::fprintf(stderr, "nhsim: warning: %s\n", rankWarning.c_str());
-  if (!o.quiet && o.out != "-") {
+};
+
+// One `nhsim run`: the start checked, the rows written as CSV, then the warnings and the
+// summary.
+class RunJob {
+ public:
+  explicit RunJob(const RunOptions& o)
+      : o_(o),
+        s_(o.scenario.resolved),
+        system_(findSystem(s_.system)),
+        sim_(system_, s_.dynamics, s_.formulation, s_.integrator),
+        params_(resolveParameters(*system_, s_.parameters)),
+        hint_(extremeValueHint(givenValues(*system_, params_, s_))),
+        layout_(stateLayout(*system_, s_.dynamics)) {}
+
+  int run() {
+    const std::vector<double> x0 = checkedStart();
+    sim_.setState(0.0, x0);
+    if (!o_.saveScenario.empty())
+      writeScenarioFile(resolvedScenario(s_, params_, x0), o_.saveScenario);
+    openOutput();
+    const int code = integrate();
+    if (code != kOk) return code;
+    printWarnings();
+    if (!o_.output.quiet && o_.output.out != "-") printSummary();
+    return kOk;
+  }
+
+ private:
+  // The initial state, checked before any file is written: a system that cannot be
+  // evaluated at t = 0 (not regular, values beyond double precision) is bad input, exit 2
+  // and no file. Prints the notes of the completion of the initial values.
+  std::vector<double> checkedStart() {
+    std::vector<std::string> notes;
+    std::vector<double> x0;
+    try {
+      sim_.setParameters(params_);  // new equations: eq is taken after this
+      const EquationsOfMotion& eq = sim_.equations();
+      x0 = initialState(eq, 0.0, s_.initial, &notes);
+      outputRow(eq, sim_.workspace(), layout_, 0.0, x0.data(), obs_, row_);
+      const std::string entry = nonFiniteEntry(outputColumns(eq), row_);
+      if (!entry.empty())
+        throw InputError("the start of '" + system_->name() + "' is not finite: " + entry +
+                         " at t = 0 (parameters or initial values beyond double precision, or "
+                         "a formula undefined there)");
+    } catch (const SingularSystemError& e) {
+      throw InputError(withHint(e.what(), hint_));
+    } catch (const IntegrationError& e) {
+      throw InputError(withHint(e.what(), hint_));
+    } catch (const InputError& e) {
+      if (hint_.empty()) throw;
+      throw InputError(withHint(e.what(), hint_));
+    }
+    for (const auto& note : notes) std::fprintf(stderr, "nhsim: note: %s\n", note.c_str());
+    return x0;
+  }
+
+  void openOutput() {
+    columns_ = outputColumns(sim_.equations());
+    try {
+      csv_ = std::make_unique<CsvWriter>(o_.output.out, columns_);
+    } catch (const Error& e) {  // before any row: a path that cannot be written is bad input
+      throw InputError(e.what());
+    }
+  }
+
+  // The row at (t, x): checked, written and recorded; then a pending stop signal ends the run.
+  void writeRow(double t, const double* x) {
+    const EquationsOfMotion& eq = sim_.equations();
+    outputRow(eq, sim_.workspace(), layout_, t, x, obs_, row_);
+    checkFiniteRow(system_->name(), columns_, row_, t);  // the rows before it are kept
+    csv_->write(row_);
+    record_.add(eq, sim_.workspace(), t, x, obs_, row_);
+    if (pendingSignal) throw RunInterrupted{t};
+  }
+
+  // Integrates to t-end, a row every dt-out. A stop signal, a singular point or a failed
+  // integration keep the rows written so far, each complete, and end the file with a
+  // "# partial" line saying why: an interruption returns 128 + the signal, the others are
+  // rethrown (with the hint). kOk when the run completed.
+  int integrate() {
+    CsvWriter& csv = *csv_;
+    const long& rows = record_.rows;
+    auto onSample = [this](double t, const double* x) { writeRow(t, x); };
+    catchStopSignals();
+    // A signal also stops an integration that delivers no row for a long time (a motion too
+    // fast for the time span): the rows so far are kept as after any interruption.
+    sim_.setStepCheck([](double t) {
+      if (pendingSignal) throw RunInterrupted{t};
+    });
+    try {
+      // A t-end off the output grid still gets its row: the run's final state.
+      if (!sim_.advance(s_.tEnd, s_.dtOut, onSample)) onSample(sim_.time(), sim_.state().data());
+    } catch (const RunInterrupted& stop) {
+      csv.writeComment("partial: interrupted at t = " + formatValue(stop.t) + " by signal " +
+                       std::to_string(pendingSignal) + ", " + std::to_string(rows) + " rows");
+      csv.close();                  // the rows written so far are kept, each complete
+      nh::removeLiveTemporaries();  // any other output still half-written
+      std::fprintf(stderr, "nhsim: interrupted at t = %s (%ld rows kept in %s)\n",
+                   formatValue(stop.t).c_str(), rows,
+                   o_.output.out == "-" ? "standard output" : o_.output.out.c_str());
+      return 128 + pendingSignal;
+    } catch (const SingularSystemError& e) {
+      // The rows written so far are kept, and the file says it ends early and why.
+      csv.writeComment("partial: stopped at t = " + formatValue(e.time()) + ", " +
+                       std::to_string(rows) + " rows (not regular or a singular point)");
+      csv.close();
+      throw SingularSystemError(withHint(e.what(), hint_), e.time(), e.conditionNumber());
+    } catch (const IntegrationError& e) {
+      csv.writeComment("partial: stopped at t = " + formatValue(e.time()) + ", " +
+                       std::to_string(rows) + " rows (the integration failed)");
+      csv.close();
+      throw IntegrationError(withHint(e.what(), hint_), e.time());
+    } catch (const Error&) {
+      csv.writeComment("partial: stopped after " + std::to_string(rows) + " rows");
+      csv.close();
+      throw;
+    }
+    csv.close();
+    return kOk;
+  }
+
+  void printWarnings() const {
+    const std::string driftWarning = record_.drift.warning();
+    if (!driftWarning.empty()) std::fprintf(stderr, "nhsim: warning: %s\n", driftWarning.c_str());
+    const std::string rankWarning = record_.rank.warning();
+    if (!rankWarning.empty()) std::fprintf(stderr, "nhsim: warning: %s\n", rankWarning.c_str());
+  }
+
+  void printSummary() const {
+    const RunRecord& r = record_;
     std::printf("%s (%s, %s, %s): t = 0 … %s, %ld steps, %ld rows written to %s\n",
-                s.system.c_str(), toString(s.dynamics).c_str(), toString(s.formulation).c_str(),
-                toString(s.integrator.method).c_str(), formatValue(s.tEnd).c_str(),
-                sim.stepsTaken(), rows, o.out.c_str());
+                s_.system.c_str(), toString(s_.dynamics).c_str(), toString(s_.formulation).c_str(),
+                toString(s_.integrator.method).c_str(), formatValue(s_.tEnd).c_str(),
+                sim_.stepsTaken(), r.rows, o_.output.out.c_str());
     std::printf("  energy %s → %s;  max |constraint residual| %.3g;  max |lambda| %.6g\n",
-                formatValue(e0).c_str(), formatValue(e1).c_str(), maxResidual, maxLambda);
+                formatValue(r.e0).c_str(), formatValue(r.e1).c_str(), r.maxResidual, r.maxLambda);
     std::printf("  final state:");
-    for (size_t i = 0; i < layout.names.size(); ++i)
-      std::printf(" %s=%.6g", layout.names[i].c_str(), last[1 + i]);
+    for (size_t i = 0; i < layout_.names.size(); ++i)
+      std::printf(" %s=%.6g", layout_.names[i].c_str(), r.last[1 + i]);
     std::printf("\n");
   }
-  return kOk;
-}
+
+  const RunOptions& o_;
+  const Scenario& s_;
+  const std::shared_ptr<const SystemModel> system_;
+  Simulation sim_;
+  const std::vector<double> params_;
+  const std::string hint_;
+  const StateLayout layout_;
+  Observables obs_;
+  std::vector<double> row_;
+  std::vector<std::string> columns_;
+  std::unique_ptr<CsvWriter> csv_;
+  RunRecord record_;
+};
 
 // nhsim-export beside this executable (build tree) or in libexec (installed), or "".
 std::string exportHelperPath() {
@@ -333,6 +415,21 @@ int exportCommand(char** argv, int argc) {
   throw Error("cannot run '" + helper + "': " + std::strerror(errno));
 }
 
+// Runs the command a checked command line names; `args` are the words after "nhsim".
+struct Perform {
+  const std::vector<std::string>& args;
+  int operator()(const ListOptions&) const { return list(); }
+  int operator()(const InfoOptions& o) const { return info(o); }
+  int operator()(const RunOptions& o) const { return RunJob(o).run(); }
+  int operator()(const EquationsOptions& o) const { return equationsCommand(o); }
+  int operator()(const LinearizeOptions& o) const { return linearizeCommand(o, args); }
+  int operator()(const SweepOptions& o) const { return sweepCommand(o, args); }
+  // Answered before the checks (main below).
+  int operator()(const HelpRequest&) const { return kOk; }
+  int operator()(const VersionRequest&) const { return kOk; }
+  int operator()(const ExportOptions&) const { return kOk; }
+};
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -340,7 +437,7 @@ int main(int argc, char** argv) {
   removeTemporariesOnFatalSignals();
   const std::vector<std::string> args(argv + 1, argv + argc);
   if (args.empty()) {
-    std::fputs(parseArguments(args).helpText.c_str(), stderr);
+    std::fputs(std::get<HelpRequest>(parseArguments(args)).text.c_str(), stderr);
     return kInputError;
   }
   if (isMpiSweep(args)) {  // every rank parses the same words: one message, from rank 0
@@ -353,33 +450,17 @@ int main(int argc, char** argv) {
   }
   return reportErrors([&]() -> int {
     const CommandLine words = parseArguments(args);
-    switch (words.command) {
-      case Command::Help:
-        std::fputs(words.helpText.c_str(), stdout);
-        return kOk;
-      case Command::Version:
-        std::printf("nhsim %s\n", kVersion);
-        return kOk;
-      case Command::Export:  // nhsim-export parses and checks the same words again
-        return exportCommand(argv, argc);
-      default:
-        break;
+    if (const auto* help = std::get_if<HelpRequest>(&words)) {
+      std::fputs(help->text.c_str(), stdout);
+      return kOk;
     }
-    const CommandLine line = parseCommandLine(args);
-    switch (line.command) {
-      case Command::List:
-        return list();
-      case Command::Info:
-        return info(line);
-      case Command::Run:
-        return run(line);
-      case Command::Equations:
-        return equationsCommand(line);
-      case Command::Sweep:
-        return sweepCommand(line, args);
-      default:
-        return linearizeCommand(line, args);
+    if (std::holds_alternative<VersionRequest>(words)) {
+      std::printf("nhsim %s\n", kVersion);
+      return kOk;
     }
+    // nhsim-export parses and checks the same words again
+    if (std::holds_alternative<ExportOptions>(words)) return exportCommand(argv, argc);
+    return std::visit(Perform{args}, parseCommandLine(args));
   });
 }
 

@@ -76,7 +76,7 @@ std::atomic<bool>& catchSweepStopSignals() {
 
 int sweepStopSignal() { return static_cast<int>(stopSignal); }
 
-std::unique_ptr<study::Study> studyOf(const CommandLine& line) {
+std::unique_ptr<study::Study> studyOf(const SweepOptions& line) {
   const study::StudySpec spec = studySpecOf(line);
   std::vector<std::string> echoed = line.vary;  // what the core's messages may repeat whole
   echoed.insert(echoed.end(), line.sample.begin(), line.sample.end());
@@ -89,7 +89,7 @@ std::unique_ptr<study::Study> studyOf(const CommandLine& line) {
 }
 
 bool isMpiSweep(const std::vector<std::string>& args) {
-  return !args.empty() && args[0] == "sweep" &&
+  return !args.empty() && args[0] == commandName(Command::Sweep) &&
          std::find(args.begin(), args.end(), "--mpi") != args.end();
 }
 
@@ -103,14 +103,14 @@ int launcherRank() {
   return -1;
 }
 
-int jobsOf(const CommandLine& line, int fallback) {
-  return line.has("--jobs") ? wholeNumber<int>(line.jobs, "--jobs", 1, 1024, "from 1 to 1024")
+int jobsOf(const SweepOptions& line, int fallback) {
+  return !line.jobs.empty() ? wholeNumber<int>(line.jobs, "--jobs", 1, 1024, "from 1 to 1024")
                             : fallback;
 }
 
-study::StudySpec studySpecOf(const CommandLine& line) {
+study::StudySpec studySpecOf(const SweepOptions& line) {
   study::StudySpec spec;
-  spec.base = line.scenario;
+  spec.base = line.scenario.resolved;
   if (!line.vary.empty() && !line.sample.empty())
     throw UsageError("give either --vary axes or --sample axes, not both");
   if (line.vary.empty() && line.sample.empty())
@@ -126,11 +126,11 @@ study::StudySpec studySpecOf(const CommandLine& line) {
     rethrowQuoting(e, inputs);
   }
   if (!line.sample.empty()) {
-    if (!line.has("--count")) throw UsageError("--sample needs --count N");
+    if (line.count.empty()) throw UsageError("--sample needs --count N");
     spec.count = wholeNumber<long>(line.count, "--count", 1, 9'000'000'000'000'000'000L, ">= 1");
-    if (line.has("--seed"))
+    if (!line.seed.empty())
       spec.seed = wholeNumber<std::uint64_t>(line.seed, "--seed", 0, UINT64_MAX, "0 … 2^64-1");
-  } else if (line.has("--count") || line.has("--seed")) {
+  } else if (!line.count.empty() || !line.seed.empty()) {
     throw UsageError("--count and --seed go with --sample, not with --vary");
   }
   spec.measures = line.measure;
@@ -138,12 +138,12 @@ study::StudySpec studySpecOf(const CommandLine& line) {
   return spec;
 }
 
-SweepRecorder::SweepRecorder(const CommandLine& line, const std::vector<std::string>& args,
+SweepRecorder::SweepRecorder(const SweepOptions& line, const std::vector<std::string>& args,
                              const study::Study& study)
     : line_(line),
       study_(study),
-      out_(openSweepOutput(line.out, line.format, study, commandEcho(args))),
-      progress_(!line.quiet),
+      out_(openSweepOutput(line.output.out, line.format, study, commandEcho(args))),
+      progress_(!line.output.quiet),
       tty_(::isatty(STDERR_FILENO) == 1),
       start_(std::chrono::steady_clock::now()),
       lastReport_(start_),
@@ -190,7 +190,7 @@ int SweepRecorder::finish(long written, int signal, const std::string& workers) 
   out_->commit(written);
   if (written < total) {
     std::fprintf(stderr, "nhsim: interrupted: %ld of %ld runs kept in %s\n", written, total,
-                 line_.out == "-" ? "standard output" : line_.out.c_str());
+                 line_.output.out == "-" ? "standard output" : line_.output.out.c_str());
     return 128 + (signal != 0 ? signal : SIGINT);
   }
   if (drifted_ > 0)  // once for the sweep, whatever the number of runs
@@ -199,18 +199,18 @@ int SweepRecorder::finish(long written, int signal, const std::string& workers) 
                  "%.3g %%) although the equations conserve it: the integration is inaccurate; "
                  "tighten the tolerance (--rtol, --atol) or the step\n",
                  drifted_, total, 100 * worstDrift_);
-  if (!line_.quiet && line_.out != "-") {
+  if (!line_.output.quiet && line_.output.out != "-") {
     const double elapsed =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
     std::printf("%s: %ld runs (%ld ok, %ld not) in %s, %.4g runs/s on %s, written to %s\n",
                 study_.spec().base.system.c_str(), total, total - failed_, failed_,
                 duration(elapsed).c_str(), elapsed > 0 ? static_cast<double>(total) / elapsed : 0.0,
-                workers.c_str(), line_.out.c_str());
+                workers.c_str(), line_.output.out.c_str());
   }
   return kOk;
 }
 
-int sweepCommand(const CommandLine& line, const std::vector<std::string>& args) {
+int sweepCommand(const SweepOptions& line, const std::vector<std::string>& args) {
   if (line.mpi)  // main() sends --mpi to sweepMpiCommand where MPI was built
     throw UsageError(kNoMpiSupport);
   const std::unique_ptr<study::Study> plan = studyOf(line);

@@ -15,7 +15,7 @@ namespace nh::cli {
 
 // The study of a sweep command line (parsed by parseCommandLine): axes, count, seed,
 // measures as given. Throws UsageError / InputError naming the option.
-study::StudySpec studySpecOf(const CommandLine& line);
+study::StudySpec studySpecOf(const SweepOptions& line);
 
 class SweepOutput;
 
@@ -25,7 +25,7 @@ class SweepOutput;
 class SweepRecorder {
  public:
   // Opens the output (throws InputError for bad input, before anything is written).
-  SweepRecorder(const CommandLine& line, const std::vector<std::string>& args,
+  SweepRecorder(const SweepOptions& line, const std::vector<std::string>& args,
                 const study::Study& study);
   ~SweepRecorder();
   // The next row; throws Error on a failed write (the output is then removed).
@@ -38,7 +38,7 @@ class SweepRecorder {
 
  private:
   void report(bool last);
-  const CommandLine& line_;
+  const SweepOptions& line_;
   const study::Study& study_;
   std::unique_ptr<SweepOutput> out_;
   long done_ = 0, failed_ = 0;
@@ -50,7 +50,7 @@ class SweepRecorder {
 };
 
 // The study of a sweep command line, ready to run. Throws UsageError / InputError.
-std::unique_ptr<study::Study> studyOf(const CommandLine& line);
+std::unique_ptr<study::Study> studyOf(const SweepOptions& line);
 
 // What `nhsim sweep --mpi` says, exit 2, in a build without MPI.
 inline constexpr const char* kNoMpiSupport =
@@ -69,13 +69,13 @@ bool isMpiSweep(const std::vector<std::string>& args);
 int launcherRank();
 
 // A worker count from --jobs (1 … 1024), else `fallback`. Throws UsageError.
-int jobsOf(const CommandLine& line, int fallback);
+int jobsOf(const SweepOptions& line, int fallback);
 
 // Runs `nhsim sweep`; `args` are the words after "nhsim" (echoed in the file's first comment
 // line without the options commandEcho drops). Bad input, an
 // unwritable output included, throws InputError before anything is written (exit 2); a write
 // error throws Error (exit 1) and leaves no file; Ctrl+C (SIGINT, SIGTERM, SIGHUP) keeps the
 // finished rows, ends the file with "# partial: N of M runs" and returns 128 + the signal.
-int sweepCommand(const CommandLine& line, const std::vector<std::string>& args);
+int sweepCommand(const SweepOptions& line, const std::vector<std::string>& args);
 
 }  // namespace nh::cli

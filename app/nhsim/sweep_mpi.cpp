@@ -15,6 +15,7 @@
 #include <mutex>
 #include <string>
 #include <thread>
+#include <variant>
 #include <vector>
 
 #include "app/nhsim/cli_support.h"
@@ -189,122 +190,159 @@ int remoteRank(const Job& job) {
 
 // Rank 0: `jobs` local workers and, on this thread, the answers to the other ranks, the
 // reorder buffer and the writing.
-int rootRank(const Job& job, SweepRecorder& recorder) {
-  const study::Study& sweep = *job.study;
-  const long total = sweep.runCount();
-  Scheduler scheduler(total, static_cast<long>(job.size) * job.jobs);
-  std::atomic<bool>& stop = *job.stop;
-  const int measures = static_cast<int>(sweep.columns().size()) - sweep.variedCount() - 1;
+class RootRank {
+ public:
+  RootRank(const Job& job, SweepRecorder& recorder)
+      : job_(job),
+        recorder_(recorder),
+        sweep_(*job.study),
+        scheduler_(sweep_.runCount(), static_cast<long>(job.size) * job.jobs),
+        stop_(*job.stop),
+        measures_(static_cast<int>(sweep_.columns().size()) - sweep_.variedCount() - 1),
+        running_(job.jobs),
+        remote_((job.size - 1) * job.jobs) {}
 
-  std::mutex mutex;  // guards finished, running and failure
-  std::condition_variable wake;
-  std::vector<study::RunResult> finished;
-  int running = job.jobs;
-  std::exception_ptr failure;
-  auto local = [&] {
+  int run() {
+    std::vector<std::thread> pool;
+    for (int t = 0; t < job_.jobs; ++t) pool.emplace_back([this] { localWorker(); });
     try {
-      study::StudyWorker worker(sweep);
+      for (;;) {
+        const bool busy = answerRequests();
+        const bool idle = collectLocal(busy);
+        deliverInOrder();
+        if (stop_.load()) scheduler_.close();
+        if (idle && remote_ == 0) break;
+      }
+    } catch (...) {
+      stop_ = true;
+      scheduler_.close();
+      for (auto& thread : pool) thread.join();
+      throw;
+    }
+    for (auto& thread : pool) thread.join();
+    if (signal_ == 0) signal_ = sweepStopSignal();
+    char workers[64];
+    std::snprintf(workers, sizeof workers, "%d MPI ranks × %d thread%s", job_.size, job_.jobs,
+                  job_.jobs == 1 ? "" : "s");
+    return recorder_.finish(delivered_, signal_, workers);
+  }
+
+ private:
+  // One local worker: chunks from the scheduler, each finished run handed to the main thread.
+  void localWorker() {
+    try {
+      study::StudyWorker worker(sweep_);
       study::RunResult result;
-      for (Chunk chunk = scheduler.take(); !chunk.empty(); chunk = scheduler.take()) {
+      for (Chunk chunk = scheduler_.take(); !chunk.empty(); chunk = scheduler_.take()) {
         for (long i = chunk.first; i < chunk.end; ++i) {
-          if (stop.load()) throw study::RunCancelled{};
-          sweep.run(i, worker, result, &stop);
-          std::lock_guard<std::mutex> lock(mutex);
-          finished.push_back(std::move(result));
-          wake.notify_one();
+          if (stop_.load()) throw study::RunCancelled{};
+          sweep_.run(i, worker, result, &stop_);
+          std::lock_guard<std::mutex> lock(mutex_);
+          finished_.push_back(std::move(result));
+          wake_.notify_one();
         }
       }
     } catch (const study::RunCancelled&) {
-    } catch (...) {  // memory: stops the study, rethrown below
-      std::lock_guard<std::mutex> lock(mutex);
-      if (!failure) failure = std::current_exception();
-      stop = true;
+    } catch (...) {  // memory: stops the study, rethrown by collectLocal
+      std::lock_guard<std::mutex> lock(mutex_);
+      if (!failure_) failure_ = std::current_exception();
+      stop_ = true;
     }
-    std::lock_guard<std::mutex> lock(mutex);
-    --running;
-    wake.notify_one();
-  };
-  std::vector<std::thread> pool;
-  for (int t = 0; t < job.jobs; ++t) pool.emplace_back(local);
-
-  std::map<long, study::RunResult> pending;
-  long delivered = 0;
-  int remote = (job.size - 1) * job.jobs;  // remote workers not yet told "no more"
-  int signal = 0;
-  std::vector<char> message;
-  std::vector<study::RunResult> batch;
-  try {
-    for (;;) {
-      bool busy = false;
-      for (;;) {  // the requests waiting
-        int flag = 0;
-        MPI_Status status;
-        MPI_Iprobe(MPI_ANY_SOURCE, kRequestTag, MPI_COMM_WORLD, &flag, &status);
-        if (!flag) break;
-        busy = true;
-        int bytes = 0;
-        MPI_Get_count(&status, MPI_BYTE, &bytes);
-        message.resize(static_cast<size_t>(bytes));
-        MPI_Recv(message.data(), bytes, MPI_BYTE, status.MPI_SOURCE, kRequestTag, MPI_COMM_WORLD,
-                 MPI_STATUS_IGNORE);
-        size_t at = 0;
-        const bool stopping = take<std::int32_t>(message, at) != 0;
-        const int theirs = take<std::int32_t>(message, at);
-        while (at < message.size()) {
-          study::RunResult result = unpack(message, at, sweep.variedCount(), measures);
-          const long index = result.index;
-          pending.emplace(index, std::move(result));
-        }
-        if (stopping) {  // a rank was interrupted: the whole study stops
-          if (signal == 0) signal = theirs;
-          stop = true;
-        }
-        if (stop.load()) scheduler.close();
-        const Chunk chunk = scheduler.take();
-        if (chunk.empty()) --remote;
-        long answer[2] = {chunk.first, chunk.end};
-        MPI_Send(answer, 2, MPI_LONG, status.MPI_SOURCE, kChunkTag, MPI_COMM_WORLD);
-      }
-      bool idle;
-      {
-        std::unique_lock<std::mutex> lock(mutex);
-        if (!busy && finished.empty() && running > 0)
-          wake.wait_for(lock, kPoll, [&] { return !finished.empty() || running == 0; });
-        else if (!busy && finished.empty() && remote > 0) {
-          lock.unlock();
-          std::this_thread::sleep_for(kPoll);
-          lock.lock();
-        }
-        batch.swap(finished);
-        idle = running == 0;
-        if (failure) std::rethrow_exception(failure);
-      }
-      for (auto& result : batch) {
-        const long index = result.index;
-        pending.emplace(index, std::move(result));
-      }
-      batch.clear();
-      for (auto it = pending.begin(); it != pending.end() && it->first == delivered;
-           it = pending.erase(it)) {
-        recorder.add(it->second);
-        ++delivered;
-      }
-      if (stop.load()) scheduler.close();
-      if (idle && remote == 0) break;
-    }
-  } catch (...) {
-    stop = true;
-    scheduler.close();
-    for (auto& thread : pool) thread.join();
-    throw;
+    std::lock_guard<std::mutex> lock(mutex_);
+    --running_;
+    wake_.notify_one();
   }
-  for (auto& thread : pool) thread.join();
-  if (signal == 0) signal = sweepStopSignal();
-  char workers[64];
-  std::snprintf(workers, sizeof workers, "%d MPI ranks × %d thread%s", job.size, job.jobs,
-                job.jobs == 1 ? "" : "s");
-  return recorder.finish(delivered, signal, workers);
-}
+
+  // Answers every request waiting: takes the rows it brings, notes a rank that stopped, and
+  // sends the next chunk (an empty one: no more). Whether there was any.
+  bool answerRequests() {
+    bool busy = false;
+    for (;;) {
+      int flag = 0;
+      MPI_Status status;
+      MPI_Iprobe(MPI_ANY_SOURCE, kRequestTag, MPI_COMM_WORLD, &flag, &status);
+      if (!flag) return busy;
+      busy = true;
+      int bytes = 0;
+      MPI_Get_count(&status, MPI_BYTE, &bytes);
+      message_.resize(static_cast<size_t>(bytes));
+      MPI_Recv(message_.data(), bytes, MPI_BYTE, status.MPI_SOURCE, kRequestTag, MPI_COMM_WORLD,
+               MPI_STATUS_IGNORE);
+      size_t at = 0;
+      const bool stopping = take<std::int32_t>(message_, at) != 0;
+      const int theirs = take<std::int32_t>(message_, at);
+      while (at < message_.size()) {
+        study::RunResult result = unpack(message_, at, sweep_.variedCount(), measures_);
+        const long index = result.index;
+        pending_.emplace(index, std::move(result));
+      }
+      if (stopping) {  // a rank was interrupted: the whole study stops
+        if (signal_ == 0) signal_ = theirs;
+        stop_ = true;
+      }
+      if (stop_.load()) scheduler_.close();
+      const Chunk chunk = scheduler_.take();
+      if (chunk.empty()) --remote_;
+      long answer[2] = {chunk.first, chunk.end};
+      MPI_Send(answer, 2, MPI_LONG, status.MPI_SOURCE, kChunkTag, MPI_COMM_WORLD);
+    }
+  }
+
+  // The local workers' finished runs into the reorder buffer, after a short wait when nothing
+  // came (`busy`: requests were answered). Whether the local workers are all done; rethrows
+  // a worker's failure.
+  bool collectLocal(bool busy) {
+    bool idle;
+    {
+      std::unique_lock<std::mutex> lock(mutex_);
+      if (!busy && finished_.empty() && running_ > 0)
+        wake_.wait_for(lock, kPoll, [&] { return !finished_.empty() || running_ == 0; });
+      else if (!busy && finished_.empty() && remote_ > 0) {
+        lock.unlock();
+        std::this_thread::sleep_for(kPoll);
+        lock.lock();
+      }
+      batch_.swap(finished_);
+      idle = running_ == 0;
+      if (failure_) std::rethrow_exception(failure_);
+    }
+    for (auto& result : batch_) {
+      const long index = result.index;
+      pending_.emplace(index, std::move(result));
+    }
+    batch_.clear();
+    return idle;
+  }
+
+  // The rows that continue the run order, to the recorder.
+  void deliverInOrder() {
+    for (auto it = pending_.begin(); it != pending_.end() && it->first == delivered_;
+         it = pending_.erase(it)) {
+      recorder_.add(it->second);
+      ++delivered_;
+    }
+  }
+
+  const Job& job_;
+  SweepRecorder& recorder_;
+  const study::Study& sweep_;
+  Scheduler scheduler_;
+  std::atomic<bool>& stop_;
+  const int measures_;
+
+  std::mutex mutex_;  // guards finished_, running_ and failure_
+  std::condition_variable wake_;
+  std::vector<study::RunResult> finished_;
+  int running_;
+  std::exception_ptr failure_;
+
+  std::map<long, study::RunResult> pending_;  // rows by run index, waiting for their turn
+  long delivered_ = 0;
+  int remote_;      // remote workers not yet told "no more"
+  int signal_ = 0;  // the signal that stopped a rank
+  std::vector<char> message_;
+  std::vector<study::RunResult> batch_;
+};
 
 }  // namespace
 
@@ -320,17 +358,18 @@ int sweepMpiCommand(int argc, char** argv) {
   // Everything that may refuse the command, on every rank; then one collective verdict.
   int code = kOk;
   std::string message;
-  CommandLine line;
+  SweepOptions line;
   std::unique_ptr<study::Study> plan;
   std::unique_ptr<SweepRecorder> recorder;
   bool help = false;
   try {
     const CommandLine words = parseArguments(args);
-    if (words.command == Command::Help) {
+    if (const auto* request = std::get_if<HelpRequest>(&words)) {
       help = true;
-      message = words.helpText;
+      message = request->text;
     } else {
-      line = parseCommandLine(args);
+      // The words start with "sweep" (isMpiSweep): they are the sweep's options or help.
+      line = std::get<SweepOptions>(parseCommandLine(args));
       plan = studyOf(line);
       job.jobs = jobsOf(line, 1);
       const int needed = job.jobs > 1 ? MPI_THREAD_SERIALIZED : MPI_THREAD_FUNNELED;
@@ -371,7 +410,7 @@ int sweepMpiCommand(int argc, char** argv) {
   }
   int result = kOk;
   try {
-    result = rootRank(job, *recorder);
+    result = RootRank(job, *recorder).run();
   } catch (...) {
     result = codeOf(std::current_exception(), message);
     recorder.reset();  // the temporary is removed before the other ranks are ended

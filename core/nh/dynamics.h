@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "core/nh/named_choice.h"
 #include "core/nh/system.h"
 
 namespace nh {
@@ -23,10 +24,26 @@ enum class DynamicsKind { Nonholonomic, Vakonomic };
 enum class Backend { Taped, Jets };
 enum class Formulation { Multipliers, GibbsAppell };
 
-std::string toString(DynamicsKind kind);                // "nonholonomic" | "vakonomic"
-std::string toString(Formulation formulation);          // "multipliers" | "gibbs-appell"
-DynamicsKind parseDynamics(const std::string& text);    // throws InputError
-Formulation parseFormulation(const std::string& text);  // throws InputError
+// The dynamics and the formulations by name (named_choice.h), as the command line, scenario
+// files and the app name them. The defaults are Scenario's.
+inline constexpr NamedChoice<DynamicsKind> kDynamicsChoices[] = {
+    {DynamicsKind::Nonholonomic, "nonholonomic",
+     "Lagrange–d'Alembert: the reactions do no work on allowed motions (theory §2)"},
+    {DynamicsKind::Vakonomic, "vakonomic",
+     "the constrained variational principle, L + μ·Φ (theory §3)"},
+};
+inline constexpr NamedChoice<Formulation> kFormulationChoices[] = {
+    {Formulation::Multipliers, "multipliers", "the multipliers solved for through A M⁻¹ Aᵀ (KKT)"},
+    {Formulation::GibbsAppell, "gibbs-appell",
+     "Gibbs–Appell in constraint-adapted quasi-velocities (the null space of A)"},
+};
+
+std::string toString(DynamicsKind kind);        // its name in kDynamicsChoices
+std::string toString(Formulation formulation);  // its name in kFormulationChoices
+// The choice named `text`; throws InputError "unknown dynamics 'TEXT' (allowed: …)",
+// "unknown formulation …".
+DynamicsKind parseDynamics(const std::string& text);
+Formulation parseFormulation(const std::string& text);
 
 // Fixed-capacity Eigen types: sized at run time, never heap-allocated.
 using VecY = Eigen::Matrix<double, Eigen::Dynamic, 1, 0, kMaxVelocities, 1>;

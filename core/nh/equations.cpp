@@ -25,21 +25,13 @@ std::uint64_t nextSerial() {
 }
 }  // namespace
 
-std::string toString(DynamicsKind kind) {
-  return kind == DynamicsKind::Vakonomic ? "vakonomic" : "nonholonomic";
-}
-std::string toString(Formulation f) {
-  return f == Formulation::GibbsAppell ? "gibbs-appell" : "multipliers";
-}
+std::string toString(DynamicsKind kind) { return choiceName(kDynamicsChoices, kind); }
+std::string toString(Formulation f) { return choiceName(kFormulationChoices, f); }
 DynamicsKind parseDynamics(const std::string& text) {
-  if (text == "nonholonomic") return DynamicsKind::Nonholonomic;
-  if (text == "vakonomic") return DynamicsKind::Vakonomic;
-  throw InputError("unknown dynamics '" + text + "' (allowed: nonholonomic, vakonomic)");
+  return parseChoice(kDynamicsChoices, text, "dynamics");
 }
 Formulation parseFormulation(const std::string& text) {
-  if (text == "multipliers") return Formulation::Multipliers;
-  if (text == "gibbs-appell") return Formulation::GibbsAppell;
-  throw InputError("unknown formulation '" + text + "' (allowed: multipliers, gibbs-appell)");
+  return parseChoice(kFormulationChoices, text, "formulation");
 }
 
 // ---- The workspace ------------------------------------------------------------------------

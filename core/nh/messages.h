@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace nh {
 
@@ -42,6 +43,17 @@ inline std::string echoInput(std::string_view input, size_t limit = 60) {
   size_t cut = limit;
   while (cut > 0 && (static_cast<unsigned char>(input[cut]) & 0xC0) == 0x80) --cut;
   return escapeControl(input.substr(0, cut)) + "…";
+}
+
+// `items` with `separator` between them: "a, b, c" ("" for none).
+inline std::string joined(const std::vector<std::string>& items,
+                          std::string_view separator = ", ") {
+  std::string out;
+  for (size_t i = 0; i < items.size(); ++i) {
+    if (i > 0) out += separator;
+    out += items[i];
+  }
+  return out;
 }
 
 // Whether a message is one printable line: no byte below 0x20 and no DEL.

@@ -20,32 +20,10 @@ namespace nh {
 namespace odeint = boost::numeric::odeint;
 using State = std::vector<double>;
 
-std::string toString(Integrator integrator) {
-  switch (integrator) {
-    case Integrator::Dop853:
-      return "dop853";
-    case Integrator::Rk78:
-      return "rk78";
-    case Integrator::Rk4:
-      return "rk4";
-    case Integrator::Fehlberg78Arkode:
-      return "arkode78";
-    case Integrator::BdfCvode:
-      return "bdf";
-    default:
-      return "dopri5";
-  }
-}
+std::string toString(Integrator integrator) { return choiceName(kIntegratorChoices, integrator); }
 
 Integrator parseIntegrator(const std::string& text) {
-  if (text == "dopri5") return Integrator::Dopri5;
-  if (text == "dop853") return Integrator::Dop853;
-  if (text == "rk78") return Integrator::Rk78;
-  if (text == "rk4") return Integrator::Rk4;
-  if (text == "arkode78") return Integrator::Fehlberg78Arkode;
-  if (text == "bdf") return Integrator::BdfCvode;
-  throw InputError("unknown integrator '" + text +
-                   "' (allowed: dopri5, dop853, rk78, rk4, arkode78, bdf)");
+  return parseChoice(kIntegratorChoices, text, "integrator");
 }
 
 namespace {

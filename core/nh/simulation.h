@@ -13,9 +13,20 @@
 namespace nh {
 
 enum class Integrator { Dopri5, Dop853, Rk78, Rk4, Fehlberg78Arkode, BdfCvode };
-// "dopri5" | "dop853" | "rk78" | "rk4" | "arkode78" | "bdf"
-std::string toString(Integrator integrator);
-Integrator parseIntegrator(const std::string& text);  // throws InputError
+// The integrators by name (named_choice.h), as the command line, scenario files and the app
+// name them. The default is IntegratorOptions'.
+inline constexpr NamedChoice<Integrator> kIntegratorChoices[] = {
+    {Integrator::Dopri5, "dopri5", "Dormand–Prince 5(4), adaptive, dense output"},
+    {Integrator::Dop853, "dop853", "Dormand–Prince 8(5,3), adaptive, dense output"},
+    {Integrator::Rk78, "rk78", "Runge–Kutta–Fehlberg 7(8), adaptive"},
+    {Integrator::Rk4, "rk4", "classical Runge–Kutta 4, fixed step"},
+    {Integrator::Fehlberg78Arkode, "arkode78",
+     "Fehlberg 7(8) of SUNDIALS ARKODE, adaptive, dense output"},
+    {Integrator::BdfCvode, "bdf", "BDF of SUNDIALS CVODE, for stiff systems"},
+};
+std::string toString(Integrator integrator);  // its name in kIntegratorChoices
+// The integrator named `text`; throws InputError "unknown integrator 'TEXT' (allowed: …)".
+Integrator parseIntegrator(const std::string& text);
 
 // The largest step budget (--max-steps, a scenario's integrator.max_steps) accepted.
 inline constexpr long kMaxStepBudget = 1'000'000'000'000;
