@@ -1,0 +1,96 @@
+#!/usr/bin/env bash
+# Checks that the documentation matches the repository:
+#   - every folder under core/, ui/ and app/ (build folders aside) is named in the drawing of
+#     docs/architecture.md (its first fenced block); the drawing may name a folder that does
+#     not exist yet;
+#   - README.md is at most 400 lines;
+#   - each of the main documents exists in docs/ and is linked from README.md;
+#   - README.md and docs/ point at nothing outside the repository (../shared, /work/);
+#   - no tracked file speaks of issue or defect numbers;
+#   - every relative link in README.md and docs/*.md leads to a file or folder that exists.
+# Usage: scripts/check-docs.sh [SOURCE_DIR]. Prints one line per problem; exit 1 if any.
+set -euo pipefail
+cd "${1:-$(dirname "$0")/..}"
+
+problems=0
+report() { echo "docs: $*"; problems=$((problems + 1)); }
+
+main_docs=(architecture theory model-format cli app classroom testing benchmarks reliability style)
+readme_limit=400
+
+# The folders, from the file system, so that a folder added later is checked the day it appears.
+folders() {
+  find core ui app -mindepth 1 \( -name 'build*' -o -name '.*' -o -name '*_autogen' \
+    -o -name CMakeFiles -o -name __pycache__ \) -prune -o -type d -print | sort
+}
+
+# The first fenced block of docs/architecture.md: the drawing of the layers.
+drawing() {
+  awk '/^```/ { if (inside) exit; inside = 1; next } inside { print }' docs/architecture.md
+}
+
+if [ ! -f docs/architecture.md ]; then
+  report "docs/architecture.md is missing"
+else
+  diagram=$(drawing)
+  [ -n "$diagram" ] || report "docs/architecture.md has no drawing (a fenced block) of the folders"
+  while IFS= read -r folder; do
+    # A folder is named when it stands alone: "ui/export" is not named by "ui/export/media".
+    pattern="(^|[^A-Za-z0-9_/.-])${folder//./\\.}([^A-Za-z0-9_/-]|$)"
+    grep -qE "$pattern" <<<"$diagram" ||
+      report "$folder is not named in the drawing of docs/architecture.md"
+  done < <(folders)
+fi
+
+if [ ! -f README.md ]; then
+  report "README.md is missing"
+else
+  lines=$(wc -l <README.md)
+  [ "$lines" -le "$readme_limit" ] ||
+    report "README.md has $lines lines (at most $readme_limit: the detail belongs in docs/)"
+fi
+
+for name in "${main_docs[@]}"; do
+  [ -f "docs/$name.md" ] || report "docs/$name.md is missing"
+  grep -qF "](docs/$name.md" README.md 2>/dev/null ||
+    report "docs/$name.md is not linked from README.md"
+done
+
+# Nothing outside the repository: the product carries its own documentation.
+while IFS= read -r hit; do
+  report "$hit: points outside the repository"
+done < <(grep -rnIE '\.\./shared|/work/' README.md docs 2>/dev/null || true)
+
+# Comments and documents say in words what they mean, never a tracker's numbers.
+tracked() {
+  if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+    git ls-files -z
+  else
+    find . -path ./build -prune -o -type f -print0
+  fi
+}
+while IFS= read -r hit; do
+  report "$hit: an issue or defect number (say in words what is meant)"
+done < <(tracked | xargs -0 grep -sInEi 'issue [0-9]+|defect [0-9]+' 2>/dev/null || true)
+
+# Relative links in the Markdown documents lead somewhere.
+for doc in README.md docs/*.md; do
+  [ -f "$doc" ] || continue
+  dir=$(dirname "$doc")
+  while IFS= read -r target; do
+    target=${target#*](}
+    target=${target%)}
+    target=${target%%#*}
+    target=${target%% *}
+    case "$target" in
+      '' | http://* | https://* | mailto:*) continue ;;
+    esac
+    [ -e "$dir/$target" ] || report "$doc: link to $target, which does not exist"
+  done < <(grep -oE '\]\([^)]+\)' "$doc" || true)
+done
+
+if [ "$problems" -gt 0 ]; then
+  echo "docs: $problems problem(s)"
+  exit 1
+fi
+echo "docs: $(folders | wc -l) folders drawn, ${#main_docs[@]} documents linked, no outside paths or tracker numbers"
