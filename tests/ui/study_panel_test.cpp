@@ -32,7 +32,7 @@
 #include "nhsim_process.h"
 #include "ui/sim/simulation_controller.h"
 #include "ui/window/main_window.h"
-#include "ui/window/scenario_view.h"
+#include "ui/session/scenario_view.h"
 #include "window_fixture.h"
 
 using nhui::MainWindow;
