@@ -155,7 +155,7 @@ int main(int argc, char** argv) {
     // The reason, as the window's banner gives it ("Could not open F: …"), in one line.
     if (!window.openScenario(parser.positionalArguments().first()))
       std::fprintf(stderr, "nhlab: error: %s\n",
-                   nh::cli::oneLine(window.errorBanner()->text().toStdString()).c_str());
+                   nh::cli::oneLine(window.lastErrorMessage().toStdString()).c_str());
   } else if (parser.isSet(systemOption)) {
     window.chooseSystem(parser.value(systemOption));
   }

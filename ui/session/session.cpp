@@ -225,10 +225,10 @@ void Session::endInitialDrag(const std::map<std::string, double>& before,
   undo_->push(new SetInitialCommand(this, before, after, true, true, std::move(dragKept_)));
 }
 
-void Session::restartForEditing() {
+void Session::restartForEditing(const std::function<void()>& start) {
   auto kept = controller_->copyTimeline();
   const double shownUntil = controller_->primary().lastTime();
-  controller_->reset();
+  start();
   if (!kept || shownUntil <= 0) return;
   undo_->push(
       new ReplaceTimelineCommand(this, std::move(kept), tr("Edit start (restart from t = 0)")));

@@ -90,8 +90,9 @@ class Session : public QObject {
   void beginInitialDrag();
   void endInitialDrag(const std::map<std::string, double>& before,
                       const std::map<std::string, double>& after);
-  // Edit start switched on: the run restarts from its initial state, undoably.
-  void restartForEditing();
+  // Edit start switched on: `start` restarts the run from its initial state (the view does);
+  // the history it replaced becomes one undoable step.
+  void restartForEditing(const std::function<void()>& start);
   // Opens one run of a study: the varied values set at t = 0 as one undoable step, then plays.
   void openStudyRun(const QStringList& names, const QVector<double>& values);
 

@@ -96,6 +96,7 @@ MainWindow::~MainWindow() = default;
 QSlider* MainWindow::timeline() const { return timelineBar_->slider(); }
 QWidget* MainWindow::lessonBar() const { return lessonBar_; }
 QLabel* MainWindow::errorBanner() const { return banner_; }
+QString MainWindow::lastErrorMessage() const { return banner_->message(); }
 QAction* MainWindow::tableFrameAction() const { return actions_->tableFrame; }
 QAction* MainWindow::editInitialAction() const { return actions_->editInitial; }
 
@@ -129,9 +130,11 @@ void MainWindow::connectActions() {
       actions_->editInitial->setChecked(false);
       return;
     }
-    view_->setEditInitial(on);
     // Editing the start restarts the run: the history it discards stays on the undo stack.
-    if (on) session_->restartForEditing();
+    if (on)
+      session_->restartForEditing([this] { view_->setEditInitial(true); });
+    else
+      view_->setEditInitial(false);
   });
 }
 

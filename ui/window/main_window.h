@@ -65,6 +65,7 @@ class MainWindow : public QMainWindow {
   TimeSeriesPanel* timeSeriesPanel() const { return timeSeries_; }
   QSlider* timeline() const;
   QLabel* errorBanner() const;
+  QString lastErrorMessage() const;  // the banner's last error, without decoration
   ModelEditor* modelEditor() const { return modelEditor_; }
   QDockWidget* modelEditorDock() const { return modelEditorDock_; }
   QDockWidget* equationsDock() const { return equationsDock_; }

@@ -119,8 +119,9 @@ ErrorBanner::ErrorBanner(QStatusBar* status, const SimulationController* control
 }
 
 void ErrorBanner::report(const QString& message) {
-  // Some errors (a refused undo, initial conditions that no longer fit) leave the run going.
-  setText(controller_->playing()
+  // Most errors (a refused edit, a file that cannot be read) leave the run as it was.
+  message_ = message;
+  setText(controller_->playing() || controller_->lastError().isEmpty()
               ? tr("⚠  %1").arg(message)
               : tr("⚠  %1\nThe simulation is paused; nothing recorded so far is lost. Change a "
                    "parameter, scrub back, or press R to reset.")

@@ -50,13 +50,16 @@ class ErrorBanner : public QLabel {
 
  public:
   ErrorBanner(QStatusBar* status, const SimulationController* controller);
-  // An error; while the run is paused it says that nothing recorded is lost and what to do.
+  // An error; when the run has stopped on one it says that nothing recorded is lost and
+  // what to do.
   void report(const QString& message);
-  void warn(const QString& message);  // the run goes on
+  void warn(const QString& message);                   // the run goes on
+  const QString& message() const { return message_; }  // the last, without decoration
 
  private:
   QStatusBar* status_;
   const SimulationController* controller_;
+  QString message_;
 };
 
 // The permanent fields of the status bar: time, real-time rate, frame rate, residual.
