@@ -6,10 +6,11 @@
 #   rank 2  core/io
 #   rank 3  core/study         (parameter studies: runs, measures, the thread pool)
 #   rank 4  ui/sim ui/export/media resources (the bundled files and their Qt-Gui accessors)
-#   rank 5  ui/scene ui/plot ui/panels
-#   rank 6  ui/export ui/study (the Study panel; it uses ui/plot's axis ticks)
-#   rank 7  ui/window
-#   rank 8  app/nhsim app/nhlab   (nhlab may use nhsim's command-line helpers)
+#   rank 5  ui/session         (the document: controller, undo stack, file, lesson)
+#   rank 6  ui/scene ui/plot ui/panels
+#   rank 7  ui/export ui/study (the Study panel; it uses ui/plot's axis ticks)
+#   rank 8  ui/window
+#   rank 9  app/nhsim app/nhlab   (nhlab may use nhsim's command-line helpers)
 # A source may include headers from its own folder and from folders of lower rank only; a
 # CMakeLists.txt may build only the sources beside it (no ../ or paths into other folders).
 # Usage: scripts/check-layers.sh [SOURCE_DIR]. Prints each violation; exit 1 if any.
@@ -23,10 +24,11 @@ rank_of() {
     core/io) echo 2 ;;
     core/study) echo 3 ;;
     ui/sim|ui/export/media|resources) echo 4 ;;
-    ui/scene|ui/plot|ui/panels) echo 5 ;;
-    ui/export|ui/study) echo 6 ;;
-    ui/window) echo 7 ;;
-    app/nhsim|app/nhlab) echo 8 ;;
+    ui/session) echo 5 ;;
+    ui/scene|ui/plot|ui/panels) echo 6 ;;
+    ui/export|ui/study) echo 7 ;;
+    ui/window) echo 8 ;;
+    app/nhsim|app/nhlab) echo 9 ;;
     *) echo "" ;;
   esac
 }

@@ -157,7 +157,7 @@ void openStart(nhui::MainWindow& window, const Options& o) {
     // The reason, as the window's banner gives it ("Could not open F: …"), in one line.
     if (!window.openScenario(parser.positionalArguments().first()))
       std::fprintf(stderr, "nhlab: error: %s\n",
-                   nh::cli::oneLine(window.errorBanner()->text().toStdString()).c_str());
+                   nh::cli::oneLine(window.lastErrorMessage().toStdString()).c_str());
   } else if (parser.isSet(o.system)) {
     window.chooseSystem(parser.value(o.system));
   }

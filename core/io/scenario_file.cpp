@@ -203,7 +203,51 @@ void checkViewNames(const Json& v, const std::string& where, size_t minCount, si
                        std::to_string(maxCount) + " variable names");
 }
 
+constexpr ViewDisplayKey kViewDisplayKeys[] = {
+    {"trails", ViewDisplayKey::Kind::Flag},
+    {"trail_seconds", ViewDisplayKey::Kind::Number, kViewTrailSecondsMin, kViewTrailSecondsMax},
+    {"forces", ViewDisplayKey::Kind::Flag},
+    {"velocity", ViewDisplayKey::Kind::Flag},
+    {"angular_velocity", ViewDisplayKey::Kind::Flag},
+    {"grid", ViewDisplayKey::Kind::Flag},
+    {"axes", ViewDisplayKey::Kind::Flag},
+    {"legend", ViewDisplayKey::Kind::Flag},
+    {"keep_in_view", ViewDisplayKey::Kind::Flag},
+    {"arrow_scale", ViewDisplayKey::Kind::Choice, 0, 0, "fixed", "auto"},
+};
+
+void checkViewDisplay(const Json& d) {
+  if (!d.is_object()) failView("'display' must be an object");
+  std::vector<std::string> keys;
+  for (const ViewDisplayKey& k : kViewDisplayKeys) keys.emplace_back(k.key);
+  checkViewKeys(d, keys, "'display'");
+  for (const ViewDisplayKey& k : kViewDisplayKeys) {
+    if (!d.contains(k.key)) continue;
+    switch (k.kind) {
+      case ViewDisplayKey::Kind::Flag:
+        checkViewFlag(d, k.key, "display");
+        break;
+      case ViewDisplayKey::Kind::Number:
+        checkViewNumber(d, k.key, "display", k.lo, k.hi);
+        break;
+      case ViewDisplayKey::Kind::Choice:
+        if (d[k.key] != k.on && d[k.key] != k.off)
+          failView(std::string("'display.") + k.key + "' must be \"" + k.on + "\" or \"" + k.off +
+                   "\"");
+        break;
+    }
+  }
+}
+
 }  // namespace
+
+std::span<const ViewDisplayKey> viewDisplayKeys() { return kViewDisplayKeys; }
+
+const ViewDisplayKey* findViewDisplayKey(const std::string& key) {
+  for (const ViewDisplayKey& k : kViewDisplayKeys)
+    if (key == k.key) return &k;
+  return nullptr;
+}
 
 void checkScenarioView(const std::string& json) {
   if (json.empty()) return;
@@ -245,20 +289,7 @@ void checkScenarioView(const std::string& json) {
     checkViewFlag(c, "follow", "camera");
     checkViewFlag(c, "table_frame", "camera");
   }
-  if (o.contains("display")) {
-    const Json& d = o["display"];
-    if (!d.is_object()) failView("'display' must be an object");
-    checkViewKeys(d,
-                  {"trails", "trail_seconds", "forces", "velocity", "angular_velocity", "grid",
-                   "axes", "legend", "arrow_scale"},
-                  "'display'");
-    for (const char* key :
-         {"trails", "forces", "velocity", "angular_velocity", "grid", "axes", "legend"})
-      checkViewFlag(d, key, "display");
-    checkViewNumber(d, "trail_seconds", "display", kViewTrailSecondsMin, kViewTrailSecondsMax);
-    if (d.contains("arrow_scale") && d["arrow_scale"] != "fixed" && d["arrow_scale"] != "auto")
-      failView("'display.arrow_scale' must be \"fixed\" or \"auto\"");
-  }
+  if (o.contains("display")) checkViewDisplay(o["display"]);
   if (o.contains("plots")) {
     const Json& p = o["plots"];
     if (!p.is_object()) failView("'plots' must be an object");

@@ -2,6 +2,7 @@
 // version. Shared by nhsim and nhlab; Qt-free (nlohmann-json).
 #pragma once
 
+#include <span>
 #include <string>
 #include <vector>
 
@@ -28,6 +29,19 @@ inline constexpr double kViewStepMin = 1e-4, kViewStepMax = 10;
 inline constexpr double kViewTrailSecondsMin = 0.1, kViewTrailSecondsMax = 1e6;
 inline constexpr long kViewTitleMax = 120, kViewNoteMax = 1000;  // characters
 void checkScenarioView(const std::string& json);
+
+// The keys of the view's "display" part and what each holds: a flag (true or false), a
+// number in [lo, hi], or one of two words (on, off). checkScenarioView reads this table, and
+// so does nhlab, which maps each key to its Display dock's choice.
+struct ViewDisplayKey {
+  enum class Kind { Flag, Number, Choice };
+  const char* key;
+  Kind kind;
+  double lo = 0, hi = 0;                     // Number
+  const char *on = nullptr, *off = nullptr;  // Choice: the words for true and false
+};
+std::span<const ViewDisplayKey> viewDisplayKeys();
+const ViewDisplayKey* findViewDisplayKey(const std::string& key);  // nullptr: not a key
 
 // Throws InputError with a message naming `origin` (the file) and what is wrong with it.
 Scenario parseScenarioJson(const std::string& json, const std::string& origin);

@@ -35,9 +35,9 @@
 #include "resources/app_resources.h"
 #include "ui/export/animation_exporter.h"
 #include "ui/export/export_dialog.h"
-#include "ui/panels/undo_commands.h"
 #include "ui/plot/plot_panels.h"
 #include "ui/scene/scene_view.h"
+#include "ui/session/undo_commands.h"
 #include "ui/sim/run_history.h"
 #include "ui/sim/run_style.h"
 #include "ui/window/main_window.h"
@@ -86,7 +86,8 @@ class LessonsTest : public QObject {
       const nh::Scenario s = nhres::readResourceScenario(lesson.resourcePath());
       const nhui::ScenarioView view = nhui::parseScenarioView(s.view);
       QVERIFY2(!view.note.isEmpty(), qPrintable(lesson.file));
-      QVERIFY2(view.fixedArrowScale.value_or(false), qPrintable(lesson.file));
+      QVERIFY2(view.display.count("arrow_scale") && view.display.at("arrow_scale") == 1,
+               qPrintable(lesson.file));
       QVERIFY2(window_->openScenario(lesson.resourcePath()), qPrintable(lesson.file));
       QVERIFY(window_->windowTitle().startsWith(view.title));
       QCOMPARE(window_->lessonNote(), view.note);
@@ -420,9 +421,7 @@ class LessonsTest : public QObject {
   // saving clears the mark.
   void unsavedEditsAreMarkedAndAsked() {
     QVERIFY(!window_->isWindowModified());
-    auto* controller = window_->controller();
-    window_->undoStack()->push(
-        new nhui::SetParameterCommand(controller, "m", controller->parameter("m"), 2.0));
+    window_->session()->setParameter("m", 2.0);
     QVERIFY(window_->isWindowModified());
     answerNextMessageBox(QMessageBox::Cancel);
     QVERIFY(!window_->close());

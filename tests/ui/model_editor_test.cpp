@@ -392,9 +392,10 @@ class ModelEditorTest : public QObject {
     QCOMPARE(editor_->textEdit()->errorLine(), find(editor_, "**").blockNumber() + 1);
     QVERIFY(window_->modelEditorDock()->windowTitle().contains("bad.yaml"));
 
-    // A folder is no model file: said in a message; the editor keeps what it holds.
-    answerNextMessageBox(QMessageBox::Ok);
+    // A folder is no model file: said in the banner; the editor keeps what it holds.
     QVERIFY(!window_->openModelFile(dir.path()));
+    QVERIFY2(window_->errorBanner()->text().contains("Could not open"),
+             qPrintable(window_->errorBanner()->text()));
     QCOMPARE(editor_->text(), text);
     QCOMPARE(c->systemPtr(), running);
   }

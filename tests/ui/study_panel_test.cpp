@@ -30,9 +30,9 @@
 #include "core/model/model_file.h"
 #include "core/nh/errors.h"
 #include "nhsim_process.h"
+#include "ui/session/scenario_view.h"
 #include "ui/sim/simulation_controller.h"
 #include "ui/window/main_window.h"
-#include "ui/window/scenario_view.h"
 #include "window_fixture.h"
 
 using nhui::MainWindow;

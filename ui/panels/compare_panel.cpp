@@ -6,7 +6,7 @@
 
 #include "core/nh/errors.h"
 #include "ui/panels/parameter_panel.h"
-#include "ui/panels/undo_commands.h"
+#include "ui/session/session.h"
 #include "ui/sim/run_style.h"
 
 namespace nhui {
@@ -18,8 +18,8 @@ int rowOf(CompareMode mode) {
 }
 }  // namespace
 
-ComparePanel::ComparePanel(SimulationController* controller, QUndoStack* undo, QWidget* parent)
-    : QWidget(parent), controller_(controller), undo_(undo) {
+ComparePanel::ComparePanel(Session* session, QWidget* parent)
+    : QWidget(parent), session_(session), controller_(session->controller()) {
   auto* form = new QFormLayout(this);
   mode_ = new QComboBox;
   mode_->setObjectName("compareMode");
@@ -74,6 +74,14 @@ ComparePanel::ComparePanel(SimulationController* controller, QUndoStack* undo, Q
   });
   rebuild();
   updateEnabled();
+  // A new system lists its parameters; a loaded scenario or a restored history shows its
+  // comparison.
+  auto follow = [this] {
+    if (controller_->systemPtr() != builtFor_) rebuild();
+    syncMode();
+  };
+  connect(controller_, &SimulationController::scenarioChanged, this, follow);
+  connect(controller_, &SimulationController::comparisonChanged, this, follow);
 }
 
 // The ghost's parameter and value mean something only for a ghost run.
@@ -89,7 +97,7 @@ void ComparePanel::setCompare(CompareMode mode, const QString& parameter, double
     if (mode == CompareMode::Ghost) {
       const int index = ghostParameter_->findText(parameter);
       if (index < 0) {
-        emit refused(tr("unknown parameter '%1' for the ghost run").arg(parameter));
+        session_->reportError(tr("unknown parameter '%1' for the ghost run").arg(parameter));
         return;
       }
       ghostParameter_->setCurrentIndex(index);
@@ -102,6 +110,7 @@ void ComparePanel::setCompare(CompareMode mode, const QString& parameter, double
 }
 
 void ComparePanel::rebuild() {
+  builtFor_ = controller_->systemPtr();
   QSignalBlocker block(ghostParameter_);
   ghostParameter_->clear();
   for (const auto& p : controller_->system().info().parameters)
@@ -131,25 +140,21 @@ void ComparePanel::apply() {
   const std::string parameter =
       mode == CompareMode::Ghost ? ghostParameter_->currentText().toStdString() : std::string();
   const double value = mode == CompareMode::Ghost ? ghostValue_->value() : 0.0;
-  try {
-    // The comparison in force already: nothing to restart.
-    if (!controller_->comparing(mode, parameter, value)) {
-      const QString text =
-          mode == CompareMode::None ? tr("Compare: off")
-          : mode == CompareMode::Vakonomic
-              ? tr("Compare: nonholonomic vs vakonomic")
-              : tr("Compare: ghost %1 = %2").arg(QString::fromStdString(parameter)).arg(value);
-      // The steps of one ghost parameter's value merge into one undo step.
-      const QString mergeKey =
-          mode == CompareMode::Ghost ? "ghost " + QString::fromStdString(parameter) : QString();
-      pushTimelineChange(
-          undo_, controller_, text, [&] { controller_->setCompare(mode, parameter, value); },
-          mergeKey);
-    }
-    controller_->play();
-  } catch (const nh::Error& e) {
-    emit refused(QString::fromStdString(e.what()));
+  // The comparison in force already: nothing to restart.
+  if (!controller_->comparing(mode, parameter, value)) {
+    const QString text =
+        mode == CompareMode::None ? tr("Compare: off")
+        : mode == CompareMode::Vakonomic
+            ? tr("Compare: nonholonomic vs vakonomic")
+            : tr("Compare: ghost %1 = %2").arg(QString::fromStdString(parameter)).arg(value);
+    // The steps of one ghost parameter's value merge into one undo step.
+    const QString mergeKey =
+        mode == CompareMode::Ghost ? "ghost " + QString::fromStdString(parameter) : QString();
+    if (!session_->changeTimeline(
+            text, [&] { controller_->setCompare(mode, parameter, value); }, mergeKey))
+      return;
   }
+  controller_->play();
 }
 
 }  // namespace nhui

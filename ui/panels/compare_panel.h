@@ -4,13 +4,15 @@
 #pragma once
 
 #include <QWidget>
+#include <memory>
 
 #include "ui/sim/simulation_controller.h"
 
 class QComboBox;
-class QUndoStack;
 
 namespace nhui {
+
+class Session;
 
 class CheckedSpinBox;
 
@@ -18,12 +20,12 @@ class ComparePanel : public QWidget {
   Q_OBJECT
 
  public:
-  // A comparison chosen restarts the run; it goes on `undo` (pushTimelineChange), so undo
+  // A comparison chosen restarts the run; it goes on the session's undo stack, so undo
   // brings back the comparison and the history before it.
-  ComparePanel(SimulationController* controller, QUndoStack* undo, QWidget* parent = nullptr);
+  explicit ComparePanel(Session* session, QWidget* parent = nullptr);
 
   // Sets the widgets and starts the comparison (undoably). An unknown ghost parameter changes
-  // nothing and is reported on `refused`.
+  // nothing and is reported on the session's error signal.
   void setCompare(CompareMode mode, const QString& parameter = {}, double value = 0);
   // After a system change: the ghost parameters of the new system, ghost value 2·(first).
   void rebuild();
@@ -31,16 +33,13 @@ class ComparePanel : public QWidget {
   // starting nothing.
   void syncMode();
 
- signals:
-  // A comparison the controller refused, with its reason (for the status bar).
-  void refused(const QString& message);
-
  private:
   void apply();
   void updateEnabled();
 
+  Session* session_;
   SimulationController* controller_;
-  QUndoStack* undo_;
+  std::shared_ptr<const nh::SystemModel> builtFor_;  // the system whose parameters it lists
   QComboBox* mode_ = nullptr;
   QComboBox* ghostParameter_ = nullptr;
   CheckedSpinBox* ghostValue_ = nullptr;

@@ -9,6 +9,7 @@
 #include <QStackedWidget>
 #include <QToolButton>
 #include <QVBoxLayout>
+#include <QtConcurrent>
 
 #include "ui/panels/math_view.h"
 
@@ -217,5 +218,77 @@ void EquationsPanel::rebuild() {
 }
 
 void EquationsPanel::setPlain(bool plain) { stack_->setCurrentIndex(plain ? 1 : 0); }
+
+struct EquationsPanel::Derived {
+  QString title;
+  nh::model::DerivedEquations equations;
+  QString error;
+  bool cancelled = false;
+};
+
+EquationsPanel::~EquationsPanel() {
+  if (cancel_) cancel_->store(true);
+  if (job_) job_->waitForFinished();
+}
+
+void EquationsPanel::showSystem(std::shared_ptr<const nh::SystemModel> system,
+                                std::vector<double> parameters) {
+  system_ = std::move(system);
+  parameters_ = std::move(parameters);
+  stale_ = true;
+  derive();
+}
+
+void EquationsPanel::pauseDerivation() {
+  if (deriving() && cancel_) {
+    cancel_->store(true);
+    stale_ = true;
+  }
+}
+
+bool EquationsPanel::deriving() const { return job_ && job_->isRunning(); }
+
+void EquationsPanel::showEvent(QShowEvent* event) {
+  QWidget::showEvent(event);
+  derive();
+}
+
+void EquationsPanel::derive() {
+  if (!job_) {
+    job_ = new QFutureWatcher<std::shared_ptr<const Derived>>(this);
+    connect(job_, &QFutureWatcherBase::finished, this, &EquationsPanel::onDerived);
+  }
+  if (!isVisible() || !stale_ || !system_) return;
+  if (job_->isRunning()) {
+    cancel_->store(true);
+    return;
+  }
+  stale_ = false;
+  cancel_ = std::make_shared<std::atomic<bool>>(false);
+  job_->setFuture(QtConcurrent::run([system = system_, parameters = parameters_, cancel = cancel_] {
+    auto r = std::make_shared<Derived>();
+    r->title = QString::fromStdString(system->info().title);
+    try {
+      r->equations = nh::model::deriveEquations(*system, parameters, cancel.get());
+    } catch (const nh::model::DerivationCancelled&) {
+      r->cancelled = true;
+    } catch (const std::exception& e) {
+      r->error = QString::fromUtf8(e.what());
+    }
+    return std::shared_ptr<const Derived>(std::move(r));
+  }));
+}
+
+void EquationsPanel::onDerived() {
+  const std::shared_ptr<const Derived> r = job_->result();
+  if (!r->cancelled && !stale_) {
+    setTitle(r->title);
+    if (r->error.isEmpty())
+      setEquations(r->equations);
+    else
+      setMessage(tr("The equations could not be derived: %1").arg(r->error));
+  }
+  derive();  // a request that came while it ran
+}
 
 }  // namespace nhui

@@ -4,10 +4,14 @@
 // plain-text view.
 #pragma once
 
+#include <QFutureWatcher>
 #include <QWidget>
+#include <atomic>
+#include <memory>
 #include <vector>
 
 #include "core/model/derived_equations.h"
+#include "core/nh/system.h"
 
 class QLabel;
 class QPlainTextEdit;
@@ -24,6 +28,17 @@ class EquationsPanel : public QWidget {
 
  public:
   explicit EquationsPanel(QWidget* parent = nullptr);
+  ~EquationsPanel() override;  // a running derivation stops at its next simplification
+
+  // The system whose equations to show (with its parameter values, which a C++ system's
+  // equations print). Derived off the GUI thread (GiNaC, milliseconds; seconds for the
+  // bicycle) when the panel is shown: at once if it is, else when it next is. One
+  // derivation at a time: a newer request cancels the running one and starts when it ends.
+  void showSystem(std::shared_ptr<const nh::SystemModel> system, std::vector<double> parameters);
+  // Stops a running derivation (the model editor's check waits on GiNaC's lock); it starts
+  // again once it has stopped, so typing never stalls on it.
+  void pauseDerivation();
+  bool deriving() const;
 
   void setTitle(const QString& title);  // e.g. the system's name
   // Shows the blocks and notes; clears any message.
@@ -43,7 +58,13 @@ class EquationsPanel : public QWidget {
   // For tests: the views of the blocks, in order.
   const std::vector<MathView*>& mathViews() const { return views_; }
 
+ protected:
+  void showEvent(QShowEvent* event) override;
+
  private:
+  struct Derived;
+  void derive();  // the pending request, if shown and nothing runs
+  void onDerived();
   void rebuild();
   void setPlain(bool plain);
 
@@ -59,6 +80,11 @@ class EquationsPanel : public QWidget {
   QLabel* notes_ = nullptr;
   QPlainTextEdit* plain_ = nullptr;
   std::vector<MathView*> views_;
+  std::shared_ptr<const nh::SystemModel> system_;  // the request (derived when shown)
+  std::vector<double> parameters_;
+  bool stale_ = false;
+  QFutureWatcher<std::shared_ptr<const Derived>>* job_ = nullptr;
+  std::shared_ptr<std::atomic<bool>> cancel_;
 };
 
 }  // namespace nhui

@@ -12,7 +12,7 @@
 #include <cmath>
 
 #include "core/nh/errors.h"
-#include "ui/panels/undo_commands.h"
+#include "ui/session/session.h"
 #include "ui/sim/simulation_controller.h"
 
 namespace nhui {
@@ -180,14 +180,17 @@ void CheckedSpinBox::onTextEdited(const QString& text) {
 
 // ---- ParameterPanel -----------------------------------------------------------------------
 
-ParameterPanel::ParameterPanel(SimulationController* controller, QUndoStack* undo, QWidget* parent)
-    : QWidget(parent), controller_(controller), undo_(undo) {
+ParameterPanel::ParameterPanel(Session* session, QWidget* parent)
+    : QWidget(parent), session_(session), controller_(session->controller()) {
   layout_ = new QVBoxLayout(this);
   layout_->setContentsMargins(6, 6, 6, 6);
   message_ = makeMessageLabel(this);
   layout_->addWidget(message_);
   rebuild();
   connect(controller_, &SimulationController::parametersChanged, this, &ParameterPanel::syncValues);
+  // Another system object (an applied edit of a model keeps its name): new rows.
+  connect(controller_, &SimulationController::scenarioChanged, this,
+          [this] { controller_->systemPtr() != builtFor_ ? rebuild() : syncValues(); });
 }
 
 void ParameterPanel::showRefusal(const QString& message) {
@@ -207,6 +210,7 @@ void ParameterPanel::clearRefusals() {
 }
 
 void ParameterPanel::rebuild() {
+  builtFor_ = controller_->systemPtr();
   if (body_) body_->deleteLater();
   rows_.clear();
   body_ = new QWidget;
@@ -277,15 +281,15 @@ void ParameterPanel::rebuild() {
       tr("Every parameter back to its default, except phases that keep a motion continuous "
          "(the table's angle at t = 0 is shifted so the table turns on from where it is)"));
   connect(defaults, &QPushButton::clicked, this, [this] {
-    undo_->beginMacro(tr("Restore default parameters"));
+    QUndoStack* undo = session_->undoStack();
+    undo->beginMacro(tr("Restore default parameters"));
     for (Row& row : rows_) {
       if (!controller_->system().info().keptContinuousBy(row.info.name).empty()) continue;
       const double now = controller_->parameter(row.info.name);
       if (now != row.info.defaultValue)
-        undo_->push(
-            new SetParameterCommand(controller_, row.info.name, now, row.info.defaultValue));
+        session_->setParameter(row.info.name, row.info.defaultValue);
     }
-    undo_->endMacro();
+    undo->endMacro();
   });
   grid->addWidget(defaults, gridRow, 0, 1, 3);
   grid->setRowStretch(gridRow + 1, 1);
@@ -326,8 +330,8 @@ void ParameterPanel::sliderMoved(Row& row, int position) {
     row.spin->setValue(v);
   }
   // One drag (or one run of key presses without a press in between) merges into one step.
-  undo_->push(new SetParameterCommand(controller_, row.info.name, before, v,
-                                      row.slider->isSliderDown() ? dragSerial_ : -1 - dragSerial_));
+  session_->setParameter(row.info.name, v,
+                         row.slider->isSliderDown() ? dragSerial_ : -1 - dragSerial_);
   // Refused all the same (the command reported why and left the stack): the widgets, set
   // ahead of the controller above, show the value in force again.
   if (controller_->parameter(row.info.name) != v) syncValues();
@@ -344,7 +348,7 @@ void ParameterPanel::spinCommitted(Row& row, double value) {
   clearRefusals();
   const double before = controller_->parameter(row.info.name);
   if (before == value) return;
-  undo_->push(new SetParameterCommand(controller_, row.info.name, before, value));
+  session_->setParameter(row.info.name, value);
   // Refused all the same (the command reported why and left the stack): the spin box shows
   // the value in force again.
   if (controller_->parameter(row.info.name) != value) syncValues();
@@ -366,18 +370,20 @@ QLabel* ParameterPanel::reasonLabel(const QString&) const { return message_; }
 
 // ---- InitialStatePanel --------------------------------------------------------------------
 
-InitialStatePanel::InitialStatePanel(SimulationController* controller, QUndoStack* undo,
-                                     QWidget* parent)
-    : QWidget(parent), controller_(controller), undo_(undo) {
+InitialStatePanel::InitialStatePanel(Session* session, QWidget* parent)
+    : QWidget(parent), session_(session), controller_(session->controller()) {
   layout_ = new QVBoxLayout(this);
   layout_->setContentsMargins(6, 6, 6, 6);
   message_ = makeMessageLabel(this);
   layout_->addWidget(message_);
   rebuild();
   connect(controller_, &SimulationController::initialChanged, this, &InitialStatePanel::syncValues);
+  connect(controller_, &SimulationController::scenarioChanged, this,
+          [this] { controller_->systemPtr() != builtFor_ ? rebuild() : syncValues(); });
 }
 
 void InitialStatePanel::rebuild() {
+  builtFor_ = controller_->systemPtr();
   if (body_) body_->deleteLater();
   spins_.clear();
   labels_.clear();
@@ -408,7 +414,7 @@ void InitialStatePanel::rebuild() {
         // Check first: a state the constraints cannot complete is refused here.
         controller_->setInitialOverrides(after);
         controller_->setInitialOverrides(before);
-        undo_->push(new SetInitialCommand(controller_, before, after, false, false));
+        session_->setInitial(after, false);
         spin->clearRefusal();
         reason->hide();
       } catch (const nh::Error& e) {
@@ -441,11 +447,10 @@ void InitialStatePanel::rebuild() {
   buttons->addWidget(clearButton);
   grid->addLayout(buttons, row++, 0, 1, 2);
   grid->setRowStretch(row, 1);
-  connect(resetButton, &QPushButton::clicked, this, [this] { resetUndoably(undo_, controller_); });
+  connect(resetButton, &QPushButton::clicked, this, [this] { session_->reset(); });
   connect(clearButton, &QPushButton::clicked, this, [this] {
     if (controller_->initialOverrides().empty()) return;
-    undo_->push(
-        new SetInitialCommand(controller_, controller_->initialOverrides(), {}, false, false));
+    session_->setInitial({}, false);
   });
   layout_->addWidget(body_);
   syncValues();

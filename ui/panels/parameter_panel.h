@@ -9,17 +9,20 @@
 #include <QDoubleSpinBox>
 #include <QWidget>
 #include <functional>
+#include <memory>
 #include <vector>
 
 #include "core/nh/system.h"
 
 class QLabel;
 class QSlider;
-class QUndoStack;
+
 class QGridLayout;
 class QVBoxLayout;
 
 namespace nhui {
+
+class Session;
 
 class SimulationController;
 
@@ -58,7 +61,7 @@ class ParameterPanel : public QWidget {
   Q_OBJECT
 
  public:
-  ParameterPanel(SimulationController* controller, QUndoStack* undo, QWidget* parent = nullptr);
+  explicit ParameterPanel(Session* session, QWidget* parent = nullptr);
   void rebuild();  // system changed
   void syncValues();
 
@@ -81,8 +84,9 @@ class ParameterPanel : public QWidget {
   void showRefusal(const QString& message);
   void clearRefusals();
 
+  Session* session_;
   SimulationController* controller_;
-  QUndoStack* undo_;
+  std::shared_ptr<const nh::SystemModel> builtFor_;  // the system the rows show
   QVBoxLayout* layout_;
   QLabel* message_;
   QWidget* body_ = nullptr;
@@ -95,7 +99,7 @@ class InitialStatePanel : public QWidget {
   Q_OBJECT
 
  public:
-  InitialStatePanel(SimulationController* controller, QUndoStack* undo, QWidget* parent = nullptr);
+  explicit InitialStatePanel(Session* session, QWidget* parent = nullptr);
   void rebuild();
   void syncValues();
   CheckedSpinBox* spinBox(const QString& name) const;
@@ -103,8 +107,9 @@ class InitialStatePanel : public QWidget {
   QLabel* label(const QString& name) const;          // "name [unit]"
 
  private:
+  Session* session_;
   SimulationController* controller_;
-  QUndoStack* undo_;
+  std::shared_ptr<const nh::SystemModel> builtFor_;  // the system the rows show
   QVBoxLayout* layout_;
   QLabel* message_;
   QWidget* body_ = nullptr;

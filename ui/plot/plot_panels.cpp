@@ -150,6 +150,13 @@ PhasePortraitPanel::PhasePortraitPanel(SimulationController* controller, QWidget
   connect(xBox_, &QComboBox::currentIndexChanged, this, changed);
   connect(yBox_, &QComboBox::currentIndexChanged, this, changed);
   connect(controller_, &SimulationController::historyReset, this, [this] { ++revision_; });
+  // A new system offers its own variables; a loaded scenario or restored comparison repaints.
+  auto follow = [this] {
+    if (controller_->systemPtr() != builtFor_) resetVariables();
+    refresh();
+  };
+  connect(controller_, &SimulationController::scenarioChanged, this, follow);
+  connect(controller_, &SimulationController::comparisonChanged, this, follow);
   resetVariables();
 }
 
@@ -165,6 +172,7 @@ void PhasePortraitPanel::setVariables(const QString& x, const QString& y) {
 }
 
 void PhasePortraitPanel::resetVariables() {
+  builtFor_ = controller_->systemPtr();
   const Variables variables = plotVariables(*controller_);
   const QStringList& names = variables.columns;
   QSignalBlocker bx(xBox_), by(yBox_);
@@ -264,12 +272,20 @@ TimeSeriesPanel::TimeSeriesPanel(SimulationController* controller, QWidget* pare
     refresh();
   });
   connect(controller_, &SimulationController::historyReset, this, [this] { ++revision_; });
+  // A new system offers its own variables; a loaded scenario or restored comparison repaints.
+  auto follow = [this] {
+    if (controller_->systemPtr() != builtFor_) resetVariables();
+    refresh();
+  };
+  connect(controller_, &SimulationController::scenarioChanged, this, follow);
+  connect(controller_, &SimulationController::comparisonChanged, this, follow);
   resetVariables();
 }
 
 void TimeSeriesPanel::setCompact(bool compact) { chooser_->setVisible(!compact); }
 
 void TimeSeriesPanel::resetVariables() {
+  builtFor_ = controller_->systemPtr();
   const QStringList names = variableNames(*controller_);
   QStringList defaults;
   for (const QString& n : {QString("energy"), QString("residual"), QString("lambda_1")})

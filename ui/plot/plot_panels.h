@@ -4,6 +4,7 @@
 
 #include <QStringList>
 #include <QWidget>
+#include <memory>
 
 #include "core/nh/system.h"
 #include "ui/plot/plot_widget.h"
@@ -36,6 +37,7 @@ class PhasePortraitPanel : public QWidget {
 
  private:
   SimulationController* controller_;
+  std::shared_ptr<const nh::SystemModel> builtFor_;  // the system whose variables it offers
   QComboBox* xBox_;
   QComboBox* yBox_;
   PlotWidget* plot_;
@@ -58,6 +60,7 @@ class TimeSeriesPanel : public QWidget {
 
  private:
   SimulationController* controller_;
+  std::shared_ptr<const nh::SystemModel> builtFor_;  // the system whose variables it offers
   QListWidget* list_;
   QWidget* chooser_ = nullptr;  // the list and the autoscale button
   PlotWidget* plot_;

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "core/nh/system.h"
+#include "ui/session/display_choices.h"
 
 class vtkRenderer;
 class vtkActor;
@@ -24,16 +25,9 @@ class vtkAxesActor;
 
 namespace nhui {
 
-struct SceneDisplayOptions {
-  bool trails = true;
-  double trailSeconds = 30;  // simulated seconds of trail kept (the caller slices the history)
+// The choices of the Display dock (display_choices.h) and what the view adds for itself.
+struct SceneDisplayOptions : DisplayChoices {
   std::vector<std::string> hiddenTrails;  // trail point names switched off
-  bool reactionArrows = true;             // reaction (constraint) and applied forces
-  bool velocityArrows = true;
-  bool angularVelocityArrows = false;
-  bool grid = true;
-  bool axes = true;
-  bool legend = true;
   bool overlayText = true;
   bool fxaa = false;       // costs ~70 ms a frame in software GL (llvmpipe)
   double textScale = 1.0;  // presentation mode uses larger text
@@ -45,16 +39,8 @@ struct SceneDisplayOptions {
   // device pixel ratio in the view; an export's height over the view's height, so that an
   // exported image shows text at the same fraction of its height as the screen does.
   double pixelRatio = 1.0;
-  // The camera keeps the moving bodies (and, while they fit, their recent trail) in view,
-  // translating and zooming out only when needed (CameraFramer, scene_camera.h). Off: the
-  // camera stays where the user put it. "Follow" (SceneView::setFollow) takes precedence.
-  bool keepInView = true;
-  // Arrow scales. Auto (false): each arrow's scale follows its magnitude in 1-2-5 steps with
-  // hysteresis (it grows when a vector outgrows it, shrinks after a while far below it).
-  // Fixed (true): the scale stays; a kind listed in fixedArrowReference draws that magnitude
-  // with the reference length (0.35 × the scene extent), other kinds keep the scale they had
-  // when the scale was fixed. Lessons fix the scales so that speeds compare across runs.
-  bool arrowScaleFixed = false;
+  // With arrowScaleFixed, a kind listed here draws that magnitude with the reference length
+  // (0.35 × the scene extent); other kinds keep the scale they had when the scale was fixed.
   std::map<nh::ArrowKind, double> fixedArrowReference;
 };
 

@@ -82,6 +82,11 @@ SceneView::SceneView(SimulationController* controller, QWidget* parent)
   connect(this, &VtkViewWidget::cameraChangedByUser, this, &SceneView::captureCamera);
   // A reset or a restart after an edit: the arrows scale afresh for the new run.
   connect(controller_, &SimulationController::historyReset, this, [this] { newRun_ = true; });
+  // Another system object (an applied edit of a model keeps its name): new bodies.
+  connect(controller_, &SimulationController::scenarioChanged, this, [this] {
+    if (controller_->systemPtr() != builtFor_) rebuild();
+  });
+  rebuild();
 }
 
 SceneView::~SceneView() {
@@ -118,6 +123,7 @@ void SceneView::setTableFrame(bool tableFrame) {
 }
 
 void SceneView::rebuild() {
+  builtFor_ = controller_->systemPtr();
   ++optionsSerial_;
   primary_->setSystem(&controller_->system());
   comparison_->setSystem(&controller_->system());
@@ -472,7 +478,7 @@ bool SceneView::handleMousePress(QMouseEvent* event) {
   startX_ = x0[layout.index[ix]];
   startY_ = x0[layout.index[iy]];
   dragBefore_ = controller_->initialOverrides();
-  dragReplaced_ = controller_->copyTimeline();
+  emit initialDragStarted();
   velocityAxes_ = handle->velocityInBodyAxes ? body->orientation.toRotationMatrix()
                                              : Eigen::Matrix3d::Identity();
   const QPointF p = event->position();
@@ -548,8 +554,7 @@ bool SceneView::handleMouseRelease(QMouseEvent*) {
   drag_ = Drag::None;
   updateHandle();
   if (controller_->initialOverrides() != dragBefore_)
-    emit initialDragged(dragBefore_, controller_->initialOverrides(), std::move(dragReplaced_));
-  dragReplaced_.reset();
+    emit initialDragged(dragBefore_, controller_->initialOverrides());
   return true;
 }
 

@@ -78,11 +78,11 @@ class SceneView : public VtkViewWidget {
   SceneRenderer& primaryRenderer() { return *primary_; }
 
  signals:
-  // A drag finished: initial overrides before and after, and the history the drag's restarts
-  // replaced (for the undo stack; nullptr if nothing was recorded).
+  // A drag of the start begins (its restarts will replace the history shown: the session
+  // keeps that history for the undo stack), and finishes: overrides before and after.
+  void initialDragStarted();
   void initialDragged(const std::map<std::string, double>& before,
-                      const std::map<std::string, double>& after,
-                      std::shared_ptr<nhui::SimulationController::Timeline> replaced);
+                      const std::map<std::string, double>& after);
 
  protected:
   bool handleMousePress(QMouseEvent* event) override;
@@ -114,6 +114,7 @@ class SceneView : public VtkViewWidget {
   void updateHandle();  // the velocity knob: where it is, shown in edit mode, hover colour
 
   SimulationController* controller_;
+  std::shared_ptr<const nh::SystemModel> builtFor_;  // the system the bodies show
   std::unique_ptr<SceneRenderer> primary_;
   std::unique_ptr<SceneRenderer> comparison_;
   SceneDisplayOptions options_;
@@ -157,7 +158,6 @@ class SceneView : public VtkViewWidget {
   double velocityPerLength_ = 1;
   Eigen::Matrix3d velocityAxes_ = Eigen::Matrix3d::Identity();  // columns: the axes of vx, vy
   std::map<std::string, double> dragBefore_;
-  std::shared_ptr<SimulationController::Timeline> dragReplaced_;
   double startX_ = 0, startY_ = 0;
   vtkSmartPointer<vtkActor> knob_;
   DragTarget hover_ = DragTarget::None;

@@ -81,7 +81,8 @@ double SimulationController::parameter(const std::string& name) const {
   return parameters_[i];
 }
 
-void SimulationController::setParameter(const std::string& name, double value) {
+std::shared_ptr<SimulationController::Timeline> SimulationController::setParameter(
+    const std::string& name, double value) {
   const int i = system_->parameterIndex(name);
   if (i < 0)
     throw nh::InputError("unknown parameter '" + name + "' for system '" + system_->name() + "'");
@@ -89,8 +90,7 @@ void SimulationController::setParameter(const std::string& name, double value) {
   if (!info.allows(value))
     throw nh::InputError("'" + name + "' must be in " + info.rangeText() + ", got " +
                          nh::formatValue(value));
-  dropped_.reset();  // a history an earlier restart left is not this edit's
-  if (parameters_[i] == value && !changesLater(i, value)) return;
+  if (parameters_[i] == value && !changesLater(i, value)) return nullptr;
   std::vector<double> candidate = parameters_;
   candidate[i] = value;
   if (!primary().empty()) keepContinuous(candidate, displayIndex(), i);
@@ -127,16 +127,14 @@ void SimulationController::setParameter(const std::string& name, double value) {
   }
   // Before the first sample (just after a system was chosen, say nhlab --set) there is no
   // state to go on from: the run restarts from the initial state completed above.
-  if (!primary().empty()) {
-    const bool fork = scrubbed_ && displayIndex() + 1 < primary().size();
-    const double t = primary().time(displayIndex());
-    restartFrom(displayIndex(), true);
-    if (fork) emit historyForked(t, true);
-  } else {
+  std::shared_ptr<Timeline> replaced;
+  if (!primary().empty())
+    replaced = restartFrom(displayIndex(), true);
+  else
     restartFromInitial();
-  }
   emit parametersChanged();
   emit initialChanged();
+  return replaced;
 }
 
 void SimulationController::keepContinuous(std::vector<double>& candidate, size_t k,
@@ -315,8 +313,7 @@ void SimulationController::submit(double t0, bool emitInitial,
 
 void SimulationController::restartAtDisplay() {
   if (primary().empty()) return;
-  restartFrom(displayIndex());
-  dropped_.reset();  // the caller keeps the history it replaced (pushTimelineChange)
+  restartFrom(displayIndex());  // the caller keeps the history it replaced (Session)
 }
 
 void SimulationController::restartFromInitial() {
@@ -329,16 +326,16 @@ void SimulationController::restartFromInitial() {
   }
   clock_ = displayTime_ = 0;
   scrubbed_ = false;
-  dropped_.reset();
   rateWindow_.clear();
   submit(0.0, true, states);
   emit historyReset();
 }
 
-void SimulationController::restartFrom(size_t k, bool recompute) {
+std::shared_ptr<SimulationController::Timeline> SimulationController::restartFrom(size_t k,
+                                                                                  bool recompute) {
   // What the user had seen after k (scrubbed back to it) is kept for undo; the look-ahead
   // the worker computed past a paused or playing display is not.
-  dropped_ = scrubbed_ && k + 1 < primary().size() ? snapshot() : nullptr;
+  auto replaced = scrubbed_ && k + 1 < primary().size() ? snapshot() : nullptr;
   // An edit at k whose recomputed sample has not arrived yet (a restart right after it: the
   // formulation, say): this restart records that sample, or the edit would seem to take
   // effect only from the next one, and the paused view at k would show the old values.
@@ -359,6 +356,7 @@ void SimulationController::restartFrom(size_t k, bool recompute) {
   lastError_.clear();
   submit(t, recompute, states);
   emit historyReset();
+  return replaced;
 }
 
 std::shared_ptr<SimulationController::Timeline> SimulationController::snapshot() const {
@@ -415,7 +413,6 @@ std::shared_ptr<SimulationController::Timeline> SimulationController::swapTimeli
   runFailed_ = other->runFailed;
   parameters_ = other->parameters;
   lastError_ = other->lastError;
-  dropped_.reset();
   const RunHistory& run = primary();
   clock_ = displayTime_ =
       run.empty() ? 0 : std::clamp(other->displayTime, run.firstTime(), run.lastTime());
@@ -489,8 +486,8 @@ void SimulationController::play() {
   if (playing_) return;
   if (scrubbed_ && !primary().empty() && displayIndex() + 1 < primary().size()) {
     const double t = primary().time(displayIndex());
-    restartFrom(displayIndex());
-    emit historyForked(t, false);
+    auto replaced = restartFrom(displayIndex());
+    emit historyForked(t, std::move(replaced));
   } else if (runFailed_[0] && !scrubbed_) {
     emit errorOccurred(lastError_.isEmpty() ? tr("The simulation stopped.") : lastError_);
     return;
@@ -558,23 +555,23 @@ void SimulationController::seek(double time) {
   emit ticked();
 }
 
-bool SimulationController::takeBackEdit(const std::string& name, double t, double value,
-                                        double before) {
+std::optional<std::shared_ptr<SimulationController::Timeline>> SimulationController::takeBackEdit(
+    const std::string& name, double t, double value, double before) {
   const int i = system_->parameterIndex(name);
   const RunHistory& run = primary();
   const double tolerance = 1e-9 * dtOut_;
   if (i < 0 || run.size() < 2 ||
       !(t >= run.firstTime() - tolerance && t <= run.lastTime() + tolerance))
-    return false;
+    return std::nullopt;
   // The edit's sample is the last at t; the one before it, at the same time, was recorded
   // before the edit.
   const size_t edited = run.indexAtOrBefore(t + tolerance);
   if (edited == 0 || std::abs(run.time(edited) - t) > tolerance ||
       run.parametersAt(edited)[i] != value)
-    return false;
+    return std::nullopt;
   const size_t k = edited - 1;
   if (std::abs(run.time(k) - run.time(edited)) > tolerance || run.parametersAt(k)[i] != before)
-    return false;
+    return std::nullopt;
   pause();
   parameters_ = run.parametersAt(k);
   try {
@@ -584,10 +581,10 @@ bool SimulationController::takeBackEdit(const std::string& name, double t, doubl
   }
   scrubbed_ = true;  // what followed is kept for redo
   clock_ = displayTime_ = run.time(k);
-  restartFrom(k);
+  auto replaced = restartFrom(k);
   emit parametersChanged();
   emit initialChanged();
-  return true;
+  return replaced;
 }
 
 void SimulationController::setSpeed(double factor) {

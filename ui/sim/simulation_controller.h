@@ -7,7 +7,8 @@
 // The parameters follow the timeline: scrubbing to a moment before an edit shows (and
 // parameters() returns) the values in force then. An edit at a moment, or Play from a
 // scrubbed moment, forks the history there: the later samples are replaced, and the replaced
-// timeline is kept (takeDroppedTimeline) for the undo stack to bring back (swapTimeline).
+// timeline is handed to the caller (the edit's return value, or historyForked for Play) for
+// the undo stack to bring back (swapTimeline).
 #pragma once
 
 #include <QElapsedTimer>
@@ -16,6 +17,7 @@
 #include <deque>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -33,6 +35,7 @@ class SimulationController : public QObject {
  public:
   explicit SimulationController(QObject* parent = nullptr);
   ~SimulationController() override;
+  struct Timeline;  // a recorded history with its settings (below)
 
   // ---- Scenario ---------------------------------------------------------------------------
   // Replaces the scenario and restarts from its initial state. Throws nh::InputError.
@@ -54,11 +57,11 @@ class SimulationController : public QObject {
   double parameter(const std::string& name) const;
   // Takes effect at once from the displayed moment: the sample there is recomputed with the
   // new value (so a paused view shows the new forces at once) and the run goes on from it;
-  // later history is dropped (kept for undo when the moment was scrubbed to, see
-  // takeDroppedTimeline). A phase parameter (SystemInfo::continuousPhases, the table's
+  // later history is dropped; returned when the moment was scrubbed to (a fork), for undo,
+  // else nullptr. A phase parameter (SystemInfo::continuousPhases, the table's
   // angle at t = 0) is shifted so that its quantity keeps its value at that moment, unless
   // it is the one edited. Throws nh::InputError naming the allowed range.
-  void setParameter(const std::string& name, double value);
+  std::shared_ptr<Timeline> setParameter(const std::string& name, double value);
 
   // Initial conditions: overrides by state name; used by the next reset().
   const std::map<std::string, double>& initialOverrides() const { return initialOverrides_; }
@@ -96,10 +99,11 @@ class SimulationController : public QObject {
   void seek(double time);  // pauses; play() then resumes from there
   // Takes back the edit of parameter `name` from `before` to `value` made at moment t (undo
   // seen from an earlier moment): the edit's recomputed sample and all after it are dropped
-  // (kept for redo: takeDroppedTimeline) and the run goes on, paused, from the sample before
-  // it with the parameters recorded there. False, changing nothing, if the history shown has
-  // no such edit at t.
-  bool takeBackEdit(const std::string& name, double t, double value, double before);
+  // (returned, for redo) and the run goes on, paused, from the sample before it with the
+  // parameters recorded there. Unset, changing nothing, if the history shown has no such edit
+  // at t.
+  std::optional<std::shared_ptr<Timeline>> takeBackEdit(const std::string& name, double t,
+                                                        double value, double before);
   void setSpeed(double factor);  // 0.01 … 1000 × real time
   double speed() const { return speed_; }
   double displayTime() const { return displayTime_; }
@@ -131,9 +135,6 @@ class SimulationController : public QObject {
     double displayTime = 0;
     QString lastError;
   };
-  // The timeline the last fork replaced (nullptr if the last restart dropped nothing the
-  // user had seen); the caller takes ownership, the controller forgets it.
-  std::shared_ptr<Timeline> takeDroppedTimeline() { return std::move(dropped_); }
   // A copy of the shown timeline (to undo a restart that discards it: Edit start); nullptr
   // while nothing is recorded (there is nothing to go on from).
   std::shared_ptr<Timeline> copyTimeline() const {
@@ -153,9 +154,6 @@ class SimulationController : public QObject {
   bool displayedScene(int run, nh::SceneFrame& frame) const;
   double displayedResidual() const;
   const QString& lastError() const { return lastError_; }
-  // Reports an edit that could not be applied (a refused undo or redo, say) on
-  // errorOccurred; the simulation and lastError() are left as they are.
-  void reportEditError(const QString& message) { emit errorOccurred(message); }
   long epoch() const { return epoch_; }
 
   // Drains the worker and advances the display clock; the controller's own timer calls it
@@ -180,10 +178,9 @@ class SimulationController : public QObject {
   void warningOccurred(const QString& message);
   void speedChanged(double speed);
   void stepSizeChanged(double dt);
-  // The history after time t was replaced: by Play from a scrubbed moment (byEdit false: the
-  // caller should put takeDroppedTimeline() on the undo stack), or by an edit there (true:
-  // the edit's undo command took it).
-  void historyForked(double t, bool byEdit);
+  // Play from a scrubbed moment replaced the history after time t: `replaced` is what the
+  // user had seen after it, for the undo stack. (An edit there returns its fork instead.)
+  void historyForked(double t, std::shared_ptr<SimulationController::Timeline> replaced);
 
  private:
   // loadScenario and switchSystem; checkStart: evaluate the equations at x0 before the switch.
@@ -197,8 +194,9 @@ class SimulationController : public QObject {
   std::vector<double> comparisonState(const std::vector<double>& primaryState) const;
   // Restarts both runs from recorded sample k (dropping later samples), or from x0 at t = 0.
   // recompute: the sample at k is recorded again with the current parameters (an edit), as a
-  // second sample at the same time, so plots show the change at that moment.
-  void restartFrom(size_t k, bool recompute = false);
+  // second sample at the same time, so plots show the change at that moment. Returns what
+  // the user had seen after k when the display was scrubbed back to it (else nullptr).
+  std::shared_ptr<Timeline> restartFrom(size_t k, bool recompute = false);
   void restartFromInitial();
   // A setting changed (formulation, integrator, step): the runs go on from the displayed
   // moment under it; the replaced history is not kept (the undo command took a copy).
@@ -234,7 +232,6 @@ class SimulationController : public QObject {
 
   std::vector<std::unique_ptr<RunHistory>> runs_;
   std::vector<bool> runFailed_;
-  std::shared_ptr<Timeline> dropped_;
   std::unique_ptr<SimulationWorker> worker_;
   long epoch_ = 0;
 

@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "core/study/sweep.h"
+#include "ui/session/scenario_view.h"
 #include "ui/study/study_csv.h"
 #include "ui/study/study_map.h"
 
@@ -38,19 +39,6 @@ class QVBoxLayout;
 namespace nhui {
 
 class SimulationController;
-
-// What a study varies and measures, as a scenario file's view keeps it ("study" in the view:
-// ui/window/scenario_view.h): one or two axes, the measure and the end time of each run.
-struct StudySettings {
-  struct Axis {
-    QString name;
-    double from = 0, to = 1;
-    int count = 2;
-  };
-  std::vector<Axis> axes;
-  QString measure;
-  double tEnd = 10;
-};
 
 class StudyPanel : public QWidget {
   Q_OBJECT

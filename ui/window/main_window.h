@@ -1,49 +1,51 @@
-// The nhlab main window, built in small steps (actions, tool bars, docks, status bar).
+// The nhlab main window. It assembles: the session (ui/session: the simulation, its undo
+// history, the file and lesson) is the document; the panels, the 3D view and the plots
+// subscribe to it; this class builds the actions, tool bars, menus and docks (from one dock
+// table), routes every error to one place (the banner and the status bar), and maps the
+// display choices to settings and to the scenario's view part through their one table.
 #pragma once
 
-#include <QFutureWatcher>
 #include <QMainWindow>
-#include <QStringList>
-#include <QVector>
-#include <atomic>
 #include <memory>
 #include <vector>
 
 #include "core/model/model_file.h"
-#include "ui/scene/scene_renderer.h"
-#include "ui/sim/simulation_controller.h"
-#include "ui/window/scenario_view.h"
+#include "ui/session/scenario_view.h"
+#include "ui/session/session.h"
+#include "ui/window/presentation_mode.h"
 
-class QLabel;
-class QSlider;
-class QUndoStack;
-class QComboBox;
-class QDoubleSpinBox;
-class QCheckBox;
-class QDockWidget;
-namespace nhui {
-class EquationsPanel;
-}
-class QTextBrowser;
-class QToolButton;
-class QMenu;
-class QVBoxLayout;
-class QToolBar;
+class QAction;
 class QActionGroup;
+class QComboBox;
+class QDockWidget;
+class QLabel;
+class QMenu;
+class QSlider;
+class QTextBrowser;
+class QToolBar;
+class QUndoStack;
 
 namespace nhui {
 
-class SimulationController;
-class SceneView;
-class ParameterPanel;
-class InitialStatePanel;
-class PhasePortraitPanel;
-class TimeSeriesPanel;
-class DisplayPanel;
-class TimelineBar;
 class ComparePanel;
+class DisplayPanel;
+class ErrorBanner;
+class EquationsPanel;
+class InitialStatePanel;
+class LessonBar;
+class ModelEditing;
 class ModelEditor;
+class ParameterPanel;
+class PhasePortraitPanel;
+class PresentationMode;
+class RecentFiles;
+class SceneView;
+class ShortcutOverlay;
+class StatusLine;
 class StudyPanel;
+class TimelineBar;
+class TimeSeriesPanel;
+class WindowActions;
 
 class MainWindow : public QMainWindow {
   Q_OBJECT
@@ -53,16 +55,17 @@ class MainWindow : public QMainWindow {
   explicit MainWindow(bool useSettings = true, QWidget* parent = nullptr);
   ~MainWindow() override;
 
-  SimulationController* controller() const { return controller_; }
+  Session* session() const { return session_; }
+  SimulationController* controller() const { return session_->controller(); }
+  QUndoStack* undoStack() const { return session_->undoStack(); }
   SceneView* sceneView() const { return view_; }
   ParameterPanel* parameterPanel() const { return parameters_; }
   InitialStatePanel* initialPanel() const { return initial_; }
   PhasePortraitPanel* phasePanel() const { return phase_; }
   TimeSeriesPanel* timeSeriesPanel() const { return timeSeries_; }
-  QUndoStack* undoStack() const { return undo_; }
-  static constexpr int kUndoLimit = 100;  // undo steps kept
   QSlider* timeline() const;
-  QLabel* errorBanner() const { return banner_; }
+  QLabel* errorBanner() const;
+  QString lastErrorMessage() const;  // the banner's last error, without decoration
   ModelEditor* modelEditor() const { return modelEditor_; }
   QDockWidget* modelEditorDock() const { return modelEditorDock_; }
   QDockWidget* equationsDock() const { return equationsDock_; }
@@ -72,8 +75,8 @@ class MainWindow : public QMainWindow {
   void showEquations();  // the Equations dock, in front of its tab group
   // Checkable View actions: "view from the moving frame" (enabled only when the system's scene
   // has one) and "edit the start by dragging".
-  QAction* tableFrameAction() const { return tableFrameAction_; }
-  QAction* editInitialAction() const { return editInitialAction_; }
+  QAction* tableFrameAction() const;
+  QAction* editInitialAction() const;
 
   // Cancels every running animation export and waits until each has removed its temporary
   // (closing the window and Ctrl+C in nhlab's terminal do this).
@@ -84,34 +87,29 @@ class MainWindow : public QMainWindow {
   bool saveScenario(const QString& path);
   void chooseSystem(const QString& name);
 
-  // The model editor (File menu). Each that replaces the editor's text first asks about
-  // unsaved edits (Save/Discard/Cancel) and returns false if it was cancelled.
-  bool newSystem();                         // a small valid template, name my_system
-  bool openModelFile(const QString& path);  // into the editor; run it if it loads
-  bool duplicateAndEdit();                  // the running system's model file, as <name>_copy
-  bool editSystem();  // the running system's own model file, else duplicateAndEdit()
-  // Registers `system` for this session and runs it, keeping the start and parameters by
-  // name (see carriedScenario); one undoable command. False (the message in the editor, the
-  // running system unchanged) if it cannot start.
+  // The model editor (File › System model; see ModelEditing).
+  bool newSystem();
+  bool openModelFile(const QString& path);
+  bool duplicateAndEdit();
+  bool editSystem();
   bool applyModel(std::shared_ptr<const nh::model::FormulaSystem> system);
 
-  // Presentation mode: full screen, larger text, the 3D view with one large plot, the other
-  // panels behind a slim side bar (their buttons show them on demand).
+  // Presentation mode (see PresentationMode) and the colour theme.
   void setPresentationMode(bool on);
+  bool presentationMode() const;
   enum class Theme { Light, Dark };
   void setTheme(Theme theme);
   Theme theme() const { return theme_; }
   // The opened lesson's "what to watch" note (empty: none) and the bar that shows it.
-  QString lessonNote() const { return lessonView_.note; }
-  QWidget* lessonBar() const { return lessonBar_; }
+  QString lessonNote() const { return session_->lessonNote(); }
+  QWidget* lessonBar() const;
   // What a saved scenario's "view" part holds now (speed, camera mode, display, plots,
-  // comparison, and the opened lesson's title and note).
+  // comparison, study); the session adds the lesson's title and note.
   ScenarioView currentView() const;
   // Applies a scenario's view part (what it leaves out stays as it is).
   void applyView(const ScenarioView& view);
   // Sets the Compare panel (mode, ghost parameter and value) and starts the comparison.
   void setCompare(CompareMode mode, const QString& parameter = {}, double value = 0);
-  bool presentationMode() const { return presentation_; }
 
  protected:
   void closeEvent(QCloseEvent* event) override;
@@ -120,149 +118,66 @@ class MainWindow : public QMainWindow {
   void resizeEvent(QResizeEvent* event) override;
 
  private:
-  void createActions();
-  void createToolBars();
+  void connectActions();
   void createCentral();
-  void createDockWindows();
-  void updateEquations();  // derives the running system's equations when the dock is shown
+  void createToolBars();
+  void createPanels();
+  void createDocks();
+  void connectPanels();
   void createMenus();
-  void exportAnimation();
-  void exportScreenshot();
-  void createStatusBar();
+  void createPresentationMode();
   void readSettings();
   void writeSettings();
 
+  void reportError(const QString& message);  // the one route: banner and status bar
   void onTick();
   void onScenarioChanged();
-  void onError(const QString& message);
+  void updateTitle();
   void updatePlayAction(bool playing);
-  void updateStatus();
   void applyDisplayOptions();
-  void addRecentFile(const QString& path);
-  void presentPanel(QDockWidget* dock);
-  void keepPresentationLayout();
-  void fitToScreen();
-  void updateRecentMenu();
+  void refreshSystemBox();
   void openDialog();
   bool saveAsDialog();
-  void toggleShortcutOverlay();
-  void positionOverlays();
-  void showModelEditor();
-  bool maybeSaveModel();  // false: cancelled
-  // Unsaved scenario edits (the undo stack is not clean): Save/Discard/Cancel; false: cancelled.
-  bool maybeSaveScenario();
-  void updateWindowTitle();
-  void setSpeedFromText(const QString& text);
-  void openModelDialog();
-  void onModelSaved(const QString& path);
-  void updateModelTitle();
-  void refreshSystemBox();
-  // The current scenario for `next`: integrator, dynamics and times as they are; parameter
-  // values and initial overrides the user changed, by name where `next` has the name and
-  // allows the value; everything else is `next`'s own default.
-  nh::Scenario carriedScenario(const nh::SystemModel& next) const;
+  bool maybeSaveScenario();  // unsaved edits: Save/Discard/Cancel; false: cancelled
 
   bool useSettings_;
-  SimulationController* controller_;
-  QUndoStack* undo_;
+  Session* session_;
+  SimulationController* controller_;  // the session's
+
+  // Central area.
+  ErrorBanner* banner_ = nullptr;
+  LessonBar* lessonBar_ = nullptr;
   SceneView* view_ = nullptr;
+  TimelineBar* timelineBar_ = nullptr;
+  ShortcutOverlay* shortcutOverlay_ = nullptr;
+  StatusLine* statusLine_ = nullptr;
+
+  // Panels and their docks (the dock table in main_window.cpp lists the docks).
   ParameterPanel* parameters_ = nullptr;
   InitialStatePanel* initial_ = nullptr;
   PhasePortraitPanel* phase_ = nullptr;
   TimeSeriesPanel* timeSeries_ = nullptr;
   QTextBrowser* systemText_ = nullptr;
-  QDockWidget* parametersDock_ = nullptr;
-  QDockWidget* systemDock_ = nullptr;
-  QDockWidget* phaseDock_ = nullptr;
-  QDockWidget* timeDock_ = nullptr;
-  QDockWidget* displayDock_ = nullptr;
-  QDockWidget* compareDock_ = nullptr;
-  ModelEditor* modelEditor_ = nullptr;
-  QDockWidget* modelEditorDock_ = nullptr;
-  QDockWidget* equationsDock_ = nullptr;
-  EquationsPanel* equations_ = nullptr;
-  // The Study dock and the opening of one of its runs in the main view: the varied
-  // values set at t = 0 as one undoable edit.
-  StudyPanel* study_ = nullptr;
-  QDockWidget* studyDock_ = nullptr;
-  void openStudyRun(const QStringList& names, const QVector<double>& values);
-  bool equationsStale_ = true;  // derived again when shown
-  // The derivation runs off the GUI thread (seconds for a large C++ system: the bicycle):
-  // one at a time; a newer request cancels it and starts once it has ended.
-  struct DerivedResult;
-  QFutureWatcher<std::shared_ptr<const DerivedResult>>* equationsJob_ = nullptr;
-  std::shared_ptr<std::atomic<bool>> equationsCancel_;
-
-  QAction* playAction_ = nullptr;
-  QAction* stepAction_ = nullptr;
-  QAction* stepBackAction_ = nullptr;
-  QAction* resetAction_ = nullptr;
-  QAction* openAction_ = nullptr;
-  QAction* saveAction_ = nullptr;
-  QAction* saveAsAction_ = nullptr;
-  QAction* exportAnimationAction_ = nullptr;
-  QAction* undoAction_ = nullptr;
-  QAction* redoAction_ = nullptr;
-  QAction* presentationAction_ = nullptr;
-  QAction* shortcutsAction_ = nullptr;
-  QAction* followAction_ = nullptr;
-  QAction* tableFrameAction_ = nullptr;
-  QAction* resetCameraAction_ = nullptr;
-  QAction* editInitialAction_ = nullptr;
-  QAction* chooseSystemAction_ = nullptr;
-  QAction* newSystemAction_ = nullptr;
-  QAction* openSystemAction_ = nullptr;
-  QAction* editSystemAction_ = nullptr;
-  QAction* duplicateSystemAction_ = nullptr;
-  QAction* saveSystemAction_ = nullptr;
-  QAction* saveSystemAsAction_ = nullptr;
-  QMenu* recentMenu_ = nullptr;
-  QMenu* viewMenu_ = nullptr;
-
-  QComboBox* systemBox_ = nullptr;
-  QAction* systemBoxAction_ = nullptr;
-  QSlider* speedSlider_ = nullptr;
-  QComboBox* speedBox_ = nullptr;  // editable: presets and typed factors
-  QToolBar* fileToolBar_ = nullptr;
-  QToolBar* simToolBar_ = nullptr;
-  QToolBar* viewToolBar_ = nullptr;
-  QToolBar* sideBar_ = nullptr;
-  QActionGroup* themeActions_ = nullptr;  // presentation mode: one button per panel
-  QByteArray normalDockState_;            // the layout before presentation mode
-  struct DockEntry {
-    QDockWidget* dock;
-    QString sideBarName;  // empty: no button on presentation mode's side bar
-  };
-  std::vector<DockEntry> docks_;  // every dock, in the View menu's order
-  QByteArray normalGeometry_;     // the window's geometry before presentation mode
-  QWidget* lessonBar_ = nullptr;
-  QLabel* lessonText_ = nullptr;
-  ScenarioView lessonView_;  // the opened lesson's title and note
-  QString titleBase_;        // file or lesson name in the title
-  TimelineBar* timelineBar_ = nullptr;
-  QLabel* banner_ = nullptr;
-  QLabel* shortcutOverlay_ = nullptr;
-
-  QLabel* statusTime_ = nullptr;
-  QLabel* statusRate_ = nullptr;
-  QLabel* statusFps_ = nullptr;
-  QLabel* statusResidual_ = nullptr;
-
   DisplayPanel* displayPanel_ = nullptr;
   ComparePanel* comparePanel_ = nullptr;
+  ModelEditor* modelEditor_ = nullptr;
+  EquationsPanel* equations_ = nullptr;
+  StudyPanel* study_ = nullptr;
+  QDockWidget *parametersDock_ = nullptr, *systemDock_ = nullptr, *equationsDock_ = nullptr,
+              *modelEditorDock_ = nullptr, *phaseDock_ = nullptr, *timeDock_ = nullptr,
+              *displayDock_ = nullptr, *compareDock_ = nullptr, *studyDock_ = nullptr;
+  ModelEditing* modelEditing_ = nullptr;
+  PresentationMode* presentation_ = nullptr;
+  RecentFiles* recentFiles_ = nullptr;
 
-  QString currentFile_;
-  QStringList recentFiles_;
+  WindowActions* actions_ = nullptr;
+  std::vector<PresentationMode::Panel> docks_;  // every dock, in the View menu's order
+  QActionGroup* themeActions_ = nullptr;
+
   // The system the panels were last built for (held, so that its address stays its own).
   std::shared_ptr<const nh::SystemModel> lastSystem_;
-  bool presentation_ = false;
   Theme theme_ = Theme::Light;
-  QFont normalFont_;
   QPalette normalPalette_;
-  bool wasMaximized_ = false;
-  long lastFrames_ = 0;
-  qint64 lastFpsTime_ = 0;
-  double fps_ = 0;
 };
 
 }  // namespace nhui

@@ -1,6 +1,6 @@
 // The Compare panel on a real controller: the ghost run's parameter and value can be edited
 // only while the ghost comparison is chosen, whether it was chosen in the panel, by a
-// scenario (setCompare) or brought back by undo (syncMode).
+// scenario (setCompare) or brought back by undo (the panel follows the controller by itself).
 #include "ui/panels/compare_panel.h"
 
 #include <QComboBox>
@@ -8,16 +8,18 @@
 #include <QUndoStack>
 #include <QtTest>
 
-#include "controller_fixture.h"
+#include "session_fixture.h"
+#include "ui/session/session.h"
 
 class ComparePanelTest : public QObject {
   Q_OBJECT
 
  private slots:
   void ghostFieldsAreEnabledOnlyForAGhostRun() {
-    auto controller = nhtest::startController();
-    QUndoStack undo;
-    nhui::ComparePanel panel(controller.get(), &undo);
+    auto session = nhtest::startSession();
+    nhui::SimulationController* controller = session->controller();
+    QUndoStack& undo = *session->undoStack();
+    nhui::ComparePanel panel(session.get());
     auto* mode = panel.findChild<QComboBox*>("compareMode");
     auto* parameter = panel.findChild<QComboBox*>("ghostParameter");
     auto* value = panel.findChild<QDoubleSpinBox*>("ghostValue");
@@ -34,7 +36,6 @@ class ComparePanelTest : public QObject {
     QVERIFY(!value->isEnabled());
     // Undo brings the ghost back: the panel follows the controller.
     undo.undo();
-    panel.syncMode();
     QCOMPARE(controller->compareMode(), nhui::CompareMode::Ghost);
     QVERIFY(parameter->isEnabled());
     // Chosen in the box by the user.

@@ -1,8 +1,8 @@
 // Edits during a run, on the controller (no window): the table's angle (the moving frame)
 // and the table-frame trail go on continuously through an edit of Ω; a paused edit records
 // the displayed moment again with the new values at once; the parameters follow the
-// timeline when scrubbing; resuming or editing at a scrubbed moment forks the history and
-// undo brings the replaced history back; the output step is configurable.
+// timeline when scrubbing; the output step is configurable. (Forks at a scrubbed moment and
+// their undo: tests/ui/session/session_test.cpp.)
 #include <QSignalSpy>
 #include <QUndoStack>
 #include <QtTest>
@@ -10,7 +10,7 @@
 
 #include "controller_fixture.h"
 #include "core/nh/errors.h"
-#include "ui/panels/undo_commands.h"
+#include "ui/session/undo_commands.h"
 #include "ui/sim/simulation_controller.h"
 
 using nhui::ReplaceTimelineCommand;
@@ -227,59 +227,6 @@ class EditingControllerTest : public QObject {
     QVERIFY(c.waitForTime(0.8, 30000));
     const RunHistory& run = c.primary();
     QCOMPARE(parameterAt(run, run.size() - 1, "Omega0"), 1.0);
-  }
-
-  // Play at a scrubbed moment dropped the later history silently.
-  void resumingForksAndUndoBringsTheHistoryBack() {
-    SimulationController& c = *controller_;
-    QVERIFY(c.waitForTime(2.0, 30000));
-    c.seek(1.0);
-    QSignalSpy forked(&c, &SimulationController::historyForked);
-    c.play();
-    QCOMPARE(forked.count(), 1);
-    QCOMPARE(forked.at(0).at(1).toBool(), false);  // by Play, not by an edit
-    QVERIFY(std::abs(forked.at(0).at(0).toDouble() - 1.0) < 1e-9);
-    auto dropped = c.takeDroppedTimeline();
-    QVERIFY(dropped);
-    QVERIFY(dropped->runs[0]->lastTime() >= 2.0 - 1e-9);
-    c.pause();
-    QVERIFY(c.primary().lastTime() < 1.9);
-
-    QUndoStack stack;
-    stack.push(new ReplaceTimelineCommand(&c, dropped, "Resume from t = 1.00 s"));
-    QCOMPARE(stack.count(), 1);
-    stack.undo();
-    QVERIFY(c.primary().lastTime() >= 2.0 - 1e-9);
-    QVERIFY(std::abs(c.displayTime() - 1.0) < 1e-9);
-    QVERIFY(!c.playing());
-    // The restored timeline goes on from its end (Play at its last moment continues it).
-    QVERIFY(c.waitForTime(2.2, 30000));
-    stack.redo();
-    QVERIFY(c.primary().lastTime() < 1.9);
-  }
-
-  // An edit at a scrubbed moment forks too; its undo brings the replaced history back.
-  void editAtScrubbedMomentIsUndoneWithItsHistory() {
-    SimulationController& c = *controller_;
-    QVERIFY(c.waitForTime(2.0, 30000));
-    c.seek(1.0);
-    QSignalSpy forked(&c, &SimulationController::historyForked);
-    QUndoStack stack;
-    stack.push(new SetParameterCommand(&c, "Omega0", 1.0, 3.0));
-    QCOMPARE(forked.count(), 1);
-    QCOMPARE(forked.at(0).at(1).toBool(), true);
-    QCOMPARE(c.parameter("Omega0"), 3.0);
-    QVERIFY(c.primary().lastTime() < 1.9);
-    QSignalSpy errors(&c, &SimulationController::errorOccurred);
-    stack.undo();
-    QVERIFY2(errors.isEmpty(), errors.isEmpty() ? "" : qPrintable(errors.at(0).at(0).toString()));
-    QCOMPARE(c.parameter("Omega0"), 1.0);
-    QVERIFY(c.primary().lastTime() >= 2.0 - 1e-9);
-    const RunHistory& run = c.primary();
-    QCOMPARE(parameterAt(run, run.size() - 1, "Omega0"), 1.0);
-    stack.redo();
-    QCOMPARE(c.parameter("Omega0"), 3.0);
-    QVERIFY(c.primary().lastTime() < 1.9);
   }
 
   // The output step was fixed at 0.01 s.

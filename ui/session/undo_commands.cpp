@@ -1,10 +1,12 @@
-#include "ui/panels/undo_commands.h"
+#include "ui/session/undo_commands.h"
 
 #include <QLocale>
 #include <QObject>
 #include <QStringList>
+#include <QUndoStack>
 
 #include "core/nh/errors.h"
+#include "ui/session/session.h"
 #include "ui/sim/simulation_controller.h"
 
 namespace nhui {
@@ -13,11 +15,10 @@ namespace {
 // The controller calls below check everything before they change anything, so a command that
 // throws has applied nothing. It is then made obsolete: QUndoStack deletes it (push, undo and
 // redo all do), so the stack never lists an edit that is not in effect, and the reason goes
-// out on the controller's error signal.
-void refuse(QUndoCommand* command, SimulationController* controller, const char* action,
-            const nh::Error& error) {
+// out on the session's error signal.
+void refuse(QUndoCommand* command, Session* session, const char* action, const nh::Error& error) {
   command->setObsolete(true);
-  controller->reportEditError(
+  session->reportError(
       QObject::tr("Could not %1 \"%2\": %3. The edit was taken off the undo history.")
           .arg(QString::fromLatin1(action), command->text(), QString::fromUtf8(error.what())));
 }
@@ -31,9 +32,9 @@ bool skipAppliedRedo(bool& skipRedo) {
 }
 }  // namespace
 
-SetParameterCommand::SetParameterCommand(SimulationController* controller, std::string name,
-                                         double before, double after, long mergeKey)
-    : controller_(controller),
+SetParameterCommand::SetParameterCommand(Session* session, std::string name, double before,
+                                         double after, long mergeKey)
+    : session_(session),
       name_(std::move(name)),
       before_(before),
       after_(after),
@@ -47,9 +48,9 @@ void SetParameterCommand::updateText() {
 
 void SetParameterCommand::apply(double value, const char* action) {
   try {
-    controller_->setParameter(name_, value);
+    otherTimeline_ = session_->controller()->setParameter(name_, value);
   } catch (const nh::Error& e) {
-    refuse(this, controller_, action, e);
+    refuse(this, session_, action, e);
   }
 }
 
@@ -60,7 +61,7 @@ void SetParameterCommand::apply(double value, const char* action) {
 bool SetParameterCommand::swapRecordedTimeline() {
   if (!otherTimeline_) return false;
   try {
-    otherTimeline_ = controller_->swapTimeline(std::move(otherTimeline_));
+    otherTimeline_ = session_->controller()->swapTimeline(std::move(otherTimeline_));
     return true;
   } catch (const nh::Error&) {
     otherTimeline_.reset();
@@ -72,8 +73,14 @@ void SetParameterCommand::redo() {
   if (swapRecordedTimeline()) return;
   apply(after_, "redo");
   if (isObsolete()) return;
-  otherTimeline_ = controller_->takeDroppedTimeline();
-  madeAt_ = controller_->displayTime();
+  madeAt_ = session_->controller()->displayTime();
+  // Made at a moment scrubbed back to: what followed it was replaced (undo brings it back).
+  if (otherTimeline_)
+    emit session_->notice(
+        QObject::tr("Edited from t = %1 s: the history after it was replaced (%2 brings it back)")
+            .arg(madeAt_, 0, 'f', 2)
+            .arg(Session::undoKey()),
+        10000);
 }
 
 void SetParameterCommand::undo() {
@@ -81,22 +88,23 @@ void SetParameterCommand::undo() {
   // Shown from before the moment the edit was made: the edit is taken back there, so that
   // edits between the moment shown and it stay in force; the display then returns, and redo
   // shows the history with the edit from that same moment.
-  const double shown = controller_->displayTime();
-  if (std::isfinite(madeAt_) && shown < madeAt_ &&
-      controller_->takeBackEdit(name_, madeAt_, after_, before_)) {
-    otherTimeline_ = controller_->takeDroppedTimeline();
-    controller_->seek(shown);
-    if (otherTimeline_) {
-      otherTimeline_->displayTime = controller_->displayTime();
-      otherTimeline_->parameters = controller_->parameters();
+  SimulationController* controller = session_->controller();
+  const double shown = controller->displayTime();
+  if (std::isfinite(madeAt_) && shown < madeAt_) {
+    if (auto replaced = controller->takeBackEdit(name_, madeAt_, after_, before_)) {
+      otherTimeline_ = std::move(*replaced);
+      controller->seek(shown);
+      if (otherTimeline_) {
+        otherTimeline_->displayTime = controller->displayTime();
+        otherTimeline_->parameters = controller->parameters();
+      }
+      return;
     }
-    return;
   }
-  apply(before_, "undo");
   // Undone from a moment scrubbed to (before or after the edit): the history it replaced
-  // comes back on redo, with the edit where it was made, instead of the edit being made again
-  // at the moment displayed then.
-  if (!isObsolete()) otherTimeline_ = controller_->takeDroppedTimeline();
+  // comes back on redo (apply keeps it), with the edit where it was made, instead of the edit
+  // being made again at the moment displayed then.
+  apply(before_, "undo");
 }
 
 bool SetParameterCommand::mergeWith(const QUndoCommand* other) {
@@ -112,9 +120,9 @@ bool SetParameterCommand::mergeWith(const QUndoCommand* other) {
 }
 
 ReplaceTimelineCommand::ReplaceTimelineCommand(
-    SimulationController* controller, std::shared_ptr<SimulationController::Timeline> replaced,
-    const QString& text, const QString& mergeKey)
-    : controller_(controller), other_(std::move(replaced)), mergeKey_(mergeKey) {
+    Session* session, std::shared_ptr<SimulationController::Timeline> replaced, const QString& text,
+    const QString& mergeKey)
+    : session_(session), other_(std::move(replaced)), mergeKey_(mergeKey) {
   setText(text);
   if (!other_) setObsolete(true);  // nothing was replaced: nothing to undo
 }
@@ -126,32 +134,16 @@ bool ReplaceTimelineCommand::mergeWith(const QUndoCommand* other) {
   return true;
 }
 
-void pushTimelineChange(QUndoStack* stack, SimulationController* controller, const QString& text,
-                        const std::function<void()>& change, const QString& mergeKey) {
-  if (controller->primary().empty()) {
-    controller->waitForTime(0, 2000);
-    controller->tick();
-  }
-  auto kept = controller->copyTimeline();
-  change();
-  stack->push(new ReplaceTimelineCommand(controller, std::move(kept), text, mergeKey));
-}
-
-void resetUndoably(QUndoStack* stack, SimulationController* controller) {
-  pushTimelineChange(stack, controller, QObject::tr("Reset (restart from t = 0)"),
-                     [controller] { controller->reset(); });
-}
-
 // A replaced history that no longer fits the runs (another system or dynamics: not expected,
 // those changes are on the stack in order) cannot come back; the command then stays on the
 // stack doing nothing, so undoing past it still reaches the edits before it, and says so.
 void ReplaceTimelineCommand::swap(const char* action) {
   if (!other_) return;  // lost earlier (below)
   try {
-    other_ = controller_->swapTimeline(std::move(other_));
+    other_ = session_->controller()->swapTimeline(std::move(other_));
   } catch (const nh::Error& e) {
     other_.reset();
-    controller_->reportEditError(
+    session_->reportError(
         QObject::tr("Could not %1 \"%2\": %3. The edits before and after it are kept.")
             .arg(QString::fromLatin1(action), text(), QString::fromUtf8(e.what())));
   }
@@ -164,12 +156,11 @@ void ReplaceTimelineCommand::redo() {
 
 void ReplaceTimelineCommand::undo() { swap("undo"); }
 
-SetInitialCommand::SetInitialCommand(SimulationController* controller,
-                                     std::map<std::string, double> before,
+SetInitialCommand::SetInitialCommand(Session* session, std::map<std::string, double> before,
                                      std::map<std::string, double> after, bool resetAfter,
                                      bool applied,
                                      std::shared_ptr<SimulationController::Timeline> replaced)
-    : controller_(controller),
+    : session_(session),
       before_(std::move(before)),
       after_(std::move(after)),
       resetAfter_(resetAfter),
@@ -179,10 +170,11 @@ SetInitialCommand::SetInitialCommand(SimulationController* controller,
 }
 
 bool SetInitialCommand::apply(const std::map<std::string, double>& overrides, const char* action) {
+  SimulationController* controller = session_->controller();
   try {
-    controller_->setInitialOverrides(overrides);
+    controller->setInitialOverrides(overrides);
   } catch (const nh::Error& e) {
-    refuse(this, controller_, action, e);
+    refuse(this, session_, action, e);
     return false;
   }
   if (!resetAfter_) return true;
@@ -190,14 +182,14 @@ bool SetInitialCommand::apply(const std::map<std::string, double>& overrides, co
   // a history that no longer fits (another system now) is dropped and the run restarts.
   if (otherTimeline_) {
     try {
-      otherTimeline_ = controller_->swapTimeline(std::move(otherTimeline_));
+      otherTimeline_ = controller->swapTimeline(std::move(otherTimeline_));
       return true;
     } catch (const nh::Error&) {
       otherTimeline_.reset();
     }
   }
-  otherTimeline_ = controller_->copyTimeline();
-  controller_->reset();
+  otherTimeline_ = controller->copyTimeline();
+  controller->reset();
   return true;
 }
 
@@ -208,12 +200,8 @@ void SetInitialCommand::redo() {
 
 void SetInitialCommand::undo() { apply(before_, "undo"); }
 
-SwitchSystemCommand::SwitchSystemCommand(SimulationController* controller, Run before, Run after,
-                                         bool applied)
-    : controller_(controller),
-      before_(std::move(before)),
-      after_(std::move(after)),
-      skipRedo_(applied) {
+SwitchSystemCommand::SwitchSystemCommand(Session* session, Run before, Run after, bool applied)
+    : session_(session), before_(std::move(before)), after_(std::move(after)), skipRedo_(applied) {
   setText(QObject::tr("Run system %1").arg(QString::fromStdString(after_.system->name())));
 }
 
@@ -223,44 +211,45 @@ SwitchSystemCommand::Comparison SwitchSystemCommand::comparisonOf(
 }
 
 void SwitchSystemCommand::apply(Run& run, const char* action) {
+  SimulationController* controller = session_->controller();
   try {
-    controller_->switchSystem(run.system, run.scenario);
+    controller->switchSystem(run.system, run.scenario);
   } catch (const nh::Error& e) {
-    refuse(this, controller_, action, e);
+    refuse(this, session_, action, e);
     return;
   }
   // The history left behind, shown paused at its moment as every undo shows one (play()
   // would fork it there).
   if (auto timeline = std::move(run.timeline)) {
     try {
-      controller_->swapTimeline(std::move(timeline));
+      controller->swapTimeline(std::move(timeline));
       return;
     } catch (const nh::Error&) {
       // Not expected (the same system object): the run starts from the scenario below.
     }
   }
-  if (run.comparison && *run.comparison != comparisonOf(*controller_)) {
+  if (run.comparison && *run.comparison != comparisonOf(*controller)) {
     try {
-      controller_->setCompare(run.comparison->mode, run.comparison->ghostParameter,
-                              run.comparison->ghostValue);
+      controller->setCompare(run.comparison->mode, run.comparison->ghostParameter,
+                             run.comparison->ghostValue);
     } catch (const nh::Error& e) {  // it was in force for this system: not expected
-      controller_->reportEditError(QObject::tr("The comparison of \"%1\" could not be restored: %2")
-                                       .arg(text(), QString::fromUtf8(e.what())));
+      session_->reportError(QObject::tr("The comparison of \"%1\" could not be restored: %2")
+                                .arg(text(), QString::fromUtf8(e.what())));
     }
   }
-  controller_->play();
+  controller->play();
 }
 
 void SwitchSystemCommand::redo() {
   if (skipAppliedRedo(skipRedo_)) return;
-  before_.comparison = comparisonOf(*controller_);
-  before_.timeline = controller_->copyTimeline();
+  before_.comparison = comparisonOf(*session_->controller());
+  before_.timeline = session_->controller()->copyTimeline();
   apply(after_, "redo");
 }
 
 void SwitchSystemCommand::undo() {
-  after_.comparison = comparisonOf(*controller_);
-  after_.timeline = controller_->copyTimeline();
+  after_.comparison = comparisonOf(*session_->controller());
+  after_.timeline = session_->controller()->copyTimeline();
   apply(before_, "undo");
 }
 

@@ -1,4 +1,4 @@
-#include "ui/window/scenario_view.h"
+#include "ui/session/scenario_view.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -61,6 +61,48 @@ QStringList names(const QJsonValue& v, const QString& where, int minCount, int m
   return list;
 }
 
+// The "display" part, already checked by core/io (checkScenarioView): each key by its kind.
+DisplayValues displayPart(const QJsonObject& d) {
+  DisplayValues values;
+  for (const nh::ViewDisplayKey& k : nh::viewDisplayKeys()) {
+    const QJsonValue v = d.value(QLatin1String(k.key));
+    if (v.isUndefined()) continue;
+    switch (k.kind) {
+      case nh::ViewDisplayKey::Kind::Flag:
+        values[k.key] = v.toBool() ? 1 : 0;
+        break;
+      case nh::ViewDisplayKey::Kind::Number:
+        values[k.key] = v.toDouble();
+        break;
+      case nh::ViewDisplayKey::Kind::Choice:
+        values[k.key] = v.toString() == QLatin1String(k.on) ? 1 : 0;
+        break;
+    }
+  }
+  return values;
+}
+
+QJsonObject displayJson(const DisplayValues& values) {
+  QJsonObject d;
+  for (const auto& [key, value] : values) {
+    const nh::ViewDisplayKey* k = nh::findViewDisplayKey(key);
+    if (!k) continue;
+    const QString name = QString::fromStdString(key);
+    switch (k->kind) {
+      case nh::ViewDisplayKey::Kind::Flag:
+        d[name] = value != 0;
+        break;
+      case nh::ViewDisplayKey::Kind::Number:
+        d[name] = value;
+        break;
+      case nh::ViewDisplayKey::Kind::Choice:
+        d[name] = QLatin1String(value != 0 ? k->on : k->off);
+        break;
+    }
+  }
+  return d;
+}
+
 }  // namespace
 
 ScenarioView parseScenarioView(const std::string& json) {
@@ -95,27 +137,7 @@ ScenarioView parseScenarioView(const std::string& json) {
     view.follow = flag(c, "follow", "camera");
     view.tableFrame = flag(c, "table_frame", "camera");
   }
-  if (o.contains("display")) {
-    if (!o.value("display").isObject()) fail("'display' must be an object");
-    const QJsonObject d = o.value("display").toObject();
-    checkKeys(d,
-              {"trails", "trail_seconds", "forces", "velocity", "angular_velocity", "grid", "axes",
-               "legend", "arrow_scale"},
-              "'display'");
-    view.trails = flag(d, "trails", "display");
-    view.trailSeconds = number(d, "trail_seconds", "display", 0.1, 1e6);
-    view.forces = flag(d, "forces", "display");
-    view.velocity = flag(d, "velocity", "display");
-    view.angularVelocity = flag(d, "angular_velocity", "display");
-    view.grid = flag(d, "grid", "display");
-    view.axes = flag(d, "axes", "display");
-    view.legend = flag(d, "legend", "display");
-    if (d.contains("arrow_scale")) {
-      const QString s = d.value("arrow_scale").toString();
-      if (s != "fixed" && s != "auto") fail("'display.arrow_scale' must be \"fixed\" or \"auto\"");
-      view.fixedArrowScale = s == "fixed";
-    }
-  }
+  if (o.contains("display")) view.display = displayPart(o.value("display").toObject());
   if (o.contains("plots")) {
     if (!o.value("plots").isObject()) fail("'plots' must be an object");
     const QJsonObject p = o.value("plots").toObject();
@@ -190,16 +212,7 @@ std::string scenarioViewToJson(const ScenarioView& view) {
   if (view.follow) camera["follow"] = *view.follow;
   if (view.tableFrame) camera["table_frame"] = *view.tableFrame;
   if (!camera.isEmpty()) o["camera"] = camera;
-  QJsonObject display;
-  const std::pair<const char*, const std::optional<bool>*> flags[] = {
-      {"trails", &view.trails},     {"forces", &view.forces},
-      {"velocity", &view.velocity}, {"angular_velocity", &view.angularVelocity},
-      {"grid", &view.grid},         {"axes", &view.axes},
-      {"legend", &view.legend}};
-  for (const auto& [key, value] : flags)
-    if (*value) display[key] = **value;
-  if (view.trailSeconds) display["trail_seconds"] = *view.trailSeconds;
-  if (view.fixedArrowScale) display["arrow_scale"] = *view.fixedArrowScale ? "fixed" : "auto";
+  const QJsonObject display = displayJson(view.display);
   if (!display.isEmpty()) o["display"] = display;
   QJsonObject plots;
   if (view.phase) plots["phase"] = QJsonArray::fromStringList(*view.phase);

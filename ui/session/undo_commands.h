@@ -1,11 +1,11 @@
-// Undoable edits (QUndoStack): a parameter value, the initial-condition overrides, and the
-// running system (the model editor's Apply). A
-// command the controller refuses (nh::Error) applies nothing, reports the reason through
-// SimulationController::reportEditError and makes itself obsolete, so QUndoStack drops it.
+// The undoable steps of a Session (its undo stack): a parameter value, the initial-condition
+// overrides, a restart that replaced the shown history, and the running system. Each acts on
+// the session's controller. A step the controller refuses (nh::Error) applies nothing,
+// reports the reason through Session::reportError and makes itself obsolete, so QUndoStack
+// drops it.
 #pragma once
 
 #include <QUndoCommand>
-#include <QUndoStack>
 #include <cmath>
 #include <functional>
 #include <map>
@@ -16,15 +16,19 @@
 #include "core/nh/scenario.h"
 #include "ui/sim/simulation_controller.h"
 
+class QUndoStack;
+
 namespace nhui {
+
+class Session;
 
 // Sets one parameter. Slider moves of one drag (same `mergeKey` ≠ 0) merge into one command.
 // Set at a scrubbed moment, the edit forks the history there; undo then brings back the
 // replaced timeline (and redo the edited one) instead of setting the value back.
 class SetParameterCommand : public QUndoCommand {
  public:
-  SetParameterCommand(SimulationController* controller, std::string name, double before,
-                      double after, long mergeKey = 0);
+  SetParameterCommand(Session* session, std::string name, double before, double after,
+                      long mergeKey = 0);
   void redo() override;
   void undo() override;
   int id() const override { return mergeKey_ != 0 ? 1 : -1; }
@@ -35,7 +39,7 @@ class SetParameterCommand : public QUndoCommand {
   void apply(double value, const char* action);  // refuses (see refuse()) on nh::Error
   void updateText();
 
-  SimulationController* controller_;
+  Session* session_;
   std::string name_;
   double before_, after_;
   long mergeKey_;
@@ -46,16 +50,15 @@ class SetParameterCommand : public QUndoCommand {
 // The shown history was replaced (Play from a scrubbed moment forked it, see
 // SimulationController::historyForked; Edit start, Reset, a comparison, formulation or step
 // size restarted the run): undo shows the replaced timeline again with its settings, redo the
-// new one. `replaced`: the timeline before (takeDroppedTimeline(),
-// copyTimeline()); the replacement is in effect, so the first redo() does nothing. Without a
+// new one. `replaced`: the timeline before; the replacement is in effect, so the first
+// redo() does nothing. Without a
 // replaced timeline the command is obsolete (QUndoStack drops it).
 // A non-empty `mergeKey`: a following command with the same key (the next step of a ghost
 // value's spin box, keyed by the ghost parameter) merges into this one, which keeps the
 // history from before the first.
 class ReplaceTimelineCommand : public QUndoCommand {
  public:
-  ReplaceTimelineCommand(SimulationController* controller,
-                         std::shared_ptr<SimulationController::Timeline> replaced,
+  ReplaceTimelineCommand(Session* session, std::shared_ptr<SimulationController::Timeline> replaced,
                          const QString& text, const QString& mergeKey = {});
   void redo() override;
   void undo() override;
@@ -64,23 +67,11 @@ class ReplaceTimelineCommand : public QUndoCommand {
 
  private:
   void swap(const char* action);
-  SimulationController* controller_;
+  Session* session_;
   std::shared_ptr<SimulationController::Timeline> other_;
   QString mergeKey_;
   bool skipRedo_ = true;
 };
-
-// Runs `change`, a restart that replaces the shown history (Reset, a comparison, formulation
-// or step-size change: actions that start the run again from the displayed moment's
-// parameters), and puts it on `stack` as a ReplaceTimelineCommand holding the history before
-// it, so that undo brings that history back with its settings and nothing the later edits on
-// the stack recorded is lost. Before the first sample of a run has arrived it waits for it (up
-// to 2 s), so a change made right after a switch is undoable too. An nh::Error from `change`
-// propagates and pushes nothing.
-void pushTimelineChange(QUndoStack* stack, SimulationController* controller, const QString& text,
-                        const std::function<void()>& change, const QString& mergeKey = {});
-// Reset (restart from the initial conditions with the parameters shown), undoably.
-void resetUndoably(QUndoStack* stack, SimulationController* controller);
 
 // What changed since the stack was last clean (saved), in words for a question to the user:
 // the texts of the steps done since then ("Set m = 2", "Compare: nonholonomic vs
@@ -96,7 +87,7 @@ QString unsavedChanges(const QUndoStack& stack, int limit = 4);
 class SetInitialCommand : public QUndoCommand {
  public:
   // `replaced`: with `applied` and `resetAfter`, the history before the change (a drag's).
-  SetInitialCommand(SimulationController* controller, std::map<std::string, double> before,
+  SetInitialCommand(Session* session, std::map<std::string, double> before,
                     std::map<std::string, double> after, bool resetAfter, bool applied,
                     std::shared_ptr<SimulationController::Timeline> replaced = nullptr);
   void redo() override;
@@ -105,7 +96,7 @@ class SetInitialCommand : public QUndoCommand {
  private:
   // false: refused; `action` ("undo", "redo") names it in the report.
   bool apply(const std::map<std::string, double>& overrides, const char* action);
-  SimulationController* controller_;
+  Session* session_;
   std::map<std::string, double> before_, after_;
   bool resetAfter_;
   bool skipRedo_;
@@ -136,13 +127,13 @@ class SwitchSystemCommand : public QUndoCommand {
     // nullptr: the run restarts from the scenario (and the comparison above).
     std::shared_ptr<SimulationController::Timeline> timeline;
   };
-  SwitchSystemCommand(SimulationController* controller, Run before, Run after, bool applied);
+  SwitchSystemCommand(Session* session, Run before, Run after, bool applied);
   void redo() override;
   void undo() override;
 
  private:
   void apply(Run& run, const char* action);  // uses up run.timeline
-  SimulationController* controller_;
+  Session* session_;
   Run before_, after_;
   bool skipRedo_;
 };

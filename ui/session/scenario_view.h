@@ -9,13 +9,27 @@
 #include <QStringList>
 #include <optional>
 #include <string>
+#include <vector>
 
+#include "ui/session/display_choices.h"
 #include "ui/sim/simulation_controller.h"
-#include "ui/study/study_panel.h"
 
 namespace nhui {
 
 inline constexpr int kScenarioViewVersion = 1;
+
+// What a study varies and measures, as a scenario file's view keeps it ("study" in the
+// view): one or two axes, the measure and the end time of each run.
+struct StudySettings {
+  struct Axis {
+    QString name;
+    double from = 0, to = 1;
+    int count = 2;
+  };
+  std::vector<Axis> axes;
+  QString measure;
+  double tEnd = 10;
+};
 
 struct ScenarioView {
   QString title;  // a lesson's title (the window title shows it)
@@ -24,10 +38,8 @@ struct ScenarioView {
   std::optional<double> step;  // seconds per Step
   std::optional<bool> follow;
   std::optional<bool> tableFrame;
-  std::optional<bool> trails, forces, velocity, angularVelocity, grid, axes, legend;
-  std::optional<double> trailSeconds;
-  std::optional<bool> fixedArrowScale;  // "arrow_scale": "fixed" | "auto"
-  std::optional<QStringList> phase;     // two variables
+  DisplayValues display;             // the "display" keys given (display_choices.h)
+  std::optional<QStringList> phase;  // two variables
   std::optional<QStringList> timeSeries;
   std::optional<CompareMode> compare;
   QString ghostParameter;

@@ -1,13 +1,14 @@
 // Undoable edits on a real controller: undo and redo restore parameter values and initial
 // conditions, consecutive slider moves merge into one command, and a command the controller
-// refuses is reported on errorOccurred and leaves no entry that is not in effect.
-#include "ui/panels/undo_commands.h"
+// refuses is reported on the session's errorOccurred and leaves no entry that is not in
+// effect.
+#include "ui/session/undo_commands.h"
 
 #include <QSignalSpy>
 #include <QUndoStack>
 #include <QtTest>
 
-#include "controller_fixture.h"
+#include "session_fixture.h"
 #include "ui/sim/simulation_controller.h"
 
 using nhui::SetInitialCommand;
@@ -18,15 +19,16 @@ class UndoCommandsTest : public QObject {
   Q_OBJECT
 
  private slots:
-  void init() { controller_ = nhtest::startController(); }
-  void cleanup() { controller_.reset(); }
+  void init() { session_ = nhtest::startSession(); }
+  void cleanup() { session_.reset(); }
 
   void undoAndRedoRestoreValues() {
-    SimulationController& c = *controller_;
+    SimulationController& c = *session_->controller();
+    nhui::Session* session = session_.get();
     QUndoStack stack;
-    stack.push(new SetParameterCommand(&c, "Omega0", 1.0, 2.5));
+    stack.push(new SetParameterCommand(session, "Omega0", 1.0, 2.5));
     QCOMPARE(c.parameter("Omega0"), 2.5);
-    stack.push(new SetInitialCommand(&c, {}, {{"x", 0.3}}, true, false));
+    stack.push(new SetInitialCommand(session, {}, {{"x", 0.3}}, true, false));
     QCOMPARE(c.initialOverrides().at("x"), 0.3);
     QCOMPARE(c.initialState()[0], 0.3);
     stack.undo();
@@ -40,25 +42,26 @@ class UndoCommandsTest : public QObject {
     QCOMPARE(c.initialOverrides().at("x"), 0.3);
     // A drag in the view is in effect before its command is pushed: the push changes nothing.
     c.setInitialOverrides({{"x", 0.4}});
-    stack.push(new SetInitialCommand(&c, {{"x", 0.3}}, {{"x", 0.4}}, true, true));
+    stack.push(new SetInitialCommand(session, {{"x", 0.3}}, {{"x", 0.4}}, true, true));
     QCOMPARE(c.initialOverrides().at("x"), 0.4);
     stack.undo();
     QCOMPARE(c.initialOverrides().at("x"), 0.3);
   }
 
   void consecutiveSliderMovesMerge() {
-    SimulationController& c = *controller_;
+    SimulationController& c = *session_->controller();
+    nhui::Session* session = session_.get();
     QUndoStack stack;
-    stack.push(new SetParameterCommand(&c, "Omega0", 1.0, 1.5, 7));
-    stack.push(new SetParameterCommand(&c, "Omega0", 1.5, 2.0, 7));
-    stack.push(new SetParameterCommand(&c, "Omega0", 2.0, 2.5, 7));
+    stack.push(new SetParameterCommand(session, "Omega0", 1.0, 1.5, 7));
+    stack.push(new SetParameterCommand(session, "Omega0", 1.5, 2.0, 7));
+    stack.push(new SetParameterCommand(session, "Omega0", 2.0, 2.5, 7));
     QCOMPARE(stack.count(), 1);
     QCOMPARE(c.parameter("Omega0"), 2.5);
     // Another drag (key), another parameter, or no key at all: separate commands.
-    stack.push(new SetParameterCommand(&c, "Omega0", 2.5, 3.0, 8));
-    stack.push(new SetParameterCommand(&c, "r", 0.1, 0.2, 8));
-    stack.push(new SetParameterCommand(&c, "r", 0.2, 0.3));
-    stack.push(new SetParameterCommand(&c, "r", 0.3, 0.4));
+    stack.push(new SetParameterCommand(session, "Omega0", 2.5, 3.0, 8));
+    stack.push(new SetParameterCommand(session, "r", 0.1, 0.2, 8));
+    stack.push(new SetParameterCommand(session, "r", 0.2, 0.3));
+    stack.push(new SetParameterCommand(session, "r", 0.3, 0.4));
     QCOMPARE(stack.count(), 5);
     while (stack.canUndo()) stack.undo();
     QCOMPARE(c.parameter("Omega0"), 1.0);
@@ -68,25 +71,26 @@ class UndoCommandsTest : public QObject {
   // A refused push, redo, undo or slider move applies nothing, says why, and the stack keeps
   // only commands whose effect is what it claims.
   void refusedCommandsAreReportedAndDropped() {
-    SimulationController& c = *controller_;
-    QSignalSpy errors(&c, &SimulationController::errorOccurred);
+    SimulationController& c = *session_->controller();
+    nhui::Session* session = session_.get();
+    QSignalSpy errors(session, &nhui::Session::errorOccurred);
     QUndoStack stack;
 
-    stack.push(new SetParameterCommand(&c, "r", 0.1, -1.0));  // r must be > 0
+    stack.push(new SetParameterCommand(session, "r", 0.1, -1.0));  // r must be > 0
     QCOMPARE(errors.count(), 1);
     QVERIFY2(errors.last().at(0).toString().contains("'r' must be in"),
              qPrintable(errors.last().at(0).toString()));
     QCOMPARE(stack.count(), 0);
     QCOMPARE(c.parameter("r"), 0.1);
 
-    stack.push(new SetInitialCommand(&c, {}, {{"no_such_state", 1.0}}, true, false));
+    stack.push(new SetInitialCommand(session, {}, {{"no_such_state", 1.0}}, true, false));
     QCOMPARE(errors.count(), 2);
     QCOMPARE(stack.count(), 0);
     QVERIFY(c.initialOverrides().empty());
 
     // A drag that goes out of range half way: the refused move does not extend the command.
-    stack.push(new SetParameterCommand(&c, "Omega0", 1.0, 2.0, 9));
-    stack.push(new SetParameterCommand(&c, "Omega0", 2.0, 500.0, 9));  // range is [-100, 100]
+    stack.push(new SetParameterCommand(session, "Omega0", 1.0, 2.0, 9));
+    stack.push(new SetParameterCommand(session, "Omega0", 2.0, 500.0, 9));  // range is [-100, 100]
     QCOMPARE(errors.count(), 3);
     QCOMPARE(stack.count(), 1);
     QCOMPARE(c.parameter("Omega0"), 2.0);
@@ -97,7 +101,7 @@ class UndoCommandsTest : public QObject {
     QCOMPARE(errors.count(), 3);
 
     // An undo that cannot be applied: the value stays, the command leaves the stack.
-    stack.push(new SetParameterCommand(&c, "r", -5.0, 0.2));
+    stack.push(new SetParameterCommand(session, "r", -5.0, 0.2));
     QCOMPARE(c.parameter("r"), 0.2);
     QCOMPARE(stack.count(), 2);
     stack.undo();
@@ -115,7 +119,8 @@ class UndoCommandsTest : public QObject {
   // The question before closing names what changed since the save, not a fixed guess (it
   // said "the parameters or initial conditions" when only the comparison had changed).
   void unsavedChangesNameTheSteps() {
-    SimulationController& c = *controller_;
+    SimulationController& c = *session_->controller();
+    nhui::Session* session = session_.get();
     QUndoStack stack;
     QVERIFY(nhui::unsavedChanges(stack).isEmpty());
     auto* compare = new QUndoCommand(QStringLiteral("Compare: nonholonomic vs vakonomic"));
@@ -126,7 +131,7 @@ class UndoCommandsTest : public QObject {
     stack.setClean();
     QVERIFY(nhui::unsavedChanges(stack).isEmpty());
     for (double v : {2.0, 3.0, 4.0, 5.0, 6.0})
-      stack.push(new SetParameterCommand(&c, "Omega0", c.parameter("Omega0"), v));
+      stack.push(new SetParameterCommand(session, "Omega0", c.parameter("Omega0"), v));
     const QString five = nhui::unsavedChanges(stack);
     QVERIFY2(five.startsWith("Changed since the scenario was saved: Set Omega0 = 2"),
              qPrintable(five));
@@ -138,7 +143,7 @@ class UndoCommandsTest : public QObject {
   }
 
  private:
-  std::unique_ptr<SimulationController> controller_;
+  std::unique_ptr<nhui::Session> session_;
 };
 
 QTEST_GUILESS_MAIN(UndoCommandsTest)

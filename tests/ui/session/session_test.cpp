@@ -1,0 +1,152 @@
+// The session (no window): the histories an edit or Play replaces at a scrubbed moment stay
+// on the session's undo stack and come back on undo; a refused edit says why on the one error
+// signal and leaves no step; a scenario file sets the file, title and lesson in one place and
+// its view part goes out before the undo history starts; choosing a system forgets the file
+// and lesson and is one undoable step.
+#include "ui/session/session.h"
+
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QUndoStack>
+#include <QtTest>
+#include <cmath>
+#include <fstream>
+
+#include "session_fixture.h"
+
+using nhui::Session;
+using nhui::SimulationController;
+
+class SessionTest : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void init() { session_ = nhtest::startSession(); }
+  void cleanup() { session_.reset(); }
+
+  // Play at a scrubbed moment replaces what followed: one "Resume" step brings it back.
+  void resumingForksAndUndoBringsTheHistoryBack() {
+    SimulationController& c = *session_->controller();
+    QUndoStack& stack = *session_->undoStack();
+    QVERIFY(c.waitForTime(2.0, 30000));
+    c.seek(1.0);
+    QSignalSpy notices(session_.get(), &Session::notice);
+    c.play();
+    QCOMPARE(stack.count(), 1);
+    QVERIFY(stack.text(0).startsWith("Resume from t = 1.00 s"));
+    QCOMPARE(notices.count(), 1);
+    QVERIFY(notices.at(0).at(0).toString().startsWith("Resumed from t = 1.00 s"));
+    c.pause();
+    QVERIFY(c.primary().lastTime() < 1.9);
+    stack.undo();
+    QVERIFY(c.primary().lastTime() >= 2.0 - 1e-9);
+    QVERIFY(std::abs(c.displayTime() - 1.0) < 1e-9);
+    QVERIFY(!c.playing());
+    // The restored timeline goes on from its end (Play at its last moment continues it).
+    QVERIFY(c.waitForTime(2.2, 30000));
+    stack.redo();
+    QVERIFY(c.primary().lastTime() < 1.9);
+  }
+
+  // An edit at a scrubbed moment forks too; its undo brings the replaced history back.
+  void editAtScrubbedMomentIsUndoneWithItsHistory() {
+    SimulationController& c = *session_->controller();
+    QUndoStack& stack = *session_->undoStack();
+    QVERIFY(c.waitForTime(2.0, 30000));
+    c.seek(1.0);
+    QSignalSpy notices(session_.get(), &Session::notice);
+    QSignalSpy errors(session_.get(), &Session::errorOccurred);
+    session_->setParameter("Omega0", 3.0);
+    QCOMPARE(stack.count(), 1);
+    QCOMPARE(notices.count(), 1);
+    QVERIFY(notices.at(0).at(0).toString().startsWith("Edited from t = 1.00 s"));
+    QCOMPARE(c.parameter("Omega0"), 3.0);
+    QVERIFY(c.primary().lastTime() < 1.9);
+    stack.undo();
+    QVERIFY2(errors.isEmpty(), errors.isEmpty() ? "" : qPrintable(errors.at(0).at(0).toString()));
+    QCOMPARE(c.parameter("Omega0"), 1.0);
+    QVERIFY(c.primary().lastTime() >= 2.0 - 1e-9);
+    stack.redo();
+    QCOMPARE(c.parameter("Omega0"), 3.0);
+    QVERIFY(c.primary().lastTime() < 1.9);
+  }
+
+  // A value out of range: one line on the error signal, no step, the value unchanged.
+  void aRefusedEditIsReportedOnceAndLeavesNoStep() {
+    SimulationController& c = *session_->controller();
+    QSignalSpy errors(session_.get(), &Session::errorOccurred);
+    session_->setParameter("Omega0", 500.0);  // the range is [-100, 100]
+    QCOMPARE(errors.count(), 1);
+    QVERIFY2(errors.at(0).at(0).toString().contains("Omega0"),
+             qPrintable(errors.at(0).at(0).toString()));
+    QCOMPARE(session_->undoStack()->count(), 0);
+    QCOMPARE(c.parameter("Omega0"), 1.0);
+    session_->setParameter("no_such_parameter", 1.0);
+    QCOMPARE(errors.count(), 2);
+    QCOMPARE(session_->undoStack()->count(), 0);
+  }
+
+  // Open sets file, title and lesson together; the view goes out before the history starts.
+  void openingAScenarioSetsTheDocumentInOnePlace() {
+    QTemporaryDir dir;
+    const QString path = dir.filePath("lesson.json");
+    std::ofstream(path.toStdString())
+        << R"({"format": "nonholonomic-lab-scenario", "version": 2, "system": "chaplygin_sleigh",)"
+        << R"( "parameters": {"m": 2},)"
+        << R"( "view": {"version": 1, "title": "Sleigh", "note": "Watch the contact point.",)"
+        << R"( "display": {"keep_in_view": false}}})";
+    QSignalSpy views(session_.get(), &Session::viewLoaded);
+    QSignalSpy changed(session_.get(), &Session::documentChanged);
+    session_->setParameter("Omega0", 2.0);  // an edit of the previous document
+    QVERIFY(session_->openScenario(path));
+    QCOMPARE(session_->currentFile(), path);
+    QCOMPARE(session_->title(), QStringLiteral("Sleigh"));
+    QCOMPARE(session_->lessonNote(), QStringLiteral("Watch the contact point."));
+    QCOMPARE(views.count(), 1);
+    const auto view = views.at(0).at(0).value<nhui::ScenarioView>();
+    QCOMPARE(view.display.at("keep_in_view"), 0.0);
+    QVERIFY(changed.count() >= 1);
+    QCOMPARE(session_->undoStack()->count(), 0);
+    QVERIFY(!session_->isModified());
+    QCOMPARE(session_->controller()->parameter("m"), 2.0);
+
+    // Saved elsewhere: the file and the name follow, the lesson stays.
+    const QString copy = dir.filePath("copy.json");
+    QVERIFY(session_->saveScenario(copy, nhui::ScenarioView{}));
+    QCOMPARE(session_->currentFile(), copy);
+    QCOMPARE(session_->title(), QStringLiteral("Sleigh"));
+
+    // A file that cannot be read changes nothing and says why.
+    QSignalSpy errors(session_.get(), &Session::errorOccurred);
+    QVERIFY(!session_->openScenario(dir.filePath("missing.json")));
+    QCOMPARE(errors.count(), 1);
+    QVERIFY(errors.at(0).at(0).toString().startsWith("Could not open missing.json"));
+    QCOMPARE(session_->currentFile(), copy);
+  }
+
+  // A system chosen is one step; the file and lesson belonged to the previous system.
+  void choosingASystemForgetsTheFileAndIsUndoable() {
+    QTemporaryDir dir;
+    const QString path = dir.filePath("s.json");
+    QVERIFY(session_->saveScenario(path, nhui::ScenarioView{}));
+    QCOMPARE(session_->currentFile(), path);
+    QSignalSpy views(session_.get(), &Session::viewLoaded);
+    QVERIFY(session_->chooseSystem("chaplygin_sleigh"));
+    QVERIFY(session_->currentFile().isEmpty());
+    QVERIFY(session_->title().isEmpty());
+    QCOMPARE(views.count(), 1);
+    QCOMPARE(session_->undoStack()->count(), 1);
+    QCOMPARE(session_->controller()->system().name(), std::string("chaplygin_sleigh"));
+    session_->undoStack()->undo();
+    QCOMPARE(session_->controller()->system().name(), std::string("ball_on_turntable"));
+    QSignalSpy errors(session_.get(), &Session::errorOccurred);
+    QVERIFY(!session_->chooseSystem("no_such_system"));
+    QCOMPARE(errors.count(), 1);
+  }
+
+ private:
+  std::unique_ptr<Session> session_;
+};
+
+QTEST_GUILESS_MAIN(SessionTest)
+#include "session_test.moc"

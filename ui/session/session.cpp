@@ -1,0 +1,281 @@
+#include "ui/session/session.h"
+
+#include <QFileInfo>
+#include <QGuiApplication>
+#include <QKeySequence>
+#include <QUndoStack>
+#include <algorithm>
+
+#include "core/io/scenario_file.h"
+#include "core/model/catalogue.h"
+#include "core/nh/errors.h"
+#include "resources/app_resources.h"
+#include "ui/session/undo_commands.h"
+
+namespace nhui {
+
+namespace {
+// A path under ":/" is a bundled example, read from the Qt resource.
+nh::Scenario readScenario(const QString& path) {
+  return path.startsWith(":/") ? nhres::readResourceScenario(path)
+                               : nh::readScenarioFile(path.toStdString());
+}
+}  // namespace
+
+QString Session::undoKey() {
+  // Without a GUI application (a suite) there is no platform key map: Qt's X11 default.
+  if (!qobject_cast<QGuiApplication*>(QCoreApplication::instance()))
+    return QStringLiteral("Ctrl+Z");
+  return QKeySequence(QKeySequence::Undo).toString(QKeySequence::NativeText);
+}
+
+Session::Session(QObject* parent)
+    : QObject(parent), controller_(new SimulationController(this)), undo_(new QUndoStack(this)) {
+  undo_->setUndoLimit(kUndoLimit);
+  connect(controller_, &SimulationController::errorOccurred, this, &Session::errorOccurred);
+  connect(controller_, &SimulationController::historyForked, this, &Session::onHistoryForked);
+  connect(undo_, &QUndoStack::cleanChanged, this, &Session::documentChanged);
+}
+
+Session::~Session() = default;
+
+bool Session::isModified() const { return !undo_->isClean(); }
+
+void Session::reportError(const QString& message) { emit errorOccurred(message); }
+
+// ---- The document -------------------------------------------------------------------------
+
+void Session::setCurrentFile(const QString& path, const QString& title, const ScenarioView& view) {
+  currentFile_ = path;
+  lessonTitle_ = view.title;
+  lessonNote_ = view.note;
+  title_ = view.title.isEmpty() ? title : view.title;
+  emit documentChanged();
+}
+
+bool Session::openScenario(const QString& path) {
+  ScenarioView view;
+  try {
+    const nh::Scenario s = readScenario(path);
+    view = parseScenarioView(s.view);  // checked before anything changes
+    controller_->loadScenario(s);
+  } catch (const std::exception& e) {
+    reportError(
+        tr("Could not open %1: %2").arg(QFileInfo(path).fileName(), QString::fromUtf8(e.what())));
+    return false;
+  }
+  const bool bundled = path.startsWith(":/");  // nothing to save back to: Save asks
+  setCurrentFile(bundled ? QString() : path, QFileInfo(path).fileName(), view);
+  emit viewLoaded(view);
+  undo_->clear();  // after the view's comparison: the file's state is the start, not an edit
+  controller_->play();
+  return true;
+}
+
+bool Session::saveScenario(const QString& path, ScenarioView view) {
+  view.title = lessonTitle_;
+  view.note = lessonNote_;
+  try {
+    nh::Scenario s = controller_->scenario();
+    s.view = scenarioViewToJson(view);
+    nh::writeScenarioFile(
+        nh::resolvedScenario(s, controller_->parameters(), controller_->initialState()),
+        path.toStdString());
+  } catch (const std::exception& e) {
+    reportError(tr("Could not save %1: %2").arg(path, QString::fromUtf8(e.what())));
+    return false;
+  }
+  undo_->setClean();
+  setCurrentFile(path, QFileInfo(path).fileName(), view);
+  emit notice(tr("Saved %1").arg(path), 4000);
+  return true;
+}
+
+// ---- Systems ------------------------------------------------------------------------------
+
+namespace {
+SwitchSystemCommand::Run leaving(const SimulationController& c) {
+  return {c.systemPtr(), c.scenario(), SwitchSystemCommand::comparisonOf(c), c.copyTimeline()};
+}
+}  // namespace
+
+void Session::switched(QUndoCommand* command, const QString& message) {
+  undo_->push(command);
+  setCurrentFile({}, {}, ScenarioView{});
+  emit viewLoaded(ScenarioView{});  // a lesson's note described the previous system
+  controller_->play();
+  emit notice(message, 8000);
+}
+
+bool Session::chooseSystem(const QString& name) {
+  if (name.toStdString() == controller_->system().name()) return true;
+  SwitchSystemCommand::Run before = leaving(*controller_);
+  try {
+    nh::Scenario s;
+    s.system = name.toStdString();
+    controller_->loadScenario(s);
+  } catch (const nh::Error& e) {
+    reportError(QString::fromStdString(e.what()));
+    return false;
+  }
+  SwitchSystemCommand::Run after{controller_->systemPtr(), controller_->scenario(), {}, {}};
+  const QString previous = QString::fromStdString(before.system->name());
+  switched(new SwitchSystemCommand(this, std::move(before), std::move(after), true),
+           tr("Running %1 (%2 returns to %3 with its parameters)")
+               .arg(name, Session::undoKey(), previous));
+  return true;
+}
+
+bool Session::applyModel(std::shared_ptr<const nh::SystemModel> system, QString& error) {
+  SwitchSystemCommand::Run before = leaving(*controller_);
+  SwitchSystemCommand::Run after{system, carriedScenario(*system), {}, {}};
+  try {
+    controller_->switchSystem(after.system, after.scenario);
+  } catch (const nh::Error& e) {
+    error = QString::fromUtf8(e.what());
+    return false;
+  }
+  switched(new SwitchSystemCommand(this, std::move(before), std::move(after), true),
+           tr("Running %1").arg(QString::fromStdString(system->name())));
+  return true;
+}
+
+nh::Scenario Session::carriedScenario(const nh::SystemModel& next) const {
+  const nh::SystemModel& now = controller_->system();
+  nh::Scenario s = controller_->scenario();
+  s.system = next.name();
+  // Only what the user changed is carried: a default edited in the file then takes effect.
+  s.parameters.clear();
+  for (const nh::ParameterInfo& p : next.info().parameters) {
+    const int i = now.parameterIndex(p.name);
+    if (i < 0) continue;
+    const double value = controller_->parameters()[i];
+    if (value != now.info().parameters[i].defaultValue && p.allows(value))
+      s.parameters[p.name] = value;
+  }
+  s.initial.clear();
+  const nh::StateLayout layout = nh::stateLayout(next, s.dynamics);
+  for (const auto& [name, value] : controller_->initialOverrides()) {
+    if (layout.find(name) < 0) continue;
+    const auto& limits = next.info().stateLimits;
+    if (std::all_of(limits.begin(), limits.end(), [&, n = name, v = value](const auto& limit) {
+          return limit.name != n || limit.allows(v);
+        }))
+      s.initial[name] = value;
+  }
+  return s;
+}
+
+// ---- Edits --------------------------------------------------------------------------------
+
+void Session::setParameter(const std::string& name, double value, long mergeKey) {
+  double before = 0;
+  try {
+    before = controller_->parameter(name);
+  } catch (const nh::Error& e) {
+    reportError(QString::fromUtf8(e.what()));
+    return;
+  }
+  undo_->push(new SetParameterCommand(this, name, before, value, mergeKey));
+}
+
+void Session::setInitial(const std::map<std::string, double>& overrides, bool resetAfter) {
+  undo_->push(
+      new SetInitialCommand(this, controller_->initialOverrides(), overrides, resetAfter, false));
+}
+
+bool Session::changeTimeline(const QString& text, const std::function<void()>& change,
+                             const QString& mergeKey) {
+  // Before the first sample of a run has arrived (a change right after a switch) there is
+  // nothing to keep yet: wait for it (up to 2 s), so the change is undoable too.
+  if (controller_->primary().empty()) {
+    controller_->waitForTime(0, 2000);
+    controller_->tick();
+  }
+  auto kept = controller_->copyTimeline();
+  try {
+    change();
+  } catch (const nh::Error& e) {
+    reportError(QString::fromUtf8(e.what()));
+    return false;
+  }
+  undo_->push(new ReplaceTimelineCommand(this, std::move(kept), text, mergeKey));
+  return true;
+}
+
+void Session::reset() {
+  changeTimeline(tr("Reset (restart from t = 0)"), [this] { controller_->reset(); });
+}
+
+void Session::setFormulation(nh::Formulation formulation, const QString& label) {
+  if (controller_->scenario().formulation == formulation) return;
+  changeTimeline(tr("Formulation: %1").arg(label),
+                 [&] { controller_->setFormulation(formulation); });
+}
+
+void Session::setStepSize(double dt) {
+  if (dt == controller_->dtOut()) return;
+  changeTimeline(tr("Step size %1 s").arg(dt), [&] { controller_->setStepSize(dt); });
+}
+
+void Session::beginInitialDrag() { dragKept_ = controller_->copyTimeline(); }
+
+void Session::endInitialDrag(const std::map<std::string, double>& before,
+                             const std::map<std::string, double>& after) {
+  undo_->push(new SetInitialCommand(this, before, after, true, true, std::move(dragKept_)));
+}
+
+void Session::restartForEditing(const std::function<void()>& start) {
+  auto kept = controller_->copyTimeline();
+  const double shownUntil = controller_->primary().lastTime();
+  start();
+  if (!kept || shownUntil <= 0) return;
+  undo_->push(
+      new ReplaceTimelineCommand(this, std::move(kept), tr("Edit start (restart from t = 0)")));
+  emit notice(tr("Edit start: the run restarted from its initial state; %1 brings back the "
+                 "%2 s recorded before")
+                  .arg(Session::undoKey())
+                  .arg(shownUntil, 0, 'f', 1),
+              10000);
+}
+
+void Session::openStudyRun(const QStringList& names, const QVector<double>& values) {
+  const nh::SystemModel& system = controller_->system();
+  const nh::StateLayout layout = nh::stateLayout(system, controller_->scenario().dynamics);
+  const std::map<std::string, double> initialBefore = controller_->initialOverrides();
+  std::map<std::string, double> initialAfter = initialBefore;
+  std::vector<std::pair<std::string, double>> parameters;
+  for (int i = 0; i < names.size(); ++i) {
+    const std::string name = names[i].toStdString();
+    if (system.parameterIndex(name) >= 0)
+      parameters.emplace_back(name, values[i]);
+    else if (layout.find(name) >= 0)
+      initialAfter[name] = values[i];
+    else
+      return reportError(
+          tr("Cannot open this run: '%1' is neither a parameter nor a state variable of %2")
+              .arg(names[i], QString::fromStdString(system.name())));
+  }
+  // The run starts at t = 0: the edit is made there, so it forks the history at the start
+  // and its undo brings the replaced history back.
+  controller_->seek(0);
+  undo_->beginMacro(tr("Open study run"));
+  for (const auto& [name, value] : parameters)
+    undo_->push(new SetParameterCommand(this, name, controller_->parameter(name), value));
+  if (initialAfter != initialBefore)
+    undo_->push(new SetInitialCommand(this, initialBefore, initialAfter, true, false));
+  undo_->endMacro();
+  controller_->play();
+}
+
+// Play from a scrubbed moment replaced what followed it: said, and undoable.
+void Session::onHistoryForked(double t, std::shared_ptr<SimulationController::Timeline> replaced) {
+  emit notice(tr("Resumed from t = %1 s: the history after it was replaced (%2 brings it back)")
+                  .arg(t, 0, 'f', 2)
+                  .arg(Session::undoKey()),
+              10000);
+  undo_->push(new ReplaceTimelineCommand(this, std::move(replaced),
+                                         tr("Resume from t = %1 s").arg(t, 0, 'f', 2)));
+}
+
+}  // namespace nhui

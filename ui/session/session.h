@@ -1,0 +1,133 @@
+// The document the app works on, as Step's WorldModel is for Step: the simulation (the
+// controller, which owns the worker), its undo history, the scenario file it came from or was
+// saved to, the title the window shows and the lesson's note. Every edit the user makes goes
+// through here as an undoable command; the histories an edit or a restart replaces are kept
+// on the undo stack here, never handed back to the window. Panels and the window subscribe to
+// its signals (and to its controller's); errors reach them by one signal, errorOccurred.
+// Qt Core and Qt Gui's undo stack only: no widgets.
+#pragma once
+
+#include <QObject>
+#include <QString>
+#include <QStringList>
+#include <QVector>
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+
+#include "core/nh/scenario.h"
+#include "ui/session/scenario_view.h"
+#include "ui/sim/simulation_controller.h"
+
+class QUndoCommand;
+class QUndoStack;
+
+namespace nhui {
+
+class Session : public QObject {
+  Q_OBJECT
+
+ public:
+  explicit Session(QObject* parent = nullptr);
+  ~Session() override;
+
+  SimulationController* controller() const { return controller_; }
+  QUndoStack* undoStack() const { return undo_; }
+  // Commands that replace the history hold the history they replaced (a copy of the recorded
+  // samples): the oldest steps are dropped beyond this many, so a long session's memory stays
+  // bounded by the histories of the last steps.
+  static constexpr int kUndoLimit = 100;
+
+  // ---- The document -----------------------------------------------------------------------
+  // The scenario file (empty: none — a bundled example, a chosen or edited system); the name
+  // the window title shows (the lesson's title, else the file's name; empty: none); the
+  // lesson's title and "what to watch" note (empty: no lesson).
+  const QString& currentFile() const { return currentFile_; }
+  const QString& title() const { return title_; }
+  const QString& lessonTitle() const { return lessonTitle_; }
+  const QString& lessonNote() const { return lessonNote_; }
+  bool isModified() const;
+
+  // Reads a scenario file (a path under ":/" is a bundled example: it has no file to save
+  // back to) and runs it; its view part goes out on viewLoaded before the undo history is
+  // cleared (the file's state is the start, not an edit). False (errorOccurred, nothing
+  // changed) if it cannot be read.
+  bool openScenario(const QString& path);
+  // Writes the running scenario with `view` (its lesson title and note are the session's).
+  bool saveScenario(const QString& path, ScenarioView view);
+
+  // ---- Systems ----------------------------------------------------------------------------
+  // Runs catalogue system `name` with its defaults (undoable; undo returns to the previous
+  // system with its parameters, start and history). False (errorOccurred) if it cannot start.
+  bool chooseSystem(const QString& name);
+  // Runs `system` (the model editor's), carrying the parameters and start the user changed by
+  // name (carriedScenario); one undoable command. False with `error` set (nothing changed,
+  // nothing reported: the editor shows it beside the text) if it cannot start.
+  bool applyModel(std::shared_ptr<const nh::SystemModel> system, QString& error);
+  // The current scenario for `next`: integrator, dynamics and times as they are; parameter
+  // values and initial overrides the user changed, by name where `next` has the name and
+  // allows the value; everything else is `next`'s own default.
+  nh::Scenario carriedScenario(const nh::SystemModel& next) const;
+
+  // ---- Edits (each one undoable step) -----------------------------------------------------
+  // Steps with the same mergeKey ≠ 0 (one slider drag) merge.
+  void setParameter(const std::string& name, double value, long mergeKey = 0);
+  // Replaces the initial-condition overrides; with `resetAfter` the run restarts from them.
+  void setInitial(const std::map<std::string, double>& overrides, bool resetAfter);
+  // Runs `change`, a restart that replaces the shown history (a comparison, formulation or
+  // step-size change), as one step that brings the history before it back on undo. An
+  // nh::Error from `change` goes out on errorOccurred and nothing is pushed. Steps with the
+  // same non-empty mergeKey merge (the ghost value's spin box).
+  // False if `change` was refused.
+  bool changeTimeline(const QString& text, const std::function<void()>& change,
+                      const QString& mergeKey = {});
+  void reset();  // restart from the initial conditions with the parameters shown
+  void setFormulation(nh::Formulation formulation, const QString& label);
+  void setStepSize(double dt);
+  // Editing the start by dragging in the view: begin keeps the history shown; end makes the
+  // drag (already in effect) one step whose undo brings that history back.
+  void beginInitialDrag();
+  void endInitialDrag(const std::map<std::string, double>& before,
+                      const std::map<std::string, double>& after);
+  // Edit start switched on: `start` restarts the run from its initial state (the view does);
+  // the history it replaced becomes one undoable step.
+  void restartForEditing(const std::function<void()>& start);
+  // Opens one run of a study: the varied values set at t = 0 as one undoable step, then plays.
+  void openStudyRun(const QStringList& names, const QVector<double>& values);
+
+  // ---- Messages ---------------------------------------------------------------------------
+  // What could not be done (a refused edit or undo, a file that cannot be read, a failed
+  // run: the controller's errors are forwarded) — the one route to the user.
+  void reportError(const QString& message);
+  // The undo key as messages name it ("Ctrl+Z").
+  static QString undoKey();
+
+ signals:
+  void errorOccurred(const QString& message);
+  // Something done that deserves a line in the status bar (for `milliseconds`).
+  void notice(const QString& message, int milliseconds);
+  // A scenario's view part to apply (openScenario), or an empty one after a system switch
+  // (a lesson's note described the previous system).
+  void viewLoaded(const ScenarioView& view);
+  // The file or the title changed (the window title and recent files follow).
+  void documentChanged();
+
+ private:
+  // The one place the file, title and lesson change.
+  void setCurrentFile(const QString& path, const QString& title, const ScenarioView& view);
+  // After a system switch (chosen or applied): the switch is one step, the lesson and file
+  // belong to the previous system, and the run plays.
+  void switched(QUndoCommand* command, const QString& message);
+  void onHistoryForked(double t, std::shared_ptr<SimulationController::Timeline> replaced);
+
+  SimulationController* controller_;
+  QUndoStack* undo_;
+  QString currentFile_;
+  QString title_;
+  QString lessonTitle_;
+  QString lessonNote_;
+  std::shared_ptr<SimulationController::Timeline> dragKept_;  // beginInitialDrag's
+};
+
+}  // namespace nhui

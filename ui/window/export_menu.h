@@ -1,0 +1,40 @@
+// File › Export: an animation, a screenshot of the 3D view, the plots, the trajectory data —
+// each dialog of ui/export fed with what the window shows at that moment (camera, display
+// choices, comparison, plotted variables, the scenario file).
+#pragma once
+
+#include <QObject>
+
+class QAction;
+class QMenu;
+class QWidget;
+
+namespace nhui {
+
+class PhasePortraitPanel;
+class SceneView;
+class Session;
+class TimeSeriesPanel;
+
+class ExportMenu : public QObject {
+  Q_OBJECT
+
+ public:
+  struct Sources {
+    QWidget* window = nullptr;
+    Session* session = nullptr;
+    SceneView* view = nullptr;
+    PhasePortraitPanel* phase = nullptr;
+    TimeSeriesPanel* timeSeries = nullptr;
+    bool rememberSettings = true;  // the export dialog keeps its choices in the settings
+  };
+  ExportMenu(const Sources& sources, QMenu* menu, QAction* animation);
+
+  void exportAnimation();
+  void exportScreenshot();
+
+ private:
+  Sources s_;
+};
+
+}  // namespace nhui
