@@ -4,8 +4,6 @@
 #include <vtkRenderer.h>
 
 #include <QImage>
-#include <QJsonDocument>
-#include <QJsonObject>
 #include <QPainter>
 #include <algorithm>
 #include <chrono>
@@ -17,11 +15,13 @@
 
 #include "core/io/scenario_file.h"
 #include "core/model/catalogue.h"
+#include "core/nh/errors.h"
 #include "ui/export/media/encoding_pipe.h"
 #include "ui/export/offscreen_scene.h"
 #include "ui/plot/plot_widget.h"
 #include "ui/scene/scene_camera.h"
 #include "ui/scene/scene_view.h"
+#include "ui/session/scenario_view.h"
 #include "ui/sim/run_history.h"
 #include "ui/sim/run_style.h"
 
@@ -202,37 +202,34 @@ void checkScenarioSidecar(const std::filesystem::path& output, const std::filesy
 }
 
 void applyScenarioView(const std::string& viewJson, ExportSettings& settings) {
-  if (viewJson.empty()) return;
-  const QJsonDocument doc = QJsonDocument::fromJson(QByteArray::fromStdString(viewJson));
-  if (!doc.isObject()) return;
-  const QJsonObject view = doc.object();
-  auto flag = [](const QJsonObject& o, const char* key, bool& out) {
-    if (o.value(key).isBool()) out = o.value(key).toBool();
-  };
-  const QJsonObject camera = view.value("camera").toObject();
-  if (camera.value("follow").isBool())
-    settings.framing = camera.value("follow").toBool() ? ExportSettings::Framing::Follow
-                                                       : ExportSettings::Framing::KeepInView;
-  const QJsonObject display = view.value("display").toObject();
-  flag(display, "trails", settings.trails);
-  flag(display, "forces", settings.forceArrows);
-  flag(display, "velocity", settings.velocityArrows);
-  flag(display, "angular_velocity", settings.angularVelocityArrows);
-  if (display.value("trail_seconds").isDouble())
-    settings.trailSeconds = display.value("trail_seconds").toDouble();
-  if (display.value("arrow_scale").isString())
-    settings.fixedArrowScale = display.value("arrow_scale").toString() == "fixed";
-  const QJsonObject compare = view.value("compare").toObject();
-  const QString mode = compare.value("mode").toString();
-  if (mode == "off") {
-    settings.compare = CompareMode::None;
-  } else if (mode == "vakonomic") {
-    settings.compare = CompareMode::Vakonomic;
-  } else if (mode == "ghost" && compare.value("parameter").isString() &&
-             compare.value("value").isDouble()) {
-    settings.compare = CompareMode::Ghost;
-    settings.ghostParameter = compare.value("parameter").toString().toStdString();
-    settings.ghostValue = compare.value("value").toDouble();
+  ScenarioView view;
+  try {
+    view = parseScenarioView(viewJson);  // the session's reader: one set of keys and rules
+  } catch (const nh::Error&) {
+    return;  // a view the reader refuses leaves the settings as they are
+  }
+  if (view.follow)
+    settings.framing =
+        *view.follow ? ExportSettings::Framing::Follow : ExportSettings::Framing::KeepInView;
+  // The display keys through the display choices' one table.
+  DisplayChoices d;
+  d.trails = settings.trails;
+  d.trailSeconds = settings.trailSeconds;
+  d.reactionArrows = settings.forceArrows;
+  d.velocityArrows = settings.velocityArrows;
+  d.angularVelocityArrows = settings.angularVelocityArrows;
+  d.arrowScaleFixed = settings.fixedArrowScale;
+  applyDisplayValues(view.display, d);
+  settings.trails = d.trails;
+  settings.trailSeconds = d.trailSeconds;
+  settings.forceArrows = d.reactionArrows;
+  settings.velocityArrows = d.velocityArrows;
+  settings.angularVelocityArrows = d.angularVelocityArrows;
+  settings.fixedArrowScale = d.arrowScaleFixed;
+  if (view.compare) {
+    settings.compare = *view.compare;
+    settings.ghostParameter = view.ghostParameter.toStdString();
+    settings.ghostValue = view.ghostValue;
   }
 }
 
