@@ -1,37 +1,48 @@
 #!/usr/bin/env bash
-# Builds the `fuzz` preset (clang 14: libFuzzer + ASan + UBSan, core only) and runs each
-# parser's fuzz target (tests/fuzz/) for a bounded time, starting from its checked-in corpus
-# and regressions with its dictionary. Prints one line per target (executions, coverage) and
-# fails on any finding: a crash, a sanitizer report, a timeout (10 s), more than 2 GB, or an
-# error message that is not one line. Findings are kept in build/fuzz/findings/; add each to
+# Builds the parsers' libFuzzer targets in the `asan` preset (clang 14: ASan + UBSan, the
+# libraries instrumented for coverage) and runs each (tests/fuzz/) for a bounded time, two at a
+# time (one core each), starting from its checked-in corpus and regressions with its
+# dictionary. Prints one line per target (executions, coverage) and fails on any finding: a
+# crash, a sanitizer report, a timeout (10 s), more than 2 GB, or an error message that is not
+# one line. Findings are kept in build/asan/findings/; add each to
 # tests/fuzz/regressions/<target>/ with the fix and a unit test.
 # Usage: scripts/fuzz.sh [SECONDS_PER_TARGET]   (default 60)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-60}
 targets=(fuzz_scenario fuzz_model_file fuzz_expression fuzz_command_line)
-./scripts/build.sh --preset fuzz "${targets[@]}"
+./scripts/build.sh --preset asan "${targets[@]}"
 root=$PWD
-findings=$root/build/fuzz/findings
+findings=$root/build/asan/findings
 mkdir -p "$findings"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 export ASAN_OPTIONS=abort_on_error=1:detect_stack_use_after_return=1
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 export LSAN_OPTIONS=suppressions=$root/scripts/lsan-suppressions.txt:print_suppressions=0
-failed=()
-summary=()
-for t in "${targets[@]}"; do
-  # New inputs go to a scratch folder: the checked-in corpus is only read.
-  mkdir -p "$work/$t"
-  status=0
-  (cd "$work" && "$root/build/fuzz/bin/$t" "$work/$t" "$root/tests/fuzz/corpus/$t" \
+export ASAN_SYMBOLIZER_PATH=/usr/lib/llvm-14/bin/llvm-symbolizer
+# fuzz_one TARGET: fuzzes in its own scratch folder (new inputs go there: the checked-in
+# corpus is only read); the log ends in $work/TARGET.log, the exit status in TARGET.status.
+fuzz_one() {
+  local t=$1 status=0
+  mkdir -p "$work/$t/new"
+  (cd "$work/$t" && "$root/build/asan/bin/$t" "$work/$t/new" "$root/tests/fuzz/corpus/$t" \
     "$root/tests/fuzz/regressions/$t" -dict="$root/tests/fuzz/$t.dict" \
     -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -jobs=1 \
     -artifact_prefix="$findings/$t-" >"$work/$t.out" 2>&1) || status=$?
-  log=$work/fuzz-0.log  # -jobs=1: the fuzzing process writes here
+  local log=$work/$t/fuzz-0.log  # -jobs=1: the fuzzing process writes here
   [ -f "$log" ] || log=$work/$t.out
   mv "$log" "$work/$t.log" 2>/dev/null || true
+  echo "$status" >"$work/$t.status"
+}
+for ((i = 0; i < ${#targets[@]}; i += 2)); do
+  for t in "${targets[@]:i:2}"; do fuzz_one "$t" & done
+  wait
+done
+failed=()
+summary=()
+for t in "${targets[@]}"; do
+  status=$(cat "$work/$t.status")
   # The last status line: "#EXECS DONE cov: C ft: F corp: N/SIZE ..." (or the last pulse).
   last=$(grep -E '^#[0-9]+' "$work/$t.log" | tail -n 1 || true)
   execs=$(sed -nE 's/^#([0-9]+).*/\1/p' <<<"$last")
@@ -47,7 +58,6 @@ for t in "${targets[@]}"; do
     grep -E 'ERROR|SUMMARY|error message|Test unit written' "$work/$t.log" | head -n 20 >&2 || true
   fi
   summary+=("$line")
-  rm -f "$work"/fuzz-*.log
 done
 printf 'fuzz: %s\n' "${summary[@]}"
 if [ ${#failed[@]} -gt 0 ]; then

@@ -8,7 +8,7 @@ packages=(
   libvtk9-dev libsundials-dev libasmjit-dev libcli11-dev
   libavcodec-dev libavformat-dev libavutil-dev libswscale-dev ffmpeg zlib1g-dev libx11-dev
   xvfb xauth libgl1-mesa-dri
-  clang-14 libclang-rt-14-dev
+  clang-14 libclang-rt-14-dev llvm-14
   libopenmpi-dev openmpi-bin libhdf5-dev
 )
 missing=()

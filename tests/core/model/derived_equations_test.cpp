@@ -14,12 +14,12 @@
 #include <random>
 #include <thread>
 
-#include "../test_support.h"
 #include "core/model/catalogue.h"
 #include "core/model/model_file.h"
 #include "core/model/symbolic_equations.h"
 #include "core/nh/dynamics.h"
 #include "reference_systems.h"
+#include "tests/core/test_support.h"
 
 namespace {
 

@@ -19,13 +19,13 @@
 #include <map>
 #include <random>
 
-#include "../test_support.h"
 #include "core/model/catalogue.h"
 #include "core/model/model_data.h"
 #include "core/model/model_file.h"
 #include "core/nh/scenario.h"
 #include "core/nh/simulation.h"
 #include "reference_systems.h"
+#include "tests/core/test_support.h"
 
 using namespace nh;
 

@@ -22,7 +22,7 @@ the 4x4 first-order system.  The capsize speed is where det(g K0 + v^2 K2) = 0
 where the third Hurwitz determinant vanishes (an imaginary pair +-i w), found
 with a high-precision Newton/secant root finder and cross-checked by bisection.
 
-Run:  /usr/bin/python3 tests/core/classics/mprs_reference.py
+Run:  /usr/bin/python3 tests/core/nh/mprs_reference.py
 """
 
 import sys

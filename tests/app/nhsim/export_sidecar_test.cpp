@@ -118,8 +118,8 @@ class ExportSidecarTest : public QObject {
     QCOMPARE(QDir(folder).entryList(QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot),
              QStringList());
     // A model given as the input is called a model.
-    QVERIFY(
-        QFile::copy(QFINDTESTDATA("../../resources/systems/nh_particle.yaml"), folder + "/m.yaml"));
+    QVERIFY(QFile::copy(QFINDTESTDATA("../../../resources/systems/nh_particle.yaml"),
+                        folder + "/m.yaml"));
     const QByteArray model = contents(folder + "/m.yaml");
     r = nhsimExport({folder + "/m.yaml", "--video", video, "--csv", folder + "/m.yaml"});
     QCOMPARE(r.code, 2);

@@ -6,7 +6,7 @@
 #include "core/model/catalogue.h"
 #include "core/nh/errors.h"
 #include "core/nh/scenario.h"
-#include "test_support.h"
+#include "tests/core/test_support.h"
 
 using namespace nh;
 using cd = std::complex<double>;

@@ -1,7 +1,7 @@
 // `nhsim linearize` on the benchmark bicycle against Meijaard, Papadopoulos, Ruina & Schwab
 // 2007 (Proc. R. Soc. A 463:1955): the full nonlinear whipple_bicycle, linearised exactly on
 // its constraint manifold at upright straight running, reproduces the paper's linear model.
-// Reference values: tests/core/classics/mprs_reference.py (mpmath, 40 digits, from the
+// Reference values: tests/core/nh/mprs_reference.py (mpmath, 40 digits, from the
 // paper's Appendix A formulas; they agree with the paper's §5 matrices to every printed
 // digit and with its Table 2 to ≤ 9e-14, 6e-13 for the castor root at 7 m/s).
 #include <QtTest>

@@ -4,7 +4,7 @@
 
 #include "core/model/catalogue.h"
 #include "core/nh/scenario.h"
-#include "test_support.h"
+#include "tests/core/test_support.h"
 
 using namespace nh;
 

@@ -8,7 +8,7 @@
 #include "core/nh/errors.h"
 #include "core/nh/rotation.h"
 #include "core/nh/scenario.h"
-#include "test_support.h"
+#include "tests/core/test_support.h"
 
 using namespace nh;
 

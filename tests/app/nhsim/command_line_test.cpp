@@ -84,7 +84,7 @@ class CommandLineTest : public QObject {
         refusal({"export", path("s.json"), "--video", path("w.mp4"), "--csv", path("s.json")});
     QVERIFY2(why.contains("--csv") && why.contains("would replace the input scenario"),
              qPrintable(why));
-    const QString model = QFINDTESTDATA("../../resources/systems/nh_particle.yaml");
+    const QString model = QFINDTESTDATA("../../../resources/systems/nh_particle.yaml");
     QVERIFY(!model.isEmpty());
     const QString copy = dir_.filePath("m.yaml");
     QVERIFY(QFile::copy(model, copy));

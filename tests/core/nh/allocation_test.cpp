@@ -12,7 +12,7 @@
 #include "core/model/catalogue.h"
 #include "core/nh/scenario.h"
 #include "core/nh/simulation.h"
-#include "test_support.h"
+#include "tests/core/test_support.h"
 
 namespace {
 std::atomic<bool> gCounting{false};
