@@ -7,7 +7,7 @@ packages=(
   qt6-base-dev libqt6opengl6-dev qt6-svg-dev
   libvtk9-dev libsundials-dev libasmjit-dev libcli11-dev
   libavcodec-dev libavformat-dev libavutil-dev libswscale-dev ffmpeg zlib1g-dev libx11-dev
-  xvfb xauth libgl1-mesa-dri
+  xvfb xauth libgl1-mesa-dri universal-ctags
   clang-14 libclang-rt-14-dev llvm-14
   libopenmpi-dev openmpi-bin libhdf5-dev
 )

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Builds everything and runs every check, as CI does. Installs missing Debian packages first.
-#   1. source checks: layers (core ← ui ← app) and clang-format
+#   1. source checks: layers (core ← ui ← app), clang-format, the docs against the folders
+#      (scripts/check-docs.sh) and no function over 120 lines unless listed with its reason
+#      (scripts/check-function-length.sh)
 #   2. release build with warnings as errors; all suites (GUI and export suites under a
 #      virtual X display), two at a time
 #   3. AddressSanitizer + UndefinedBehaviorSanitizer build (clang 14) of the core, file
@@ -66,6 +68,8 @@ step() {
 step install-deps ./scripts/install-deps.sh
 step check-layers ./scripts/check-layers.sh
 step check-format ./scripts/check-format.sh
+step check-docs ./scripts/check-docs.sh
+step check-lengths ./scripts/check-function-length.sh
 step build-release ./scripts/build.sh
 step test-release ctest --preset release
 step build-asan ./scripts/build.sh --preset asan
