@@ -1356,8 +1356,4 @@ bool isModelFilePath(const std::string& path) {
   return std::string(buffer).find("nonholonomic-lab-system") != std::string::npos;
 }
 
-const FormulaSystem* asFormula(const SystemModel& system) {
-  return dynamic_cast<const FormulaSystem*>(&system);
-}
-
 }  // namespace nh::model

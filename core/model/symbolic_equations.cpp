@@ -12,8 +12,8 @@
 #include <optional>
 
 #include "core/model/derived_equations.h"
+#include "core/model/formula_system.h"
 #include "core/model/model_data.h"
-#include "core/model/model_file.h"
 #include "core/model/symbolic_model.h"
 #include "core/nh/errors.h"
 

@@ -43,7 +43,7 @@
 #include "core/io/scenario_file.h"
 #include "core/model/catalogue.h"
 #include "core/model/derived_equations.h"
-#include "core/model/model_file.h"
+#include "core/model/formula_system.h"
 #include "core/nh/errors.h"
 #include "core/nh/read_file.h"
 #include "resources/app_resources.h"

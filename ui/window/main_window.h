@@ -9,7 +9,7 @@
 #include <memory>
 #include <vector>
 
-#include "core/model/model_file.h"
+#include "core/model/formula_system.h"
 #include "ui/scene/scene_renderer.h"
 #include "ui/sim/simulation_controller.h"
 #include "ui/window/scenario_view.h"
