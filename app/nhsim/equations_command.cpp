@@ -5,7 +5,7 @@
 #include "app/nhsim/cli_support.h"
 #include "core/model/catalogue.h"
 #include "core/model/derived_equations.h"
-#include "core/model/model_file.h"
+#include "core/model/formula_system.h"
 #include "core/nh/scenario.h"
 
 namespace nh::cli {

@@ -312,7 +312,10 @@ void checkScenarioView(const std::string& json) {
   }
 }
 
-Scenario parseScenarioJson(const std::string& json, const std::string& origin) {
+namespace {
+
+// The JSON of a scenario: each key once, valid JSON, an object.
+Json parseScenarioRoot(const std::string& json, const std::string& origin) {
   Json root;
   try {
     root = parseWithoutDuplicates(json);
@@ -328,6 +331,11 @@ Scenario parseScenarioJson(const std::string& json, const std::string& origin) {
     fail(origin, "not valid JSON (" + reason + ")");
   }
   if (!root.is_object()) fail(origin, "a scenario must be a JSON object");
+  return root;
+}
+
+// The known keys, the format and its version, and the view's rules.
+void checkScenarioHeader(const Json& root, const std::string& origin) {
   checkKeys(root,
             {"format", "version", "system", "parameters", "initial", "t_end", "dt_out",
              "integrator", "dynamics", "formulation", "view", "exported_as"},
@@ -351,25 +359,59 @@ Scenario parseScenarioJson(const std::string& json, const std::string& origin) {
       return 0;
     });
   }
+}
+
+// The system: a name, or a model file found relative to the scenario's folder (held as its
+// absolute path; written back relative by writeScenarioFile). Checked to exist.
+std::string scenarioSystem(const Json& root, const std::string& origin) {
   if (!root.contains("system") || !root["system"].is_string())
     fail(origin, "'system' must be a string naming a system");
-
-  Scenario s;
-  s.system = text(root["system"], "system", origin);
-  // A model file named by the scenario is found relative to the scenario's folder; the
-  // scenario then holds its absolute path (written back relative by writeScenarioFile).
-  if (isSystemPath(s.system)) {
-    fs::path p(s.system);
+  std::string system = text(root["system"], "system", origin);
+  if (isSystemPath(system)) {
+    fs::path p(system);
     if (p.is_relative()) p = fs::absolute(fs::path(origin).parent_path() / p).lexically_normal();
-    s.system = p.string();
+    system = p.string();
   }
   try {
-    findSystem(s.system);  // lists the known systems
+    findSystem(system);  // lists the known systems
   } catch (const model::ModelError&) {
     throw;                         // names the model file, its key, line and column
   } catch (const InputError& e) {  // echoes the system's name
     fail(origin, e.what());
   }
+  return system;
+}
+
+void readIntegrator(const Json& in, const std::string& origin, IntegratorOptions& options) {
+  if (!in.is_object()) fail(origin, "'integrator' must be an object");
+  checkKeys(in, {"method", "rtol", "atol", "step", "max_steps", "projection", "reconstruction"},
+            "'integrator'", origin);
+  if (in.contains("method"))
+    options.method = withOrigin(
+        origin, [&] { return parseIntegrator(text(in["method"], "integrator.method", origin)); });
+  if (in.contains("rtol")) options.rtol = number(in["rtol"], "integrator.rtol", origin);
+  if (in.contains("atol")) options.atol = number(in["atol"], "integrator.atol", origin);
+  if (in.contains("step")) options.step = number(in["step"], "integrator.step", origin);
+  if (in.contains("max_steps")) options.maxSteps = stepBudget(in["max_steps"], origin);
+  if (in.contains("projection")) {
+    if (!in["projection"].is_boolean())
+      fail(origin, "'integrator.projection' must be true or false");
+    options.projection = in["projection"].get<bool>();
+  }
+  if (in.contains("reconstruction")) {
+    if (!in["reconstruction"].is_boolean())
+      fail(origin, "'integrator.reconstruction' must be true or false");
+    options.reconstruction = in["reconstruction"].get<bool>();
+  }
+}
+
+}  // namespace
+
+Scenario parseScenarioJson(const std::string& json, const std::string& origin) {
+  const Json root = parseScenarioRoot(json, origin);
+  checkScenarioHeader(root, origin);
+  Scenario s;
+  s.system = scenarioSystem(root, origin);
   if (root.contains("parameters"))
     s.parameters = numberMap(root["parameters"], "parameters", origin);
   if (root.contains("initial")) s.initial = numberMap(root["initial"], "initial", origin);
@@ -382,29 +424,7 @@ Scenario parseScenarioJson(const std::string& json, const std::string& origin) {
   if (root.contains("formulation"))
     s.formulation = withOrigin(
         origin, [&] { return parseFormulation(text(root["formulation"], "formulation", origin)); });
-  if (root.contains("integrator")) {
-    const Json& in = root["integrator"];
-    if (!in.is_object()) fail(origin, "'integrator' must be an object");
-    checkKeys(in, {"method", "rtol", "atol", "step", "max_steps", "projection", "reconstruction"},
-              "'integrator'", origin);
-    if (in.contains("method"))
-      s.integrator.method = withOrigin(
-          origin, [&] { return parseIntegrator(text(in["method"], "integrator.method", origin)); });
-    if (in.contains("rtol")) s.integrator.rtol = number(in["rtol"], "integrator.rtol", origin);
-    if (in.contains("atol")) s.integrator.atol = number(in["atol"], "integrator.atol", origin);
-    if (in.contains("step")) s.integrator.step = number(in["step"], "integrator.step", origin);
-    if (in.contains("max_steps")) s.integrator.maxSteps = stepBudget(in["max_steps"], origin);
-    if (in.contains("projection")) {
-      if (!in["projection"].is_boolean())
-        fail(origin, "'integrator.projection' must be true or false");
-      s.integrator.projection = in["projection"].get<bool>();
-    }
-    if (in.contains("reconstruction")) {
-      if (!in["reconstruction"].is_boolean())
-        fail(origin, "'integrator.reconstruction' must be true or false");
-      s.integrator.reconstruction = in["reconstruction"].get<bool>();
-    }
-  }
+  if (root.contains("integrator")) readIntegrator(root["integrator"], origin, s.integrator);
   if (root.contains("view")) s.view = root["view"].dump();
   withOrigin(origin, [&] {
     s.validate();

@@ -7,6 +7,7 @@
 #include <limits>
 #include <map>
 #include <sstream>
+#include <utility>
 
 #include "core/model/symbolic_equations.h"
 #include "core/model/symbolic_model.h"
@@ -421,6 +422,165 @@ std::vector<std::string> names(const std::vector<GiNaC::symbol>& symbols) {
   return out;
 }
 
+// A term of a sum added to `to` (" - x" for a term that starts with a minus sign).
+void appendTerm(std::string& to, const std::string& term) {
+  if (to.empty())
+    to = term;
+  else if (term[0] == '-')
+    to += " - " + term.substr(1);
+  else
+    to += " + " + term;
+}
+
+// The context every block is typeset from.
+struct Typesetting {
+  const SymbolicEquations& s;
+  const Printer& pr;
+  std::vector<std::string> velocityNames;
+  int n, m, kt;  // coordinates, velocities, constraints (Φ and ġ)
+};
+
+EquationBlock lagrangianBlock(const Typesetting& ts) {
+  BlockBuilder b{"Lagrangian", {}, {}};
+  b.plain.push_back("L = " + ts.pr.plain(ts.s.lagrangian));
+  b.latex.push_back("L = " + ts.pr.latex(ts.s.lagrangian));
+  return b.done();
+}
+
+EquationBlock anchorBlock(const Typesetting& ts) {
+  const SymbolicEquations& s = ts.s;
+  BlockBuilder b{"Anchor ρ: q̇ = ρ y", {}, {}};
+  for (int i = 0; i < ts.n; ++i) {
+    ex v = 0;
+    for (int a = 0; a < ts.m; ++a) v += s.rho(i, a) * s.y[a];
+    b.plain.push_back(dotPlain(s.q[i].get_name()) + " = " + ts.pr.plain(v));
+    b.latex.push_back(dotLatex(texName(s.q[i])) + " = " + ts.pr.latex(v));
+  }
+  return b.done();
+}
+
+// C^c e_c summed over c, for the pair (a, b): plain text and LaTeX, each "" when all are 0.
+std::pair<std::string, std::string> bracketSum(const Typesetting& ts,
+                                               const std::vector<ex>& coefficients) {
+  std::string plainSum, latexSum;
+  for (int c = 0; c < ts.m; ++c) {
+    const ex& value = coefficients[c];
+    if (value.is_zero()) continue;
+    const std::string p = ts.pr.plain(value), l = ts.pr.latex(value);
+    const bool one = (value - 1).is_zero(), minusOne = (value + 1).is_zero();
+    const bool isSum = GiNaC::is_a<GiNaC::add>(value);
+    std::string pt = one ? "" : minusOne ? "-" : isSum ? "(" + p + ")*" : p + "*";
+    std::string lt = one ? "" : minusOne ? "-" : isSum ? "\\left(" + l + "\\right) " : l + " ";
+    pt += "e_" + ts.velocityNames[c];
+    lt += "e_{" + texName(ts.s.y[c]) + "}";
+    appendTerm(plainSum, pt);
+    appendTerm(latexSum, lt);
+  }
+  return {plainSum, latexSum};
+}
+
+EquationBlock structureBlock(const Typesetting& ts) {
+  const SymbolicEquations& s = ts.s;
+  const int m = ts.m;
+  BlockBuilder b{"Structure functions: [e_a, e_b] = C^c_ab e_c", {}, {}};
+  // C^c_ab by (a, b); a pair a ≥ b is shown only where C is not skew there.
+  std::vector<std::vector<std::vector<ex>>> C(
+      m, std::vector<std::vector<ex>>(m, std::vector<ex>(m, 0)));
+  for (const auto& c : s.structure) C[c.a][c.b][c.c] += c.value;
+  for (int a = 0; a < m; ++a)
+    for (int bb = 0; bb < m; ++bb) {
+      bool shown = a < bb;
+      for (int c = 0; c < m && !shown; ++c) shown = !(C[a][bb][c] + C[bb][a][c]).is_zero();
+      const auto [plainSum, latexSum] = bracketSum(ts, C[a][bb]);
+      if (!shown || plainSum.empty()) continue;
+      b.plain.push_back("[e_" + ts.velocityNames[a] + ", e_" + ts.velocityNames[bb] +
+                        "] = " + plainSum);
+      b.latex.push_back("[e_{" + texName(s.y[a]) + "}, e_{" + texName(s.y[bb]) +
+                        "}] = " + latexSum);
+    }
+  return b.done();
+}
+
+EquationBlock constraintsBlock(const Typesetting& ts) {
+  const SymbolicEquations& s = ts.s;
+  BlockBuilder b{"Constraints Φ = 0", {}, {}};
+  for (int c = 0; c < s.k; ++c) {
+    b.plain.push_back("Φ" + superscript(c + 1) + " = " + ts.pr.plain(s.constraints[c]) + " = 0");
+    b.latex.push_back("\\Phi^{" + std::to_string(c + 1) + "} = " + ts.pr.latex(s.constraints[c]) +
+                      " = 0");
+  }
+  return b.done();
+}
+
+EquationBlock holonomicBlock(const Typesetting& ts) {
+  const SymbolicEquations& s = ts.s;
+  BlockBuilder b{"Holonomic g = 0, imposed as ġ = ∂g/∂t + ∂g/∂q ρ y = 0", {}, {}};
+  for (int c = 0; c < static_cast<int>(s.holonomic.size()); ++c) {
+    b.plain.push_back("g" + superscript(c + 1) + " = " + ts.pr.plain(s.holonomic[c]) + " = 0");
+    b.latex.push_back("g^{" + std::to_string(c + 1) + "} = " + ts.pr.latex(s.holonomic[c]) +
+                      " = 0");
+  }
+  for (int c = 0; c < s.h; ++c) {
+    const ex& rate = s.constraints[s.k + c];
+    b.plain.push_back("ġ" + superscript(c + 1) + " = " + ts.pr.plain(rate) + " = 0");
+    b.latex.push_back("\\dot{g}^{" + std::to_string(c + 1) + "} = " + ts.pr.latex(rate) + " = 0");
+  }
+  return b.done();
+}
+
+EquationBlock massMatrixBlock(const Typesetting& ts) {
+  BlockBuilder b{"Mass matrix M = ∂²L/∂y∂y", {}, {}};
+  b.plain = plainMatrix(ts.pr, "M", ts.s.M, ts.m, ts.m, ts.velocityNames, ts.velocityNames);
+  b.latex.push_back("M = " + latexMatrix(ts.pr, ts.s.M, ts.m, ts.m));
+  return b.done();
+}
+
+EquationBlock rightHandSideBlock(const Typesetting& ts) {
+  const SymbolicEquations& s = ts.s;
+  BlockBuilder b{"Right-hand side F (M ẏ − Aᵀλ = F)", {}, {}};
+  for (int a = 0; a < ts.m; ++a) {
+    b.plain.push_back("F_" + ts.velocityNames[a] + " = " + ts.pr.plain(s.F(a, 0)));
+    b.latex.push_back("F_{" + texName(s.y[a]) + "} = " + ts.pr.latex(s.F(a, 0)));
+  }
+  return b.done();
+}
+
+EquationBlock constraintMatrixBlock(const Typesetting& ts) {
+  const SymbolicEquations& s = ts.s;
+  std::vector<std::string> rowNames;
+  for (int c = 0; c < ts.kt; ++c)
+    rowNames.push_back(c < s.k ? "Φ" + superscript(c + 1) : "ġ" + superscript(c - s.k + 1));
+  BlockBuilder a{"Constraint matrix A = ∂Φ/∂y (A ẏ = b)", {}, {}};
+  a.plain = plainMatrix(ts.pr, "A", s.A, ts.kt, ts.m, rowNames, ts.velocityNames);
+  a.latex.push_back("A = " + latexMatrix(ts.pr, s.A, ts.kt, ts.m));
+  return a.done();
+}
+
+EquationBlock constraintRightHandSideBlock(const Typesetting& ts) {
+  const SymbolicEquations& s = ts.s;
+  BlockBuilder b{"b = −(∂Φ/∂t + ∂Φ/∂q ρ y)", {}, {}};
+  for (int c = 0; c < ts.kt; ++c) {
+    b.plain.push_back("b" + subscript(c + 1) + " = " + ts.pr.plain(s.b(c, 0)));
+    b.latex.push_back("b_{" + std::to_string(c + 1) + "} = " + ts.pr.latex(s.b(c, 0)));
+  }
+  return b.done();
+}
+
+EquationBlock explicitBlock(const Typesetting& ts) {
+  const SymbolicEquations& s = ts.s;
+  BlockBuilder b{
+      ts.kt > 0 ? "Explicit equations (constraints eliminated)" : "Explicit equations", {}, {}};
+  for (int a = 0; a < ts.m; ++a) {
+    b.plain.push_back(dotPlain(ts.velocityNames[a]) + " = " + ts.pr.plain(s.ydot(a, 0)));
+    b.latex.push_back(dotLatex(texName(s.y[a])) + " = " + ts.pr.latex(s.ydot(a, 0)));
+  }
+  for (int c = 0; c < ts.kt; ++c) {
+    b.plain.push_back("λ" + subscript(c + 1) + " = " + ts.pr.plain(s.lambda(c, 0)));
+    b.latex.push_back("\\lambda_{" + std::to_string(c + 1) + "} = " + ts.pr.latex(s.lambda(c, 0)));
+  }
+  return b.done();
+}
+
 }  // namespace
 
 DerivedEquations deriveEquations(const SystemModel& system, const std::vector<double>& parameters,
@@ -431,135 +591,28 @@ DerivedEquations deriveEquations(const SystemModel& system, const std::vector<do
   DerivedEquations out;
   out.notes = s.notes;
   if (!s.recorded) return out;
-  const int n = static_cast<int>(s.q.size()), m = static_cast<int>(s.y.size());
-  const int kt = static_cast<int>(s.constraints.size());
-  const std::vector<std::string> velocityNames = names(s.y);
   const Printer pr(s);
-
-  {
-    BlockBuilder b{"Lagrangian", {}, {}};
-    b.plain.push_back("L = " + pr.plain(s.lagrangian));
-    b.latex.push_back("L = " + pr.latex(s.lagrangian));
-    out.blocks.push_back(b.done());
+  const Typesetting ts{s,
+                       pr,
+                       names(s.y),
+                       static_cast<int>(s.q.size()),
+                       static_cast<int>(s.y.size()),
+                       static_cast<int>(s.constraints.size())};
+  out.blocks.push_back(lagrangianBlock(ts));
+  if (!s.identityAnchor) out.blocks.push_back(anchorBlock(ts));
+  if (!s.structure.empty()) out.blocks.push_back(structureBlock(ts));
+  if (s.k > 0) out.blocks.push_back(constraintsBlock(ts));
+  if (s.h > 0) out.blocks.push_back(holonomicBlock(ts));
+  out.blocks.push_back(massMatrixBlock(ts));
+  out.blocks.push_back(rightHandSideBlock(ts));
+  if (ts.kt > 0) {
+    out.blocks.push_back(constraintMatrixBlock(ts));
+    out.blocks.push_back(constraintRightHandSideBlock(ts));
   }
-  if (!s.identityAnchor) {
-    BlockBuilder b{"Anchor ρ: q̇ = ρ y", {}, {}};
-    for (int i = 0; i < n; ++i) {
-      ex v = 0;
-      for (int a = 0; a < m; ++a) v += s.rho(i, a) * s.y[a];
-      b.plain.push_back(dotPlain(s.q[i].get_name()) + " = " + pr.plain(v));
-      b.latex.push_back(dotLatex(texName(s.q[i])) + " = " + pr.latex(v));
-    }
-    out.blocks.push_back(b.done());
-  }
-  if (!s.structure.empty()) {
-    BlockBuilder b{"Structure functions: [e_a, e_b] = C^c_ab e_c", {}, {}};
-    // C^c_ab by (a, b); a pair a ≥ b is shown only where C is not skew there.
-    std::vector<std::vector<std::vector<ex>>> C(
-        m, std::vector<std::vector<ex>>(m, std::vector<ex>(m, 0)));
-    for (const auto& c : s.structure) C[c.a][c.b][c.c] += c.value;
-    for (int a = 0; a < m; ++a)
-      for (int bb = 0; bb < m; ++bb) {
-        bool shown = a < bb;
-        for (int c = 0; c < m && !shown; ++c) shown = !(C[a][bb][c] + C[bb][a][c]).is_zero();
-        std::string plainSum, latexSum;
-        for (int c = 0; c < m; ++c) {
-          if (C[a][bb][c].is_zero()) continue;
-          const std::string p = pr.plain(C[a][bb][c]), l = pr.latex(C[a][bb][c]);
-          const bool one = (C[a][bb][c] - 1).is_zero(), minusOne = (C[a][bb][c] + 1).is_zero();
-          const bool isSum = GiNaC::is_a<GiNaC::add>(C[a][bb][c]);
-          std::string pt = one ? "" : minusOne ? "-" : isSum ? "(" + p + ")*" : p + "*";
-          std::string lt = one        ? ""
-                           : minusOne ? "-"
-                           : isSum    ? "\\left(" + l + "\\right) "
-                                      : l + " ";
-          pt += "e_" + velocityNames[c];
-          lt += "e_{" + texName(s.y[c]) + "}";
-          const auto append = [](std::string& to, const std::string& term) {
-            if (to.empty())
-              to = term;
-            else if (term[0] == '-')
-              to += " - " + term.substr(1);
-            else
-              to += " + " + term;
-          };
-          append(plainSum, pt);
-          append(latexSum, lt);
-        }
-        if (!shown || plainSum.empty()) continue;
-        b.plain.push_back("[e_" + velocityNames[a] + ", e_" + velocityNames[bb] +
-                          "] = " + plainSum);
-        b.latex.push_back("[e_{" + texName(s.y[a]) + "}, e_{" + texName(s.y[bb]) +
-                          "}] = " + latexSum);
-      }
-    out.blocks.push_back(b.done());
-  }
-  if (s.k > 0) {
-    BlockBuilder b{"Constraints Φ = 0", {}, {}};
-    for (int c = 0; c < s.k; ++c) {
-      b.plain.push_back("Φ" + superscript(c + 1) + " = " + pr.plain(s.constraints[c]) + " = 0");
-      b.latex.push_back("\\Phi^{" + std::to_string(c + 1) + "} = " + pr.latex(s.constraints[c]) +
-                        " = 0");
-    }
-    out.blocks.push_back(b.done());
-  }
-  if (s.h > 0) {
-    BlockBuilder b{"Holonomic g = 0, imposed as ġ = ∂g/∂t + ∂g/∂q ρ y = 0", {}, {}};
-    for (int c = 0; c < static_cast<int>(s.holonomic.size()); ++c) {
-      b.plain.push_back("g" + superscript(c + 1) + " = " + pr.plain(s.holonomic[c]) + " = 0");
-      b.latex.push_back("g^{" + std::to_string(c + 1) + "} = " + pr.latex(s.holonomic[c]) + " = 0");
-    }
-    for (int c = 0; c < s.h; ++c) {
-      const ex& rate = s.constraints[s.k + c];
-      b.plain.push_back("ġ" + superscript(c + 1) + " = " + pr.plain(rate) + " = 0");
-      b.latex.push_back("\\dot{g}^{" + std::to_string(c + 1) + "} = " + pr.latex(rate) + " = 0");
-    }
-    out.blocks.push_back(b.done());
-  }
-  {
-    BlockBuilder b{"Mass matrix M = ∂²L/∂y∂y", {}, {}};
-    b.plain = plainMatrix(pr, "M", s.M, m, m, velocityNames, velocityNames);
-    b.latex.push_back("M = " + latexMatrix(pr, s.M, m, m));
-    out.blocks.push_back(b.done());
-  }
-  {
-    BlockBuilder b{"Right-hand side F (M ẏ − Aᵀλ = F)", {}, {}};
-    for (int a = 0; a < m; ++a) {
-      b.plain.push_back("F_" + velocityNames[a] + " = " + pr.plain(s.F(a, 0)));
-      b.latex.push_back("F_{" + texName(s.y[a]) + "} = " + pr.latex(s.F(a, 0)));
-    }
-    out.blocks.push_back(b.done());
-  }
-  if (kt > 0) {
-    std::vector<std::string> rowNames;
-    for (int c = 0; c < kt; ++c)
-      rowNames.push_back(c < s.k ? "Φ" + superscript(c + 1) : "ġ" + superscript(c - s.k + 1));
-    BlockBuilder a{"Constraint matrix A = ∂Φ/∂y (A ẏ = b)", {}, {}};
-    a.plain = plainMatrix(pr, "A", s.A, kt, m, rowNames, velocityNames);
-    a.latex.push_back("A = " + latexMatrix(pr, s.A, kt, m));
-    out.blocks.push_back(a.done());
-    BlockBuilder b{"b = −(∂Φ/∂t + ∂Φ/∂q ρ y)", {}, {}};
-    for (int c = 0; c < kt; ++c) {
-      b.plain.push_back("b" + subscript(c + 1) + " = " + pr.plain(s.b(c, 0)));
-      b.latex.push_back("b_{" + std::to_string(c + 1) + "} = " + pr.latex(s.b(c, 0)));
-    }
-    out.blocks.push_back(b.done());
-  }
-  if (s.solved) {
-    BlockBuilder b{
-        kt > 0 ? "Explicit equations (constraints eliminated)" : "Explicit equations", {}, {}};
-    for (int a = 0; a < m; ++a) {
-      b.plain.push_back(dotPlain(velocityNames[a]) + " = " + pr.plain(s.ydot(a, 0)));
-      b.latex.push_back(dotLatex(texName(s.y[a])) + " = " + pr.latex(s.ydot(a, 0)));
-    }
-    for (int c = 0; c < kt; ++c) {
-      b.plain.push_back("λ" + subscript(c + 1) + " = " + pr.plain(s.lambda(c, 0)));
-      b.latex.push_back("\\lambda_{" + std::to_string(c + 1) + "} = " + pr.latex(s.lambda(c, 0)));
-    }
-    out.blocks.push_back(b.done());
-  } else {
+  if (s.solved)
+    out.blocks.push_back(explicitBlock(ts));
+  else
     out.notes.push_back("explicit equations not shown: " + s.notSolvedBecause);
-  }
   return out;
 }
 

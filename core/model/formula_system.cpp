@@ -1,9 +1,10 @@
 // FormulaSystem: a model file's formulas evaluated over the engine's scalars.
+#include "core/model/formula_system.h"
+
 #include <algorithm>
 
 #include "core/model/expression.h"
 #include "core/model/model_data.h"
-#include "core/model/model_file.h"
 
 namespace nh::model {
 namespace {
@@ -241,6 +242,10 @@ void FormulaSystem::scene(const double* p, double t, const double* q, const doub
     frame.arrows.push_back({a.kind, a.name, vec3(a.origin, s), vec3(a.vector, s), a.unit});
   for (const ScenePointSpec& pt : spec.points)
     frame.points.push_back({pt.name, vec3(pt.position, s), pt.inMovingFrame});
+}
+
+const FormulaSystem* asFormula(const SystemModel& system) {
+  return dynamic_cast<const FormulaSystem*>(&system);
 }
 
 }  // namespace nh::model

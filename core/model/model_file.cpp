@@ -99,6 +99,65 @@ constexpr long kLoaderExpandLimit = 5000;
 constexpr size_t kMaxLabelBytes = 64;
 constexpr size_t kMaxTitleBytes = 200;  // about 100 characters of Greek or accented text
 
+// Whether normal() is cheap for `e`: a bound of its expansion is small.
+bool cheapToNormalise(const GiNaC::ex& e) {
+  return expansionBound(e, kLoaderExpandLimit) <= kLoaderExpandLimit;
+}
+
+// Zero after normal() when that is cheap; an entry too large to normalise is tested as it
+// stands (a derivative that vanishes is exactly 0).
+bool isZeroExactly(const GiNaC::ex& e) {
+  return e.is_zero() || (cheapToNormalise(e) && GiNaC::normal(e).is_zero());
+}
+
+// The variables of the loader's exact derivations: the symbols of the coordinates and
+// velocities.
+struct Variables {
+  const SymbolTable& sym;
+  const SlotLayout& layout;
+
+  int n() const { return layout.coordinates; }
+  int m() const { return layout.velocities; }
+  GiNaC::ex q(int i) const { return GiNaC::ex(sym.bySlot[layout.coordinate(i)]); }
+  GiNaC::ex y(int a) const { return GiNaC::ex(sym.bySlot[layout.velocity(a)]); }
+  bool dependsOnQ(const GiNaC::ex& e) const {
+    for (int i = 0; i < n(); ++i)
+      if (e.has(q(i))) return true;
+    return false;
+  }
+};
+
+// [X_a, X_b]ⁱ = ρʲ_a ∂_j ρⁱ_b − ρʲ_b ∂_j ρⁱ_a of the anchor's columns a and b, normalised
+// (n×1); `zero` says whether every entry is 0.
+GiNaC::matrix anchorBracket(const Variables& v, const GiNaC::matrix& rho, int a, int b,
+                            bool& zero) {
+  const int n = v.n();
+  GiNaC::matrix bracket(n, 1);
+  zero = true;
+  for (int i = 0; i < n; ++i) {
+    GiNaC::ex value = 0;
+    for (int j = 0; j < n; ++j)
+      value += rho(j, a) * rho(i, b).diff(GiNaC::ex_to<GiNaC::symbol>(v.q(j))) -
+               rho(j, b) * rho(i, a).diff(GiNaC::ex_to<GiNaC::symbol>(v.q(j)));
+    bracket(i, 0) = GiNaC::normal(value);
+    zero &= bracket(i, 0).is_zero();
+  }
+  return bracket;
+}
+
+// Whether a scene expression depends on t or the state (a moving frame worth viewing from
+// is one that moves).
+bool movesWithState(const Variables& v, const Expression& e) {
+  if (e.empty()) return false;
+  const GiNaC::ex x = toGinac(e, v.sym);
+  if (x.has(v.sym.time())) return true;
+  for (int i = 0; i < v.n(); ++i)
+    if (x.has(v.q(i))) return true;
+  for (int a = 0; a < v.m(); ++a)
+    if (x.has(v.y(a))) return true;
+  return false;
+}
+
 class Loader {
  public:
   Loader(const std::string& text, std::string fileName, std::string path)
@@ -213,15 +272,10 @@ class Loader {
     if (!node.IsMap()) fail(key, node, "expected a map of keys");
     for (const auto& kv : node) {
       const std::string k = kv.first.Scalar();
-      bool ok = false;
-      std::string list;
-      for (const char* a : allowed) {
-        ok |= k == a;
-        list += (list.empty() ? "" : ", ") + std::string(a);
-      }
-      if (!ok)
+      if (std::none_of(allowed.begin(), allowed.end(), [&](const char* a) { return k == a; }))
         fail(key.empty() ? echoInput(k) : key + "." + echoInput(k), kv.first,
-             "unknown key '" + echoInput(k) + "' (allowed: " + list + ")");
+             "unknown key '" + echoInput(k) +
+                 "' (allowed: " + joined({allowed.begin(), allowed.end()}) + ")");
     }
   }
   const YAML::Node sequence(const YAML::Node& node, const std::string& key) const {
@@ -323,12 +377,50 @@ class Loader {
   void readParameters();
   void readNames();
   void readDefinitions();
+  // readDynamics: the anchor, the structure, L, Q, Φ, g and the singular places.
   void readDynamics();
+  void readAnchor();
+  void readStructure();
+  void readStructureEntry(const YAML::Node& entry, const std::string& key,
+                          std::set<std::pair<int, int>>& seen);
+  void readLagrangianAndForces();
+  void readConstraints();
+  void readSingular();
+  // readInitial: the state's units, initial values and order, and what the front ends and
+  // the engine are told about its variables.
   void readInitial();
+  void readUnits();
+  void readInitialValues();
+  void readIndependent();
+  void readStateOrder();
+  void readQuaternions();
+  void readStateLimits();
+  void readCoordinateLists();
+  void readParameterChecks();
+  std::string stateNames() const;
+  // readScene: what is drawn and how the scene may be edited.
   void readScene();
+  SceneBodySpec readBody(const YAML::Node& b, const std::string& key,
+                         std::set<std::string>& bodyNames) const;
+  SceneArrowSpec readArrow(const YAML::Node& a, const std::string& key) const;
+  ScenePointSpec readPoint(const YAML::Node& p, const std::string& key) const;
+  void readDrag(const YAML::Node& drag, const std::set<std::string>& bodyNames);
   void readLabels();
   void unitsIntoLabels();
+  // derive: the exact derivations (GiNaC).
   void derive();
+  Expression toModel(const GiNaC::ex& e, const SymbolTable& sym, const std::string& key) const;
+  GiNaC::matrix deriveAnchor(const Variables& v);
+  void checkAnchorEntry(const Variables& v, int i, const GiNaC::exmap& zeroY,
+                        GiNaC::matrix& rho) const;
+  void deriveStructure(const Variables& v, const GiNaC::matrix& rho);
+  void structureFromAnchor(const Variables& v, const GiNaC::matrix& rho);
+  void deriveHolonomic(const Variables& v, const GiNaC::matrix& rho);
+  void findMovingFrame(const Variables& v);
+  // load: the file as YAML, then the parts above, then what the evaluation needs.
+  void parseYaml();
+  std::string equationsText() const;
+  void measureExpressions();
   std::vector<Expression> vector3(const YAML::Node& node, const std::string& key, int count,
                                   Scope scope) const;
   std::vector<SceneRotation> rotations(const YAML::Node& node, const std::string& key,
@@ -364,12 +456,11 @@ void Loader::readHeader() {
   const YAML::Node& r = root_;
   for (const auto& kv : r) {
     const std::string k = kv.first.Scalar();
-    if (std::find_if(std::begin(kTopKeys), std::end(kTopKeys),
-                     [&](const char* a) { return k == a; }) == std::end(kTopKeys)) {
-      std::string list;
-      for (const char* a : kTopKeys) list += (list.empty() ? "" : ", ") + std::string(a);
-      fail(echoInput(k), kv.first, "unknown key '" + echoInput(k) + "' (allowed: " + list + ")");
-    }
+    if (std::none_of(std::begin(kTopKeys), std::end(kTopKeys),
+                     [&](const char* a) { return k == a; }))
+      fail(echoInput(k), kv.first,
+           "unknown key '" + echoInput(k) +
+               "' (allowed: " + joined({std::begin(kTopKeys), std::end(kTopKeys)}) + ")");
   }
   if (!r["format"])
     fail("format", r, "missing key 'format' (write format: nonholonomic-lab-system)");
@@ -527,95 +618,110 @@ void Loader::readDefinitions() {
 }
 
 void Loader::readDynamics() {
+  readAnchor();
+  readStructure();
+  readLagrangianAndForces();
+  readConstraints();
+  readSingular();
+}
+
+// anchor: q̇ of every coordinate as an expression of q and the velocities.
+void Loader::readAnchor() {
   const int n = static_cast<int>(info_.coordinates.size());
   const int m = static_cast<int>(info_.velocities.size());
-  // Anchor.
   const YAML::Node anchor = root_["anchor"];
-  if (anchor) {
-    if (!anchor.IsMap()) fail("anchor", anchor, "expected a map coordinate → expression for q̇");
-    data_->anchorGiven = true;
-    data_->anchorText.resize(n);
-    std::vector<bool> seen(n, false);
-    for (const auto& kv : anchor) {
-      const std::string c = kv.first.Scalar();
-      const int i = coordinateIndex(c);
-      if (i < 0)
-        fail("anchor." + c, kv.first,
-             "'" + c + "' is not a coordinate (coordinates: " + joined(info_.coordinates) + ")");
-      if (seen[i]) fail("anchor." + c, kv.first, "the coordinate '" + c + "' has two entries");
-      seen[i] = true;
-      Scope s;
-      s.time = false;
-      data_->anchorText[i] = expression(kv.second, "anchor." + c, s);
-    }
-    for (int i = 0; i < n; ++i)
-      if (!seen[i])
-        fail("anchor", anchor,
-             "no entry for the coordinate '" + info_.coordinates[i] +
-                 "' (the anchor gives q̇ of every coordinate)");
-  } else if (n != 0 && n != m) {
-    fail("anchor", root_,
-         "missing key 'anchor': with " + std::to_string(n) + " coordinates and " +
-             std::to_string(m) + " velocities, say how q̇ depends on the velocities");
+  if (!anchor) {
+    if (n != 0 && n != m)
+      fail("anchor", root_,
+           "missing key 'anchor': with " + std::to_string(n) + " coordinates and " +
+               std::to_string(m) + " velocities, say how q̇ depends on the velocities");
+    return;
   }
-  // Structure.
+  if (!anchor.IsMap()) fail("anchor", anchor, "expected a map coordinate → expression for q̇");
+  data_->anchorGiven = true;
+  data_->anchorText.resize(n);
+  std::vector<bool> seen(n, false);
+  for (const auto& kv : anchor) {
+    const std::string c = kv.first.Scalar();
+    const int i = coordinateIndex(c);
+    if (i < 0)
+      fail("anchor." + c, kv.first,
+           "'" + c + "' is not a coordinate (coordinates: " + joined(info_.coordinates) + ")");
+    if (seen[i]) fail("anchor." + c, kv.first, "the coordinate '" + c + "' has two entries");
+    seen[i] = true;
+    Scope s;
+    s.time = false;
+    data_->anchorText[i] = expression(kv.second, "anchor." + c, s);
+  }
+  for (int i = 0; i < n; ++i)
+    if (!seen[i])
+      fail("anchor", anchor,
+           "no entry for the coordinate '" + info_.coordinates[i] +
+               "' (the anchor gives q̇ of every coordinate)");
+}
+
+// structure: a list of {bracket: [a, b], equals: {c: C^c_ab}}.
+void Loader::readStructure() {
   const YAML::Node structure = root_["structure"];
-  if (structure) {
-    data_->structureGiven = true;
-    sequence(structure, "structure");
-    std::set<std::pair<int, int>> seen;
-    for (size_t e = 0; e < structure.size(); ++e) {
-      const YAML::Node entry = structure[e];
-      const std::string key = "structure[" + std::to_string(e + 1) + "]";
-      checkMap(entry, key, {"bracket", "equals"});
-      const YAML::Node br = entry["bracket"];
-      if (!br || !br.IsSequence() || br.size() != 2)
-        fail(key + ".bracket", br.IsDefined() ? br : entry, "expected [a, b], two velocities");
-      int a = velocityIndex(br[0].IsScalar() ? br[0].Scalar() : "");
-      int b = velocityIndex(br[1].IsScalar() ? br[1].Scalar() : "");
-      if (a < 0 || b < 0)
-        fail(key + ".bracket", br,
-             "a bracket of velocities is needed (velocities: " + joined(info_.velocities) + ")");
-      if (a == b) fail(key + ".bracket", br, "[e_a, e_a] is zero; give two different velocities");
-      double sign = 1;
-      if (a > b) {
-        std::swap(a, b);
-        sign = -1;
-      }
-      if (!seen.insert({a, b}).second)
-        fail(key + ".bracket", br, "this bracket is given twice (skew-symmetry is implied)");
-      const YAML::Node eq = entry["equals"];
-      if (!eq || !eq.IsMap())
-        fail(key + ".equals", eq.IsDefined() ? eq : entry, "expected a map velocity → expression");
-      for (const auto& kv : eq) {
-        const int c = velocityIndex(kv.first.Scalar());
-        if (c < 0)
-          fail(key + ".equals." + kv.first.Scalar(), kv.first,
-               "'" + kv.first.Scalar() +
-                   "' is not a velocity (velocities: " + joined(info_.velocities) + ")");
-        Scope s;
-        s.time = false;
-        s.velocities = false;
-        StructureTerm term;
-        term.a = a;
-        term.b = b;
-        term.c = c;
-        term.value = expression(kv.second, key + ".equals." + kv.first.Scalar(), s);
-        if (sign < 0) {
-          Expression& v = term.value;
-          Node neg;
-          neg.op = Op::Neg;
-          neg.a = static_cast<int>(v.nodes.size()) - 1;
-          v.nodes.push_back(neg);
-        }
-        data_->structure.push_back(std::move(term));
-      }
-    }
+  if (!structure) return;
+  data_->structureGiven = true;
+  sequence(structure, "structure");
+  std::set<std::pair<int, int>> seen;
+  for (size_t e = 0; e < structure.size(); ++e)
+    readStructureEntry(structure[e], "structure[" + std::to_string(e + 1) + "]", seen);
+}
+
+void Loader::readStructureEntry(const YAML::Node& entry, const std::string& key,
+                                std::set<std::pair<int, int>>& seen) {
+  checkMap(entry, key, {"bracket", "equals"});
+  const YAML::Node br = entry["bracket"];
+  if (!br || !br.IsSequence() || br.size() != 2)
+    fail(key + ".bracket", br.IsDefined() ? br : entry, "expected [a, b], two velocities");
+  int a = velocityIndex(br[0].IsScalar() ? br[0].Scalar() : "");
+  int b = velocityIndex(br[1].IsScalar() ? br[1].Scalar() : "");
+  if (a < 0 || b < 0)
+    fail(key + ".bracket", br,
+         "a bracket of velocities is needed (velocities: " + joined(info_.velocities) + ")");
+  if (a == b) fail(key + ".bracket", br, "[e_a, e_a] is zero; give two different velocities");
+  double sign = 1;
+  if (a > b) {
+    std::swap(a, b);
+    sign = -1;
   }
-  // Lagrangian, forces, constraints.
+  if (!seen.insert({a, b}).second)
+    fail(key + ".bracket", br, "this bracket is given twice (skew-symmetry is implied)");
+  const YAML::Node eq = entry["equals"];
+  if (!eq || !eq.IsMap())
+    fail(key + ".equals", eq.IsDefined() ? eq : entry, "expected a map velocity → expression");
+  for (const auto& kv : eq) {
+    const int c = velocityIndex(kv.first.Scalar());
+    if (c < 0)
+      fail(key + ".equals." + kv.first.Scalar(), kv.first,
+           "'" + kv.first.Scalar() +
+               "' is not a velocity (velocities: " + joined(info_.velocities) + ")");
+    Scope s;
+    s.time = false;
+    s.velocities = false;
+    StructureTerm term;
+    term.a = a;
+    term.b = b;
+    term.c = c;
+    term.value = expression(kv.second, key + ".equals." + kv.first.Scalar(), s);
+    if (sign < 0) {
+      Expression& v = term.value;
+      Node neg;
+      neg.op = Op::Neg;
+      neg.a = static_cast<int>(v.nodes.size()) - 1;
+      v.nodes.push_back(neg);
+    }
+    data_->structure.push_back(std::move(term));
+  }
+}
+
+void Loader::readLagrangianAndForces() {
   if (!root_["lagrangian"]) fail("lagrangian", root_, "missing key 'lagrangian'");
   data_->lagrangian = expression(root_["lagrangian"], "lagrangian", Scope{});
-  data_->forces.resize(m);
+  data_->forces.resize(info_.velocities.size());
   if (const YAML::Node forces = root_["forces"]) {
     if (!forces.IsMap()) fail("forces", forces, "expected a map velocity → expression");
     for (const auto& kv : forces) {
@@ -627,6 +733,12 @@ void Loader::readDynamics() {
       data_->forces[a] = expression(kv.second, "forces." + kv.first.Scalar(), Scope{});
     }
   }
+}
+
+// constraints (Φ, of t, q and y) and holonomic (g, of t and q), at most as many as
+// velocities.
+void Loader::readConstraints() {
+  const int m = static_cast<int>(info_.velocities.size());
   if (const YAML::Node c = root_["constraints"]) {
     for (size_t i = 0; i < c.size(); ++i)
       data_->constraints.push_back(
@@ -650,112 +762,151 @@ void Loader::readDynamics() {
              " are supported");
   info_.constraintCount = k;
   info_.holonomicCount = h;
-  // Where the equations are not defined (ext): the run stops where an expression reaches 0.
-  if (const YAML::Node singular = root_["singular"]) {
-    sequence(singular, "singular");
-    for (size_t i = 0; i < singular.size(); ++i) {
-      const std::string key = "singular[" + std::to_string(i + 1) + "]";
-      const YAML::Node e = singular[i];
-      checkMap(e, key, {"expression", "message"});
-      if (!e["expression"]) fail(key, e, "missing key 'expression'");
-      data_->singular.push_back(expression(e["expression"], key + ".expression", Scope{}));
-      info_.singularities.push_back(e["message"]
-                                        ? scalar(e["message"], key + ".message", "text")
-                                        : "'" + data_->singular.back().text + "' reached 0");
-    }
+}
+
+// Where the equations are not defined (ext): the run stops where an expression reaches 0.
+void Loader::readSingular() {
+  const YAML::Node singular = root_["singular"];
+  if (!singular) return;
+  sequence(singular, "singular");
+  for (size_t i = 0; i < singular.size(); ++i) {
+    const std::string key = "singular[" + std::to_string(i + 1) + "]";
+    const YAML::Node e = singular[i];
+    checkMap(e, key, {"expression", "message"});
+    if (!e["expression"]) fail(key, e, "missing key 'expression'");
+    data_->singular.push_back(expression(e["expression"], key + ".expression", Scope{}));
+    info_.singularities.push_back(e["message"] ? scalar(e["message"], key + ".message", "text")
+                                               : "'" + data_->singular.back().text + "' reached 0");
   }
 }
 
 void Loader::readInitial() {
-  const int n = static_cast<int>(info_.coordinates.size());
-  const int m = static_cast<int>(info_.velocities.size());
-  if (const YAML::Node units = root_["units"]) {
-    if (!units.IsMap()) fail("units", units, "expected a map state variable → unit");
-    for (const auto& kv : units) {
-      const std::string name = kv.first.Scalar();
-      const std::string key = "units." + name;
-      if (coordinateIndex(name) < 0 && velocityIndex(name) < 0)
-        fail(key, kv.first,
-             "'" + name + "' is neither a coordinate nor a velocity (state: " +
-                 joined(info_.coordinates) + (n ? ", " : "") + joined(info_.velocities) + ")");
-      info_.stateUnits[name] = scalar(kv.second, key, "a unit");
-    }
+  readUnits();
+  readInitialValues();
+  readIndependent();
+  readStateOrder();
+  readQuaternions();
+  readStateLimits();
+  readCoordinateLists();
+  readParameterChecks();
+}
+
+// The coordinates, then the velocities, for messages (joined() writes "none" for no
+// coordinates, which then runs into the velocities' names).
+std::string Loader::stateNames() const {
+  return joined(info_.coordinates) + (info_.coordinates.empty() ? "" : ", ") +
+         joined(info_.velocities);
+}
+
+void Loader::readUnits() {
+  const YAML::Node units = root_["units"];
+  if (!units) return;
+  if (!units.IsMap()) fail("units", units, "expected a map state variable → unit");
+  for (const auto& kv : units) {
+    const std::string name = kv.first.Scalar();
+    const std::string key = "units." + name;
+    if (coordinateIndex(name) < 0 && velocityIndex(name) < 0)
+      fail(key, kv.first,
+           "'" + name + "' is neither a coordinate nor a velocity (state: " + stateNames() + ")");
+    info_.stateUnits[name] = scalar(kv.second, key, "a unit");
   }
-  info_.defaultCoordinates.assign(n, 0.0);
-  info_.defaultVelocities.assign(m, 0.0);
-  if (const YAML::Node init = root_["initial"]) {
-    if (!init.IsMap()) fail("initial", init, "expected a map name → number");
-    for (const auto& kv : init) {
-      const std::string name = kv.first.Scalar();
-      const std::string key = "initial." + name;
-      const double v = number(kv.second, key);
-      if (const int i = coordinateIndex(name); i >= 0)
-        info_.defaultCoordinates[i] = v;
-      else if (const int a = velocityIndex(name); a >= 0)
-        info_.defaultVelocities[a] = v;
-      else
-        fail(key, kv.first,
-             "'" + name + "' is neither a coordinate nor a velocity (state: " +
-                 joined(info_.coordinates) + (n ? ", " : "") + joined(info_.velocities) + ")");
-    }
+}
+
+void Loader::readInitialValues() {
+  info_.defaultCoordinates.assign(info_.coordinates.size(), 0.0);
+  info_.defaultVelocities.assign(info_.velocities.size(), 0.0);
+  const YAML::Node init = root_["initial"];
+  if (!init) return;
+  if (!init.IsMap()) fail("initial", init, "expected a map name → number");
+  for (const auto& kv : init) {
+    const std::string name = kv.first.Scalar();
+    const std::string key = "initial." + name;
+    const double v = number(kv.second, key);
+    if (const int i = coordinateIndex(name); i >= 0)
+      info_.defaultCoordinates[i] = v;
+    else if (const int a = velocityIndex(name); a >= 0)
+      info_.defaultVelocities[a] = v;
+    else
+      fail(key, kv.first,
+           "'" + name + "' is neither a coordinate nor a velocity (state: " + stateNames() + ")");
   }
-  if (const YAML::Node ind = root_["independent"]) {
-    sequence(ind, "independent");
-    for (size_t i = 0; i < ind.size(); ++i) {
-      const std::string v = ind[i].IsScalar() ? ind[i].Scalar() : "";
-      if (velocityIndex(v) < 0)
-        fail("independent", ind[i],
-             "'" + v + "' is not a velocity (velocities: " + joined(info_.velocities) + ")");
-      info_.independentVelocities.push_back(v);
-    }
-  } else {
+}
+
+// The velocities kept when completing initial velocities (all of them when not given).
+void Loader::readIndependent() {
+  const YAML::Node ind = root_["independent"];
+  if (!ind) {
     info_.independentVelocities = info_.velocities;
+    return;
   }
-  // State order.
+  sequence(ind, "independent");
+  for (size_t i = 0; i < ind.size(); ++i) {
+    const std::string v = ind[i].IsScalar() ? ind[i].Scalar() : "";
+    if (velocityIndex(v) < 0)
+      fail("independent", ind[i],
+           "'" + v + "' is not a velocity (velocities: " + joined(info_.velocities) + ")");
+    info_.independentVelocities.push_back(v);
+  }
+}
+
+void Loader::readStateOrder() {
   std::vector<std::string> all = info_.coordinates;
   all.insert(all.end(), info_.velocities.begin(), info_.velocities.end());
-  if (const YAML::Node order = root_["state_order"]) {
-    sequence(order, "state_order");
-    std::vector<std::string> names;
-    for (size_t i = 0; i < order.size(); ++i)
-      names.push_back(order[i].IsScalar() ? order[i].Scalar() : "");
-    std::vector<std::string> a = names, b = all;
-    std::sort(a.begin(), a.end());
-    std::sort(b.begin(), b.end());
-    if (a != b)
-      fail("state_order", order,
-           "must list every coordinate and velocity once (" + joined(all) + ")");
-    info_.stateOrder = names;
-  } else {
+  const YAML::Node order = root_["state_order"];
+  if (!order) {
     info_.stateOrder = all;
+    return;
   }
-  if (const YAML::Node quats = root_["quaternions"]) {
-    sequence(quats, "quaternions");
-    for (size_t i = 0; i < quats.size(); ++i) {
-      const int first = coordinateIndex(quats[i].IsScalar() ? quats[i].Scalar() : "");
-      if (first < 0 || first + 4 > n)
-        fail("quaternions", quats[i],
-             "expected a coordinate followed by three more (w, x, y, z of a unit quaternion)");
-      info_.quaternions.push_back({first});
-    }
+  sequence(order, "state_order");
+  std::vector<std::string> names;
+  for (size_t i = 0; i < order.size(); ++i)
+    names.push_back(order[i].IsScalar() ? order[i].Scalar() : "");
+  std::vector<std::string> a = names, b = all;
+  std::sort(a.begin(), a.end());
+  std::sort(b.begin(), b.end());
+  if (a != b)
+    fail("state_order", order,
+         "must list every coordinate and velocity once (" + joined(all) + ")");
+  info_.stateOrder = names;
+}
+
+void Loader::readQuaternions() {
+  const YAML::Node quats = root_["quaternions"];
+  if (!quats) return;
+  const int n = static_cast<int>(info_.coordinates.size());
+  sequence(quats, "quaternions");
+  for (size_t i = 0; i < quats.size(); ++i) {
+    const int first = coordinateIndex(quats[i].IsScalar() ? quats[i].Scalar() : "");
+    if (first < 0 || first + 4 > n)
+      fail("quaternions", quats[i],
+           "expected a coordinate followed by three more (w, x, y, z of a unit quaternion)");
+    info_.quaternions.push_back({first});
   }
-  if (const YAML::Node limits = root_["state_limits"]) {
-    sequence(limits, "state_limits");
-    for (size_t i = 0; i < limits.size(); ++i) {
-      const std::string key = "state_limits[" + std::to_string(i + 1) + "]";
-      const YAML::Node l = limits[i];
-      checkMap(l, key, {"name", "min", "max", "min_exclusive", "max_exclusive"});
-      ParameterInfo p;
-      p.name = scalar(l["name"], key + ".name", "a coordinate or velocity");
-      if (coordinateIndex(p.name) < 0 && velocityIndex(p.name) < 0)
-        fail(key + ".name", l["name"], "'" + p.name + "' is neither a coordinate nor a velocity");
-      if (l["min"]) p.min = number(l["min"], key + ".min");
-      if (l["max"]) p.max = number(l["max"], key + ".max");
-      if (l["min_exclusive"]) p.minExclusive = boolean(l["min_exclusive"], key + ".min_exclusive");
-      if (l["max_exclusive"]) p.maxExclusive = boolean(l["max_exclusive"], key + ".max_exclusive");
-      info_.stateLimits.push_back(p);
-    }
+}
+
+void Loader::readStateLimits() {
+  const YAML::Node limits = root_["state_limits"];
+  if (!limits) return;
+  sequence(limits, "state_limits");
+  for (size_t i = 0; i < limits.size(); ++i) {
+    const std::string key = "state_limits[" + std::to_string(i + 1) + "]";
+    const YAML::Node l = limits[i];
+    checkMap(l, key, {"name", "min", "max", "min_exclusive", "max_exclusive"});
+    ParameterInfo p;
+    p.name = scalar(l["name"], key + ".name", "a coordinate or velocity");
+    if (coordinateIndex(p.name) < 0 && velocityIndex(p.name) < 0)
+      fail(key + ".name", l["name"], "'" + p.name + "' is neither a coordinate nor a velocity");
+    if (l["min"]) p.min = number(l["min"], key + ".min");
+    if (l["max"]) p.max = number(l["max"], key + ".max");
+    if (l["min_exclusive"]) p.minExclusive = boolean(l["min_exclusive"], key + ".min_exclusive");
+    if (l["max_exclusive"]) p.maxExclusive = boolean(l["max_exclusive"], key + ".max_exclusive");
+    info_.stateLimits.push_back(p);
   }
+}
+
+// cyclic (coordinates the equations do not read) and dependent (those the holonomic
+// constraints are solved for).
+void Loader::readCoordinateLists() {
   auto coordinateList = [&](const char* key, std::vector<std::string>& out) {
     const YAML::Node list = root_[key];
     if (!list) return;
@@ -784,26 +935,29 @@ void Loader::readInitial() {
     fail("dependent", root_["dependent"],
          "expected as many coordinates as holonomic constraints (" +
              std::to_string(data_->holonomic.size()) + ")");
-  if (const YAML::Node checks = root_["parameter_checks"]) {
-    sequence(checks, "parameter_checks");
-    Scope parametersOnly;
-    parametersOnly.time = parametersOnly.coordinates = parametersOnly.velocities = false;
-    parametersOnly.definitions = 0;
-    for (size_t i = 0; i < checks.size(); ++i) {
-      const std::string key = "parameter_checks[" + std::to_string(i + 1) + "]";
-      const YAML::Node c = checks[i];
-      checkMap(c, key, {"positive", "nonnegative", "message"});
-      if (!c["positive"] == !c["nonnegative"])
-        fail(key, c,
-             "expected one of 'positive' or 'nonnegative' (an expression of the parameters)");
-      ParameterCheck check;
-      check.strict = static_cast<bool>(c["positive"]);
-      const char* which = check.strict ? "positive" : "nonnegative";
-      check.expression = expression(c[which], key + "." + which, parametersOnly);
-      if (!c["message"]) fail(key + ".message", c, "missing: a message saying what is allowed");
-      check.message = scalar(c["message"], key + ".message", "a message saying what is allowed");
-      data_->parameterChecks.push_back(std::move(check));
-    }
+}
+
+// parameter_checks: expressions of the parameters that must be positive (or nonnegative).
+void Loader::readParameterChecks() {
+  const YAML::Node checks = root_["parameter_checks"];
+  if (!checks) return;
+  sequence(checks, "parameter_checks");
+  Scope parametersOnly;
+  parametersOnly.time = parametersOnly.coordinates = parametersOnly.velocities = false;
+  parametersOnly.definitions = 0;
+  for (size_t i = 0; i < checks.size(); ++i) {
+    const std::string key = "parameter_checks[" + std::to_string(i + 1) + "]";
+    const YAML::Node c = checks[i];
+    checkMap(c, key, {"positive", "nonnegative", "message"});
+    if (!c["positive"] == !c["nonnegative"])
+      fail(key, c, "expected one of 'positive' or 'nonnegative' (an expression of the parameters)");
+    ParameterCheck check;
+    check.strict = static_cast<bool>(c["positive"]);
+    const char* which = check.strict ? "positive" : "nonnegative";
+    check.expression = expression(c[which], key + "." + which, parametersOnly);
+    if (!c["message"]) fail(key + ".message", c, "missing: a message saying what is allowed");
+    check.message = scalar(c["message"], key + ".message", "a message saying what is allowed");
+    data_->parameterChecks.push_back(std::move(check));
   }
 }
 
@@ -909,290 +1063,304 @@ void Loader::readScene() {
     parametersOnly.time = parametersOnly.coordinates = parametersOnly.velocities = false;
     spec.extent = expression(scene["extent"], "scene.extent", parametersOnly);
   }
-  Scope plain;  // positions and sizes: t, q, y, parameters, definitions
-  Scope withLambda;
-  withLambda.multipliers = true;
-  spec.movingFrame = rotations(scene["moving_frame"], "scene.moving_frame", plain);
+  // Positions and sizes read t, q, y, the parameters and the definitions.
+  spec.movingFrame = rotations(scene["moving_frame"], "scene.moving_frame", Scope{});
   std::set<std::string> bodyNames;
   if (const YAML::Node bodies = scene["bodies"]) {
     sequence(bodies, "scene.bodies");
-    for (size_t i = 0; i < bodies.size(); ++i) {
-      const std::string key = "scene.bodies[" + std::to_string(i + 1) + "]";
-      const YAML::Node b = bodies[i];
-      checkMap(b, key, {"name", "shape", "position", "orientation", "size", "colour", "color"});
-      SceneBodySpec body;
-      body.name = scalar(b["name"], key + ".name", "a name");
-      if (!bodyNames.insert(body.name).second)
-        fail(key + ".name", b["name"], "two bodies are called '" + body.name + "'");
-      const std::string shape = scalar(b["shape"], key + ".shape", "a shape");
-      static const std::pair<const char*, ShapeKind> kShapes[] = {
-          {"sphere", ShapeKind::Sphere}, {"box", ShapeKind::Body},
-          {"disk", ShapeKind::Disk},     {"cylinder", ShapeKind::Cylinder},
-          {"plane", ShapeKind::Table},   {"point", ShapeKind::Particle},
-          {"sleigh", ShapeKind::Sleigh}, {"guide", ShapeKind::Guide}};
-      bool found = false;
-      for (const auto& [nm, kind] : kShapes)
-        if (shape == nm) {
-          body.kind = kind;
-          found = true;
-        }
-      if (!found)
-        fail(key + ".shape", b["shape"],
-             "unknown shape '" + shape +
-                 "' (allowed: sphere, box, disk, cylinder, plane, point, sleigh, guide)");
-      body.position = vector3(b["position"], key + ".position", 3, plain);
-      body.orientation = rotations(b["orientation"], key + ".orientation", plain);
-      body.size = vector3(b["size"], key + ".size", 3, plain);
-      const YAML::Node colour = b["colour"] ? b["colour"] : b["color"];
-      if (colour) {
-        const std::string c = scalar(colour, key + ".colour", "a colour like \"#d04030\"");
-        if (!isHexColour(c))
-          fail(key + ".colour", colour, "'" + c + "' is not a colour (write \"#rrggbb\")");
-        const long v = std::strtol(c.c_str() + 1, nullptr, 16);
-        body.colour =
-            Eigen::Vector3d(((v >> 16) & 255) / 255.0, ((v >> 8) & 255) / 255.0, (v & 255) / 255.0);
-      }
-      spec.bodies.push_back(std::move(body));
-    }
+    for (size_t i = 0; i < bodies.size(); ++i)
+      spec.bodies.push_back(
+          readBody(bodies[i], "scene.bodies[" + std::to_string(i + 1) + "]", bodyNames));
   }
   if (const YAML::Node arrows = scene["arrows"]) {
     sequence(arrows, "scene.arrows");
-    for (size_t i = 0; i < arrows.size(); ++i) {
-      const std::string key = "scene.arrows[" + std::to_string(i + 1) + "]";
-      const YAML::Node a = arrows[i];
-      checkMap(a, key, {"name", "kind", "origin", "vector", "unit"});
-      SceneArrowSpec arrow;
-      arrow.name = scalar(a["name"], key + ".name", "a name");
-      if (a["unit"]) arrow.unit = scalar(a["unit"], key + ".unit", "a unit (N·m·s, say)");
-      const std::string kind = scalar(a["kind"], key + ".kind", "an arrow kind");
-      if (kind == "reaction")
-        arrow.kind = ArrowKind::Reaction;
-      else if (kind == "force")
-        arrow.kind = ArrowKind::Force;
-      else if (kind == "velocity")
-        arrow.kind = ArrowKind::Velocity;
-      else if (kind == "angular_velocity" || kind == "angular velocity")
-        arrow.kind = ArrowKind::AngularVelocity;
-      else
-        fail(key + ".kind", a["kind"],
-             "unknown arrow kind '" + kind +
-                 "' (allowed: reaction, force, velocity, angular_velocity)");
-      arrow.origin = vector3(a["origin"], key + ".origin", 3, withLambda);
-      arrow.vector = vector3(a["vector"], key + ".vector", 3, withLambda);
-      spec.arrows.push_back(std::move(arrow));
-    }
+    for (size_t i = 0; i < arrows.size(); ++i)
+      spec.arrows.push_back(readArrow(arrows[i], "scene.arrows[" + std::to_string(i + 1) + "]"));
   }
   if (const YAML::Node points = scene["points"]) {
     sequence(points, "scene.points");
-    for (size_t i = 0; i < points.size(); ++i) {
-      const std::string key = "scene.points[" + std::to_string(i + 1) + "]";
-      const YAML::Node p = points[i];
-      checkMap(p, key, {"name", "position", "in_moving_frame"});
-      ScenePointSpec point;
-      point.name = scalar(p["name"], key + ".name", "a name");
-      point.position = vector3(p["position"], key + ".position", 3, plain);
-      if (p["in_moving_frame"])
-        point.inMovingFrame = boolean(p["in_moving_frame"], key + ".in_moving_frame");
-      spec.points.push_back(std::move(point));
-    }
+    for (size_t i = 0; i < points.size(); ++i)
+      spec.points.push_back(readPoint(points[i], "scene.points[" + std::to_string(i + 1) + "]"));
   }
   if (const YAML::Node follow = scene["follow"]) {
     info_.editing.followBody = scalar(follow, "scene.follow", "a body's name");
     if (!bodyNames.count(info_.editing.followBody))
       fail("scene.follow", follow, "no body is called '" + info_.editing.followBody + "'");
   }
-  if (const YAML::Node drag = scene["drag"]) {
-    checkMap(drag, "scene.drag", {"body", "x", "y", "arrow", "vx", "vy", "body_axes"});
-    DragHandle d;
-    d.body = scalar(drag["body"], "scene.drag.body", "a body's name");
-    if (!bodyNames.count(d.body))
-      fail("scene.drag.body", drag["body"], "no body is called '" + d.body + "'");
-    auto stateName = [&](const char* k, bool velocity) -> std::string {
-      if (!drag[k]) return "";
-      const std::string v = scalar(drag[k], std::string("scene.drag.") + k, "a name");
-      if ((velocity ? velocityIndex(v) : coordinateIndex(v)) < 0)
-        fail(std::string("scene.drag.") + k, drag[k],
-             "'" + v + "' is not a " + (velocity ? "velocity" : "coordinate"));
-      return v;
-    };
-    d.x = stateName("x", false);
-    d.y = stateName("y", false);
-    d.vx = stateName("vx", true);
-    d.vy = stateName("vy", true);
-    if (drag["arrow"]) d.arrow = scalar(drag["arrow"], "scene.drag.arrow", "an arrow's name");
-    if (drag["body_axes"])
-      d.velocityInBodyAxes = boolean(drag["body_axes"], "scene.drag.body_axes");
-    info_.editing.drag = d;
+  if (const YAML::Node drag = scene["drag"]) readDrag(drag, bodyNames);
+}
+
+// A body of scene.bodies; its name, used once, is added to `bodyNames`.
+SceneBodySpec Loader::readBody(const YAML::Node& b, const std::string& key,
+                               std::set<std::string>& bodyNames) const {
+  checkMap(b, key, {"name", "shape", "position", "orientation", "size", "colour", "color"});
+  SceneBodySpec body;
+  body.name = scalar(b["name"], key + ".name", "a name");
+  if (!bodyNames.insert(body.name).second)
+    fail(key + ".name", b["name"], "two bodies are called '" + body.name + "'");
+  const std::string shape = scalar(b["shape"], key + ".shape", "a shape");
+  static const std::pair<const char*, ShapeKind> kShapes[] = {
+      {"sphere", ShapeKind::Sphere}, {"box", ShapeKind::Body},
+      {"disk", ShapeKind::Disk},     {"cylinder", ShapeKind::Cylinder},
+      {"plane", ShapeKind::Table},   {"point", ShapeKind::Particle},
+      {"sleigh", ShapeKind::Sleigh}, {"guide", ShapeKind::Guide}};
+  bool found = false;
+  for (const auto& [nm, kind] : kShapes)
+    if (shape == nm) {
+      body.kind = kind;
+      found = true;
+    }
+  if (!found)
+    fail(key + ".shape", b["shape"],
+         "unknown shape '" + shape +
+             "' (allowed: sphere, box, disk, cylinder, plane, point, sleigh, guide)");
+  body.position = vector3(b["position"], key + ".position", 3, Scope{});
+  body.orientation = rotations(b["orientation"], key + ".orientation", Scope{});
+  body.size = vector3(b["size"], key + ".size", 3, Scope{});
+  const YAML::Node colour = b["colour"] ? b["colour"] : b["color"];
+  if (colour) {
+    const std::string c = scalar(colour, key + ".colour", "a colour like \"#d04030\"");
+    if (!isHexColour(c))
+      fail(key + ".colour", colour, "'" + c + "' is not a colour (write \"#rrggbb\")");
+    const long v = std::strtol(c.c_str() + 1, nullptr, 16);
+    body.colour =
+        Eigen::Vector3d(((v >> 16) & 255) / 255.0, ((v >> 8) & 255) / 255.0, (v & 255) / 255.0);
   }
+  return body;
+}
+
+// An arrow of scene.arrows: its origin and vector may read the multipliers too.
+SceneArrowSpec Loader::readArrow(const YAML::Node& a, const std::string& key) const {
+  checkMap(a, key, {"name", "kind", "origin", "vector", "unit"});
+  SceneArrowSpec arrow;
+  arrow.name = scalar(a["name"], key + ".name", "a name");
+  if (a["unit"]) arrow.unit = scalar(a["unit"], key + ".unit", "a unit (N·m·s, say)");
+  const std::string kind = scalar(a["kind"], key + ".kind", "an arrow kind");
+  if (kind == "reaction")
+    arrow.kind = ArrowKind::Reaction;
+  else if (kind == "force")
+    arrow.kind = ArrowKind::Force;
+  else if (kind == "velocity")
+    arrow.kind = ArrowKind::Velocity;
+  else if (kind == "angular_velocity" || kind == "angular velocity")
+    arrow.kind = ArrowKind::AngularVelocity;
+  else
+    fail(
+        key + ".kind", a["kind"],
+        "unknown arrow kind '" + kind + "' (allowed: reaction, force, velocity, angular_velocity)");
+  Scope withLambda;
+  withLambda.multipliers = true;
+  arrow.origin = vector3(a["origin"], key + ".origin", 3, withLambda);
+  arrow.vector = vector3(a["vector"], key + ".vector", 3, withLambda);
+  return arrow;
+}
+
+ScenePointSpec Loader::readPoint(const YAML::Node& p, const std::string& key) const {
+  checkMap(p, key, {"name", "position", "in_moving_frame"});
+  ScenePointSpec point;
+  point.name = scalar(p["name"], key + ".name", "a name");
+  point.position = vector3(p["position"], key + ".position", 3, Scope{});
+  if (p["in_moving_frame"])
+    point.inMovingFrame = boolean(p["in_moving_frame"], key + ".in_moving_frame");
+  return point;
+}
+
+// scene.drag: the body dragged, the state variables it moves and the velocity arrow.
+void Loader::readDrag(const YAML::Node& drag, const std::set<std::string>& bodyNames) {
+  checkMap(drag, "scene.drag", {"body", "x", "y", "arrow", "vx", "vy", "body_axes"});
+  DragHandle d;
+  d.body = scalar(drag["body"], "scene.drag.body", "a body's name");
+  if (!bodyNames.count(d.body))
+    fail("scene.drag.body", drag["body"], "no body is called '" + d.body + "'");
+  auto stateName = [&](const char* k, bool velocity) -> std::string {
+    if (!drag[k]) return "";
+    const std::string v = scalar(drag[k], std::string("scene.drag.") + k, "a name");
+    if ((velocity ? velocityIndex(v) : coordinateIndex(v)) < 0)
+      fail(std::string("scene.drag.") + k, drag[k],
+           "'" + v + "' is not a " + (velocity ? "velocity" : "coordinate"));
+    return v;
+  };
+  d.x = stateName("x", false);
+  d.y = stateName("y", false);
+  d.vx = stateName("vx", true);
+  d.vy = stateName("vy", true);
+  if (drag["arrow"]) d.arrow = scalar(drag["arrow"], "scene.drag.arrow", "an arrow's name");
+  if (drag["body_axes"]) d.velocityInBodyAxes = boolean(drag["body_axes"], "scene.drag.body_axes");
+  info_.editing.drag = d;
 }
 
 // Exact derivations with GiNaC: the anchor's coefficients (and that it is linear in the
 // velocities), structure functions from the anchor, ġ and ∂g/∂q.
 void Loader::derive() {
   std::lock_guard lock(ginacMutex());
+  const SymbolTable sym = makeSymbols(*data_);
+  const Variables v{sym, data_->layout};
+  const GiNaC::matrix rho = deriveAnchor(v);
+  deriveStructure(v, rho);
+  deriveHolonomic(v, rho);
+  info_.constantStructure = data_->structureConstant;
+  findMovingFrame(v);
+}
+
+// A derived GiNaC expression as a model expression, its messages naming `key`.
+Expression Loader::toModel(const GiNaC::ex& e, const SymbolTable& sym,
+                           const std::string& key) const {
+  try {
+    Expression x = fromGinac(e, sym, data_->layout);
+    x.key = key;
+    return x;
+  } catch (const std::exception& err) {
+    throw ModelError(file_, key, 0, 0, std::string("cannot be evaluated: ") + err.what());
+  }
+}
+
+// ρ as GiNaC, n×m: the anchor's coefficients of the velocities (the identity without an
+// anchor), also kept as model expressions (ModelData::rho).
+GiNaC::matrix Loader::deriveAnchor(const Variables& v) {
   ModelData& d = *data_;
-  const SlotLayout& L = d.layout;
-  const int n = L.coordinates, m = L.velocities;
-  const SymbolTable sym = makeSymbols(d);
-  auto q = [&](int i) { return GiNaC::ex(sym.bySlot[L.coordinate(i)]); };
-  auto y = [&](int a) { return GiNaC::ex(sym.bySlot[L.velocity(a)]); };
+  const int n = v.n(), m = v.m();
   GiNaC::exmap zeroY;
-  for (int a = 0; a < m; ++a) zeroY[y(a)] = 0;
-  auto toModel = [&](const GiNaC::ex& e, const std::string& key) {
-    try {
-      Expression x = fromGinac(e, sym, L);
-      x.key = key;
-      return x;
-    } catch (const std::exception& err) {
-      throw ModelError(file_, key, 0, 0, std::string("cannot be evaluated: ") + err.what());
-    }
-  };
-  // Zero after normal() when that is cheap (a bound of its expansion is small); an entry too
-  // large to normalise is tested as it stands (a derivative that vanishes is exactly 0).
-  auto cheap = [](const GiNaC::ex& e) {
-    return expansionBound(e, kLoaderExpandLimit) <= kLoaderExpandLimit;
-  };
-  auto isZero = [&](const GiNaC::ex& e) {
-    return e.is_zero() || (cheap(e) && GiNaC::normal(e).is_zero());
-  };
-  // ρ as GiNaC, n×m.
+  for (int a = 0; a < m; ++a) zeroY[v.y(a)] = 0;
   GiNaC::matrix rho(n, m);
   if (d.anchorGiven) {
-    for (int i = 0; i < n; ++i) try {
-        const Expression& text = d.anchorText[i];
-        const GiNaC::ex qdot = toGinac(text, sym);
-        for (int a = 0; a < m; ++a) {
-          const GiNaC::ex c = qdot.diff(GiNaC::ex_to<GiNaC::symbol>(y(a)));
-          for (int b = 0; b < m; ++b)
-            if (!isZero(c.diff(GiNaC::ex_to<GiNaC::symbol>(y(b)))))
-              failAt(text.key, text.where,
-                     "q̇ of '" + d.slotNames[L.coordinate(i)] +
-                         "' is not linear in the velocities (the anchor is ρ(q) y)");
-          rho(i, a) = c;
-        }
-        if (!isZero(qdot.subs(zeroY)))
-          failAt(text.key, text.where,
-                 "q̇ of '" + d.slotNames[L.coordinate(i)] +
-                     "' has a part without velocities (the anchor is ρ(q) y, linear)");
-        for (int a = 0; a < m; ++a) {
-          for (int b = 0; b < m; ++b)
-            if (rho(i, a).has(y(b)))
-              failAt(text.key, text.where,
-                     "the anchor's coefficients may not depend on velocities");
-        }
-      } catch (const ModelError&) {
-        throw;
-      } catch (const std::exception& e) {  // GiNaC: a pole, e.g. log(vx) at vx = 0
-        failAt(d.anchorText[i].key, d.anchorText[i].where,
-               std::string("cannot be derived symbolically: ") + e.what());
-      }
+    for (int i = 0; i < n; ++i) checkAnchorEntry(v, i, zeroY, rho);
   } else {
     for (int i = 0; i < n; ++i) rho(i, i) = 1;
   }
   d.rho.resize(static_cast<size_t>(n) * m);
   for (int a = 0; a < m; ++a)
     for (int i = 0; i < n; ++i)
-      d.rho[i + n * a] = toModel(rho(i, a), "anchor." + d.slotNames[L.coordinate(i)]);
+      d.rho[i + n * a] = toModel(rho(i, a), v.sym, "anchor." + d.slotNames[d.layout.coordinate(i)]);
+  return rho;
+}
 
-  // Structure: given, or the Hamel symbols of the anchor.
-  auto dependsOnQ = [&](const GiNaC::ex& e) {
-    for (int i = 0; i < n; ++i)
-      if (e.has(q(i))) return true;
-    return false;
-  };
+// Row i of ρ from q̇ of coordinate i, checked to be linear in the velocities with
+// coefficients free of them.
+void Loader::checkAnchorEntry(const Variables& v, int i, const GiNaC::exmap& zeroY,
+                              GiNaC::matrix& rho) const {
+  const ModelData& d = *data_;
+  const int m = v.m();
+  const Expression& text = d.anchorText[i];
+  const std::string& coordinate = d.slotNames[d.layout.coordinate(i)];
+  try {
+    const GiNaC::ex qdot = toGinac(text, v.sym);
+    for (int a = 0; a < m; ++a) {
+      const GiNaC::ex c = qdot.diff(GiNaC::ex_to<GiNaC::symbol>(v.y(a)));
+      for (int b = 0; b < m; ++b)
+        if (!isZeroExactly(c.diff(GiNaC::ex_to<GiNaC::symbol>(v.y(b)))))
+          failAt(
+              text.key, text.where,
+              "q̇ of '" + coordinate + "' is not linear in the velocities (the anchor is ρ(q) y)");
+      rho(i, a) = c;
+    }
+    if (!isZeroExactly(qdot.subs(zeroY)))
+      failAt(
+          text.key, text.where,
+          "q̇ of '" + coordinate + "' has a part without velocities (the anchor is ρ(q) y, linear)");
+    for (int a = 0; a < m; ++a) {
+      for (int b = 0; b < m; ++b)
+        if (rho(i, a).has(v.y(b)))
+          failAt(text.key, text.where, "the anchor's coefficients may not depend on velocities");
+    }
+  } catch (const ModelError&) {
+    throw;
+  } catch (const std::exception& e) {  // GiNaC: a pole, e.g. log(vx) at vx = 0
+    failAt(text.key, text.where, std::string("cannot be derived symbolically: ") + e.what());
+  }
+}
+
+// Structure: given, or the Hamel symbols of the anchor.
+void Loader::deriveStructure(const Variables& v, const GiNaC::matrix& rho) {
+  ModelData& d = *data_;
   if (d.structureGiven) {
     for (const StructureTerm& term : d.structure)
-      d.structureConstant &= !dependsOnQ(toGinac(term.value, sym));
-  } else if (d.anchorGiven && n > 0) {
-    // [X_a, X_b]ⁱ = ρʲ_a ∂_j ρⁱ_b − ρʲ_b ∂_j ρⁱ_a, solved for C in ρ C = [X_a, X_b] through
-    // the normal equations, then checked exactly.
-    for (int i = 0; i < n; ++i)
-      for (int a = 0; a < m; ++a)
-        if (!cheap(rho(i, a)))
-          fail("structure", root_,
-               "the anchor is too large to derive the structure functions symbolically "
-               "(its entries would expand to more than " +
-                   std::to_string(kLoaderExpandLimit) + " terms): give `structure`");
-    GiNaC::matrix rhoT = rho.transpose();
-    GiNaC::matrix gram = rhoT.mul(rho);
-    const GiNaC::ex det = GiNaC::normal(gram.determinant());
-    if (det.is_zero())
-      fail("structure", root_,
-           "the anchor's columns are dependent, so the structure functions cannot be derived "
-           "from it: give `structure`");
-    GiNaC::matrix unknowns(m, 1), sols(m, 1);
-    std::vector<GiNaC::symbol> cs;
-    for (int c = 0; c < m; ++c) {
-      cs.emplace_back("c" + std::to_string(c));
-      unknowns(c, 0) = cs.back();
-    }
-    for (int a = 0; a < m; ++a)
-      for (int b = a + 1; b < m; ++b) {
-        GiNaC::matrix bracket(n, 1);
-        bool zero = true;
-        for (int i = 0; i < n; ++i) {
-          GiNaC::ex v = 0;
-          for (int j = 0; j < n; ++j)
-            v += rho(j, a) * rho(i, b).diff(GiNaC::ex_to<GiNaC::symbol>(q(j))) -
-                 rho(j, b) * rho(i, a).diff(GiNaC::ex_to<GiNaC::symbol>(q(j)));
-          bracket(i, 0) = GiNaC::normal(v);
-          zero &= bracket(i, 0).is_zero();
-        }
-        if (zero) continue;
-        const GiNaC::matrix C = gram.solve(unknowns, rhoT.mul(bracket));
-        for (int i = 0; i < n; ++i) {
-          GiNaC::ex r = -bracket(i, 0);
-          for (int c = 0; c < m; ++c) r += rho(i, c) * C(c, 0);
-          if (!GiNaC::normal(r).is_zero())
-            fail("structure", root_,
-                 "the bracket [" + d.slotNames[L.velocity(a)] + ", " + d.slotNames[L.velocity(b)] +
-                     "] of the anchor's columns is not in their span, so the structure "
-                     "functions cannot be derived from the anchor: give `structure`");
-        }
-        for (int c = 0; c < m; ++c) {
-          const GiNaC::ex v = GiNaC::normal(C(c, 0));
-          if (v.is_zero()) continue;
-          StructureTerm term;
-          term.a = a;
-          term.b = b;
-          term.c = c;
-          term.value = toModel(v, "structure");
-          d.structureConstant &= !dependsOnQ(v);
-          d.structure.push_back(std::move(term));
-        }
-      }
+      d.structureConstant &= !v.dependsOnQ(toGinac(term.value, v.sym));
+  } else if (d.anchorGiven && v.n() > 0) {
+    structureFromAnchor(v, rho);
   }
-  // ġ = ∂g/∂t + ∂g/∂q ρ y, and G = ∂g/∂q.
+}
+
+// Each bracket [X_a, X_b] of the anchor's columns solved for C in ρ C = [X_a, X_b] through
+// the normal equations, then checked exactly.
+void Loader::structureFromAnchor(const Variables& v, const GiNaC::matrix& rho) {
+  ModelData& d = *data_;
+  const int n = v.n(), m = v.m();
+  for (int i = 0; i < n; ++i)
+    for (int a = 0; a < m; ++a)
+      if (!cheapToNormalise(rho(i, a)))
+        fail("structure", root_,
+             "the anchor is too large to derive the structure functions symbolically "
+             "(its entries would expand to more than " +
+                 std::to_string(kLoaderExpandLimit) + " terms): give `structure`");
+  GiNaC::matrix rhoT = rho.transpose();
+  GiNaC::matrix gram = rhoT.mul(rho);
+  const GiNaC::ex det = GiNaC::normal(gram.determinant());
+  if (det.is_zero())
+    fail("structure", root_,
+         "the anchor's columns are dependent, so the structure functions cannot be derived "
+         "from it: give `structure`");
+  GiNaC::matrix unknowns(m, 1);
+  std::vector<GiNaC::symbol> cs;
+  for (int c = 0; c < m; ++c) {
+    cs.emplace_back("c" + std::to_string(c));
+    unknowns(c, 0) = cs.back();
+  }
+  for (int a = 0; a < m; ++a)
+    for (int b = a + 1; b < m; ++b) {
+      bool zero = true;
+      const GiNaC::matrix bracket = anchorBracket(v, rho, a, b, zero);
+      if (zero) continue;
+      const GiNaC::matrix C = gram.solve(unknowns, rhoT.mul(bracket));
+      for (int i = 0; i < n; ++i) {
+        GiNaC::ex r = -bracket(i, 0);
+        for (int c = 0; c < m; ++c) r += rho(i, c) * C(c, 0);
+        if (!GiNaC::normal(r).is_zero())
+          fail("structure", root_,
+               "the bracket [" + d.slotNames[d.layout.velocity(a)] + ", " +
+                   d.slotNames[d.layout.velocity(b)] +
+                   "] of the anchor's columns is not in their span, so the structure "
+                   "functions cannot be derived from the anchor: give `structure`");
+      }
+      for (int c = 0; c < m; ++c) {
+        const GiNaC::ex value = GiNaC::normal(C(c, 0));
+        if (value.is_zero()) continue;
+        StructureTerm term;
+        term.a = a;
+        term.b = b;
+        term.c = c;
+        term.value = toModel(value, v.sym, "structure");
+        d.structureConstant &= !v.dependsOnQ(value);
+        d.structure.push_back(std::move(term));
+      }
+    }
+}
+
+// ġ = ∂g/∂t + ∂g/∂q ρ y, and G = ∂g/∂q.
+void Loader::deriveHolonomic(const Variables& v, const GiNaC::matrix& rho) {
+  ModelData& d = *data_;
+  const int n = v.n(), m = v.m();
   const int h = static_cast<int>(d.holonomic.size());
   d.holonomicJacobian.resize(static_cast<size_t>(h) * n);
   for (int c = 0; c < h; ++c) {
-    const GiNaC::ex g = toGinac(d.holonomic[c], sym);
-    GiNaC::ex rate = g.diff(GiNaC::ex_to<GiNaC::symbol>(GiNaC::ex(sym.time())));
+    const GiNaC::ex g = toGinac(d.holonomic[c], v.sym);
+    GiNaC::ex rate = g.diff(GiNaC::ex_to<GiNaC::symbol>(GiNaC::ex(v.sym.time())));
     for (int i = 0; i < n; ++i) {
-      const GiNaC::ex dg = g.diff(GiNaC::ex_to<GiNaC::symbol>(q(i)));
-      d.holonomicJacobian[c + h * i] = toModel(dg, d.holonomic[c].key);
+      const GiNaC::ex dg = g.diff(GiNaC::ex_to<GiNaC::symbol>(v.q(i)));
+      d.holonomicJacobian[c + h * i] = toModel(dg, v.sym, d.holonomic[c].key);
       GiNaC::ex qdot = 0;
-      for (int a = 0; a < m; ++a) qdot += rho(i, a) * y(a);
+      for (int a = 0; a < m; ++a) qdot += rho(i, a) * v.y(a);
       rate += dg * qdot;
     }
-    d.holonomicRate.push_back(toModel(rate, d.holonomic[c].key));
+    d.holonomicRate.push_back(toModel(rate, v.sym, d.holonomic[c].key));
   }
-  info_.constantStructure = d.structureConstant;
-  // A moving frame worth viewing from is one that moves: it depends on t or the state.
-  auto moves = [&](const Expression& e) {
-    if (e.empty()) return false;
-    const GiNaC::ex x = toGinac(e, sym);
-    if (x.has(sym.time())) return true;
-    for (int i = 0; i < n; ++i)
-      if (x.has(q(i))) return true;
-    for (int a = 0; a < m; ++a)
-      if (x.has(y(a))) return true;
-    return false;
-  };
-  for (const SceneRotation& r : d.scene.movingFrame) {
-    bool any = moves(r.angle);
-    for (const auto& e : r.quaternion) any |= moves(e);
-    for (const auto& e : r.axis) any |= moves(e);
+}
+
+// A moving frame worth viewing from is one that moves: it depends on t or the state.
+void Loader::findMovingFrame(const Variables& v) {
+  for (const SceneRotation& r : data_->scene.movingFrame) {
+    bool any = movesWithState(v, r.angle);
+    for (const auto& e : r.quaternion) any |= movesWithState(v, e);
+    for (const auto& e : r.axis) any |= movesWithState(v, e);
     info_.editing.movingFrame |= any;
   }
 }
@@ -1220,7 +1388,8 @@ void Loader::checkRegular(const std::shared_ptr<const FormulaSystem>& system) co
   }
 }
 
-std::shared_ptr<const FormulaSystem> Loader::load() {
+// The file as YAML: UTF-8 text without NUL bytes, nested a few levels, each key once, a map.
+void Loader::parseYaml() {
   if (const size_t nul = text_.find('\0'); nul != std::string::npos) {
     const SourcePosition p = positionOf(nul);
     throw ModelError(file_, "", p.line, p.column,
@@ -1241,29 +1410,21 @@ std::shared_ptr<const FormulaSystem> Loader::load() {
                      root_.IsNull()
                          ? "the file is empty (expected a model: format, version, name, …)"
                          : "expected a map of keys (format, version, name, …)");
-  readHeader();
-  readParameters();
-  readNames();
-  readDefinitions();
-  readDynamics();
-  readInitial();
-  readScene();
-  readLabels();
-  unitsIntoLabels();
-  derive();
-  // The equations text shown in the app: the file's formulas.
+}
+
+// The equations text shown in the app: the file's formulas.
+std::string Loader::equationsText() const {
   std::string eq = "L = " + data_->lagrangian.text;
   for (size_t c = 0; c < data_->constraints.size(); ++c)
     eq += "\nΦ" + std::to_string(c + 1) + " = " + data_->constraints[c].text + " = 0";
   for (size_t c = 0; c < data_->holonomic.size(); ++c)
     eq += "\ng" + std::to_string(c + 1) + " = " + data_->holonomic[c].text + " = 0";
-  info_.equations = eq;
-  if (info_.initialization.empty())
-    info_.initialization = info_.constraintCount + info_.holonomicCount > 0
-                               ? "Inconsistent initial velocities are completed keeping " +
-                                     joined(info_.independentVelocities) +
-                                     " (least change in kinetic energy)."
-                               : "Every initial velocity is free.";
+  return eq;
+}
+
+// What evaluation needs to know of the expressions: the most nodes of any (the scratch
+// size, ModelData::maxNodes) and how many definitions each group reads.
+void Loader::measureExpressions() {
   size_t& most = data_->maxNodes;
   auto grow = [&](const Expression& e) { most = std::max(most, e.nodes.size()); };
   auto growAll = [&](const std::vector<Expression>& v) {
@@ -1314,6 +1475,28 @@ std::shared_ptr<const FormulaSystem> Loader::load() {
     needs.structure = std::max(needs.structure, definitionsRead(data_->layout, term.value));
   needs.holonomic = std::max(read(data_->holonomic), read(data_->holonomicJacobian));
   needs.singular = read(data_->singular);
+}
+
+std::shared_ptr<const FormulaSystem> Loader::load() {
+  parseYaml();
+  readHeader();
+  readParameters();
+  readNames();
+  readDefinitions();
+  readDynamics();
+  readInitial();
+  readScene();
+  readLabels();
+  unitsIntoLabels();
+  derive();
+  info_.equations = equationsText();
+  if (info_.initialization.empty())
+    info_.initialization = info_.constraintCount + info_.holonomicCount > 0
+                               ? "Inconsistent initial velocities are completed keeping " +
+                                     joined(info_.independentVelocities) +
+                                     " (least change in kinetic energy)."
+                               : "Every initial velocity is free.";
+  measureExpressions();
   auto system = std::make_shared<FormulaSystem>(data_, info_);
   const std::vector<double> defaults = system->defaultParameters();
   if (const std::string why = system->checkParameters(defaults.data()); !why.empty())
@@ -1354,10 +1537,6 @@ bool isModelFilePath(const std::string& path) {
   char buffer[4096] = {};
   in.read(buffer, sizeof buffer - 1);
   return std::string(buffer).find("nonholonomic-lab-system") != std::string::npos;
-}
-
-const FormulaSystem* asFormula(const SystemModel& system) {
-  return dynamic_cast<const FormulaSystem*>(&system);
 }
 
 }  // namespace nh::model

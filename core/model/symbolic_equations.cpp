@@ -12,8 +12,8 @@
 #include <optional>
 
 #include "core/model/derived_equations.h"
+#include "core/model/formula_system.h"
 #include "core/model/model_data.h"
-#include "core/model/model_file.h"
 #include "core/model/symbolic_model.h"
 #include "core/nh/errors.h"
 
@@ -598,42 +598,29 @@ CancelDerivationsWhen::CancelDerivationsWhen(const std::atomic<bool>* flag) : pr
 
 CancelDerivationsWhen::~CancelDerivationsWhen() { tCancel = previous_; }
 
-SymbolicEquations deriveSymbolic(const SystemModel& system, const std::vector<double>& parameters) {
-  std::lock_guard lock(ginacMutex());
-  // The budget of this derivation (restored after it: a derivation may run inside another's
-  // thread only after it, but keep the state per call).
-  struct Budget {
-    std::chrono::steady_clock::time_point deadline = tDeadline;
-    bool overBudget = tOverBudget, tooLarge = tTooLarge;
-    Budget() {
-      tDeadline = std::chrono::steady_clock::now() + std::chrono::seconds(kTimeBudgetSeconds);
-      tOverBudget = tTooLarge = false;
-    }
-    ~Budget() {
-      tDeadline = deadline;
-      tOverBudget = overBudget;
-      tTooLarge = tooLarge;
-    }
-  } budget;
-  SymbolicEquations s;
-  const SystemInfo& info = system.info();
-  s.coordinateNames = info.coordinates;
-  s.velocityNames = info.velocities;
-  const FormulaSystem* formula = asFormula(system);
-  if (formula) {
-    readFormulaSystem(*formula, s);
-  } else {
-    std::vector<double> values = parameters.empty() ? system.defaultParameters() : parameters;
-    if (values.size() != info.parameters.size())
-      throw InputError("system '" + system.name() + "' takes " +
-                       std::to_string(info.parameters.size()) + " parameters, got " +
-                       std::to_string(values.size()));
-    for (const ParameterInfo& p : info.parameters) s.parameterNames.push_back(p.name);
-    readRecordedSystem(system, values, s);
-    if (!s.recorded) return s;
+namespace {
+
+// The budget of one derivation (restored after it: a derivation may run inside another's
+// thread only after it, but keep the state per call).
+struct DerivationBudget {
+  std::chrono::steady_clock::time_point deadline = tDeadline;
+  bool overBudget = tOverBudget, tooLarge = tTooLarge;
+  DerivationBudget() {
+    tDeadline = std::chrono::steady_clock::now() + std::chrono::seconds(kTimeBudgetSeconds);
+    tOverBudget = tTooLarge = false;
   }
+  ~DerivationBudget() {
+    tDeadline = deadline;
+    tOverBudget = overBudget;
+    tTooLarge = tooLarge;
+  }
+  DerivationBudget(const DerivationBudget&) = delete;
+  DerivationBudget& operator=(const DerivationBudget&) = delete;
+};
+
+// What was read simplified: ρ (and whether it is the identity), L, Φ, g and C.
+void simplifyRead(SymbolicEquations& s) {
   const int n = static_cast<int>(s.q.size()), m = static_cast<int>(s.y.size());
-  const int kt = static_cast<int>(s.constraints.size());
   for (int i = 0; i < n; ++i)
     for (int a = 0; a < m; ++a) s.rho(i, a) = simplified(s.rho(i, a), s.order);
   s.identityAnchor = n == m;
@@ -644,7 +631,12 @@ SymbolicEquations deriveSymbolic(const SystemModel& system, const std::vector<do
   for (ex& phi : s.constraints) phi = simplified(phi, s.order);
   for (ex& g : s.holonomic) g = simplified(g, s.order);
   for (auto& c : s.structure) c.value = simplified(c.value, s.order);
+}
 
+// M, F, A and b (symbolic_equations.h).
+void formEquations(SymbolicEquations& s) {
+  const int n = static_cast<int>(s.q.size()), m = static_cast<int>(s.y.size());
+  const int kt = static_cast<int>(s.constraints.size());
   // Total derivative at frozen y along the motion: ∂_t + (ρy)·∂_q (as the engine's `along`).
   std::vector<ex> v(n, 0);
   for (int i = 0; i < n; ++i)
@@ -673,39 +665,75 @@ SymbolicEquations deriveSymbolic(const SystemModel& system, const std::vector<do
     for (int a = 0; a < m; ++a) s.A(c, a) = simplified(s.constraints[c].diff(s.y[a]), s.order);
     s.b(c, 0) = simplified(-along(s.constraints[c]), s.order);
   }
+}
 
+// ẏ and λ from [M −Aᵀ; A 0] [ẏ; λ] = [F; b] when F is complete and the system small enough;
+// otherwise why not. Notes entries too large to simplify.
+void solveExplicit(SymbolicEquations& s) {
+  const int m = static_cast<int>(s.y.size());
+  const int kt = static_cast<int>(s.constraints.size());
   if (tOverBudget || tTooLarge)
     s.notes.push_back("some entries are too large to simplify symbolically (" + capReason() +
                       "): they are shown as derived; the numbers are unaffected");
   if (s.structureOmitted || s.forcesOmitted) {
     s.notSolvedBecause = "F is incomplete (see the notes)";
-  } else if (tOverBudget) {
+    return;
+  }
+  if (tOverBudget) {
     s.notSolvedBecause = tooLargeReason();
-  } else if (m + kt > kSolveMaxSize) {
+    return;
+  }
+  if (m + kt > kSolveMaxSize) {
     s.notSolvedBecause = "the linear system has " + std::to_string(m + kt) + " unknowns (at most " +
                          std::to_string(kSolveMaxSize) + " are solved symbolically)";
-  } else {
-    // [M −Aᵀ; A 0] [ẏ; λ] = [F; b]
-    const int N = m + kt;
-    std::vector<std::vector<ex>> K(N, std::vector<ex>(N, 0));
-    std::vector<ex> r(N);
-    for (int a = 0; a < m; ++a) {
-      for (int b = 0; b < m; ++b) K[a][b] = s.M(a, b);
-      for (int c = 0; c < kt; ++c) K[a][m + c] = -s.A(c, a);
-      r[a] = s.F(a, 0);
-    }
-    for (int c = 0; c < kt; ++c) {
-      for (int a = 0; a < m; ++a) K[m + c][a] = s.A(c, a);
-      r[m + c] = s.b(c, 0);
-    }
-    if (const auto x = solveLinear(std::move(K), std::move(r), s.order, s.notSolvedBecause)) {
-      s.solved = true;
-      s.ydot = matrix(m, 1);
-      s.lambda = matrix(std::max(kt, 1), 1);
-      for (int a = 0; a < m; ++a) s.ydot(a, 0) = (*x)[a];
-      for (int c = 0; c < kt; ++c) s.lambda(c, 0) = (*x)[m + c];
-    }
+    return;
   }
+  const int N = m + kt;
+  std::vector<std::vector<ex>> K(N, std::vector<ex>(N, 0));
+  std::vector<ex> r(N);
+  for (int a = 0; a < m; ++a) {
+    for (int b = 0; b < m; ++b) K[a][b] = s.M(a, b);
+    for (int c = 0; c < kt; ++c) K[a][m + c] = -s.A(c, a);
+    r[a] = s.F(a, 0);
+  }
+  for (int c = 0; c < kt; ++c) {
+    for (int a = 0; a < m; ++a) K[m + c][a] = s.A(c, a);
+    r[m + c] = s.b(c, 0);
+  }
+  if (const auto x = solveLinear(std::move(K), std::move(r), s.order, s.notSolvedBecause)) {
+    s.solved = true;
+    s.ydot = matrix(m, 1);
+    s.lambda = matrix(std::max(kt, 1), 1);
+    for (int a = 0; a < m; ++a) s.ydot(a, 0) = (*x)[a];
+    for (int c = 0; c < kt; ++c) s.lambda(c, 0) = (*x)[m + c];
+  }
+}
+
+}  // namespace
+
+SymbolicEquations deriveSymbolic(const SystemModel& system, const std::vector<double>& parameters) {
+  std::lock_guard lock(ginacMutex());
+  const DerivationBudget budget;
+  SymbolicEquations s;
+  const SystemInfo& info = system.info();
+  s.coordinateNames = info.coordinates;
+  s.velocityNames = info.velocities;
+  const FormulaSystem* formula = asFormula(system);
+  if (formula) {
+    readFormulaSystem(*formula, s);
+  } else {
+    std::vector<double> values = parameters.empty() ? system.defaultParameters() : parameters;
+    if (values.size() != info.parameters.size())
+      throw InputError("system '" + system.name() + "' takes " +
+                       std::to_string(info.parameters.size()) + " parameters, got " +
+                       std::to_string(values.size()));
+    for (const ParameterInfo& p : info.parameters) s.parameterNames.push_back(p.name);
+    readRecordedSystem(system, values, s);
+    if (!s.recorded) return s;
+  }
+  simplifyRead(s);
+  formEquations(s);
+  solveExplicit(s);
   return s;
 }
 

@@ -108,25 +108,94 @@ std::string withoutThrower(const std::string& what) {
   return at == std::string::npos ? what : what.substr(at + 4);
 }
 
-}  // namespace
+// A model function of one argument applied in GiNaC.
+GiNaC::ex applyFunction(Op op, const GiNaC::ex& x) {
+  switch (op) {
+    case Op::Sin:
+      return GiNaC::sin(x);
+    case Op::Cos:
+      return GiNaC::cos(x);
+    case Op::Tan:
+      return GiNaC::tan(x);
+    case Op::Asin:
+      return GiNaC::asin(x);
+    case Op::Acos:
+      return GiNaC::acos(x);
+    case Op::Atan:
+      return GiNaC::atan(x);
+    case Op::Sinh:
+      return GiNaC::sinh(x);
+    case Op::Cosh:
+      return GiNaC::cosh(x);
+    case Op::Tanh:
+      return GiNaC::tanh(x);
+    case Op::Exp:
+      return GiNaC::exp(x);
+    case Op::Log:
+      return GiNaC::log(x);
+    case Op::Sqrt:
+      return GiNaC::sqrt(x);
+    case Op::Abs:
+      return GiNaC::abs(x);
+    default:
+      throw std::logic_error("toGinac: not a function of one argument");
+  }
+}
 
-GiNaC::ex toGinac(const Expression& expression, const SymbolTable& symbols) {
-  // A node's value; a sum or product still being collected (each node of a parsed
-  // expression is read once, so a chain a + b + c + … grows one vector in place).
+// Converts a parsed expression node by node. A node's value may be a sum or product still
+// being collected: each node of a parsed expression is read once, so a chain a + b + c + …
+// grows one vector in place.
+class GinacBuilder {
+ public:
+  GinacBuilder(const Expression& expression, const SymbolTable& symbols)
+      : expression_(expression),
+        symbols_(symbols),
+        nodes_(expression.nodes),
+        uses_(nodes_.size(), 0),
+        values_(nodes_.size()) {
+    for (const Node& n : nodes_) {
+      if (n.a >= 0) ++uses_[n.a];
+      if (n.b >= 0) ++uses_[n.b];
+    }
+  }
+
+  GiNaC::ex build() {
+    for (size_t i = 0; i < nodes_.size(); ++i) {
+      const Node& n = nodes_[i];
+      try {
+        convert(n, values_[i]);
+        if (i + 1 == nodes_.size()) value(static_cast<int>(i));
+      } catch (const ModelError&) {
+        throw;
+      } catch (const std::exception& e) {  // GiNaC: a pole or a division by zero
+        // A quotient is placed at its divisor, anything else where it starts.
+        const SourcePosition p =
+            placeIn(expression_, n.op == Op::Div ? nodes_[n.b].offset : n.offset);
+        throw ModelError(symbols_.fileName, expression_.key, p.line, p.column,
+                         "undefined: " + withoutThrower(e.what()) +
+                             " (every part of an expression must be finite for the symbolic "
+                             "derivations)");
+      }
+    }
+    return values_.empty() ? GiNaC::ex(0) : values_.back().e;
+  }
+
+ private:
   struct Value {
     GiNaC::ex e;
     GiNaC::exvector terms;    // a pending sum (when non-empty)
     GiNaC::exvector factors;  // a pending product (when non-empty)
   };
-  const std::vector<Node>& nodes = expression.nodes;
-  std::vector<int> uses(nodes.size(), 0);
-  for (const Node& n : nodes) {
-    if (n.a >= 0) ++uses[n.a];
-    if (n.b >= 0) ++uses[n.b];
-  }
-  std::vector<Value> v(nodes.size());
-  auto value = [&](int i) -> const GiNaC::ex& {
-    Value& x = v[i];
+
+  const Expression& expression_;
+  const SymbolTable& symbols_;
+  const std::vector<Node>& nodes_;
+  std::vector<int> uses_;  // how many nodes read each node
+  std::vector<Value> values_;
+
+  // Node i's value, a pending sum or product built first.
+  const GiNaC::ex& value(int i) {
+    Value& x = values_[i];
     if (!x.terms.empty()) {
       x.e = GiNaC::add(std::move(x.terms));
       x.terms.clear();
@@ -135,121 +204,81 @@ GiNaC::ex toGinac(const Expression& expression, const SymbolTable& symbols) {
       x.factors.clear();
     }
     return x.e;
-  };
+  }
+
   // The pending sum (product) of operand i, taken over when i is read only here.
-  auto pending = [&](int i, bool sum) {
+  GiNaC::exvector pending(int i, bool sum) {
     GiNaC::exvector out;
-    Value& x = v[i];
+    Value& x = values_[i];
     GiNaC::exvector& list = sum ? x.terms : x.factors;
-    if (uses[i] == 1 && !list.empty()) {
+    if (uses_[i] == 1 && !list.empty()) {
       out = std::move(list);
       list.clear();
     } else {
       out.push_back(value(i));
     }
     return out;
-  };
-  for (size_t i = 0; i < nodes.size(); ++i) {
-    const Node& n = nodes[i];
-    Value& r = v[i];
-    try {
-      switch (n.op) {
-        case Op::Number:
-          r.e = exactNumber(n.value);
-          break;
-        case Op::Slot: {
-          // Definitions are inlined (the table holds the ones converted so far).
-          const int d = n.slot - symbols.firstDefinition;
-          if (d >= 0 && d < static_cast<int>(symbols.definitions.size()))
-            r.e = symbols.definitions[d];
-          else
-            r.e = symbols.bySlot.at(n.slot);
-          break;
-        }
-        case Op::Neg:
-          r.e = -value(n.a);
-          break;
-        case Op::Add:
-        case Op::Sub: {
-          GiNaC::exvector terms = pending(n.a, true);
-          terms.push_back(n.op == Op::Add ? value(n.b) : -value(n.b));
-          r.terms = std::move(terms);
-          break;
-        }
-        case Op::Mul:
-        case Op::Div: {
-          GiNaC::exvector factors = pending(n.a, false);
-          factors.push_back(n.op == Op::Mul ? value(n.b) : GiNaC::pow(value(n.b), -1));
-          r.factors = std::move(factors);
-          break;
-        }
-        case Op::Pow: {
-          // A number to a large integer power in floating point: 9^9^9 exactly would take
-          // hundreds of megabytes (the file's double evaluation rounds it the same way).
-          const GiNaC::ex& base = value(n.a);
-          const GiNaC::ex& exponent = value(n.b);
-          const bool huge = GiNaC::is_a<GiNaC::numeric>(base) &&
-                            GiNaC::is_a<GiNaC::numeric>(exponent) &&
-                            GiNaC::abs(GiNaC::ex_to<GiNaC::numeric>(exponent)) > 1024;
-          r.e = GiNaC::pow(huge ? GiNaC::evalf(base) : base, exponent);
-          break;
-        }
-        case Op::Sin:
-          r.e = GiNaC::sin(value(n.a));
-          break;
-        case Op::Cos:
-          r.e = GiNaC::cos(value(n.a));
-          break;
-        case Op::Tan:
-          r.e = GiNaC::tan(value(n.a));
-          break;
-        case Op::Asin:
-          r.e = GiNaC::asin(value(n.a));
-          break;
-        case Op::Acos:
-          r.e = GiNaC::acos(value(n.a));
-          break;
-        case Op::Atan:
-          r.e = GiNaC::atan(value(n.a));
-          break;
-        case Op::Atan2:
-          r.e = GiNaC::atan2(value(n.a), value(n.b));
-          break;
-        case Op::Sinh:
-          r.e = GiNaC::sinh(value(n.a));
-          break;
-        case Op::Cosh:
-          r.e = GiNaC::cosh(value(n.a));
-          break;
-        case Op::Tanh:
-          r.e = GiNaC::tanh(value(n.a));
-          break;
-        case Op::Exp:
-          r.e = GiNaC::exp(value(n.a));
-          break;
-        case Op::Log:
-          r.e = GiNaC::log(value(n.a));
-          break;
-        case Op::Sqrt:
-          r.e = GiNaC::sqrt(value(n.a));
-          break;
-        case Op::Abs:
-          r.e = GiNaC::abs(value(n.a));
-          break;
+  }
+
+  void convert(const Node& n, Value& r) {
+    switch (n.op) {
+      case Op::Number:
+        r.e = exactNumber(n.value);
+        break;
+      case Op::Slot: {
+        // Definitions are inlined (the table holds the ones converted so far).
+        const int d = n.slot - symbols_.firstDefinition;
+        if (d >= 0 && d < static_cast<int>(symbols_.definitions.size()))
+          r.e = symbols_.definitions[d];
+        else
+          r.e = symbols_.bySlot.at(n.slot);
+        break;
       }
-      if (i + 1 == nodes.size()) value(static_cast<int>(i));
-    } catch (const ModelError&) {
-      throw;
-    } catch (const std::exception& e) {  // GiNaC: a pole or a division by zero
-      // A quotient is placed at its divisor, anything else where it starts.
-      const SourcePosition p = placeIn(expression, n.op == Op::Div ? nodes[n.b].offset : n.offset);
-      throw ModelError(symbols.fileName, expression.key, p.line, p.column,
-                       "undefined: " + withoutThrower(e.what()) +
-                           " (every part of an expression must be finite for the symbolic "
-                           "derivations)");
+      case Op::Neg:
+        r.e = -value(n.a);
+        break;
+      case Op::Add:
+      case Op::Sub: {
+        GiNaC::exvector terms = pending(n.a, true);
+        terms.push_back(n.op == Op::Add ? value(n.b) : -value(n.b));
+        r.terms = std::move(terms);
+        break;
+      }
+      case Op::Mul:
+      case Op::Div: {
+        GiNaC::exvector factors = pending(n.a, false);
+        factors.push_back(n.op == Op::Mul ? value(n.b) : GiNaC::pow(value(n.b), -1));
+        r.factors = std::move(factors);
+        break;
+      }
+      case Op::Pow: {
+        const GiNaC::ex& base = value(n.a);
+        const GiNaC::ex& exponent = value(n.b);
+        r.e = power(base, exponent);
+        break;
+      }
+      case Op::Atan2:
+        r.e = GiNaC::atan2(value(n.a), value(n.b));
+        break;
+      default:
+        r.e = applyFunction(n.op, value(n.a));
+        break;
     }
   }
-  return v.empty() ? GiNaC::ex(0) : v.back().e;
+
+  // A number to a large integer power in floating point: 9^9^9 exactly would take hundreds
+  // of megabytes (the file's double evaluation rounds it the same way).
+  static GiNaC::ex power(const GiNaC::ex& base, const GiNaC::ex& exponent) {
+    const bool huge = GiNaC::is_a<GiNaC::numeric>(base) && GiNaC::is_a<GiNaC::numeric>(exponent) &&
+                      GiNaC::abs(GiNaC::ex_to<GiNaC::numeric>(exponent)) > 1024;
+    return GiNaC::pow(huge ? GiNaC::evalf(base) : base, exponent);
+  }
+};
+
+}  // namespace
+
+GiNaC::ex toGinac(const Expression& expression, const SymbolTable& symbols) {
+  return GinacBuilder(expression, symbols).build();
 }
 
 namespace {

@@ -1,23 +1,23 @@
-// A constrained Lagrangian system on a Lie algebroid, described once, generically over the
-// scalar type (theory §1). The engine (dynamics.h) derives every derivative it needs by
-// automatic differentiation; a system only states its functions.
+// A mechanical system as the engine sees it (theory §1): a Lagrangian system with constraints
+// on a Lie algebroid, stating only its functions. The equations of motion (dynamics.h) take
+// every derivative from them: by jets (autodiff.h) or from their recording on a tape (symbolic.h).
 //
-// A definition `Def` is a struct of static functions (see core/systems/*.cpp):
-//   static SystemInfo info();
-//   template <class S> static void anchor(const double* p, const S* q, S* rho);   // rho: n×m
-//   col-major, zeroed template <class S> static S lagrangian(const double* p, const S& t, const S*
-//   q, const S* y);
-// and optionally
-//   template <class S> static void constraints(const double* p, const S& t, const S* q, const S* y,
-//   S* phi); // k template <class S> static void holonomic(const double* p, const S& t, const S* q,
-//   S* g);               // h static void structure(const double* p, const double* q, double* C);
-//   // C[γ + m(α + mβ)] = C^γ_{αβ}, zeroed static void force(const double* p, double t, const
-//   double* q, const double* y, double* Q);  // m, zeroed static void scene(const double* p, double
-//   t, const double* q, const double* y,
-//                     const double* lambda, SceneFrame& frame);
-// `makeSystem<Def>()` turns it into a SystemModel. Anything able to evaluate these functions
-// over double, Jet1, Jet2, Sym and Tangent<·> (an expression interpreter, say) can derive from
-// SystemModel directly.
+// SystemModel is that description behind one interface, for the engine and every front end:
+// SystemInfo (names, parameters, default state, labels, scene editing) and, for parameters p,
+// time t, coordinates q (n) and velocities y (m), the anchor ρ(q) (n×m, column-major; q̇ = ρ y),
+// the Lagrangian L(t, q, y), the k constraints Φ(t, q, y) = 0 followed by ġ of the h holonomic
+// constraints g(t, q) = 0, optionally the structure functions C^γ_{αβ}(q) (C[γ + m(α + mβ)])
+// and a generalised force Q(t, q, y), where the equations are singular, and the scene to draw.
+// Each is evaluated over double and, where the engine differentiates it, over Jet1, Jet2 or Sym.
+//
+// A C++ system (core/systems/*.cpp) is a struct `Def` of static functions that makeSystem<Def>()
+// wraps in DefinedSystem, which zeroes ρ, C and Q before Def fills them and derives ġ and ∂g/∂q
+// from g. Def has info() and templates anchor(p, q, rho) and lagrangian(p, t, q, y); it may add
+// templates constraints(p, t, q, y, phi) and holonomic(p, t, q, g), structure(p, q, C) and
+// force(p, t, q, y, Q) (taped too when written as templates), scene(p, t, q, y, lambda, frame),
+// singularities(p, t, q, y, s), checkParameters(p) and continuousValue(parameter, p, t, q, y).
+// Anything else able to evaluate these functions over each scalar type derives from SystemModel
+// directly, as the model files' FormulaSystem (core/model/formula_system.h) does.
 #pragma once
 
 #include <Eigen/Geometry>

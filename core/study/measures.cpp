@@ -79,6 +79,125 @@ std::string joined(const std::vector<std::string>& names) {
   return out;
 }
 
+// A measure's definition: "NAME=EXPR" split at its first '=' (the expression syntax has no
+// '='), or "EXPR" alone with no name.
+struct Definition {
+  std::string name, text;
+  size_t base = 0;  // where text starts in the definition
+};
+
+Definition splitDefinition(const std::string& definition) {
+  Definition d{"", definition};
+  const size_t equals = definition.find('=');
+  if (equals == std::string::npos) return d;
+  d.name = definition.substr(0, equals);
+  d.text = definition.substr(equals + 1);
+  d.base = equals + 1;
+  bool valid = !d.name.empty() && isNameStart(d.name[0]);
+  for (char c : d.name) valid = valid && isNameChar(c);
+  if (!valid)
+    throw InputError("measure '" + echoInput(definition) + "': the name before '=' must be " +
+                     "letters, digits and '_', starting with a letter or '_', got '" +
+                     echoInput(d.name) + "'");
+  return d;
+}
+
+// A problem at character `at` of a definition's text: throws InputError naming the
+// definition, the problem and its place in the definition.
+class DefinitionError {
+ public:
+  DefinitionError(const std::string& definition, size_t base)
+      : definition_(definition), base_(base) {}
+  [[noreturn]] void operator()(size_t at, const std::string& message) const {
+    throw InputError("measure '" + echoInput(definition_) + "': " + message + " at character " +
+                     std::to_string(base_ + at + 1));
+  }
+
+ private:
+  const std::string& definition_;
+  size_t base_;
+};
+
+// The outer expression reads each summary through a placeholder name; `shifts` maps an
+// offset in it back to the text (placeholder start, its length, the call's length).
+struct OuterText {
+  struct Shift {
+    size_t outerBegin, outerLength, textBegin, textLength;
+  };
+  std::string text;
+  std::vector<Shift> shifts;
+  std::vector<int> summaryIndex;  // placeholder k -> the summary's index
+
+  size_t textOffset(int outerOffset) const {
+    long delta = 0;
+    for (const Shift& s : shifts) {
+      if (static_cast<size_t>(outerOffset) < s.outerBegin) break;
+      if (static_cast<size_t>(outerOffset) < s.outerBegin + s.outerLength) return s.textBegin;
+      delta += static_cast<long>(s.textLength) - static_cast<long>(s.outerLength);
+    }
+    return static_cast<size_t>(outerOffset + delta);
+  }
+};
+
+// `text` with each summary call replaced by its placeholder. `addSummary(kind, inner)` parses
+// a call's argument (throwing ExpressionError) and returns the index of its summary.
+template <class AddSummary>
+OuterText replaceSummaries(const std::string& text, const DefinitionError& fail,
+                           AddSummary&& addSummary) {
+  OuterText outer;
+  size_t at = 0;
+  try {
+    for (Call call = findCall(text, 0); call.begin != std::string::npos;
+         call = findCall(text, at)) {
+      outer.text += text.substr(at, call.begin - at);
+      const std::string inner = text.substr(call.open + 1, call.close - call.open - 1);
+      int index = -1;
+      try {
+        const Call nested = findCall(inner, 0);
+        if (nested.begin != std::string::npos)
+          fail(call.open + 1 + nested.begin, "a summary inside a summary (each of " +
+                                                 std::string(kSummaryList) +
+                                                 " takes an expression of the columns)");
+        index = addSummary(call.kind, inner);
+      } catch (const model::ExpressionError& e) {
+        fail(call.open + 1 + static_cast<size_t>(std::max(0, e.offset())), e.what());
+      }
+      const std::string placeholder = placeholderName(outer.summaryIndex.size());
+      outer.shifts.push_back(
+          {outer.text.size(), placeholder.size(), call.begin, call.close + 1 - call.begin});
+      outer.summaryIndex.push_back(index);
+      outer.text += placeholder;
+      at = call.close + 1;
+    }
+  } catch (const model::ExpressionError& e) {  // an unclosed call
+    fail(static_cast<size_t>(e.offset()), e.what());
+  }
+  outer.text += text.substr(at);
+  return outer;
+}
+
+// The outer expression: it reads the summaries through their placeholders, and no column
+// outside a summary.
+model::Expression parseOuter(const OuterText& outer, const std::vector<std::string>& columns,
+                             const DefinitionError& fail) {
+  model::NameResolver placeholders{
+      [&](const std::string& word) -> int {
+        for (size_t k = 0; k < outer.summaryIndex.size(); ++k)
+          if (word == placeholderName(k)) return outer.summaryIndex[k];
+        for (const auto& column : columns)
+          if (word == column)
+            throw model::ExpressionError(
+                -1, "the column '" + column + "' is read through a summary: " + kSummaryList);
+        return -1;
+      },
+      [] { return std::string(kSummaryList) + " of the output columns"; }};
+  try {
+    return model::parseExpression(outer.text, placeholders);
+  } catch (const model::ExpressionError& e) {
+    fail(outer.textOffset(std::max(0, e.offset())), e.what());
+  }
+}
+
 }  // namespace
 
 MeasureSet::MeasureSet(const std::vector<std::string>& definitions,
@@ -91,99 +210,27 @@ MeasureSet::MeasureSet(const std::vector<std::string>& definitions,
                                   [&columns] { return joined(columns); }};
 
   for (const std::string& definition : definitions) {
-    // "NAME=EXPR": the expression syntax has no '=', so the first one separates a name.
-    const size_t equals = definition.find('=');
-    std::string name, text = definition;
-    size_t base = 0;  // where text starts in the definition
-    if (equals != std::string::npos) {
-      name = definition.substr(0, equals);
-      text = definition.substr(equals + 1);
-      base = equals + 1;
-      bool valid = !name.empty() && isNameStart(name[0]);
-      for (char c : name) valid = valid && isNameChar(c);
-      if (!valid)
-        throw InputError("measure '" + echoInput(definition) + "': the name before '=' must be " +
-                         "letters, digits and '_', starting with a letter or '_', got '" +
-                         echoInput(name) + "'");
-    }
-    auto fail = [&](size_t at, const std::string& message) {
-      throw InputError("measure '" + echoInput(definition) + "': " + message + " at character " +
-                       std::to_string(base + at + 1));
-    };
-    // The outer expression reads each summary through a placeholder name; `shifts` maps an
-    // offset in it back to the text (placeholder start, its length, the call's length).
-    std::string outerText;
-    struct Shift {
-      size_t outerBegin, outerLength, textBegin, textLength;
-    };
-    std::vector<Shift> shifts;
-    std::vector<int> summaryIndex;  // placeholder k -> summaries_ index
-    size_t at = 0;
-    try {
-      for (Call call = findCall(text, 0); call.begin != std::string::npos;
-           call = findCall(text, at)) {
-        outerText += text.substr(at, call.begin - at);
-        const std::string inner = text.substr(call.open + 1, call.close - call.open - 1);
-        try {
-          const Call nested = findCall(inner, 0);
-          if (nested.begin != std::string::npos)
-            fail(call.open + 1 + nested.begin, "a summary inside a summary (each of " +
-                                                   std::string(kSummaryList) +
-                                                   " takes an expression of the columns)");
-          SummaryTerm term{call.kind, model::parseExpression(inner, columnNames)};
+    Definition d = splitDefinition(definition);
+    const DefinitionError fail(definition, d.base);
+    const OuterText outerText =
+        replaceSummaries(d.text, fail, [&](Summary kind, const std::string& inner) {
+          SummaryTerm term{kind, model::parseExpression(inner, columnNames)};
           term.inner.text = inner;
           summaries_.push_back(std::move(term));
-        } catch (const model::ExpressionError& e) {
-          fail(call.open + 1 + static_cast<size_t>(std::max(0, e.offset())), e.what());
-        }
-        const std::string placeholder = placeholderName(summaryIndex.size());
-        shifts.push_back(
-            {outerText.size(), placeholder.size(), call.begin, call.close + 1 - call.begin});
-        summaryIndex.push_back(static_cast<int>(summaries_.size()) - 1);
-        outerText += placeholder;
-        at = call.close + 1;
-      }
-    } catch (const model::ExpressionError& e) {  // an unclosed call
-      fail(static_cast<size_t>(e.offset()), e.what());
-    }
-    outerText += text.substr(at);
-    auto textOffset = [&](int outerOffset) {
-      long delta = 0;
-      for (const Shift& s : shifts) {
-        if (static_cast<size_t>(outerOffset) < s.outerBegin) break;
-        if (static_cast<size_t>(outerOffset) < s.outerBegin + s.outerLength) return s.textBegin;
-        delta += static_cast<long>(s.textLength) - static_cast<long>(s.outerLength);
-      }
-      return static_cast<size_t>(outerOffset + delta);
-    };
-    model::NameResolver placeholders{
-        [&](const std::string& word) -> int {
-          for (size_t k = 0; k < summaryIndex.size(); ++k)
-            if (word == placeholderName(k)) return summaryIndex[k];
-          for (const auto& column : columns)
-            if (word == column)
-              throw model::ExpressionError(
-                  -1, "the column '" + column + "' is read through a summary: " + kSummaryList);
-          return -1;
-        },
-        [] { return std::string(kSummaryList) + " of the output columns"; }};
-    model::Expression outer;
-    try {
-      outer = model::parseExpression(outerText, placeholders);
-    } catch (const model::ExpressionError& e) {
-      fail(textOffset(std::max(0, e.offset())), e.what());
-    }
-    outer.text = text;
-    if (name.empty()) name = text;
+          return static_cast<int>(summaries_.size()) - 1;
+        });
+    model::Expression outer = parseOuter(outerText, columns, fail);
+    outer.text = d.text;
+    if (d.name.empty()) d.name = d.text;
     for (const auto& known : names_)
-      if (known == name)
+      if (known == d.name)
         throw InputError("measure '" + echoInput(definition) + "': a second measure named '" +
-                         echoInput(name) + "' (name it NAME=EXPR)");
+                         echoInput(d.name) + "' (name it NAME=EXPR)");
     for (const auto& summary : summaries_)
       scratchSize_ = std::max(scratchSize_, summary.inner.nodes.size());
     scratchSize_ = std::max(scratchSize_, outer.nodes.size());
-    names_.push_back(name);
-    texts_.push_back(text);
+    names_.push_back(d.name);
+    texts_.push_back(d.text);
     outer_.push_back(std::move(outer));
   }
 }

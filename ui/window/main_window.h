@@ -9,7 +9,7 @@
 #include <memory>
 #include <vector>
 
-#include "core/model/model_file.h"
+#include "core/model/formula_system.h"
 #include "ui/session/scenario_view.h"
 #include "ui/session/session.h"
 #include "ui/window/presentation_mode.h"
