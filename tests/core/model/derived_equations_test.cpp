@@ -270,7 +270,7 @@ namespace {
 // limit). The sanitizer builds skip them: the release suite compares them, and the smaller
 // systems run the same code paths under the sanitizers.
 bool skippedUnderSanitizers(const std::string& name) {
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#if defined(NH_TEST_SANITIZER)
   return name == "whipple_bicycle" || name == "rattleback" || name == "chaplygin_sphere";
 #else
   (void)name;
