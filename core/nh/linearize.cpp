@@ -177,18 +177,13 @@ Eigen::MatrixXd stateJacobian(const EquationsOfMotion& equations, double t, cons
   return jacobianOf(equations, evaluatePieces(equations, t, x));
 }
 
-Linearization linearize(const EquationsOfMotion& equations, double t,
-                        const std::vector<double>& x) {
-  const SystemModel& sys = equations.system();
-  const SystemInfo& info = sys.info();
-  const int n = sys.n(), m = sys.m(), h = sys.h(), kt = sys.constraintsTotal();
-  if (equations.dynamics() != DynamicsKind::Nonholonomic)
-    throw InputError(
-        "linearize works on the nonholonomic equations; the vakonomic ones are not "
-        "supported");
-  if (static_cast<int>(x.size()) < n + m) throw InputError("linearize: state too short");
+namespace {
 
-  std::vector<bool> cyclic(n, false);
+// Which coordinates are cyclic; throws when an attitude quaternion is not (the equations
+// read it).
+std::vector<bool> cyclicCoordinates(const SystemModel& sys) {
+  const SystemInfo& info = sys.info();
+  std::vector<bool> cyclic(sys.n(), false);
   for (int i : sys.cyclicIndices()) cyclic[i] = true;
   for (const QuaternionSlot& qs : info.quaternions)
     for (int i = qs.first; i < qs.first + 4; ++i)
@@ -198,45 +193,47 @@ Linearization linearize(const EquationsOfMotion& equations, double t,
                          info.coordinates[qs.first + 2] + " " + info.coordinates[qs.first + 3] +
                          "), a unit quaternion: linearize reduces only systems whose attitude "
                          "is cyclic");
+  return cyclic;
+}
 
-  // Where the equations are not defined (the system's singular points) there is nothing to
-  // linearise.
-  if (const int count = static_cast<int>(info.singularities.size()); count > 0) {
-    std::vector<double> s(count);
-    sys.singularities(equations.parameters().data(), t, x.data(), x.data() + n, s.data());
-    for (int i = 0; i < count; ++i)
-      if (!(s[i] > 0))
-        throw InputError("'" + sys.name() +
-                         "' is at a singular point here: " + info.singularities[i]);
-  }
+// Where the equations are not defined (the system's singular points) there is nothing to
+// linearise.
+void refuseSingularPoint(const EquationsOfMotion& equations, double t,
+                         const std::vector<double>& x) {
+  const SystemModel& sys = equations.system();
+  const SystemInfo& info = sys.info();
+  const int count = static_cast<int>(info.singularities.size());
+  if (count == 0) return;
+  std::vector<double> s(count);
+  sys.singularities(equations.parameters().data(), t, x.data(), x.data() + sys.n(), s.data());
+  for (int i = 0; i < count; ++i)
+    if (!(s[i] > 0))
+      throw InputError("'" + sys.name() +
+                       "' is at a singular point here: " + info.singularities[i]);
+}
 
-  // Coordinates fixed by the holonomic constraints.
-  std::vector<int> dependentQ = sys.dependentIndices();
-  Eigen::MatrixXd G(h, n);
-  if (h > 0) {
-    sys.holonomicJacobian(equations.parameters().data(), t, x.data(), G.data());
-    if (dependentQ.empty()) {
-      std::vector<int> candidates;
-      for (int i = 0; i < n; ++i)
-        if (!cyclic[i]) candidates.push_back(i);
-      dependentQ = pivotColumns(G, candidates);
-      if (dependentQ.empty())
-        throw InputError("the holonomic constraints of '" + sys.name() +
-                         "' cannot be solved for coordinates at this state");
-    }
-  }
-  std::vector<bool> isDependentQ(n, false);
-  for (int i : dependentQ) isDependentQ[i] = true;
-  std::vector<int> keptQ;
-  for (int i = 0; i < n; ++i)
-    if (!cyclic[i] && !isDependentQ[i]) keptQ.push_back(i);
+// The coordinates fixed by the holonomic constraints (G = ∂g/∂q, h rows): the declared ones,
+// or chosen among the non-cyclic ones by pivoting.
+std::vector<int> dependentCoordinates(const SystemModel& sys, const Eigen::MatrixXd& G,
+                                      const std::vector<bool>& cyclic) {
+  std::vector<int> dependent = sys.dependentIndices();
+  if (sys.h() == 0 || !dependent.empty()) return dependent;
+  std::vector<int> candidates;
+  for (int i = 0; i < sys.n(); ++i)
+    if (!cyclic[i]) candidates.push_back(i);
+  dependent = pivotColumns(G, candidates);
+  if (dependent.empty())
+    throw InputError("the holonomic constraints of '" + sys.name() +
+                     "' cannot be solved for coordinates at this state");
+  return dependent;
+}
 
-  const Pieces P = evaluatePieces(equations, t, x.data());
-  Eigen::VectorXd ydot;
-  const Eigen::MatrixXd J = jacobianOf(equations, P, &ydot);
-
-  // Velocities: the independent ones are kept; kt of the others (by pivoting on A) are
-  // solved for; any left over are kept as well.
+// The velocities solved for by the constraints: kt of the dependent ones (by pivoting on A);
+// the independent ones, and any dependent ones left over, are kept.
+std::vector<int> dependentVelocities(const SystemModel& sys, const Eigen::MatrixXd& A) {
+  const SystemInfo& info = sys.info();
+  const int m = sys.m();
+  if (sys.constraintsTotal() == 0) return {};
   std::vector<bool> independent(m, false);
   for (const std::string& name : info.independentVelocities)
     for (int a = 0; a < m; ++a)
@@ -244,66 +241,168 @@ Linearization linearize(const EquationsOfMotion& equations, double t,
   std::vector<int> others;
   for (int a = 0; a < m; ++a)
     if (!independent[a]) others.push_back(a);
-  std::vector<int> dependentY;
-  if (kt > 0) {
-    dependentY = pivotColumns(P.A, others);
-    if (dependentY.empty()) {
-      std::vector<std::string> names;
-      for (int a : others) names.push_back(info.velocities[a]);
-      throw InputError("the constraints of '" + sys.name() +
-                       "' cannot be solved for its dependent velocities (" +
-                       (names.empty() ? std::string("none") : joinNames(names)) +
-                       ") at this state");
-    }
+  std::vector<int> dependent = pivotColumns(A, others);
+  if (dependent.empty()) {
+    std::vector<std::string> names;
+    for (int a : others) names.push_back(info.velocities[a]);
+    throw InputError("the constraints of '" + sys.name() +
+                     "' cannot be solved for its dependent velocities (" +
+                     (names.empty() ? std::string("none") : joinNames(names)) + ") at this state");
   }
-  std::vector<bool> isDependentY(m, false);
-  for (int a : dependentY) isDependentY[a] = true;
-  std::vector<int> keptY;
-  for (int a = 0; a < m; ++a)
-    if (!isDependentY[a]) keptY.push_back(a);
+  return dependent;
+}
 
-  const int nq = static_cast<int>(keptQ.size()), ny = static_cast<int>(keptY.size());
-  const int r = nq + ny;
-  // Tangent vectors of the constraint manifold: moving the coordinates `qs` and the kept
-  // velocities one at a time, the dependent coordinates and velocities following through
-  // the linearised constraints G δq = 0 and Φ_q δq + A δy = 0.
-  Eigen::FullPivLU<Eigen::MatrixXd> luG, luA;
-  if (h > 0) {
-    Eigen::MatrixXd Gd(h, h);
-    for (int c = 0; c < h; ++c) Gd.col(c) = G.col(dependentQ[c]);
-    luG.compute(Gd);
-    if (!luG.isInvertible())
-      throw InputError("the holonomic constraints of '" + sys.name() +
-                       "' cannot be solved for their dependent coordinates at this state");
-  }
-  if (kt > 0) {
-    Eigen::MatrixXd Ad(kt, kt);
-    for (int c = 0; c < kt; ++c) Ad.col(c) = P.A.col(dependentY[c]);
-    luA.compute(Ad);
-  }
-  Eigen::MatrixXd phiQ(kt, n);
-  for (int i = 0; i < n; ++i) phiQ.col(i) = P.dphi[i];
-  auto tangents = [&](const std::vector<int>& qs, const std::vector<int>& ys) {
-    const int nqs = static_cast<int>(qs.size()), nys = static_cast<int>(ys.size());
-    Eigen::MatrixXd T = Eigen::MatrixXd::Zero(n + m, nqs + nys);
-    for (int c = 0; c < nqs; ++c) T(qs[c], c) = 1;
-    if (h > 0 && nqs > 0) {  // G_d δq_d = −G_k δq_k
-      Eigen::MatrixXd Gk(h, nqs);
-      for (int c = 0; c < nqs; ++c) Gk.col(c) = G.col(qs[c]);
-      const Eigen::MatrixXd dq = -luG.solve(Gk);
-      for (int c = 0; c < h; ++c) T.row(dependentQ[c]).head(nqs) = dq.row(c);
+// 0 … count − 1 without the entries `skip` marks.
+std::vector<int> keptIndices(int count, const std::vector<bool>& skip) {
+  std::vector<int> kept;
+  for (int i = 0; i < count; ++i)
+    if (!skip[i]) kept.push_back(i);
+  return kept;
+}
+
+// Tangent vectors of the constraint manifold: moving coordinates `qs` and kept velocities
+// `ys` one at a time, the dependent coordinates and velocities following through the
+// linearised constraints G δq = 0 and Φ_q δq + A δy = 0.
+class Tangents {
+ public:
+  Tangents(const SystemModel& sys, const Pieces& P, const Eigen::MatrixXd& G,
+           const std::vector<int>& dependentQ, const std::vector<int>& dependentY)
+      : n_(sys.n()),
+        m_(sys.m()),
+        h_(sys.h()),
+        kt_(P.kt),
+        P_(P),
+        G_(G),
+        dependentQ_(dependentQ),
+        dependentY_(dependentY),
+        phiQ_(kt_, n_) {
+    if (h_ > 0) {
+      Eigen::MatrixXd Gd(h_, h_);
+      for (int c = 0; c < h_; ++c) Gd.col(c) = G.col(dependentQ[c]);
+      luG_.compute(Gd);
+      if (!luG_.isInvertible())
+        throw InputError("the holonomic constraints of '" + sys.name() +
+                         "' cannot be solved for their dependent coordinates at this state");
     }
-    for (int c = 0; c < nys; ++c) T(n + ys[c], nqs + c) = 1;
-    if (kt > 0) {  // A_d δy_d = −(Φ_q δq + A_k δy_k)
-      Eigen::MatrixXd rhs = phiQ * T.topRows(n);
-      for (int c = 0; c < nys; ++c) rhs.col(nqs + c) += P.A.col(ys[c]);
-      const Eigen::MatrixXd dy = -luA.solve(rhs);
-      for (int c = 0; c < kt; ++c) T.row(n + dependentY[c]) = dy.row(c);
+    if (kt_ > 0) {
+      Eigen::MatrixXd Ad(kt_, kt_);
+      for (int c = 0; c < kt_; ++c) Ad.col(c) = P.A.col(dependentY[c]);
+      luA_.compute(Ad);
+    }
+    for (int i = 0; i < n_; ++i) phiQ_.col(i) = P.dphi[i];
+  }
+
+  Eigen::MatrixXd operator()(const std::vector<int>& qs, const std::vector<int>& ys) const {
+    const int nqs = static_cast<int>(qs.size()), nys = static_cast<int>(ys.size());
+    Eigen::MatrixXd T = Eigen::MatrixXd::Zero(n_ + m_, nqs + nys);
+    for (int c = 0; c < nqs; ++c) T(qs[c], c) = 1;
+    if (h_ > 0 && nqs > 0) {  // G_d δq_d = −G_k δq_k
+      Eigen::MatrixXd Gk(h_, nqs);
+      for (int c = 0; c < nqs; ++c) Gk.col(c) = G_.col(qs[c]);
+      const Eigen::MatrixXd dq = -luG_.solve(Gk);
+      for (int c = 0; c < h_; ++c) T.row(dependentQ_[c]).head(nqs) = dq.row(c);
+    }
+    for (int c = 0; c < nys; ++c) T(n_ + ys[c], nqs + c) = 1;
+    if (kt_ > 0) {  // A_d δy_d = −(Φ_q δq + A_k δy_k)
+      Eigen::MatrixXd rhs = phiQ_ * T.topRows(n_);
+      for (int c = 0; c < nys; ++c) rhs.col(nqs + c) += P_.A.col(ys[c]);
+      const Eigen::MatrixXd dy = -luA_.solve(rhs);
+      for (int c = 0; c < kt_; ++c) T.row(n_ + dependentY_[c]) = dy.row(c);
     }
     return T;
-  };
-  const Eigen::MatrixXd T = tangents(keptQ, keptY);
+  }
 
+ private:
+  const int n_, m_, h_, kt_;
+  const Pieces& P_;
+  const Eigen::MatrixXd& G_;
+  const std::vector<int>&dependentQ_, &dependentY_;
+  Eigen::MatrixXd phiQ_;  // Φ_q, kt × n
+  Eigen::FullPivLU<Eigen::MatrixXd> luG_, luA_;
+};
+
+// How much the kept rows move when a declared cyclic coordinate moves along the manifold,
+// relative to the Jacobian's entries (the declaration of the cyclic coordinates, checked).
+double cyclicCouplingOf(const SystemModel& sys, const Eigen::MatrixXd& S, const Eigen::MatrixXd& J,
+                        const Tangents& tangents, const std::vector<int>& rows) {
+  if (sys.cyclicIndices().empty()) return 0;
+  double coupling = 0;
+  const Eigen::MatrixXd moved = S * J * tangents(sys.cyclicIndices(), {});
+  for (int c = 0; c < moved.rows(); ++c) {
+    double terms = 1;
+    for (int j = 0; j < J.cols(); ++j) terms = std::max(terms, std::abs(J(rows[c], j)));
+    coupling = std::max(coupling, moved.row(c).cwiseAbs().maxCoeff() / terms);
+  }
+  return coupling;
+}
+
+// The reduced right-hand side (q̇ of the kept coordinates, ẏ of the kept velocities) and
+// whether it is small against the terms of f (|J||x|).
+void setReducedRhs(Linearization& out, const Pieces& P, const Eigen::VectorXd& ydot,
+                   const Eigen::MatrixXd& J, const std::vector<int>& rows,
+                   const std::vector<double>& x) {
+  const int n = P.n, r = static_cast<int>(rows.size());
+  out.reducedRhs.resize(r);
+  double scale = 1;
+  for (int c = 0; c < r; ++c) {
+    out.reducedRhs[c] = rows[c] < n ? P.v[rows[c]] : ydot[rows[c] - n];
+    double terms = 0;
+    for (int j = 0; j < J.cols(); ++j) terms += std::abs(J(rows[c], j) * x[j]);
+    scale = std::max(scale, terms);
+  }
+  out.equilibrium =
+      out.reducedRhs.size() == 0 || out.reducedRhs.cwiseAbs().maxCoeff() <= 1e-9 * scale;
+}
+
+// The eigenvalues of the reduced Jacobian, sorted by real part, then imaginary.
+std::vector<std::complex<double>> sortedEigenvalues(const SystemModel& sys,
+                                                    const Eigen::MatrixXd& jacobian) {
+  std::vector<std::complex<double>> values;
+  if (jacobian.rows() == 0) return values;
+  const Eigen::EigenSolver<Eigen::MatrixXd> es(jacobian, false);
+  if (es.info() != Eigen::Success)
+    throw InputError("the eigenvalues of the linearised equations of '" + sys.name() +
+                     "' did not converge");
+  for (int i = 0; i < jacobian.rows(); ++i) values.push_back(es.eigenvalues()[i]);
+  std::sort(values.begin(), values.end(),
+            [](const std::complex<double>& a, const std::complex<double>& b) {
+              return a.real() != b.real() ? a.real() < b.real() : a.imag() < b.imag();
+            });
+  return values;
+}
+
+}  // namespace
+
+Linearization linearize(const EquationsOfMotion& equations, double t,
+                        const std::vector<double>& x) {
+  const SystemModel& sys = equations.system();
+  const SystemInfo& info = sys.info();
+  const int n = sys.n(), m = sys.m(), h = sys.h();
+  if (equations.dynamics() != DynamicsKind::Nonholonomic)
+    throw InputError(
+        "linearize works on the nonholonomic equations; the vakonomic ones are not "
+        "supported");
+  if (static_cast<int>(x.size()) < n + m) throw InputError("linearize: state too short");
+  const std::vector<bool> cyclic = cyclicCoordinates(sys);
+  refuseSingularPoint(equations, t, x);
+
+  Eigen::MatrixXd G(h, n);
+  if (h > 0) sys.holonomicJacobian(equations.parameters().data(), t, x.data(), G.data());
+  const std::vector<int> dependentQ = dependentCoordinates(sys, G, cyclic);
+  std::vector<bool> skipQ = cyclic;
+  for (int i : dependentQ) skipQ[i] = true;
+  const std::vector<int> keptQ = keptIndices(n, skipQ);
+
+  const Pieces P = evaluatePieces(equations, t, x.data());
+  Eigen::VectorXd ydot;
+  const Eigen::MatrixXd J = jacobianOf(equations, P, &ydot);
+  const std::vector<int> dependentY = dependentVelocities(sys, P.A);
+  std::vector<bool> skipY(m, false);
+  for (int a : dependentY) skipY[a] = true;
+  const std::vector<int> keptY = keptIndices(m, skipY);
+
+  const Tangents tangents(sys, P, G, dependentQ, dependentY);
+  const Eigen::MatrixXd T = tangents(keptQ, keptY);
   Linearization out;
   std::vector<int> rows;
   for (int i : keptQ) {
@@ -315,46 +414,13 @@ Linearization linearize(const EquationsOfMotion& equations, double t,
     out.variables.push_back(info.velocities[a]);
   }
   out.stateIndex = rows;
+  const int r = static_cast<int>(rows.size());
   Eigen::MatrixXd S = Eigen::MatrixXd::Zero(r, n + m);
   for (int c = 0; c < r; ++c) S(c, rows[c]) = 1;
   out.jacobian = S * J * T;
-  // The declaration of the cyclic coordinates, checked: moving one along the manifold must
-  // not move the kept rows.
-  if (!sys.cyclicIndices().empty()) {
-    const Eigen::MatrixXd coupling = S * J * tangents(sys.cyclicIndices(), {});
-    for (int c = 0; c < coupling.rows(); ++c) {
-      double terms = 1;
-      for (int j = 0; j < n + m; ++j) terms = std::max(terms, std::abs(J(rows[c], j)));
-      out.cyclicCoupling =
-          std::max(out.cyclicCoupling, coupling.row(c).cwiseAbs().maxCoeff() / terms);
-    }
-  }
-
-  // The reduced right-hand side: q̇ of the kept coordinates and ẏ of the kept velocities.
-  {
-    out.reducedRhs.resize(r);
-    double scale = 1;  // the size of the terms of f: |J||x|
-    for (int c = 0; c < r; ++c) {
-      out.reducedRhs[c] = rows[c] < n ? P.v[rows[c]] : ydot[rows[c] - n];
-      double terms = 0;
-      for (int j = 0; j < n + m; ++j) terms += std::abs(J(rows[c], j) * x[j]);
-      scale = std::max(scale, terms);
-    }
-    out.equilibrium =
-        out.reducedRhs.size() == 0 || out.reducedRhs.cwiseAbs().maxCoeff() <= 1e-9 * scale;
-  }
-
-  if (r > 0) {
-    const Eigen::EigenSolver<Eigen::MatrixXd> es(out.jacobian, false);
-    if (es.info() != Eigen::Success)
-      throw InputError("the eigenvalues of the linearised equations of '" + sys.name() +
-                       "' did not converge");
-    for (int i = 0; i < r; ++i) out.eigenvalues.push_back(es.eigenvalues()[i]);
-    std::sort(out.eigenvalues.begin(), out.eigenvalues.end(),
-              [](const std::complex<double>& a, const std::complex<double>& b) {
-                return a.real() != b.real() ? a.real() < b.real() : a.imag() < b.imag();
-              });
-  }
+  out.cyclicCoupling = cyclicCouplingOf(sys, S, J, tangents, rows);
+  setReducedRhs(out, P, ydot, J, rows, x);
+  out.eigenvalues = sortedEigenvalues(sys, out.jacobian);
   return out;
 }
 

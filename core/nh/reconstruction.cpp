@@ -12,21 +12,9 @@ namespace nh {
 namespace {
 constexpr int kMaxDepth = 17;  // 2¹⁶ = kMaxReconstructionPieces pieces at the deepest
 using Coordinates = std::bitset<kMaxCoordinates>;
-}  // namespace
 
-ReconstructionPlan planReconstruction(Tape& tape, const SystemModel& sys, int variableCount,
-                                      const std::vector<Sym>& v, const std::vector<Sym>& read) {
-  ReconstructionPlan plan;
-  const int n = sys.n();
-  if (sys.h() > 0) {
-    plan.reason = "holonomic constraints (drift control moves coordinates)";
-    return plan;
-  }
-  if (!sys.info().singularities.empty()) {
-    plan.reason = "singular points are watched on the whole state";
-    return plan;
-  }
-  // The coordinates each tape node depends on (nodes are in topological order).
+// The coordinates each tape node depends on (nodes are in topological order).
+std::vector<Coordinates> coordinateDependencies(const Tape& tape, int n) {
   std::vector<Coordinates> deps(tape.size());
   for (int id = 0; id < tape.size(); ++id) {
     const SymNode& node = tape.at(id);
@@ -38,16 +26,30 @@ ReconstructionPlan planReconstruction(Tape& tape, const SystemModel& sys, int va
     if (node.a >= 0) deps[id] |= deps[node.a];
     if (node.b >= 0) deps[id] |= deps[node.b];
   }
+  return deps;
+}
+
+// Whether the rate v of quaternion coordinate `first + ·` is linear in the quaternion:
+// every second derivative by its four coordinates folds to 0 on the tape.
+bool linearInQuaternion(Tape& tape, const Sym& v, int first) {
+  for (int k = 0; k < 4; ++k) {
+    const Sym d = tape.derivative(v, 1 + first + k);
+    for (int l = 0; l < 4; ++l) {
+      const Sym dd = tape.derivative(d, 1 + first + l);
+      if (!(tape.isConstant(dd.id) && tape.constantValue(dd.id) == 0)) return false;
+    }
+  }
+  return true;
+}
+
+// The candidates for reconstruction (at first the coordinates the dynamics do not read),
+// shrunk to a fixed point: a kept coordinate's rate may not read a candidate; a candidate's
+// rate may read candidates only inside its own quaternion, and linearly there.
+Coordinates shrinkCandidates(Tape& tape, const std::vector<Sym>& v,
+                             const std::vector<Coordinates>& deps,
+                             const std::vector<int>& quaternionOf, Coordinates candidates) {
+  const int n = static_cast<int>(v.size());
   auto of = [&](const Sym& s) { return s.id >= 0 ? deps[s.id] : Coordinates(); };
-  Coordinates readByDynamics;
-  for (const Sym& s : read) readByDynamics |= of(s);
-  Coordinates candidates;
-  for (int i = 0; i < n; ++i) candidates.set(i, !readByDynamics[i]);
-  std::vector<int> quaternionOf(n, -1);
-  for (const auto& slot : sys.info().quaternions)
-    for (int j = 0; j < 4; ++j) quaternionOf[slot.first + j] = slot.first;
-  // Shrink to a fixed point: a kept coordinate's rate may not read a candidate; a candidate's
-  // rate may read candidates only inside its own quaternion, and linearly there.
   for (bool changed = true; changed;) {
     changed = false;
     for (int i = 0; i < n; ++i) {
@@ -67,14 +69,7 @@ ReconstructionPlan planReconstruction(Tape& tape, const SystemModel& sys, int va
         for (int j = 0; j < 4; ++j) keep &= candidates[first + j];
         Coordinates own;
         for (int j = 0; j < 4; ++j) own.set(first + j);
-        keep = keep && (reads & ~own).none();
-        for (int k = 0; keep && k < 4; ++k) {
-          const Sym d = tape.derivative(v[i], 1 + first + k);
-          for (int l = 0; keep && l < 4; ++l) {
-            const Sym dd = tape.derivative(d, 1 + first + l);
-            keep = tape.isConstant(dd.id) && tape.constantValue(dd.id) == 0;
-          }
-        }
+        keep = keep && (reads & ~own).none() && linearInQuaternion(tape, v[i], first);
       }
       if (!keep) {
         if (first < 0) {
@@ -86,6 +81,53 @@ ReconstructionPlan planReconstruction(Tape& tape, const SystemModel& sys, int va
       }
     }
   }
+  return candidates;
+}
+
+// G of every reconstructed quaternion must lie in a copy of su(2) (Ω² = −θ²·1 for the
+// closed-form exponential): checked at a generic state.
+bool quaternionKinematicsInSu2(const ReconstructionPlan& plan, int variableCount) {
+  if (plan.quaternions.empty()) return true;
+  std::vector<double> registers = plan.program.makeRegisters(), vars(variableCount);
+  for (int i = 0; i < variableCount; ++i) vars[i] = 0.3 + 0.17 * i - 0.05 * i * i;
+  plan.program.run(registers.data(), vars.data());
+  const int base = static_cast<int>(plan.quadratures.size());
+  for (std::size_t b = 0; b < plan.quaternions.size(); ++b) {
+    Eigen::Matrix4d G;
+    for (int j = 0; j < 4; ++j)
+      for (int k = 0; k < 4; ++k)
+        G(j, k) =
+            plan.program.output(registers.data(), base + 16 * static_cast<int>(b) + 4 * j + k);
+    const double theta2 = G.squaredNorm() / 4;
+    const bool su2 = (G + G.transpose()).norm() <= 1e-12 * std::sqrt(theta2) &&
+                     (G * G + theta2 * Eigen::Matrix4d::Identity()).norm() <= 1e-12 * theta2;
+    if (!su2 || theta2 == 0) return false;
+  }
+  return true;
+}
+}  // namespace
+
+ReconstructionPlan planReconstruction(Tape& tape, const SystemModel& sys, int variableCount,
+                                      const std::vector<Sym>& v, const std::vector<Sym>& read) {
+  ReconstructionPlan plan;
+  const int n = sys.n();
+  if (sys.h() > 0) {
+    plan.reason = "holonomic constraints (drift control moves coordinates)";
+    return plan;
+  }
+  if (!sys.info().singularities.empty()) {
+    plan.reason = "singular points are watched on the whole state";
+    return plan;
+  }
+  const std::vector<Coordinates> deps = coordinateDependencies(tape, n);
+  Coordinates readByDynamics;
+  for (const Sym& s : read) readByDynamics |= s.id >= 0 ? deps[s.id] : Coordinates();
+  Coordinates unread;
+  for (int i = 0; i < n; ++i) unread.set(i, !readByDynamics[i]);
+  std::vector<int> quaternionOf(n, -1);
+  for (const auto& slot : sys.info().quaternions)
+    for (int j = 0; j < 4; ++j) quaternionOf[slot.first + j] = slot.first;
+  const Coordinates candidates = shrinkCandidates(tape, v, deps, quaternionOf, unread);
   if (candidates.none()) {
     plan.reason = "the equations read every coordinate";
     return plan;
@@ -107,29 +149,11 @@ ReconstructionPlan planReconstruction(Tape& tape, const SystemModel& sys, int va
   for (int x = 0; x < stateSize; ++x)
     if (x >= n || !candidates[x]) plan.reduced.push_back(x);
   plan.program = SymProgram(tape, variableCount, outputs);
-  // G must lie in a copy of su(2) (Ω² = −θ²·1 for the closed-form exponential): checked at a
-  // generic state; a quaternion whose kinematics are not of that form is integrated in full.
-  if (!plan.quaternions.empty()) {
-    std::vector<double> registers = plan.program.makeRegisters(), vars(variableCount);
-    for (int i = 0; i < variableCount; ++i) vars[i] = 0.3 + 0.17 * i - 0.05 * i * i;
-    plan.program.run(registers.data(), vars.data());
-    const int base = static_cast<int>(plan.quadratures.size());
-    std::vector<int> kept;
-    for (std::size_t b = 0; b < plan.quaternions.size(); ++b) {
-      Eigen::Matrix4d G;
-      for (int j = 0; j < 4; ++j)
-        for (int k = 0; k < 4; ++k)
-          G(j, k) =
-              plan.program.output(registers.data(), base + 16 * static_cast<int>(b) + 4 * j + k);
-      const double theta2 = G.squaredNorm() / 4;
-      const bool su2 = (G + G.transpose()).norm() <= 1e-12 * std::sqrt(theta2) &&
-                       (G * G + theta2 * Eigen::Matrix4d::Identity()).norm() <= 1e-12 * theta2;
-      if (!su2 || theta2 == 0) {
-        ReconstructionPlan none;
-        none.reason = "a quaternion's kinematics are not q̇ = ½ q ω";
-        return none;
-      }
-    }
+  // A quaternion whose kinematics are not of that form is integrated in full.
+  if (!quaternionKinematicsInSu2(plan, variableCount)) {
+    ReconstructionPlan none;
+    none.reason = "a quaternion's kinematics are not q̇ = ½ q ω";
+    return none;
   }
   plan.entries = plan.quadratures;
   for (int first : plan.quaternions)

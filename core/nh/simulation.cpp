@@ -2,12 +2,9 @@
 
 #include <algorithm>
 #include <array>
-#include <boost/numeric/odeint.hpp>
 #include <cmath>
 #include <cstdio>
 #include <limits>
-#include <tuple>
-#include <variant>
 
 #include "core/nh/errors.h"
 #include "core/nh/messages.h"
@@ -17,7 +14,6 @@
 
 namespace nh {
 
-namespace odeint = boost::numeric::odeint;
 using State = std::vector<double>;
 
 std::string toString(Integrator integrator) { return choiceName(kIntegratorChoices, integrator); }
@@ -67,13 +63,9 @@ void IntegratorOptions::validate() const {
                      std::to_string(maxSteps));
 }
 
-// The adaptive steppers with dense output (steppers.h) or one of odeint's controlled and
-// fixed steppers, and the reduction in use with the former.
-struct Simulation::Stepper {
-  using Controlled78 = odeint::controlled_runge_kutta<odeint::runge_kutta_fehlberg78<State>>;
-  using Fixed = odeint::runge_kutta4<State>;
-  std::variant<std::monostate, Controlled78, Fixed> impl;
-  std::unique_ptr<DenseStepper> dense;
+// The stepper in use (steppers.h) and the reduction it integrates (reconstruction.h).
+struct Simulation::Integration {
+  std::unique_ptr<Stepper> stepper;
   double dt = 0;  // current (trial) step
   bool initialised = false;
   // Reduction (reconstruction.h): the plan in use (null: the stepper takes the whole state).
@@ -99,9 +91,9 @@ Simulation::Simulation(std::shared_ptr<const EquationsOfMotion> equations,
                        IntegratorOptions options)
     : equations_(std::move(equations)),
       workspace_(*equations_),
-      stepper_(std::make_unique<Stepper>()) {
-  stepper_->rhs = [this](double t, const double* z, double* dz) {
-    Stepper& s = *stepper_;
+      integration_(std::make_unique<Integration>()) {
+  integration_->rhs = [this](double t, const double* z, double* dz) {
+    Integration& s = *integration_;
     if (!s.plan) return equations_->rhs(workspace_, t, z, dz);
     const std::vector<int>& reduced = s.plan->reduced;
     const int zSize = static_cast<int>(reduced.size());
@@ -109,10 +101,10 @@ Simulation::Simulation(std::shared_ptr<const EquationsOfMotion> equations,
     equations_->rhs(workspace_, t, s.full.data(), s.fullDot.data());
     for (int k = 0; k < zSize; ++k) dz[k] = s.fullDot[reduced[k]];
   };
-  stepper_->stateAt = [this](double tau, double* x) {
-    Stepper& s = *stepper_;
-    if (!s.plan) return s.dense->calcState(s.rhs, tau, x);
-    s.dense->calcState(s.rhs, tau, s.z.data());
+  integration_->stateAt = [this](double tau, double* x) {
+    Integration& s = *integration_;
+    if (!s.plan) return s.stepper->calcState(s.rhs, tau, x);
+    s.stepper->calcState(s.rhs, tau, s.z.data());
     const std::vector<int>& reduced = s.plan->reduced;
     for (std::size_t k = 0; k < reduced.size(); ++k) x[reduced[k]] = s.z[k];
   };
@@ -125,28 +117,26 @@ Simulation::~Simulation() = default;
 void Simulation::setOptions(const IntegratorOptions& options) {
   options.validate();
   options_ = options;
-  auto& s = *stepper_;
-  s.dense.reset();
-  s.impl = std::monostate();
+  Integration& s = *integration_;
+  s.stepper.reset();
   switch (options_.method) {
     case Integrator::Dopri5:
-      s.dense = makeOdeintDopri5(options_.atol, options_.rtol);
+      s.stepper = makeOdeintDopri5(options_.atol, options_.rtol);
       break;
     case Integrator::Dop853:
-      s.dense = makeDop853(options_.atol, options_.rtol);
+      s.stepper = makeDop853(options_.atol, options_.rtol);
       break;
     case Integrator::Rk78:
-      s.impl = odeint::make_controlled(options_.atol, options_.rtol,
-                                       odeint::runge_kutta_fehlberg78<State>());
+      s.stepper = makeOdeintFehlberg78(options_.atol, options_.rtol);
       break;
     case Integrator::Rk4:
-      s.impl = Stepper::Fixed();
+      s.stepper = makeOdeintRk4();
       break;
     case Integrator::Fehlberg78Arkode:
-      s.dense = makeArkodeFehlberg78(options_.atol, options_.rtol);
+      s.stepper = makeArkodeFehlberg78(options_.atol, options_.rtol);
       break;
     case Integrator::BdfCvode:
-      s.dense = makeCvodeBdf(options_.atol, options_.rtol);
+      s.stepper = makeCvodeBdf(options_.atol, options_.rtol);
       break;
   }
   s.dt = options_.step;
@@ -155,8 +145,8 @@ void Simulation::setOptions(const IntegratorOptions& options) {
 
 bool Simulation::reconstructs() const {
   const ReconstructionPlan* plan = equations_->reconstructionPlan();
-  return stepper_->dense && stepper_->dense->denseOutputCarriesReconstruction() &&
-         options_.reconstruction && plan && plan->available;
+  return integration_->stepper->denseOutputCarriesReconstruction() && options_.reconstruction &&
+         plan && plan->available;
 }
 
 void Simulation::setState(double t, const std::vector<double>& x) {
@@ -173,13 +163,13 @@ void Simulation::setState(double t, const std::vector<double>& x) {
   growthMarks_ = 0;
   growthLevel_ = 0;
   reconstructionRejections_ = 0;
-  stepper_->initialised = false;
-  stepper_->dt = options_.step;
+  integration_->initialised = false;
+  integration_->dt = options_.step;
 }
 
 void Simulation::setParameters(const std::vector<double>& values) {
   equations_ = std::make_shared<const EquationsOfMotion>(equations_->withParameters(values));
-  stepper_->initialised = false;  // the dense stepper's cached derivative is stale
+  integration_->initialised = false;  // the stepper's cached derivative is stale
   // Constraints may depend on parameters (the table's Ω): the velocities jump onto the new
   // constraint manifold, as under an impulsive reaction (least change in kinetic energy).
   equations_->project(workspace_, t_, x_.data());
@@ -187,7 +177,7 @@ void Simulation::setParameters(const std::vector<double>& values) {
 
 void Simulation::setFormulation(Formulation formulation) {
   equations_ = std::make_shared<const EquationsOfMotion>(equations_->withFormulation(formulation));
-  stepper_->initialised = false;
+  integration_->initialised = false;
 }
 
 void Simulation::checkState(double t, const double* x, int size,
@@ -376,6 +366,394 @@ void Simulation::throwSingularity(double t) const {
       t, std::numeric_limits<double>::infinity());
 }
 
+// One call of advance(): its output grid, the reduction in use, and the loop that drives
+// the stepper (any of steppers.h) from the current time to tEnd.
+struct Simulation::Run {
+  Run(Simulation& simulation, double end, double interval, const SampleCallback& callback);
+  bool execute();  // advance()'s loop; returns whether a sample was delivered at tEnd
+
+ private:
+  double sampleTime(long i) const { return sim.origin_ + static_cast<double>(i) * dtOut; }
+  bool dueBy(double t) const {  // the next output time is at or before t (and tEnd)
+    return sim.nextSample_ <= lastSample && sampleTime(sim.nextSample_) <= t;
+  }
+  void deliverInitial();
+  void usePlan();
+  void checkSteps();
+  std::pair<double, double> takeStep();
+  void startStepper();
+  void keepLanded(double t1);
+  bool carryReconstructed(double t0, double t1);
+  double watchSingularities(double t0, double t1);
+  void deliverInterpolated(double t1, double reach);
+  void endAt(double t1);
+  void keep(double t1);
+  void projectAfterStep();
+  void deliverLanded();
+  void endWithinRounding();
+  void deliver(double ts);
+  [[noreturn]] void throwStepBudget(double t) const;
+  [[noreturn]] void throwStepUnderflow(double t) const;
+
+  Simulation& sim;
+  Integration& integration;
+  Stepper& stepper;
+  const IntegratorOptions& options;
+  const double tEnd, dtOut;
+  const SampleCallback& onSample;
+  std::vector<double>& sample;  // sized once: advance() allocates nothing after its first call
+  // With dense output the stepper steps past output times and tEnd and the samples are
+  // interpolated; without, every step ends at the next output time when it would pass it.
+  const bool dense;
+  const bool singular;  // the system has singular points to watch (SystemInfo::singularities)
+  // Where a step counts as reaching tEnd (a step ending within a few rounding errors of it):
+  // the integration's end, never the sampling's, which compares sample times exactly.
+  double endTolerance = 0;
+  // A step below 1e-14 of this (or of t) is a stalled integration: 1 s, or the whole span of
+  // a run that is shorter.
+  double timeScale = 0;
+  long lastSample = 0;  // the last output index of this call
+  const ReconstructionPlan* plan = nullptr;
+  const std::vector<int>* reduced = nullptr;
+  int size = 0, zSize = 0;  // of the state, and of what the stepper integrates
+  long stepsThisCall = 0;
+  // The step check is called where the state is that of the last accepted step (before the
+  // next attempt), every kCheckSteps steps or reconstruction work counted as steps.
+  long nextCheck = kCheckSteps;
+  bool deliveredEnd = false;
+};
+
+Simulation::Run::Run(Simulation& simulation, double end, double interval,
+                     const SampleCallback& callback)
+    : sim(simulation),
+      integration(*simulation.integration_),
+      stepper(*simulation.integration_->stepper),
+      options(simulation.options_),
+      tEnd(end),
+      dtOut(interval),
+      onSample(callback),
+      sample(simulation.sample_),
+      dense(stepper.hasDenseOutput()),
+      singular(!simulation.equations_->system().info().singularities.empty()) {
+  constexpr double kEps = std::numeric_limits<double>::epsilon();
+  endTolerance = 4 * kEps * std::max(std::abs(sim.origin_), std::abs(tEnd));
+  timeScale = std::min(1.0, std::abs(tEnd - sim.origin_));
+  // The largest i with origin + i·dtOut ≤ tEnd, computed in the same arithmetic as the sample
+  // times (never accumulated).
+  lastSample = sim.nextSample_ - 1;
+  if (tEnd >= sim.origin_) {
+    lastSample = static_cast<long>(std::floor((tEnd - sim.origin_) / dtOut));
+    while (sampleTime(lastSample + 1) <= tEnd) ++lastSample;
+    while (lastSample >= 0 && sampleTime(lastSample) > tEnd) --lastSample;
+  }
+  size = static_cast<int>(sim.x_.size());
+  sample.resize(sim.x_.size());
+}
+
+// Each iteration takes one step; a stepper without dense output (rk4, rk78) has its step's
+// end kept at once, and its samples are the states at output times, after the projection.
+bool Simulation::Run::execute() {
+  if (sim.nextSample_ == 0) deliverInitial();
+  try {
+    // A sample due at the current time is still to come when a previous call stopped with
+    // an error after a step without dense output (its step ends at the output time).
+    if (!dense) deliverLanded();
+    usePlan();
+    while (tEnd - sim.t_ > endTolerance) {
+      checkSteps();
+      const auto [t0, t1] = takeStep();
+      if (!dense) keepLanded(t1);
+      if (++stepsThisCall > options.maxSteps) throwStepBudget(t1);
+      if (plan && !carryReconstructed(t0, t1)) continue;
+      ++sim.steps_;
+      sim.checkState(t1, stepper.currentState(), zSize, reduced);  // the stepped state, in place
+      if (plan)
+        sim.checkState(t1, integration.carried.data(), size);  // and what was carried over the step
+      const double approach = singular ? watchSingularities(t0, t1) : 0;
+      if (stepper.nextStepUnderflows(t1, timeScale)) throwStepUnderflow(t1);
+      if (dense) {
+        // How far this step delivers samples: to tEnd when it ends there (within rounding).
+        const double reach = t1 >= tEnd - endTolerance ? tEnd : t1;
+        deliverInterpolated(t1, reach);
+        if (reach == tEnd) {
+          endAt(t1);
+          break;
+        }
+        keep(t1);
+      }
+      sim.watchGrowth(sim.t_, sim.x_.data(), tEnd, stepsThisCall);
+      integration.dt = stepper.currentTimeStep();
+      projectAfterStep();
+      if (!dense) deliverLanded();
+      if (approach > 0) {  // the next step stops short of a singular point
+        integration.dt = approach;
+        integration.initialised = false;
+      }
+    }
+    endWithinRounding();
+  } catch (const Error&) {
+    throw;
+  } catch (const std::exception& e) {  // a solver that gives up in a way of its own
+    throw IntegrationError("integration of '" + echoInput(sim.equations_->system().name()) +
+                               "' failed at t = " + fmt(sim.t_) + ": " + e.what(),
+                           sim.t_);
+  }
+  return deliveredEnd;
+}
+
+void Simulation::Run::deliverInitial() {
+  if (options.projection) sim.equations_->project(sim.workspace_, sim.t_, sim.x_.data());
+  sample = sim.x_;
+  if (onSample) onSample(sim.t_, sample.data());
+  sim.nextSample_ = 1;
+  deliveredEnd = sim.t_ == tEnd;
+}
+
+// The reduction (reconstruction.h) when the stepper's dense output can carry it; the
+// stepper restarts when that changes.
+void Simulation::Run::usePlan() {
+  const ReconstructionPlan* available = sim.equations_->reconstructionPlan();
+  plan = options.reconstruction && available && available->available &&
+                 stepper.denseOutputCarriesReconstruction()
+             ? available
+             : nullptr;
+  if (plan != integration.plan) {
+    integration.plan = plan;
+    integration.initialised = false;
+    if (plan) {
+      integration.reconstructor = Reconstructor(plan, sim.equations_->system().n(), size, 1 + size);
+      integration.z.assign(plan->reduced.size(), 0.0);
+      integration.full.assign(size, 0.0);
+      integration.fullDot.assign(size, 0.0);
+      integration.carried.assign(size, 0.0);
+      // Room for the reconstructed values at 64 output times a step; more grows it once.
+      integration.marks.reserve(64 * plan->entries.size());
+    }
+  }
+  reduced = plan ? &plan->reduced : nullptr;
+  zSize = plan ? static_cast<int>(reduced->size()) : size;
+  stepper.setTimeScale(timeScale);
+}
+
+void Simulation::Run::checkSteps() {
+  if (!sim.stepCheck_ || stepsThisCall < nextCheck) return;
+  nextCheck = stepsThisCall + kCheckSteps;
+  sim.stepCheck_(sim.t_);
+}
+
+// One accepted step of the stepper from the current state (restarted there when needed),
+// ending at the next output time (or tEnd) at the latest when it has no dense output.
+std::pair<double, double> Simulation::Run::takeStep() {
+  if (!integration.initialised) startStepper();
+  stepper.setStopTime(sim.nextSample_ <= lastSample ? sampleTime(sim.nextSample_) : tEnd);
+  try {
+    return stepper.doStep(integration.rhs);
+  } catch (const StepFailure&) {
+    throwStepUnderflow(sim.t_);
+  } catch (const std::runtime_error&) {
+    // A stepper with dense output ends a step it cannot take by throwing (odeint after 500
+    // rejected trials, SUNDIALS with its flag), and an error the equations throw at one of
+    // its trial states ends the step alike: all of them stop the run as an underflow at the
+    // step's start. Without dense output the equations' errors pass as they are.
+    if (!dense) throw;
+    throwStepUnderflow(sim.t_);
+  }
+}
+
+void Simulation::Run::startStepper() {
+  const double* start = sim.x_.data();
+  if (plan) {
+    for (int k = 0; k < zSize; ++k) integration.z[k] = sim.x_[(*reduced)[k]];
+    integration.full = sim.x_;
+    start = integration.z.data();
+  }
+  // With dense output the first trial step ends at tEnd at the latest; without, the stepper
+  // cuts its steps at the stop times itself and keeps its own trial step.
+  stepper.initialize(start, zSize, sim.t_,
+                     dense ? std::min(integration.dt, tEnd - sim.t_) : integration.dt);
+  integration.initialised = true;
+}
+
+// A stepper without dense output steps the simulation's own state: its step's end is the
+// state now (the start is kept for a singular point, which sends the state back there).
+void Simulation::Run::keepLanded(double t1) {
+  if (singular) sim.previous_ = sim.x_;
+  keep(t1);
+  integration.dt = stepper.currentTimeStep();
+}
+
+// Carries the reconstructed coordinates over the step, stopping at each output time (their
+// values there go to integration.marks): all of it, or the step is handed back to be retaken
+// shorter (false).
+bool Simulation::Run::carryReconstructed(double t0, double t1) {
+  const double tStop = t1 > tEnd ? tEnd : t1;  // where this call may end
+  const double reach = t1 >= tEnd - endTolerance ? tEnd : t1;
+  integration.carried = sim.x_;
+  integration.marks.clear();
+  double a = t0;
+  bool carried = true;
+  for (long i = sim.nextSample_; carried && i <= lastSample && sampleTime(i) <= reach; ++i) {
+    const double b = std::min(sampleTime(i), t1);
+    carried = integration.reconstructor.advance(
+        integration.stateAt, a, b, integration.carried.data(), options.atol, options.rtol);
+    for (int q : plan->entries) integration.marks.push_back(integration.carried[q]);
+    a = b;
+  }
+  if (carried)
+    carried = integration.reconstructor.advance(
+        integration.stateAt, a, tStop, integration.carried.data(), options.atol, options.rtol);
+  // The pieces a step's reconstruction took count against the step budget (one step per
+  // kPiecesPerStep): a motion too fast to reconstruct (a ball spun at 1e16 rad/s) ends with
+  // the budget's message instead of subdividing for hours.
+  const long pieces = integration.reconstructor.pieces();
+  if (pieces < integration.piecesCharged) integration.piecesCharged = 0;  // a new reconstructor
+  stepsThisCall += (pieces - integration.piecesCharged) / kPiecesPerStep;
+  integration.piecesCharged = pieces - (pieces - integration.piecesCharged) % kPiecesPerStep;
+  if (stepsThisCall > options.maxSteps) throwStepBudget(t1);
+  if (carried) return true;
+  stepper.rejectLast(0.25 * (t1 - t0));
+  ++sim.reconstructionRejections_;
+  return false;
+}
+
+// Whether a singular point lies on the step [t0, t1] (never with a plan: planReconstruction
+// refuses singular systems). At one the run stops: the samples before it (with dense output)
+// are delivered, the state stays at the step's start, SingularSystemError. Returns the
+// length of the next step when a point lies just ahead (with dense output: integrate up to
+// just short of it and look again from there), else 0.
+double Simulation::Run::watchSingularities(double t0, double t1) {
+  const double ts = sim.firstSingularity(
+      t0, t1, [&](double tau, State& x) { integration.stateAt(tau, x.data()); });
+  // (a point beyond tEnd is no concern of this call: the next one finds it again)
+  const bool inRun = ts <= tEnd + endTolerance;
+  if (dense && inRun && ts > t1 + 1e-9 * std::max(1.0, std::abs(ts))) return (1 - 1e-6) * (ts - t1);
+  if (ts < 0 || !inRun) return 0;
+  if (dense) {
+    while (dueBy(std::min(ts, t1))) {
+      integration.stateAt(sampleTime(sim.nextSample_), sample.data());
+      sim.emitSample(sampleTime(sim.nextSample_), sample, onSample);
+      ++sim.nextSample_;
+    }
+  } else {
+    sim.x_ = sim.previous_;
+    sim.t_ = t0;
+  }
+  integration.initialised = false;
+  sim.throwSingularity(ts);
+}
+
+// The samples of a step with dense output, up to `reach`: the reconstructed entries from
+// integration.marks, the others from the stepper's dense output.
+void Simulation::Run::deliverInterpolated(double t1, double reach) {
+  std::size_t mark = 0;
+  while (dueBy(reach)) {
+    const double ts = sampleTime(sim.nextSample_);
+    if (plan) {
+      for (int q : plan->entries) sample[q] = integration.marks[mark++];
+    }
+    integration.stateAt(std::min(ts, t1), sample.data());
+    deliver(ts);
+    ++sim.nextSample_;
+  }
+}
+
+// A step with dense output at or past tEnd: the state exactly at tEnd, on the manifold.
+void Simulation::Run::endAt(double t1) {
+  if (t1 > tEnd) {
+    integration.stateAt(tEnd, sim.x_.data());
+    if (plan) {
+      for (int i : plan->entries) sim.x_[i] = integration.carried[i];
+    }
+  } else {
+    keep(t1);
+  }
+  sim.t_ = tEnd;
+  if (options.projection) sim.equations_->project(sim.workspace_, sim.t_, sim.x_.data());
+  integration.dt = stepper.currentTimeStep();
+  integration.initialised = false;
+}
+
+// The stepper's state (with the reconstructed entries carried over the step) becomes the
+// simulation's at t1.
+void Simulation::Run::keep(double t1) {
+  const double* z = stepper.currentState();
+  if (plan) {
+    for (int k = 0; k < zSize; ++k) sim.x_[(*reduced)[k]] = z[k];
+    for (int i : plan->entries) sim.x_[i] = integration.carried[i];
+  } else {
+    std::copy(z, z + size, sim.x_.data());
+  }
+  sim.t_ = t1;
+}
+
+// Drift control: the state is projected and the stepper restarts from it. A stepper with a
+// history (BDF) would restart at order 1: it goes on from its own state while the projection
+// moves the state by less than its tolerance (the samples and x_ are projected all the same).
+void Simulation::Run::projectAfterStep() {
+  if (!options.projection) return;
+  const bool history = stepper.keepsHistory();
+  if (history) integration.beforeProjection = sim.x_;
+  sim.equations_->project(sim.workspace_, sim.t_, sim.x_.data());
+  bool restart = true;
+  if (history) {
+    double moved = 0;
+    for (int i = 0; i < size; ++i)
+      moved = std::max(moved, std::abs(sim.x_[i] - integration.beforeProjection[i]) /
+                                  (options.atol + options.rtol * std::abs(sim.x_[i])));
+    restart = moved > 1;
+  }
+  if (restart) integration.initialised = false;
+}
+
+// The output times up to now, for a stepper without dense output: its step ended at the one
+// due, and the sample is the state there (already projected).
+void Simulation::Run::deliverLanded() {
+  while (dueBy(sim.t_)) {
+    const double ts = sampleTime(sim.nextSample_++);
+    sample = sim.x_;
+    deliver(ts);
+  }
+}
+
+// A run that stopped within rounding of tEnd is there.
+void Simulation::Run::endWithinRounding() {
+  if (!(sim.t_ < tEnd && tEnd - sim.t_ <= endTolerance)) return;
+  while (dueBy(tEnd)) {
+    const double ts = sampleTime(sim.nextSample_++);
+    sample = sim.x_;
+    deliver(ts);
+  }
+  sim.t_ = tEnd;
+  // A stepper without dense output goes on from the simulation's state, now at tEnd.
+  if (!dense) integration.initialised = false;
+}
+
+// Hands `sample`, the state at ts, to the callback: projected first with dense output (an
+// interpolated state is off the manifold); without, it is a state projected after its step.
+void Simulation::Run::deliver(double ts) {
+  if (dense)
+    sim.emitSample(ts, sample, onSample);
+  else if (onSample)
+    onSample(ts, sample.data());
+  deliveredEnd = ts == tEnd;
+}
+
+void Simulation::Run::throwStepBudget(double t) const {
+  throw IntegrationError(
+      "integration of '" + echoInput(sim.equations_->system().name()) + "' needs more than " +
+          std::to_string(options.maxSteps) + " steps to reach t = " + fmt(tEnd) +
+          "; stopped at t = " + fmt(t) +
+          " (the motion is too fast for this time span, or the step too small; raise the "
+          "budget with --max-steps or shorten t-end)",
+      t);
+}
+
+void Simulation::Run::throwStepUnderflow(double t) const {
+  throw IntegrationError("integration of '" + echoInput(sim.equations_->system().name()) +
+                             "' blew up at t = " + fmt(t) + " (step size underflow)",
+                         t);
+}
+
 bool Simulation::advance(double tEnd, double dtOut, const SampleCallback& onSample) {
   if (!(dtOut > 0) || !std::isfinite(dtOut))
     throw InputError("output interval must be a finite number > 0, got " + fmt(dtOut));
@@ -399,306 +777,7 @@ bool Simulation::advance(double tEnd, double dtOut, const SampleCallback& onSamp
     throw InputError("rk4 step " + fmt(options_.step) + " is too small for times up to " +
                      fmt(largestTime) + ": give one of at least " + fmt(4 * kEps * largestTime) +
                      " (4·machine epsilon·t)");
-  auto system = [this](const State& x, State& dxdt, double t) {
-    dxdt.resize(x.size());
-    equations_->rhs(workspace_, t, x.data(), dxdt.data());
-  };
-  // Where a step counts as reaching tEnd (a step ending within a few rounding errors of it):
-  // the integration's end, never the sampling's, which compares sample times exactly.
-  const double endTolerance = 4 * kEps * largestTime;
-  auto sampleTime = [&](long i) { return origin_ + static_cast<double>(i) * dtOut; };
-  // The last output index of this call: the largest i with origin + i·dtOut ≤ tEnd, computed
-  // in the same arithmetic as the sample times (never accumulated).
-  long lastSample = nextSample_ - 1;
-  if (tEnd >= origin_) {
-    lastSample = static_cast<long>(std::floor((tEnd - origin_) / dtOut));
-    while (sampleTime(lastSample + 1) <= tEnd) ++lastSample;
-    while (lastSample >= 0 && sampleTime(lastSample) > tEnd) --lastSample;
-  }
-  bool deliveredEnd = false;
-  // A step below 1e-14 of this (or of t) is a stalled integration: 1 s, or the whole span of
-  // a run that is shorter.
-  const double timeScale = std::min(1.0, std::abs(tEnd - origin_));
-  auto dueBy = [&](double t) {  // the next output time is at or before t (and tEnd)
-    return nextSample_ <= lastSample && sampleTime(nextSample_) <= t;
-  };
-  State& sample = sample_;  // sized once: advance() allocates nothing after its first call
-  sample.resize(x_.size());
-
-  if (nextSample_ == 0) {  // the initial state
-    if (options_.projection) equations_->project(workspace_, t_, x_.data());
-    sample = x_;
-    if (onSample) onSample(t_, sample.data());
-    nextSample_ = 1;
-    deliveredEnd = t_ == tEnd;
-  }
-
-  Stepper& s = *stepper_;
-  long stepsThisCall = 0;
-  // The step check is called where the state is that of the last accepted step (before the
-  // next attempt), every kCheckSteps steps or reconstruction work counted as steps.
-  long nextCheck = kCheckSteps;
-  auto checkSteps = [this](long steps, long& next) {
-    if (!stepCheck_ || steps < next) return;
-    next = steps + kCheckSteps;
-    stepCheck_(t_);
-  };
-  const bool singular = !equations_->system().info().singularities.empty();
-  auto throwStepBudget = [&](double t) {
-    throw IntegrationError(
-        "integration of '" + echoInput(equations_->system().name()) + "' needs more than " +
-            std::to_string(options_.maxSteps) + " steps to reach t = " + fmt(tEnd) +
-            "; stopped at t = " + fmt(t) +
-            " (the motion is too fast for this time span, or the step too small; raise the "
-            "budget with --max-steps or shorten t-end)",
-        t);
-  };
-  try {
-    if (s.dense) {
-      const ReconstructionPlan* available = equations_->reconstructionPlan();
-      const ReconstructionPlan* plan = options_.reconstruction && available &&
-                                               available->available &&
-                                               s.dense->denseOutputCarriesReconstruction()
-                                           ? available
-                                           : nullptr;
-      const int size = static_cast<int>(x_.size());
-      if (plan != s.plan) {
-        s.plan = plan;
-        s.initialised = false;
-        if (plan) {
-          s.reconstructor = Reconstructor(plan, equations_->system().n(), size, 1 + size);
-          s.z.assign(plan->reduced.size(), 0.0);
-          s.full.assign(size, 0.0);
-          s.fullDot.assign(size, 0.0);
-          s.carried.assign(size, 0.0);
-          // Room for the reconstructed values at 64 output times a step; more grows it once.
-          s.marks.reserve(64 * plan->entries.size());
-        }
-      }
-      const std::vector<int>* reduced = plan ? &plan->reduced : nullptr;
-      const int zSize = plan ? static_cast<int>(reduced->size()) : size;
-      DenseStepper& dense = *s.dense;
-      dense.setTimeScale(timeScale);
-      const StepperRhs& f = s.rhs;
-      const Reconstructor::StateAt& stateAt = s.stateAt;
-      const auto currentState = [&](double* x) {
-        const double* z = dense.currentState();
-        if (!plan) return static_cast<void>(std::copy(z, z + size, x));
-        for (int k = 0; k < zSize; ++k) x[(*reduced)[k]] = z[k];
-      };
-      auto copyReconstructed = [&](const double* from, double* to) {
-        for (int i : plan->entries) to[i] = from[i];
-      };
-      while (tEnd - t_ > endTolerance) {
-        checkSteps(stepsThisCall, nextCheck);
-        if (!s.initialised) {
-          const double* start = x_.data();
-          if (plan) {
-            for (int k = 0; k < zSize; ++k) s.z[k] = x_[(*reduced)[k]];
-            s.full = x_;
-            start = s.z.data();
-          }
-          dense.initialize(start, zSize, t_, std::min(s.dt, tEnd - t_));
-          s.initialised = true;
-        }
-        double t0, t1;
-        try {
-          std::tie(t0, t1) = dense.doStep(f);
-        } catch (const std::runtime_error&) {
-          throw IntegrationError("integration of '" + echoInput(equations_->system().name()) +
-                                     "' blew up at t = " + fmt(t_) + " (step size underflow)",
-                                 t_);
-        }
-        double approach = 0;
-        if (++stepsThisCall > options_.maxSteps) throwStepBudget(t1);
-        const double tStop = t1 > tEnd ? tEnd : t1;  // where this call may end
-        // How far this step delivers samples: to tEnd when it ends there (within rounding).
-        const double reach = t1 >= tEnd - endTolerance ? tEnd : t1;
-        if (plan) {
-          // Carry the reconstructed coordinates over the step, stopping at each output time
-          // (their values there go to s.marks): all of it, or the step is retaken shorter.
-          s.carried = x_;
-          s.marks.clear();
-          double a = t0;
-          bool carried = true;
-          for (long i = nextSample_; carried && i <= lastSample && sampleTime(i) <= reach; ++i) {
-            const double b = std::min(sampleTime(i), t1);
-            carried = s.reconstructor.advance(stateAt, a, b, s.carried.data(), options_.atol,
-                                              options_.rtol);
-            for (int q : plan->entries) s.marks.push_back(s.carried[q]);
-            a = b;
-          }
-          if (carried)
-            carried = s.reconstructor.advance(stateAt, a, tStop, s.carried.data(), options_.atol,
-                                              options_.rtol);
-          // The pieces a step's reconstruction took count against the step budget (one
-          // step per kPiecesPerStep): a motion too fast to reconstruct (a ball spun at 1e16
-          // rad/s) ends with the budget's message instead of subdividing for hours.
-          const long pieces = s.reconstructor.pieces();
-          if (pieces < s.piecesCharged) s.piecesCharged = 0;  // a new reconstructor
-          stepsThisCall += (pieces - s.piecesCharged) / kPiecesPerStep;
-          s.piecesCharged = pieces - (pieces - s.piecesCharged) % kPiecesPerStep;
-          if (stepsThisCall > options_.maxSteps) throwStepBudget(t1);
-          if (!carried) {
-            dense.rejectLast(0.25 * (t1 - t0));
-            ++reconstructionRejections_;
-            continue;
-          }
-        }
-        ++steps_;
-        checkState(t1, dense.currentState(), zSize, reduced);  // the stepped state, in place
-        if (plan) checkState(t1, s.carried.data(), size);      // and what was carried over the step
-        if (singular) {  // (never with a plan: planReconstruction refuses singular systems)
-          const double ts =
-              firstSingularity(t0, t1, [&](double tau, State& x) { stateAt(tau, x.data()); });
-          // (a point beyond tEnd is no concern of this call: the next one finds it again)
-          if (ts > t1 + 1e-9 * std::max(1.0, std::abs(ts)) && ts <= tEnd + endTolerance) {
-            // Ahead, within the next step: integrate up to just short of it (the samples on
-            // the way are delivered) and look again from there.
-            approach = (1 - 1e-6) * (ts - t1);
-          } else if (ts >= 0 && ts <= tEnd + endTolerance) {  // the samples before it, then stop
-            while (dueBy(std::min(ts, t1))) {
-              stateAt(sampleTime(nextSample_), sample.data());
-              emitSample(sampleTime(nextSample_), sample, onSample);
-              ++nextSample_;
-            }
-            s.initialised = false;
-            throwSingularity(ts);
-          }
-        }
-        if (dense.currentTimeStep() < 1e-14 * std::max(std::abs(t1), timeScale))
-          throw IntegrationError("integration of '" + echoInput(equations_->system().name()) +
-                                     "' blew up at t = " + fmt(t1) + " (step size underflow)",
-                                 t1);
-        std::size_t mark = 0;
-        while (dueBy(reach)) {
-          const double ts = sampleTime(nextSample_);
-          if (plan) {
-            for (int q : plan->entries) sample[q] = s.marks[mark++];
-          }
-          stateAt(std::min(ts, t1), sample.data());
-          emitSample(ts, sample, onSample);
-          deliveredEnd = ts == tEnd;
-          ++nextSample_;
-        }
-        if (reach == tEnd) {  // at or past tEnd: the state exactly at tEnd, on the manifold
-          if (t1 > tEnd)
-            stateAt(tEnd, x_.data());
-          else
-            currentState(x_.data());
-          if (plan) copyReconstructed(s.carried.data(), x_.data());
-          t_ = tEnd;
-          if (options_.projection) equations_->project(workspace_, t_, x_.data());
-          s.dt = dense.currentTimeStep();
-          s.initialised = false;
-          break;
-        }
-        currentState(x_.data());
-        if (plan) copyReconstructed(s.carried.data(), x_.data());
-        t_ = t1;
-        watchGrowth(t_, x_.data(), tEnd, stepsThisCall);
-        s.dt = dense.currentTimeStep();
-        if (options_.projection) {
-          // Restart from the projected state. A stepper with a history (BDF) would restart at
-          // order 1: it goes on from its own state while the projection moves the state by
-          // less than its tolerance (the samples and x_ are projected all the same).
-          if (dense.keepsHistory()) s.beforeProjection = x_;
-          equations_->project(workspace_, t_, x_.data());
-          bool restart = true;
-          if (dense.keepsHistory()) {
-            double moved = 0;
-            for (int i = 0; i < size; ++i)
-              moved = std::max(moved, std::abs(x_[i] - s.beforeProjection[i]) /
-                                          (options_.atol + options_.rtol * std::abs(x_[i])));
-            restart = moved > 1;
-          }
-          if (restart) s.initialised = false;
-        }
-        if (approach > 0) {  // the next step stops short of a singular point
-          s.dt = approach;
-          s.initialised = false;
-        }
-      }
-      if (t_ < tEnd && tEnd - t_ <= endTolerance) {  // within rounding of tEnd: there
-        while (dueBy(tEnd)) {
-          const double ts = sampleTime(nextSample_++);
-          sample = x_;
-          emitSample(ts, sample, onSample);
-          deliveredEnd = ts == tEnd;
-        }
-        t_ = tEnd;
-      }
-    } else {
-      // Fixed and controlled steppers land exactly on every output time (a step that is
-      // clamped to it ends there, not at a rounded sum).
-      while (true) {
-        if (dueBy(t_)) {
-          const double ts = sampleTime(nextSample_++);
-          sample = x_;
-          if (onSample) onSample(ts, sample.data());
-          deliveredEnd = ts == tEnd;
-          continue;
-        }
-        if (tEnd - t_ <= endTolerance) break;
-        checkSteps(stepsThisCall, nextCheck);
-        const double target = nextSample_ <= lastSample ? sampleTime(nextSample_) : tEnd;
-        double dt = std::min(s.dt, target - t_);
-        const double tStart = t_;
-        const bool lands = dt == target - t_;
-        if (singular) previous_ = x_;
-        const bool clamped = dt < s.dt;
-        if (auto* fixed = std::get_if<Stepper::Fixed>(&s.impl)) {
-          fixed->do_step(system, x_, t_, dt);
-          t_ = lands ? target : t_ + dt;
-        } else {
-          auto& controlled = std::get<Stepper::Controlled78>(s.impl);
-          int failures = 0;
-          while (controlled.try_step(system, x_, t_, dt) == odeint::fail) {
-            if (++failures > 500 || dt < 1e-14 * std::max(std::abs(t_), timeScale))
-              throw IntegrationError("integration of '" + echoInput(equations_->system().name()) +
-                                         "' blew up at t = " + fmt(t_) + " (step size underflow)",
-                                     t_);
-          }
-          // try_step left its proposal for the next step in dt; a step shortened to hit an
-          // output time says nothing about the step size the solution allows.
-          if (!clamped || failures > 0) s.dt = dt;
-          if (lands && failures == 0) t_ = target;
-        }
-        if (++stepsThisCall > options_.maxSteps) throwStepBudget(t_);
-        ++steps_;
-        checkState(t_, x_.data(), static_cast<int>(x_.size()));
-        watchGrowth(t_, x_.data(), tEnd, stepsThisCall);
-        if (singular) {  // these steppers have no dense output: the chord between the ends
-          const double ts = firstSingularity(tStart, t_, [&](double tau, State& x) {
-            const double w = t_ > tStart ? (tau - tStart) / (t_ - tStart) : 1.0;
-            for (std::size_t i = 0; i < x.size(); ++i) x[i] = (1 - w) * previous_[i] + w * x_[i];
-          });
-          if (ts >= 0 && ts <= tEnd + endTolerance) {
-            x_ = previous_;
-            t_ = tStart;
-            throwSingularity(ts);
-          }
-        }
-        if (options_.projection) equations_->project(workspace_, t_, x_.data());
-      }
-      if (t_ < tEnd && tEnd - t_ <= endTolerance) {  // within rounding of tEnd: there
-        while (dueBy(tEnd)) {
-          const double ts = sampleTime(nextSample_++);
-          sample = x_;
-          if (onSample) onSample(ts, sample.data());
-          deliveredEnd = ts == tEnd;
-        }
-        t_ = tEnd;
-      }
-    }
-  } catch (const Error&) {
-    throw;
-  } catch (const std::exception& e) {  // odeint gives up after too many rejected steps
-    throw IntegrationError("integration of '" + echoInput(equations_->system().name()) +
-                               "' failed at t = " + fmt(t_) + ": " + e.what(),
-                           t_);
-  }
-  return deliveredEnd;
+  return Run(*this, tEnd, dtOut, onSample).execute();
 }
 
 }  // namespace nh

@@ -1,4 +1,4 @@
-// Time integration of the equations of motion with Boost.Odeint, with constraint-drift
+// Time integration of the equations of motion (the steppers of steppers.h), with constraint-drift
 // control after every accepted step (project y onto Φ = 0, q onto g = 0, renormalise
 // quaternions).
 #pragma once
@@ -111,7 +111,8 @@ class Simulation {
   bool reconstructs() const;
 
  private:
-  struct Stepper;
+  struct Integration;  // the stepper (steppers.h) and the reduction it integrates
+  struct Run;          // one call of advance()
   // Throws on a blow-up (a non-finite entry), naming it; x holds the entries `reduced` lists
   // when given (the reduced state of reconstruction.h), else the whole state.
   void checkState(double t, const double* x, int size,
@@ -140,9 +141,12 @@ class Simulation {
   double lastDtOut_ = 0;
   std::vector<double> x_;
   std::vector<double> sample_;  // the state at an output time, handed to the callback
-  std::vector<double> probe_, singularValues_, previous_;  // scratch of firstSingularity
+  std::vector<double> probe_, singularValues_;  // scratch of firstSingularity
+  // The state before a step of a stepper without dense output (where a singular point sends
+  // the state back to).
+  std::vector<double> previous_;
   int singularIndex_ = 0;
-  std::unique_ptr<Stepper> stepper_;
+  std::unique_ptr<Integration> integration_;
   long steps_ = 0;
   struct GrowthMark {
     double t = 0, logMu = 0;

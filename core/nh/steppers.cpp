@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <boost/numeric/odeint.hpp>
 #include <cmath>
+#include <limits>
 #include <stdexcept>
 
 #include "core/nh/dop853_tableau.h"
@@ -11,7 +12,7 @@ namespace nh {
 
 namespace {
 
-class Dop853 final : public DenseStepper {
+class Dop853 final : public Stepper {
  public:
   Dop853(double atol, double rtol) : atol_(atol), rtol_(rtol) {}
 
@@ -41,7 +42,7 @@ class Dop853 final : public DenseStepper {
     for (;;) {
       const double h = h_;
       if (!(h > 1e-14 * std::max(timeScale_, std::abs(t_))))
-        throw std::runtime_error("step size underflow");
+        throw StepFailure("step size underflow");
       for (int s = 1; s < 12; ++s) stage(f, s, t_, y_, h);
       for (int i = 0; i < n_; ++i) {
         double acc = 0;
@@ -151,7 +152,7 @@ class Dop853 final : public DenseStepper {
   std::vector<double> dense_[7];
 };
 
-class OdeintDopri5 final : public DenseStepper {
+class OdeintDopri5 final : public Stepper {
  public:
   using State = std::vector<double>;
   OdeintDopri5(double atol, double rtol)
@@ -188,13 +189,118 @@ class OdeintDopri5 final : public DenseStepper {
   State x0_, buffer_;
 };
 
+// What the steppers without dense output share: the state stepped in place, each step ending
+// at the stop time when it would pass it, and the chord between the step's ends as calcState.
+class LandingStepper : public Stepper {
+ public:
+  void initialize(const double* x, int size, double t, double dt) override {
+    x_.assign(x, x + size);
+    start_.assign(x, x + size);
+    t_ = t0_ = t;
+    dt_ = dt;
+  }
+  void setStopTime(double t) override { stop_ = t; }
+
+  std::pair<double, double> doStep(const StepperRhs& f) override {
+    start_.swap(x_);  // the step goes from start_ to x_
+    t0_ = t_;
+    const double dt = std::min(dt_, stop_ - t_);
+    try {
+      // `lands`: the step ends at the stop time itself (not at a rounded t + dt); `cut`: it
+      // was shortened to end there.
+      step(f, dt, dt == stop_ - t_, dt < dt_);
+    } catch (...) {
+      x_ = start_;  // a step that fails leaves the state where it was
+      throw;
+    }
+    return {t0_, t_};
+  }
+  void calcState(const StepperRhs&, double tau, double* x) override {
+    const double w = t_ > t0_ ? (tau - t0_) / (t_ - t0_) : 1.0;
+    for (std::size_t i = 0; i < x_.size(); ++i) x[i] = (1 - w) * start_[i] + w * x_[i];
+  }
+  const double* currentState() const override { return x_.data(); }
+  double currentTimeStep() const override { return dt_; }
+  void rejectLast(double shorterStep) override {
+    x_ = start_;
+    t_ = t0_;
+    dt_ = shorterStep;
+  }
+  bool hasDenseOutput() const override { return false; }
+  bool denseOutputCarriesReconstruction() const override { return false; }
+  bool nextStepUnderflows(double, double) const override { return false; }
+
+ protected:
+  using State = std::vector<double>;
+  // One step from start_ at t_ by dt into x_, advancing t_ and (for a controlled method) dt_.
+  virtual void step(const StepperRhs& f, double dt, bool lands, bool cut) = 0;
+  // f as Boost.Odeint calls it.
+  static auto system(const StepperRhs& f) {
+    return [&f](const State& x, State& dxdt, double t) {
+      dxdt.resize(x.size());
+      f(t, x.data(), dxdt.data());
+    };
+  }
+
+  State x_, start_;  // the state at t_, and at t0_ (the last step's start)
+  double t_ = 0, t0_ = 0;
+  double dt_ = 0;  // the step (rk4) or the next trial step (rk78)
+  double stop_ = std::numeric_limits<double>::infinity();  // none: steps are not cut
+};
+
+class OdeintRk4 final : public LandingStepper {
+ public:
+  int order() const override { return 4; }
+
+ private:
+  void step(const StepperRhs& f, double dt, bool lands, bool) override {
+    impl_.do_step(system(f), start_, t_, x_, dt);
+    t_ = lands ? stop_ : t_ + dt;
+  }
+  boost::numeric::odeint::runge_kutta4<State> impl_;
+};
+
+class OdeintFehlberg78 final : public LandingStepper {
+ public:
+  OdeintFehlberg78(double atol, double rtol)
+      : impl_(boost::numeric::odeint::make_controlled(
+            atol, rtol, boost::numeric::odeint::runge_kutta_fehlberg78<State>())) {}
+  void setTimeScale(double scale) override { timeScale_ = scale; }
+  int order() const override { return 8; }
+
+ private:
+  void step(const StepperRhs& f, double dt, bool lands, bool cut) override {
+    int failures = 0;
+    while (impl_.try_step(system(f), start_, t_, x_, dt) == boost::numeric::odeint::fail) {
+      if (++failures > 500 || dt < 1e-14 * std::max(std::abs(t_), timeScale_))
+        throw StepFailure("step size underflow");
+    }
+    // try_step left its proposal for the next step in dt; a step shortened to hit a stop
+    // time says nothing about the step size the solution allows.
+    if (!cut || failures > 0) dt_ = dt;
+    if (lands && failures == 0) t_ = stop_;
+  }
+  boost::numeric::odeint::controlled_runge_kutta<
+      boost::numeric::odeint::runge_kutta_fehlberg78<State>>
+      impl_;
+  double timeScale_ = 1.0;
+};
+
 }  // namespace
 
-std::unique_ptr<DenseStepper> makeDop853(double atol, double rtol) {
+bool Stepper::nextStepUnderflows(double t, double timeScale) const {
+  return currentTimeStep() < 1e-14 * std::max(std::abs(t), timeScale);
+}
+
+std::unique_ptr<Stepper> makeDop853(double atol, double rtol) {
   return std::make_unique<Dop853>(atol, rtol);
 }
-std::unique_ptr<DenseStepper> makeOdeintDopri5(double atol, double rtol) {
+std::unique_ptr<Stepper> makeOdeintDopri5(double atol, double rtol) {
   return std::make_unique<OdeintDopri5>(atol, rtol);
 }
+std::unique_ptr<Stepper> makeOdeintFehlberg78(double atol, double rtol) {
+  return std::make_unique<OdeintFehlberg78>(atol, rtol);
+}
+std::unique_ptr<Stepper> makeOdeintRk4() { return std::make_unique<OdeintRk4>(); }
 
 }  // namespace nh

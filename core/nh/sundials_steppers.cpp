@@ -1,4 +1,4 @@
-// SUNDIALS 6.4 steppers behind DenseStepper (steppers.h): ARKODE's explicit Runge–Kutta
+// SUNDIALS 6.4 steppers behind Stepper (steppers.h): ARKODE's explicit Runge–Kutta
 // module with the Fehlberg 7(8) table, and CVODE's variable-order BDF. Each stepper owns its
 // SUNContext and serial vectors; every call runs in ONE_STEP mode, so one doStep is one
 // accepted internal step, and the dense output is the solver's own interpolant of that step.
@@ -25,7 +25,7 @@ namespace {
 
 // What the two integrators share: the context, the state vectors, the right-hand side
 // handed through user data, and errors turned into exceptions instead of stderr output.
-class SundialsStepper : public DenseStepper {
+class SundialsStepper : public Stepper {
  public:
   SundialsStepper(double atol, double rtol, const char* library, char* (*flagName)(long))
       : atol_(atol), rtol_(rtol), library_(library), flagName_(flagName) {
@@ -279,10 +279,10 @@ class CvodeBdf final : public SundialsStepper {
 
 }  // namespace
 
-std::unique_ptr<DenseStepper> makeArkodeFehlberg78(double atol, double rtol) {
+std::unique_ptr<Stepper> makeArkodeFehlberg78(double atol, double rtol) {
   return std::make_unique<ArkodeFehlberg78>(atol, rtol);
 }
-std::unique_ptr<DenseStepper> makeCvodeBdf(double atol, double rtol) {
+std::unique_ptr<Stepper> makeCvodeBdf(double atol, double rtol) {
   return std::make_unique<CvodeBdf>(atol, rtol);
 }
 

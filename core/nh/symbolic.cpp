@@ -368,10 +368,10 @@ void SymProgram::interpretFrom(double* registers, double first, const double* re
 }
 
 void SymProgram::interpret(double* registers) const {
+#if defined(__GNUC__)
   double* const r = registers;
   const Instruction* in = code_.data();
   const Instruction* const end = in + code_.size();
-#if defined(__GNUC__)
   // Direct threading (GNU labels as values): one indirect jump per instruction instead of
   // a bounds-checked switch; the interpreter loop is the whole cost of a taped RHS.
   static const void* const labels[] = {&&done, &&done,  &&add,    &&sub,    &&mul,   &&div,  &&neg,
@@ -439,6 +439,15 @@ done:
   return;
 #undef NH_NEXT
 #else
+  interpretBySwitch(registers);
+#endif
+}
+
+// The interpreter where labels as values are not available: a switch, one case per opcode.
+void SymProgram::interpretBySwitch(double* registers) const {
+  double* const r = registers;
+  const Instruction* in = code_.data();
+  const Instruction* const end = in + code_.size();
   for (; in != end; ++in) {
     const double a = r[in->a];
     double out = 0;
@@ -499,7 +508,6 @@ done:
     }
     r[in->dst] = out;
   }
-#endif
 }
 
 }  // namespace nh

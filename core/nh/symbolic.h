@@ -220,8 +220,11 @@ class SymProgram {
     ~NativeCode();
   };
   void interpretFrom(double* registers, double first, const double* rest) const;
+  // interpret() as a switch over the opcodes, for compilers without labels as values.
+  void interpretBySwitch(double* registers) const;
   // symbolic_native.cpp: sets native_, or leaves it empty on failure.
   void compileNative();
+  class NativeCompiler;  // symbolic_native.cpp: the translation of one program
 
   std::vector<Instruction> code_;
   int variableCount_ = 0;

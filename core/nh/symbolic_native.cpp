@@ -86,6 +86,8 @@ void (*const kSinCos)(double, double*, double*) = nullptr;  // never called: no 
 
 constexpr int kNoUse = std::numeric_limits<int>::max();
 constexpr int kXmmCount = 16;
+
+asmjit::x86::Xmm xmm(int x) { return asmjit::x86::xmm(static_cast<uint32_t>(x)); }
 }  // namespace
 
 SymProgram::NativeCode::~NativeCode() {
@@ -95,293 +97,414 @@ SymProgram::NativeCode::~NativeCode() {
   shared.runtime.release(entry);
 }
 
-void SymProgram::compileNative() {
-  using namespace asmjit;
-  const int count = registerCount(), length = instructionCount();
-  if (variableCount_ < 1) return;  // the entry point stores variable 0
-  // Where each register is read, in instruction order.
+// One program's translation: the reads of every register (for Belady's rule), the sin/cos
+// pairs, and the allocation state of the xmm registers during the single forward pass.
+class SymProgram::NativeCompiler {
+ public:
+  explicit NativeCompiler(const SymProgram& program);
+  // The machine code, or null when asmjit failed (the program then stays on the interpreter).
+  std::shared_ptr<const NativeCode> compile();
+
+ private:
+  void planUses();
+  void pairSinCos();
+  int nextUse(int r, int i);
+  asmjit::x86::Mem home(int r) const;
+  asmjit::Operand operand(int r) const;
+  unsigned pins(std::initializer_list<int> registers) const;
+  void store(int x);
+  void release(int x);
+  int take(unsigned pinned, int i);
+  int overwritable(int a, int i, unsigned pinned, int readLater);
+  void define(int r, int x);
+  void spillAll();
+  void call(const void* function);
+  void prologue();
+  bool emit(int i);
+  void epilogue();
+  void arithmetic(asmjit::InstId id, const Instruction& in, int i);
+  void negate(const Instruction& in, int i);
+  void squareRoot(const Instruction& in, int i);
+  void sineOrCosine(const Instruction& in, int i);
+  void callUnary(Unary function, const Instruction& in);
+  void power(const Instruction& in, int i);
+  void callBinary(Binary function, const Instruction& in);
+  void multiplyAdd(const Instruction& in, int i);
+  void subtractProduct(const Instruction& in, int i);
+  void freeDeadRegisters(const Instruction& in, int i);
+
+  const SymProgram& program_;
+  const std::vector<Instruction>& code_;
+  const int count_, length_;
+  // Where each register is read, in instruction order: usePosition_[useStart_[r] ..
+  // useStart_[r + 1]), and the first read not yet passed.
+  std::vector<int> useStart_, usePosition_, useCursor_;
+  std::vector<char> isOutput_;
+  std::vector<int> partner_;  // sin and cos of one argument: each one's partner instruction
+
+  asmjit::CodeHolder holder_;
+  FailureFlag failure_;
+  asmjit::x86::Assembler as_;
+  // Arguments (registers, first, rest) in rdi, xmm0, rsi; the pointers move to callee-saved
+  // registers, so they survive calls.
+  const asmjit::x86::Gp base_ = asmjit::x86::rbx, rest_ = asmjit::x86::r12;
+  asmjit::Label signMask_;
+  bool usesSignMask_ = false;
+  // Allocation state: the xmm register holding each program register's value (-1: none),
+  // whether its home slot holds the value, and the value in each xmm register.
+  std::vector<signed char> where_;
+  std::vector<char> inMemory_;  // variables and constants start there
+  int value_[kXmmCount];
+};
+
+SymProgram::NativeCompiler::NativeCompiler(const SymProgram& program)
+    : program_(program),
+      code_(program.code_),
+      count_(program.registerCount()),
+      length_(program.instructionCount()),
+      isOutput_(count_, 0),
+      partner_(length_, -1),
+      where_(count_, -1),
+      inMemory_(count_, 1) {
+  planUses();
+  for (int r : program_.outputRegister_) isOutput_[r] = 1;
+  pairSinCos();
+  holder_.init(sharedRuntime().runtime.environment());
+  holder_.setErrorHandler(&failure_);
+  holder_.attach(&as_);
+  signMask_ = as_.newLabel();
+  std::fill(value_, value_ + kXmmCount, -1);
+}
+
+std::shared_ptr<const SymProgram::NativeCode> SymProgram::NativeCompiler::compile() {
+  prologue();
+  for (int i = 0; i < length_; ++i) {
+    if (!emit(i)) return nullptr;
+    freeDeadRegisters(code_[i], i);
+  }
+  epilogue();
+  if (failure_.failed) return nullptr;
+  auto native = std::make_shared<NativeCode>();
+  SharedRuntime& shared = sharedRuntime();
+  {
+    const std::lock_guard<std::mutex> lock(shared.mutex);
+    if (shared.runtime.add(&native->entry, &holder_) != asmjit::kErrorOk) native->entry = nullptr;
+  }
+  return native->entry ? native : nullptr;
+}
+
+// The reads of every register in instruction order, counted, then listed.
+void SymProgram::NativeCompiler::planUses() {
   auto forOperands = [](const Instruction& in, auto&& f) {
     f(in.a);
     if (in.b >= 0) f(in.b);
     if (in.e >= 0) f(in.e);
   };
-  std::vector<int> useStart(count + 1, 0);
-  for (const Instruction& in : code_) forOperands(in, [&](int r) { ++useStart[r + 1]; });
-  for (int r = 0; r < count; ++r) useStart[r + 1] += useStart[r];
-  std::vector<int> usePosition(useStart[count]), useCursor(useStart.begin(), useStart.end() - 1);
-  for (int i = 0; i < length; ++i)
-    forOperands(code_[i], [&](int r) { usePosition[useCursor[r]++] = i; });
-  std::copy(useStart.begin(), useStart.end() - 1, useCursor.begin());
-  auto nextUse = [&](int r, int i) {  // the first read of r after instruction i; i never decreases
-    int& cursor = useCursor[r];
-    while (cursor < useStart[r + 1] && usePosition[cursor] <= i) ++cursor;
-    return cursor < useStart[r + 1] ? usePosition[cursor] : kNoUse;
-  };
-  std::vector<char> isOutput(count, 0);
-  for (int r : outputRegister_) isOutput[r] = 1;
+  useStart_.assign(count_ + 1, 0);
+  for (const Instruction& in : code_) forOperands(in, [&](int r) { ++useStart_[r + 1]; });
+  for (int r = 0; r < count_; ++r) useStart_[r + 1] += useStart_[r];
+  usePosition_.assign(useStart_[count_], 0);
+  useCursor_.assign(useStart_.begin(), useStart_.end() - 1);
+  for (int i = 0; i < length_; ++i)
+    forOperands(code_[i], [&](int r) { usePosition_[useCursor_[r]++] = i; });
+  std::copy(useStart_.begin(), useStart_.end() - 1, useCursor_.begin());
+}
 
-  // sin and cos of one argument: the partner instruction of each (one sincos call).
-  std::vector<int> partner(length, -1);
+// The first read of r after instruction i; i never decreases.
+int SymProgram::NativeCompiler::nextUse(int r, int i) {
+  int& cursor = useCursor_[r];
+  while (cursor < useStart_[r + 1] && usePosition_[cursor] <= i) ++cursor;
+  return cursor < useStart_[r + 1] ? usePosition_[cursor] : kNoUse;
+}
+
+void SymProgram::NativeCompiler::pairSinCos() {
 #if defined(__GLIBC__)
-  {
-    std::unordered_map<int, int> sinOf;
-    for (int i = 0; i < length; ++i)
-      if (code_[i].op == SymOp::Sin) sinOf.emplace(code_[i].a, i);
-    for (int i = 0; i < length; ++i) {
-      if (code_[i].op != SymOp::Cos) continue;
-      const auto it = sinOf.find(code_[i].a);
-      if (it == sinOf.end() || partner[it->second] >= 0) continue;
-      partner[it->second] = i;
-      partner[i] = it->second;
-    }
+  std::unordered_map<int, int> sinOf;
+  for (int i = 0; i < length_; ++i)
+    if (code_[i].op == SymOp::Sin) sinOf.emplace(code_[i].a, i);
+  for (int i = 0; i < length_; ++i) {
+    if (code_[i].op != SymOp::Cos) continue;
+    const auto it = sinOf.find(code_[i].a);
+    if (it == sinOf.end() || partner_[it->second] >= 0) continue;
+    partner_[it->second] = i;
+    partner_[i] = it->second;
   }
 #endif
+}
 
-  SharedRuntime& shared = sharedRuntime();
-  CodeHolder holder;
-  FailureFlag failure;
-  holder.init(shared.runtime.environment());
-  holder.setErrorHandler(&failure);
-  x86::Assembler as(&holder);
-  // Arguments (registers, first, rest) in rdi, xmm0, rsi; the pointers move to callee-saved
-  // registers, so they survive calls.
-  const x86::Gp base = x86::rbx, rest = x86::r12;
-  const Label signMask = as.newLabel();
-  bool usesSignMask = false;
+// Variables 1.. are read where the caller keeps them (`rest`), the others in the array.
+asmjit::x86::Mem SymProgram::NativeCompiler::home(int r) const {
+  constexpr int kSize = static_cast<int>(sizeof(double));
+  return r >= 1 && r < program_.variableCount_ ? asmjit::x86::qword_ptr(rest_, (r - 1) * kSize)
+                                               : asmjit::x86::qword_ptr(base_, r * kSize);
+}
 
-  // Allocation state: the xmm register holding each program register's value (-1: none),
-  // whether its home slot holds the value, and the value in each xmm register.
-  std::vector<signed char> where(count, -1);
-  std::vector<char> inMemory(count, 1);  // variables and constants start there
-  int value[kXmmCount];
-  std::fill(value, value + kXmmCount, -1);
-  // Variables 1.. are read where the caller keeps them (`rest`), the others in the array.
-  auto home = [&](int r) {
-    constexpr int kSize = static_cast<int>(sizeof(double));
-    return r >= 1 && r < variableCount_ ? x86::qword_ptr(rest, (r - 1) * kSize)
-                                        : x86::qword_ptr(base, r * kSize);
-  };
-  auto xmm = [](int x) { return x86::xmm(static_cast<uint32_t>(x)); };
-  auto operand = [&](int r) -> Operand {
-    return where[r] >= 0 ? Operand(xmm(where[r])) : Operand(home(r));
-  };
-  auto pins = [&](std::initializer_list<int> registers) {
-    unsigned mask = 0;
-    for (int r : registers)
-      if (r >= 0 && where[r] >= 0) mask |= 1u << where[r];
-    return mask;
-  };
-  auto store = [&](int x) {
-    const int r = value[x];
-    if (r >= 0 && !inMemory[r]) {
-      as.movsd(home(r), xmm(x));
-      inMemory[r] = 1;
+asmjit::Operand SymProgram::NativeCompiler::operand(int r) const {
+  return where_[r] >= 0 ? asmjit::Operand(xmm(where_[r])) : asmjit::Operand(home(r));
+}
+
+unsigned SymProgram::NativeCompiler::pins(std::initializer_list<int> registers) const {
+  unsigned mask = 0;
+  for (int r : registers)
+    if (r >= 0 && where_[r] >= 0) mask |= 1u << where_[r];
+  return mask;
+}
+
+void SymProgram::NativeCompiler::store(int x) {
+  const int r = value_[x];
+  if (r >= 0 && !inMemory_[r]) {
+    as_.movsd(home(r), xmm(x));
+    inMemory_[r] = 1;
+  }
+}
+
+void SymProgram::NativeCompiler::release(int x) {
+  if (value_[x] >= 0) where_[value_[x]] = -1;
+  value_[x] = -1;
+}
+
+// An xmm register outside `pinned` for a new value: a free one, else the one whose value is
+// read furthest ahead, written home first.
+int SymProgram::NativeCompiler::take(unsigned pinned, int i) {
+  int best = -1, bestUse = -1;
+  for (int x = 0; x < kXmmCount; ++x) {
+    if (pinned >> x & 1) continue;
+    if (value_[x] < 0) return x;
+    const int use = nextUse(value_[x], i);
+    if (use > bestUse) {
+      best = x;
+      bestUse = use;
     }
-  };
-  auto release = [&](int x) {
-    if (value[x] >= 0) where[value[x]] = -1;
-    value[x] = -1;
-  };
-  // An xmm register outside `pinned` for a new value: a free one, else the one whose value
-  // is read furthest ahead, written home first.
-  auto take = [&](unsigned pinned, int i) {
-    int best = -1, bestUse = -1;
-    for (int x = 0; x < kXmmCount; ++x) {
-      if (pinned >> x & 1) continue;
-      if (value[x] < 0) return x;
-      const int use = nextUse(value[x], i);
-      if (use > bestUse) {
-        best = x;
-        bestUse = use;
-      }
-    }
-    store(best);
-    release(best);
-    return best;
-  };
-  // An xmm register holding a's value that instruction i may overwrite: a's own when i
-  // reads a for the last time (and a is not `readLater`, an operand read after the write),
-  // otherwise a copy.
-  auto overwritable = [&](int a, int i, unsigned pinned, int readLater) {
-    if (where[a] >= 0 && a != readLater && nextUse(a, i) == kNoUse) {
-      const int x = where[a];
-      release(x);
-      return x;
-    }
-    const int x = take(pinned, i);
-    if (where[a] >= 0)
-      as.movapd(xmm(x), xmm(where[a]));
-    else
-      as.movsd(xmm(x), home(a));
+  }
+  store(best);
+  release(best);
+  return best;
+}
+
+// An xmm register holding a's value that instruction i may overwrite: a's own when i reads a
+// for the last time (and a is not `readLater`, an operand read after the write), otherwise a
+// copy.
+int SymProgram::NativeCompiler::overwritable(int a, int i, unsigned pinned, int readLater) {
+  if (where_[a] >= 0 && a != readLater && nextUse(a, i) == kNoUse) {
+    const int x = where_[a];
+    release(x);
     return x;
-  };
-  auto define = [&](int r, int x) {
-    value[x] = r;
-    where[r] = static_cast<signed char>(x);
-    inMemory[r] = 0;
-    if (isOutput[r]) store(x);  // callers read outputs from their slots
-  };
-  // Before a call, which may change every xmm register: all values go home.
-  auto spillAll = [&] {
-    for (int x = 0; x < kXmmCount; ++x) {
-      store(x);
-      release(x);
+  }
+  const int x = take(pinned, i);
+  if (where_[a] >= 0)
+    as_.movapd(xmm(x), xmm(where_[a]));
+  else
+    as_.movsd(xmm(x), home(a));
+  return x;
+}
+
+void SymProgram::NativeCompiler::define(int r, int x) {
+  value_[x] = r;
+  where_[r] = static_cast<signed char>(x);
+  inMemory_[r] = 0;
+  if (isOutput_[r]) store(x);  // callers read outputs from their slots
+}
+
+// Before a call, which may change every xmm register: all values go home.
+void SymProgram::NativeCompiler::spillAll() {
+  for (int x = 0; x < kXmmCount; ++x) {
+    store(x);
+    release(x);
+  }
+}
+
+void SymProgram::NativeCompiler::call(const void* function) {
+  as_.mov(asmjit::x86::rax, asmjit::imm(function));
+  as_.call(asmjit::x86::rax);
+}
+
+void SymProgram::NativeCompiler::prologue() {
+  using namespace asmjit;
+  as_.push(base_);
+  as_.push(rest_);
+  as_.sub(x86::rsp, 8);  // the stack 16-byte aligned at calls
+  as_.mov(base_, x86::rdi);
+  as_.mov(rest_, x86::rsi);
+  as_.movsd(home(0), x86::xmm0);
+  for (int r :
+       program_.outputRegister_)  // outputs that are variables: callers read them in the array
+    if (r >= 1 && r < program_.variableCount_) {
+      as_.movsd(x86::xmm0, home(r));
+      as_.movsd(x86::qword_ptr(base_, r * static_cast<int>(sizeof(double))), x86::xmm0);
     }
-  };
-  auto call = [&](const void* function) {
-    as.mov(x86::rax, imm(function));
-    as.call(x86::rax);
-  };
-  auto callUnary = [&](Unary function, const Instruction& in) {
-    spillAll();
-    as.movsd(x86::xmm0, home(in.a));
-    call(reinterpret_cast<const void*>(function));
-    define(in.dst, 0);
-  };
-  auto arithmetic = [&](InstId id, const Instruction& in, int i) {
-    const Operand b = operand(in.b);
-    const int d = overwritable(in.a, i, pins({in.a, in.b}), -1);
-    as.emit(id, xmm(d), b);
+}
+
+// Instruction i, one case per opcode; false for an opcode that is never an instruction.
+bool SymProgram::NativeCompiler::emit(int i) {
+  namespace Inst = asmjit::x86::Inst;
+  const Instruction& in = code_[i];
+  switch (in.op) {
+    case SymOp::Add:
+      arithmetic(Inst::kIdAddsd, in, i);
+      return true;
+    case SymOp::Sub:
+      arithmetic(Inst::kIdSubsd, in, i);
+      return true;
+    case SymOp::Mul:
+      arithmetic(Inst::kIdMulsd, in, i);
+      return true;
+    case SymOp::Div:
+      arithmetic(Inst::kIdDivsd, in, i);
+      return true;
+    case SymOp::Neg:
+      negate(in, i);
+      return true;
+    case SymOp::Sqrt:
+      squareRoot(in, i);
+      return true;
+    case SymOp::Sin:
+    case SymOp::Cos:
+      sineOrCosine(in, i);
+      return true;
+    case SymOp::Tan:
+      callUnary(kTan, in);
+      return true;
+    case SymOp::Exp:
+      callUnary(kExp, in);
+      return true;
+    case SymOp::Log:
+      callUnary(kLog, in);
+      return true;
+    case SymOp::Atan:
+      callUnary(kAtan, in);
+      return true;
+    case SymOp::Pow:
+      power(in, i);
+      return true;
+    case SymOp::Atan2:
+      callBinary(kAtan2, in);
+      return true;
+    case SymOp::MulAdd:  // a·b + e
+    case SymOp::MulSub:  // a·b − e
+      multiplyAdd(in, i);
+      return true;
+    case SymOp::SubMul:  // e − a·b
+      subtractProduct(in, i);
+      return true;
+    default:  // Const and Var are never instructions
+      return false;
+  }
+}
+
+void SymProgram::NativeCompiler::epilogue() {
+  using namespace asmjit;
+  as_.add(x86::rsp, 8);
+  as_.pop(rest_);
+  as_.pop(base_);
+  as_.ret();
+  if (usesSignMask_) {
+    as_.align(AlignMode::kData, 16);
+    as_.bind(signMask_);
+    as_.embedUInt64(0x8000000000000000ull);
+    as_.embedUInt64(0);
+  }
+}
+
+void SymProgram::NativeCompiler::arithmetic(asmjit::InstId id, const Instruction& in, int i) {
+  const asmjit::Operand b = operand(in.b);
+  const int d = overwritable(in.a, i, pins({in.a, in.b}), -1);
+  as_.emit(id, xmm(d), b);
+  define(in.dst, d);
+}
+
+void SymProgram::NativeCompiler::negate(const Instruction& in,
+                                        int i) {  // flips the sign bit, as -x does
+  const int d = overwritable(in.a, i, pins({in.a}), -1);
+  as_.xorpd(xmm(d), asmjit::x86::ptr(signMask_));
+  usesSignMask_ = true;
+  define(in.dst, d);
+}
+
+// Correctly rounded, as std::sqrt (sqrtsd when inlined by g++).
+void SymProgram::NativeCompiler::squareRoot(const Instruction& in, int i) {
+  const int d = overwritable(in.a, i, pins({in.a}), -1);
+  as_.sqrtsd(xmm(d), xmm(d));
+  define(in.dst, d);
+}
+
+// sin or cos: one sincos call for a pair of one argument (at the first of the two), else a
+// call of sin or cos.
+void SymProgram::NativeCompiler::sineOrCosine(const Instruction& in, int i) {
+  if (partner_[i] < 0) return callUnary(in.op == SymOp::Sin ? kSin : kCos, in);
+  if (partner_[i] < i) return;  // computed with its partner
+  const Instruction& other = code_[partner_[i]];
+  const int sinDst = in.op == SymOp::Sin ? in.dst : other.dst;
+  const int cosDst = in.op == SymOp::Sin ? other.dst : in.dst;
+  spillAll();
+  as_.movsd(asmjit::x86::xmm0, home(in.a));
+  as_.lea(asmjit::x86::rdi, home(sinDst));
+  as_.lea(asmjit::x86::rsi, home(cosDst));
+  call(reinterpret_cast<const void*>(kSinCos));  // both results in their slots (inMemory holds)
+}
+
+void SymProgram::NativeCompiler::callUnary(Unary function, const Instruction& in) {
+  spillAll();
+  as_.movsd(asmjit::x86::xmm0, home(in.a));
+  call(reinterpret_cast<const void*>(function));
+  define(in.dst, 0);
+}
+
+void SymProgram::NativeCompiler::power(const Instruction& in, int i) {
+  using namespace asmjit;
+  if (in.c == 2) {  // the interpreter's square
+    const int d = overwritable(in.a, i, pins({in.a}), -1);
+    as_.mulsd(xmm(d), xmm(d));
     define(in.dst, d);
-  };
+    return;
+  }
+  spillAll();
+  as_.movsd(x86::xmm0, home(in.a));
+  std::uint64_t bits;
+  std::memcpy(&bits, &in.c, sizeof bits);
+  as_.mov(x86::rax, bits);
+  as_.movq(x86::xmm1, x86::rax);
+  call(reinterpret_cast<const void*>(kPow));
+  define(in.dst, 0);
+}
 
-  as.push(base);
-  as.push(rest);
-  as.sub(x86::rsp, 8);  // the stack 16-byte aligned at calls
-  as.mov(base, x86::rdi);
-  as.mov(rest, x86::rsi);
-  as.movsd(home(0), x86::xmm0);
-  for (int r : outputRegister_)  // outputs that are variables: callers read them in the array
-    if (r >= 1 && r < variableCount_) {
-      as.movsd(x86::xmm0, home(r));
-      as.movsd(x86::qword_ptr(base, r * static_cast<int>(sizeof(double))), x86::xmm0);
-    }
-  for (int i = 0; i < length; ++i) {
-    const Instruction& in = code_[i];
-    switch (in.op) {
-      case SymOp::Add:
-        arithmetic(x86::Inst::kIdAddsd, in, i);
-        break;
-      case SymOp::Sub:
-        arithmetic(x86::Inst::kIdSubsd, in, i);
-        break;
-      case SymOp::Mul:
-        arithmetic(x86::Inst::kIdMulsd, in, i);
-        break;
-      case SymOp::Div:
-        arithmetic(x86::Inst::kIdDivsd, in, i);
-        break;
-      case SymOp::Neg: {  // flips the sign bit, as -x does
-        const int d = overwritable(in.a, i, pins({in.a}), -1);
-        as.xorpd(xmm(d), x86::ptr(signMask));
-        usesSignMask = true;
-        define(in.dst, d);
-        break;
-      }
-      case SymOp::Sqrt: {  // correctly rounded, as std::sqrt (sqrtsd when inlined by g++)
-        const int d = overwritable(in.a, i, pins({in.a}), -1);
-        as.sqrtsd(xmm(d), xmm(d));
-        define(in.dst, d);
-        break;
-      }
-      case SymOp::Sin:
-      case SymOp::Cos:
-        if (partner[i] >= 0) {
-          if (partner[i] < i) break;  // computed with its partner
-          const Instruction& other = code_[partner[i]];
-          const int sinDst = in.op == SymOp::Sin ? in.dst : other.dst;
-          const int cosDst = in.op == SymOp::Sin ? other.dst : in.dst;
-          spillAll();
-          as.movsd(x86::xmm0, home(in.a));
-          as.lea(x86::rdi, home(sinDst));
-          as.lea(x86::rsi, home(cosDst));
-          call(reinterpret_cast<const void*>(kSinCos));
-          break;  // both results in their slots (inMemory holds)
-        }
-        callUnary(in.op == SymOp::Sin ? kSin : kCos, in);
-        break;
-      case SymOp::Tan:
-        callUnary(kTan, in);
-        break;
-      case SymOp::Exp:
-        callUnary(kExp, in);
-        break;
-      case SymOp::Log:
-        callUnary(kLog, in);
-        break;
-      case SymOp::Atan:
-        callUnary(kAtan, in);
-        break;
-      case SymOp::Pow:
-        if (in.c == 2) {  // the interpreter's square
-          const int d = overwritable(in.a, i, pins({in.a}), -1);
-          as.mulsd(xmm(d), xmm(d));
-          define(in.dst, d);
-        } else {
-          spillAll();
-          as.movsd(x86::xmm0, home(in.a));
-          std::uint64_t bits;
-          std::memcpy(&bits, &in.c, sizeof bits);
-          as.mov(x86::rax, bits);
-          as.movq(x86::xmm1, x86::rax);
-          call(reinterpret_cast<const void*>(kPow));
-          define(in.dst, 0);
-        }
-        break;
-      case SymOp::Atan2:
-        spillAll();
-        as.movsd(x86::xmm0, home(in.a));
-        as.movsd(x86::xmm1, home(in.b));
-        call(reinterpret_cast<const void*>(kAtan2));
-        define(in.dst, 0);
-        break;
-      case SymOp::MulAdd:    // a·b + e
-      case SymOp::MulSub: {  // a·b − e
-        const Operand b = operand(in.b), e = operand(in.e);
-        const int d = overwritable(in.a, i, pins({in.a, in.b, in.e}), in.e);
-        as.emit(x86::Inst::kIdMulsd, xmm(d), b);
-        as.emit(in.op == SymOp::MulAdd ? x86::Inst::kIdAddsd : x86::Inst::kIdSubsd, xmm(d), e);
-        define(in.dst, d);
-        break;
-      }
-      case SymOp::SubMul: {  // e − a·b
-        const unsigned pinned = pins({in.a, in.b, in.e});
-        const Operand b = operand(in.b);
-        const int product = overwritable(in.a, i, pinned, in.e);
-        as.emit(x86::Inst::kIdMulsd, xmm(product), b);
-        const int d = overwritable(in.e, i, pinned | 1u << product, -1);
-        as.subsd(xmm(d), xmm(product));
-        define(in.dst, d);
-        break;
-      }
-      default:  // Const and Var are never instructions
-        return;
-    }
-    // Registers of values read for the last time are free again.
-    for (int r : {in.a, in.b, in.e, in.dst})
-      if (r >= 0 && where[r] >= 0 && nextUse(r, i) == kNoUse) release(where[r]);
-  }
-  as.add(x86::rsp, 8);
-  as.pop(rest);
-  as.pop(base);
-  as.ret();
-  if (usesSignMask) {
-    as.align(AlignMode::kData, 16);
-    as.bind(signMask);
-    as.embedUInt64(0x8000000000000000ull);
-    as.embedUInt64(0);
-  }
-  if (failure.failed) return;
+void SymProgram::NativeCompiler::callBinary(Binary function, const Instruction& in) {
+  spillAll();
+  as_.movsd(asmjit::x86::xmm0, home(in.a));
+  as_.movsd(asmjit::x86::xmm1, home(in.b));
+  call(reinterpret_cast<const void*>(function));
+  define(in.dst, 0);
+}
 
-  auto native = std::make_shared<NativeCode>();
-  {
-    const std::lock_guard<std::mutex> lock(shared.mutex);
-    if (shared.runtime.add(&native->entry, &holder) != kErrorOk) {
-      native->entry = nullptr;
-      return;
-    }
-  }
-  native_ = std::move(native);
+// a·b ± e: a rounded product, then a rounded sum, as the interpreter computes it.
+void SymProgram::NativeCompiler::multiplyAdd(const Instruction& in, int i) {
+  namespace Inst = asmjit::x86::Inst;
+  const asmjit::Operand b = operand(in.b), e = operand(in.e);
+  const int d = overwritable(in.a, i, pins({in.a, in.b, in.e}), in.e);
+  as_.emit(Inst::kIdMulsd, xmm(d), b);
+  as_.emit(in.op == SymOp::MulAdd ? Inst::kIdAddsd : Inst::kIdSubsd, xmm(d), e);
+  define(in.dst, d);
+}
+
+void SymProgram::NativeCompiler::subtractProduct(const Instruction& in, int i) {
+  const unsigned pinned = pins({in.a, in.b, in.e});
+  const asmjit::Operand b = operand(in.b);
+  const int product = overwritable(in.a, i, pinned, in.e);
+  as_.emit(asmjit::x86::Inst::kIdMulsd, xmm(product), b);
+  const int d = overwritable(in.e, i, pinned | 1u << product, -1);
+  as_.subsd(xmm(d), xmm(product));
+  define(in.dst, d);
+}
+
+// Registers of values read for the last time are free again.
+void SymProgram::NativeCompiler::freeDeadRegisters(const Instruction& in, int i) {
+  for (int r : {in.a, in.b, in.e, in.dst})
+    if (r >= 0 && where_[r] >= 0 && nextUse(r, i) == kNoUse) release(where_[r]);
+}
+
+void SymProgram::compileNative() {
+  if (variableCount_ < 1) return;  // the entry point stores variable 0
+  NativeCompiler compiler(*this);
+  native_ = compiler.compile();
 }
 
 #else  // no native code in this build: programs run on the interpreter

@@ -1,7 +1,8 @@
-// The dense steppers (core/nh/steppers.h: DOP853, odeint's dopri5, and SUNDIALS' ARKODE
-// Fehlberg 7(8) and CVODE BDF in sundials_steppers.cpp) on problems with closed-form
+// The steppers of core/nh/steppers.h (DOP853, odeint's dopri5, rk78 and rk4, and SUNDIALS'
+// ARKODE Fehlberg 7(8) and CVODE BDF in sundials_steppers.cpp) on problems with closed-form
 // solutions: measured orders of the steps and of the dense output, error against tolerance,
-// and a stiff system where BDF must take far fewer steps than an explicit method.
+// a stiff system where BDF must take far fewer steps than an explicit method, and the steps of
+// rk4 and rk78 ending exactly at their stop times.
 #include "core/nh/steppers.h"
 
 #include <QtTest>
@@ -14,7 +15,7 @@ using namespace nh;
 
 namespace {
 
-using Factory = std::function<std::unique_ptr<DenseStepper>(double atol, double rtol)>;
+using Factory = std::function<std::unique_ptr<Stepper>(double atol, double rtol)>;
 
 // Euler's equations of a free rigid body in Krogh's scaling (Hairer–Nørsett–Wanner I, test
 // problem "JACB"): y₁' = y₂y₃, y₂' = −y₁y₃, y₃' = −k²y₁y₂ with y(0) = (0, 1, 1) is solved by
@@ -160,9 +161,43 @@ class SteppersTest : public QObject {
     const double p853 = order("dop853", makeDop853, 10);
     const double pArk = order("arkode78", makeArkodeFehlberg78, 10);
     const double p5 = order("dopri5", makeOdeintDopri5, 40);
+    const double p78 = order("rk78", makeOdeintFehlberg78, 10);
+    const double p4 = order(
+        "rk4", [](double, double) { return makeOdeintRk4(); }, 40);
     QVERIFY2(std::abs(p853 - 8) < 0.5, qPrintable(QString::number(p853)));
     QVERIFY2(std::abs(pArk - 8) < 0.5, qPrintable(QString::number(pArk)));
     QVERIFY2(std::abs(p5 - 5) < 0.3, qPrintable(QString::number(p5)));
+    QVERIFY2(std::abs(p78 - 8) < 0.5, qPrintable(QString::number(p78)));
+    QVERIFY2(std::abs(p4 - 4) < 0.3, qPrintable(QString::number(p4)));
+  }
+
+  // rk4 and rk78 have no dense output: a step that would pass the stop time ends exactly on
+  // it (0.3 + (0.9 − 0.3) rounds to 0.9000000000000001), the step proposed for the next one
+  // stays what it was before that cut, and calcState is the chord between the step's ends.
+  void steppersWithoutDenseOutputEndAtTheStopTime() {
+    const StepperRhs f = jacobiRhs;
+    for (const Factory& make :
+         {Factory(makeOdeintFehlberg78), Factory([](double, double) { return makeOdeintRk4(); })}) {
+      auto stepper = make(1e-3, 1e-3);
+      QVERIFY(!stepper->hasDenseOutput());
+      const double t0 = 0.3, stop = 0.9;
+      const auto x0 = jacobiExact(t0);
+      stepper->initialize(x0.data(), 3, t0, 1.0);
+      stepper->setStopTime(stop);
+      const auto [u0, u1] = stepper->doStep(f);
+      QVERIFY(u0 == t0);
+      QVERIFY2(u1 == stop, qPrintable(QString::number(u1, 'g', 17)));
+      QVERIFY(stepper->currentTimeStep() == 1.0);
+      const std::vector<double> x1(stepper->currentState(), stepper->currentState() + 3);
+      QVERIFY(maxDifference(x1.data(), jacobiExact(stop)) < 1e-3);
+      std::vector<double> x(3);
+      stepper->calcState(f, t0, x.data());
+      QCOMPARE(x, x0);
+      stepper->calcState(f, stop, x.data());
+      QCOMPARE(x, x1);
+      stepper->calcState(f, 0.5 * (t0 + stop), x.data());
+      for (int i = 0; i < 3; ++i) QVERIFY(std::abs(x[i] - 0.5 * (x0[i] + x1[i])) < 1e-15);
+    }
   }
 
   // The continuous extension inside a step: DOP853's is of order 7 (local error h^8).
