@@ -5,7 +5,7 @@
 // distributed with Hairer's dop853.f. Numbers only: the method's published constants,
 // written out to 17 significant digits (round-trip exact for doubles) from the table
 // SciPy 1.10 ships (scipy/integrate/_ivp/dop853_coefficients.py). The order tests in
-// tests/core/integrator_order_test.cpp check them: 8th order for steps, 7th for the
+// tests/core/nh/steppers_test.cpp check them: 8th order for steps, 7th for the
 // dense output.
 //
 // Layout: 16 stages. kA (16×16, row-major) holds the 12 stages of a step (rows 1–11), the

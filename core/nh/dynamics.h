@@ -80,7 +80,7 @@ class SymProgram;
 // thread at a time. It serves any EquationsOfMotion: used with compiled equations other
 // than those it last served, it loads their constants into its registers (allocating if
 // they need more). Used with the same ones, rhs, observe, project and completeVelocities
-// allocate nothing (tests/core/allocation_test.cpp).
+// allocate nothing (tests/core/nh/allocation_test.cpp).
 class EquationsWorkspace {
  public:
   EquationsWorkspace();

@@ -14,7 +14,7 @@
 // called through their addresses. sin(x) and cos(x) of the same x become one sincos call,
 // as g++ does for the hand-written right-hand side: glibc computes sincos with the code of
 // sin and cos (sysdeps/ieee754/dbl-64/s_sincos.c), and 2·10⁷ random arguments gave equal
-// bits. tests/core/symbolic_native_test.cpp compares native code and interpreter bit for bit.
+// bits. tests/core/nh/symbolic_native_test.cpp compares native code and interpreter bit for bit.
 #include <atomic>
 #include <cmath>
 #include <cstdlib>
