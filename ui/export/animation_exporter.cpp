@@ -112,14 +112,30 @@ Eigen::AlignedBox3d regionOfPoints(const RunHistory& run, size_t first) {
 // The 3D view's display options for an export: what the settings show (trails, arrows and
 // their scale, the overlay), a legend when any arrow is shown, text sized for the video's
 // height; the rest (grid, axes, the dark background) as the options' defaults.
+// The display choices an export's settings hold, the others at their defaults; and back.
+DisplayChoices displayChoicesOf(const ExportSettings& settings) {
+  DisplayChoices d;
+  d.trails = settings.trails;
+  d.trailSeconds = settings.trailSeconds;
+  d.reactionArrows = settings.forceArrows;
+  d.velocityArrows = settings.velocityArrows;
+  d.angularVelocityArrows = settings.angularVelocityArrows;
+  d.arrowScaleFixed = settings.fixedArrowScale;
+  return d;
+}
+
+void setDisplayChoices(const DisplayChoices& d, ExportSettings& settings) {
+  settings.trails = d.trails;
+  settings.trailSeconds = d.trailSeconds;
+  settings.forceArrows = d.reactionArrows;
+  settings.velocityArrows = d.velocityArrows;
+  settings.angularVelocityArrows = d.angularVelocityArrows;
+  settings.fixedArrowScale = d.arrowScaleFixed;
+}
+
 SceneDisplayOptions sceneOptionsOf(const ExportSettings& settings) {
   SceneDisplayOptions options;
-  options.trails = settings.trails;
-  options.trailSeconds = settings.trailSeconds;
-  options.reactionArrows = settings.forceArrows;
-  options.velocityArrows = settings.velocityArrows;
-  options.angularVelocityArrows = settings.angularVelocityArrows;
-  options.arrowScaleFixed = settings.fixedArrowScale;
+  static_cast<DisplayChoices&>(options) = displayChoicesOf(settings);
   options.legend =
       settings.forceArrows || settings.velocityArrows || settings.angularVelocityArrows;
   options.overlayText = settings.overlay;
@@ -212,20 +228,9 @@ void applyScenarioView(const std::string& viewJson, ExportSettings& settings) {
     settings.framing =
         *view.follow ? ExportSettings::Framing::Follow : ExportSettings::Framing::KeepInView;
   // The display keys through the display choices' one table.
-  DisplayChoices d;
-  d.trails = settings.trails;
-  d.trailSeconds = settings.trailSeconds;
-  d.reactionArrows = settings.forceArrows;
-  d.velocityArrows = settings.velocityArrows;
-  d.angularVelocityArrows = settings.angularVelocityArrows;
-  d.arrowScaleFixed = settings.fixedArrowScale;
+  DisplayChoices d = displayChoicesOf(settings);
   applyDisplayValues(view.display, d);
-  settings.trails = d.trails;
-  settings.trailSeconds = d.trailSeconds;
-  settings.forceArrows = d.reactionArrows;
-  settings.velocityArrows = d.velocityArrows;
-  settings.angularVelocityArrows = d.angularVelocityArrows;
-  settings.fixedArrowScale = d.arrowScaleFixed;
+  setDisplayChoices(d, settings);
   if (view.compare) {
     settings.compare = *view.compare;
     settings.ghostParameter = view.ghostParameter.toStdString();
