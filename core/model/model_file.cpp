@@ -36,14 +36,17 @@ ModelError::ModelError(std::string file, std::string key, int line, int column, 
 
 namespace {
 
-const char* const kTopKeys[] = {
-    "format",      "version",          "name",        "title",       "description",
-    "source",      "initialization",   "parameters",  "coordinates", "velocities",
-    "anchor",      "structure",        "definitions", "lagrangian",  "forces",
-    "constraints", "holonomic",        "initial",     "independent", "state_order",
-    "quaternions", "state_limits",     "singular",    "scene",       "cyclic",
-    "dependent",   "parameter_checks", "labels",      "units",       "controls",
-    "control_section", "cost"};
+const char* const kTopKeys[] = {"format",          "version",     "name",
+                                "title",           "description", "source",
+                                "initialization",  "parameters",  "coordinates",
+                                "velocities",      "anchor",      "structure",
+                                "definitions",     "lagrangian",  "forces",
+                                "constraints",     "holonomic",   "initial",
+                                "independent",     "state_order", "quaternions",
+                                "state_limits",    "singular",    "scene",
+                                "cyclic",          "dependent",   "parameter_checks",
+                                "labels",          "units",       "controls",
+                                "control_section", "cost"};
 
 std::string joined(const std::vector<std::string>& names) {
   std::string s;
@@ -291,8 +294,7 @@ class Loader {
   }
   // Names visible to an expression: kinds allowed and how many definitions so far.
   struct Scope {
-    bool time = true, coordinates = true, velocities = true, multipliers = false,
-         controls = false;
+    bool time = true, coordinates = true, velocities = true, multipliers = false, controls = false;
     int definitions = -1;  // -1: all
   };
   Expression expression(const YAML::Node& node, const std::string& key, Scope scope) const {
@@ -644,8 +646,9 @@ void Loader::readControls() {
     for (const char* key : {"control_section", "cost"})
       if (root_[key])
         fail(key, root_[key],
-             std::string("'") + key + "' belongs to a control model: name its controls in "
-                                      "'controls: [u1, …]'");
+             std::string("'") + key +
+                 "' belongs to a control model: name its controls in "
+                 "'controls: [u1, …]'");
     return;
   }
   sequence(list, "controls");

@@ -23,8 +23,8 @@ constexpr long kMaxFlowSteps = 20000;  // per segment: a path needing more is gi
 // One end condition: a coordinate's value, or a unit quaternion's attitude (three residuals).
 struct Target {
   bool quaternion = false;
-  int index = 0;              // the coordinate, or the quaternion's first component
-  double value = 0;           // a coordinate's final value
+  int index = 0;                // the coordinate, or the quaternion's first component
+  double value = 0;             // a coordinate's final value
   Eigen::Quaterniond attitude;  // a quaternion's final value
   int rows() const { return quaternion ? 3 : 1; }
 };
@@ -114,7 +114,11 @@ class Shooting {
  public:
   Shooting(const PontryaginSystem& P, double T, int segments, Eigen::VectorXd q0,
            std::vector<Target> targets)
-      : P_(P), ws_(P.makeWorkspace()), T_(T), K_(segments), q0_(std::move(q0)),
+      : P_(P),
+        ws_(P.makeWorkspace()),
+        T_(T),
+        K_(segments),
+        q0_(std::move(q0)),
         targets_(std::move(targets)) {
     for (const Target& t : targets_) r_ += t.rows();
     w0_ = Eigen::VectorXd::Zero(P.unknownsW());
@@ -304,8 +308,8 @@ NewtonOutcome newton(Shooting& S, Eigen::VectorXd& X, double tolerance, int maxI
       return o;
     }
     if (o.iterations >= maxIterations) {
-      o.failure = "Newton's method did not converge in " + std::to_string(maxIterations) +
-                  " iterations";
+      o.failure =
+          "Newton's method did not converge in " + std::to_string(maxIterations) + " iterations";
       return o;
     }
     tick();
@@ -366,8 +370,8 @@ Eigen::VectorXd checkedStart(const SystemModel& sys, const std::vector<double>& 
   for (const QuaternionSlot& s : sys.info().quaternions) {
     const double norm = q0.segment<4>(s.first).norm();
     if (std::abs(norm - 1) > 1e-6)
-      throw InputError("the start's quaternion " + sys.info().coordinates[s.first] + "… has |q| = " +
-                       formatValue(norm) + " (a unit quaternion is needed)");
+      throw InputError("the start's quaternion " + sys.info().coordinates[s.first] +
+                       "… has |q| = " + formatValue(norm) + " (a unit quaternion is needed)");
     q0.segment<4>(s.first) /= norm;
   }
   return q0;
@@ -412,12 +416,14 @@ std::vector<Target> checkedTargets(const PontryaginSystem& P,
       t.attitude = Eigen::Quaterniond(c[0], c[1], c[2], c[3]);
       const double norm = t.attitude.norm();
       if (std::abs(norm - 1) > 1e-6)
-        throw InputError("the target quaternion (" + joined({names.begin() + first, names.begin() + first + 4}) +
+        throw InputError("the target quaternion (" +
+                         joined({names.begin() + first, names.begin() + first + 4}) +
                          ") has |q| = " + formatValue(norm) + " (a unit quaternion is needed)");
       t.attitude.normalize();
       bool movable = false;
       for (int k = 0; k < 4; ++k) movable = movable || P.movable()[first + k];
-      if (!movable) throw InputError("cannot target the attitude '" + names[first] + "…': " + movesWhat(P));
+      if (!movable)
+        throw InputError("cannot target the attitude '" + names[first] + "…': " + movesWhat(P));
       for (int k = 0; k < 4; ++k) done[first + k] = true;
     }
     done[i] = true;
@@ -610,6 +616,30 @@ OptimalControlResult solveOptimalControl(std::shared_ptr<const SystemModel> syst
   if (!result.extremals.empty()) result.bestResidual = result.extremals.front().residual;
   if (progress) progress(1);
   return result;
+}
+
+void startFromScenario(const std::shared_ptr<const SystemModel>& systemPtr,
+                       const Scenario& scenario, OptimalControlOptions& options) {
+  const SystemModel& system = *systemPtr;
+  options.parameters = resolveParameters(system, scenario.parameters);
+  const SystemInfo& info = system.info();
+  if (!info.isControlModel()) {
+    const EquationsOfMotion equations(systemPtr, DynamicsKind::Nonholonomic,
+                                      Formulation::Multipliers, options.parameters);
+    const std::vector<double> x = initialState(equations, 0, scenario.initial);
+    options.startCoordinates.assign(x.begin(), x.begin() + system.n());
+    options.startVelocities.assign(x.begin() + system.n(), x.begin() + system.n() + system.m());
+    return;
+  }
+  options.startCoordinates = info.defaultCoordinates;
+  for (const auto& [name, value] : scenario.initial) {
+    const int i = system.coordinateIndex(name);
+    if (i < 0)
+      throw InputError("'" + echoInput(name) + "' is not a coordinate of the control model '" +
+                       system.name() + "' (coordinates: " + joined(info.coordinates) +
+                       "; its velocities follow from the controls)");
+    options.startCoordinates[i] = value;
+  }
 }
 
 }  // namespace nh

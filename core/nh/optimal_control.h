@@ -39,19 +39,19 @@ struct OptimalControlOptions {
   std::vector<double> startCoordinates;
   std::vector<double> startVelocities;
   std::map<std::string, double> targets;  // coordinate → value at T (quaternions: all four)
-  int starts = 8;          // Newton starts: the plain one, then random costates
-  unsigned seed = 1;       // of the random starts (reproducible)
-  double tolerance = 1e-10;  // on the end conditions (and the shooting gaps)
-  int maxIterations = 60;    // Newton iterations per start (and per continuation stage)
-  int segments = 0;          // of multiple shooting; 0: chosen from T and the system
-  double dtOut = 0;          // spacing of the samples of a path; 0: T/200
+  int starts = 8;                         // Newton starts: the plain one, then random costates
+  unsigned seed = 1;                      // of the random starts (reproducible)
+  double tolerance = 1e-10;               // on the end conditions (and the shooting gaps)
+  int maxIterations = 60;  // Newton iterations per start (and per continuation stage)
+  int segments = 0;        // of multiple shooting; 0: chosen from T and the system
+  double dtOut = 0;        // spacing of the samples of a path; 0: T/200
 };
 
 // One sampled extremal: at each time, the columns of OptimalControlResult::columns.
 struct Extremal {
-  double cost = 0;      // ∫₀ᵀ L dt
-  double residual = 0;  // largest end condition or shooting gap left
-  int iterations = 0;   // Newton iterations (all continuation stages)
+  double cost = 0;                        // ∫₀ᵀ L dt
+  double residual = 0;                    // largest end condition or shooting gap left
+  int iterations = 0;                     // Newton iterations (all continuation stages)
   std::vector<std::string> unknownNames;  // xi_<velocity>, or free velocities and mu_<i>
   std::vector<double> unknowns;           // their values at t = 0
   std::vector<double> times;
@@ -69,6 +69,13 @@ struct OptimalControlResult {
   int startsTried = 0;
 };
 
+struct Scenario;
+// The parameters, start coordinates and (vakonomic) seed velocities of a scenario: its
+// overrides of the defaults, checked by name; a control model's velocities follow from its
+// controls and cannot be set. Throws InputError.
+void startFromScenario(const std::shared_ptr<const SystemModel>& systemPtr,
+                       const Scenario& scenario, OptimalControlOptions& options);
+
 // Progress in [0, 1]; return false to cancel (the solve then throws Cancelled).
 using OptimalControlProgress = std::function<bool(double fraction)>;
 
@@ -84,6 +91,5 @@ class OptimalControlCancelled : public std::runtime_error {
 OptimalControlResult solveOptimalControl(std::shared_ptr<const SystemModel> system,
                                          const OptimalControlOptions& options,
                                          const OptimalControlProgress& progress = {});
-
 
 }  // namespace nh

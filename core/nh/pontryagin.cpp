@@ -18,7 +18,9 @@ struct Recorded {
   Sym cost;  // the running cost L reported
 };
 
-bool isZero(const Tape& tape, Sym s) { return tape.isConstant(s.id) && tape.constantValue(s.id) == 0; }
+bool isZero(const Tape& tape, Sym s) {
+  return tape.isConstant(s.id) && tape.constantValue(s.id) == 0;
+}
 
 // H's ingredients: f and ℓ of a control model, or f = y and ℓ = L + μ·Φ.
 void recordProblem(const SystemModel& sys, const double* p, bool vakonomic, int kt, Recorded& r) {
@@ -87,7 +89,8 @@ void PontryaginSystem::record() {
     Sym s(0.0);
     for (int i = 0; i < m; ++i)
       for (int k = 0; k < m; ++k)
-        if (!isZero(tape, r.C[k + m * (i + m * j)])) s += r.C[k + m * (i + m * j)] * r.f[i] * r.xi[k];
+        if (!isZero(tape, r.C[k + m * (i + m * j)]))
+          s += r.C[k + m * (i + m * j)] * r.f[i] * r.xi[k];
     for (int a = 0; a < n; ++a) s -= r.rho[a + n * j] * D(H, 1 + a);
     F[n + j] = s;
   }
@@ -156,7 +159,8 @@ void PontryaginSystem::solveW(Workspace& ws) const {
     for (int j = 0; j < c; ++j) ws.variables[1 + N + j] = ws.w[j];
     program_.run(ws.registers.data(), ws.variables.data());
     for (int i = 0; i < c; ++i) G[i] = program_.output(ws.registers.data(), oG_ + i);
-    for (int k = 0; k < c * c; ++k) Gw(k % c, k / c) = program_.output(ws.registers.data(), oGw_ + k);
+    for (int k = 0; k < c * c; ++k)
+      Gw(k % c, k / c) = program_.output(ws.registers.data(), oGw_ + k);
     const double scale = 1 + ws.w.lpNorm<Eigen::Infinity>();
     if (G.lpNorm<Eigen::Infinity>() <= 1e-13 * scale && iteration > 0) return;
     Eigen::FullPivLU<Eigen::MatrixXd> lu(Gw);
@@ -225,7 +229,8 @@ void PontryaginSystem::anchorAndDerivative(Workspace& ws, const double* q, Eigen
   for (int k = 0; k < n * m; ++k) rho(k % n, k / n) = endProgram_.output(R, k);
   dRho.assign(n, Eigen::MatrixXd(n, m));
   for (int b = 0; b < n; ++b)
-    for (int k = 0; k < n * m; ++k) dRho[b](k % n, k / n) = endProgram_.output(R, n * m * (1 + b) + k);
+    for (int k = 0; k < n * m; ++k)
+      dRho[b](k % n, k / n) = endProgram_.output(R, n * m * (1 + b) + k);
 }
 
 }  // namespace nh

@@ -30,8 +30,8 @@ class PontryaginSystem {
   bool vakonomic() const { return vakonomic_; }
   int n() const { return n_; }
   int m() const { return m_; }
-  int N() const { return n_ + m_; }       // z = (q, ξ)
-  int unknownsW() const { return c_; }    // controls, or velocities and multipliers
+  int N() const { return n_ + m_; }        // z = (q, ξ)
+  int unknownsW() const { return c_; }     // controls, or velocities and multipliers
   int multipliers() const { return kt_; }  // vakonomic: μ's count
   bool linearInW() const { return linear_; }
   // Whether the rate of coordinate a reads the unknowns w, directly or through coordinates
@@ -67,7 +67,7 @@ class PontryaginSystem {
   bool vakonomic_ = false, linear_ = false;
   int n_ = 0, m_ = 0, c_ = 0, kt_ = 0;
   std::vector<bool> movable_;
-  SymProgram program_;  // F, G, Gw, Gz, Fz, Fw, L, f
+  SymProgram program_;     // F, G, Gw, Gz, Fz, Fw, L, f
   SymProgram endProgram_;  // ρ, ∂ρ/∂q
   int oF_ = 0, oG_ = 0, oGw_ = 0, oGz_ = 0, oFz_ = 0, oFw_ = 0, oL_ = 0, oSection_ = 0;
 };

@@ -2,6 +2,8 @@
 // closed forms: the double integrator, Brockett's integrator (several extremals, J_k = kπ|z|/T),
 // geodesics of SO(3), and the particle with ż = y ẋ solved as a vakonomic problem and as a
 // control model (the same extremal).
+#include "core/nh/optimal_control.h"
+
 #include <QtTest>
 #include <cmath>
 #include <numbers>
@@ -9,7 +11,6 @@
 #include "core/model/catalogue.h"
 #include "core/model/model_file.h"
 #include "core/nh/errors.h"
-#include "core/nh/optimal_control.h"
 
 using namespace nh;
 
@@ -117,7 +118,8 @@ class OptimalControlTest : public QObject {
     std::vector<int> turns;
     for (const Extremal& e : r.extremals) {
       const double k = e.cost / std::numbers::pi;
-      QVERIFY2(std::abs(k - std::round(k)) <= 1e-9 * k, qPrintable(QString::number(e.cost, 'g', 17)));
+      QVERIFY2(std::abs(k - std::round(k)) <= 1e-9 * k,
+               qPrintable(QString::number(e.cost, 'g', 17)));
       turns.push_back(static_cast<int>(std::round(k)));
     }
     QCOMPARE(turns.front(), 1);
@@ -146,7 +148,8 @@ class OptimalControlTest : public QObject {
 
   // With any inertia the extremals solve Euler's equations I ω̇ = (I ω) × ω.
   void rigidBodyEulerEquations() {
-    const Eigen::Quaterniond q(Eigen::AngleAxisd(2.0, Eigen::Vector3d(0.3, -0.5, 0.8).normalized()));
+    const Eigen::Quaterniond q(
+        Eigen::AngleAxisd(2.0, Eigen::Vector3d(0.3, -0.5, 0.8).normalized()));
     OptimalControlOptions o;
     o.tEnd = 1;
     o.parameters = {1, 2, 3};
