@@ -38,9 +38,9 @@ struct ControlEquations {
 
   // (5.8) solved for u when it is linear in u with an invertible coefficient matrix.
   bool solved = false;
-  std::vector<GiNaC::ex> control;           // u(t, q, ξ), one per control
-  std::vector<GiNaC::ex> qdotOf, xidotOf;   // (5.6) and (5.7) with u = u(t, q, ξ)
-  std::string notSolvedBecause;             // when !solved
+  std::vector<GiNaC::ex> control;          // u(t, q, ξ), one per control
+  std::vector<GiNaC::ex> qdotOf, xidotOf;  // (5.6) and (5.7) with u = u(t, q, ξ)
+  std::string notSolvedBecause;            // when !solved
 
   std::vector<std::string> notes;
   bool derived = true;  // false: not a model file (nothing derived; the notes say why)

@@ -698,7 +698,8 @@ DerivedEquations typesetControl(const ControlEquations& e) {
   if (!e.derived) return out;
   const SymbolicEquations& s = e.geometry;
   const Printer pr(s, e.u, e.xi);
-  const ControlTypesetting ts{e, pr, {s, pr, names(s.y), static_cast<int>(s.q.size()), static_cast<int>(s.y.size()), 0}};
+  const ControlTypesetting ts{
+      e, pr, {s, pr, names(s.y), static_cast<int>(s.q.size()), static_cast<int>(s.y.size()), 0}};
   out.blocks.push_back(controlSectionBlock(ts));
   out.blocks.push_back(hamiltonianBlock(ts));
   if (!s.structure.empty()) out.blocks.push_back(structureBlock(ts.geometry));

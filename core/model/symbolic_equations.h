@@ -93,8 +93,8 @@ GiNaC::ex simplified(const GiNaC::ex& e, const GiNaC::lst& variables);
 // (why == kSingularForAllValues).
 inline constexpr const char* kSingularForAllValues = "the linear system is singular for all values";
 std::optional<std::vector<GiNaC::ex>> solveLinear(std::vector<std::vector<GiNaC::ex>> K,
-                                                  std::vector<GiNaC::ex> r,
-                                                  const GiNaC::lst& order, std::string& why);
+                                                  std::vector<GiNaC::ex> r, const GiNaC::lst& order,
+                                                  std::string& why);
 
 // While alive, the derivations on this thread have a time budget of their own (past it,
 // nothing more is simplified); the caller's budget is restored after it.

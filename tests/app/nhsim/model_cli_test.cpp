@@ -128,8 +128,8 @@ class ModelCliTest : public QObject {
     QCOMPARE(text.code, 0);
     QVERIFY2(text.out.startsWith("brockett — brockett: Pontryagin's equations"),
              qPrintable(text.out));
-    for (const char* line : {"ξ̇_vx = -ξ_vz*u2", "ξ̇_vy = ξ_vz*u1", "ξ̇_vz = 0",
-                             "u1 = ξ_vx - y*ξ_vz", "u2 = ξ_vy + x*ξ_vz"})
+    for (const char* line : {"ξ̇_vx = -ξ_vz*u2", "ξ̇_vy = ξ_vz*u1", "ξ̇_vz = 0", "u1 = ξ_vx - y*ξ_vz",
+                             "u2 = ξ_vy + x*ξ_vz"})
       QVERIFY2(text.out.contains(QString::fromUtf8(line)), qPrintable(text.out));
     QVERIFY2(!text.out.contains("Mass matrix"), qPrintable(text.out));
     const Result latex = nhsim({"equations", path("brockett.yaml"), "--latex"});
@@ -145,7 +145,8 @@ class ModelCliTest : public QObject {
     for (const QString& command : {QString("info"), QString("equations")}) {
       const Result r = nhsim({command, path("both.yaml")});
       QCOMPARE(r.code, 2);
-      QVERIFY2(r.err.contains("lagrangian: a control model has no 'lagrangian'"), qPrintable(r.err));
+      QVERIFY2(r.err.contains("lagrangian: a control model has no 'lagrangian'"),
+               qPrintable(r.err));
       QCOMPARE(r.err.trimmed().count('\n'), 0);
       QVERIFY(r.out.isEmpty());
     }

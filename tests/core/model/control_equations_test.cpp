@@ -63,11 +63,11 @@ GiNaC::symbol named(const std::vector<GiNaC::symbol>& symbols, const std::string
 
 bool same(const ex& a, const ex& b) { return GiNaC::normal(a - b).is_zero(); }
 
-#define COMPARE_EX(actual, expected)                                                        \
-  do {                                                                                      \
-    std::ostringstream text;                                                                \
-    text << GiNaC::dflt << (actual) << "  expected  " << (expected);                        \
-    QVERIFY2(same(actual, expected), text.str().c_str());                                   \
+#define COMPARE_EX(actual, expected)                                 \
+  do {                                                               \
+    std::ostringstream text;                                         \
+    text << GiNaC::dflt << (actual) << "  expected  " << (expected); \
+    QVERIFY2(same(actual, expected), text.str().c_str());            \
   } while (false)
 
 // A control model with the section and cost given, on the plane.
@@ -138,8 +138,8 @@ class ControlEquationsTest : public QObject {
   // (5.8) not linear in u, or linear with a singular coefficient matrix: no closed form, and
   // the typeset equations say why.
   void controlsWithoutClosedForm() {
-    const auto quartic = nh::model::loadModelText(
-        planar("{vx: u1, vy: u2}", "0.25*(u1^4 + u2^4)"), "planar.yaml");
+    const auto quartic =
+        nh::model::loadModelText(planar("{vx: u1, vy: u2}", "0.25*(u1^4 + u2^4)"), "planar.yaml");
     const ControlEquations e = nh::model::deriveControlSymbolic(*quartic);
     QVERIFY(!e.solved);
     QVERIFY2(e.notSolvedBecause.find("not linear in u") != std::string::npos,
@@ -148,11 +148,11 @@ class ControlEquationsTest : public QObject {
         planar("{vx: u1 + u2, vy: x*(u1 + u2)}", "0.5*(u1 + u2)^2"), "planar.yaml");
     const ControlEquations s = nh::model::deriveControlSymbolic(*singular);
     QVERIFY(!s.solved);
-    QVERIFY2(s.notSolvedBecause.find("singular") != std::string::npos,
-             s.notSolvedBecause.c_str());
+    QVERIFY2(s.notSolvedBecause.find("singular") != std::string::npos, s.notSolvedBecause.c_str());
     const nh::model::DerivedEquations typeset = nh::model::deriveEquations(*singular);
     bool noted = false;
-    for (const std::string& note : typeset.notes) noted |= note.find("singular") != std::string::npos;
+    for (const std::string& note : typeset.notes)
+      noted |= note.find("singular") != std::string::npos;
     QVERIFY(noted);
   }
 
