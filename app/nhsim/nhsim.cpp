@@ -68,8 +68,7 @@ SystemFacts factsOf(const std::shared_ptr<const SystemModel>& system) {
   facts.nonholonomic = stateLayout(*system, DynamicsKind::Nonholonomic);
   facts.vakonomic = stateLayout(*system, DynamicsKind::Vakonomic);
   if (system->info().isControlModel()) {
-    // No equations of motion: it moves only along an optimal plan (nhsim optimize).
-    facts.notReconstructed = "a control model has no equations of motion of its own";
+    facts.notReconstructed = "a control model moves only along an optimal plan";
     if (const model::FormulaSystem* formula = model::asFormula(*system))
       facts.cost = formula->data().cost.text;
     return facts;

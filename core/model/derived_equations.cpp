@@ -29,8 +29,8 @@ const char* const kTooLarge = "(too large to show)";
 const char* const kTooLargeLatex = "\\mbox{(too large to show)}";
 const char* const kLagrangianSummary = "the equations M ẏ − Aᵀλ = F, A ẏ = b (theory §2)";
 const char* const kControlSummary =
-    "Pontryagin's equations of the optimal control (5.6)–(5.8): H = ξ·f − L, q̇ = ρ f, "
-    "ξ̇ = C f ξ + ρᵀ(∂L/∂q − ξ ∂f/∂q), 0 = ∂L/∂u − ξ ∂f/∂u";
+    "Pontryagin's equations (5.6)–(5.8) of the optimal control (theory §8): H = ξ·f − L, "
+    "q̇ = ρ f, ξ̇ = C f ξ + ρᵀ(∂L/∂q − ξ ∂f/∂q), 0 = ∂L/∂u − ξ ∂f/∂u";
 
 bool tooLarge(const ex& e) { return expressionSize(e, kShowLimit) > kShowLimit; }
 
