@@ -92,6 +92,26 @@ const char* kSweepHelp =
     "in chunks handed out on request, each rank on --jobs threads (default 1 per rank);\n"
     "rank 0 writes the same bytes as without --mpi.\n";
 
+const char* kOptimizeUsage =
+    "       nhsim optimize SYSTEM|MODEL.yaml|SCENARIO.json --t-end T --target NAME=VALUE...\n"
+    "                 [--init NAME=VALUE]... [--set NAME=VALUE]... [--starts N] [--seed S]\n"
+    "                 [--tol TOL] [--max-iterations K] [--dt-out H] [--out FILE|-] [--json]\n"
+    "                 [--quiet]\n";
+
+const char* kOptimizeHelp =
+    "\nExtremals of the action ∫₀ᵀ L dt from the start (--init, else the model's) to the\n"
+    "targets at T. A control model (controls, control_section, cost) gives Pontryagin's\n"
+    "equations on its algebroid; any other system the vakonomic problem (admissible curves,\n"
+    "Φ = 0), whose unknowns are the free initial velocities and μ(0). Coordinates not\n"
+    "targeted are free at T (transversality); a quaternion is targeted by its four\n"
+    "components. Multiple shooting, Newton on exact sensitivities; --starts N tries the\n"
+    "plain start and N-1 random costates (--seed); distinct extremals are kept.\n"
+    "\n"
+    "Output: the lowest-cost extremal as CSV ('#' lines, then t, coordinates, velocities,\n"
+    "controls and costates xi_<velocity>, or mu_<i> when vakonomic, and the running cost).\n"
+    "--json prints every extremal instead, by cost. Exit 0 when an extremal meets --tol\n"
+    "(default 1e-10), 3 when none does (no output file), 2 for bad input.\n";
+
 // "list, info, run, …": the commands, as messages name them.
 std::string commandNames() {
   std::vector<std::string> names;
@@ -291,6 +311,25 @@ void declare(OptionAdder& add, SweepOptions& o) {
   add.footer(kSweepHelp);
 }
 
+void declare(OptionAdder& add, OptimizeOptions& o) {
+  add.target(o.scenario.target, kRunTarget, kRunTargetHelp);
+  add.repeated("--set", o.scenario.set, "NAME=VALUE",
+               "set a parameter (repeatable; see 'nhsim info SYSTEM')");
+  add.repeated("--init", o.scenario.init, "NAME=VALUE",
+               "set a start coordinate (repeatable; the others are the model's)");
+  add.repeated("--target", o.targets, "NAME=VALUE", "a coordinate's value at T (repeatable)");
+  add.value("--t-end", o.tEnd, "T", "the time T of the motion (needed)");
+  add.value("--starts", o.starts, "N", "Newton starts: the plain one and N-1 random (default 8)");
+  add.value("--seed", o.seed, "S", "seed of the random starts (default 1)");
+  add.value("--tol", o.tol, "TOL", "tolerance on the end conditions (default 1e-10)");
+  add.value("--max-iterations", o.maxIterations, "K", "Newton iterations per start (default 60)");
+  add.value("--dt-out", o.dtOut, "H", "write a row every H seconds (default T/200)");
+  add.value("--out", o.output.out, "FILE|-", "the CSV file, or - for standard output (default)");
+  add.flag("--json", o.json, "print every extremal found as JSON instead of CSV");
+  add.flag("--quiet", o.output.quiet, "no summary on standard error");
+  add.footer(kOptimizeHelp);
+}
+
 // Every command of kCommandRows with its options, each bound to its own struct: parsing fills
 // the struct of the command given, and take() hands it over.
 class Parser {
@@ -317,6 +356,7 @@ class Parser {
     declareOn(Command::Equations, equations_);
     declareOn(Command::Linearize, linearize_);
     declareOn(Command::Sweep, sweep_);
+    declareOn(Command::Optimize, optimize_);
     app.footer(usageText());
   }
   Parser(const Parser&) = delete;  // CLI11 holds pointers into the option structs
@@ -351,6 +391,8 @@ class Parser {
         return std::move(linearize_);
       case Command::Sweep:
         return std::move(sweep_);
+      case Command::Optimize:
+        return std::move(optimize_);
     }
     return ListOptions{};  // not reached: every command is a case above
   }
@@ -375,6 +417,7 @@ class Parser {
   EquationsOptions equations_;
   LinearizeOptions linearize_;
   SweepOptions sweep_;
+  OptimizeOptions optimize_;
 };
 
 // ---- Syntax errors
@@ -625,10 +668,56 @@ void check(SweepOptions& o) {
   checkOutputFiles(outputs, inputsOf(o.scenario));
 }
 
+// A whole number in [lo, hi] given as `text` for `option`.
+long wholeNumber(const std::string& text, const std::string& option, long lo, long hi) {
+  const double v = parseNumber(text, option);
+  if (!(v >= lo && v <= hi) || v != std::floor(v))
+    throw UsageError(option + " must be a whole number from " + std::to_string(lo) + " to " +
+                     std::to_string(hi) + ", got " + quote(text));
+  return static_cast<long>(v);
+}
+
+void check(OptimizeOptions& o) {
+  if (o.tEnd.empty()) throw UsageError("optimize needs --t-end T, the time of the motion");
+  if (o.targets.empty())
+    throw UsageError("optimize needs at least one --target NAME=VALUE (a coordinate at T)");
+  o.tEndValue = parseNumber(o.tEnd, "--t-end");
+  if (!(o.tEndValue > 0) || !std::isfinite(o.tEndValue))
+    throw UsageError("--t-end must be a positive number, got " + quote(o.tEnd));
+  if (!o.dtOut.empty()) {
+    o.dtOutValue = parseNumber(o.dtOut, "--dt-out");
+    if (!(o.dtOutValue > 0) || o.tEndValue / o.dtOutValue > 1e7)
+      throw UsageError("--dt-out must be positive and give at most 10^7 rows, got " +
+                       quote(o.dtOut));
+  }
+  if (!o.tol.empty()) {
+    o.tolValue = parseNumber(o.tol, "--tol");
+    if (!(o.tolValue >= 1e-14 && o.tolValue <= 1e-2))
+      throw UsageError("--tol must be from 1e-14 to 1e-2, got " + quote(o.tol));
+  }
+  if (!o.starts.empty())
+    o.startsValue = static_cast<int>(wholeNumber(o.starts, "--starts", 1, 10000));
+  if (!o.seed.empty())
+    o.seedValue = static_cast<unsigned>(wholeNumber(o.seed, "--seed", 0, 4294967295L));
+  if (!o.maxIterations.empty())
+    o.maxIterationsValue =
+        static_cast<int>(wholeNumber(o.maxIterations, "--max-iterations", 1, 10000));
+  for (const std::string& t : o.targets) {
+    const auto [name, value] = parseAssignment(t, "--target");
+    if (!o.targetValues.emplace(name, value).second)
+      throw UsageError("--target " + quote(name) + " is given twice");
+  }
+  resolveScenario(o.scenario, nullptr, nullptr);
+  std::vector<NamedFile> outputs;
+  if (!o.json) addOutput(outputs, "--out", o.output.out);
+  checkOutputFiles(outputs, inputsOf(o.scenario));
+}
+
 }  // namespace
 
 std::string usageText() {
-  return runUsage() + exportUsage() + kEquationsUsage + kLinearizeUsage + kSweepUsage;
+  return runUsage() + exportUsage() + kEquationsUsage + kLinearizeUsage + kSweepUsage +
+         kOptimizeUsage;
 }
 
 CommandLine parseArguments(const std::vector<std::string>& args) {

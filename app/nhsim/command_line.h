@@ -5,6 +5,7 @@
 // by the command; parsing runs nothing and writes no file.
 #pragma once
 
+#include <map>
 #include <string>
 #include <variant>
 #include <vector>
@@ -14,7 +15,7 @@
 
 namespace nh::cli {
 
-enum class Command { List, Info, Run, Export, Equations, Linearize, Sweep };
+enum class Command { List, Info, Run, Export, Equations, Linearize, Sweep, Optimize };
 
 // One row per command: its word, its line in `nhsim --help`, what it takes when more is given
 // ("run takes one system or scenario, got also 'x'") and the message when its target is
@@ -44,6 +45,10 @@ inline constexpr CommandRow kCommandRows[] = {
      "linearize needs a system name, a model file or a scenario file"},
     {Command::Sweep, "sweep", "a parameter study: many runs, measures per run, CSV",
      "takes one system or scenario", "sweep needs a system name, a model file or a scenario file"},
+    {Command::Optimize, "optimize",
+     "an optimal motion from the start to targets at T (Pontryagin / vakonomic)",
+     "takes one system or scenario",
+     "optimize needs a system name, a model file or a scenario file"},
 };
 
 // The word of `command` in kCommandRows.
@@ -139,9 +144,23 @@ struct SweepOptions {
   bool force = false;  // more than 10^7 runs
 };
 
+struct OptimizeOptions {
+  ScenarioOptions scenario;  // --set, --init (the start); --dynamics and --formulation unused
+  std::vector<std::string> targets;  // --target NAME=VALUE
+  std::string tEnd, dtOut, starts, seed, tol, maxIterations;
+  OutputOptions output;
+  bool json = false;
+  // Filled by parseCommandLine: the problem, checked.
+  double tEndValue = 0, dtOutValue = 0, tolValue = 1e-10;
+  int startsValue = 8, maxIterationsValue = 60;
+  unsigned seedValue = 1;
+  std::map<std::string, double> targetValues;
+};
+
 // What a command line asks for: help, the version, or one command with its options.
-using CommandLine = std::variant<HelpRequest, VersionRequest, ListOptions, InfoOptions, RunOptions,
-                                 ExportOptions, EquationsOptions, LinearizeOptions, SweepOptions>;
+using CommandLine =
+    std::variant<HelpRequest, VersionRequest, ListOptions, InfoOptions, RunOptions, ExportOptions,
+                 EquationsOptions, LinearizeOptions, SweepOptions, OptimizeOptions>;
 
 // The usage of every command (nhsim without arguments prints it on stderr).
 std::string usageText();

@@ -20,6 +20,7 @@
 #include "app/nhsim/command_line.h"
 #include "app/nhsim/equations_command.h"
 #include "app/nhsim/linearize_command.h"
+#include "app/nhsim/optimize_command.h"
 #include "app/nhsim/sweep_command.h"
 #ifdef NH_HAVE_MPI
 #include "app/nhsim/sweep_mpi.h"
@@ -424,6 +425,7 @@ struct Perform {
   int operator()(const EquationsOptions& o) const { return equationsCommand(o); }
   int operator()(const LinearizeOptions& o) const { return linearizeCommand(o, args); }
   int operator()(const SweepOptions& o) const { return sweepCommand(o, args); }
+  int operator()(const OptimizeOptions& o) const { return optimizeCommand(o, args); }
   // Answered before the checks (main below).
   int operator()(const HelpRequest&) const { return kOk; }
   int operator()(const VersionRequest&) const { return kOk; }

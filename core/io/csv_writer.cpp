@@ -10,8 +10,10 @@
 
 namespace nh {
 
-CsvWriter::CsvWriter(const std::string& path, const std::vector<std::string>& columns)
+CsvWriter::CsvWriter(const std::string& path, const std::vector<std::string>& columns,
+                     const std::vector<std::string>& comments)
     : out_(std::make_unique<AtomicOutput>(path)), file_(out_->file()) {
+  for (const std::string& c : comments) writeComment(c);
   for (size_t i = 0; i < columns.size(); ++i)
     std::fprintf(file_, "%s%s", i ? "," : "", columns[i].c_str());
   std::fputc('\n', file_);

@@ -1,5 +1,5 @@
-// Trajectory rows as CSV: a header of column names, then one row per sample, each value
-// printed so that it reads back to the same double.
+// Trajectory rows as CSV: optional "#" lines, a header of column names, then one row per sample,
+// each value printed so that it reads back to the same double.
 #pragma once
 
 #include <cstdio>
@@ -17,7 +17,9 @@ class CsvWriter {
   // renames over it (AtomicOutput, core/io/atomic_output.h): until then the file is absent
   // or its old contents; devices and FIFOs are written in place. Throws Error if the file
   // cannot be opened. Destroyed without close(), nothing replaces the target.
-  CsvWriter(const std::string& path, const std::vector<std::string>& columns);
+  // `comments` come first, each a "# TEXT" line before the header.
+  CsvWriter(const std::string& path, const std::vector<std::string>& columns,
+            const std::vector<std::string>& comments = {});
   ~CsvWriter();
   CsvWriter(const CsvWriter&) = delete;
   CsvWriter& operator=(const CsvWriter&) = delete;

@@ -45,6 +45,7 @@ S value(const Expression& e, Scratch<S>& s) {
 
 template <class S>
 S lagrangianOf(const ModelData& d, const double* p, const S& t, const S* q, const S* y) {
+  if (d.lagrangian.empty()) return S(0.0);  // a control model has none
   Scratch<S>& s = scratch<S>(d);
   load(d, s, p, t, q, y, d.definitionsRead.lagrangian);
   return value(d.lagrangian, s);
@@ -242,6 +243,27 @@ void FormulaSystem::scene(const double* p, double t, const double* q, const doub
     frame.arrows.push_back({a.kind, a.name, vec3(a.origin, s), vec3(a.vector, s), a.unit});
   for (const ScenePointSpec& pt : spec.points)
     frame.points.push_back({pt.name, vec3(pt.position, s), pt.inMovingFrame});
+}
+
+// A control model's section and cost read t, q and u (controls sit after the multipliers).
+void FormulaSystem::controlSection(const double* p, const Sym& t, const Sym* q, const Sym* u,
+                                   Sym* f) const {
+  if (!info().isControlModel()) SystemModel::controlSection(p, t, q, u, f);
+  Scratch<Sym>& s = scratch<Sym>(*data_);
+  load(*data_, s, p, t, q, static_cast<const Sym*>(nullptr), 0);
+  const SlotLayout& L = data_->layout;
+  for (int c = 0; c < L.controls; ++c) s.env[L.control(c)] = u[c];
+  for (size_t a = 0; a < data_->controlSection.size(); ++a)
+    f[a] = value(data_->controlSection[a], s);
+}
+
+Sym FormulaSystem::cost(const double* p, const Sym& t, const Sym* q, const Sym* u) const {
+  if (!info().isControlModel()) return SystemModel::cost(p, t, q, u);
+  Scratch<Sym>& s = scratch<Sym>(*data_);
+  load(*data_, s, p, t, q, static_cast<const Sym*>(nullptr), 0);
+  const SlotLayout& L = data_->layout;
+  for (int c = 0; c < L.controls; ++c) s.env[L.control(c)] = u[c];
+  return value(data_->cost, s);
 }
 
 const FormulaSystem* asFormula(const SystemModel& system) {

@@ -50,6 +50,9 @@ class FormulaSystem final : public SystemModel {
              SceneFrame& frame) const override;
   void singularities(const double* p, double t, const double* q, const double* y,
                      double* s) const override;
+  void controlSection(const double* p, const Sym& t, const Sym* q, const Sym* u,
+                      Sym* f) const override;
+  Sym cost(const double* p, const Sym& t, const Sym* q, const Sym* u) const override;
 
  private:
   std::shared_ptr<const ModelData> data_;

@@ -60,16 +60,19 @@ struct Expression {
 };
 
 // The environment every expression reads: one flat array of slots,
-//   [t | parameters | coordinates | velocities | definitions | multipliers (scene only)].
+//   [t | parameters | coordinates | velocities | definitions | multipliers (scene only) |
+//    controls (a control model's section and cost only)].
 struct SlotLayout {
-  int parameters = 0, coordinates = 0, velocities = 0, definitions = 0, multipliers = 0;
+  int parameters = 0, coordinates = 0, velocities = 0, definitions = 0, multipliers = 0,
+      controls = 0;
   int time() const { return 0; }
   int parameter(int i) const { return 1 + i; }
   int coordinate(int i) const { return 1 + parameters + i; }
   int velocity(int a) const { return 1 + parameters + coordinates + a; }
   int definition(int d) const { return 1 + parameters + coordinates + velocities + d; }
   int multiplier(int c) const { return definition(definitions) + c; }
-  int size() const { return multiplier(multipliers); }
+  int control(int u) const { return multiplier(multipliers) + u; }
+  int size() const { return control(controls); }
 };
 
 struct StructureTerm {
@@ -145,6 +148,9 @@ struct ModelData {
   std::vector<Expression> holonomicJacobian;  // h·n: ∂g/∂q, column-major (derived)
   std::vector<ParameterCheck> parameterChecks;
   std::vector<Expression> singular;  // s_i(t, q, y): the equations need s_i > 0
+  // A control model: every velocity as f(t, q, u) (m, in order) and the running cost L(t, q, u).
+  std::vector<Expression> controlSection;
+  Expression cost;
   SceneSpec scene;
   size_t maxNodes = 1;  // the longest expression's node count (evaluation scratch)
   // How many definitions (the first ones, in order) each group of expressions reads,

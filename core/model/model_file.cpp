@@ -36,13 +36,17 @@ ModelError::ModelError(std::string file, std::string key, int line, int column, 
 
 namespace {
 
-const char* const kTopKeys[] = {
-    "format",      "version",          "name",        "title",       "description",
-    "source",      "initialization",   "parameters",  "coordinates", "velocities",
-    "anchor",      "structure",        "definitions", "lagrangian",  "forces",
-    "constraints", "holonomic",        "initial",     "independent", "state_order",
-    "quaternions", "state_limits",     "singular",    "scene",       "cyclic",
-    "dependent",   "parameter_checks", "labels",      "units"};
+const char* const kTopKeys[] = {"format",          "version",     "name",
+                                "title",           "description", "source",
+                                "initialization",  "parameters",  "coordinates",
+                                "velocities",      "anchor",      "structure",
+                                "definitions",     "lagrangian",  "forces",
+                                "constraints",     "holonomic",   "initial",
+                                "independent",     "state_order", "quaternions",
+                                "state_limits",    "singular",    "scene",
+                                "cyclic",          "dependent",   "parameter_checks",
+                                "labels",          "units",       "controls",
+                                "control_section", "cost"};
 
 std::string joined(const std::vector<std::string>& names) {
   std::string s;
@@ -290,7 +294,7 @@ class Loader {
   }
   // Names visible to an expression: kinds allowed and how many definitions so far.
   struct Scope {
-    bool time = true, coordinates = true, velocities = true, multipliers = false;
+    bool time = true, coordinates = true, velocities = true, multipliers = false, controls = false;
     int definitions = -1;  // -1: all
   };
   Expression expression(const YAML::Node& node, const std::string& key, Scope scope) const {
@@ -309,7 +313,8 @@ class Loader {
         if (s < L.definition(0)) return scope.velocities ? s : -2;
         if (s < L.definition(defs)) return s;
         if (s < L.multiplier(0)) return -3;  // a later definition
-        return scope.multipliers ? s : -2;
+        if (s < L.control(0)) return scope.multipliers ? s : -2;
+        return scope.controls ? s : -2;
       }
       return -1;
     };
@@ -359,6 +364,7 @@ class Loader {
     if (!s.coordinates) no.push_back("coordinates");
     if (!s.velocities) no.push_back("velocities");
     if (!s.multipliers) no.push_back("multipliers");
+    if (!s.controls) no.push_back("controls");
     return "not allowed here: " + joined(no);
   }
 
@@ -385,6 +391,8 @@ class Loader {
                           std::set<std::pair<int, int>>& seen);
   void readLagrangianAndForces();
   void readConstraints();
+  void readControls();
+  void readControlSection();
   void readSingular();
   // readInitial: the state's units, initial values and order, and what the front ends and
   // the engine are told about its variables.
@@ -589,6 +597,7 @@ void Loader::readDefinitions() {
   L.velocities = static_cast<int>(info_.velocities.size());
   L.definitions = static_cast<int>(entries.size());
   L.multipliers = k + h;
+  L.controls = static_cast<int>(info_.controls.size());
   auto& names = data_->slotNames;
   names.push_back("t");
   for (const auto& p : info_.parameters) names.push_back(p.name);
@@ -596,6 +605,7 @@ void Loader::readDefinitions() {
   for (const auto& y : info_.velocities) names.push_back(y);
   for (const auto& [n, node] : entries) names.push_back(n);
   for (int c = 0; c < k + h; ++c) names.push_back("lambda_" + std::to_string(c + 1));
+  for (const auto& u : info_.controls) names.push_back(u);
   for (size_t d = 0; d < entries.size(); ++d) {
     Scope s;
     s.definitions = static_cast<int>(d);
@@ -620,9 +630,75 @@ void Loader::readDefinitions() {
 void Loader::readDynamics() {
   readAnchor();
   readStructure();
-  readLagrangianAndForces();
-  readConstraints();
+  if (info_.isControlModel()) {
+    readControlSection();
+  } else {
+    readLagrangianAndForces();
+    readConstraints();
+  }
   readSingular();
+}
+
+// controls: the names of a control model's controls (a model without them has dynamics).
+void Loader::readControls() {
+  const YAML::Node list = root_["controls"];
+  if (!list) {
+    for (const char* key : {"control_section", "cost"})
+      if (root_[key])
+        fail(key, root_[key],
+             std::string("'") + key +
+                 "' belongs to a control model: name its controls in "
+                 "'controls: [u1, …]'");
+    return;
+  }
+  sequence(list, "controls");
+  if (list.size() == 0) fail("controls", list, "name at least one control");
+  for (size_t i = 0; i < list.size(); ++i) {
+    const std::string key = "controls[" + std::to_string(i + 1) + "]";
+    const std::string n = identifier(list[i], key);
+    declare(n, list[i], key);
+    info_.controls.push_back(n);
+  }
+  for (const char* key : {"lagrangian", "constraints", "holonomic", "forces"})
+    if (root_[key])
+      fail(key, root_[key],
+           std::string("a control model has no '") + key +
+               "': it moves as its controls say (control_section) at the price of its 'cost'");
+}
+
+// control_section (every velocity as f(t, q, u)) and cost (L(t, q, u)) of a control model.
+void Loader::readControlSection() {
+  const YAML::Node section = root_["control_section"];
+  if (!section)
+    fail("control_section", root_,
+         "missing key 'control_section': a control model gives every velocity as an "
+         "expression of t, coordinates and controls");
+  if (!section.IsMap()) fail("control_section", section, "expected a map velocity → expression");
+  const int m = static_cast<int>(info_.velocities.size());
+  data_->controlSection.resize(m);
+  std::vector<bool> seen(m, false);
+  Scope scope;
+  scope.velocities = false;
+  scope.controls = true;
+  scope.definitions = 0;
+  for (const auto& kv : section) {
+    const std::string v = kv.first.Scalar();
+    const int a = velocityIndex(v);
+    if (a < 0)
+      fail("control_section." + v, kv.first,
+           "'" + v + "' is not a velocity (velocities: " + joined(info_.velocities) + ")");
+    if (seen[a]) fail("control_section." + v, kv.first, "the velocity '" + v + "' has two entries");
+    seen[a] = true;
+    data_->controlSection[a] = expression(kv.second, "control_section." + v, scope);
+  }
+  for (int a = 0; a < m; ++a)
+    if (!seen[a])
+      fail("control_section", section,
+           "no entry for the velocity '" + info_.velocities[a] +
+               "' (the section gives every velocity as f(t, q, u))");
+  if (!root_["cost"])
+    fail("cost", root_, "missing key 'cost': the running cost L(t, q, u) to minimise");
+  data_->cost = expression(root_["cost"], "cost", scope);
 }
 
 // anchor: q̇ of every coordinate as an expression of q and the velocities.
@@ -1414,6 +1490,12 @@ void Loader::parseYaml() {
 
 // The equations text shown in the app: the file's formulas.
 std::string Loader::equationsText() const {
+  if (info_.isControlModel()) {
+    std::string eq;
+    for (size_t a = 0; a < data_->controlSection.size(); ++a)
+      eq += info_.velocities[a] + " = " + data_->controlSection[a].text + "\n";
+    return eq + "cost L = " + data_->cost.text;
+  }
   std::string eq = "L = " + data_->lagrangian.text;
   for (size_t c = 0; c < data_->constraints.size(); ++c)
     eq += "\nΦ" + std::to_string(c + 1) + " = " + data_->constraints[c].text + " = 0";
@@ -1441,6 +1523,8 @@ void Loader::measureExpressions() {
   growAll(data_->holonomicJacobian);
   for (const auto& c : data_->parameterChecks) grow(c.expression);
   growAll(data_->singular);
+  growAll(data_->controlSection);
+  grow(data_->cost);
   auto growRotations = [&](const std::vector<SceneRotation>& rs) {
     for (const auto& r : rs) {
       growAll(r.quaternion);
@@ -1482,6 +1566,7 @@ std::shared_ptr<const FormulaSystem> Loader::load() {
   readHeader();
   readParameters();
   readNames();
+  readControls();
   readDefinitions();
   readDynamics();
   readInitial();
@@ -1490,6 +1575,8 @@ std::shared_ptr<const FormulaSystem> Loader::load() {
   unitsIntoLabels();
   derive();
   info_.equations = equationsText();
+  if (info_.initialization.empty() && info_.isControlModel())
+    info_.initialization = "The velocities follow from the controls (control_section).";
   if (info_.initialization.empty())
     info_.initialization = info_.constraintCount + info_.holonomicCount > 0
                                ? "Inconsistent initial velocities are completed keeping " +
@@ -1501,7 +1588,7 @@ std::shared_ptr<const FormulaSystem> Loader::load() {
   const std::vector<double> defaults = system->defaultParameters();
   if (const std::string why = system->checkParameters(defaults.data()); !why.empty())
     fail("parameter_checks", root_["parameter_checks"], "the default parameters fail: " + why);
-  checkRegular(system);
+  if (!info_.isControlModel()) checkRegular(system);
   return system;
 }
 

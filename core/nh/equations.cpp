@@ -64,6 +64,10 @@ EquationsOfMotion::EquationsOfMotion(std::shared_ptr<const SystemModel> system,
     : formulation_(formulation) {
   const SystemModel& sys = *system;
   const int n = sys.n(), m = sys.m(), kt = sys.constraintsTotal();
+  if (sys.info().isControlModel())
+    throw InputError("'" + sys.name() +
+                     "' is a control model: it has no dynamics of its own and moves only along "
+                     "an optimal plan (nhsim optimize; in nhlab, Simulation ▸ Plan a motion)");
   if (n > kMaxCoordinates || m > kMaxVelocities || kt > kMaxConstraints || kt > m)
     throw InputError("system '" + sys.name() + "' is too large for the engine (n ≤ " +
                      std::to_string(kMaxCoordinates) + ", m ≤ " + std::to_string(kMaxVelocities) +

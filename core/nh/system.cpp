@@ -5,6 +5,8 @@
 #include <cstdio>
 #include <stdexcept>
 
+#include "core/nh/errors.h"
+
 namespace nh {
 
 namespace {
@@ -78,6 +80,20 @@ int SystemModel::parameterIndex(const std::string& name) const {
   for (size_t i = 0; i < info_.parameters.size(); ++i)
     if (info_.parameters[i].name == name) return static_cast<int>(i);
   return -1;
+}
+
+}  // namespace nh
+
+namespace nh {
+
+void SystemModel::controlSection(const double* /*p*/, const Sym& /*t*/, const Sym* /*q*/,
+                                 const Sym* /*u*/, Sym* /*f*/) const {
+  throw InputError("'" + name() + "' has no controls (it is not a control model)");
+}
+
+Sym SystemModel::cost(const double* /*p*/, const Sym& /*t*/, const Sym* /*q*/,
+                      const Sym* /*u*/) const {
+  throw InputError("'" + name() + "' has no controls (it is not a control model)");
 }
 
 }  // namespace nh

@@ -176,6 +176,11 @@ struct SystemInfo {
   // Units of state variables by name (a model file's `labels: {x: {unit: m}}`, or its older
   // `units:` key), for the initial-condition fields; a variable not listed has none shown.
   std::map<std::string, std::string> stateUnits;
+  // A control model (theory: optimal control) names its controls u here; it has no Lagrangian
+  // or constraints of its own, but a section f(t, q, u) of E and a running cost L(t, q, u)
+  // (SystemModel::controlSection, cost): it moves only as an optimal-control plan says.
+  std::vector<std::string> controls;
+  bool isControlModel() const { return !controls.empty(); }
   // The quantity `parameter` (a name) keeps continuous; "" if none.
   std::string keptContinuousBy(const std::string& parameter) const {
     for (const ContinuousPhase& c : continuousPhases)
@@ -299,6 +304,13 @@ class SystemModel {
   // s_i > 0 and not where one is 0 (e.g. a constraint not differentiable there).
   virtual void singularities(const double* /*p*/, double /*t*/, const double* /*q*/,
                              const double* /*y*/, double* /*s*/) const {}
+
+  // A control model's section f(t, q, u) of E (m values, the velocities) and its running cost
+  // L(t, q, u), on the tape (u has info().controls.size() entries). Systems without controls
+  // throw InputError.
+  virtual void controlSection(const double* p, const Sym& t, const Sym* q, const Sym* u,
+                              Sym* f) const;
+  virtual Sym cost(const double* p, const Sym& t, const Sym* q, const Sym* u) const;
 
  private:
   SystemInfo info_;

@@ -1,0 +1,645 @@
+// Multiple shooting with Newton's method on the exact sensitivities (optimal_control.h).
+#include "core/nh/optimal_control.h"
+
+#include <Eigen/Geometry>
+#include <algorithm>
+#include <cmath>
+#include <numbers>
+#include <random>
+
+#include "core/nh/errors.h"
+#include "core/nh/messages.h"
+#include "core/nh/pontryagin.h"
+#include "core/nh/scenario.h"
+#include "core/nh/steppers.h"
+
+namespace nh {
+
+namespace {
+
+constexpr double kFlowTolerance = 1e-12;
+constexpr long kMaxFlowSteps = 20000;  // per segment: a path needing more is given up
+
+// One end condition: a coordinate's value, or a unit quaternion's attitude (three residuals).
+struct Target {
+  bool quaternion = false;
+  int index = 0;                // the coordinate, or the quaternion's first component
+  double value = 0;             // a coordinate's final value
+  Eigen::Quaterniond attitude;  // a quaternion's final value
+  int rows() const { return quaternion ? 3 : 1; }
+};
+
+// conj(a) ⊗ q's vector part as a linear map of q = (w, x, y, z): zero iff q = ±a.
+Eigen::Matrix<double, 3, 4> attitudeResidualMap(const Eigen::Quaterniond& a) {
+  Eigen::Matrix<double, 3, 4> D;
+  const Eigen::Vector3d b = a.vec();
+  Eigen::Matrix3d cross;
+  cross << 0, -b.z(), b.y(), b.z(), 0, -b.x(), -b.y(), b.x(), 0;
+  D.col(0) = -b;
+  D.rightCols<3>() = a.w() * Eigen::Matrix3d::Identity() - cross;
+  return D;
+}
+
+// The targets' residuals at q and their (constant) derivative DR (r×n).
+void endResiduals(const std::vector<Target>& targets, int n, const double* q, Eigen::VectorXd& R,
+                  Eigen::MatrixXd& DR) {
+  int rows = 0;
+  for (const Target& t : targets) rows += t.rows();
+  R.resize(rows);
+  DR = Eigen::MatrixXd::Zero(rows, n);
+  int row = 0;
+  for (const Target& t : targets) {
+    if (!t.quaternion) {
+      R[row] = q[t.index] - t.value;
+      DR(row++, t.index) = 1;
+      continue;
+    }
+    const Eigen::Matrix<double, 3, 4> D = attitudeResidualMap(t.attitude);
+    const Eigen::Vector4d qv(q[t.index], q[t.index + 1], q[t.index + 2], q[t.index + 3]);
+    R.segment<3>(row) = D * qv;
+    DR.block(row, t.index, 3, 4) = D;
+    row += 3;
+  }
+}
+
+struct Flow {
+  Eigen::VectorXd z;  // at the end
+  Eigen::MatrixXd S;  // ∂z_end/∂z_start (when asked)
+  double cost = 0;    // ∫ L dt over the segment
+};
+
+using Sample = std::function<void(double t, const double* x)>;
+
+// Integrates ż (and, with sensitivities, Ṡ = J S; and the cost) from t0 to t1 by DOP853.
+Flow flow(const PontryaginSystem& P, PontryaginSystem::Workspace& ws, double t0, double t1,
+          const Eigen::VectorXd& z0, bool sensitivities, const std::vector<double>& sampleAt = {},
+          const Sample& sample = {}) {
+  const int N = P.N();
+  const int size = N + 1 + (sensitivities ? N * N : 0);
+  std::vector<double> x(size, 0.0);
+  std::copy(z0.data(), z0.data() + N, x.begin());
+  if (sensitivities)
+    for (int i = 0; i < N; ++i) x[N + 1 + i + N * i] = 1;
+  const StepperRhs f = [&](double t, const double* s, double* ds) {
+    ds[N] = P.rates(ws, t, s, ds, sensitivities);
+    if (!sensitivities) return;
+    Eigen::Map<const Eigen::MatrixXd> S(s + N + 1, N, N);
+    Eigen::Map<Eigen::MatrixXd>(ds + N + 1, N, N).noalias() = ws.jacobian * S;
+  };
+  auto stepper = makeDop853(kFlowTolerance, kFlowTolerance);
+  stepper->initialize(x.data(), size, t0, (t1 - t0) * 1e-3);
+  size_t next = 0;
+  std::vector<double> dense(size);
+  for (long steps = 0; steps < kMaxFlowSteps; ++steps) {
+    const auto [a, b] = stepper->doStep(f);
+    for (; next < sampleAt.size() && sampleAt[next] <= std::min(b, t1); ++next) {
+      stepper->calcState(f, sampleAt[next], dense.data());
+      sample(sampleAt[next], dense.data());
+    }
+    if (b < t1) continue;
+    stepper->calcState(f, t1, dense.data());
+    Flow out;
+    out.z = Eigen::Map<const Eigen::VectorXd>(dense.data(), N);
+    out.cost = dense[N];
+    if (sensitivities) out.S = Eigen::Map<const Eigen::MatrixXd>(dense.data() + N + 1, N, N);
+    if (!out.z.allFinite() || !std::isfinite(out.cost)) throw StepFailure("the path blew up");
+    return out;
+  }
+  throw StepFailure("too many steps");
+}
+
+// The shooting problem: unknowns X = [ξ(0) (m) | z at the inner nodes (N each) | ν (r)],
+// residuals [gaps at the inner nodes (N each) | target residuals (r) | ξ(T) − Bᵀν (m)].
+class Shooting {
+ public:
+  Shooting(const PontryaginSystem& P, double T, int segments, Eigen::VectorXd q0,
+           std::vector<Target> targets)
+      : P_(P),
+        ws_(P.makeWorkspace()),
+        T_(T),
+        K_(segments),
+        q0_(std::move(q0)),
+        targets_(std::move(targets)) {
+    for (const Target& t : targets_) r_ += t.rows();
+    w0_ = Eigen::VectorXd::Zero(P.unknownsW());
+  }
+
+  int size() const { return P_.m() + (K_ - 1) * P_.N() + r_; }
+  void setTargets(std::vector<Target> targets) { targets_ = std::move(targets); }
+  void setStartW(const Eigen::VectorXd& w) { w0_ = w; }
+  PontryaginSystem::Workspace& workspace() { return ws_; }
+  double nodeTime(int i) const { return T_ * i / K_; }
+
+  Eigen::VectorXd nodeState(const Eigen::VectorXd& X, int i) const {
+    const int m = P_.m(), N = P_.N();
+    if (i > 0) return X.segment(m + (i - 1) * N, N);
+    Eigen::VectorXd z(N);
+    z << q0_, X.head(m);
+    return z;
+  }
+
+  // X from ξ(0): the nodes on the path it starts (or held where that path fails), ν fitted.
+  Eigen::VectorXd initial(const Eigen::VectorXd& xi0) {
+    const int m = P_.m(), N = P_.N();
+    Eigen::VectorXd X = Eigen::VectorXd::Zero(size());
+    X.head(m) = xi0;
+    Eigen::VectorXd z = nodeState(X, 0);
+    for (int i = 1; i <= K_; ++i) {
+      try {
+        ws_.w = w0_;
+        z = flow(P_, ws_, nodeTime(i - 1), nodeTime(i), z, false).z;
+      } catch (const std::exception&) {  // keep the last good state
+      }
+      if (i < K_) X.segment(m + (i - 1) * N, N) = z;
+    }
+    Eigen::VectorXd R;
+    Eigen::MatrixXd DR, rho;
+    std::vector<Eigen::MatrixXd> dRho;
+    endResiduals(targets_, P_.n(), z.data(), R, DR);
+    P_.anchorAndDerivative(ws_, z.data(), rho, dRho);
+    const Eigen::MatrixXd Bt = (DR * rho).transpose();
+    if (r_ > 0) X.tail(r_) = Bt.completeOrthogonalDecomposition().solve(z.tail(m));
+    return X;
+  }
+
+  // Residuals at X (and their Jacobian when J is given); the total cost in *cost. Throws
+  // what the flow throws.
+  Eigen::VectorXd evaluate(const Eigen::VectorXd& X, Eigen::MatrixXd* J, double* cost) {
+    const int m = P_.m(), N = P_.N();
+    Eigen::VectorXd R = Eigen::VectorXd::Zero(size());
+    if (J) *J = Eigen::MatrixXd::Zero(size(), size());
+    double total = 0;
+    Flow last;
+    for (int i = 0; i < K_; ++i) {
+      ws_.w = w0_;
+      Flow s = flow(P_, ws_, nodeTime(i), nodeTime(i + 1), nodeState(X, i), J != nullptr);
+      total += s.cost;
+      if (i + 1 < K_) {
+        R.segment(i * N, N) = s.z - nodeState(X, i + 1);
+        if (J) {
+          place(*J, i * N, i, s.S);
+          J->block(i * N, m + i * N, N, N) -= Eigen::MatrixXd::Identity(N, N);
+        }
+      } else {
+        last = std::move(s);
+      }
+    }
+    endConditions(X, last, R, J);
+    if (cost) *cost = total;
+    return R;
+  }
+
+  // The sampled path of a converged X: rows of the result's columns, one per sample time.
+  void sample(const Eigen::VectorXd& X, double dt, Extremal& out) {
+    std::vector<double> times;
+    for (long k = 0; k * dt < T_ * (1 - 1e-12); ++k) times.push_back(k * dt);
+    times.push_back(T_);
+    double before = 0;
+    size_t next = 0;
+    for (int i = 0; i < K_; ++i) {
+      std::vector<double> here;
+      for (; next < times.size() && (times[next] < nodeTime(i + 1) || i + 1 == K_); ++next)
+        here.push_back(times[next]);
+      ws_.w = w0_;
+      Flow s = flow(P_, ws_, nodeTime(i), nodeTime(i + 1), nodeState(X, i), false, here,
+                    [&](double t, const double* x) { record(t, x, before, out); });
+      before += s.cost;
+    }
+  }
+
+ private:
+  // Adds a block over z_i (its rows given) to J: for i = 0 only ξ's columns are unknowns.
+  void place(Eigen::MatrixXd& J, int row, int i, const Eigen::MatrixXd& block) const {
+    const int m = P_.m(), N = P_.N();
+    if (i == 0)
+      J.block(row, 0, block.rows(), m) += block.rightCols(m);
+    else
+      J.block(row, m + (i - 1) * N, block.rows(), N) += block;
+  }
+
+  // Target residuals and transversality ξ(T) − (DR ρ)ᵀ ν at the end of the last segment.
+  void endConditions(const Eigen::VectorXd& X, const Flow& last, Eigen::VectorXd& R,
+                     Eigen::MatrixXd* J) {
+    const int n = P_.n(), m = P_.m(), N = P_.N();
+    const int row = (K_ - 1) * N;
+    Eigen::VectorXd Rt;
+    Eigen::MatrixXd DR, rho;
+    std::vector<Eigen::MatrixXd> dRho;
+    endResiduals(targets_, n, last.z.data(), Rt, DR);
+    P_.anchorAndDerivative(ws_, last.z.data(), rho, dRho);
+    const Eigen::VectorXd nu = X.tail(r_);
+    const Eigen::MatrixXd Bt = (DR * rho).transpose();  // m×r
+    R.segment(row, r_) = Rt;
+    R.segment(row + r_, m) = last.z.tail(m) - Bt * nu;
+    if (!J) return;
+    const Eigen::VectorXd lambda = DR.transpose() * nu;  // n
+    Eigen::MatrixXd Mq(m, n);
+    for (int b = 0; b < n; ++b) Mq.col(b) = dRho[b].transpose() * lambda;
+    const Eigen::MatrixXd Sq = last.S.topRows(n);
+    place(*J, row, K_ - 1, DR * Sq);
+    place(*J, row + r_, K_ - 1, last.S.bottomRows(m) - Mq * Sq);
+    J->block(row + r_, size() - r_, m, r_) = -Bt;
+  }
+
+  void record(double t, const double* x, double before, Extremal& out) {
+    const int n = P_.n(), m = P_.m(), N = P_.N();
+    std::vector<double> zdot(N);
+    P_.rates(ws_, t, x, zdot.data(), false);
+    const Eigen::VectorXd f = P_.section(ws_);
+    std::vector<double> row(x, x + n);
+    row.insert(row.end(), f.data(), f.data() + m);
+    if (P_.vakonomic()) {
+      for (int c = 0; c < P_.multipliers(); ++c) row.push_back(ws_.w[m + c]);
+    } else {
+      row.insert(row.end(), ws_.w.data(), ws_.w.data() + ws_.w.size());
+      row.insert(row.end(), x + n, x + N);
+    }
+    row.push_back(before + x[N]);
+    out.times.push_back(t);
+    out.rows.push_back(std::move(row));
+  }
+
+  const PontryaginSystem& P_;
+  PontryaginSystem::Workspace ws_;
+  double T_;
+  int K_;
+  Eigen::VectorXd q0_, w0_;
+  std::vector<Target> targets_;
+  int r_ = 0;
+};
+
+struct NewtonOutcome {
+  bool converged = false;
+  double residual = 0;
+  int iterations = 0;
+  double cost = 0;
+  std::string failure;
+};
+
+// The Newton step −J⁻¹R; where J is (nearly) singular — extremals in a family, such as
+// Brockett's circles turned about the axis — the least-squares step of least norm.
+Eigen::VectorXd newtonStep(const Eigen::MatrixXd& J, const Eigen::VectorXd& R) {
+  Eigen::FullPivLU<Eigen::MatrixXd> lu(J);
+  lu.setThreshold(1e-10);
+  if (lu.isInvertible()) return lu.solve(-R);
+  Eigen::CompleteOrthogonalDecomposition<Eigen::MatrixXd> cod(J);
+  cod.setThreshold(1e-10);
+  return cod.solve(-R);
+}
+
+// Damped Newton on the shooting residuals from X (changed in place): full steps where they
+// reduce ‖R‖, halved down to 1/1024 where not.
+NewtonOutcome newton(Shooting& S, Eigen::VectorXd& X, double tolerance, int maxIterations,
+                     const std::function<void()>& tick) {
+  NewtonOutcome o;
+  Eigen::MatrixXd J;
+  Eigen::VectorXd R;
+  try {
+    R = S.evaluate(X, &J, &o.cost);
+  } catch (const std::exception& e) {
+    o.failure = e.what();
+    o.residual = std::numeric_limits<double>::infinity();
+    return o;
+  }
+  for (;; ++o.iterations) {
+    o.residual = R.lpNorm<Eigen::Infinity>();
+    if (o.residual <= tolerance) {
+      o.converged = true;
+      return o;
+    }
+    if (o.iterations >= maxIterations) {
+      o.failure =
+          "Newton's method did not converge in " + std::to_string(maxIterations) + " iterations";
+      return o;
+    }
+    tick();
+    Eigen::VectorXd step = newtonStep(J, R);
+    // At most doubling the unknowns in one step: a far step only leads to paths that blow up.
+    const double cap = 1 + X.lpNorm<Eigen::Infinity>();
+    if (step.lpNorm<Eigen::Infinity>() > cap) step *= cap / step.lpNorm<Eigen::Infinity>();
+    bool accepted = false;
+    for (double alpha = 1; alpha >= 1.0 / 1024 && !accepted; alpha /= 2) {
+      const Eigen::VectorXd trial = X + alpha * step;
+      Eigen::MatrixXd Jt;
+      double cost = 0;
+      try {
+        const Eigen::VectorXd Rt = S.evaluate(trial, &Jt, &cost);
+        if (!(Rt.norm() <= (1 - alpha / 4) * R.norm())) continue;
+        X = trial, R = Rt, J = std::move(Jt), o.cost = cost;
+        accepted = true;
+        o.failure.clear();
+      } catch (const std::exception& e) {
+        o.failure = e.what();
+      }
+    }
+    if (!accepted) {
+      if (o.failure.empty()) o.failure = "Newton's method stalled (no step reduces the residual)";
+      return o;
+    }
+  }
+}
+
+std::vector<double> checkedParameters(const SystemModel& sys, std::vector<double> p) {
+  if (p.empty()) p = sys.defaultParameters();
+  const auto& infos = sys.info().parameters;
+  if (p.size() != infos.size())
+    throw InputError(std::to_string(p.size()) + " parameter values for '" + sys.name() +
+                     "', which has " + std::to_string(infos.size()));
+  for (size_t i = 0; i < p.size(); ++i)
+    if (!infos[i].allows(p[i]))
+      throw InputError("parameter '" + infos[i].name + "' = " + formatValue(p[i]) +
+                       " is out of range (allowed: " + infos[i].rangeText() + ")");
+  if (const std::string why = sys.checkParameters(p.data()); !why.empty()) throw InputError(why);
+  return p;
+}
+
+// The quaternion slot whose components include coordinate i (-1: none).
+int quaternionOf(const SystemModel& sys, int i) {
+  for (const QuaternionSlot& s : sys.info().quaternions)
+    if (i >= s.first && i < s.first + 4) return s.first;
+  return -1;
+}
+
+Eigen::VectorXd checkedStart(const SystemModel& sys, const std::vector<double>& given) {
+  const std::vector<double>& q = given.empty() ? sys.info().defaultCoordinates : given;
+  if (static_cast<int>(q.size()) != sys.n())
+    throw InputError(std::to_string(q.size()) + " start coordinates for '" + sys.name() +
+                     "', which has " + std::to_string(sys.n()));
+  Eigen::VectorXd q0 = Eigen::Map<const Eigen::VectorXd>(q.data(), sys.n());
+  if (!q0.allFinite()) throw InputError("the start has a value that is not a finite number");
+  for (const QuaternionSlot& s : sys.info().quaternions) {
+    const double norm = q0.segment<4>(s.first).norm();
+    if (std::abs(norm - 1) > 1e-6)
+      throw InputError("the start's quaternion " + sys.info().coordinates[s.first] +
+                       "… has |q| = " + formatValue(norm) + " (a unit quaternion is needed)");
+    q0.segment<4>(s.first) /= norm;
+  }
+  return q0;
+}
+
+std::string movesWhat(const PontryaginSystem& P) {
+  return P.vakonomic() ? "its velocities cannot move it (its rate reads no velocity)"
+                       : "the controls cannot move it (its rate reads no control and no "
+                         "coordinate they move)";
+}
+
+// The targets by coordinate; a quaternion needs all four components, of unit length.
+std::vector<Target> checkedTargets(const PontryaginSystem& P,
+                                   const std::map<std::string, double>& given) {
+  const SystemModel& sys = P.system();
+  const auto& names = sys.info().coordinates;
+  std::vector<Target> out;
+  std::vector<bool> done(sys.n(), false);
+  for (const auto& [name, value] : given) {
+    const int i = sys.coordinateIndex(name);
+    if (i < 0)
+      throw InputError("cannot target '" + echoInput(name) + "': not a coordinate of '" +
+                       sys.name() + "' (coordinates: " + joined(names) + ")");
+    if (!std::isfinite(value)) throw InputError("the target of '" + name + "' is not finite");
+    if (done[i]) continue;
+    const int first = quaternionOf(sys, i);
+    Target t;
+    if (first < 0) {
+      t.index = i, t.value = value;
+      if (!P.movable()[i]) throw InputError("cannot target '" + name + "': " + movesWhat(P));
+    } else {
+      double c[4];
+      for (int k = 0; k < 4; ++k) {
+        const auto it = given.find(names[first + k]);
+        if (it == given.end())
+          throw InputError("a quaternion is targeted by its four components (" +
+                           joined({names.begin() + first, names.begin() + first + 4}) + "); '" +
+                           names[first + k] + "' is missing");
+        c[k] = it->second;
+      }
+      t.quaternion = true, t.index = first;
+      t.attitude = Eigen::Quaterniond(c[0], c[1], c[2], c[3]);
+      const double norm = t.attitude.norm();
+      if (std::abs(norm - 1) > 1e-6)
+        throw InputError("the target quaternion (" +
+                         joined({names.begin() + first, names.begin() + first + 4}) +
+                         ") has |q| = " + formatValue(norm) + " (a unit quaternion is needed)");
+      t.attitude.normalize();
+      bool movable = false;
+      for (int k = 0; k < 4; ++k) movable = movable || P.movable()[first + k];
+      if (!movable)
+        throw InputError("cannot target the attitude '" + names[first] + "…': " + movesWhat(P));
+      for (int k = 0; k < 4; ++k) done[first + k] = true;
+    }
+    done[i] = true;
+    out.push_back(t);
+  }
+  return out;
+}
+
+}  // namespace
+
+}  // namespace nh
+
+namespace nh {
+
+namespace {
+
+// Targets a fraction α of the way from the start (continuation): coordinates linearly,
+// attitudes along the shortest arc.
+std::vector<Target> partWay(const std::vector<Target>& targets, const Eigen::VectorXd& q0,
+                            double alpha) {
+  std::vector<Target> out = targets;
+  for (Target& t : out) {
+    if (!t.quaternion) {
+      t.value = q0[t.index] + alpha * (t.value - q0[t.index]);
+    } else {
+      const Eigen::Quaterniond a(q0[t.index], q0[t.index + 1], q0[t.index + 2], q0[t.index + 3]);
+      t.attitude = a.slerp(alpha, t.attitude);
+    }
+  }
+  return out;
+}
+
+std::vector<std::string> resultColumns(const SystemModel& sys, const PontryaginSystem& P) {
+  const SystemInfo& info = sys.info();
+  std::vector<std::string> c = info.coordinates;
+  c.insert(c.end(), info.velocities.begin(), info.velocities.end());
+  if (P.vakonomic()) {
+    for (int i = 0; i < P.multipliers(); ++i) c.push_back("mu_" + std::to_string(i + 1));
+  } else {
+    c.insert(c.end(), info.controls.begin(), info.controls.end());
+    for (const auto& v : info.velocities) c.push_back("xi_" + v);
+  }
+  c.push_back("cost");
+  return c;
+}
+
+// What a user may set at t = 0: ξ(0) (control model), or the free velocities and μ(0).
+void describeUnknowns(const PontryaginSystem& P, Shooting& S, const Eigen::VectorXd& X,
+                      Extremal& e) {
+  const SystemInfo& info = P.system().info();
+  const int m = P.m();
+  if (!P.vakonomic()) {
+    for (int a = 0; a < m; ++a) {
+      e.unknownNames.push_back("xi_" + info.velocities[a]);
+      e.unknowns.push_back(X[a]);
+    }
+    return;
+  }
+  std::vector<double> zdot(P.N());
+  const Eigen::VectorXd z0 = S.nodeState(X, 0);
+  P.rates(S.workspace(), 0, z0.data(), zdot.data(), false);
+  const Eigen::VectorXd& w = S.workspace().w;
+  for (const std::string& v : info.independentVelocities) {
+    e.unknownNames.push_back(v);
+    const auto& all = info.velocities;
+    e.unknowns.push_back(w[std::find(all.begin(), all.end(), v) - all.begin()]);
+  }
+  for (int c = 0; c < P.multipliers(); ++c) {
+    e.unknownNames.push_back("mu_" + std::to_string(c + 1));
+    e.unknowns.push_back(w[m + c]);
+  }
+}
+
+// The same extremal, or one of a symmetric family (equal cost): reported once.
+bool sameExtremal(const Extremal& a, const Extremal& b) {
+  if (std::abs(a.cost - b.cost) <= 1e-8 * std::max(1.0, std::abs(a.cost))) return true;
+  double diff = 0, scale = 1;
+  for (size_t i = 0; i < a.unknowns.size(); ++i) {
+    diff = std::max(diff, std::abs(a.unknowns[i] - b.unknowns[i]));
+    scale = std::max(scale, std::abs(a.unknowns[i]));
+  }
+  return diff <= 1e-6 * scale;
+}
+
+// One start from ξ(0): plain Newton, then continuation in the targets when that fails.
+NewtonOutcome attempt(Shooting& S, const std::vector<Target>& targets, const Eigen::VectorXd& q0,
+                      const Eigen::VectorXd& xi0, const OptimalControlOptions& o,
+                      Eigen::VectorXd& X, const std::function<void()>& tick) {
+  S.setTargets(targets);
+  X = S.initial(xi0);
+  NewtonOutcome plain = newton(S, X, o.tolerance, o.maxIterations, tick);
+  if (plain.converged) return plain;
+  int iterations = plain.iterations;
+  for (const double alpha : {0.25, 0.5, 0.75, 1.0}) {
+    S.setTargets(partWay(targets, q0, alpha));
+    if (alpha == 0.25) X = S.initial(xi0);
+    NewtonOutcome stage = newton(S, X, o.tolerance, o.maxIterations, tick);
+    iterations += stage.iterations;
+    if (!stage.converged) return plain.residual <= stage.residual ? plain : stage;
+    if (alpha == 1.0) {
+      stage.iterations = iterations;
+      return stage;
+    }
+  }
+  return plain;
+}
+
+// The first start's costate: zero (control model), or the momentum of the given velocities.
+Eigen::VectorXd plainCostate(const PontryaginSystem& P, Shooting& S, const Eigen::VectorXd& q0,
+                             const OptimalControlOptions& o) {
+  const int m = P.m();
+  if (!P.vakonomic()) return Eigen::VectorXd::Zero(m);
+  const std::vector<double>& y =
+      o.startVelocities.empty() ? P.system().info().defaultVelocities : o.startVelocities;
+  Eigen::VectorXd w = Eigen::VectorXd::Zero(P.unknownsW());
+  for (int a = 0; a < m && a < static_cast<int>(y.size()); ++a) w[a] = y[a];
+  S.setStartW(w);
+  Eigen::VectorXd z = Eigen::VectorXd::Zero(P.N());
+  z.head(P.n()) = q0;
+  return -P.dHdw(S.workspace(), 0, z.data(), w).head(m);  // ∂L/∂y at μ = 0
+}
+
+double targetDistance(const std::vector<Target>& targets, const Eigen::VectorXd& q0) {
+  double d = 0;
+  for (const Target& t : targets)
+    d = std::max(d, t.quaternion ? 2 * std::numbers::pi : std::abs(t.value - q0[t.index]));
+  return d;
+}
+
+}  // namespace
+
+OptimalControlResult solveOptimalControl(std::shared_ptr<const SystemModel> system,
+                                         const OptimalControlOptions& o,
+                                         const OptimalControlProgress& progress) {
+  if (!(o.tEnd > 0) || !std::isfinite(o.tEnd))
+    throw InputError("the time T = " + formatValue(o.tEnd) + " must be a positive number");
+  if (!(o.tolerance > 0)) throw InputError("the tolerance must be positive");
+  const SystemModel& sys = *system;
+  const PontryaginSystem P(system, checkedParameters(sys, o.parameters));
+  const Eigen::VectorXd q0 = checkedStart(sys, o.startCoordinates);
+  const std::vector<Target> targets = checkedTargets(P, o.targets);
+  int conditions = 0;
+  for (const Target& t : targets) conditions += t.rows();
+  if (conditions > P.m())
+    throw InputError(std::to_string(conditions) + " end conditions for " + std::to_string(P.m()) +
+                     " unknowns (the costate has one per velocity of '" + sys.name() +
+                     "'): target fewer coordinates");
+  OptimalControlResult result;
+  result.vakonomic = P.vakonomic();
+  result.columns = resultColumns(sys, P);
+  result.bestResidual = std::numeric_limits<double>::infinity();
+  const int segments = o.segments > 0 ? o.segments : 8;
+  Shooting S(P, o.tEnd, segments, q0, targets);
+  const Eigen::VectorXd plain = plainCostate(P, S, q0, o);
+  const double spread = 2 * std::numbers::pi * (1 + targetDistance(targets, q0)) / o.tEnd;
+  std::mt19937 random(o.seed);
+  std::uniform_real_distribution<double> uniform(-1, 1);
+  const int starts = std::max(1, o.starts);
+  for (int k = 0; k < starts; ++k) {
+    Eigen::VectorXd xi0 = plain;
+    if (k > 0)
+      for (int a = 0; a < P.m(); ++a) xi0[a] += spread * uniform(random);
+    int ticks = 0;
+    const auto tick = [&] {
+      ++ticks;
+      const double inStart = 1 - 1.0 / (1 + 0.2 * ticks);
+      if (progress && !progress((k + inStart) / starts)) throw OptimalControlCancelled();
+    };
+    Eigen::VectorXd X;
+    const NewtonOutcome out = attempt(S, targets, q0, xi0, o, X, tick);
+    ++result.startsTried;
+    if (!out.converged) {
+      if (out.residual < result.bestResidual || result.failure.empty()) {
+        result.bestResidual = std::min(result.bestResidual, out.residual);
+        result.failure = out.failure;
+      }
+      continue;
+    }
+    Extremal e;
+    e.cost = out.cost, e.residual = out.residual, e.iterations = out.iterations;
+    describeUnknowns(P, S, X, e);
+    if (std::any_of(result.extremals.begin(), result.extremals.end(),
+                    [&](const Extremal& x) { return sameExtremal(x, e); }))
+      continue;
+    S.sample(X, o.dtOut > 0 ? o.dtOut : o.tEnd / 200, e);
+    result.extremals.push_back(std::move(e));
+  }
+  std::sort(result.extremals.begin(), result.extremals.end(),
+            [](const Extremal& a, const Extremal& b) { return a.cost < b.cost; });
+  if (!result.extremals.empty()) result.bestResidual = result.extremals.front().residual;
+  if (progress) progress(1);
+  return result;
+}
+
+void startFromScenario(const std::shared_ptr<const SystemModel>& systemPtr,
+                       const Scenario& scenario, OptimalControlOptions& options) {
+  const SystemModel& system = *systemPtr;
+  options.parameters = resolveParameters(system, scenario.parameters);
+  const SystemInfo& info = system.info();
+  if (!info.isControlModel()) {
+    const EquationsOfMotion equations(systemPtr, DynamicsKind::Nonholonomic,
+                                      Formulation::Multipliers, options.parameters);
+    const std::vector<double> x = initialState(equations, 0, scenario.initial);
+    options.startCoordinates.assign(x.begin(), x.begin() + system.n());
+    options.startVelocities.assign(x.begin() + system.n(), x.begin() + system.n() + system.m());
+    return;
+  }
+  options.startCoordinates = info.defaultCoordinates;
+  for (const auto& [name, value] : scenario.initial) {
+    const int i = system.coordinateIndex(name);
+    if (i < 0)
+      throw InputError("'" + echoInput(name) + "' is not a coordinate of the control model '" +
+                       system.name() + "' (coordinates: " + joined(info.coordinates) +
+                       "; its velocities follow from the controls)");
+    options.startCoordinates[i] = value;
+  }
+}
+
+}  // namespace nh

@@ -1,0 +1,234 @@
+// Optimal control and vakonomic boundary-value problems (core/nh/optimal_control.h) against
+// closed forms: the double integrator, Brockett's integrator (several extremals, J_k = kπ|z|/T),
+// geodesics of SO(3), and the particle with ż = y ẋ solved as a vakonomic problem and as a
+// control model (the same extremal).
+#include "core/nh/optimal_control.h"
+
+#include <QtTest>
+#include <cmath>
+#include <numbers>
+
+#include "core/model/catalogue.h"
+#include "core/model/model_file.h"
+#include "core/nh/errors.h"
+
+using namespace nh;
+
+namespace {
+
+const char* kDoubleIntegrator = R"(format: nonholonomic-lab-system
+version: 1
+name: double_integrator_test
+coordinates: [x, v]
+velocities: [vx, vv]
+controls: [u]
+control_section: {vx: v, vv: u}
+cost: 0.5*u*u
+)";
+
+const char* kBrockett = R"(format: nonholonomic-lab-system
+version: 1
+name: brockett_test
+coordinates: [x, y, z]
+velocities: [vx, vy, vz]
+controls: [u1, u2]
+control_section: {vx: u1, vy: u2, vz: x*u2 - y*u1}
+cost: 0.5*(u1*u1 + u2*u2)
+)";
+
+const char* kRigidBody = R"(format: nonholonomic-lab-system
+version: 1
+name: rigid_body_control_test
+parameters:
+  - {name: I1, default: 1.0}
+  - {name: I2, default: 1.0}
+  - {name: I3, default: 1.0}
+coordinates: [qw, qx, qy, qz]
+velocities: [w1, w2, w3]
+anchor:
+  qw: -0.5*qx*w1 - 0.5*qy*w2 - 0.5*qz*w3
+  qx: 0.5*qw*w1 - 0.5*qz*w2 + 0.5*qy*w3
+  qy: 0.5*qz*w1 + 0.5*qw*w2 - 0.5*qx*w3
+  qz: -0.5*qy*w1 + 0.5*qx*w2 + 0.5*qw*w3
+structure:
+  - {bracket: [w1, w2], equals: {w3: 1}}
+  - {bracket: [w2, w3], equals: {w1: 1}}
+  - {bracket: [w1, w3], equals: {w2: -1}}
+controls: [u1, u2, u3]
+control_section: {w1: u1, w2: u2, w3: u3}
+cost: 0.5*(I1*u1*u1 + I2*u2*u2 + I3*u3*u3)
+initial: {qw: 1}
+quaternions: [qw]
+)";
+
+// The particle with ż = y ẋ as a control model: u = (ẋ, ẏ), ż follows.
+const char* kParticleControl = R"(format: nonholonomic-lab-system
+version: 1
+name: nh_particle_control
+coordinates: [x, y, z]
+velocities: [vx, vy, vz]
+controls: [u1, u2]
+control_section: {vx: u1, vy: u2, vz: y*u1}
+cost: 0.5*(u1*u1 + u2*u2 + y*y*u1*u1)
+)";
+
+std::shared_ptr<const SystemModel> load(const char* text) {
+  return nh::model::loadModelText(text, "test.yaml");
+}
+
+double column(const OptimalControlResult& r, const Extremal& e, size_t row, const std::string& c) {
+  const auto it = std::find(r.columns.begin(), r.columns.end(), c);
+  return e.rows[row][it - r.columns.begin()];
+}
+
+}  // namespace
+
+class OptimalControlTest : public QObject {
+  Q_OBJECT
+ private slots:
+  // Rest to rest over d in T: u = (6d/T²)(1 − 2t/T), J = 6d²/T³.
+  void doubleIntegratorClosedForm() {
+    OptimalControlOptions o;
+    o.tEnd = 2;
+    o.targets = {{"x", 1.5}, {"v", 0}};
+    o.starts = 1;
+    const auto r = solveOptimalControl(load(kDoubleIntegrator), o);
+    QCOMPARE(r.extremals.size(), size_t(1));
+    const Extremal& e = r.extremals.front();
+    const double d = 1.5, T = 2;
+    QVERIFY(std::abs(e.cost - 6 * d * d / (T * T * T)) <= 1e-9 * e.cost);
+    for (size_t k = 0; k < e.times.size(); ++k) {
+      const double t = e.times[k];
+      const double u = 6 * d / (T * T) * (1 - 2 * t / T);
+      QVERIFY2(std::abs(column(r, e, k, "u") - u) <= 1e-9 * 6 * d / (T * T),
+               qPrintable(QString("u(%1)").arg(t)));
+    }
+    QVERIFY(std::abs(column(r, e, e.rows.size() - 1, "x") - d) <= 1e-9);
+    QCOMPARE(e.times.back(), T);
+  }
+
+  // From 0 to (0, 0, z): circles traversed k times, J_k = kπ|z|/T; several are found.
+  void brockettExtremals() {
+    OptimalControlOptions o;
+    o.tEnd = 1;
+    o.targets = {{"x", 0}, {"y", 0}, {"z", 1}};
+    o.starts = 24;
+    const auto r = solveOptimalControl(load(kBrockett), o);
+    QVERIFY2(r.extremals.size() >= 2, qPrintable(QString::fromStdString(r.failure)));
+    std::vector<int> turns;
+    for (const Extremal& e : r.extremals) {
+      const double k = e.cost / std::numbers::pi;
+      QVERIFY2(std::abs(k - std::round(k)) <= 1e-9 * k,
+               qPrintable(QString::number(e.cost, 'g', 17)));
+      turns.push_back(static_cast<int>(std::round(k)));
+    }
+    QCOMPARE(turns.front(), 1);
+  }
+
+  // With I = identity the extremal from the identity to a rotation by θ about an axis is the
+  // one-parameter subgroup: constant ω = θ a / T, J = θ²/(2T).
+  void rigidBodyGeodesic() {
+    const double theta = 1.0, T = 1.5;
+    const Eigen::Vector3d axis = Eigen::Vector3d(1, 2, 2) / 3;
+    const Eigen::Quaterniond q(Eigen::AngleAxisd(theta, axis));
+    OptimalControlOptions o;
+    o.tEnd = T;
+    o.targets = {{"qw", q.w()}, {"qx", q.x()}, {"qy", q.y()}, {"qz", q.z()}};
+    o.starts = 1;
+    const auto r = solveOptimalControl(load(kRigidBody), o);
+    QCOMPARE(r.extremals.size(), size_t(1));
+    const Extremal& e = r.extremals.front();
+    QVERIFY2(std::abs(e.cost - theta * theta / (2 * T)) <= 1e-9 * e.cost,
+             qPrintable(QString::number(e.cost, 'g', 17)));
+    const char* controls[] = {"u1", "u2", "u3"};
+    for (size_t k = 0; k < e.rows.size(); k += 10)
+      for (int i = 0; i < 3; ++i)
+        QVERIFY(std::abs(column(r, e, k, controls[i]) - theta * axis[i] / T) <= 1e-9);
+  }
+
+  // With any inertia the extremals solve Euler's equations I ω̇ = (I ω) × ω.
+  void rigidBodyEulerEquations() {
+    const Eigen::Quaterniond q(
+        Eigen::AngleAxisd(2.0, Eigen::Vector3d(0.3, -0.5, 0.8).normalized()));
+    OptimalControlOptions o;
+    o.tEnd = 1;
+    o.parameters = {1, 2, 3};
+    o.targets = {{"qw", q.w()}, {"qx", q.x()}, {"qy", q.y()}, {"qz", q.z()}};
+    o.starts = 1;
+    const auto r = solveOptimalControl(load(kRigidBody), o);
+    QVERIFY2(!r.extremals.empty(), qPrintable(QString::fromStdString(r.failure)));
+    const Extremal& e = r.extremals.front();
+    const Eigen::Vector3d I(1, 2, 3);
+    auto omega = [&](size_t k) {
+      return Eigen::Vector3d(column(r, e, k, "u1"), column(r, e, k, "u2"), column(r, e, k, "u3"));
+    };
+    for (size_t k = 1; k + 1 < e.rows.size(); k += 7) {
+      const double h = e.times[k + 1] - e.times[k - 1];
+      const Eigen::Vector3d dw = (omega(k + 1) - omega(k - 1)) / h;
+      const Eigen::Vector3d Iw = I.cwiseProduct(omega(k));
+      QVERIFY((I.cwiseProduct(dw) - Iw.cross(omega(k))).norm() <= 1e-3 * (1 + Iw.norm()));
+    }
+  }
+
+  // ż = y ẋ: the vakonomic extremal between two points and the optimal control with
+  // u = (ẋ, ẏ) and cost ½(ẋ² + ẏ² + ż²) are the same path at the same cost.
+  void vakonomicAgreesWithControl() {
+    OptimalControlOptions o;
+    o.tEnd = 1.2;
+    o.startCoordinates = {0, 0.5, 0};
+    o.targets = {{"x", 1.0}, {"y", -0.2}, {"z", 0.4}};
+    o.starts = 4;
+    const auto vak = solveOptimalControl(findSystem("nh_particle"), o);
+    const auto ctl = solveOptimalControl(load(kParticleControl), o);
+    QVERIFY2(!vak.extremals.empty(), qPrintable(QString::fromStdString(vak.failure)));
+    QVERIFY2(!ctl.extremals.empty(), qPrintable(QString::fromStdString(ctl.failure)));
+    const Extremal &a = vak.extremals.front(), &b = ctl.extremals.front();
+    QVERIFY2(std::abs(a.cost - b.cost) <= 1e-9 * b.cost,
+             qPrintable(QString("%1 %2").arg(a.cost, 0, 'g', 17).arg(b.cost, 0, 'g', 17)));
+    QCOMPARE(a.rows.size(), b.rows.size());
+    for (size_t k = 0; k < a.rows.size(); ++k)
+      for (const char* c : {"x", "y", "z", "vx", "vy", "vz"})
+        QVERIFY(std::abs(column(vak, a, k, c) - column(ctl, b, k, c)) <= 1e-9);
+  }
+
+  // Bad problems are refused with one line saying what and what is allowed.
+  void refusesBadProblems() {
+    auto refused = [](std::shared_ptr<const SystemModel> s, OptimalControlOptions o,
+                      const char* expect) {
+      try {
+        solveOptimalControl(std::move(s), o);
+      } catch (const InputError& e) {
+        const std::string what = e.what();
+        if (what.find(expect) == std::string::npos || what.find('\n') != std::string::npos)
+          return QString::fromStdString("wrong message: " + what);
+        return QString();
+      }
+      return QString("accepted");
+    };
+    OptimalControlOptions o;
+    o.targets = {{"x", 1}};
+    o.tEnd = 0;
+    QCOMPARE(refused(load(kDoubleIntegrator), o, "positive"), QString());
+    o.tEnd = 1;
+    o.targets = {{"w", 1}};
+    QCOMPARE(refused(load(kDoubleIntegrator), o, "not a coordinate"), QString());
+    o.targets = {{"qw", 1}};
+    QCOMPARE(refused(load(kRigidBody), o, "four components"), QString());
+    o.targets = {{"qw", 1}, {"qx", 1}, {"qy", 0}, {"qz", 0}};
+    QCOMPARE(refused(load(kRigidBody), o, "unit quaternion"), QString());
+    const char* stuck = R"(format: nonholonomic-lab-system
+version: 1
+name: stuck
+coordinates: [x, s]
+velocities: [vx, vs]
+controls: [u]
+control_section: {vx: u, vs: 0}
+cost: 0.5*u*u
+)";
+    o.targets = {{"s", 1}};
+    QCOMPARE(refused(load(stuck), o, "cannot move"), QString());
+  }
+};
+
+QTEST_GUILESS_MAIN(OptimalControlTest)
+#include "optimal_control_test.moc"
