@@ -64,6 +64,10 @@ SystemFacts factsOf(const std::shared_ptr<const SystemModel>& system) {
   SystemFacts facts;
   facts.nonholonomic = stateLayout(*system, DynamicsKind::Nonholonomic);
   facts.vakonomic = stateLayout(*system, DynamicsKind::Vakonomic);
+  if (system->info().isControlModel()) {
+    facts.notReconstructed = "a control model moves only along an optimal plan";
+    return facts;
+  }
   const EquationsOfMotion eq(system, DynamicsKind::Nonholonomic);
   if (const ReconstructionPlan* plan = eq.reconstructionPlan()) {
     facts.notReconstructed = plan->reason;

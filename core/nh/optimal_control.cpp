@@ -152,6 +152,8 @@ class Shooting {
       }
       if (i < K_) X.segment(m + (i - 1) * N, N) = z;
     }
+    for (int i = 1; i < K_; ++i)
+      interpolateTargets(X.segment(m + (i - 1) * N, P_.n()), double(i) / K_);
     Eigen::VectorXd R;
     Eigen::MatrixXd DR, rho;
     std::vector<Eigen::MatrixXd> dRho;
@@ -160,6 +162,22 @@ class Shooting {
     const Eigen::MatrixXd Bt = (DR * rho).transpose();
     if (r_ > 0) X.tail(r_) = Bt.completeOrthogonalDecomposition().solve(z.tail(m));
     return X;
+  }
+
+  // The targeted coordinates of a node a fraction `alpha` of the way from the start to the
+  // targets (attitudes along the shortest arc).
+  template <class Q>
+  void interpolateTargets(Q q, double alpha) const {
+    for (const Target& t : targets_) {
+      if (!t.quaternion) {
+        q[t.index] = q0_[t.index] + alpha * (t.value - q0_[t.index]);
+        continue;
+      }
+      const Eigen::Quaterniond a(q0_[t.index], q0_[t.index + 1], q0_[t.index + 2],
+                                 q0_[t.index + 3]);
+      const Eigen::Quaterniond b = a.slerp(alpha, t.attitude);
+      q[t.index] = b.w(), q[t.index + 1] = b.x(), q[t.index + 2] = b.y(), q[t.index + 3] = b.z();
+    }
   }
 
   // Residuals at X (and their Jacobian when J is given); the total cost in *cost. Throws
@@ -276,68 +294,133 @@ struct NewtonOutcome {
   std::string failure;
 };
 
-// The Newton step −J⁻¹R; where J is (nearly) singular — extremals in a family, such as
-// Brockett's circles turned about the axis — the least-squares step of least norm.
-Eigen::VectorXd newtonStep(const Eigen::MatrixXd& J, const Eigen::VectorXd& R) {
-  Eigen::FullPivLU<Eigen::MatrixXd> lu(J);
-  lu.setThreshold(1e-10);
-  if (lu.isInvertible()) return lu.solve(-R);
-  Eigen::CompleteOrthogonalDecomposition<Eigen::MatrixXd> cod(J);
-  cod.setThreshold(1e-10);
-  return cod.solve(-R);
+// The step at most doubling the unknowns: a far step only leads to paths that blow up.
+void capStep(Eigen::VectorXd& step, const Eigen::VectorXd& X) {
+  const double cap = 1 + X.lpNorm<Eigen::Infinity>();
+  if (step.lpNorm<Eigen::Infinity>() > cap) step *= cap / step.lpNorm<Eigen::Infinity>();
 }
 
-// Damped Newton on the shooting residuals from X (changed in place): full steps where they
-// reduce ‖R‖, halved down to 1/1024 where not.
-NewtonOutcome newton(Shooting& S, Eigen::VectorXd& X, double tolerance, int maxIterations,
-                     const std::function<void()>& tick) {
-  NewtonOutcome o;
-  Eigen::MatrixXd J;
-  Eigen::VectorXd R;
-  try {
-    R = S.evaluate(X, &J, &o.cost);
-  } catch (const std::exception& e) {
-    o.failure = e.what();
-    o.residual = std::numeric_limits<double>::infinity();
-    return o;
+// Newton's method on the shooting residuals, made global in two ways: a Newton step that does
+// not reduce ‖R‖ is halved (down to 1/8), and then Levenberg–Marquardt steps
+// −(JᵀJ + λD)⁻¹JᵀR take over, λ growing tenfold per failure and shrinking after a success
+// (a short step down the gradient of ‖R‖² always reduces it). Trial points are evaluated
+// without sensitivities; the Jacobian is computed where a step is accepted.
+class Newton {
+ public:
+  Newton(Shooting& S, double tolerance, int maxIterations, const std::function<void()>& tick)
+      : S_(S), tolerance_(tolerance), maxIterations_(maxIterations), tick_(tick) {}
+
+  NewtonOutcome run(Eigen::VectorXd& X) {
+    try {
+      R_ = S_.evaluate(X, &J_, &o_.cost);
+    } catch (const std::exception& e) {
+      o_.failure = e.what();
+      o_.residual = std::numeric_limits<double>::infinity();
+      return o_;
+    }
+    double checkpoint = R_.norm();
+    for (;; ++o_.iterations) {
+      o_.residual = R_.lpNorm<Eigen::Infinity>();
+      if (o_.residual <= tolerance_) {
+        o_.converged = true;
+        return o_;
+      }
+      if (o_.iterations >= maxIterations_)
+        return fail("Newton's method did not converge in " + std::to_string(maxIterations_) +
+                    " iterations");
+      // Less than halving ‖R‖ in ten iterations: a local minimum of ‖R‖, not an extremal.
+      if (o_.iterations > 0 && o_.iterations % 10 == 0) {
+        if (R_.norm() > 0.5 * checkpoint)
+          return fail("Newton's method stalled at a residual of " + formatValue(o_.residual));
+        checkpoint = R_.norm();
+      }
+      tick_();
+      if (!newtonStep(X) && !levenbergStep(X))
+        return fail("Newton's method stalled (no step reduces the residual)");
+    }
   }
-  for (;; ++o.iterations) {
-    o.residual = R.lpNorm<Eigen::Infinity>();
-    if (o.residual <= tolerance) {
-      o.converged = true;
-      return o;
+
+ private:
+  NewtonOutcome fail(std::string why) {
+    if (o_.failure.empty()) o_.failure = std::move(why);
+    return o_;
+  }
+
+  // Accepts X + step when it reduces ‖R‖ by at least the factor given.
+  bool tryStep(Eigen::VectorXd& X, const Eigen::VectorXd& step, double factor) {
+    const Eigen::VectorXd trial = X + step;
+    try {
+      const Eigen::VectorXd Rt = S_.evaluate(trial, nullptr, nullptr);
+      if (!(Rt.norm() <= factor * R_.norm())) return false;
+      R_ = S_.evaluate(trial, &J_, &o_.cost);
+      X = trial;
+      o_.failure.clear();
+      return true;
+    } catch (const std::exception& e) {
+      o_.failure = e.what();
+      return false;
     }
-    if (o.iterations >= maxIterations) {
-      o.failure =
-          "Newton's method did not converge in " + std::to_string(maxIterations) + " iterations";
-      return o;
+  }
+
+  // −J⁻¹R; where J is (nearly) singular — extremals in a family, such as Brockett's circles
+  // turned about the axis — the least-squares step of least norm.
+  bool newtonStep(Eigen::VectorXd& X) {
+    Eigen::FullPivLU<Eigen::MatrixXd> lu(J_);
+    lu.setThreshold(1e-10);
+    Eigen::VectorXd step;
+    if (lu.isInvertible()) {
+      step = lu.solve(-R_);
+    } else {
+      Eigen::CompleteOrthogonalDecomposition<Eigen::MatrixXd> cod(J_);
+      cod.setThreshold(1e-10);
+      step = cod.solve(-R_);
     }
-    tick();
-    Eigen::VectorXd step = newtonStep(J, R);
-    // At most doubling the unknowns in one step: a far step only leads to paths that blow up.
-    const double cap = 1 + X.lpNorm<Eigen::Infinity>();
-    if (step.lpNorm<Eigen::Infinity>() > cap) step *= cap / step.lpNorm<Eigen::Infinity>();
-    bool accepted = false;
-    for (double alpha = 1; alpha >= 1.0 / 1024 && !accepted; alpha /= 2) {
-      const Eigen::VectorXd trial = X + alpha * step;
-      Eigen::MatrixXd Jt;
-      double cost = 0;
-      try {
-        const Eigen::VectorXd Rt = S.evaluate(trial, &Jt, &cost);
-        if (!(Rt.norm() <= (1 - alpha / 4) * R.norm())) continue;
-        X = trial, R = Rt, J = std::move(Jt), o.cost = cost;
-        accepted = true;
-        o.failure.clear();
-      } catch (const std::exception& e) {
-        o.failure = e.what();
+    capStep(step, X);
+    for (double alpha = 1; alpha >= 0.125; alpha /= 2)
+      if (tryStep(X, alpha * step, 1 - alpha / 4)) return true;
+    return false;
+  }
+
+  bool levenbergStep(Eigen::VectorXd& X) {
+    const Eigen::MatrixXd JtJ = J_.transpose() * J_;
+    const Eigen::VectorXd g = J_.transpose() * R_;
+    const Eigen::VectorXd d = JtJ.diagonal().cwiseMax(1e-12 * JtJ.diagonal().maxCoeff());
+    for (; lambda_ <= 1e10; lambda_ *= 10) {
+      Eigen::MatrixXd A = JtJ;
+      A.diagonal() += lambda_ * d;
+      Eigen::VectorXd step = -A.ldlt().solve(g);
+      capStep(step, X);
+      if (tryStep(X, step, 1 - 1e-4)) {
+        lambda_ = std::max(1e-6, lambda_ / 100);
+        return true;
       }
     }
-    if (!accepted) {
-      if (o.failure.empty()) o.failure = "Newton's method stalled (no step reduces the residual)";
-      return o;
-    }
+    lambda_ = 1e-3;
+    return false;
   }
+
+  Shooting& S_;
+  double tolerance_;
+  int maxIterations_;
+  const std::function<void()>& tick_;
+  NewtonOutcome o_;
+  Eigen::MatrixXd J_;
+  Eigen::VectorXd R_;
+  double lambda_ = 1e-3;
+};
+
+NewtonOutcome newton(Shooting& S, Eigen::VectorXd& X, double tolerance, int maxIterations,
+                     const std::function<void()>& tick) {
+  return Newton(S, tolerance, maxIterations, tick).run(X);
 }
+
+}  // namespace
+
+}  // namespace nh
+
+namespace nh {
+
+namespace {
 
 std::vector<double> checkedParameters(const SystemModel& sys, std::vector<double> p) {
   if (p.empty()) p = sys.defaultParameters();
@@ -578,7 +661,7 @@ OptimalControlResult solveOptimalControl(std::shared_ptr<const SystemModel> syst
   const int segments = o.segments > 0 ? o.segments : 8;
   Shooting S(P, o.tEnd, segments, q0, targets);
   const Eigen::VectorXd plain = plainCostate(P, S, q0, o);
-  const double spread = 2 * std::numbers::pi * (1 + targetDistance(targets, q0)) / o.tEnd;
+  const double spread = std::numbers::pi * (1 + targetDistance(targets, q0)) / o.tEnd;
   std::mt19937 random(o.seed);
   std::uniform_real_distribution<double> uniform(-1, 1);
   const int starts = std::max(1, o.starts);
