@@ -4,10 +4,13 @@
 
 #include <QtTest>
 #include <algorithm>
+#include <cmath>
+#include <random>
 #include <set>
 
 #include "core/nh/errors.h"
 #include "core/nh/scenario.h"
+#include "tests/support/catalogue_systems.h"
 
 using namespace nh;
 
@@ -41,7 +44,7 @@ class CatalogueTest : public QObject {
   }
 
   void defaultsAreConsistentDrawAndRun() {
-    for (const auto& system : catalogue()) {
+    for (const auto& system : test::systemsWithDynamics()) {
       for (DynamicsKind kind : {DynamicsKind::Nonholonomic, DynamicsKind::Vakonomic}) {
         Simulation sim(system, kind);
         const auto x0 = initialState(sim.equations(), 0, {});
@@ -66,7 +69,7 @@ class CatalogueTest : public QObject {
   // arrows and state variables that exist, and says "moving frame" exactly when the scene's
   // moving frame turns.
   void sceneEditingNamesWhatExists() {
-    for (const auto& system : catalogue()) {
+    for (const auto& system : test::systemsWithDynamics()) {
       const SystemInfo& s = system->info();
       const QString name = QString::fromStdString(s.name);
       Simulation sim(system, DynamicsKind::Nonholonomic);
@@ -104,6 +107,50 @@ class CatalogueTest : public QObject {
       const bool turns = start.movingFrame.angularDistance(later.movingFrame) > 1e-6;
       QVERIFY2(turns == e.movingFrame, qPrintable(name));
     }
+  }
+
+  // The bundled control models (resources/systems) are in the catalogue with controls and no
+  // constraints, and their scenes draw finite bodies and trails at random states: coordinates
+  // near the start (unit quaternions), any velocities (along a plan, those the controls give).
+  void controlModelsDescribeThemselvesAndDraw() {
+    std::set<std::string> names;
+    std::mt19937 rng(5);
+    std::uniform_real_distribution<double> u(-1.0, 1.0);
+    for (const auto& system : test::controlModels()) {
+      const SystemInfo& s = system->info();
+      const QString name = QString::fromStdString(s.name);
+      names.insert(s.name);
+      QVERIFY2(!s.controls.empty() && s.constraintCount + s.holonomicCount == 0, qPrintable(name));
+      const std::vector<double> p = system->defaultParameters();
+      for (int trial = 0; trial < 4; ++trial) {
+        std::vector<double> x(system->n() + system->m());
+        for (int i = 0; i < system->n(); ++i)
+          x[i] = s.defaultCoordinates[i] + (trial == 0 ? 0.0 : 0.5 * u(rng));
+        for (const auto& slot : s.quaternions) {
+          double norm = 0;
+          for (int k = 0; k < 4; ++k) norm += x[slot.first + k] * x[slot.first + k];
+          for (int k = 0; k < 4; ++k) x[slot.first + k] /= std::sqrt(norm);
+        }
+        for (int a = 0; a < system->m(); ++a) x[system->n() + a] = u(rng);
+        SceneFrame frame;
+        system->scene(p.data(), 0.5, x.data(), x.data() + system->n(), nullptr, frame);
+        QVERIFY2(!frame.bodies.empty() && !frame.points.empty() && frame.extent > 0,
+                 qPrintable(name));
+        for (const SceneBody& b : frame.bodies)
+          QVERIFY2(b.position.allFinite() && b.size.allFinite(),
+                   qPrintable(name + ": " + QString::fromStdString(b.name)));
+        for (const SceneArrow& a : frame.arrows)
+          QVERIFY2(a.vector.allFinite(), qPrintable(name + ": " + QString::fromStdString(a.name)));
+        const std::string& follow = s.editing.followBody;
+        QVERIFY2(
+            follow.empty() || std::any_of(frame.bodies.begin(), frame.bodies.end(),
+                                          [&](const SceneBody& b) { return b.name == follow; }),
+            qPrintable(name));
+      }
+    }
+    const std::set<std::string> bundled{"brockett_integrator", "double_integrator", "plate_ball",
+                                        "rigid_body_control", "unicycle"};
+    QVERIFY(names == bundled);
   }
 
   void unknownNamesAndBadValuesAreRejected() {

@@ -13,6 +13,7 @@
 #include "core/nh/scenario.h"
 #include "core/nh/simulation.h"
 #include "tests/core/test_support.h"
+#include "tests/support/catalogue_systems.h"
 
 namespace {
 std::atomic<bool> gCounting{false};
@@ -101,7 +102,7 @@ using namespace nh;
 namespace {
 
 std::vector<std::shared_ptr<const SystemModel>> systemsUnderTest() {
-  auto systems = catalogue();
+  auto systems = test::systemsWithDynamics();
   systems.push_back(makeSystem<nh::test::SphericalPendulum>());
   return systems;
 }

@@ -9,6 +9,7 @@
 #include "core/nh/rotation.h"
 #include "core/nh/scenario.h"
 #include "tests/core/test_support.h"
+#include "tests/support/catalogue_systems.h"
 
 using namespace nh;
 
@@ -82,7 +83,7 @@ class DynamicsTest : public QObject {
   // Nᵀ (F − M ẏ_p) and solves with Eigen's LU; their closed forms are tested below as well.
   void formulationsAgreeOnEveryCatalogueSystem() {
     std::mt19937 rng(2026);
-    for (const auto& system : catalogue()) {
+    for (const auto& system : test::systemsWithDynamics()) {
       for (DynamicsKind kind : {DynamicsKind::Nonholonomic, DynamicsKind::Vakonomic}) {
         EquationsOfMotion mult(system, kind, Formulation::Multipliers);
         EquationsOfMotion gibbs(system, kind, Formulation::GibbsAppell);
@@ -111,7 +112,7 @@ class DynamicsTest : public QObject {
   // they must agree at random states of every catalogue system, for both dynamics.
   void tapedAndJetBackendsAgree() {
     std::mt19937 rng(77);
-    for (const auto& system : catalogue()) {
+    for (const auto& system : test::systemsWithDynamics()) {
       for (DynamicsKind kind : {DynamicsKind::Nonholonomic, DynamicsKind::Vakonomic}) {
         // Non-default parameters, so that time-dependent terms do not fold away.
         auto params = system->defaultParameters();
@@ -150,7 +151,7 @@ class DynamicsTest : public QObject {
   // (rhs, observe, project, and a whole Simulation on the shared equations).
   void sharedEquationsOnTwoThreadsGiveSingleThreadedResults() {
     std::mt19937 rng(11);
-    for (const auto& system : catalogue()) {
+    for (const auto& system : test::systemsWithDynamics()) {
       for (DynamicsKind kind : {DynamicsKind::Nonholonomic, DynamicsKind::Vakonomic}) {
         const auto eq = std::make_shared<const EquationsOfMotion>(system, kind);
         const std::vector<double> start[2] = {test::randomState(*eq, rng, 0.3),

@@ -15,6 +15,7 @@
 #include "core/nh/dynamics.h"
 #include "core/nh/scenario.h"
 #include "core/nh/symbolic.h"
+#include "tests/support/catalogue_systems.h"
 
 using namespace nh;
 
@@ -126,7 +127,7 @@ class SymbolicNativeTest : public QObject {
   // Every program of every catalogue system, at random states near the defaults.
   void cataloguePrograms_data() {
     QTest::addColumn<QString>("name");
-    for (const auto& system : catalogue())
+    for (const auto& system : test::systemsWithDynamics())
       QTest::newRow(system->name().c_str()) << QString::fromStdString(system->name());
   }
   void cataloguePrograms() {
@@ -159,7 +160,7 @@ class SymbolicNativeTest : public QObject {
   // What callers see: rhs and observe of equations compiled natively and of equations
   // compiled with native code switched off.
   void equationsAgreeWithInterpretedOnes() {
-    for (const auto& system : catalogue()) {
+    for (const auto& system : test::systemsWithDynamics()) {
       setNativeCodeEnabled(false);
       const EquationsOfMotion interpreted(system, DynamicsKind::Nonholonomic);
       setNativeCodeEnabled(true);

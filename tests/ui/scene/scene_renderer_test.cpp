@@ -17,6 +17,7 @@
 #include "core/model/catalogue.h"
 #include "core/nh/scenario.h"
 #include "resources/app_resources.h"
+#include "tests/support/catalogue_systems.h"
 #include "ui/sim/run_history.h"
 
 namespace {
@@ -101,7 +102,7 @@ class SceneRendererTest : public QObject {
 
  private slots:
   void everySystemDrawsItsBodies() {
-    for (const auto& system : nh::catalogue()) {
+    for (const auto& system : nh::test::systemsWithDynamics()) {
       Offscreen view;
       nhui::SceneRenderer scene(view.renderer);
       nhui::SceneDisplayOptions bare;

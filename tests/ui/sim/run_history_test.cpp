@@ -8,6 +8,7 @@
 
 #include "core/model/catalogue.h"
 #include "core/nh/simulation.h"
+#include "tests/support/catalogue_systems.h"
 
 using nhui::RecordLayout;
 using nhui::RunHistory;
@@ -52,7 +53,7 @@ class RunHistoryTest : public QObject {
   // For every catalogue system, state(k) gives back the state the simulation produced at
   // sample k, and the named columns hold the matching entries.
   void recordsRoundTripForEverySystem() {
-    for (const auto& system : nh::catalogue()) {
+    for (const auto& system : nh::test::systemsWithDynamics()) {
       const Recording r = record(system->name(), 0.2, 0.05);
       RunHistory h(r.system, nh::DynamicsKind::Nonholonomic, r.layout);
       QVERIFY(h.empty());

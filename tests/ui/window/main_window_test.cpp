@@ -17,6 +17,7 @@
 
 #include "core/model/catalogue.h"
 #include "spin_box_typing.h"
+#include "tests/support/catalogue_systems.h"
 #include "ui/panels/parameter_panel.h"
 #include "ui/scene/scene_view.h"
 #include "ui/sim/simulation_controller.h"
@@ -247,7 +248,7 @@ class MainWindowTest : public QObject {
 
   void everySystemPlaysAndDraws() {
     SimulationController* c = window_->controller();
-    for (const auto& system : nh::catalogue()) {
+    for (const auto& system : nh::test::systemsWithDynamics()) {
       const QString name = QString::fromStdString(system->name());
       window_->chooseSystem(name);
       QCOMPARE(QString::fromStdString(c->system().name()), name);
@@ -374,7 +375,7 @@ class MainWindowTest : public QObject {
   void draggingFollowsEachSystemsDescription() {
     SimulationController* c = window_->controller();
     nhui::SceneView* view = window_->sceneView();
-    for (const auto& system : nh::catalogue()) {
+    for (const auto& system : nh::test::systemsWithDynamics()) {
       window_->chooseSystem(QString::fromStdString(system->name()));
       const QString name = QString::fromStdString(system->name());
       const nh::SceneEditing& editing = system->info().editing;
