@@ -519,6 +519,9 @@ std::shared_ptr<SimulationController::Timeline> SimulationController::swapTimeli
   replaced->plan = plan_;
   fixed_ = other->fixed;
   plan_ = other->plan;
+  // A plan's columns (controls, costates, cost) differ from a run's: the plots' variables follow.
+  const bool columnsChanged =
+      other->runs[0]->layout().columns != replaced->runs[0]->layout().columns;
   const RunSettings& s = other->settings;
   const bool compareChanged = !comparing(s.compare, s.ghostParameter, s.ghostValue);
   const bool stepChanged = s.dtOut != dtOut_;
@@ -545,6 +548,7 @@ std::shared_ptr<SimulationController::Timeline> SimulationController::swapTimeli
   continueFromEnd();
   emit historyReset();
   if (compareChanged) emit comparisonChanged();
+  if (columnsChanged) emit scenarioChanged();
   if (stepChanged) emit stepSizeChanged(dtOut_);
   emit parametersChanged();
   emit initialChanged();

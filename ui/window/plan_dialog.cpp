@@ -313,6 +313,7 @@ void PlanDialog::setRunning(bool running) {
 
 void PlanDialog::showOutcome(std::shared_ptr<const PlanOutcome> outcome) {
   outcome_ = std::move(outcome);
+  if (outcome_->system == session_->controller()->systemPtr()) setSettings(outcome_->settings);
   results_->clear();
   const nh::OptimalControlResult& r = outcome_->result;
   for (size_t k = 0; k < r.extremals.size(); ++k) {
