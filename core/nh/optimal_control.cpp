@@ -648,10 +648,18 @@ Eigen::VectorXd startCostate(const PontryaginSystem& P, Shooting& S, const Eigen
   return P.vakonomic() ? momentumOf(P, S, q0, v) : v;
 }
 
+// How far the targets are from the start: the largest change of a coordinate, or the angle
+// of an attitude's turn.
 double targetDistance(const std::vector<Target>& targets, const Eigen::VectorXd& q0) {
   double d = 0;
-  for (const Target& t : targets)
-    d = std::max(d, t.quaternion ? 2 * std::numbers::pi : std::abs(t.value - q0[t.index]));
+  for (const Target& t : targets) {
+    if (!t.quaternion) {
+      d = std::max(d, std::abs(t.value - q0[t.index]));
+      continue;
+    }
+    const Eigen::Quaterniond a(q0[t.index], q0[t.index + 1], q0[t.index + 2], q0[t.index + 3]);
+    d = std::max(d, a.angularDistance(t.attitude));
+  }
   return d;
 }
 
@@ -679,13 +687,16 @@ OptimalControlResult solveOptimalControl(std::shared_ptr<const SystemModel> syst
   result.bestResidual = std::numeric_limits<double>::infinity();
   const int segments = o.segments > 0 ? o.segments : 8;
   Shooting S(P, o.tEnd, segments, q0, targets);
-  const double spread = std::numbers::pi * (1 + targetDistance(targets, q0)) / o.tEnd;
+  const double spread = 2 * std::numbers::pi * (1 + targetDistance(targets, q0)) / o.tEnd;
   std::mt19937 random(o.seed);
   std::uniform_real_distribution<double> uniform(-1, 1);
   const int starts = std::max(1, o.starts);
   for (int k = 0; k < starts; ++k) {
+    // Random starts at three scales in turn (the spread, a quarter, a sixteenth): cheap
+    // extremals have small costates, costly ones (more turns) large ones.
+    const double scale = spread / std::pow(4.0, (k + 2) % 3);
     const Eigen::VectorXd xi0 =
-        startCostate(P, S, q0, o, spread,
+        startCostate(P, S, q0, o, scale,
                      k == 0 ? std::function<double()>()
                             : std::function<double()>([&] { return uniform(random); }));
     int ticks = 0;
