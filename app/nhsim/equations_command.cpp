@@ -33,8 +33,8 @@ int equationsCommand(const EquationsOptions& line) {
   if (latex) {
     text = "% " + system->name() + ": " + system->info().title + "\n" + model::toLatex(equations);
   } else {
-    text = system->name() + " — " + system->info().title +
-           ": the equations M ẏ − Aᵀλ = F, A ẏ = b (theory §2)\n\n" + model::toPlainText(equations);
+    text = system->name() + " — " + system->info().title + ": " + equations.summary + "\n\n" +
+           model::toPlainText(equations);
   }
   writeStdout(text);
   return kOk;

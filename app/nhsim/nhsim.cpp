@@ -29,6 +29,7 @@
 #include "core/io/csv_writer.h"
 #include "core/io/scenario_file.h"
 #include "core/model/catalogue.h"
+#include "core/model/formula_system.h"
 #include "core/nh/errors.h"
 #include "core/nh/reconstruction.h"
 #include "core/nh/run_checks.h"
@@ -52,12 +53,14 @@ int list() {
   return kOk;
 }
 
-// What `nhsim info` says of a system beyond its SystemInfo: the state layouts and the
-// coordinates reconstructed over each step (reconstruction.h), or why none are.
+// What `nhsim info` says of a system beyond its SystemInfo: the state layouts, the
+// coordinates reconstructed over each step (reconstruction.h), or why none are, and a
+// control model's cost as written.
 struct SystemFacts {
   StateLayout nonholonomic, vakonomic;
   std::vector<std::string> reconstructed;
   std::string notReconstructed = "the system cannot be taped";
+  std::string cost;
 };
 
 SystemFacts factsOf(const std::shared_ptr<const SystemModel>& system) {
@@ -66,6 +69,8 @@ SystemFacts factsOf(const std::shared_ptr<const SystemModel>& system) {
   facts.vakonomic = stateLayout(*system, DynamicsKind::Vakonomic);
   if (system->info().isControlModel()) {
     facts.notReconstructed = "a control model moves only along an optimal plan";
+    if (const model::FormulaSystem* formula = model::asFormula(*system))
+      facts.cost = formula->data().cost.text;
     return facts;
   }
   const EquationsOfMotion eq(system, DynamicsKind::Nonholonomic);
@@ -105,6 +110,8 @@ void printInfoJson(const SystemInfo& s, const SystemFacts& facts) {
   root["constraints"] = s.constraintCount;
   root["holonomic_constraints"] = s.holonomicCount;
   root["reconstructed"] = facts.reconstructed;
+  root["controls"] = s.controls;
+  if (s.isControlModel()) root["cost"] = facts.cost;
   writeStdout(root.dump(4) + "\n");
 }
 
@@ -151,6 +158,10 @@ void printInfoText(const SystemInfo& s, const SystemFacts& facts) {
   std::printf("\n");
   if (!s.initialization.empty())
     std::printf("\nInitial velocities: %s\n", s.initialization.c_str());
+  if (s.isControlModel()) {
+    std::printf("\nControls: %s\n", joined(s.controls).c_str());
+    if (!facts.cost.empty()) std::printf("Cost: L = %s\n", facts.cost.c_str());
+  }
   std::printf("\nConstraints: %d nonholonomic, %d holonomic\n", s.constraintCount,
               s.holonomicCount);
   if (facts.reconstructed.empty()) {

@@ -9,6 +9,7 @@
 #include <sstream>
 #include <utility>
 
+#include "core/model/control_equations.h"
 #include "core/model/symbolic_equations.h"
 #include "core/model/symbolic_model.h"
 
@@ -26,6 +27,10 @@ constexpr int kShowLimit = 600;
 constexpr int kPlainMatrixWidth = 100;
 const char* const kTooLarge = "(too large to show)";
 const char* const kTooLargeLatex = "\\mbox{(too large to show)}";
+const char* const kLagrangianSummary = "the equations M ẏ − Aᵀλ = F, A ẏ = b (theory §2)";
+const char* const kControlSummary =
+    "Pontryagin's equations (5.6)–(5.8) of the optimal control (theory §8): H = ξ·f − L, "
+    "q̇ = ρ f, ξ̇ = C f ξ + ρᵀ(∂L/∂q − ξ ∂f/∂q), 0 = ∂L/∂u − ξ ∂f/∂u";
 
 bool tooLarge(const ex& e) { return expressionSize(e, kShowLimit) > kShowLimit; }
 
@@ -33,24 +38,36 @@ bool tooLarge(const ex& e) { return expressionSize(e, kShowLimit) > kShowLimit; 
 // do not give: in a sum, terms by the velocities, then coordinates, then time they contain
 // ("vx - r*wy + Omega*y"); in a product, numbers, parameters, coordinates, velocities, then
 // functions ("m*r*wy*cos(phi)"); negative powers as denominators. Plain text is the model
-// files' expression syntax; LaTeX uses the symbols' LaTeX names.
+// files' expression syntax; LaTeX uses the symbols' LaTeX names. A control model's controls
+// and costates come first in a sum (u, then ξ) and last in a product (ξ, then u).
 class Printer {
  public:
-  explicit Printer(const SymbolicEquations& s) {
+  explicit Printer(const SymbolicEquations& s, const std::vector<GiNaC::symbol>& controls = {},
+                   const std::vector<GiNaC::symbol>& costates = {}) {
     const int m = static_cast<int>(s.y.size()), n = static_cast<int>(s.q.size());
     const int P = static_cast<int>(s.parameters.size());
+    const int c = static_cast<int>(controls.size()), x = static_cast<int>(costates.size());
+    const int first = c + x;  // terms ranked before the velocities'
+    for (int j = 0; j < c; ++j) {
+      termRank_[controls[j]] = j;
+      factorRank_[controls[j]] = P + 1 + n + m + x + j;
+    }
+    for (int j = 0; j < x; ++j) {
+      termRank_[costates[j]] = c + j;
+      factorRank_[costates[j]] = P + 1 + n + m + j;
+    }
     for (int a = 0; a < m; ++a) {
-      termRank_[s.y[a]] = a;
+      termRank_[s.y[a]] = first + a;
       factorRank_[s.y[a]] = P + 1 + n + a;
     }
     for (int i = 0; i < n; ++i) {
-      termRank_[s.q[i]] = m + i;
+      termRank_[s.q[i]] = first + m + i;
       factorRank_[s.q[i]] = P + 1 + i;
     }
-    termRank_[s.t] = m + n;
+    termRank_[s.t] = first + m + n;
     factorRank_[s.t] = P;
     for (int j = 0; j < P; ++j) {
-      termRank_[s.parameters[j]] = m + n + 1 + j;
+      termRank_[s.parameters[j]] = first + m + n + 1 + j;
       factorRank_[s.parameters[j]] = j;
     }
   }
@@ -581,14 +598,133 @@ EquationBlock explicitBlock(const Typesetting& ts) {
   return b.done();
 }
 
+// ---- Control models: Pontryagin's equations (control_equations.h) ----
+
+// The context of a control model's blocks: the geometry's (for its structure block) and the
+// control model's own.
+struct ControlTypesetting {
+  const ControlEquations& e;
+  const Printer& pr;
+  Typesetting geometry;
+};
+
+// ξ̇_vx, \dot{\xi}_{\mathrm{vx}}: the rate of the costate of velocity a.
+std::string costateRatePlain(const ControlTypesetting& ts, int a) {
+  return "ξ\u0307_" + ts.geometry.velocityNames[a];
+}
+std::string costateRateLatex(const ControlTypesetting& ts, int a) {
+  return "\\dot{\\xi}_{" + texName(ts.e.geometry.y[a]) + "}";
+}
+
+EquationBlock controlSectionBlock(const ControlTypesetting& ts) {
+  const ControlEquations& e = ts.e;
+  BlockBuilder b{"Control section y = f(t, q, u) and cost L(t, q, u)", {}, {}};
+  for (int a = 0; a < ts.geometry.m; ++a) {
+    b.plain.push_back(ts.geometry.velocityNames[a] + " = " + ts.pr.plain(e.f[a]));
+    b.latex.push_back(texName(e.geometry.y[a]) + " = " + ts.pr.latex(e.f[a]));
+  }
+  b.plain.push_back("L = " + ts.pr.plain(e.cost));
+  b.latex.push_back("L = " + ts.pr.latex(e.cost));
+  return b.done();
+}
+
+EquationBlock hamiltonianBlock(const ControlTypesetting& ts) {
+  BlockBuilder b{"Hamiltonian H = ξ_i f^i − L", {}, {}};
+  b.plain.push_back("H = " + ts.pr.plain(ts.e.hamiltonian));
+  b.latex.push_back("H = " + ts.pr.latex(ts.e.hamiltonian));
+  return b.done();
+}
+
+// q̇ = … for every coordinate, from `rates` (n).
+void coordinateRates(const ControlTypesetting& ts, const std::vector<ex>& rates, BlockBuilder& b) {
+  const SymbolicEquations& s = ts.e.geometry;
+  for (int i = 0; i < ts.geometry.n; ++i) {
+    b.plain.push_back(dotPlain(s.q[i].get_name()) + " = " + ts.pr.plain(rates[i]));
+    b.latex.push_back(dotLatex(texName(s.q[i])) + " = " + ts.pr.latex(rates[i]));
+  }
+}
+
+// ξ̇ = … for every costate, from `rates` (m).
+void costateRates(const ControlTypesetting& ts, const std::vector<ex>& rates, BlockBuilder& b) {
+  for (int a = 0; a < ts.geometry.m; ++a) {
+    b.plain.push_back(costateRatePlain(ts, a) + " = " + ts.pr.plain(rates[a]));
+    b.latex.push_back(costateRateLatex(ts, a) + " = " + ts.pr.latex(rates[a]));
+  }
+}
+
+EquationBlock coordinateRateBlock(const ControlTypesetting& ts) {
+  BlockBuilder b{"(5.6) q̇^a = ρ^a_i f^i", {}, {}};
+  coordinateRates(ts, ts.e.qdot, b);
+  return b.done();
+}
+
+EquationBlock costateBlock(const ControlTypesetting& ts) {
+  BlockBuilder b{"(5.7) ξ̇_j = C^k_ij f^i ξ_k + ρ^a_j (∂L/∂q^a − ξ_i ∂f^i/∂q^a)", {}, {}};
+  costateRates(ts, ts.e.xidot, b);
+  return b.done();
+}
+
+EquationBlock stationarityBlock(const ControlTypesetting& ts) {
+  BlockBuilder b{"(5.8) 0 = ∂L/∂u − ξ_i ∂f^i/∂u", {}, {}};
+  for (const ex& condition : ts.e.stationarity) {
+    b.plain.push_back("0 = " + ts.pr.plain(condition));
+    b.latex.push_back("0 = " + ts.pr.latex(condition));
+  }
+  return b.done();
+}
+
+EquationBlock controlsBlock(const ControlTypesetting& ts) {
+  const ControlEquations& e = ts.e;
+  BlockBuilder b{"Controls u = u(t, q, ξ), solved from (5.8)", {}, {}};
+  for (size_t j = 0; j < e.u.size(); ++j) {
+    b.plain.push_back(e.u[j].get_name() + " = " + ts.pr.plain(e.control[j]));
+    b.latex.push_back(texName(e.u[j]) + " = " + ts.pr.latex(e.control[j]));
+  }
+  return b.done();
+}
+
+EquationBlock extremalBlock(const ControlTypesetting& ts) {
+  BlockBuilder b{"Extremal equations, with u = u(t, q, ξ)", {}, {}};
+  coordinateRates(ts, ts.e.qdotOf, b);
+  costateRates(ts, ts.e.xidotOf, b);
+  return b.done();
+}
+
+DerivedEquations typesetControl(const ControlEquations& e) {
+  DerivedEquations out;
+  out.optimalControl = true;
+  out.summary = kControlSummary;
+  out.notes = e.notes;
+  if (!e.derived) return out;
+  const SymbolicEquations& s = e.geometry;
+  const Printer pr(s, e.u, e.xi);
+  const ControlTypesetting ts{
+      e, pr, {s, pr, names(s.y), static_cast<int>(s.q.size()), static_cast<int>(s.y.size()), 0}};
+  out.blocks.push_back(controlSectionBlock(ts));
+  out.blocks.push_back(hamiltonianBlock(ts));
+  if (!s.structure.empty()) out.blocks.push_back(structureBlock(ts.geometry));
+  out.blocks.push_back(coordinateRateBlock(ts));
+  out.blocks.push_back(costateBlock(ts));
+  out.blocks.push_back(stationarityBlock(ts));
+  if (e.solved) {
+    out.blocks.push_back(controlsBlock(ts));
+    out.blocks.push_back(extremalBlock(ts));
+  } else {
+    out.notes.push_back("u = u(t, q, ξ) not shown: " + e.notSolvedBecause);
+  }
+  return out;
+}
+
 }  // namespace
 
 DerivedEquations deriveEquations(const SystemModel& system, const std::vector<double>& parameters,
                                  const std::atomic<bool>* cancel) {
   std::lock_guard lock(ginacMutex());  // held until the GiNaC expressions below are gone
   const CancelDerivationsWhen cancelled(cancel);
+  if (system.info().isControlModel()) return typesetControl(deriveControlSymbolic(system));
   const SymbolicEquations s = deriveSymbolic(system, parameters);
   DerivedEquations out;
+  out.summary = kLagrangianSummary;
   out.notes = s.notes;
   if (!s.recorded) return out;
   const Printer pr(s);
@@ -633,8 +769,11 @@ std::string toPlainText(const DerivedEquations& equations) {
 
 std::string toLatex(const DerivedEquations& equations) {
   std::string out =
-      "% Derived by Nonholonomic Lab (theory §2): M \\dot y - A^T \\lambda = F, "
-      "A \\dot y = b. Needs amsmath.\n";
+      equations.optimalControl
+          ? "% Derived by Nonholonomic Lab: Pontryagin's equations (5.6)-(5.8) of the optimal "
+            "control, H = \\xi_i f^i - L. Needs amsmath.\n"
+          : "% Derived by Nonholonomic Lab (theory §2): M \\dot y - A^T \\lambda = F, "
+            "A \\dot y = b. Needs amsmath.\n";
   for (const EquationBlock& block : equations.blocks) {
     out += "% " + block.title + "\n\\begin{gather*}\n";
     std::istringstream lines(block.latex);

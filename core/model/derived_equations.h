@@ -22,11 +22,17 @@ struct EquationBlock {
 struct DerivedEquations {
   std::vector<EquationBlock> blocks;
   std::vector<std::string> notes;  // e.g. "parameters are numbers: the system is written in C++"
+  // A control model's: Pontryagin's equations (control_equations.h) rather than
+  // M ẏ − Aᵀλ = F, A ẏ = b.
+  bool optimalControl = false;
+  std::string summary;  // which equations these are, in words, e.g. for a header
 };
 
 // Derives the equations. A model file's system is derived from its formulas, with its
 // parameters as symbols; a C++ system from its recording, with the parameter values as
-// numbers. `parameters` empty: the defaults.
+// numbers. `parameters` empty: the defaults. A control model gets Pontryagin's equations:
+// the Hamiltonian, (5.6)–(5.8) and, where (5.8) is linear in u, u(t, q, ξ) and the extremal
+// equations with it.
 // `cancel` (may be nullptr): once it is true the derivation stops soon, throwing
 // DerivationCancelled (for a caller that derives off its GUI thread and no longer needs the
 // result).

@@ -122,6 +122,8 @@ ex groupedByCoefficient(const ex& e, const GiNaC::lst& variables) {
   return out;
 }
 
+}  // namespace
+
 // A readable form of e: collected by `variables` (velocities, then coordinates) — over a
 // common denominator with common factors taken out when the denominator is a sum, which
 // shows the physics' shape, −κ (Ω' y + Ω vy) rather than five expanded terms over
@@ -156,6 +158,8 @@ ex simplified(const ex& given, const GiNaC::lst& variables) {
   if (4 * collectedSize <= 5 * std::min(fractionSize, expandedSize)) return collected;
   return expandedSize < fractionSize ? expanded : fraction;
 }
+
+namespace {
 
 // A double of a C++ system (a parameter baked into its tape) as an exact number when it is
 // a short decimal or a fraction with a small denominator to round-off (0.4·0.1² → 1/250);
@@ -277,11 +281,10 @@ void setOrder(SymbolicEquations& s) {
   for (const symbol& q : s.q) s.order.append(q);
 }
 
-// What is read from a system before differentiating: symbols, ρ, L, Φ (with ġ), g, Q and C.
-void readFormulaSystem(const FormulaSystem& system, SymbolicEquations& s) {
-  const ModelData& data = system.data();
+}  // namespace
+
+void readFormulaGeometry(const ModelData& data, const SymbolTable& table, SymbolicEquations& s) {
   const SlotLayout& slots = data.layout;
-  const SymbolTable table = makeSymbols(data);
   const int n = slots.coordinates, m = slots.velocities;
   s.t = table.time();
   for (int j = 0; j < slots.parameters; ++j) {
@@ -298,6 +301,24 @@ void readFormulaSystem(const FormulaSystem& system, SymbolicEquations& s) {
   } else {
     for (int i = 0; i < std::min(n, m); ++i) s.rho(i, i) = 1;  // no anchor: y = q̇
   }
+  for (const StructureTerm& term : data.structure) {
+    const ex value = toGinac(term.value, table);
+    if (value.is_zero()) continue;
+    s.structure.push_back({term.a, term.b, term.c, value});
+    s.structure.push_back({term.b, term.a, term.c, -value});
+  }
+  s.notes.push_back("parameters are symbols: the equations hold for any values");
+}
+
+namespace {
+
+// What is read from a system before differentiating: symbols, ρ and C (readFormulaGeometry),
+// then L, Φ (with ġ), g and Q.
+void readFormulaSystem(const FormulaSystem& system, SymbolicEquations& s) {
+  const ModelData& data = system.data();
+  const SymbolTable table = makeSymbols(data);
+  readFormulaGeometry(data, table, s);
+  const int n = data.layout.coordinates, m = data.layout.velocities;
   s.lagrangian = toGinac(data.lagrangian, table);
   for (const Expression& phi : data.constraints) s.constraints.push_back(toGinac(phi, table));
   // ġ = ∂g/∂t + ∂g/∂q ρ y, derived here rather than read from data.holonomicRate, so that
@@ -318,13 +339,6 @@ void readFormulaSystem(const FormulaSystem& system, SymbolicEquations& s) {
   s.forces.assign(m, 0);
   for (int a = 0; a < m && a < static_cast<int>(data.forces.size()); ++a)
     if (!data.forces[a].empty()) s.forces[a] = toGinac(data.forces[a], table);
-  for (const StructureTerm& term : data.structure) {
-    const ex value = toGinac(term.value, table);
-    if (value.is_zero()) continue;
-    s.structure.push_back({term.a, term.b, term.c, value});
-    s.structure.push_back({term.b, term.a, term.c, -value});
-  }
-  s.notes.push_back("parameters are symbols: the equations hold for any values");
 }
 
 // A C++ system's q-dependent structure functions are numbers only. When the anchor is
@@ -460,6 +474,8 @@ void readRecordedSystem(const SystemModel& system, const std::vector<double>& pa
   }
 }
 
+}  // namespace
+
 // Gauss–Jordan elimination on K x = r with complete pivoting (numbers first, then the
 // smallest entry), every entry brought to normal form; nullopt with a reason when an entry
 // outgrows the limit or no pivot is left.
@@ -478,7 +494,7 @@ std::optional<std::vector<ex>> solveLinear(std::vector<std::vector<ex>> K, std::
         if (score < best) best = score, pi = i, pj = j;
       }
     if (pi < 0) {
-      why = "the linear system is singular for all values";
+      why = kSingularForAllValues;
       return std::nullopt;
     }
     std::swap(K[s], K[pi]);
@@ -518,8 +534,6 @@ std::optional<std::vector<ex>> solveLinear(std::vector<std::vector<ex>> K, std::
   for (int s = 0; s < N; ++s) x[unknownOf[s]] = simplified(r[s] / K[s][s], order);
   return x;
 }
-
-}  // namespace
 
 namespace {
 struct ExpansionCost {
@@ -598,28 +612,26 @@ CancelDerivationsWhen::CancelDerivationsWhen(const std::atomic<bool>* flag) : pr
 
 CancelDerivationsWhen::~CancelDerivationsWhen() { tCancel = previous_; }
 
-namespace {
+DerivationBudget::DerivationBudget()
+    : deadline_(tDeadline), overBudget_(tOverBudget), tooLarge_(tTooLarge) {
+  tDeadline = std::chrono::steady_clock::now() + std::chrono::seconds(kTimeBudgetSeconds);
+  tOverBudget = tTooLarge = false;
+}
 
-// The budget of one derivation (restored after it: a derivation may run inside another's
-// thread only after it, but keep the state per call).
-struct DerivationBudget {
-  std::chrono::steady_clock::time_point deadline = tDeadline;
-  bool overBudget = tOverBudget, tooLarge = tTooLarge;
-  DerivationBudget() {
-    tDeadline = std::chrono::steady_clock::now() + std::chrono::seconds(kTimeBudgetSeconds);
-    tOverBudget = tTooLarge = false;
-  }
-  ~DerivationBudget() {
-    tDeadline = deadline;
-    tOverBudget = overBudget;
-    tTooLarge = tooLarge;
-  }
-  DerivationBudget(const DerivationBudget&) = delete;
-  DerivationBudget& operator=(const DerivationBudget&) = delete;
-};
+DerivationBudget::~DerivationBudget() {
+  tDeadline = deadline_;
+  tOverBudget = overBudget_;
+  tTooLarge = tooLarge_;
+}
 
-// What was read simplified: ρ (and whether it is the identity), L, Φ, g and C.
-void simplifyRead(SymbolicEquations& s) {
+std::string cappedNote() {
+  if (!tOverBudget && !tTooLarge) return "";
+  return "some entries are too large to simplify symbolically (" + capReason() +
+         "): they are shown as derived; the numbers are unaffected";
+}
+
+// ρ (and whether it is the identity) and C simplified.
+void simplifyGeometry(SymbolicEquations& s) {
   const int n = static_cast<int>(s.q.size()), m = static_cast<int>(s.y.size());
   for (int i = 0; i < n; ++i)
     for (int a = 0; a < m; ++a) s.rho(i, a) = simplified(s.rho(i, a), s.order);
@@ -627,10 +639,17 @@ void simplifyRead(SymbolicEquations& s) {
   for (int i = 0; i < n && s.identityAnchor; ++i)
     for (int a = 0; a < m && s.identityAnchor; ++a)
       s.identityAnchor = (s.rho(i, a) - (i == a ? 1 : 0)).is_zero();
+  for (auto& c : s.structure) c.value = simplified(c.value, s.order);
+}
+
+namespace {
+
+// What was read simplified: ρ and C (simplifyGeometry), L, Φ and g.
+void simplifyRead(SymbolicEquations& s) {
+  simplifyGeometry(s);
   s.lagrangian = simplified(s.lagrangian, s.order);
   for (ex& phi : s.constraints) phi = simplified(phi, s.order);
   for (ex& g : s.holonomic) g = simplified(g, s.order);
-  for (auto& c : s.structure) c.value = simplified(c.value, s.order);
 }
 
 // M, F, A and b (symbolic_equations.h).
@@ -672,9 +691,7 @@ void formEquations(SymbolicEquations& s) {
 void solveExplicit(SymbolicEquations& s) {
   const int m = static_cast<int>(s.y.size());
   const int kt = static_cast<int>(s.constraints.size());
-  if (tOverBudget || tTooLarge)
-    s.notes.push_back("some entries are too large to simplify symbolically (" + capReason() +
-                      "): they are shown as derived; the numbers are unaffected");
+  if (const std::string capped = cappedNote(); !capped.empty()) s.notes.push_back(capped);
   if (s.structureOmitted || s.forcesOmitted) {
     s.notSolvedBecause = "F is incomplete (see the notes)";
     return;

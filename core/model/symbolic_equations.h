@@ -10,9 +10,12 @@
 #include <ginac/ginac.h>
 
 #include <atomic>
+#include <chrono>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "core/model/symbolic_model.h"
 #include "core/nh/system.h"
 
 namespace nh::model {
@@ -72,6 +75,44 @@ class CancelDerivationsWhen {
  private:
   const std::atomic<bool>* previous_;
 };
+
+// The steps the derivations share (this file's and control_equations.cpp's).
+
+// The symbols of t, q, y and the parameters, ρ and the structure functions of a model file,
+// from its symbol table (model files' parameters are symbols).
+void readFormulaGeometry(const ModelData& data, const SymbolTable& table, SymbolicEquations& s);
+// ρ (and whether it is the identity) and the structure functions simplified.
+void simplifyGeometry(SymbolicEquations& s);
+
+// A readable form of e, collected by `variables` (the leading ones first), or e itself when
+// it is too large to simplify or the derivation's time is up.
+GiNaC::ex simplified(const GiNaC::ex& e, const GiNaC::lst& variables);
+
+// K x = r by Gauss–Jordan elimination with size guards, each solution simplified by `order`;
+// nullopt with `why` set when an entry outgrows the limits or K is singular
+// (why == kSingularForAllValues).
+inline constexpr const char* kSingularForAllValues = "the linear system is singular for all values";
+std::optional<std::vector<GiNaC::ex>> solveLinear(std::vector<std::vector<GiNaC::ex>> K,
+                                                  std::vector<GiNaC::ex> r, const GiNaC::lst& order,
+                                                  std::string& why);
+
+// While alive, the derivations on this thread have a time budget of their own (past it,
+// nothing more is simplified); the caller's budget is restored after it.
+class DerivationBudget {
+ public:
+  DerivationBudget();
+  ~DerivationBudget();
+  DerivationBudget(const DerivationBudget&) = delete;
+  DerivationBudget& operator=(const DerivationBudget&) = delete;
+
+ private:
+  std::chrono::steady_clock::time_point deadline_;
+  bool overBudget_, tooLarge_;
+};
+
+// The note that some entries were kept unsimplified (too large, or out of time) in the
+// current budget; "" when none were.
+std::string cappedNote();
 
 // Node count of `e`, counting stops soon after `limit` (cheap size guard).
 int expressionSize(const GiNaC::ex& e, int limit);

@@ -18,7 +18,7 @@ namespace nh {
 namespace {
 
 constexpr double kFlowTolerance = 1e-12;
-constexpr long kMaxFlowSteps = 20000;  // per segment: a path needing more is given up
+constexpr long kMaxFlowSteps = 2000;  // per segment: a path needing more is given up
 
 // One end condition: a coordinate's value, or a unit quaternion's attitude (three residuals).
 struct Target {
@@ -385,7 +385,8 @@ class Newton {
     const Eigen::MatrixXd JtJ = J_.transpose() * J_;
     const Eigen::VectorXd g = J_.transpose() * R_;
     const Eigen::VectorXd d = JtJ.diagonal().cwiseMax(1e-12 * JtJ.diagonal().maxCoeff());
-    for (; lambda_ <= 1e10; lambda_ *= 10) {
+    // A few λ per iteration (λ keeps growing across iterations while steps fail).
+    for (int tries = 0; tries < 4 && lambda_ <= 1e10; ++tries, lambda_ *= 10) {
       Eigen::MatrixXd A = JtJ;
       A.diagonal() += lambda_ * d;
       Eigen::VectorXd step = -A.ldlt().solve(g);
@@ -615,18 +616,36 @@ NewtonOutcome attempt(Shooting& S, const std::vector<Target>& targets, const Eig
 }
 
 // The first start's costate: zero (control model), or the momentum of the given velocities.
-Eigen::VectorXd plainCostate(const PontryaginSystem& P, Shooting& S, const Eigen::VectorXd& q0,
-                             const OptimalControlOptions& o) {
-  const int m = P.m();
-  if (!P.vakonomic()) return Eigen::VectorXd::Zero(m);
-  const std::vector<double>& y =
-      o.startVelocities.empty() ? P.system().info().defaultVelocities : o.startVelocities;
+// The momentum ∂L/∂y at μ = 0 of velocities y: the costate of a vakonomic start.
+Eigen::VectorXd momentumOf(const PontryaginSystem& P, Shooting& S, const Eigen::VectorXd& q0,
+                           const Eigen::VectorXd& y) {
   Eigen::VectorXd w = Eigen::VectorXd::Zero(P.unknownsW());
-  for (int a = 0; a < m && a < static_cast<int>(y.size()); ++a) w[a] = y[a];
-  S.setStartW(w);
+  w.head(P.m()) = y;
   Eigen::VectorXd z = Eigen::VectorXd::Zero(P.N());
   z.head(P.n()) = q0;
-  return -P.dHdw(S.workspace(), 0, z.data(), w).head(m);  // ∂L/∂y at μ = 0
+  return -P.dHdw(S.workspace(), 0, z.data(), w).head(P.m());
+}
+
+// Start k's costate. The first: zero (control model), or the momentum of the given
+// velocities (vakonomic). The others: random, within `spread` of the first per component —
+// of the costate for a control model, of the velocities (then their momentum) for a
+// vakonomic problem, so that the random starts are motions of sensible speed.
+Eigen::VectorXd startCostate(const PontryaginSystem& P, Shooting& S, const Eigen::VectorXd& q0,
+                             const OptimalControlOptions& o, double spread,
+                             const std::function<double()>& uniform) {
+  const int m = P.m();
+  Eigen::VectorXd v = Eigen::VectorXd::Zero(m);
+  if (P.vakonomic()) {
+    const std::vector<double>& y =
+        o.startVelocities.empty() ? P.system().info().defaultVelocities : o.startVelocities;
+    for (int a = 0; a < m && a < static_cast<int>(y.size()); ++a) v[a] = y[a];
+    Eigen::VectorXd w = Eigen::VectorXd::Zero(P.unknownsW());
+    w.head(m) = v;
+    S.setStartW(w);
+  }
+  if (uniform)
+    for (int a = 0; a < m; ++a) v[a] += spread * uniform();
+  return P.vakonomic() ? momentumOf(P, S, q0, v) : v;
 }
 
 double targetDistance(const std::vector<Target>& targets, const Eigen::VectorXd& q0) {
@@ -660,15 +679,15 @@ OptimalControlResult solveOptimalControl(std::shared_ptr<const SystemModel> syst
   result.bestResidual = std::numeric_limits<double>::infinity();
   const int segments = o.segments > 0 ? o.segments : 8;
   Shooting S(P, o.tEnd, segments, q0, targets);
-  const Eigen::VectorXd plain = plainCostate(P, S, q0, o);
   const double spread = std::numbers::pi * (1 + targetDistance(targets, q0)) / o.tEnd;
   std::mt19937 random(o.seed);
   std::uniform_real_distribution<double> uniform(-1, 1);
   const int starts = std::max(1, o.starts);
   for (int k = 0; k < starts; ++k) {
-    Eigen::VectorXd xi0 = plain;
-    if (k > 0)
-      for (int a = 0; a < P.m(); ++a) xi0[a] += spread * uniform(random);
+    const Eigen::VectorXd xi0 =
+        startCostate(P, S, q0, o, spread,
+                     k == 0 ? std::function<double()>()
+                            : std::function<double()>([&] { return uniform(random); }));
     int ticks = 0;
     const auto tick = [&] {
       ++ticks;

@@ -146,34 +146,51 @@ PontryaginSystem::Workspace PontryaginSystem::makeWorkspace() const {
   ws.variables.assign(1 + N() + c_, 0.0);
   ws.w = Eigen::VectorXd::Zero(c_);
   ws.jacobian = Eigen::MatrixXd::Zero(N(), N());
+  ws.G = ws.step = Eigen::VectorXd::Zero(c_);
+  ws.Gw = Eigen::MatrixXd::Zero(c_, c_);
+  ws.Gz = ws.dwdz = Eigen::MatrixXd::Zero(c_, N());
+  ws.Fw = Eigen::MatrixXd::Zero(N(), c_);
+  ws.lu = Eigen::PartialPivLU<Eigen::MatrixXd>(c_);
   return ws;
+}
+
+void PontryaginSystem::loadG(Workspace& ws) const {
+  const int c = c_;
+  const double* R = ws.registers.data();
+  for (int i = 0; i < c; ++i) ws.G[i] = program_.output(R, oG_ + i);
+  for (int k = 0; k < c * c; ++k) ws.Gw(k % c, k / c) = program_.output(R, oGw_ + k);
+}
+
+void PontryaginSystem::factorise(Workspace& ws) const {
+  ws.lu.compute(ws.Gw);
+  const auto diagonal = ws.lu.matrixLU().diagonal().cwiseAbs();
+  if (!(diagonal.minCoeff() > 1e-12 * diagonal.maxCoeff()))
+    throw SingularControl(vakonomic_ ? "the constraints are singular for the vakonomic momentum"
+                                     : "∂²H/∂u² is singular");
+  ws.luCurrent = true;
 }
 
 // Newton's method for ∂H/∂w = 0 from ws.w, with the variables (t, z) already loaded; one step
 // when G is linear in w. Leaves the program's outputs at the solution.
 void PontryaginSystem::solveW(Workspace& ws) const {
   const int N = this->N(), c = c_;
-  Eigen::VectorXd G(c);
-  Eigen::MatrixXd Gw(c, c);
   for (int iteration = 0; iteration < 40; ++iteration) {
     for (int j = 0; j < c; ++j) ws.variables[1 + N + j] = ws.w[j];
     program_.run(ws.registers.data(), ws.variables.data());
-    for (int i = 0; i < c; ++i) G[i] = program_.output(ws.registers.data(), oG_ + i);
-    for (int k = 0; k < c * c; ++k)
-      Gw(k % c, k / c) = program_.output(ws.registers.data(), oGw_ + k);
+    loadG(ws);
+    // Linear in w: Gw does not change with w, so the factorisation stays current.
+    ws.luCurrent = linear_ && iteration > 0;
     const double scale = 1 + ws.w.lpNorm<Eigen::Infinity>();
-    if (G.lpNorm<Eigen::Infinity>() <= 1e-13 * scale && iteration > 0) return;
-    Eigen::FullPivLU<Eigen::MatrixXd> lu(Gw);
-    lu.setThreshold(1e-12);
-    if (!lu.isInvertible())
-      throw SingularControl(vakonomic_ ? "the constraints are singular for the vakonomic momentum"
-                                       : "∂²H/∂u² is singular");
-    const Eigen::VectorXd step = lu.solve(-G);
-    ws.w += step;
+    if (iteration > 0 && ws.G.lpNorm<Eigen::Infinity>() <= 1e-13 * scale) return;
+    factorise(ws);
+    ws.step.noalias() = ws.lu.solve(-ws.G);
+    ws.w += ws.step;
     if (!ws.w.allFinite()) throw SingularControl("∂H/∂u = 0 has no finite solution");
-    if (step.lpNorm<Eigen::Infinity>() <= 1e-15 * scale) {
+    if (ws.step.lpNorm<Eigen::Infinity>() <= 1e-15 * scale) {
       for (int j = 0; j < c; ++j) ws.variables[1 + N + j] = ws.w[j];
       program_.run(ws.registers.data(), ws.variables.data());
+      loadG(ws);
+      ws.luCurrent = linear_;
       return;
     }
   }
@@ -189,13 +206,13 @@ double PontryaginSystem::rates(Workspace& ws, double t, const double* z, double*
   const double* R = ws.registers.data();
   for (int i = 0; i < N; ++i) zdot[i] = program_.output(R, oF_ + i);
   if (wantJacobian) {
-    Eigen::MatrixXd Gw(c, c), Gz(c, N), Fw(N, c);
-    for (int k = 0; k < c * c; ++k) Gw(k % c, k / c) = program_.output(R, oGw_ + k);
-    for (int k = 0; k < c * N; ++k) Gz(k % c, k / c) = program_.output(R, oGz_ + k);
-    for (int k = 0; k < N * c; ++k) Fw(k % N, k / N) = program_.output(R, oFw_ + k);
+    for (int k = 0; k < c * N; ++k) ws.Gz(k % c, k / c) = program_.output(R, oGz_ + k);
+    for (int k = 0; k < N * c; ++k) ws.Fw(k % N, k / N) = program_.output(R, oFw_ + k);
     for (int k = 0; k < N * N; ++k) ws.jacobian(k % N, k / N) = program_.output(R, oFz_ + k);
+    if (!ws.luCurrent) factorise(ws);
     // dw/dz = −Gw⁻¹ Gz: the total Jacobian of ż with w(z).
-    ws.jacobian -= Fw * Gw.fullPivLu().solve(Gz);
+    ws.dwdz.noalias() = ws.lu.solve(ws.Gz);
+    ws.jacobian.noalias() -= ws.Fw * ws.dwdz;
   }
   return program_.output(R, oL_);
 }

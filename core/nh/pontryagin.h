@@ -43,6 +43,12 @@ class PontryaginSystem {
     std::vector<double> registers, endRegisters, variables;
     Eigen::VectorXd w;
     Eigen::MatrixXd jacobian;  // N×N: dż/dz with w(z) eliminated
+    // Scratch of solveW and rates, sized once: ∂H/∂w, its Jacobian and that Jacobian's LU
+    // (current: factorised at the w the outputs hold), ∂²H/∂w∂z, ∂ż/∂w.
+    Eigen::VectorXd G, step;
+    Eigen::MatrixXd Gw, Gz, Fw, dwdz;
+    Eigen::PartialPivLU<Eigen::MatrixXd> lu;
+    bool luCurrent = false;
   };
   Workspace makeWorkspace() const;
   void resetW(Workspace& ws, const Eigen::VectorXd& w) const { ws.w = w; }
@@ -61,6 +67,8 @@ class PontryaginSystem {
  private:
   void record();
   void solveW(Workspace& ws) const;
+  void loadG(Workspace& ws) const;      // G and Gw from the program's outputs
+  void factorise(Workspace& ws) const;  // ws.lu of Gw; throws SingularControl
 
   std::shared_ptr<const SystemModel> system_;
   std::vector<double> parameters_;

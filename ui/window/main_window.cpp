@@ -263,6 +263,12 @@ void MainWindow::connectPanels() {
   connect(modelEditor_, &ModelEditor::aboutToCheck, equations_, &EquationsPanel::pauseDerivation);
   modelEditing_ = new ModelEditing(session_, modelEditor_, modelEditorDock_, this);
   connect(modelEditing_, &ModelEditing::catalogueChanged, this, &MainWindow::refreshSystemBox);
+  // A control model does not run, but the Equations dock shows its Pontryagin's equations.
+  connect(modelEditing_, &ModelEditing::controlModelRefused, this,
+          [this](std::shared_ptr<const nh::SystemModel> system) {
+            std::vector<double> parameters = system->defaultParameters();
+            equations_->showSystem(std::move(system), std::move(parameters));
+          });
   // A C++ system's equations show its parameter values; a model file's keep symbols.
   connect(controller_, &SimulationController::parametersChanged, this, [this] {
     if (!nh::model::asFormula(controller_->system()))

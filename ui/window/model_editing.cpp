@@ -142,6 +142,7 @@ bool ModelEditing::apply(std::shared_ptr<const nh::model::FormulaSystem> system)
   if (!session_->applyModel(system, error)) {
     editor_->showRunError(error);
     session_->reportError(tr("The model was not applied: %1").arg(error));
+    if (system->info().isControlModel()) emit controlModelRefused(system);
     return false;
   }
   nh::registerSessionSystem(system);

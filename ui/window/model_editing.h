@@ -45,6 +45,9 @@ class ModelEditing : public QObject {
  signals:
   // The catalogue changed (a system applied or a model saved into the model folder).
   void catalogueChanged();
+  // A control model was to be applied: it cannot run (it moves only along an optimal plan),
+  // but its equations can be shown.
+  void controlModelRefused(std::shared_ptr<const nh::SystemModel> system);
 
  private:
   void show();

@@ -1,6 +1,8 @@
 // nhsim with model files: run, info and list take them; scenarios refer to them relative to
 // their own folder; the user's folder is listed; a bad model file exits 2 with one line
-// naming the file, key, line and column, and writes nothing.
+// naming the file, key, line and column, and writes nothing. A control model's info names
+// its controls and cost, and its equations are Pontryagin's; a control model with a
+// Lagrangian is refused.
 #include <QDir>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -20,6 +22,17 @@ const QByteArray kParticle = QByteArray::fromStdString(
     nh::test::withLine(nh::test::kParticleModel,
                        "name:", "name: my_particle\ntitle: Particle typed in") +
     "independent: [vx, vy]\n");
+
+// Brockett's integrator: ẋ = u1, ẏ = u2, ż = x u2 − y u1 at the cost (u1² + u2²)/2.
+const QByteArray kBrockett = R"(format: nonholonomic-lab-system
+version: 1
+name: brockett
+coordinates: [x, y, z]
+velocities: [vx, vy, vz]
+controls: [u1, u2]
+control_section: {vx: u1, vy: u2, vz: x*u2 - y*u1}
+cost: 0.5*(u1*u1 + u2*u2)
+)";
 
 QList<QList<double>> readCsv(const QString& path, QStringList* header = nullptr) {
   QFile f(path);
@@ -89,6 +102,54 @@ class ModelCliTest : public QObject {
     const QJsonObject o = QJsonDocument::fromJson(r.out.toUtf8()).object();
     QCOMPARE(o.value("name").toString(), QString("my_particle"));
     QCOMPARE(o.value("title").toString(), QString("Particle typed in"));
+  }
+
+  // info: a "Controls:" line and the cost (text), "controls" and "cost" (JSON).
+  void infoNamesAControlModelsControlsAndCost() {
+    writeFile("brockett.yaml", kBrockett);
+    const Result text = nhsim({"info", path("brockett.yaml")});
+    QCOMPARE(text.code, 0);
+    QVERIFY2(text.out.contains("\nControls: u1, u2\n"), qPrintable(text.out));
+    QVERIFY2(text.out.contains("\nCost: L = 0.5*(u1*u1 + u2*u2)\n"), qPrintable(text.out));
+    const Result json = nhsim({"info", path("brockett.yaml"), "--json"});
+    QCOMPARE(json.code, 0);
+    const QJsonObject o = QJsonDocument::fromJson(json.out.toUtf8()).object();
+    QCOMPARE(o.value("controls").toVariant().toStringList(), QStringList({"u1", "u2"}));
+    QCOMPARE(o.value("cost").toString(), QString("0.5*(u1*u1 + u2*u2)"));
+    writeFile("particle.yaml", kParticle);
+    const Result plain = nhsim({"info", path("particle.yaml")});
+    QVERIFY2(!plain.out.contains("Controls:"), qPrintable(plain.out));
+  }
+
+  // equations: Pontryagin's equations, in plain text and LaTeX, not M ẏ − Aᵀλ = F with L = 0.
+  void equationsOfAControlModelArePontryagins() {
+    writeFile("brockett.yaml", kBrockett);
+    const Result text = nhsim({"equations", path("brockett.yaml")});
+    QCOMPARE(text.code, 0);
+    QVERIFY2(text.out.startsWith("brockett — brockett: Pontryagin's equations"),
+             qPrintable(text.out));
+    for (const char* line : {"ξ̇_vx = -ξ_vz*u2", "ξ̇_vy = ξ_vz*u1", "ξ̇_vz = 0", "u1 = ξ_vx - y*ξ_vz",
+                             "u2 = ξ_vy + x*ξ_vz"})
+      QVERIFY2(text.out.contains(QString::fromUtf8(line)), qPrintable(text.out));
+    QVERIFY2(!text.out.contains("Mass matrix"), qPrintable(text.out));
+    const Result latex = nhsim({"equations", path("brockett.yaml"), "--latex"});
+    QCOMPARE(latex.code, 0);
+    QVERIFY2(latex.out.contains("Pontryagin's equations (5.6)-(5.8)"), qPrintable(latex.out));
+    QVERIFY2(latex.out.contains("\\dot{\\xi}_{\\mathrm{vx}} = -\\xi_{\\mathrm{vz}} \\, u_{2}"),
+             qPrintable(latex.out));
+  }
+
+  // A model with controls and a Lagrangian: one line, exit 2.
+  void controlsWithALagrangianAreRefused() {
+    writeFile("both.yaml", kBrockett + "lagrangian: 0.5*(vx^2 + vy^2)\n");
+    for (const QString& command : {QString("info"), QString("equations")}) {
+      const Result r = nhsim({command, path("both.yaml")});
+      QCOMPARE(r.code, 2);
+      QVERIFY2(r.err.contains("lagrangian: a control model has no 'lagrangian'"),
+               qPrintable(r.err));
+      QCOMPARE(r.err.trimmed().count('\n'), 0);
+      QVERIFY(r.out.isEmpty());
+    }
   }
 
   void scenariosReferToModelFilesRelatively() {

@@ -191,6 +191,26 @@ class OptimalControlTest : public QObject {
         QVERIFY(std::abs(column(vak, a, k, c) - column(ctl, b, k, c)) <= 1e-9);
   }
 
+  // The bundled control models hold their closed forms: Brockett's k = 1 circle (J = π|z|/T),
+  // the cart rest to rest (J = 6d²/T³) and the one-parameter subgroup (J = θ²/(2T)).
+  void bundledModelsClosedForms() {
+    OptimalControlOptions o;
+    o.tEnd = 2;
+    o.targets = {{"x", 0}, {"y", 0}, {"z", 0.5}};
+    auto r = solveOptimalControl(findSystem("brockett_integrator"), o);
+    QVERIFY(!r.extremals.empty());
+    QVERIFY(std::abs(r.extremals.front().cost - std::numbers::pi * 0.5 / 2) <= 1e-9);
+    o.targets = {{"x", 1}, {"v", 0}};
+    r = solveOptimalControl(findSystem("double_integrator"), o);
+    QVERIFY(!r.extremals.empty());
+    QVERIFY(std::abs(r.extremals.front().cost - 6.0 / 8) <= 1e-9 * 0.75);
+    const Eigen::Quaterniond q(Eigen::AngleAxisd(2.5, Eigen::Vector3d(0, 0.6, 0.8)));
+    o.targets = {{"qw", q.w()}, {"qx", q.x()}, {"qy", q.y()}, {"qz", q.z()}};
+    r = solveOptimalControl(findSystem("rigid_body_control"), o);
+    QVERIFY(!r.extremals.empty());
+    QVERIFY(std::abs(r.extremals.front().cost - 2.5 * 2.5 / 4) <= 1e-9 * 2.5 * 2.5 / 4);
+  }
+
   // Bad problems are refused with one line saying what and what is allowed.
   void refusesBadProblems() {
     auto refused = [](std::shared_ptr<const SystemModel> s, OptimalControlOptions o,

@@ -1,5 +1,6 @@
 // The Equations dock: one typeset view and one copy button per block, all blocks as a LaTeX
-// document fragment, a plain-text view, notes, and a message that replaces the equations.
+// document fragment, a plain-text view, notes, and a message that replaces the equations; a
+// control model's are Pontryagin's equations.
 #include "ui/panels/equations_panel.h"
 
 #include <QClipboard>
@@ -10,6 +11,7 @@
 #include <QToolButton>
 #include <QtTest>
 
+#include "core/model/model_file.h"
 #include "ui/panels/math_view.h"
 
 using nhui::EquationsPanel;
@@ -26,6 +28,17 @@ nh::model::DerivedEquations sample() {
   e.notes.push_back("parameters are numbers because this system is written in C++");
   return e;
 }
+
+// Brockett's integrator as a control model.
+const char* kBrockett = R"(format: nonholonomic-lab-system
+version: 1
+name: brockett
+coordinates: [x, y, z]
+velocities: [vx, vy, vz]
+controls: [u1, u2]
+control_section: {vx: u1, vy: u2, vz: x*u2 - y*u1}
+cost: 0.5*(u1*u1 + u2*u2)
+)";
 
 }  // namespace
 
@@ -88,6 +101,22 @@ class EquationsPanelTest : public QObject {
     QVERIFY(plain->toPlainText().contains("• parameters are numbers"));
     panel.findChild<QToolButton*>("plainText")->click();
     QVERIFY(stack->currentWidget() != plain);
+  }
+
+  // A control model, derived when the panel is shown: the Hamiltonian, (5.6)–(5.8) and
+  // u(q, ξ), not the Lagrangian machinery.
+  void controlModelShowsPontryaginsEquations() {
+    EquationsPanel panel;
+    panel.resize(900, 700);
+    panel.show();
+    panel.showSystem(nh::model::loadModelText(kBrockett, "brockett.yaml"), {});
+    QTRY_VERIFY_WITH_TIMEOUT(!panel.mathViews().empty(), 30000);
+    const QString plain = panel.plainText();
+    QVERIFY2(plain.contains("Hamiltonian H"), qPrintable(plain));
+    QVERIFY2(plain.contains(QString::fromUtf8("u1 = ξ_vx - y*ξ_vz")), qPrintable(plain));
+    QVERIFY2(!plain.contains("Mass matrix"), qPrintable(plain));
+    QVERIFY(panel.allLatex().contains("\\dot{\\xi}_{\\mathrm{vx}} = -\\xi_{\\mathrm{vz}}"));
+    for (const nhui::MathView* view : panel.mathViews()) QVERIFY(!view->layoutInfo().elided);
   }
 
   void messageReplacesTheEquations() {

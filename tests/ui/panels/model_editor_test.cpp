@@ -32,6 +32,7 @@
 #include "core/model/catalogue.h"
 #include "core/nh/read_file.h"
 #include "message_boxes.h"
+#include "ui/panels/equations_panel.h"
 #include "ui/panels/system_chooser.h"
 #include "ui/sim/simulation_controller.h"
 #include "ui/window/main_window.h"
@@ -277,6 +278,29 @@ class ModelEditorTest : public QObject {
     QVERIFY(editor_->statusLabel()->text().contains("singular"));
     const double t = c->displayTime();
     QTRY_VERIFY_WITH_TIMEOUT(c->displayTime() > t + 0.2, 5000);
+  }
+
+  // A control model does not run, but the Equations dock shows its Pontryagin's equations.
+  void aControlModelShowsItsEquationsWithoutRunning() {
+    SimulationController* c = window_->controller();
+    const auto running = c->systemPtr();
+    QTemporaryDir dir;
+    const QString path = dir.filePath("brockett.yaml");
+    {
+      std::ofstream(path.toStdString())
+          << "format: nonholonomic-lab-system\nversion: 1\nname: brockett\n"
+             "coordinates: [x, y, z]\nvelocities: [vx, vy, vz]\ncontrols: [u1, u2]\n"
+             "control_section: {vx: u1, vy: u2, vz: x*u2 - y*u1}\n"
+             "cost: 0.5*(u1*u1 + u2*u2)\n";
+    }
+    window_->showEquations();
+    QVERIFY(!window_->openModelFile(path));
+    QCOMPARE(c->systemPtr(), running);
+    auto* equations = window_->findChild<nhui::EquationsPanel*>();
+    QVERIFY(equations);
+    QTRY_VERIFY_WITH_TIMEOUT(equations->plainText().contains("Hamiltonian H"), 20000);
+    QVERIFY2(equations->plainText().contains(QString::fromUtf8("u1 = ξ_vx - y*ξ_vz")),
+             qPrintable(equations->plainText()));
   }
 
   void saveReplacesTheFileAtomically() {
