@@ -54,12 +54,16 @@ except (ValueError, KeyError, IndexError):
     sys.exit(1)
 sys.exit(0 if abs(best - float(sys.argv[2])) <= 1e-6 * abs(float(sys.argv[2])) else 1)' "$1" "$2"
 }
+# Runs nhsim on the problem being read (the array problem) with extra options; a run that
+# finds no extremal (exit 3, no JSON) leaves its wall time instead.
 run_nhsim() {  # name, output file, extra options...
-  local name=$1 file=$2
+  local name=$1 file=$2 start
   shift 2
+  start=$(date +%s.%N)
   # shellcheck disable=SC2086
   "$nhsim" optimize "${problem[@]}" ${NHSIM_ARGS:-} "$@" --json --quiet >"$file" 2>/dev/null ||
-    echo "{\"system\": \"$name\", \"failed\": true}" >"$file"
+    echo "{\"system\": \"$name\", \"failed\": true," \
+      "\"solve_seconds\": $(awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN { printf "%.3f", b - a }')}" >"$file"
 }
 while read -r -a problem; do
   name=${problem[0]}
@@ -93,8 +97,8 @@ for name, s in scipy.items():
         n = json.loads(path.read_text())
         best = (n.get("extremals") or [None])[0]
         if best is None:
-            print(f"| {name} | {label} | no extremal | {scipy_j} | {closed} | — | — | {scipy_side}"
-                  f" | — | {scipy_work} |")
+            print(f"| {name} | {label} | no extremal | {scipy_j} | {closed} | —"
+                  f" | {n['solve_seconds']:.3f} s (wall) | {scipy_side} | — | {scipy_work} |")
             continue
         dj = abs(best["cost"] - s["cost"]) / abs(s["cost"])
         print(f"| {name} | {label} | {best['cost']:.12g} | {scipy_j} | {closed} | {dj:.1e}"
