@@ -28,6 +28,7 @@
 #include "ui/sim/simulation_controller.h"
 #include "ui/study/study_panel.h"
 #include "ui/window/main_window.h"
+#include "ui/window/plan_dialog.h"
 #include "ui/window/stop_signals.h"
 
 namespace {
@@ -76,6 +77,8 @@ struct Options {
   QCommandLineOption screenshot{"screenshot", "Save a screenshot of the window to FILE and quit.",
                                 "file"};
   QCommandLineOption viewShot{"view-screenshot", "Also save the 3D view alone to FILE.", "file"};
+  QCommandLineOption planShot{"plan-screenshot",
+                              "Also save the Plan dialog to FILE (with --show plan).", "file"};
   QCommandLineOption after{"after", "Seconds to run before the screenshot (default 3).", "seconds",
                            "3"};
   QCommandLineOption presentation{"presentation", "Start in presentation mode."};
@@ -85,7 +88,10 @@ struct Options {
   QCommandLineOption noSettings{"no-settings", "Neither read nor write saved preferences."};
   QCommandLineOption set{"set", "Set a parameter NAME=VALUE.", "assignment"};
   QCommandLineOption show{
-      "show", "Comma list of extras to show: angular,follow,table-frame,edit,equations.", "list"};
+      "show",
+      "Comma list of extras to show: angular,follow,table-frame,edit,equations,plan (the Plan "
+      "dialog, solving its defaults).",
+      "list"};
   QCommandLineOption edit{
       "edit", "Open the model editor on the system's model file (a copy for a built-in system)."};
   QCommandLineOption openModel{
@@ -101,8 +107,8 @@ struct Options {
     parser.addVersionOption();
     parser.addPositionalArgument("scenario", "Scenario file (JSON, as written by nhsim) to open.",
                                  "[scenario.json]");
-    parser.addOptions({system, screenshot, viewShot, after, presentation, size, speed, compare,
-                       noSettings, set, show, edit, openModel, study});
+    parser.addOptions({system, screenshot, viewShot, planShot, after, presentation, size, speed,
+                       compare, noSettings, set, show, edit, openModel, study});
     parser.process(app);
   }
   bool scripted() const { return parser.isSet(screenshot) || parser.isSet(viewShot); }
@@ -202,6 +208,11 @@ void showExtras(nhui::MainWindow& window, const Options& o, const QStringList& e
   }
   if (extras.contains("follow")) window.sceneView()->setFollow(true);
   if (extras.contains("equations")) window.showEquations();
+  if (extras.contains("plan")) {
+    nhui::PlanDialog* dialog = window.showPlanDialog();
+    // A scenario's plan being solved shows in the dialog when done.
+    if (!window.session()->planSolver()->running()) dialog->solve();
+  }
   if (extras.contains("table-frame") && window.tableFrameAction()->isEnabled())
     window.tableFrameAction()->setChecked(true);
   if (o.parser.isSet(o.presentation)) window.setPresentationMode(true);
@@ -225,6 +236,11 @@ void scheduleScreenshots(QApplication& app, nhui::MainWindow& window, const Opti
     if (o.parser.isSet(o.screenshot)) {
       const QString path = o.parser.value(o.screenshot);
       if (!window.grab().save(path))
+        std::fprintf(stderr, "nhlab: could not write %s\n", qPrintable(path));
+    }
+    if (o.parser.isSet(o.planShot) && window.planDialog()) {
+      const QString path = o.parser.value(o.planShot);
+      if (!window.planDialog()->grab().save(path))
         std::fprintf(stderr, "nhlab: could not write %s\n", qPrintable(path));
     }
     if (o.parser.isSet(o.viewShot)) {

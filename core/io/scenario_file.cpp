@@ -203,6 +203,26 @@ void checkViewNames(const Json& v, const std::string& where, size_t minCount, si
                        std::to_string(maxCount) + " variable names");
 }
 
+// "plan": {"t_end": T, "targets": {NAME: VALUE, …}, "starts": N}; the names are checked
+// against the system when the plan is solved.
+void checkViewPlan(const Json& p) {
+  if (!p.is_object()) failView("'plan' must be an object");
+  checkViewKeys(p, {"t_end", "targets", "starts"}, "'plan'");
+  if (!p.contains("t_end") || !p.contains("targets"))
+    failView("'plan' needs 't_end' (the time T) and 'targets' (coordinate: value at T)");
+  checkViewNumber(p, "t_end", "plan", kViewPlanTimeMin, kViewPlanTimeMax);
+  const Json& targets = p["targets"];
+  if (!targets.is_object()) failView("'plan.targets' must be an object of coordinate: value");
+  for (const auto& [name, value] : targets.items())
+    if (!value.is_number() || !std::isfinite(value.get<double>()))
+      failView("'plan.targets." + echoInput(name) + "' must be a number");
+  if (p.contains("starts") &&
+      !(p["starts"].is_number_integer() && p["starts"].get<long long>() >= 1 &&
+        p["starts"].get<long long>() <= kViewPlanStartsMax))
+    failView("'plan.starts' must be a whole number from 1 to " +
+             std::to_string(kViewPlanStartsMax));
+}
+
 constexpr ViewDisplayKey kViewDisplayKeys[] = {
     {"trails", ViewDisplayKey::Kind::Flag},
     {"trail_seconds", ViewDisplayKey::Kind::Number, kViewTrailSecondsMin, kViewTrailSecondsMax},
@@ -260,7 +280,7 @@ void checkScenarioView(const std::string& json) {
   if (!o.is_object()) failView("not a JSON object");
   checkViewKeys(o,
                 {"version", "title", "note", "speed", "step", "camera", "display", "plots",
-                 "compare", "study"},
+                 "compare", "study", "plan"},
                 "the view");
   const Json& version = o.contains("version") ? o["version"] : Json();
   if (!version.is_number_integer() || version.get<long long>() < 1)
@@ -280,6 +300,7 @@ void checkScenarioView(const std::string& json) {
                " characters long; at most " + std::to_string(limit) + " are allowed");
   }
   if (o.contains("study") && !o["study"].is_object()) failView("'study' must be an object");
+  if (o.contains("plan")) checkViewPlan(o["plan"]);
   checkViewNumber(o, "speed", "", kViewSpeedMin, kViewSpeedMax);
   checkViewNumber(o, "step", "", kViewStepMin, kViewStepMax);
   if (o.contains("camera")) {

@@ -20,7 +20,9 @@ inline constexpr int kScenarioFormatVersion = 2;
 // names and plots.time_series up to 12, compare.mode off|vakonomic|ghost (a ghost with
 // 'parameter' and 'value'), title at most kViewTitleMax and note at most kViewNoteMax
 // characters (a title is one line of the lesson bar and the window title, a note a few lines;
-// the bundled lessons use 53 and 224), study an object (the Study panel checks its contents).
+// the bundled lessons use 53 and 224), study an object (the Study panel checks its contents),
+// plan an object {t_end in [kViewPlanTimeMin, kViewPlanTimeMax] s, targets {name: number},
+// starts 1 … kViewPlanStartsMax} (the names are checked when the plan is solved).
 // Throws InputError "view: …" naming the key and what is allowed.
 // parseScenarioJson applies it, so a file with view.speed -1 is refused when read.
 inline constexpr int kScenarioViewVersion = 1;
@@ -28,6 +30,8 @@ inline constexpr double kViewSpeedMin = 0.01, kViewSpeedMax = 1000;
 inline constexpr double kViewStepMin = 1e-4, kViewStepMax = 10;
 inline constexpr double kViewTrailSecondsMin = 0.1, kViewTrailSecondsMax = 1e6;
 inline constexpr long kViewTitleMax = 120, kViewNoteMax = 1000;  // characters
+inline constexpr double kViewPlanTimeMin = 1e-3, kViewPlanTimeMax = 1e4;
+inline constexpr int kViewPlanStartsMax = 64;
 void checkScenarioView(const std::string& json);
 
 // The keys of the view's "display" part and what each holds: a flag (true or false), a

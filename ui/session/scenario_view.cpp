@@ -103,6 +103,17 @@ QJsonObject displayJson(const DisplayValues& values) {
   return d;
 }
 
+// The plan part, checked by nh::checkScenarioView already.
+PlanSettings planPart(const QJsonObject& p) {
+  PlanSettings plan;
+  plan.tEnd = p.value("t_end").toDouble();
+  const QJsonObject targets = p.value("targets").toObject();
+  for (auto it = targets.begin(); it != targets.end(); ++it)
+    plan.targets[it.key().toStdString()] = it.value().toDouble();
+  plan.starts = p.value("starts").toInt(plan.starts);
+  return plan;
+}
+
 }  // namespace
 
 ScenarioView parseScenarioView(const std::string& json) {
@@ -115,7 +126,7 @@ ScenarioView parseScenarioView(const std::string& json) {
   const QJsonObject o = doc.object();
   checkKeys(o,
             {"version", "title", "note", "speed", "step", "camera", "display", "plots", "compare",
-             "study"},
+             "study", "plan"},
             "the view");
   const QJsonValue version = o.value("version");
   if (!version.isDouble() || version.toDouble() != std::floor(version.toDouble()) ||
@@ -165,6 +176,7 @@ ScenarioView parseScenarioView(const std::string& json) {
       fail("'compare.mode' must be \"off\", \"vakonomic\" or \"ghost\"");
     }
   }
+  if (o.contains("plan")) view.plan = planPart(o.value("plan").toObject());
   if (o.contains("study")) {
     if (!o.value("study").isObject()) fail("'study' must be an object");
     const QJsonObject st = o.value("study").toObject();
@@ -245,6 +257,13 @@ std::string scenarioViewToJson(const ScenarioView& view) {
     if (!view.study->measure.isEmpty()) st["measure"] = view.study->measure;
     st["t_end"] = view.study->tEnd;
     o["study"] = st;
+  }
+  if (view.plan) {
+    QJsonObject targets;
+    for (const auto& [name, value] : view.plan->targets)
+      targets[QString::fromStdString(name)] = value;
+    o["plan"] = QJsonObject{
+        {"t_end", view.plan->tEnd}, {"targets", targets}, {"starts", view.plan->starts}};
   }
   return QJsonDocument(o).toJson(QJsonDocument::Compact).toStdString();
 }

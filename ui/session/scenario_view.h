@@ -46,6 +46,9 @@ struct ScenarioView {
   double ghostValue = 0;
   // "study": {"vary": [{"name", "from", "to", "count"}, …one or two], "measure", "t_end"}
   std::optional<StudySettings> study;
+  // "plan": {"t_end", "targets": {name: value}, "starts"}: opened, it is solved and its
+  // lowest-cost extremal played.
+  std::optional<PlanSettings> plan;
 };
 
 // Throws nh::InputError naming the key and what is allowed. Empty text: an empty view.

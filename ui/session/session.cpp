@@ -5,6 +5,7 @@
 #include <QKeySequence>
 #include <QUndoStack>
 #include <algorithm>
+#include <utility>
 
 #include "core/io/scenario_file.h"
 #include "core/model/catalogue.h"
@@ -30,11 +31,19 @@ QString Session::undoKey() {
 }
 
 Session::Session(QObject* parent)
-    : QObject(parent), controller_(new SimulationController(this)), undo_(new QUndoStack(this)) {
+    : QObject(parent),
+      controller_(new SimulationController(this)),
+      undo_(new QUndoStack(this)),
+      planSolver_(new PlanSolver(this)) {
   undo_->setUndoLimit(kUndoLimit);
   connect(controller_, &SimulationController::errorOccurred, this, &Session::errorOccurred);
   connect(controller_, &SimulationController::historyForked, this, &Session::onHistoryForked);
   connect(undo_, &QUndoStack::cleanChanged, this, &Session::documentChanged);
+  connect(planSolver_, &PlanSolver::solved, this, &Session::onFilePlanSolved);
+  connect(planSolver_, &PlanSolver::failed, this, [this](const QString& message, bool cancelled) {
+    if (!std::exchange(filePlanPending_, false) || cancelled) return;
+    reportError(tr("The scenario's plan could not be solved: %1").arg(message));
+  });
 }
 
 Session::~Session() = default;
@@ -69,6 +78,13 @@ bool Session::openScenario(const QString& path) {
   emit viewLoaded(view);
   undo_->clear();  // after the view's comparison: the file's state is the start, not an edit
   controller_->play();
+  if (view.plan) {
+    planSolver_->cancel();
+    planSolver_->wait(10000);
+    QString error;
+    filePlanPending_ = solvePlan(*view.plan, error);
+    if (!filePlanPending_) reportError(tr("The scenario's plan was refused: %1").arg(error));
+  }
   return true;
 }
 
@@ -78,9 +94,13 @@ bool Session::saveScenario(const QString& path, ScenarioView view) {
   try {
     nh::Scenario s = controller_->scenario();
     s.view = scenarioViewToJson(view);
-    nh::writeScenarioFile(
-        nh::resolvedScenario(s, controller_->parameters(), controller_->initialState()),
-        path.toStdString());
+    nh::Scenario resolved =
+        nh::resolvedScenario(s, controller_->parameters(), controller_->initialState());
+    // A control model's velocities follow from its plan: its start is its coordinates.
+    if (controller_->isControlModel())
+      for (const std::string& v : controller_->system().info().velocities)
+        resolved.initial.erase(v);
+    nh::writeScenarioFile(resolved, path.toStdString());
   } catch (const std::exception& e) {
     reportError(tr("Could not save %1: %2").arg(path, QString::fromUtf8(e.what())));
     return false;
@@ -276,6 +296,82 @@ void Session::onHistoryForked(double t, std::shared_ptr<SimulationController::Ti
               10000);
   undo_->push(new ReplaceTimelineCommand(this, std::move(replaced),
                                          tr("Resume from t = %1 s").arg(t, 0, 'f', 2)));
+}
+
+}  // namespace nhui
+
+namespace nhui {
+
+// ---- Planned motions ----------------------------------------------------------------------
+
+nh::OptimalControlOptions Session::planOptions(const PlanSettings& settings) const {
+  nh::OptimalControlOptions options;
+  nh::startFromScenario(controller_->systemPtr(), controller_->scenario(), options);
+  options.tEnd = settings.tEnd;
+  options.targets = settings.targets;
+  options.starts = settings.starts;
+  return options;
+}
+
+bool Session::solvePlan(const PlanSettings& settings, QString& error) {
+  if (planSolver_->running()) {
+    error = tr("a plan is being solved (Cancel it first)");
+    return false;
+  }
+  try {
+    planSolver_->start(controller_->systemPtr(), planOptions(settings), settings);
+  } catch (const nh::Error& e) {
+    error = QString::fromUtf8(e.what());
+    return false;
+  }
+  filePlanPending_ = false;
+  return true;
+}
+
+bool Session::playPlan(const PlanOutcome& outcome, size_t index, QString& error) {
+  if (outcome.system != controller_->systemPtr() ||
+      outcome.parameters != controller_->parameters()) {
+    error = tr("the plan was solved for another system or other parameters: solve it again");
+    return false;
+  }
+  if (index >= outcome.result.extremals.size()) {
+    error = tr("there is no extremal %1").arg(index + 1);
+    return false;
+  }
+  const nh::Extremal& extremal = outcome.result.extremals[index];
+  std::vector<std::unique_ptr<RunHistory>> runs;
+  runs.push_back(makePlanRun(outcome.system, outcome.parameters, outcome.result, index));
+  if (outcome.result.vakonomic) {
+    try {
+      runs.push_back(makeNonholonomicCompanion(outcome.system, outcome.parameters, extremal));
+    } catch (const nh::Error& e) {
+      emit notice(tr("No nonholonomic comparison: %1").arg(QString::fromUtf8(e.what())), 8000);
+    }
+  }
+  auto replaced =
+      controller_->swapTimeline(controller_->planTimeline(std::move(runs), outcome.settings));
+  controller_->seek(0);
+  undo_->push(new ReplaceTimelineCommand(
+      this, std::move(replaced),
+      tr("Play extremal %1 (cost %2)").arg(index + 1).arg(extremal.cost, 0, 'g', 6)));
+  controller_->play();
+  return true;
+}
+
+void Session::onFilePlanSolved(std::shared_ptr<const PlanOutcome> outcome) {
+  if (!std::exchange(filePlanPending_, false)) return;
+  if (outcome->result.extremals.empty()) {
+    reportError(tr("The scenario's plan has no extremal (best residual %1)")
+                    .arg(outcome->result.bestResidual, 0, 'g', 3));
+    return;
+  }
+  const bool fresh = undo_->count() == 0;  // nothing edited since the file was opened
+  QString error;
+  if (!playPlan(*outcome, 0, error)) {
+    reportError(tr("The scenario's plan could not be played: %1").arg(error));
+    return;
+  }
+  if (fresh) undo_->clear();  // the played plan is the file's state, not an edit
 }
 
 }  // namespace nhui

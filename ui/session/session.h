@@ -17,6 +17,7 @@
 #include <string>
 
 #include "core/nh/scenario.h"
+#include "ui/session/plan_solver.h"
 #include "ui/session/scenario_view.h"
 #include "ui/sim/simulation_controller.h"
 
@@ -96,6 +97,21 @@ class Session : public QObject {
   // Opens one run of a study: the varied values set at t = 0 as one undoable step, then plays.
   void openStudyRun(const QStringList& names, const QVector<double>& values);
 
+  // ---- Planned motions (Simulation ▸ Plan a motion…) --------------------------------------
+  // One solver per session: the Plan dialog's and a scenario file's plan.
+  PlanSolver* planSolver() const { return planSolver_; }
+  // The solver's options for `settings`: the running scenario's parameters and start.
+  // Throws nh::InputError.
+  nh::OptimalControlOptions planOptions(const PlanSettings& settings) const;
+  // Starts solving for the running system; false with `error` (one line) if refused at once
+  // or a solve is running.
+  bool solvePlan(const PlanSettings& settings, QString& error);
+  // Shows extremal `index` of `outcome` (with the nonholonomic motion from its initial
+  // velocity beside a vakonomic one) as the run: one undoable step whose undo shows what was
+  // shown before. False with `error` when the outcome was solved for another system or
+  // parameters, or has no such extremal.
+  bool playPlan(const PlanOutcome& outcome, size_t index, QString& error);
+
   // ---- Messages ---------------------------------------------------------------------------
   // What could not be done (a refused edit or undo, a file that cannot be read, a failed
   // run: the controller's errors are forwarded) — the one route to the user.
@@ -120,6 +136,8 @@ class Session : public QObject {
   // belong to the previous system, and the run plays.
   void switched(QUndoCommand* command, const QString& message);
   void onHistoryForked(double t, std::shared_ptr<SimulationController::Timeline> replaced);
+  // A scenario file's plan solved (or not): its lowest-cost extremal is played.
+  void onFilePlanSolved(std::shared_ptr<const PlanOutcome> outcome);
 
   SimulationController* controller_;
   QUndoStack* undo_;
@@ -128,6 +146,8 @@ class Session : public QObject {
   QString lessonTitle_;
   QString lessonNote_;
   std::shared_ptr<SimulationController::Timeline> dragKept_;  // beginInitialDrag's
+  PlanSolver* planSolver_;
+  bool filePlanPending_ = false;  // the running solve is the opened file's plan
 };
 
 }  // namespace nhui

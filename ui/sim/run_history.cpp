@@ -94,6 +94,7 @@ void RunHistory::append(const double* records, size_t count) {
       col.reserve(std::max(2 * col.capacity(), col.size() + count + 1024));
     for (size_t r = 0; r < count; ++r) col.push_back(records[r * stride + c]);
   }
+  if (layout_.energyColumn < 0) return;  // a plan: no energy (plan_run.h)
   const std::vector<double>& energy = columns_[layout_.energyColumn];
   std::vector<double>& error = columns_[layout_.energyErrorColumn];
   for (size_t k = first; k < first + count; ++k) {
@@ -153,7 +154,8 @@ void RunHistory::setParametersFrom(size_t start, const std::vector<double>& para
   segments_.push_back({start, parameters, std::nan("")});
   // Samples already recorded from `start` on (the first segment set after the first
   // samples): E₀ from the first of them, as when they are appended.
-  if (start < size()) segments_.back().energy0 = columns_[layout_.energyColumn][start];
+  if (start < size() && layout_.energyColumn >= 0)
+    segments_.back().energy0 = columns_[layout_.energyColumn][start];
 }
 
 const std::vector<double>& RunHistory::parametersAt(size_t k) const {

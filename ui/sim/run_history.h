@@ -24,7 +24,7 @@ struct RecordLayout {
   int firstLambda = 0;               // column of lambda_1 (k + h of them)
   int lambdaCount = 0;
   int residualColumn = 0;
-  int energyColumn = 0;
+  int energyColumn = 0;  // −1: no energy (a planned motion, plan_run.h)
   // (E − E₀)/|E₀|, or E − E₀ where E₀ = 0; E₀ is the energy of the first sample recorded with
   // the parameters in force (RunHistory::append), so it restarts at each parameter edit.
   int energyErrorColumn = 0;

@@ -36,6 +36,10 @@ void SimulationController::switchSystem(std::shared_ptr<const nh::SystemModel> s
 
 void SimulationController::install(std::shared_ptr<const nh::SystemModel> system,
                                    const nh::Scenario& s, bool checkStart) {
+  if (system->info().isControlModel()) {
+    installControlModel(std::move(system), s);
+    return;
+  }
   const std::vector<double> parameters = nh::resolveParameters(*system, s.parameters);
   const nh::EquationsOfMotion equations(system, s.dynamics, s.formulation, parameters);
   std::vector<std::string> notes;
@@ -63,6 +67,83 @@ void SimulationController::install(std::shared_ptr<const nh::SystemModel> system
   emit scenarioChanged();
   emit parametersChanged();
   emit initialChanged();
+}
+
+void SimulationController::installControlModel(std::shared_ptr<const nh::SystemModel> system,
+                                               const nh::Scenario& s) {
+  const std::vector<double> parameters = nh::resolveParameters(*system, s.parameters);
+  const auto& info = system->info();
+  std::vector<double> x0 = info.defaultCoordinates;
+  for (const auto& [name, value] : s.initial) {
+    const auto it = std::find(info.coordinates.begin(), info.coordinates.end(), name);
+    if (it == info.coordinates.end())
+      throw nh::InputError("'" + name + "' is not a coordinate of the control model '" +
+                           system->name() + "' (its velocities follow from a plan)");
+    x0[it - info.coordinates.begin()] = value;
+  }
+  x0.resize(system->n() + system->m(), 0.0);
+  pause();
+  worker_->halt();
+  ++epoch_;
+  system_ = std::move(system);
+  scenario_ = s;
+  scenario_.system = system_->name();
+  parameters_ = parameters;
+  initialOverrides_ = s.initial;
+  x0_ = x0;
+  initialNotes_.clear();
+  dtOut_ = s.dtOut;
+  compareMode_ = CompareMode::None;
+  lastError_.clear();
+  runs_.clear();
+  runs_.push_back(makeStartRun(system_, parameters_, x0_));
+  runFailed_.assign(1, false);
+  fixed_ = true;
+  plan_.reset();
+  clock_ = displayTime_ = 0;
+  scrubbed_ = false;
+  emit historyReset();
+  emit scenarioChanged();
+  emit parametersChanged();
+  emit initialChanged();
+}
+
+void SimulationController::refuseForControlModel(const char* what) const {
+  if (isControlModel())
+    throw nh::InputError("'" + system_->name() + "' is a control model: it moves only along a " +
+                         "plan (Simulation > Plan a motion…), so " + what + " does not apply");
+}
+
+void SimulationController::leavePlan() {
+  if (isControlModel()) {
+    runs_.clear();
+    runs_.push_back(makeStartRun(system_, parameters_, x0_));
+    runFailed_.assign(1, false);
+    plan_.reset();
+    clock_ = displayTime_ = 0;
+    scrubbed_ = false;
+    emit historyReset();
+    return;
+  }
+  const bool compared = compareMode_ != CompareMode::None;
+  compareMode_ = CompareMode::None;
+  rebuildRuns();
+  restartFromInitial();
+  if (compared) emit comparisonChanged();
+}
+
+std::shared_ptr<SimulationController::Timeline> SimulationController::planTimeline(
+    std::vector<std::unique_ptr<RunHistory>> runs, const PlanSettings& plan) const {
+  auto timeline = std::make_shared<Timeline>();
+  timeline->settings = settings();
+  timeline->settings.compare = runs.size() > 1 ? CompareMode::Vakonomic : CompareMode::None;
+  timeline->settings.ghostParameter.clear();
+  timeline->runFailed.assign(runs.size(), false);
+  timeline->runs = std::move(runs);
+  timeline->parameters = parameters_;
+  timeline->fixed = true;
+  timeline->plan = std::make_shared<const PlanSettings>(plan);
+  return timeline;
 }
 
 nh::Scenario SimulationController::scenario() const {
@@ -93,6 +174,7 @@ std::shared_ptr<SimulationController::Timeline> SimulationController::setParamet
   if (parameters_[i] == value && !changesLater(i, value)) return nullptr;
   std::vector<double> candidate = parameters_;
   candidate[i] = value;
+  if (fixed_) return setPlanParameter(name, candidate);
   if (!primary().empty()) keepContinuous(candidate, displayIndex(), i);
   if (const std::string why = system_->checkParameters(candidate.data()); !why.empty())
     throw nh::InputError("'" + name + "' = " + nh::formatValue(value) + " is not allowed: " + why);
@@ -132,6 +214,23 @@ std::shared_ptr<SimulationController::Timeline> SimulationController::setParamet
     replaced = restartFrom(displayIndex(), true);
   else
     restartFromInitial();
+  emit parametersChanged();
+  emit initialChanged();
+  return replaced;
+}
+
+std::shared_ptr<SimulationController::Timeline> SimulationController::setPlanParameter(
+    const std::string& name, const std::vector<double>& candidate) {
+  if (const std::string why = system_->checkParameters(candidate.data()); !why.empty())
+    throw nh::InputError("'" + name + "' is not allowed: " + why);
+  auto replaced = plan_ ? snapshot() : nullptr;
+  parameters_ = candidate;
+  if (!isControlModel()) {
+    std::vector<std::string> notes;
+    computeInitialState(initialOverrides_, x0_, notes);
+    initialNotes_ = notes;
+  }
+  leavePlan();
   emit parametersChanged();
   emit initialChanged();
   return replaced;
@@ -188,6 +287,7 @@ void SimulationController::computeInitialState(const std::map<std::string, doubl
 }
 
 void SimulationController::setInitialOverrides(const std::map<std::string, double>& overrides) {
+  refuseForControlModel("setting the initial conditions");
   std::vector<double> x0;
   std::vector<std::string> notes;
   computeInitialState(overrides, x0, notes);
@@ -199,6 +299,7 @@ void SimulationController::setInitialOverrides(const std::map<std::string, doubl
 
 void SimulationController::setFormulation(nh::Formulation formulation) {
   if (scenario_.formulation == formulation) return;
+  refuseForControlModel("a formulation");
   scenario_.formulation = formulation;
   restartAtDisplay();
 }
@@ -208,6 +309,7 @@ void SimulationController::setStepSize(double dt) {
     throw nh::InputError("the step size must be in [" + nh::formatValue(kMinStepSize) + ", " +
                          nh::formatValue(kMaxStepSize) + "] s, got " + nh::formatValue(dt));
   if (dt == dtOut_) return;
+  refuseForControlModel("a step size");
   nh::Scenario candidate = scenario_;  // the rules a saved file is read with (an rk4 step ≤ dt)
   candidate.dtOut = dt;
   candidate.validate();
@@ -218,6 +320,7 @@ void SimulationController::setStepSize(double dt) {
 }
 
 void SimulationController::setIntegrator(const nh::IntegratorOptions& options) {
+  refuseForControlModel("an integrator");
   nh::Scenario candidate = scenario_;
   candidate.integrator = options;
   candidate.validate();
@@ -229,6 +332,8 @@ void SimulationController::setIntegrator(const nh::IntegratorOptions& options) {
 
 void SimulationController::setCompare(CompareMode mode, const std::string& ghostParameter,
                                       double ghostValue) {
+  if (mode != CompareMode::None) refuseForControlModel("a comparison");
+  if (isControlModel()) return;  // nothing to compare, nothing to switch off
   if (mode == CompareMode::Ghost) {
     const int i = system_->parameterIndex(ghostParameter);
     if (i < 0) throw nh::InputError("unknown parameter '" + ghostParameter + "' for the ghost run");
@@ -266,6 +371,8 @@ std::vector<double> SimulationController::comparisonState(const std::vector<doub
 }
 
 void SimulationController::rebuildRuns() {
+  fixed_ = false;
+  plan_.reset();
   runs_.clear();
   auto makeRun = [&](nh::DynamicsKind dynamics) {
     nh::EquationsOfMotion equations(system_, dynamics, scenario_.formulation);
@@ -312,6 +419,10 @@ void SimulationController::submit(double t0, bool emitInitial,
 }
 
 void SimulationController::restartAtDisplay() {
+  if (fixed_) {
+    leavePlan();
+    return;
+  }
   if (primary().empty()) return;
   restartFrom(displayIndex());  // the caller keeps the history it replaced (Session)
 }
@@ -368,6 +479,8 @@ std::shared_ptr<SimulationController::Timeline> SimulationController::snapshot()
   timeline->parameters = recordedParameters();
   timeline->displayTime = displayTime_;
   timeline->lastError = lastError_;
+  timeline->fixed = fixed_;
+  timeline->plan = plan_;
   return timeline;
 }
 
@@ -384,9 +497,11 @@ std::shared_ptr<SimulationController::Timeline> SimulationController::swapTimeli
   if (!other || other->runs.empty() || other->parameters.size() != parameters_.size() ||
       other->runs.size() != (other->settings.compare == CompareMode::None ? 1u : 2u))
     throw mismatch();
-  // The comparison run may differ (its settings come back with it); the primary must not.
-  if (other->runs[0]->dynamics() != runs_[0]->dynamics() ||
-      other->runs[0]->layout().columns != runs_[0]->layout().columns)
+  // The comparison run may differ (its settings come back with it); the primary must not,
+  // unless a plan is shown or comes back (its columns are the plan's).
+  if (!fixed_ && !other->fixed &&
+      (other->runs[0]->dynamics() != runs_[0]->dynamics() ||
+       other->runs[0]->layout().columns != runs_[0]->layout().columns))
     throw mismatch();
   for (const auto& run : other->runs)
     if (&run->system() != system_.get()) throw mismatch();
@@ -400,6 +515,13 @@ std::shared_ptr<SimulationController::Timeline> SimulationController::swapTimeli
   replaced->parameters = parameters_;
   replaced->displayTime = displayTime_;
   replaced->lastError = lastError_;
+  replaced->fixed = fixed_;
+  replaced->plan = plan_;
+  fixed_ = other->fixed;
+  plan_ = other->plan;
+  // A plan's columns (controls, costates, cost) differ from a run's: the plots' variables follow.
+  const bool columnsChanged =
+      other->runs[0]->layout().columns != replaced->runs[0]->layout().columns;
   const RunSettings& s = other->settings;
   const bool compareChanged = !comparing(s.compare, s.ghostParameter, s.ghostValue);
   const bool stepChanged = s.dtOut != dtOut_;
@@ -416,16 +538,17 @@ std::shared_ptr<SimulationController::Timeline> SimulationController::swapTimeli
   const RunHistory& run = primary();
   clock_ = displayTime_ =
       run.empty() ? 0 : std::clamp(other->displayTime, run.firstTime(), run.lastTime());
-  scrubbed_ = true;  // Play from here forks again
+  scrubbed_ = !fixed_;  // Play from here forks again (a plan is only played)
   rateWindow_.clear();
   try {
-    computeInitialState(initialOverrides_, x0_, initialNotes_);
+    if (!isControlModel()) computeInitialState(initialOverrides_, x0_, initialNotes_);
   } catch (const nh::Error&) {
     // Reset keeps the previous initial state (as after an edit that does not fit).
   }
   continueFromEnd();
   emit historyReset();
   if (compareChanged) emit comparisonChanged();
+  if (columnsChanged) emit scenarioChanged();
   if (stepChanged) emit stepSizeChanged(dtOut_);
   emit parametersChanged();
   emit initialChanged();
@@ -434,7 +557,7 @@ std::shared_ptr<SimulationController::Timeline> SimulationController::swapTimeli
 }
 
 void SimulationController::continueFromEnd() {
-  if (primary().empty() || runFailed_[0]) return;
+  if (fixed_ || primary().empty() || runFailed_[0]) return;
   const size_t last = primary().size() - 1;
   const double t = primary().time(last);
   std::vector<std::vector<double>> states(runs_.size()), parameters(runs_.size());
@@ -484,6 +607,10 @@ void SimulationController::followTimeline() {
 
 void SimulationController::play() {
   if (playing_) return;
+  if (fixed_) {
+    playPlan();
+    return;
+  }
   if (scrubbed_ && !primary().empty() && displayIndex() + 1 < primary().size()) {
     const double t = primary().time(displayIndex());
     auto replaced = restartFrom(displayIndex());
@@ -499,6 +626,18 @@ void SimulationController::play() {
   lastWallNs_ = wall_.nsecsElapsed();
   rateWindow_.clear();
   updateTarget();
+  emit playingChanged(true);
+}
+
+void SimulationController::playPlan() {
+  const RunHistory& run = primary();
+  if (run.empty()) return;
+  // At the end (T reached, or a control model's start alone): from the start again.
+  if (displayTime_ >= run.lastTime()) clock_ = displayTime_ = run.firstTime();
+  scrubbed_ = false;
+  playing_ = true;
+  lastWallNs_ = wall_.nsecsElapsed();
+  rateWindow_.clear();
   emit playingChanged(true);
 }
 
@@ -538,6 +677,11 @@ void SimulationController::stepBack() {
 }
 
 void SimulationController::reset() {
+  if (fixed_) {  // a plan starts again from t = 0
+    clock_ = displayTime_ = primary().empty() ? 0 : primary().firstTime();
+    emit ticked();
+    return;
+  }
   const bool wasPlaying = playing_;
   lastError_.clear();
   restartFromInitial();
@@ -557,6 +701,7 @@ void SimulationController::seek(double time) {
 
 std::optional<std::shared_ptr<SimulationController::Timeline>> SimulationController::takeBackEdit(
     const std::string& name, double t, double value, double before) {
+  if (fixed_) return std::nullopt;
   const int i = system_->parameterIndex(name);
   const RunHistory& run = primary();
   const double tolerance = 1e-9 * dtOut_;
@@ -617,6 +762,7 @@ double SimulationController::displayedResidual() const {
 }
 
 void SimulationController::updateTarget() {
+  if (fixed_) return;  // a plan is complete: the worker has no job
   // The worker stays a little ahead of the display: enough for a few frames at this speed.
   const double lead = playing_ ? std::max(0.3, 0.3 * speed_) : 3 * dtOut_;
   worker_->setTarget(clock_ + lead);
@@ -678,12 +824,14 @@ void SimulationController::tick() {
   updateTarget();
   followTimeline();
   emit ticked();
+  if (playing_ && fixed_ && !run.empty() && displayTime_ >= run.lastTime()) pause();
 }
 
 bool SimulationController::waitForTime(double t, int timeoutMs) {
   QElapsedTimer timer;
   timer.start();
   worker_->setTarget(std::max(t + dtOut_, clock_));
+  if (fixed_) return !primary().empty() && primary().lastTime() >= t - 1e-9;
   while (timer.elapsed() < timeoutMs) {
     drain();
     if (!primary().empty() && primary().lastTime() >= t - 1e-9) return true;

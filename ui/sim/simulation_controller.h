@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "core/nh/scenario.h"
+#include "ui/sim/plan_run.h"
 #include "ui/sim/run_history.h"
 #include "ui/sim/simulation_worker.h"
 
@@ -134,6 +135,10 @@ class SimulationController : public QObject {
     std::vector<double> parameters;
     double displayTime = 0;
     QString lastError;
+    // A planned motion (plan_run.h): the runs are complete, played but never extended; `plan`
+    // is what was asked for (null: a control model's body at its start).
+    bool fixed = false;
+    std::shared_ptr<const PlanSettings> plan;
   };
   // A copy of the shown timeline (to undo a restart that discards it: Edit start); nullptr
   // while nothing is recorded (there is nothing to go on from).
@@ -144,6 +149,18 @@ class SimulationController : public QObject {
   // sample) with the settings it was computed with, and returns the timeline it replaces.
   // Throws nh::InputError if `other` belongs to another system or primary dynamics.
   std::shared_ptr<Timeline> swapTimeline(std::shared_ptr<Timeline> other);
+
+  // ---- Planned motions (plan_run.h) -------------------------------------------------------
+  // A control model moves only along a plan: it is shown at rest at its start until one is
+  // played. A planned motion is played like a run (play, scrub, step) but ends at T; an edit
+  // of a parameter, the start or a setting leaves it (a control model: for its start).
+  bool isControlModel() const { return system_->info().isControlModel(); }
+  bool showingPlan() const { return fixed_; }
+  const PlanSettings* plan() const { return plan_.get(); }  // null: no plan shown
+  // A timeline showing `runs` (the extremal, then its nonholonomic companion if any) of the
+  // running system with its parameters, for swapTimeline.
+  std::shared_ptr<Timeline> planTimeline(std::vector<std::unique_ptr<RunHistory>> runs,
+                                         const PlanSettings& plan) const;
 
   // ---- Data -------------------------------------------------------------------------------
   const RunHistory& primary() const { return *runs_[0]; }
@@ -186,6 +203,18 @@ class SimulationController : public QObject {
   // loadScenario and switchSystem; checkStart: evaluate the equations at x0 before the switch.
   void install(std::shared_ptr<const nh::SystemModel> system, const nh::Scenario& scenario,
                bool checkStart);
+  // A control model: the body at rest at the scenario's start coordinates, no worker job.
+  void installControlModel(std::shared_ptr<const nh::SystemModel> system,
+                           const nh::Scenario& scenario);
+  // A setting that needs a simulation (a comparison, the start, the formulation, the step).
+  void refuseForControlModel(const char* what) const;
+  // The shown plan is replaced: a control model by its start, another system by a run from
+  // its initial state (with the current comparison off).
+  void leavePlan();
+  // setParameter while a plan is shown: the values change and the plan is left (returned).
+  std::shared_ptr<Timeline> setPlanParameter(const std::string& name,
+                                             const std::vector<double>& candidate);
+  void playPlan();  // play() of a plan: from the start again when at its end
   void rebuildRuns();
   void computeInitialState(const std::map<std::string, double>& overrides, std::vector<double>& x0,
                            std::vector<std::string>& notes) const;
@@ -232,6 +261,8 @@ class SimulationController : public QObject {
 
   std::vector<std::unique_ptr<RunHistory>> runs_;
   std::vector<bool> runFailed_;
+  bool fixed_ = false;                        // runs_ hold a plan (Timeline::fixed)
+  std::shared_ptr<const PlanSettings> plan_;  // Timeline::plan
   std::unique_ptr<SimulationWorker> worker_;
   long epoch_ = 0;
 

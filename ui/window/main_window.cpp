@@ -20,6 +20,7 @@
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QTextBrowser>
+#include <QTimer>
 #include <QToolBar>
 #include <QUndoStack>
 #include <QVBoxLayout>
@@ -39,6 +40,7 @@
 #include "ui/window/display_panel.h"
 #include "ui/window/export_menu.h"
 #include "ui/window/model_editing.h"
+#include "ui/window/plan_dialog.h"
 #include "ui/window/presentation_mode.h"
 #include "ui/window/timeline_bar.h"
 #include "ui/window/window_actions.h"
@@ -119,6 +121,7 @@ void MainWindow::connectActions() {
     if (dialog.exec() == QDialog::Accepted) chooseSystem(dialog.chosenSystem());
   });
   connect(actions_->resetCamera, &QAction::triggered, view_, &SceneView::resetCamera);
+  connect(actions_->planMotion, &QAction::triggered, this, &MainWindow::showPlanDialog);
   connect(actions_->follow, &QAction::toggled, view_, &SceneView::setFollow);
   connect(actions_->tableFrame, &QAction::toggled, view_, &SceneView::setTableFrame);
   connect(actions_->editInitial, &QAction::toggled, this, [this](bool on) {
@@ -316,6 +319,7 @@ void MainWindow::createMenus() {
         SimulationController::kMaxStepSize, 4, &ok, Qt::WindowFlags(), 0.001);
     if (ok) session_->setStepSize(dt);
   });
+  simMenu->addAction(actions_->planMotion);
   simMenu->addAction(tr("St&udy…"), this, [this] {
     studyDock_->show();
     studyDock_->raise();
@@ -496,6 +500,8 @@ void MainWindow::onScenarioChanged() {
   // By object, not name: an applied edit of a model keeps its name.
   if (controller_->systemPtr() == lastSystem_) return;
   lastSystem_ = controller_->systemPtr();
+  if (planDialog_) planDialog_->reload();
+  if (controller_->isControlModel()) offerPlan();
   systemText_->setHtml(systemHtml(controller_->system()));
   std::vector<std::string> trailPoints;
   for (const auto& p : controller_->primary().layout().points) trailPoints.push_back(p.name);
@@ -506,6 +512,25 @@ void MainWindow::onScenarioChanged() {
   actions_->tableFrame->setEnabled(hasTable);
   if (!hasTable) actions_->tableFrame->setChecked(false);
   if (actions_->editInitial->isChecked()) actions_->editInitial->setChecked(false);
+}
+
+PlanDialog* MainWindow::showPlanDialog() {
+  if (!planDialog_) planDialog_ = new PlanDialog(session_, this);
+  planDialog_->show();
+  planDialog_->raise();
+  planDialog_->activateWindow();
+  return planDialog_;
+}
+
+void MainWindow::offerPlan() {
+  banner_->warn(tr("%1 is a control model: it moves along a plan — Simulation ▸ Plan a "
+                   "motion… (Ctrl+Shift+P)")
+                    .arg(QString::fromStdString(controller_->system().name())));
+  // After the switch has finished: a scenario file with a plan solves it (no dialog then).
+  QTimer::singleShot(0, this, [this] {
+    if (controller_->isControlModel() && !controller_->plan() && !session_->planSolver()->running())
+      showPlanDialog();
+  });
 }
 
 void MainWindow::updateTitle() {
@@ -581,6 +606,7 @@ ScenarioView MainWindow::currentView() const {
   v.ghostParameter = QString::fromStdString(controller_->ghostParameter());
   v.ghostValue = controller_->ghostValue();
   v.study = study_->lastSettings();
+  if (controller_->plan()) v.plan = *controller_->plan();
   return v;
 }
 

@@ -36,6 +36,7 @@ class LessonBar;
 class ModelEditing;
 class ModelEditor;
 class ParameterPanel;
+class PlanDialog;
 class PhasePortraitPanel;
 class PresentationMode;
 class RecentFiles;
@@ -71,6 +72,9 @@ class MainWindow : public QMainWindow {
   QDockWidget* equationsDock() const { return equationsDock_; }
   EquationsPanel* equationsPanel() const { return equations_; }
   StudyPanel* studyPanel() const { return study_; }
+  // Simulation ▸ Plan a motion…: the dialog (made at the first call), shown and raised.
+  PlanDialog* showPlanDialog();
+  PlanDialog* planDialog() const { return planDialog_; }  // nullptr until first shown
   QDockWidget* studyDock() const { return studyDock_; }
   void showEquations();  // the Equations dock, in front of its tab group
   // Checkable View actions: "view from the moving frame" (enabled only when the system's scene
@@ -132,6 +136,8 @@ class MainWindow : public QMainWindow {
   void reportError(const QString& message);  // the one route: banner and status bar
   void onTick();
   void onScenarioChanged();
+  // A control model was chosen: the hint in the banner, and the Plan dialog offered.
+  void offerPlan();
   void updateTitle();
   void updatePlayAction(bool playing);
   void applyDisplayOptions();
@@ -163,6 +169,7 @@ class MainWindow : public QMainWindow {
   ModelEditor* modelEditor_ = nullptr;
   EquationsPanel* equations_ = nullptr;
   StudyPanel* study_ = nullptr;
+  PlanDialog* planDialog_ = nullptr;
   QDockWidget *parametersDock_ = nullptr, *systemDock_ = nullptr, *equationsDock_ = nullptr,
               *modelEditorDock_ = nullptr, *phaseDock_ = nullptr, *timeDock_ = nullptr,
               *displayDock_ = nullptr, *compareDock_ = nullptr, *studyDock_ = nullptr;

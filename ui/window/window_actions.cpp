@@ -70,10 +70,13 @@ WindowActions::WindowActions(QMainWindow* window, QUndoStack* undoStack) : QObje
          "(Ctrl+drag from the body pulls out a new velocity)"),
       &icons::editStart));
   chooseSystem = makeAction(window, tr("&Choose system…"), QKeySequence::New);
+  planMotion = makeAction(window, tr("&Plan a motion…"), Qt::CTRL | Qt::SHIFT | Qt::Key_P,
+                          tr("The motion of least cost from the start to targets at a time T "
+                             "(Ctrl+Shift+P)"));
   for (QAction* a : {play, step, stepBack, reset, presentation, shortcuts, resetCamera})
     a->setShortcutContext(Qt::WindowShortcut);
   window->addActions(
-      {play, step, stepBack, reset, presentation, shortcuts, resetCamera, undo, redo});
+      {play, step, stepBack, reset, presentation, shortcuts, resetCamera, undo, redo, planMotion});
 }
 
 void WindowActions::createToolBars(QMainWindow* window, Session* session, QWidget* view) {

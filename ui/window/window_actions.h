@@ -28,7 +28,8 @@ class WindowActions : public QObject {
   void refreshSystemBox(const QString& current);
 
   QAction *play, *step, *stepBack, *reset, *open, *save, *saveAs, *exportAnimation, *undo, *redo,
-      *presentation, *shortcuts, *follow, *tableFrame, *resetCamera, *editInitial, *chooseSystem;
+      *presentation, *shortcuts, *follow, *tableFrame, *resetCamera, *editInitial, *chooseSystem,
+      *planMotion;
   QComboBox* systemBox = nullptr;
   QAction* systemBoxAction = nullptr;  // the box's place in its tool bar
   QToolBar *fileBar = nullptr, *simulationBar = nullptr, *viewBar = nullptr;

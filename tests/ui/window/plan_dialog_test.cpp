@@ -1,0 +1,218 @@
+// Simulation ▸ Plan a motion… end to end (ui/window/plan_dialog, ui/session's PlanSolver and
+// Session::playPlan, the controller's planned runs): a control model chosen shows its start
+// with a hint instead of an error and opens the dialog; Brockett's integrator solved on the
+// worker thread, listed, played as the run (controls, costates and cost as columns) and
+// undone; Cancel; a refused plan leaves the running simulation untouched; a scenario file
+// with a plan opens, plays its lowest-cost extremal and saves the plan again.
+#include "ui/window/plan_dialog.h"
+
+#include <QCheckBox>
+#include <QDoubleSpinBox>
+#include <QFile>
+#include <QLabel>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QTemporaryDir>
+#include <QTreeWidget>
+#include <QUndoStack>
+#include <QtTest>
+#include <algorithm>
+
+#include "core/model/model_file.h"
+#include "ui/session/session.h"
+#include "ui/sim/simulation_controller.h"
+#include "ui/window/main_window.h"
+#include "window_fixture.h"
+
+using nhui::MainWindow;
+using nhui::PlanDialog;
+using nhui::SimulationController;
+
+namespace {
+
+const char* kBrockett = R"(format: nonholonomic-lab-system
+version: 1
+name: brockett_plan_test
+coordinates: [x, y, z]
+velocities: [vx, vy, vz]
+controls: [u1, u2]
+control_section: {vx: u1, vy: u2, vz: x*u2 - y*u1}
+cost: 0.5*(u1*u1 + u2*u2)
+scene:
+  extent: 1
+  bodies:
+    - {name: point, shape: point, position: [x, y, z], size: [0.05, 0.05, 0.05]}
+)";
+
+bool hasColumn(const nhui::RunHistory& run, const char* name) { return run.columnIndex(name) >= 0; }
+
+}  // namespace
+
+class PlanDialogTest : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void init() {
+    window_ = std::make_unique<MainWindow>(false);
+    QVERIFY(nhtest::showActive(*window_));
+  }
+  void cleanup() { window_.reset(); }
+
+  // Choosing a control model: its start, a hint (no singular-matrix error), the dialog.
+  void controlModelShowsStartAndOffersThePlan() {
+    applyBrockett();
+    SimulationController* c = window_->controller();
+    QVERIFY(c->isControlModel());
+    QVERIFY(c->showingPlan());
+    QVERIFY(!c->plan());
+    QCOMPARE(c->primary().size(), size_t(1));
+    QVERIFY(window_->lastErrorMessage().isEmpty());
+    QVERIFY(window_->errorBanner()->text().contains("Plan a motion"));
+    QTRY_VERIFY(window_->planDialog() && window_->planDialog()->isVisible());
+  }
+
+  // Solve, list, play, undo, redo.
+  void solveListPlayUndo() {
+    applyBrockett();
+    PlanDialog* dialog = window_->showPlanDialog();
+    dialog->endTime()->setValue(1);
+    dialog->starts()->setValue(24);
+    dialog->valueBox("z")->setValue(1);
+    QTest::mouseClick(dialog->solveButton(), Qt::LeftButton);
+    QVERIFY(window_->session()->planSolver()->wait(60000));
+    QVERIFY2(dialog->results()->topLevelItemCount() >= 1, qPrintable(dialog->message()->text()));
+    // J_k = kπ|z|/T: the cheapest extremal costs π.
+    QVERIFY(std::abs(dialog->outcome()->result.extremals.front().cost - M_PI) < 1e-6);
+    QVERIFY(dialog->play(0));
+    SimulationController* c = window_->controller();
+    QVERIFY(c->plan());
+    QCOMPARE(c->plan()->tEnd, 1.0);
+    for (const char* column : {"u1", "u2", "xi_vx", "cost", "x", "vz"})
+      QVERIFY2(hasColumn(c->primary(), column), column);
+    QVERIFY(std::abs(c->primary().lastTime() - 1) < 1e-12);
+    const int z = c->primary().columnIndex("z");
+    QVERIFY(std::abs(c->primary().column(z).back() - 1) < 1e-6);
+    QVERIFY(c->playing());
+    c->seek(0.5);
+    QCOMPARE(c->displayTime(), 0.5);
+    window_->undoStack()->undo();
+    QVERIFY(!c->plan());
+    QCOMPARE(c->primary().size(), size_t(1));
+    window_->undoStack()->redo();
+    QVERIFY(c->plan());
+  }
+
+  // Cancel stops the solve; what is shown stays.
+  void cancelKeepsTheRun() {
+    applyBrockett();
+    PlanDialog* dialog = window_->showPlanDialog();
+    dialog->starts()->setValue(64);
+    dialog->endTime()->setValue(5);
+    dialog->valueBox("z")->setValue(3);
+    dialog->solve();
+    QVERIFY(dialog->cancelButton()->isEnabled());
+    dialog->cancel();
+    QVERIFY(window_->session()->planSolver()->wait(60000));
+    QVERIFY2(dialog->message()->text().contains("Cancelled"),
+             qPrintable(dialog->message()->text()));
+    QVERIFY(!window_->controller()->plan());
+    QVERIFY(dialog->solveButton()->isEnabled());
+  }
+
+  // A refused plan (an unknown target) is said in one line; the simulation goes on.
+  void badInputKeepsTheRunningSimulation() {
+    window_->chooseSystem("nh_particle");
+    SimulationController* c = window_->controller();
+    QVERIFY(c->waitForTime(0.2, 10000));
+    PlanDialog* dialog = window_->showPlanDialog();
+    nhui::PlanSettings bad;
+    bad.tEnd = 1;
+    bad.targets = {{"nope", 1}};
+    QString error;
+    QVERIFY(window_->session()->solvePlan(bad, error));
+    QVERIFY(window_->session()->planSolver()->wait(60000));
+    QVERIFY2(dialog->message()->text().contains("nope"), qPrintable(dialog->message()->text()));
+    QVERIFY(!dialog->message()->text().contains('\n'));
+    QVERIFY(!c->showingPlan());
+    QCOMPARE(QString::fromStdString(c->system().name()), QString("nh_particle"));
+    const double before = c->primary().lastTime();
+    QVERIFY(c->waitForTime(before + 0.1, 10000));
+    // No target checked: refused in the dialog before solving.
+    for (const char* name : {"x", "y", "z"}) dialog->fixedBox(name)->setChecked(false);
+    dialog->solve();
+    QVERIFY(dialog->message()->text().contains("at least one target"));
+    QVERIFY(!window_->session()->planSolver()->running());
+  }
+
+  // A vakonomic plan plays with the nonholonomic motion from its v(0) as the comparison.
+  void vakonomicPlanHasANonholonomicCompanion() {
+    window_->chooseSystem("nh_particle");
+    PlanDialog* dialog = window_->showPlanDialog();
+    dialog->endTime()->setValue(1);
+    dialog->starts()->setValue(2);
+    dialog->valueBox("x")->setValue(1);
+    dialog->valueBox("y")->setValue(0);
+    dialog->valueBox("z")->setValue(0.2);
+    dialog->solve();
+    QVERIFY(window_->session()->planSolver()->wait(60000));
+    QVERIFY2(dialog->play(0), qPrintable(dialog->message()->text()));
+    SimulationController* c = window_->controller();
+    QVERIFY(c->comparison());
+    QVERIFY(c->primary().dynamics() == nh::DynamicsKind::Vakonomic);
+    QVERIFY(c->comparison()->dynamics() == nh::DynamicsKind::Nonholonomic);
+    QVERIFY(hasColumn(c->primary(), "mu_1"));
+    window_->undoStack()->undo();
+    QVERIFY(!c->showingPlan());
+    QVERIFY(!c->comparison());
+  }
+
+  // A scenario file with a plan opens, plays its cheapest extremal, and saves the plan.
+  void scenarioWithAPlanOpensAndPlays() {
+    QTemporaryDir dir;
+    const QString model = dir.filePath("brockett.yaml");
+    QFile m(model);
+    QVERIFY(m.open(QIODevice::WriteOnly));
+    m.write(kBrockett);
+    m.close();
+    const QString scenario = dir.filePath("plan.json");
+    QFile s(scenario);
+    QVERIFY(s.open(QIODevice::WriteOnly));
+    s.write(R"({"format": "nonholonomic-lab-scenario", "version": 2, "system": "brockett.yaml",
+      "view": {"version": 1, "plan": {"t_end": 2, "targets": {"x": 0, "y": 0, "z": 1},
+      "starts": 24}}})");
+    s.close();
+    QVERIFY2(window_->openScenario(scenario), qPrintable(window_->lastErrorMessage()));
+    QVERIFY(window_->session()->planSolver()->wait(60000));
+    SimulationController* c = window_->controller();
+    QVERIFY2(c->plan(), qPrintable(window_->lastErrorMessage()));
+    QCOMPARE(c->plan()->tEnd, 2.0);
+    QCOMPARE(c->plan()->starts, 24);
+    QVERIFY(std::abs(c->primary().lastTime() - 2) < 1e-12);
+    QVERIFY(!window_->undoStack()->canUndo());  // the file's state, not an edit
+    // Saving writes the plan played (the view's JSON reads back to the same settings).
+    const nhui::ScenarioView view = window_->currentView();
+    QVERIFY(view.plan);
+    const nhui::ScenarioView back = nhui::parseScenarioView(nhui::scenarioViewToJson(view));
+    QVERIFY(back.plan && *back.plan == *c->plan());
+    // A bad plan value is refused with one line.
+    QFile bad(scenario);
+    QVERIFY(bad.open(QIODevice::WriteOnly));
+    bad.write(R"({"format": "nonholonomic-lab-scenario", "version": 2, "system": "brockett.yaml",
+      "view": {"version": 1, "plan": {"t_end": -1, "targets": {"z": 1}}}})");
+    bad.close();
+    QVERIFY(!window_->openScenario(scenario));
+    QVERIFY2(window_->lastErrorMessage().contains("plan.t_end"),
+             qPrintable(window_->lastErrorMessage()));
+  }
+
+ private:
+  void applyBrockett() {
+    auto system = nh::model::loadModelText(kBrockett, "brockett.yaml");
+    QString error;
+    QVERIFY2(window_->session()->applyModel(system, error), qPrintable(error));
+  }
+  std::unique_ptr<MainWindow> window_;
+};
+
+QTEST_MAIN(PlanDialogTest)
+#include "plan_dialog_test.moc"

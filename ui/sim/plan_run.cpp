@@ -1,0 +1,128 @@
+#include "ui/sim/plan_run.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "core/nh/simulation.h"
+
+namespace nhui {
+
+namespace {
+
+// The scene's named points (trails) at one state, into the row's point columns.
+void fillPoints(const nh::SystemModel& system, const RecordLayout& layout,
+                const std::vector<double>& parameters, double t, const double* state,
+                nh::SceneFrame& frame, double* out) {
+  if (layout.points.empty()) return;
+  const double lambda = 0;
+  system.scene(parameters.data(), t, state, state + system.n(), &lambda, frame);
+  for (const auto& p : layout.points) {
+    Eigen::Vector3d v = Eigen::Vector3d::Constant(std::nan(""));
+    for (const auto& sp : frame.points)
+      if (sp.name == p.name) v = sp.position;
+    for (int axis = 0; axis < 3; ++axis) out[p.column + axis] = v[axis];
+  }
+}
+
+// Appends one record: t, `values` (the plan's columns), the residual and the points.
+void appendPlanRecord(RunHistory& run, const std::vector<double>& parameters, double t,
+                      const std::vector<double>& values, double residual, nh::SceneFrame& frame) {
+  const RecordLayout& layout = run.layout();
+  std::vector<double> record(layout.stride(), 0.0);
+  record[0] = t;
+  std::copy(values.begin(), values.end(), record.begin() + 1);
+  record[layout.residualColumn] = residual;
+  fillPoints(run.system(), layout, parameters, t, values.data(), frame, record.data());
+  run.append(record.data(), 1);
+}
+
+}  // namespace
+
+RecordLayout makePlanLayout(const nh::SystemModel& system,
+                            const std::vector<std::string>& columns) {
+  RecordLayout layout;
+  layout.columns.push_back("t");
+  layout.columns.insert(layout.columns.end(), columns.begin(), columns.end());
+  const int stateSize = system.n() + system.m();
+  for (int i = 0; i < stateSize; ++i) {
+    layout.state.names.push_back(columns[i]);
+    layout.state.index.push_back(i);
+  }
+  layout.stateSize = stateSize;
+  layout.firstState = 1;
+  layout.firstLambda = static_cast<int>(layout.columns.size());
+  layout.lambdaCount = 0;
+  layout.energyColumn = -1;  // a plan has a cost, no energy
+  layout.energyErrorColumn = -1;
+  layout.residualColumn = static_cast<int>(layout.columns.size());
+  layout.columns.push_back("residual");
+  const auto& info = system.info();
+  std::vector<double> state(info.defaultCoordinates);
+  state.resize(stateSize, 0.0);
+  const double lambda = 0;
+  nh::SceneFrame frame;
+  system.scene(system.defaultParameters().data(), 0.0, state.data(), state.data() + system.n(),
+               &lambda, frame);
+  for (const nh::ScenePoint& p : frame.points) {
+    layout.points.push_back({p.name, p.inMovingFrame, static_cast<int>(layout.columns.size())});
+    for (const char* axis : {".x", ".y", ".z"}) layout.columns.push_back(p.name + axis);
+  }
+  return layout;
+}
+
+std::unique_ptr<RunHistory> makePlanRun(std::shared_ptr<const nh::SystemModel> system,
+                                        const std::vector<double>& parameters,
+                                        const nh::OptimalControlResult& result, size_t index) {
+  const nh::Extremal& extremal = result.extremals.at(index);
+  const auto dynamics =
+      result.vakonomic ? nh::DynamicsKind::Vakonomic : nh::DynamicsKind::Nonholonomic;
+  auto run =
+      std::make_unique<RunHistory>(system, dynamics, makePlanLayout(*system, result.columns));
+  run->setParametersFrom(0, parameters);
+  nh::SceneFrame frame;
+  for (size_t k = 0; k < extremal.times.size(); ++k)
+    appendPlanRecord(*run, parameters, extremal.times[k], extremal.rows[k], extremal.residual,
+                     frame);
+  return run;
+}
+
+std::unique_ptr<RunHistory> makeStartRun(std::shared_ptr<const nh::SystemModel> system,
+                                         const std::vector<double>& parameters,
+                                         const std::vector<double>& coordinates) {
+  std::vector<std::string> columns = system->info().coordinates;
+  for (const auto& v : system->info().velocities) columns.push_back(v);
+  auto run = std::make_unique<RunHistory>(system, nh::DynamicsKind::Nonholonomic,
+                                          makePlanLayout(*system, columns));
+  run->setParametersFrom(0, parameters);
+  std::vector<double> values(coordinates);
+  values.resize(columns.size(), 0.0);
+  nh::SceneFrame frame;
+  appendPlanRecord(*run, parameters, 0.0, values, 0.0, frame);
+  return run;
+}
+
+std::unique_ptr<RunHistory> makeNonholonomicCompanion(std::shared_ptr<const nh::SystemModel> system,
+                                                      const std::vector<double>& parameters,
+                                                      const nh::Extremal& extremal) {
+  nh::Simulation sim(system, nh::DynamicsKind::Nonholonomic);
+  const int stateSize = system->n() + system->m();
+  std::vector<double> x(extremal.rows.front().begin(), extremal.rows.front().begin() + stateSize);
+  x.resize(sim.equations().stateSize(), 0.0);
+  sim.setState(extremal.times.front(), x);
+  sim.setParameters(parameters);
+  auto run = std::make_unique<RunHistory>(system, nh::DynamicsKind::Nonholonomic,
+                                          makeRecordLayout(sim.equations()));
+  run->setParametersFrom(0, parameters);
+  const RecordLayout& layout = run->layout();
+  nh::Observables obs;
+  std::vector<double> row, record(layout.stride());
+  nh::SceneFrame frame;
+  const double dt = extremal.times.size() > 1 ? extremal.times[1] - extremal.times[0] : 0.01;
+  sim.advance(extremal.times.back(), dt, [&](double t, const double* state) {
+    fillRecord(sim.equations(), sim.workspace(), layout, t, state, obs, row, frame, record.data());
+    run->append(record.data(), 1);
+  });
+  return run;
+}
+
+}  // namespace nhui

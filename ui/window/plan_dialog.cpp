@@ -1,0 +1,353 @@
+#include "ui/window/plan_dialog.h"
+
+#include <QCheckBox>
+#include <QDialogButtonBox>
+#include <QDoubleSpinBox>
+#include <QFormLayout>
+#include <QGridLayout>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QScrollArea>
+#include <QSpinBox>
+#include <QTreeWidget>
+#include <QVBoxLayout>
+#include <algorithm>
+#include <cmath>
+
+#include "core/nh/messages.h"
+#include "ui/session/session.h"
+
+namespace nhui {
+
+namespace {
+
+QDoubleSpinBox* numberBox(double lo, double hi, int decimals, double value) {
+  auto* box = new QDoubleSpinBox;
+  box->setRange(lo, hi);
+  box->setDecimals(decimals);
+  box->setValue(value);
+  box->setKeyboardTracking(false);
+  return box;
+}
+
+// A unit quaternion (w, x, y, z) as an axis and an angle in degrees (axis (0, 0, 1) for none).
+void toAxisAngle(const double* q, double axis[3], double& degrees) {
+  const double s = std::hypot(q[1], q[2], q[3]);
+  degrees = 2 * std::atan2(s, q[0]) * 180 / M_PI;
+  for (int i = 0; i < 3; ++i) axis[i] = s > 1e-12 ? q[i + 1] / s : (i == 2 ? 1 : 0);
+}
+
+// The unit quaternion turning by `degrees` about `axis`; false for a zero axis.
+bool toQuaternion(const double axis[3], double degrees, double q[4]) {
+  const double norm = std::hypot(axis[0], axis[1], axis[2]);
+  if (!(norm > 0)) return false;
+  const double half = degrees * M_PI / 360;
+  q[0] = std::cos(half);
+  for (int i = 0; i < 3; ++i) q[i + 1] = std::sin(half) * axis[i] / norm;
+  return true;
+}
+
+QString number(double value) { return QString::number(value, 'g', 6); }
+
+}  // namespace
+
+PlanDialog::PlanDialog(Session* session, QWidget* parent) : QDialog(parent), session_(session) {
+  setWindowTitle(tr("Plan a motion"));
+  setObjectName("planDialog");
+  auto* layout = new QVBoxLayout(this);
+  heading_ = new QLabel;
+  heading_->setWordWrap(true);
+  layout->addWidget(heading_);
+  auto* form = new QFormLayout;
+  tEnd_ = numberBox(1e-3, 1e4, 3, 1);
+  tEnd_->setSuffix(tr(" s"));
+  starts_ = new QSpinBox;
+  starts_->setRange(1, PlanSettings::kMaxStarts);
+  starts_->setValue(8);
+  starts_->setToolTip(tr("Newton starts: the plain one, then random costates"));
+  form->addRow(tr("Duration T:"), tEnd_);
+  form->addRow(tr("Starts:"), starts_);
+  layout->addLayout(form);
+  auto* targetsLabel = new QLabel(tr("<b>Targets at T</b> (unchecked rows are free at T)"));
+  layout->addWidget(targetsLabel);
+  auto* scroll = new QScrollArea;
+  scroll->setWidgetResizable(true);
+  rowsWidget_ = new QWidget;
+  rowsLayout_ = new QGridLayout(rowsWidget_);
+  scroll->setWidget(rowsWidget_);
+  scroll->setMinimumHeight(120);
+  layout->addWidget(scroll, 1);
+
+  auto* buttons = new QHBoxLayout;
+  solveButton_ = new QPushButton(tr("Solve"));
+  solveButton_->setDefault(true);
+  cancelButton_ = new QPushButton(tr("Cancel"));
+  progress_ = new QProgressBar;
+  progress_->setRange(0, 1000);
+  progress_->setTextVisible(false);
+  buttons->addWidget(solveButton_);
+  buttons->addWidget(progress_, 1);
+  buttons->addWidget(cancelButton_);
+  layout->addLayout(buttons);
+  message_ = new QLabel;
+  message_->setWordWrap(true);
+  message_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  layout->addWidget(message_);
+
+  results_ = new QTreeWidget;
+  results_->setHeaderLabels({tr("#"), tr("cost"), tr("residual"), tr("iterations")});
+  results_->setRootIsDecorated(false);
+  results_->header()->setSectionResizeMode(QHeaderView::ResizeToContents);
+  results_->setMinimumHeight(110);
+  layout->addWidget(results_, 1);
+  auto* bottom = new QDialogButtonBox;
+  playButton_ = bottom->addButton(tr("Play"), QDialogButtonBox::ActionRole);
+  bottom->addButton(QDialogButtonBox::Close);
+  layout->addWidget(bottom);
+
+  connect(solveButton_, &QPushButton::clicked, this, &PlanDialog::solve);
+  connect(cancelButton_, &QPushButton::clicked, this, &PlanDialog::cancel);
+  connect(playButton_, &QPushButton::clicked, this, [this] {
+    QTreeWidgetItem* item = results_->currentItem();
+    play(item ? results_->indexOfTopLevelItem(item) : 0);
+  });
+  connect(results_, &QTreeWidget::itemDoubleClicked, this,
+          [this](QTreeWidgetItem* item) { play(results_->indexOfTopLevelItem(item)); });
+  connect(bottom, &QDialogButtonBox::rejected, this, &QDialog::close);
+  PlanSolver* solver = session_->planSolver();
+  connect(solver, &PlanSolver::progressed, this,
+          [this](double f) { progress_->setValue(static_cast<int>(1000 * f)); });
+  connect(solver, &PlanSolver::solved, this, &PlanDialog::showOutcome);
+  connect(solver, &PlanSolver::failed, this, &PlanDialog::showFailure);
+  setRunning(solver->running());
+  resize(460, 620);
+  reload();
+}
+
+// ---- Rows ---------------------------------------------------------------------------------
+
+void PlanDialog::reload() {
+  const SimulationController* c = session_->controller();
+  const nh::SystemInfo& info = c->system().info();
+  heading_->setText(
+      info.isControlModel()
+          ? tr("<b>%1</b> moves along a plan: the controls of least cost ∫L dt that take it "
+               "from its start to the targets at T.")
+                .arg(QString::fromStdString(info.title.empty() ? c->system().name() : info.title))
+          : tr("<b>%1</b> has no controls: the plan is the vakonomic motion (least ∫L dt along "
+               "the constraints) from its start to the targets at T; Play shows the "
+               "nonholonomic motion from the same initial velocity beside it.")
+                .arg(QString::fromStdString(info.title.empty() ? c->system().name() : info.title)));
+  buildRows();
+  if (c->plan()) setSettings(*c->plan());
+}
+
+void PlanDialog::buildRows() {
+  for (QWidget* w : rowsWidget_->findChildren<QWidget*>(Qt::FindDirectChildrenOnly)) delete w;
+  rows_.clear();
+  const SimulationController* c = session_->controller();
+  const nh::SystemModel& system = c->system();
+  const std::vector<double>& x0 = c->initialState();
+  std::vector<bool> inQuaternion(system.n(), false);
+  for (const nh::QuaternionSlot& slot : system.info().quaternions)
+    for (int k = 0; k < 4; ++k) inQuaternion[slot.first + k] = true;
+  for (int i = 0; i < system.n(); ++i) {
+    const auto slot =
+        std::find_if(system.info().quaternions.begin(), system.info().quaternions.end(),
+                     [i](const nh::QuaternionSlot& s) { return s.first == i; });
+    if (slot != system.info().quaternions.end())
+      addAttitudeRow(i, x0.data() + i);
+    else if (!inQuaternion[i])
+      addCoordinateRow(i, i < static_cast<int>(x0.size()) ? x0[i] : 0.0);
+  }
+  rowsLayout_->setRowStretch(static_cast<int>(rows_.size()), 1);
+}
+
+void PlanDialog::addCoordinateRow(int index, double start) {
+  Row row;
+  row.name = QString::fromStdString(session_->controller()->system().info().coordinates[index]);
+  row.fixed = new QCheckBox(row.name);
+  row.fixed->setChecked(true);
+  row.fixed->setToolTip(tr("Fixed at T: %1 must equal the value at T").arg(row.name));
+  row.value = numberBox(-1e6, 1e6, 6, start);
+  const int r = static_cast<int>(rows_.size());
+  rowsLayout_->addWidget(row.fixed, r, 0);
+  rowsLayout_->addWidget(row.value, r, 1, 1, 4);
+  connect(row.fixed, &QCheckBox::toggled, row.value, &QWidget::setEnabled);
+  rows_.push_back(row);
+}
+
+void PlanDialog::addAttitudeRow(int first, const double* start) {
+  const auto& names = session_->controller()->system().info().coordinates;
+  Row row;
+  row.name = QString::fromStdString(names[first]);
+  row.quaternion = first;
+  row.fixed = new QCheckBox(tr("attitude"));
+  row.fixed->setChecked(true);
+  row.fixed->setToolTip(tr("The attitude (%1 … %2) at T, as an axis and an angle in degrees")
+                            .arg(row.name, QString::fromStdString(names[first + 3])));
+  double axis[3], degrees = 0;
+  toAxisAngle(start, axis, degrees);
+  const int r = static_cast<int>(rows_.size());
+  rowsLayout_->addWidget(row.fixed, r, 0);
+  for (int k = 0; k < 3; ++k) {
+    row.axis[k] = numberBox(-1e3, 1e3, 4, axis[k]);
+    row.axis[k]->setPrefix(QStringLiteral("xyz").mid(k, 1) + " ");
+    row.axis[k]->setToolTip(tr("Axis of the turn at T"));
+    rowsLayout_->addWidget(row.axis[k], r, 1 + k);
+    connect(row.fixed, &QCheckBox::toggled, row.axis[k], &QWidget::setEnabled);
+  }
+  row.angle = numberBox(-3600, 3600, 3, degrees);
+  row.angle->setSuffix(QStringLiteral("°"));
+  row.angle->setToolTip(tr("Angle of the turn at T (degrees)"));
+  rowsLayout_->addWidget(row.angle, r, 4);
+  connect(row.fixed, &QCheckBox::toggled, row.angle, &QWidget::setEnabled);
+  rows_.push_back(row);
+}
+
+QCheckBox* PlanDialog::fixedBox(const QString& name) const {
+  for (const Row& row : rows_)
+    if (row.name == name) return row.fixed;
+  return nullptr;
+}
+
+QDoubleSpinBox* PlanDialog::valueBox(const QString& name) const {
+  for (const Row& row : rows_)
+    if (row.name == name) return row.value;
+  return nullptr;
+}
+
+std::optional<PlanSettings> PlanDialog::settings(QString& error) const {
+  PlanSettings s;
+  s.tEnd = tEnd_->value();
+  s.starts = starts_->value();
+  const auto& names = session_->controller()->system().info().coordinates;
+  for (const Row& row : rows_) {
+    if (!row.fixed->isChecked()) continue;
+    if (row.quaternion < 0) {
+      s.targets[row.name.toStdString()] = row.value->value();
+      continue;
+    }
+    const double axis[3] = {row.axis[0]->value(), row.axis[1]->value(), row.axis[2]->value()};
+    double q[4];
+    if (!toQuaternion(axis, row.angle->value(), q)) {
+      error = tr("the attitude's axis must not be zero");
+      return std::nullopt;
+    }
+    for (int k = 0; k < 4; ++k) s.targets[names[row.quaternion + k]] = q[k];
+  }
+  if (s.targets.empty()) {
+    error = tr("check at least one target (\"fixed at T\")");
+    return std::nullopt;
+  }
+  return s;
+}
+
+void PlanDialog::setSettings(const PlanSettings& s) {
+  tEnd_->setValue(s.tEnd);
+  starts_->setValue(s.starts);
+  const auto& names = session_->controller()->system().info().coordinates;
+  for (Row& row : rows_) {
+    const auto it = s.targets.find(row.name.toStdString());
+    row.fixed->setChecked(it != s.targets.end());
+    if (it == s.targets.end()) continue;
+    if (row.quaternion < 0) {
+      row.value->setValue(it->second);
+      continue;
+    }
+    double q[4], axis[3], degrees = 0;
+    for (int k = 0; k < 4; ++k) {
+      const auto c = s.targets.find(names[row.quaternion + k]);
+      q[k] = c == s.targets.end() ? 0 : c->second;
+    }
+    toAxisAngle(q, axis, degrees);
+    for (int k = 0; k < 3; ++k) row.axis[k]->setValue(axis[k]);
+    row.angle->setValue(degrees);
+  }
+}
+
+// ---- Solving and playing ------------------------------------------------------------------
+
+void PlanDialog::solve() {
+  QString error;
+  const std::optional<PlanSettings> s = settings(error);
+  if (s && session_->solvePlan(*s, error)) {
+    results_->clear();
+    outcome_.reset();
+    progress_->setValue(0);
+    say(tr("Solving…"), false);
+    setRunning(true);
+    return;
+  }
+  say(error, true);
+}
+
+void PlanDialog::cancel() { session_->planSolver()->cancel(); }
+
+bool PlanDialog::play(int index) {
+  if (!outcome_ || index < 0) {
+    say(tr("Solve first, then choose an extremal to play."), true);
+    return false;
+  }
+  QString error;
+  if (!session_->playPlan(*outcome_, static_cast<size_t>(index), error)) {
+    say(error, true);
+    return false;
+  }
+  say(tr("Playing extremal %1 (%2 brings back what was shown before).")
+          .arg(index + 1)
+          .arg(Session::undoKey()),
+      false);
+  return true;
+}
+
+void PlanDialog::setRunning(bool running) {
+  solveButton_->setEnabled(!running);
+  cancelButton_->setEnabled(running);
+  progress_->setVisible(running);
+  playButton_->setEnabled(!running && outcome_ && !outcome_->result.extremals.empty());
+}
+
+void PlanDialog::showOutcome(std::shared_ptr<const PlanOutcome> outcome) {
+  outcome_ = std::move(outcome);
+  if (outcome_->system == session_->controller()->systemPtr()) setSettings(outcome_->settings);
+  results_->clear();
+  const nh::OptimalControlResult& r = outcome_->result;
+  for (size_t k = 0; k < r.extremals.size(); ++k) {
+    const nh::Extremal& e = r.extremals[k];
+    auto* item =
+        new QTreeWidgetItem({QString::number(k + 1), number(e.cost),
+                             QString::number(e.residual, 'g', 2), QString::number(e.iterations)});
+    for (int c = 1; c < 4; ++c) item->setTextAlignment(c, Qt::AlignRight | Qt::AlignVCenter);
+    results_->addTopLevelItem(item);
+  }
+  if (!r.extremals.empty()) {
+    results_->setCurrentItem(results_->topLevelItem(0));
+    say(tr("%n extremal(s) from %1 starts, lowest cost first: choose one and Play "
+           "(or double-click it).",
+           nullptr, static_cast<int>(r.extremals.size()))
+            .arg(r.startsTried),
+        false);
+  } else {
+    say(tr("No extremal met the tolerance (best residual %1)%2")
+            .arg(QString::number(r.bestResidual, 'g', 3),
+                 r.failure.empty() ? QString() : ": " + QString::fromStdString(r.failure)),
+        true);
+  }
+  setRunning(false);
+}
+
+void PlanDialog::showFailure(const QString& message, bool cancelled) {
+  say(cancelled ? tr("Cancelled: the run shown is unchanged.") : message, !cancelled);
+  setRunning(false);
+}
+
+void PlanDialog::say(const QString& text, bool error) {
+  message_->setText(text);
+  message_->setStyleSheet(error ? QStringLiteral("color: #c0392b;") : QString());
+}
+
+}  // namespace nhui
