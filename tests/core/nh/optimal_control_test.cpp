@@ -211,6 +211,29 @@ class OptimalControlTest : public QObject {
     QVERIFY(std::abs(r.extremals.front().cost - 2.5 * 2.5 / 4) <= 1e-9 * 2.5 * 2.5 / 4);
   }
 
+  // Two problems without a closed form against scipy's solve_bvp on the same equations
+  // (bench/optimal_control_reference.py: Pontryagin's equations derived with sympy, u
+  // eliminated, fourth-order collocation at tol 1e-10, the answer re-integrated from its ξ(0)
+  // with DOP853 at rtol 1e-13: J to 5e-11): parking the car (0, 0, 0) → (0, 1, 0) in T = 1
+  // with c = 0.1, J = 1.60398978633; the plate ball (r = 0.25) back to its start turned by
+  // π/2 about the vertical in T = 1, J = 0.957271504767. The cheapest are found with the
+  // default starts.
+  void bundledModelsAgainstCollocation() {
+    OptimalControlOptions o;
+    o.tEnd = 1;
+    o.targets = {{"x", 0}, {"y", 1}, {"theta", 0}};
+    auto r = solveOptimalControl(findSystem("unicycle"), o);
+    QVERIFY(!r.extremals.empty());
+    QVERIFY2(std::abs(r.extremals.front().cost - 1.60398978633) <= 1e-9 * 1.604,
+             qPrintable(QString::number(r.extremals.front().cost, 'g', 15)));
+    const double c = std::sqrt(0.5);
+    o.targets = {{"x", 0}, {"y", 0}, {"qw", c}, {"qx", 0}, {"qy", 0}, {"qz", c}};
+    r = solveOptimalControl(findSystem("plate_ball"), o);
+    QVERIFY(!r.extremals.empty());
+    QVERIFY2(std::abs(r.extremals.front().cost - 0.957271504767) <= 1e-9,
+             qPrintable(QString::number(r.extremals.front().cost, 'g', 15)));
+  }
+
   // Bad problems are refused with one line saying what and what is allowed.
   void refusesBadProblems() {
     auto refused = [](std::shared_ptr<const SystemModel> s, OptimalControlOptions o,
