@@ -7,6 +7,7 @@
 // extremal and saves the plan again.
 #include "ui/window/plan_dialog.h"
 
+#include <QAction>
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
@@ -103,6 +104,10 @@ class PlanDialogTest : public QObject {
     checkPlotsOfferThePlan();
     window_->sceneView()->refresh();
     QCOMPARE(window_->sceneView()->planGhostBodies(), 2);  // the point at the start and at T
+    // File ▸ Export refuses the plan in one line instead of exporting a simulated motion.
+    exportAction()->trigger();
+    QVERIFY2(window_->lastErrorMessage().contains("exporting a planned motion is not supported"),
+             qPrintable(window_->lastErrorMessage()));
     window_->undoStack()->undo();
     QVERIFY(!c->plan());
     QCOMPARE(c->primary().size(), size_t(1));
@@ -217,6 +222,11 @@ class PlanDialogTest : public QObject {
   }
 
  private:
+  QAction* exportAction() const {
+    for (QAction* a : window_->findChildren<QAction*>())
+      if (a->text().startsWith("&Animation")) return a;
+    return nullptr;
+  }
   // After Play the plots offer the plan's controls, costates and cost; cost ends at π.
   void checkPlotsOfferThePlan() {
     nhui::TimeSeriesPanel* series = window_->timeSeriesPanel();
