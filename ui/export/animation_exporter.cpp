@@ -217,6 +217,18 @@ void checkScenarioSidecar(const std::filesystem::path& output, const std::filesy
                          "'; give --force to replace it or --no-scenario to write none");
 }
 
+namespace {
+// A scenario whose view holds a plan, or a control model (it moves only along a plan).
+bool plansMotion(const nh::Scenario& scenario, const nh::SystemModel& system) {
+  if (system.info().isControlModel()) return true;
+  try {
+    return parseScenarioView(scenario.view).plan.has_value();
+  } catch (const nh::Error&) {
+    return false;  // a view the reader refuses plans nothing
+  }
+}
+}  // namespace
+
 void applyScenarioView(const std::string& viewJson, ExportSettings& settings) {
   ScenarioView view;
   try {
@@ -317,6 +329,7 @@ AnimationExporter::AnimationExporter(const nh::Scenario& scenario, const ExportS
   scenario_.validate();
   Impl& d = *impl_;
   d.system = nh::findSystem(scenario_.system);
+  if (plansMotion(scenario_, *d.system)) throw nh::InputError(kPlanExportRefused);
   d.parameters = nh::resolveParameters(*d.system, scenario_.parameters);
   const nh::EquationsOfMotion equations(d.system, scenario_.dynamics, scenario_.formulation,
                                         d.parameters);

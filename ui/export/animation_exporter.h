@@ -135,11 +135,16 @@ void applyScenarioView(const std::string& viewJson, ExportSettings& settings);
 std::string parameterSummary(const nh::SystemModel& system, const std::vector<double>& values,
                              int maxLineLength);
 
+// What an export of a planned motion says (a scenario whose view holds a "plan", a control
+// model): the exporter simulates, and a plan is solved, not simulated.
+inline constexpr const char* kPlanExportRefused = "exporting a planned motion is not supported yet";
+
 class AnimationExporter {
  public:
   using ProgressCallback = std::function<void(const ExportProgress&)>;
 
-  // Validates both (nh::InputError: unknown system or parameter, bad range, bad settings).
+  // Validates both (nh::InputError: unknown system or parameter, bad range, bad settings, a
+  // planned motion: kPlanExportRefused).
   AnimationExporter(const nh::Scenario& scenario, const ExportSettings& settings);
   ~AnimationExporter();
   AnimationExporter(const AnimationExporter&) = delete;

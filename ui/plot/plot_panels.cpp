@@ -9,6 +9,7 @@
 #include <QSplitter>
 #include <QToolButton>
 #include <QVBoxLayout>
+#include <algorithm>
 #include <cstring>
 
 #include "ui/sim/run_style.h"
@@ -59,6 +60,29 @@ Variables plotVariables(const SimulationController& c) {
 }
 
 QStringList variableNames(const SimulationController& c) { return plotVariables(c).columns; }
+
+// Whether a panel built for `system` and `columns` offers what the controller records now.
+bool offersCurrent(const SimulationController& c,
+                   const std::shared_ptr<const nh::SystemModel>& system,
+                   const std::vector<std::string>& columns) {
+  return c.systemPtr() == system && c.primary().layout().columns == columns;
+}
+
+// The variables a time series shows at first: a run's energy, residual and first multiplier;
+// a plan's controls (a control model) or first multiplier (vakonomic) and its running cost.
+QStringList defaultSeries(const SimulationController& c, const QStringList& names) {
+  QStringList wanted = {"energy", "residual", "lambda_1"};
+  if (c.plan()) {
+    wanted.clear();
+    for (const std::string& u : c.system().info().controls) wanted << QString::fromStdString(u);
+    wanted << "mu_1"
+           << "cost";
+  }
+  QStringList defaults;
+  for (const QString& n : wanted)
+    if (names.contains(n)) defaults << n;
+  return defaults;
+}
 
 // The sample of a run at the displayed moment.
 size_t shownIndex(const SimulationController& c, const RunHistory& run) {
@@ -150,13 +174,11 @@ PhasePortraitPanel::PhasePortraitPanel(SimulationController* controller, QWidget
   connect(xBox_, &QComboBox::currentIndexChanged, this, changed);
   connect(yBox_, &QComboBox::currentIndexChanged, this, changed);
   connect(controller_, &SimulationController::historyReset, this, [this] { ++revision_; });
-  // A new system offers its own variables; a loaded scenario or restored comparison repaints.
-  auto follow = [this] {
-    if (controller_->systemPtr() != builtFor_) resetVariables();
-    refresh();
-  };
-  connect(controller_, &SimulationController::scenarioChanged, this, follow);
-  connect(controller_, &SimulationController::comparisonChanged, this, follow);
+  // A new system or a plan offers its own variables; a loaded scenario or restored comparison
+  // repaints.
+  connect(controller_, &SimulationController::scenarioChanged, this, &PhasePortraitPanel::follow);
+  connect(controller_, &SimulationController::comparisonChanged, this, &PhasePortraitPanel::follow);
+  connect(controller_, &SimulationController::planChanged, this, &PhasePortraitPanel::follow);
   resetVariables();
 }
 
@@ -171,8 +193,20 @@ void PhasePortraitPanel::setVariables(const QString& x, const QString& y) {
     yBox_->setCurrentIndex(i);
 }
 
+void PhasePortraitPanel::follow() {
+  if (!offersCurrent(*controller_, builtFor_, builtColumns_)) {
+    const QString x = xVariable(), y = yVariable();
+    const QStringList names = variableNames(*controller_);
+    resetVariables();
+    if (controller_->systemPtr() == builtFor_ && names.contains(x) && names.contains(y))
+      setVariables(x, y);
+  }
+  refresh();
+}
+
 void PhasePortraitPanel::resetVariables() {
   builtFor_ = controller_->systemPtr();
+  builtColumns_ = controller_->primary().layout().columns;
   const Variables variables = plotVariables(*controller_);
   const QStringList& names = variables.columns;
   QSignalBlocker bx(xBox_), by(yBox_);
@@ -272,25 +306,39 @@ TimeSeriesPanel::TimeSeriesPanel(SimulationController* controller, QWidget* pare
     refresh();
   });
   connect(controller_, &SimulationController::historyReset, this, [this] { ++revision_; });
-  // A new system offers its own variables; a loaded scenario or restored comparison repaints.
-  auto follow = [this] {
-    if (controller_->systemPtr() != builtFor_) resetVariables();
-    refresh();
-  };
-  connect(controller_, &SimulationController::scenarioChanged, this, follow);
-  connect(controller_, &SimulationController::comparisonChanged, this, follow);
+  // A new system or a plan offers its own variables; a loaded scenario or restored comparison
+  // repaints.
+  connect(controller_, &SimulationController::scenarioChanged, this, &TimeSeriesPanel::follow);
+  connect(controller_, &SimulationController::comparisonChanged, this, &TimeSeriesPanel::follow);
+  connect(controller_, &SimulationController::planChanged, this, &TimeSeriesPanel::follow);
   resetVariables();
 }
 
 void TimeSeriesPanel::setCompact(bool compact) { chooser_->setVisible(!compact); }
 
+void TimeSeriesPanel::follow() {
+  if (!offersCurrent(*controller_, builtFor_, builtColumns_)) {
+    const QStringList chosen = variables();
+    const QStringList names = variableNames(*controller_);
+    const bool allRecorded = std::all_of(chosen.begin(), chosen.end(),
+                                         [&](const QString& n) { return names.contains(n); });
+    // A plan's columns or a run's again: choices of one's own (a lesson's) stay when all of
+    // them are still recorded; the defaults follow to the defaults of what is shown now.
+    if (controller_->systemPtr() == builtFor_ && chosen != defaults_ && allRecorded) {
+      builtColumns_ = controller_->primary().layout().columns;
+      setVariables(chosen);
+    } else {
+      resetVariables();
+    }
+  }
+  refresh();
+}
+
 void TimeSeriesPanel::resetVariables() {
   builtFor_ = controller_->systemPtr();
-  const QStringList names = variableNames(*controller_);
-  QStringList defaults;
-  for (const QString& n : {QString("energy"), QString("residual"), QString("lambda_1")})
-    if (names.contains(n)) defaults << n;
-  setVariables(defaults);
+  builtColumns_ = controller_->primary().layout().columns;
+  defaults_ = defaultSeries(*controller_, variableNames(*controller_));
+  setVariables(defaults_);
 }
 
 void TimeSeriesPanel::setVariables(const QStringList& chosen) {

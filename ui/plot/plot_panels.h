@@ -5,6 +5,8 @@
 #include <QStringList>
 #include <QWidget>
 #include <memory>
+#include <string>
+#include <vector>
 
 #include "core/nh/system.h"
 #include "ui/plot/plot_widget.h"
@@ -36,8 +38,12 @@ class PhasePortraitPanel : public QWidget {
   QString yVariable() const;
 
  private:
+  // A new system or other recorded columns (a plan shown or left): the variables offered
+  // follow, those chosen are kept where the new columns have them.
+  void follow();
   SimulationController* controller_;
   std::shared_ptr<const nh::SystemModel> builtFor_;  // the system whose variables it offers
+  std::vector<std::string> builtColumns_;            // the columns it offers them from
   QComboBox* xBox_;
   QComboBox* yBox_;
   PlotWidget* plot_;
@@ -59,8 +65,13 @@ class TimeSeriesPanel : public QWidget {
   PlotWidget* plot() const { return plot_; }
 
  private:
+  // A new system or other recorded columns (a plan shown or left): the variables offered
+  // follow, those chosen are kept where the new columns have them.
+  void follow();
   SimulationController* controller_;
   std::shared_ptr<const nh::SystemModel> builtFor_;  // the system whose variables it offers
+  std::vector<std::string> builtColumns_;            // the columns it offers them from
+  QStringList defaults_;  // what resetVariables chose (followed to the new defaults)
   QListWidget* list_;
   QWidget* chooser_ = nullptr;  // the list and the autoscale button
   PlotWidget* plot_;

@@ -246,10 +246,13 @@ BodyMesh bodyMesh(const nh::SceneBody& sb, const Eigen::Vector3d& size) {
   return m;
 }
 
+// How faint a planned motion's start and target are drawn.
+constexpr double kGhostOpacity = 0.22;
+
 // The actor of a body's mesh, lit and coloured: its solid colour when it has one
-// (solidColour), and translucent orange for the comparison run.
+// (solidColour), translucent orange for the comparison run, faint for a ghost.
 vtkSmartPointer<vtkActor> bodyActor(const BodyMesh& mesh, nh::ShapeKind kind,
-                                    const Eigen::Vector3d& colour, bool comparison) {
+                                    const Eigen::Vector3d& colour, SceneRole role) {
   vtkSmartPointer<vtkActor> actor = meshActor(mesh.poly);
   vtkProperty* p = actor->GetProperty();
   p->SetSpecular(mesh.specular);
@@ -268,12 +271,13 @@ vtkSmartPointer<vtkActor> bodyActor(const BodyMesh& mesh, nh::ShapeKind kind,
     actor->GetMapper()->ScalarVisibilityOff();
     p->SetColor(colour.x(), colour.y(), colour.z());
   }
-  if (comparison) {
+  if (role == SceneRole::Comparison) {
     actor->GetMapper()->ScalarVisibilityOff();
     const Rgb8 orange = kRunStyles[1].onDark;
     p->SetColor(orange.r / 255.0, orange.g / 255.0, orange.b / 255.0);
     p->SetOpacity(0.45);
   }
+  if (role == SceneRole::Ghost) p->SetOpacity(kGhostOpacity * mesh.opacity);
   return actor;
 }
 
@@ -570,8 +574,15 @@ void SceneRenderer::update(const nh::SceneFrame& frame, const std::vector<TrailS
   }
 }
 
+int SceneRenderer::shownBodyCount() const {
+  int count = 0;
+  for (const auto& b : bodies_) count += b->actor && b->actor->GetVisibility() ? 1 : 0;
+  return count;
+}
+
 void SceneRenderer::updateBodies() {
-  const bool comparison = role_ == SceneRole::Comparison;
+  // The comparison run and the ghosts share the table and guides with the primary run.
+  const bool comparison = role_ != SceneRole::Primary;
   if (bodies_.size() != frame_.bodies.size()) {
     for (auto& b : bodies_) renderer_->RemoveActor(b->actor);
     bodies_.clear();
@@ -585,8 +596,9 @@ void SceneRenderer::updateBodies() {
   for (size_t i = 0; i < frame_.bodies.size(); ++i) {
     const nh::SceneBody& sb = frame_.bodies[i];
     Body& b = *bodies_[i];
-    // The comparison run shares the table and guides with the primary one.
-    const bool skip = comparison && (sb.kind == nh::ShapeKind::Table);
+    const bool skip =
+        comparison && (sb.kind == nh::ShapeKind::Table ||
+                       (role_ == SceneRole::Ghost && sb.kind == nh::ShapeKind::Guide));
     const Eigen::Vector3d colour = solidColour(sb);
     Eigen::Vector3d size = sb.size;
     if (sb.kind == nh::ShapeKind::Table && !comparison)
@@ -596,7 +608,7 @@ void SceneRenderer::updateBodies() {
       b.kind = sb.kind;
       b.size = size;
       b.colour = colour;
-      b.actor = bodyActor(bodyMesh(sb, size), sb.kind, colour, comparison);
+      b.actor = bodyActor(bodyMesh(sb, size), sb.kind, colour, role_);
       renderer_->AddActor(b.actor);
     }
     b.actor->SetVisibility(visible_ && !skip);
@@ -664,7 +676,7 @@ void SceneRenderer::updateArrows() {
         a.quietFrames = 0;
       }
     }
-    const bool comparison = role_ == SceneRole::Comparison;
+    const bool comparison = role_ != SceneRole::Primary;
     if (comparison || !visible_ || !arrowShown(sa.kind) || isZero || !(a.reference > 0)) continue;
     const double length = referenceLength * magnitude / a.reference;
     const double tip = std::min(0.5, 0.07 * extent / length);

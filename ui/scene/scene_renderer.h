@@ -44,7 +44,9 @@ struct SceneDisplayOptions : DisplayChoices {
   std::map<nh::ArrowKind, double> fixedArrowReference;
 };
 
-enum class SceneRole { Primary, Comparison };
+// Ghost: a planned motion's start or target, the bodies faint in their own colours (no
+// tables, arrows or trails).
+enum class SceneRole { Primary, Comparison, Ghost };
 
 // The points of one trail (columns of a run history), oldest first.
 struct TrailSpan {
@@ -72,6 +74,8 @@ class SceneRenderer {
   const SceneDisplayOptions& options() const { return options_; }
   void setVisible(bool visible);
   bool visible() const { return visible_; }
+  // The body actors drawn now (visible ones).
+  int shownBodyCount() const;
 
   void update(const nh::SceneFrame& frame, const std::vector<TrailSpan>& trails);
   void setOverlayText(const std::string& text);

@@ -69,6 +69,8 @@ SceneView::SceneView(SimulationController* controller, QWidget* parent)
     : VtkViewWidget(parent), controller_(controller) {
   primary_ = std::make_unique<SceneRenderer>(renderer(), SceneRole::Primary);
   comparison_ = std::make_unique<SceneRenderer>(renderer(), SceneRole::Comparison);
+  planStart_ = std::make_unique<SceneRenderer>(renderer(), SceneRole::Ghost);
+  planTarget_ = std::make_unique<SceneRenderer>(renderer(), SceneRole::Ghost);
   vtkNew<vtkSphereSource> sphere;
   sphere->SetThetaResolution(24);
   sphere->SetPhiResolution(16);
@@ -94,6 +96,8 @@ SceneView::~SceneView() {
   makeCurrent();
   renderer()->RemoveActor(knob_);
   knob_ = nullptr;
+  planTarget_.reset();
+  planStart_.reset();
   comparison_.reset();
   primary_.reset();
   doneCurrent();
@@ -103,8 +107,8 @@ void SceneView::setOptions(const SceneDisplayOptions& options) {
   options_ = options;
   options_.pixelRatio = devicePixelRatioF();  // text and lines in device pixels
   ++optionsSerial_;
-  primary_->setOptions(options_);
-  comparison_->setOptions(options_);
+  for (SceneRenderer* r : {primary_.get(), comparison_.get(), planStart_.get(), planTarget_.get()})
+    r->setOptions(options_);
   refresh();
 }
 
@@ -125,8 +129,8 @@ void SceneView::setTableFrame(bool tableFrame) {
 void SceneView::rebuild() {
   builtFor_ = controller_->systemPtr();
   ++optionsSerial_;
-  primary_->setSystem(&controller_->system());
-  comparison_->setSystem(&controller_->system());
+  for (SceneRenderer* r : {primary_.get(), comparison_.get(), planStart_.get(), planTarget_.get()})
+    r->setSystem(&controller_->system());
   needCameraReset_ = true;
   refresh();
 }
@@ -281,7 +285,7 @@ void SceneView::refresh() {
   // for every frame, so idle views should cost nothing.
   const size_t sizes = controller_->primary().size() +
                        (controller_->comparison() ? controller_->comparison()->size() : 0);
-  const Signature signature{t, controller_->epoch(), sizes, optionsSerial_};
+  const Signature signature{t, controller_->epoch(), sizes, optionsSerial_, controller_->plan()};
   const bool easing = options_.keepInView && !follow_ && framer_.moving();
   if (signature == lastSignature_ && !needCameraReset_ && !follow_ && !easing) {
     frameClock_.invalidate();  // idle: the next camera step starts from here
@@ -312,6 +316,7 @@ void SceneView::refresh() {
   } else {
     comparison_->setVisible(false);
   }
+  updatePlanGhosts();
   std::string overlay = formatTime(t);
   if (controller_->compareMode() != CompareMode::None && controller_->comparison()) {
     overlay += '\n';
@@ -335,6 +340,26 @@ void SceneView::refresh() {
   }
   updateHandle();
   update();
+}
+
+void SceneView::updatePlanGhosts() {
+  const RunHistory& run = controller_->primary();
+  const bool shown = controller_->plan() && !run.empty();
+  planStart_->setVisible(shown);
+  planTarget_->setVisible(shown);
+  if (!shown) return;
+  nh::SceneFrame start, target;
+  run.sceneAt(run.firstTime(), start);
+  run.sceneAt(run.lastTime(), target);
+  planStart_->update(start, {});
+  planTarget_->update(target, {});
+}
+
+int SceneView::planGhostBodies() const {
+  int count = 0;
+  for (const SceneRenderer* r : {planStart_.get(), planTarget_.get()})
+    if (r->visible()) count += r->shownBodyCount();
+  return count;
 }
 
 bool SceneView::handleGeometry(HandleGeometry& g) const {

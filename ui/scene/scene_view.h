@@ -76,6 +76,10 @@ class SceneView : public VtkViewWidget {
   void rebuild();
 
   SceneRenderer& primaryRenderer() { return *primary_; }
+  // While a plan is shown (SimulationController::plan), its start and target: the bodies
+  // drawn faint at the first and the last sample of the played extremal. The body actors
+  // they draw now (none without a plan).
+  int planGhostBodies() const;
 
  signals:
   // A drag of the start begins (its restarts will replace the history shown: the session
@@ -95,6 +99,7 @@ class SceneView : public VtkViewWidget {
   void applyCamera();
   void frameBodies(bool settle);
   void scanComparison();
+  void updatePlanGhosts();
   Eigen::Quaterniond referenceRotation() const;
   const nh::SceneBody* findBody(const std::string& name) const;  // in the displayed frame
   const nh::DragHandle* dragHandle() const;                      // nullptr: nothing to drag
@@ -117,6 +122,7 @@ class SceneView : public VtkViewWidget {
   std::shared_ptr<const nh::SystemModel> builtFor_;  // the system the bodies show
   std::unique_ptr<SceneRenderer> primary_;
   std::unique_ptr<SceneRenderer> comparison_;
+  std::unique_ptr<SceneRenderer> planStart_, planTarget_;  // SceneRole::Ghost
   SceneDisplayOptions options_;
   nh::SceneFrame frame_;
   nh::SceneFrame comparisonFrame_;  // the comparison run's, when comparisonShown_
@@ -146,6 +152,7 @@ class SceneView : public VtkViewWidget {
     long epoch = -1;
     size_t samples = 0;
     long options = 0;
+    const void* plan = nullptr;
     bool operator==(const Signature&) const = default;
   };
   Signature lastSignature_;

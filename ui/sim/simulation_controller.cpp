@@ -123,6 +123,7 @@ void SimulationController::leavePlan() {
     clock_ = displayTime_ = 0;
     scrubbed_ = false;
     emit historyReset();
+    emit planChanged();
     return;
   }
   const bool compared = compareMode_ != CompareMode::None;
@@ -130,6 +131,7 @@ void SimulationController::leavePlan() {
   rebuildRuns();
   restartFromInitial();
   if (compared) emit comparisonChanged();
+  emit planChanged();
 }
 
 std::shared_ptr<SimulationController::Timeline> SimulationController::planTimeline(
@@ -517,6 +519,7 @@ std::shared_ptr<SimulationController::Timeline> SimulationController::swapTimeli
   replaced->lastError = lastError_;
   replaced->fixed = fixed_;
   replaced->plan = plan_;
+  const bool planShownChanged = other->plan != plan_ || other->fixed != fixed_;
   fixed_ = other->fixed;
   plan_ = other->plan;
   // A plan's columns (controls, costates, cost) differ from a run's: the plots' variables follow.
@@ -549,6 +552,7 @@ std::shared_ptr<SimulationController::Timeline> SimulationController::swapTimeli
   emit historyReset();
   if (compareChanged) emit comparisonChanged();
   if (columnsChanged) emit scenarioChanged();
+  if (planShownChanged) emit planChanged();
   if (stepChanged) emit stepSizeChanged(dtOut_);
   emit parametersChanged();
   emit initialChanged();

@@ -188,6 +188,9 @@ class SimulationController : public QObject {
   void initialChanged();
   void playingChanged(bool playing);
   void historyReset();  // histories cleared or truncated
+  // A plan is shown or left (Play, its undo, an edit that leaves it): the recorded columns
+  // may be the plan's (controls, costates or multipliers, cost) or a run's again.
+  void planChanged();
   void ticked();
   void errorOccurred(const QString& message);
   // The run goes on but its numbers deserve a look (a conserved energy drifting numerically):

@@ -32,6 +32,11 @@ ExportMenu::ExportMenu(const Sources& sources, QMenu* menu, QAction* animation)
 
 void ExportMenu::exportAnimation() {
   const SimulationController* c = s_.session->controller();
+  // The exporter simulates the scenario: a played plan would come out as another motion.
+  if (c->showingPlan()) {
+    s_.session->reportError(tr("Not exported: %1.").arg(kPlanExportRefused));
+    return;
+  }
   ExportDefaults defaults;
   defaults.baseName = QString::fromStdString(c->scenario().system);
   defaults.tEnd = std::max(1.0, c->primary().lastTime());

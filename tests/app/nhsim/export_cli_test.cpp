@@ -225,6 +225,23 @@ class ExportCliTest : public QObject {
     QVERIFY(!QFileInfo::exists("unused.mp4"));
   }
 
+  // A scenario with a plan is refused in one line: the exporter would simulate another motion.
+  void planRefused() {
+    const QString scenario = dir_.filePath("planned.json");
+    QFile f(scenario);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write(R"({"format": "nonholonomic-lab-scenario", "version": 2, "system": "nh_particle",
+      "view": {"version": 1, "plan": {"t_end": 1, "targets": {"x": 1, "y": 0, "z": 0.2}}}})");
+    f.close();
+    const QString clip = dir_.filePath("planned.mp4");
+    const Result r = nhsim(QStringList{scenario, "--video", clip} + kSmall);
+    QCOMPARE(r.code, 2);
+    QVERIFY2(r.err.startsWith("nhsim: error: ") && r.err.trimmed().count('\n') == 0,
+             qPrintable(r.err));
+    QVERIFY2(r.err.contains("exporting a planned motion is not supported yet"), qPrintable(r.err));
+    QVERIFY(!QFileInfo::exists(clip));
+  }
+
   void help() {
     const Result r = nhsim({"--help"});
     QCOMPARE(r.code, 0);

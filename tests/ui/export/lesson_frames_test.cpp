@@ -2,7 +2,8 @@
 // way the view frames it (keep in view or follow, from the exported span's own bodies, also
 // when the start camera looks somewhere else, as the live camera does after a minute of
 // play), the comparison run is drawn where the lesson has one, and no frame is a bare
-// background. A few small frames per lesson keep the run time short.
+// background; a lesson that plans its motion is refused in one line (its plan is not
+// exported yet). A few small frames per lesson keep the run time short.
 #include <QTest>
 #include <cmath>
 
@@ -11,6 +12,7 @@
 #include "ui/export/animation_exporter.h"
 #include "ui/export/media/virtual_display.h"
 #include "ui/scene/scene_camera.h"
+#include "ui/session/scenario_view.h"
 #include "ui/sim/run_history.h"
 
 using nhui::AnimationExporter;
@@ -113,6 +115,16 @@ class LessonFramesTest : public QObject {
       far.focalPoint = {40, -25, 3};
       far.position = {44, -32, 8};
       s.camera = far;
+    }
+    if (nhui::parseScenarioView(scenario.view).plan) {
+      QString refusal;
+      try {
+        AnimationExporter refused(scenario, s);
+      } catch (const nh::InputError& e) {
+        refusal = QString::fromUtf8(e.what());
+      }
+      QCOMPARE(refusal, QString(nhui::kPlanExportRefused));
+      return;
     }
     AnimationExporter exporter(scenario, s);
     const nhui::RunHistory& run = exporter.history();

@@ -1,15 +1,19 @@
 // Simulation ▸ Plan a motion… end to end (ui/window/plan_dialog, ui/session's PlanSolver and
 // Session::playPlan, the controller's planned runs): a control model chosen shows its start
 // with a hint instead of an error and opens the dialog; Brockett's integrator solved on the
-// worker thread, listed, played as the run (controls, costates and cost as columns) and
-// undone; Cancel; a refused plan leaves the running simulation untouched; a scenario file
-// with a plan opens, plays its lowest-cost extremal and saves the plan again.
+// worker thread, listed, played as the run (controls, costates and cost as columns, offered
+// by the plots; the start and target drawn faint in the 3D view) and undone; Cancel; a refused plan
+// leaves the running simulation untouched; a scenario file with a plan opens, plays its lowest-cost
+// extremal and saves the plan again.
 #include "ui/window/plan_dialog.h"
 
+#include <QAction>
 #include <QCheckBox>
+#include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QFile>
 #include <QLabel>
+#include <QListWidget>
 #include <QPushButton>
 #include <QSpinBox>
 #include <QTemporaryDir>
@@ -19,6 +23,8 @@
 #include <algorithm>
 
 #include "core/model/model_file.h"
+#include "ui/plot/plot_panels.h"
+#include "ui/scene/scene_view.h"
 #include "ui/session/session.h"
 #include "ui/sim/simulation_controller.h"
 #include "ui/window/main_window.h"
@@ -95,9 +101,19 @@ class PlanDialogTest : public QObject {
     QVERIFY(c->playing());
     c->seek(0.5);
     QCOMPARE(c->displayTime(), 0.5);
+    checkPlotsOfferThePlan();
+    window_->sceneView()->refresh();
+    QCOMPARE(window_->sceneView()->planGhostBodies(), 2);  // the point at the start and at T
+    // File ▸ Export refuses the plan in one line instead of exporting a simulated motion.
+    exportAction()->trigger();
+    QVERIFY2(window_->lastErrorMessage().contains("exporting a planned motion is not supported"),
+             qPrintable(window_->lastErrorMessage()));
     window_->undoStack()->undo();
     QVERIFY(!c->plan());
     QCOMPARE(c->primary().size(), size_t(1));
+    window_->sceneView()->refresh();
+    QCOMPARE(window_->sceneView()->planGhostBodies(), 0);
+    QVERIFY(!window_->timeSeriesPanel()->variables().contains("cost"));
     window_->undoStack()->redo();
     QVERIFY(c->plan());
   }
@@ -206,6 +222,31 @@ class PlanDialogTest : public QObject {
   }
 
  private:
+  QAction* exportAction() const {
+    for (QAction* a : window_->findChildren<QAction*>())
+      if (a->text().startsWith("&Animation")) return a;
+    return nullptr;
+  }
+  // After Play the plots offer the plan's controls, costates and cost; cost ends at π.
+  void checkPlotsOfferThePlan() {
+    nhui::TimeSeriesPanel* series = window_->timeSeriesPanel();
+    auto* list = series->findChild<QListWidget*>("timeSeriesVariables");
+    QStringList offered;
+    for (int i = 0; i < list->count(); ++i) offered << list->item(i)->data(Qt::UserRole).toString();
+    for (const char* column : {"u1", "xi_vz", "cost"}) QVERIFY2(offered.contains(column), column);
+    QVERIFY(!offered.contains("energy"));
+    QVERIFY(series->variables().contains("cost"));  // a plan's default
+    series->setVariables({"cost"});
+    const std::vector<nhui::PlotPane>& panes = series->plot()->panes();
+    QCOMPARE(panes.size(), size_t(1));
+    QVERIFY(!panes[0].curves.empty());
+    const nhui::PlotCurve& curve = panes[0].curves[0];
+    QVERIFY(curve.count >= 2);
+    QVERIFY(std::abs(curve.y[curve.count - 1] - M_PI) < 1e-6);
+    auto* y = window_->phasePanel()->findChild<QComboBox*>("phaseY");
+    QVERIFY(y->findData("xi_vz") >= 0);
+    QVERIFY(y->findData("u2") >= 0);
+  }
   void applyBrockett() {
     auto system = nh::model::loadModelText(kBrockett, "brockett.yaml");
     QString error;
