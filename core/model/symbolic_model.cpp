@@ -266,12 +266,18 @@ class GinacBuilder {
     }
   }
 
-  // A number to a large integer power in floating point: 9^9^9 exactly would take hundreds
-  // of megabytes (the file's double evaluation rounds it the same way).
+  // A number to a large power in double precision, as the file's evaluation computes it:
+  // 9^9^9 exactly would take hundreds of megabytes, and 9^9^9^10 even in CLN's floating
+  // point more than any machine has. A value beyond the doubles is undefined (thrown).
   static GiNaC::ex power(const GiNaC::ex& base, const GiNaC::ex& exponent) {
     const bool huge = GiNaC::is_a<GiNaC::numeric>(base) && GiNaC::is_a<GiNaC::numeric>(exponent) &&
                       GiNaC::abs(GiNaC::ex_to<GiNaC::numeric>(exponent)) > 1024;
-    return GiNaC::pow(huge ? GiNaC::evalf(base) : base, exponent);
+    if (!huge) return GiNaC::pow(base, exponent);
+    const GiNaC::numeric& b = GiNaC::ex_to<GiNaC::numeric>(base);
+    const GiNaC::numeric& x = GiNaC::ex_to<GiNaC::numeric>(exponent);
+    const double v = b.is_real() && x.is_real() ? std::pow(b.to_double(), x.to_double()) : NAN;
+    if (!std::isfinite(v)) throw std::overflow_error("a power beyond the range of numbers");
+    return GiNaC::numeric(v);
   }
 };
 
