@@ -62,6 +62,25 @@ void endResiduals(const std::vector<Target>& targets, int n, const double* q, Ei
   }
 }
 
+// The unit quaternion whose components start at q[first].
+Eigen::Quaterniond attitudeAt(const Eigen::VectorXd& q, int first) {
+  return Eigen::Quaterniond(q[first], q[first + 1], q[first + 2], q[first + 3]);
+}
+
+// Targets a fraction α of the way from the start (continuation, and the inner nodes' first
+// guess): coordinates linearly, attitudes along the shortest arc.
+std::vector<Target> partWay(const std::vector<Target>& targets, const Eigen::VectorXd& q0,
+                            double alpha) {
+  std::vector<Target> out = targets;
+  for (Target& t : out) {
+    if (!t.quaternion)
+      t.value = q0[t.index] + alpha * (t.value - q0[t.index]);
+    else
+      t.attitude = attitudeAt(q0, t.index).slerp(alpha, t.attitude);
+  }
+  return out;
+}
+
 struct Flow {
   Eigen::VectorXd z;  // at the end
   Eigen::MatrixXd S;  // ∂z_end/∂z_start (when asked)
@@ -168,14 +187,12 @@ class Shooting {
   // targets (attitudes along the shortest arc).
   template <class Q>
   void interpolateTargets(Q q, double alpha) const {
-    for (const Target& t : targets_) {
+    for (const Target& t : partWay(targets_, q0_, alpha)) {
       if (!t.quaternion) {
-        q[t.index] = q0_[t.index] + alpha * (t.value - q0_[t.index]);
+        q[t.index] = t.value;
         continue;
       }
-      const Eigen::Quaterniond a(q0_[t.index], q0_[t.index + 1], q0_[t.index + 2],
-                                 q0_[t.index + 3]);
-      const Eigen::Quaterniond b = a.slerp(alpha, t.attitude);
+      const Eigen::Quaterniond& b = t.attitude;
       q[t.index] = b.w(), q[t.index + 1] = b.x(), q[t.index + 2] = b.y(), q[t.index + 3] = b.z();
     }
   }
@@ -423,18 +440,15 @@ namespace nh {
 
 namespace {
 
-std::vector<double> checkedParameters(const SystemModel& sys, std::vector<double> p) {
-  if (p.empty()) p = sys.defaultParameters();
+// The parameter values (empty: the defaults), checked as scenarios check theirs.
+std::vector<double> checkedParameters(const SystemModel& sys, const std::vector<double>& p) {
   const auto& infos = sys.info().parameters;
-  if (p.size() != infos.size())
+  if (!p.empty() && p.size() != infos.size())
     throw InputError(std::to_string(p.size()) + " parameter values for '" + sys.name() +
                      "', which has " + std::to_string(infos.size()));
-  for (size_t i = 0; i < p.size(); ++i)
-    if (!infos[i].allows(p[i]))
-      throw InputError("parameter '" + infos[i].name + "' = " + formatValue(p[i]) +
-                       " is out of range (allowed: " + infos[i].rangeText() + ")");
-  if (const std::string why = sys.checkParameters(p.data()); !why.empty()) throw InputError(why);
-  return p;
+  std::map<std::string, double> byName;
+  for (size_t i = 0; i < p.size(); ++i) byName[infos[i].name] = p[i];
+  return resolveParameters(sys, byName);
 }
 
 // The quaternion slot whose components include coordinate i (-1: none).
@@ -523,22 +537,6 @@ std::vector<Target> checkedTargets(const PontryaginSystem& P,
 namespace nh {
 
 namespace {
-
-// Targets a fraction α of the way from the start (continuation): coordinates linearly,
-// attitudes along the shortest arc.
-std::vector<Target> partWay(const std::vector<Target>& targets, const Eigen::VectorXd& q0,
-                            double alpha) {
-  std::vector<Target> out = targets;
-  for (Target& t : out) {
-    if (!t.quaternion) {
-      t.value = q0[t.index] + alpha * (t.value - q0[t.index]);
-    } else {
-      const Eigen::Quaterniond a(q0[t.index], q0[t.index + 1], q0[t.index + 2], q0[t.index + 3]);
-      t.attitude = a.slerp(alpha, t.attitude);
-    }
-  }
-  return out;
-}
 
 std::vector<std::string> resultColumns(const SystemModel& sys, const PontryaginSystem& P) {
   const SystemInfo& info = sys.info();
@@ -657,8 +655,7 @@ double targetDistance(const std::vector<Target>& targets, const Eigen::VectorXd&
       d = std::max(d, std::abs(t.value - q0[t.index]));
       continue;
     }
-    const Eigen::Quaterniond a(q0[t.index], q0[t.index + 1], q0[t.index + 2], q0[t.index + 3]);
-    d = std::max(d, a.angularDistance(t.attitude));
+    d = std::max(d, attitudeAt(q0, t.index).angularDistance(t.attitude));
   }
   return d;
 }

@@ -9,6 +9,7 @@
 
 #include <QtTest>
 
+#include "control_models.h"
 #include "core/model/derived_equations.h"
 #include "core/model/model_file.h"
 
@@ -16,43 +17,6 @@ namespace {
 
 using GiNaC::ex;
 using nh::model::ControlEquations;
-
-// ẋ = u1, ẏ = u2, ż = x u2 − y u1 at the cost (u1² + u2²)/2.
-const char* kBrockett = R"(format: nonholonomic-lab-system
-version: 1
-name: brockett
-coordinates: [x, y, z]
-velocities: [vx, vy, vz]
-controls: [u1, u2]
-control_section: {vx: u1, vy: u2, vz: x*u2 - y*u1}
-cost: 0.5*(u1*u1 + u2*u2)
-)";
-
-// The attitude as a quaternion, ω = u, at the cost (I1 u1² + I2 u2² + I3 u3²)/2.
-const char* kRigidBody = R"(format: nonholonomic-lab-system
-version: 1
-name: rigid_body_control
-parameters:
-  - {name: I1, default: 1.0}
-  - {name: I2, default: 2.0}
-  - {name: I3, default: 3.0}
-coordinates: [qw, qx, qy, qz]
-velocities: [w1, w2, w3]
-anchor:
-  qw: -0.5*qx*w1 - 0.5*qy*w2 - 0.5*qz*w3
-  qx: 0.5*qw*w1 - 0.5*qz*w2 + 0.5*qy*w3
-  qy: 0.5*qz*w1 + 0.5*qw*w2 - 0.5*qx*w3
-  qz: -0.5*qy*w1 + 0.5*qx*w2 + 0.5*qw*w3
-structure:
-  - {bracket: [w1, w2], equals: {w3: 1}}
-  - {bracket: [w2, w3], equals: {w1: 1}}
-  - {bracket: [w1, w3], equals: {w2: -1}}
-controls: [u1, u2, u3]
-control_section: {w1: u1, w2: u2, w3: u3}
-cost: 0.5*(I1*u1*u1 + I2*u2*u2 + I3*u3*u3)
-initial: {qw: 1}
-quaternions: [qw]
-)";
 
 // The symbol named `name` among `symbols`.
 GiNaC::symbol named(const std::vector<GiNaC::symbol>& symbols, const std::string& name) {
@@ -85,7 +49,7 @@ class ControlEquationsTest : public QObject {
  private slots:
   // u1 = ξ_vx − y ξ_vz, u2 = ξ_vy + x ξ_vz; ξ̇_vx = −ξ_vz u2, ξ̇_vy = ξ_vz u1, ξ̇_vz = 0.
   void brockett() {
-    const auto system = nh::model::loadModelText(kBrockett, "brockett.yaml");
+    const auto system = nh::model::loadModelText(nh::test::kBrockettModel, "brockett.yaml");
     const ControlEquations e = nh::model::deriveControlSymbolic(*system);
     const auto& q = e.geometry.q;
     const ex x = named(q, "x"), y = named(q, "y");
@@ -114,7 +78,8 @@ class ControlEquationsTest : public QObject {
 
   // ξ̇ = ξ × ω and u_i = ξ_i / I_i: with them, Euler's equations in ξ = I ω.
   void rigidBodyOnSO3() {
-    const auto system = nh::model::loadModelText(kRigidBody, "rigid_body_control.yaml");
+    const auto system =
+        nh::model::loadModelText(nh::test::kRigidBodyControlModel, "rigid_body_control.yaml");
     const ControlEquations e = nh::model::deriveControlSymbolic(*system);
     const auto& P = e.geometry.parameters;
     const ex I[3] = {named(P, "I1"), named(P, "I2"), named(P, "I3")};
@@ -159,7 +124,7 @@ class ControlEquationsTest : public QObject {
   // The typeset equations: the Hamiltonian, (5.6)–(5.8) and u(q, ξ), in plain text and
   // LaTeX, instead of the Lagrangian machinery.
   void typeset() {
-    const auto system = nh::model::loadModelText(kBrockett, "brockett.yaml");
+    const auto system = nh::model::loadModelText(nh::test::kBrockettModel, "brockett.yaml");
     const nh::model::DerivedEquations d = nh::model::deriveEquations(*system);
     QVERIFY(d.optimalControl);
     const std::string plain = nh::model::toPlainText(d);

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <numbers>
 
+#include "control_models.h"
 #include "core/model/catalogue.h"
 #include "core/model/model_file.h"
 #include "core/nh/errors.h"
@@ -24,41 +25,6 @@ velocities: [vx, vv]
 controls: [u]
 control_section: {vx: v, vv: u}
 cost: 0.5*u*u
-)";
-
-const char* kBrockett = R"(format: nonholonomic-lab-system
-version: 1
-name: brockett_test
-coordinates: [x, y, z]
-velocities: [vx, vy, vz]
-controls: [u1, u2]
-control_section: {vx: u1, vy: u2, vz: x*u2 - y*u1}
-cost: 0.5*(u1*u1 + u2*u2)
-)";
-
-const char* kRigidBody = R"(format: nonholonomic-lab-system
-version: 1
-name: rigid_body_control_test
-parameters:
-  - {name: I1, default: 1.0}
-  - {name: I2, default: 1.0}
-  - {name: I3, default: 1.0}
-coordinates: [qw, qx, qy, qz]
-velocities: [w1, w2, w3]
-anchor:
-  qw: -0.5*qx*w1 - 0.5*qy*w2 - 0.5*qz*w3
-  qx: 0.5*qw*w1 - 0.5*qz*w2 + 0.5*qy*w3
-  qy: 0.5*qz*w1 + 0.5*qw*w2 - 0.5*qx*w3
-  qz: -0.5*qy*w1 + 0.5*qx*w2 + 0.5*qw*w3
-structure:
-  - {bracket: [w1, w2], equals: {w3: 1}}
-  - {bracket: [w2, w3], equals: {w1: 1}}
-  - {bracket: [w1, w3], equals: {w2: -1}}
-controls: [u1, u2, u3]
-control_section: {w1: u1, w2: u2, w3: u3}
-cost: 0.5*(I1*u1*u1 + I2*u2*u2 + I3*u3*u3)
-initial: {qw: 1}
-quaternions: [qw]
 )";
 
 // The particle with ż = y ẋ as a control model: u = (ẋ, ẏ), ż follows.
@@ -113,7 +79,7 @@ class OptimalControlTest : public QObject {
     o.tEnd = 1;
     o.targets = {{"x", 0}, {"y", 0}, {"z", 1}};
     o.starts = 24;
-    const auto r = solveOptimalControl(load(kBrockett), o);
+    const auto r = solveOptimalControl(load(nh::test::kBrockettModel), o);
     QVERIFY2(r.extremals.size() >= 2, qPrintable(QString::fromStdString(r.failure)));
     std::vector<int> turns;
     for (const Extremal& e : r.extremals) {
@@ -135,7 +101,7 @@ class OptimalControlTest : public QObject {
     o.tEnd = T;
     o.targets = {{"qw", q.w()}, {"qx", q.x()}, {"qy", q.y()}, {"qz", q.z()}};
     o.starts = 1;
-    const auto r = solveOptimalControl(load(kRigidBody), o);
+    const auto r = solveOptimalControl(load(nh::test::kRigidBodyControlModel), o);
     QCOMPARE(r.extremals.size(), size_t(1));
     const Extremal& e = r.extremals.front();
     QVERIFY2(std::abs(e.cost - theta * theta / (2 * T)) <= 1e-9 * e.cost,
@@ -155,7 +121,7 @@ class OptimalControlTest : public QObject {
     o.parameters = {1, 2, 3};
     o.targets = {{"qw", q.w()}, {"qx", q.x()}, {"qy", q.y()}, {"qz", q.z()}};
     o.starts = 1;
-    const auto r = solveOptimalControl(load(kRigidBody), o);
+    const auto r = solveOptimalControl(load(nh::test::kRigidBodyControlModel), o);
     QVERIFY2(!r.extremals.empty(), qPrintable(QString::fromStdString(r.failure)));
     const Extremal& e = r.extremals.front();
     const Eigen::Vector3d I(1, 2, 3);
@@ -256,9 +222,9 @@ class OptimalControlTest : public QObject {
     o.targets = {{"w", 1}};
     QCOMPARE(refused(load(kDoubleIntegrator), o, "not a coordinate"), QString());
     o.targets = {{"qw", 1}};
-    QCOMPARE(refused(load(kRigidBody), o, "four components"), QString());
+    QCOMPARE(refused(load(nh::test::kRigidBodyControlModel), o, "four components"), QString());
     o.targets = {{"qw", 1}, {"qx", 1}, {"qy", 0}, {"qz", 0}};
-    QCOMPARE(refused(load(kRigidBody), o, "unit quaternion"), QString());
+    QCOMPARE(refused(load(nh::test::kRigidBodyControlModel), o, "unit quaternion"), QString());
     const char* stuck = R"(format: nonholonomic-lab-system
 version: 1
 name: stuck
