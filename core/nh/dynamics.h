@@ -63,6 +63,7 @@ using MatQY =
 // Everything reported at one state (theory §4).
 struct Observables {
   double energy = 0;  // E_L = p·y − L
+  VecY momentum;      // p = ∂L/∂y ∈ E* of the physical Lagrangian (the Legendre transform)
   VecK phi;           // all k + h velocity-level residuals (Φ then ġ)
   VecK g;             // holonomic residuals g(t, q), h
   VecK lambda;        // multipliers (nonholonomic) or −μ̇ (vakonomic), k + h

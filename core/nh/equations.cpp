@@ -258,9 +258,13 @@ void EquationsOfMotion::observe(EquationsWorkspace& ws, double t, const double* 
   const double* y = x + n;
   double py = 0;
   for (int a = 0; a < m; ++a) py += w.p[a] * y[a];
+  out.momentum = w.p;
   if (ce.dynamics == DynamicsKind::Vakonomic)
     for (int c = 0; c < kt; ++c)
-      for (int a = 0; a < m; ++a) py -= x[n + m + c] * w.A(c, a) * y[a];
+      for (int a = 0; a < m; ++a) {
+        py -= x[n + m + c] * w.A(c, a) * y[a];
+        out.momentum[a] -= x[n + m + c] * w.A(c, a);
+      }
   out.energy = py - w.lagrangian;
   out.phi.resize(kt);
   sys.constraints(ce.parameters.data(), t, x, x + n, out.phi.data());
