@@ -4,7 +4,12 @@
 // Nonholonomic:  M ẏ − Aᵀ λ = F,  A ẏ = b                                   (theory §2)
 // Vakonomic:     the same system for L̃ = L + μ·Φ with λ = −μ̇                (theory §3)
 // Two independent solutions of that system are selectable: multipliers (KKT through
-// A M⁻¹ Aᵀ) and Gibbs–Appell in constraint-adapted quasi-velocities (null space of A).
+// A M⁻¹ Aᵀ) and Gibbs–Appell in constraint-adapted quasi-velocities (null space of A). A third
+// formulation steps the dual side (theory §8): Hamilton's equations in (q, p), p = ∂L/∂y ∈ E*,
+//   q̇ = ρ ∂H/∂p = ρ y,   ṗ = ρᵀ∂L/∂q + C^γ_{βα} y^β p_γ + Q + Aᵀλ   (H = p·y − L, y = y(t, q, p)),
+// λ the constraint force that keeps the flow on the constraint (the free Hamiltonian vector
+// field projected onto it); y(t, q, p) inverts the Legendre map by Newton's method on the
+// exact M = ∂²L/∂y². Simulation integrates the state (q, p) (momentumRhs) and hands out (q, y).
 #pragma once
 
 #include <Eigen/Dense>
@@ -22,7 +27,7 @@ enum class DynamicsKind { Nonholonomic, Vakonomic };
 // fast) or forward-mode jets at every call (the reference; also the fallback when a system
 // cannot be taped). Both must give the same equations (a test).
 enum class Backend { Taped, Jets };
-enum class Formulation { Multipliers, GibbsAppell };
+enum class Formulation { Multipliers, GibbsAppell, Hamiltonian };
 
 // The dynamics and the formulations by name (named_choice.h), as the command line, scenario
 // files and the app name them. The defaults are Scenario's.
@@ -36,6 +41,9 @@ inline constexpr NamedChoice<Formulation> kFormulationChoices[] = {
     {Formulation::Multipliers, "multipliers", "the multipliers solved for through A M⁻¹ Aᵀ (KKT)"},
     {Formulation::GibbsAppell, "gibbs-appell",
      "Gibbs–Appell in constraint-adapted quasi-velocities (the null space of A)"},
+    {Formulation::Hamiltonian, "hamiltonian",
+     "Hamilton's equations in (q, p), p = ∂L/∂y, with the constraint force that projects the "
+     "free flow onto the constraint (nonholonomic dynamics only)"},
 };
 
 std::string toString(DynamicsKind kind);        // its name in kDynamicsChoices
@@ -44,6 +52,12 @@ std::string toString(Formulation formulation);  // its name in kFormulationChoic
 // "unknown formulation …".
 DynamicsKind parseDynamics(const std::string& text);
 Formulation parseFormulation(const std::string& text);
+// Throws InputError when `formulation` cannot form `dynamics` (the hamiltonian formulation
+// with vakonomic dynamics), saying why and what to choose.
+void checkSupported(DynamicsKind dynamics, Formulation formulation);
+// The formulation of a run of `dynamics` beside a run formed with `formulation` (a comparison):
+// the same, except multipliers for vakonomic dynamics where hamiltonian was chosen.
+Formulation formulationFor(DynamicsKind dynamics, Formulation formulation);
 
 // Fixed-capacity Eigen types: sized at run time, never heap-allocated.
 using VecY = Eigen::Matrix<double, Eigen::Dynamic, 1, 0, kMaxVelocities, 1>;
@@ -146,6 +160,19 @@ class EquationsOfMotion {
   // project y onto Φ = 0 in the kinetic-energy metric M. Returns the largest residual left.
   double project(EquationsWorkspace& ws, double t, double* x) const;
 
+  // The dual side (Formulation::Hamiltonian; the functions work under any formulation of
+  // nonholonomic equations). z = (q, p), p = ∂L/∂y, has stateSize() entries like x.
+  // Whether Simulation steps (q, p) rather than (q, y):
+  bool integratesMomenta() const { return formulation_ == Formulation::Hamiltonian; }
+  // z from x: p = ∂L/∂y(t, q, y).
+  void toMomenta(EquationsWorkspace& ws, double t, const double* x, double* z) const;
+  // x from z: y solving ∂L/∂y(t, q, y) = p by Newton's method from the y already in x (any
+  // finite guess: one step when L is quadratic in y). Throws SingularSystemError where the
+  // Legendre map is singular (with the time and state) or Newton's method does not converge.
+  void fromMomenta(EquationsWorkspace& ws, double t, const double* z, double* x) const;
+  // dz/dt at (t, z): q̇ = ρ y, ṗ = ρᵀ∂L/∂q + C^γ_{βα} y^β p_γ + Q + Aᵀλ, y = y(t, q, p).
+  void momentumRhs(EquationsWorkspace& ws, double t, const double* z, double* dzdt) const;
+
   // Makes initial velocities consistent with the constraints. Velocities with keep[α] set
   // are held fixed (keep may be shorter than m: the rest are free); the others change as
   // little as possible (metric M). Returns false when the free velocities cannot satisfy
@@ -176,6 +203,11 @@ class EquationsOfMotion {
   // multipliers.cpp / gibbs_appell.cpp: ẏ and λ from M, F, A, b in ws.
   void solveMultipliers(Workspace& w, double t) const;
   void solveGibbsAppell(Workspace& w, double t) const;
+  // hamiltonian.cpp: y from p into w.yHam (Newton), w loaded at the solution.
+  void invertLegendre(Workspace& w, double t, const double* q, const double* p) const;
+  // C^γ_{βα} y^β p_γ added to `target` (m entries), for the structure functions not on the tape.
+  void addStructureTerm(Workspace& w, const double* q, const double* y, const double* p,
+                        double* target) const;
   [[noreturn]] void throwSingular(const char* what, double t, const Eigen::MatrixXd& matrix) const;
 
   std::shared_ptr<const CompiledEquations> compiled_;

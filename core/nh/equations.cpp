@@ -34,6 +34,21 @@ Formulation parseFormulation(const std::string& text) {
   return parseChoice(kFormulationChoices, text, "formulation");
 }
 
+// The dual side needs a Legendre transform of L alone: the vakonomic state carries μ too.
+void checkSupported(DynamicsKind dynamics, Formulation formulation) {
+  if (formulation == Formulation::Hamiltonian && dynamics == DynamicsKind::Vakonomic)
+    throw InputError(
+        "the hamiltonian formulation is for nonholonomic dynamics only: vakonomic motions carry "
+        "their multipliers μ in the state, and L + μ·Φ has no Legendre transform to (q, p) "
+        "alone (choose multipliers or gibbs-appell)");
+}
+
+Formulation formulationFor(DynamicsKind dynamics, Formulation formulation) {
+  return dynamics == DynamicsKind::Vakonomic && formulation == Formulation::Hamiltonian
+             ? Formulation::Multipliers
+             : formulation;
+}
+
 // ---- The workspace ------------------------------------------------------------------------
 
 EquationsWorkspace::EquationsWorkspace() : data_(std::make_unique<Data>()) {}
@@ -62,6 +77,7 @@ EquationsOfMotion::EquationsOfMotion(std::shared_ptr<const SystemModel> system,
                                      DynamicsKind dynamics, Formulation formulation,
                                      std::vector<double> parameters, Backend backend)
     : formulation_(formulation) {
+  checkSupported(dynamics, formulation);
   const SystemModel& sys = *system;
   const int n = sys.n(), m = sys.m(), kt = sys.constraintsTotal();
   if (sys.info().isControlModel())
@@ -110,7 +126,9 @@ EquationsOfMotion::EquationsOfMotion(std::shared_ptr<const SystemModel> system,
 
 EquationsOfMotion::EquationsOfMotion(std::shared_ptr<const CompiledEquations> compiled,
                                      Formulation formulation)
-    : compiled_(std::move(compiled)), formulation_(formulation) {}
+    : compiled_(std::move(compiled)), formulation_(formulation) {
+  checkSupported(compiled_->dynamics, formulation);
+}
 
 EquationsOfMotion EquationsOfMotion::withParameters(std::vector<double> values) const {
   if (values.size() != compiled_->parameters.size())  // empty would mean the defaults below
@@ -192,28 +210,37 @@ void EquationsOfMotion::accelerations(Workspace& w, double t, const double* q, c
   else
     loadJets(w, t, q, y, mu);
 
-  if (sys.hasStructure() && !(ce.taped && ce.structureInTape)) {
-    // C^γ_{βα} y^β p_γ (theory §2; with p̃ = p + μA for the vakonomic case), over the
-    // nonzero structure functions only; listed once when they do not depend on q.
-    if (sys.info().constantStructure) {
-      for (const auto& e : ce.structure) w.F[e.alpha] += e.value * y[e.beta] * w.p[e.gamma];
-    } else {
-      sys.structure(par, q, w.C.data());
-      for (int g = 0; g < m; ++g)
-        for (int b = 0; b < m; ++b)
-          for (int a = 0; a < m; ++a)
-            if (const double c = w.C[g + m * (b + m * a)]; c != 0) w.F[a] += c * y[b] * w.p[g];
-    }
-  }
+  // C^γ_{βα} y^β p_γ (theory §2; with p̃ = p + μA for the vakonomic case).
+  if (sys.hasStructure() && !(ce.taped && ce.structureInTape))
+    addStructureTerm(w, q, y, w.p.data(), w.F.data());
   if (sys.hasForce()) {
     w.Q.resize(m);
     sys.force(par, t, q, y, w.Q.data());
     w.F += w.Q;
   }
-  if (formulation_ == Formulation::Multipliers)
-    solveMultipliers(w, t);
-  else
+  // At a state (q, y) the dual side's solution is the multipliers' (hamiltonian.cpp steps
+  // (q, p) instead).
+  if (formulation_ == Formulation::GibbsAppell)
     solveGibbsAppell(w, t);
+  else
+    solveMultipliers(w, t);
+}
+
+// Over the nonzero structure functions only; listed once when they do not depend on q.
+void EquationsOfMotion::addStructureTerm(Workspace& w, const double* q, const double* y,
+                                         const double* p, double* target) const {
+  const CompiledEquations& ce = *compiled_;
+  const SystemModel& sys = *ce.system;
+  const int m = ce.m;
+  if (sys.info().constantStructure) {
+    for (const auto& e : ce.structure) target[e.alpha] += e.value * y[e.beta] * p[e.gamma];
+    return;
+  }
+  sys.structure(ce.parameters.data(), q, w.C.data());
+  for (int g = 0; g < m; ++g)
+    for (int b = 0; b < m; ++b)
+      for (int a = 0; a < m; ++a)
+        if (const double c = w.C[g + m * (b + m * a)]; c != 0) target[a] += c * y[b] * p[g];
 }
 
 void EquationsOfMotion::rhs(EquationsWorkspace& ws, double t, const double* x, double* dxdt) const {
@@ -221,7 +248,7 @@ void EquationsOfMotion::rhs(EquationsWorkspace& ws, double t, const double* x, d
   const int n = ce.n, m = ce.m, kt = ce.kt;
   const bool vakonomic = ce.dynamics == DynamicsKind::Vakonomic;
   Workspace& w = prepare(ws);
-  if (ce.taped && ce.direct && formulation_ == Formulation::Multipliers) {
+  if (ce.taped && ce.direct && formulation_ != Formulation::GibbsAppell) {
     const SymProgram& prg = ce.directProgram;
     double* const r = w.directRegisters.data();
     prg.run(r, t, x);  // variables t, then q, y (and μ) in state order

@@ -62,6 +62,8 @@ struct CompiledEquations {
   bool taped = false;
   SymProgram program;
   int outV = 0, outP = 0, outF = 0, outM = 0, outA = 0, outB = 0, outPhi = 0, outL = 0;
+  int outLq = 0;               // ρᵀ∂L/∂q, after L (the dual side's ṗ: hamiltonian.cpp)
+  bool momentaLinear = false;  // p = ∂L/∂y is affine in y (M does not depend on y)
   bool constantMatrices = false;  // M and A constant ...
   bool constantFactors = false;   // ... and regular: `factors` hold their factorisations
   MultiplierFactors factors;
@@ -88,6 +90,9 @@ struct EquationsWorkspace::Data {
   Jet1 t1, q1[kMaxCoordinates], y1[kMaxVelocities], phi1[kMaxConstraints];
   MatY M, K;
   VecY F, p, Q, ydot, ydotParticular, rhs;
+  VecY Lq;               // ρᵀ∂L/∂q
+  VecY yLegendre, step;  // hamiltonian.cpp: y(t, q, p) (kept as the next call's guess), Newton step
+  Eigen::PartialPivLU<MatY> luLegendre;
   VecY kScale;  // Gibbs–Appell: diag(K)^(-1/2), the equilibration of K
   MatKY A;
   VecK b, lambda, phiV;

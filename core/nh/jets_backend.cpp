@@ -48,13 +48,15 @@ void EquationsOfMotion::loadJets(Workspace& w, double t, const double* q, const 
   w.M.resize(m, m);
   w.p.resize(m);
   w.F.resize(m);
+  w.Lq.resize(m);
   if (L.n2 == 0)
     throw InputError("the Lagrangian of '" + sys.name() + "' does not depend on the velocities");
   for (int a = 0; a < m; ++a) {
     w.p[a] = L.g[a];
     for (int b = 0; b < m; ++b) w.M(a, b) = L.hess(a, b);
     // F = ρᵀ∂L/∂q + Q − (∂p/∂t + ∂p/∂q ρ y); the C-term follows below.
-    w.F[a] = (m + 1 + a < L.n ? L.g[m + 1 + a] : 0.0) - L.hess(a, s);
+    w.Lq[a] = m + 1 + a < L.n ? L.g[m + 1 + a] : 0.0;
+    w.F[a] = w.Lq[a] - L.hess(a, s);
   }
 
   w.A.resize(kt, m);

@@ -26,6 +26,7 @@ std::string formatValue(double v) {
 }
 
 void Scenario::validate() const {
+  checkSupported(dynamics, formulation);
   if (!std::isfinite(tEnd) || tEnd < 0)
     throw InputError("t-end must be a finite number ≥ 0, got " + formatValue(tEnd));
   if (!std::isfinite(dtOut) || dtOut <= 0)
@@ -230,6 +231,9 @@ std::vector<std::string> outputColumns(const EquationsOfMotion& equations) {
   for (int c = 0; c < system.h(); ++c) cols.push_back("g_" + std::to_string(c + 1));
   for (int c = 0; c < system.constraintsTotal(); ++c)
     cols.push_back("lambda_" + std::to_string(c + 1));
+  // The dual side's state: the momenta it steps, beside the velocities computed from them.
+  if (equations.integratesMomenta())
+    for (const std::string& v : system.info().velocities) cols.push_back("p_" + v);
   return cols;
 }
 
@@ -245,6 +249,8 @@ void outputRow(const EquationsOfMotion& equations, EquationsWorkspace& ws,
   for (int c = 0; c < system.k(); ++c) row.push_back(obs.phi[c]);
   for (int c = 0; c < system.h(); ++c) row.push_back(obs.g[c]);
   for (int c = 0; c < system.constraintsTotal(); ++c) row.push_back(obs.lambda[c]);
+  if (equations.integratesMomenta())
+    for (int a = 0; a < system.m(); ++a) row.push_back(obs.momentum[a]);
 }
 
 }  // namespace nh

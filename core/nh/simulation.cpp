@@ -70,6 +70,9 @@ struct Simulation::Integration {
   bool initialised = false;
   // Reduction (reconstruction.h): the plan in use (null: the stepper takes the whole state).
   const ReconstructionPlan* plan = nullptr;
+  // The dual side (Formulation::Hamiltonian): the stepper integrates z = (q, p), in
+  // integration.z, and the simulation's state stays (q, y) (never with a plan).
+  bool momenta = false;
   Reconstructor reconstructor;
   State z, full, fullDot, carried, marks;  // scratch, sized once per plan
   long piecesCharged = 0;                  // reconstruction pieces counted as steps so far
@@ -94,6 +97,7 @@ Simulation::Simulation(std::shared_ptr<const EquationsOfMotion> equations,
       integration_(std::make_unique<Integration>()) {
   integration_->rhs = [this](double t, const double* z, double* dz) {
     Integration& s = *integration_;
+    if (s.momenta) return equations_->momentumRhs(workspace_, t, z, dz);
     if (!s.plan) return equations_->rhs(workspace_, t, z, dz);
     const std::vector<int>& reduced = s.plan->reduced;
     const int zSize = static_cast<int>(reduced.size());
@@ -103,6 +107,10 @@ Simulation::Simulation(std::shared_ptr<const EquationsOfMotion> equations,
   };
   integration_->stateAt = [this](double tau, double* x) {
     Integration& s = *integration_;
+    if (s.momenta) {
+      s.stepper->calcState(s.rhs, tau, s.z.data());
+      return equations_->fromMomenta(workspace_, tau, s.z.data(), x);
+    }
     if (!s.plan) return s.stepper->calcState(s.rhs, tau, x);
     s.stepper->calcState(s.rhs, tau, s.z.data());
     const std::vector<int>& reduced = s.plan->reduced;
@@ -146,7 +154,7 @@ void Simulation::setOptions(const IntegratorOptions& options) {
 bool Simulation::reconstructs() const {
   const ReconstructionPlan* plan = equations_->reconstructionPlan();
   return integration_->stepper->denseOutputCarriesReconstruction() && options_.reconstruction &&
-         plan && plan->available;
+         plan && plan->available && !equations_->integratesMomenta();
 }
 
 void Simulation::setState(double t, const std::vector<double>& x) {
@@ -513,10 +521,16 @@ void Simulation::Run::deliverInitial() {
 // stepper restarts when that changes.
 void Simulation::Run::usePlan() {
   const ReconstructionPlan* available = sim.equations_->reconstructionPlan();
+  const bool momenta = sim.equations_->integratesMomenta();
   plan = options.reconstruction && available && available->available &&
-                 stepper.denseOutputCarriesReconstruction()
+                 stepper.denseOutputCarriesReconstruction() && !momenta
              ? available
              : nullptr;
+  if (momenta != integration.momenta) {
+    integration.momenta = momenta;
+    integration.initialised = false;
+  }
+  if (momenta) integration.z.assign(size, 0.0);
   if (plan != integration.plan) {
     integration.plan = plan;
     integration.initialised = false;
@@ -562,7 +576,10 @@ std::pair<double, double> Simulation::Run::takeStep() {
 
 void Simulation::Run::startStepper() {
   const double* start = sim.x_.data();
-  if (plan) {
+  if (integration.momenta) {
+    sim.equations_->toMomenta(sim.workspace_, sim.t_, sim.x_.data(), integration.z.data());
+    start = integration.z.data();
+  } else if (plan) {
     for (int k = 0; k < zSize; ++k) integration.z[k] = sim.x_[(*reduced)[k]];
     integration.full = sim.x_;
     start = integration.z.data();
@@ -677,7 +694,9 @@ void Simulation::Run::endAt(double t1) {
 // simulation's at t1.
 void Simulation::Run::keep(double t1) {
   const double* z = stepper.currentState();
-  if (plan) {
+  if (integration.momenta) {
+    sim.equations_->fromMomenta(sim.workspace_, t1, z, sim.x_.data());  // x_ holds the guess
+  } else if (plan) {
     for (int k = 0; k < zSize; ++k) sim.x_[(*reduced)[k]] = z[k];
     for (int i : plan->entries) sim.x_[i] = integration.carried[i];
   } else {

@@ -20,6 +20,7 @@ struct Recorded {
   std::vector<Sym> v;  // ρ(q) y
   Sym L, Lt;           // L, and L̃ = L + μ·Φ (vakonomic) or L
   std::vector<Sym> F;  // ρᵀ∂L̃/∂q − (∂p/∂t + ∂p/∂q ρy), with a constant C-term when taped
+  std::vector<Sym> Lq;  // ρᵀ∂L̃/∂q
   std::vector<Sym> out;  // the outputs of the main program (offsets in CompiledEquations)
 };
 
@@ -66,9 +67,11 @@ void addOutputs(Tape& tape, CompiledEquations& w, Recorded& r) {
   for (int a = 0; a < m; ++a) out.push_back(p[a] = D(r.Lt, 1 + n + a));
   w.outF = static_cast<int>(out.size());
   r.F.resize(m);
+  r.Lq.resize(m);
   for (int a = 0; a < m; ++a) {
     Sym rhoTLq(0.0);
     for (int i = 0; i < n; ++i) rhoTLq += r.rho[i + n * a] * D(r.Lt, 1 + i);
+    r.Lq[a] = rhoTLq;
     r.F[a] = rhoTLq - along(p[a]);
   }
   // Constant structure functions go onto the tape: F_α += C^γ_{βα} y^β p_γ.
@@ -89,6 +92,15 @@ void addOutputs(Tape& tape, CompiledEquations& w, Recorded& r) {
   out.insert(out.end(), r.phi.begin(), r.phi.end());
   w.outL = static_cast<int>(out.size());
   out.push_back(r.L);
+  w.outLq = static_cast<int>(out.size());
+  out.insert(out.end(), r.Lq.begin(), r.Lq.end());
+  // p is affine in y when no entry of M depends on y: then one Newton step inverts it.
+  w.momentaLinear = true;
+  for (int i = w.outM; i < w.outA && w.momentaLinear; ++i)
+    for (int b = 0; b < m && w.momentaLinear; ++b) {
+      const Sym d = D(out[i], 1 + n + b);
+      w.momentaLinear = tape.isConstant(d.id) && tape.constantValue(d.id) == 0;
+    }
 }
 
 // Reduction (reconstruction.h): which coordinates nothing the equations use reads.
@@ -287,6 +299,8 @@ void EquationsOfMotion::loadTaped(Workspace& w, double t, const double* q, const
     w.phiV[i] = prg.output(r, c.outPhi + i);
   }
   w.lagrangian = prg.output(r, c.outL);
+  w.Lq.resize(m);
+  for (int a = 0; a < m; ++a) w.Lq[a] = prg.output(r, c.outLq + a);
 }
 
 }  // namespace nh

@@ -439,7 +439,9 @@ void AnimationExporter::simulate(const ProgressCallback& progress,
 void AnimationExporter::simulateComparison(const std::atomic<bool>* cancel) {
   Impl& d = *impl_;
   const RunHistory& primary = *d.history;
-  nh::Simulation sim(d.system, d.comparisonDynamics, scenario_.formulation, scenario_.integrator);
+  nh::Simulation sim(d.system, d.comparisonDynamics,
+                     nh::formulationFor(d.comparisonDynamics, scenario_.formulation),
+                     scenario_.integrator);
   const RecordLayout layout = makeRecordLayout(sim.equations());
   // The same start as the primary run; the vakonomic multipliers start at 0 (as in the view).
   // State first, as the view's worker does: setting the ghost's parameters then projects that

@@ -14,7 +14,9 @@ RecordLayout makeRecordLayout(const nh::EquationsOfMotion& equations) {
   layout.stateSize = equations.stateSize();
   layout.firstState = 1;
   layout.lambdaCount = system.constraintsTotal();
-  layout.firstLambda = static_cast<int>(layout.columns.size()) - layout.lambdaCount;
+  // (the columns after the multipliers, the hamiltonian formulation's momenta, come later)
+  const auto lambda1 = std::find(layout.columns.begin(), layout.columns.end(), "lambda_1");
+  layout.firstLambda = static_cast<int>(lambda1 - layout.columns.begin());
   layout.residualColumn = static_cast<int>(layout.columns.size());
   layout.columns.push_back("residual");
   layout.energyColumn = 1 + static_cast<int>(layout.state.names.size());

@@ -302,6 +302,7 @@ void SimulationController::setInitialOverrides(const std::map<std::string, doubl
 void SimulationController::setFormulation(nh::Formulation formulation) {
   if (scenario_.formulation == formulation) return;
   refuseForControlModel("a formulation");
+  nh::checkSupported(scenario_.dynamics, formulation);
   scenario_.formulation = formulation;
   restartAtDisplay();
 }
@@ -377,7 +378,8 @@ void SimulationController::rebuildRuns() {
   plan_.reset();
   runs_.clear();
   auto makeRun = [&](nh::DynamicsKind dynamics) {
-    nh::EquationsOfMotion equations(system_, dynamics, scenario_.formulation);
+    nh::EquationsOfMotion equations(system_, dynamics,
+                                    nh::formulationFor(dynamics, scenario_.formulation));
     return std::make_unique<RunHistory>(system_, dynamics, makeRecordLayout(equations));
   };
   runs_.push_back(makeRun(scenario_.dynamics));
@@ -404,7 +406,7 @@ void SimulationController::submit(double t0, bool emitInitial,
     SimulationWorker::RunSetup setup;
     setup.system = system_;
     setup.dynamics = runs_[i]->dynamics();
-    setup.formulation = scenario_.formulation;
+    setup.formulation = nh::formulationFor(setup.dynamics, scenario_.formulation);
     setup.options = scenario_.integrator;
     setup.parameters = i < parameters.size() ? parameters[i]
                        : i == 0              ? parameters_

@@ -326,7 +326,8 @@ void MainWindow::createMenus() {
   });
   QMenu* formulation = simMenu->addMenu(tr("Formulation"));
   for (auto [label, f] : {std::pair{tr("Multipliers (KKT)"), nh::Formulation::Multipliers},
-                          std::pair{tr("Gibbs–Appell"), nh::Formulation::GibbsAppell}})
+                          std::pair{tr("Gibbs–Appell"), nh::Formulation::GibbsAppell},
+                          std::pair{tr("Hamiltonian (q, p)"), nh::Formulation::Hamiltonian}})
     formulation->addAction(label, this,
                            [this, f = f, label = label] { session_->setFormulation(f, label); });
 

@@ -96,6 +96,31 @@ class CliTest : public QObject {
     QCOMPARE(lines[1].split(',')[7].toDouble(), 0.2);
   }
 
+  // The hamiltonian formulation keeps every column and adds the momenta it integrates, with
+  // the same motion; vakonomic dynamics are refused with it (one line, exit 2, no file).
+  void hamiltonianFormulationAddsTheMomenta() {
+    const QStringList common = {"run", "nh_particle", "--t-end", "1", "--dt-out", "0.5",
+                                "--integrator", "dop853", "--rtol", "1e-12", "--atol", "1e-12"};
+    QCOMPARE(nhsim(common + QStringList{"--out", path("lag.csv")}).code, 0);
+    QCOMPARE(nhsim(common + QStringList{"--formulation", "hamiltonian", "--out", path("ham.csv")})
+                 .code,
+             0);
+    const auto lag = readCsv(path("lag.csv")), ham = readCsv(path("ham.csv"));
+    QCOMPARE(ham[0].join(','),
+             QString("t,x,y,z,vx,vy,vz,energy,phi_1,lambda_1,p_vx,p_vy,p_vz"));
+    QCOMPARE(lag[0].join(','), QString("t,x,y,z,vx,vy,vz,energy,phi_1,lambda_1"));
+    QCOMPARE(ham.size(), lag.size());
+    for (int c = 1; c < lag[0].size(); ++c)
+      QVERIFY(std::abs(ham.last()[c].toDouble() - lag.last()[c].toDouble()) < 1e-9);
+    // nh_particle's L = ½|v|²: p = v.
+    for (int a = 0; a < 3; ++a)
+      QCOMPARE(ham.last()[10 + a].toDouble(), ham.last()[4 + a].toDouble());
+    expectError({"run", "nh_particle", "--dynamics", "vakonomic", "--formulation", "hamiltonian",
+                 "--out", path("never.csv")},
+                2, "nonholonomic dynamics only");
+    QVERIFY(!QFile::exists(path("never.csv")));
+  }
+
   void optionsChangeTheRun() {
     QCOMPARE(nhsim({"run", "rigid_body", "--t-end", "1", "--integrator", "rk4", "--step", "0.01",
                     "--out", path("rk4.csv")})
