@@ -62,8 +62,8 @@ struct CompiledEquations {
   bool taped = false;
   SymProgram program;
   int outV = 0, outP = 0, outF = 0, outM = 0, outA = 0, outB = 0, outPhi = 0, outL = 0;
-  int outLq = 0;               // ρᵀ∂L/∂q, after L (the dual side's ṗ: hamiltonian.cpp)
-  bool momentaLinear = false;  // p = ∂L/∂y is affine in y (M does not depend on y)
+  int outLq = 0;                  // ρᵀ∂L/∂q, after L (the dual side's ṗ: hamiltonian.cpp)
+  bool momentaLinear = false;     // p = ∂L/∂y is affine in y (M does not depend on y)
   bool constantMatrices = false;  // M and A constant ...
   bool constantFactors = false;   // ... and regular: `factors` hold their factorisations
   MultiplierFactors factors;

@@ -73,8 +73,8 @@ void EquationsOfMotion::invertLegendre(Workspace& w, double t, const double* q,
     w.luLegendre.compute(w.M);
     if (!(reciprocalCondition(w.luLegendre) >= kMinReciprocalCondition))
       throw SingularSystemError(
-          "the Legendre map of '" + echoInput(sys.name()) + "' is singular at t = " +
-              formatValue(t) + ", " + state() +
+          "the Legendre map of '" + echoInput(sys.name()) +
+              "' is singular at t = " + formatValue(t) + ", " + state() +
               ": ∂²L/∂y² cannot be inverted there, so the hamiltonian formulation has no "
               "velocities for these momenta (choose multipliers or gibbs-appell)",
           t, std::numeric_limits<double>::infinity());

@@ -20,7 +20,7 @@ struct Recorded {
   std::vector<Sym> v;  // ρ(q) y
   Sym L, Lt;           // L, and L̃ = L + μ·Φ (vakonomic) or L
   std::vector<Sym> F;  // ρᵀ∂L̃/∂q − (∂p/∂t + ∂p/∂q ρy), with a constant C-term when taped
-  std::vector<Sym> Lq;  // ρᵀ∂L̃/∂q
+  std::vector<Sym> Lq;   // ρᵀ∂L̃/∂q
   std::vector<Sym> out;  // the outputs of the main program (offsets in CompiledEquations)
 };
 

@@ -99,15 +99,15 @@ class CliTest : public QObject {
   // The hamiltonian formulation keeps every column and adds the momenta it integrates, with
   // the same motion; vakonomic dynamics are refused with it (one line, exit 2, no file).
   void hamiltonianFormulationAddsTheMomenta() {
-    const QStringList common = {"run", "nh_particle", "--t-end", "1", "--dt-out", "0.5",
-                                "--integrator", "dop853", "--rtol", "1e-12", "--atol", "1e-12"};
+    const QStringList common = {"run",      "nh_particle", "--t-end",      "1",
+                                "--dt-out", "0.5",         "--integrator", "dop853",
+                                "--rtol",   "1e-12",       "--atol",       "1e-12"};
     QCOMPARE(nhsim(common + QStringList{"--out", path("lag.csv")}).code, 0);
-    QCOMPARE(nhsim(common + QStringList{"--formulation", "hamiltonian", "--out", path("ham.csv")})
-                 .code,
-             0);
+    QCOMPARE(
+        nhsim(common + QStringList{"--formulation", "hamiltonian", "--out", path("ham.csv")}).code,
+        0);
     const auto lag = readCsv(path("lag.csv")), ham = readCsv(path("ham.csv"));
-    QCOMPARE(ham[0].join(','),
-             QString("t,x,y,z,vx,vy,vz,energy,phi_1,lambda_1,p_vx,p_vy,p_vz"));
+    QCOMPARE(ham[0].join(','), QString("t,x,y,z,vx,vy,vz,energy,phi_1,lambda_1,p_vx,p_vy,p_vz"));
     QCOMPARE(lag[0].join(','), QString("t,x,y,z,vx,vy,vz,energy,phi_1,lambda_1"));
     QCOMPARE(ham.size(), lag.size());
     for (int c = 1; c < lag[0].size(); ++c)

@@ -135,12 +135,12 @@ class HamiltonianTest : public QObject {
       std::vector<double> z(x.size()), back(x.size(), 0.0);
       eq.toMomenta(ws, 0, x.data(), z.data());
       const double v2 = x[3] * x[3] + x[4] * x[4] + x[5] * x[5];
-      for (int a = 0; a < 3; ++a) QCOMPARE_LE(std::abs(z[3 + a] - x[3 + a] / std::sqrt(1 - v2)), 1e-15);
+      for (int a = 0; a < 3; ++a)
+        QCOMPARE_LE(std::abs(z[3 + a] - x[3 + a] / std::sqrt(1 - v2)), 1e-15);
       eq.fromMomenta(ws, 0, z.data(), back.data());  // from the guess y = 0
       QCOMPARE_LE(relativeGap(x, back), 1e-15);
-      const double gap =
-          relativeGap(runTo(system, Formulation::Multipliers, backend, 3),
-                      runTo(system, Formulation::Hamiltonian, backend, 3));
+      const double gap = relativeGap(runTo(system, Formulation::Multipliers, backend, 3),
+                                     runTo(system, Formulation::Hamiltonian, backend, 3));
       qInfo("relativistic particle: max relative difference %.2e", gap);
       QVERIFY(gap < 1e-10);
     }
@@ -163,7 +163,8 @@ class HamiltonianTest : public QObject {
     outputRow(eq, ws, stateLayout(*system, DynamicsKind::Nonholonomic), 0, x.data(), obs, row);
     const double gamma = 1 / std::sqrt(1 - (x[3] * x[3] + x[4] * x[4] + x[5] * x[5]));
     QCOMPARE(row.size(), cols.size());
-    for (int a = 0; a < 3; ++a) QCOMPARE_LE(std::abs(row[row.size() - 3 + a] - gamma * x[3 + a]), 1e-15);
+    for (int a = 0; a < 3; ++a)
+      QCOMPARE_LE(std::abs(row[row.size() - 3 + a] - gamma * x[3 + a]), 1e-15);
   }
 
   // A singular Legendre map stops the run with one line naming the time and the state (rk4,
