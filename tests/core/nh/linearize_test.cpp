@@ -1,7 +1,9 @@
 // Linearisation on the constraint manifold (core/nh/linearize.h): the exact Jacobian
 // against finite differences of the engine's right-hand side (a different code path: the
 // compiled equations and their linear solve), the cyclic declarations of every catalogue
-// system, and the reduced eigenvalues against closed forms.
+// system, the reduced eigenvalues against closed forms, and relative equilibria of bodies
+// whose equations read their attitude (linearised in a chart of the rotation group) against
+// independent linearisations.
 #include "core/nh/linearize.h"
 
 #include <QtTest>
@@ -224,7 +226,7 @@ class LinearizeTest : public QObject {
   // dropped: its eigenvalues agree to 1e-8 with an independent linearisation, the
   // Newton–Euler equations on (γ1, γ2, ω) by Richardson-extrapolated central differences
   // (rattleback_linear_reference.py, h_γ = 2e-5; its two steps agree to 2e-10, the engine to
-  // 3e-11 measured). The two senses of spin are not alike: one sense grows about ten times
+  // 2e-11 measured). The two senses of spin are not alike: one sense grows about ten times
   // faster than the other (Walker 1896, Bondi 1986, Garcia & Hubbard 1988).
   void rattlebackSteadySpinAgainstNewtonEuler() {
     using C = std::complex<double>;
