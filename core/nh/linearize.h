@@ -40,7 +40,7 @@ struct Linearization {
   std::vector<std::string> variables;  // kept coordinates, chart ξ, velocities
   std::vector<int> stateIndex;         // their indices in x (−1: an attitude chart's ξ)
   Eigen::MatrixXd jacobian;            // reduced, variables × variables
-  Eigen::VectorXd reducedRhs;          // f at the kept rows (≈ 0 at a relative equilibrium)
+  Eigen::VectorXd reducedRhs;          // S f: their rates (≈ 0 at a relative equilibrium)
   std::vector<std::complex<double>> eigenvalues;  // sorted by real part, then imaginary
   bool equilibrium = true;  // reducedRhs small (relative 1e-9 of the terms of f)
   // How much the kept rows move when a declared cyclic coordinate moves along the
