@@ -3,8 +3,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 
 #include "core/nh/errors.h"
+#include "core/nh/messages.h"
 #include "core/nh/symbolic.h"
 
 namespace nh {
@@ -21,85 +23,106 @@ struct Pieces {
   std::vector<Eigen::MatrixXd> dM, dA;
 };
 
-Pieces evaluatePieces(const EquationsOfMotion& equations, double t, const double* x) {
-  const SystemModel& sys = equations.system();
+// The expressions v (n), F (m), M (m·m, column-major), A (kt·m, column-major), b, Φ (kt),
+// then their derivatives with respect to each q and y in turn, recorded on `tape` (variable
+// 0 is t, then q, then y).
+std::vector<Sym> pieceExpressions(const SystemModel& sys, const double* par, Tape& tape) {
   const int n = sys.n(), m = sys.m(), kt = sys.constraintsTotal();
-  const double* par = equations.parameters().data();
-  Pieces out;
-  out.n = n;
-  out.m = m;
-  out.kt = kt;
-  Tape tape;
-  const int nv = 1 + n + m;
   std::vector<Sym> q(n), y(m), rho(n * m), phi(kt), C(m * m * m), Q(m);
   const Sym ts = tape.variable(0);
   for (int i = 0; i < n; ++i) q[i] = tape.variable(1 + i);
   for (int a = 0; a < m; ++a) y[a] = tape.variable(1 + n + a);
-  try {
-    sys.anchor(par, q.data(), rho.data());
-    const Sym L = sys.lagrangian(par, ts, q.data(), y.data());
-    if (kt > 0) sys.constraints(par, ts, q.data(), y.data(), phi.data());
-    if (sys.hasStructure()) sys.structure(par, q.data(), C.data());
-    if (sys.hasForce()) sys.force(par, ts, q.data(), y.data(), Q.data());
-    auto D = [&](Sym f, int var) { return tape.derivative(f, var); };
-    std::vector<Sym> v(n, Sym(0.0));
-    for (int i = 0; i < n; ++i)
-      for (int a = 0; a < m; ++a) v[i] += rho[i + n * a] * y[a];
-    auto along = [&](Sym f) {  // ∂_t + (ρy)·∂_q at frozen y
-      Sym r = D(f, 0);
-      for (int i = 0; i < n; ++i) r += D(f, 1 + i) * v[i];
-      return r;
-    };
-    std::vector<Sym> p(m), F(m);
-    for (int a = 0; a < m; ++a) p[a] = D(L, 1 + n + a);
-    for (int a = 0; a < m; ++a) {
-      Sym f(0.0);
-      for (int i = 0; i < n; ++i) f += rho[i + n * a] * D(L, 1 + i);
-      f -= along(p[a]);
-      if (sys.hasStructure())  // C^γ_{βα} y^β p_γ, as equations.cpp adds it
-        for (int g = 0; g < m; ++g)
-          for (int b = 0; b < m; ++b) f += C[g + m * (b + m * a)] * y[b] * p[g];
-      if (sys.hasForce()) f += Q[a];
-      F[a] = f;
+  sys.anchor(par, q.data(), rho.data());
+  const Sym L = sys.lagrangian(par, ts, q.data(), y.data());
+  if (kt > 0) sys.constraints(par, ts, q.data(), y.data(), phi.data());
+  if (sys.hasStructure()) sys.structure(par, q.data(), C.data());
+  if (sys.hasForce()) sys.force(par, ts, q.data(), y.data(), Q.data());
+  auto D = [&](Sym f, int var) { return tape.derivative(f, var); };
+  std::vector<Sym> v(n, Sym(0.0));
+  for (int i = 0; i < n; ++i)
+    for (int a = 0; a < m; ++a) v[i] += rho[i + n * a] * y[a];
+  auto along = [&](Sym f) {  // ∂_t + (ρy)·∂_q at frozen y
+    Sym r = D(f, 0);
+    for (int i = 0; i < n; ++i) r += D(f, 1 + i) * v[i];
+    return r;
+  };
+  std::vector<Sym> p(m), F(m);
+  for (int a = 0; a < m; ++a) p[a] = D(L, 1 + n + a);
+  for (int a = 0; a < m; ++a) {
+    Sym f(0.0);
+    for (int i = 0; i < n; ++i) f += rho[i + n * a] * D(L, 1 + i);
+    f -= along(p[a]);
+    if (sys.hasStructure())  // C^γ_{βα} y^β p_γ, as equations.cpp adds it
+      for (int g = 0; g < m; ++g)
+        for (int b = 0; b < m; ++b) f += C[g + m * (b + m * a)] * y[b] * p[g];
+    if (sys.hasForce()) f += Q[a];
+    F[a] = f;
+  }
+  std::vector<Sym> base;
+  base.insert(base.end(), v.begin(), v.end());
+  base.insert(base.end(), F.begin(), F.end());
+  for (int b = 0; b < m; ++b)
+    for (int a = 0; a < m; ++a) base.push_back(D(p[a], 1 + n + b));
+  for (int a = 0; a < m; ++a)
+    for (int c = 0; c < kt; ++c) base.push_back(D(phi[c], 1 + n + a));
+  for (int c = 0; c < kt; ++c) base.push_back(Sym(0.0) - along(phi[c]));
+  base.insert(base.end(), phi.begin(), phi.end());
+  const int nb = static_cast<int>(base.size());
+  std::vector<Sym> all = base;
+  for (int j = 0; j < n + m; ++j)
+    for (int i = 0; i < nb; ++i) all.push_back(D(base[i], 1 + j));
+  return all;
+}
+
+// Reads one block of outputs (v, F, M, A, b, Φ) of `program` from output `offset` on.
+void readBlock(const SymProgram& program, const double* registers, int offset, const Pieces& shape,
+               Eigen::VectorXd& v, Eigen::VectorXd& F, Eigen::MatrixXd& M, Eigen::MatrixXd& A,
+               Eigen::VectorXd& b, Eigen::VectorXd& phi) {
+  const int n = shape.n, m = shape.m, kt = shape.kt;
+  int k = offset;
+  v.resize(n);
+  F.resize(m);
+  M.resize(m, m);
+  A.resize(kt, m);
+  b.resize(kt);
+  phi.resize(kt);
+  for (int i = 0; i < n; ++i) v[i] = program.output(registers, k++);
+  for (int a = 0; a < m; ++a) F[a] = program.output(registers, k++);
+  for (int i = 0; i < m * m; ++i) M.data()[i] = program.output(registers, k++);
+  for (int i = 0; i < kt * m; ++i) A.data()[i] = program.output(registers, k++);
+  for (int c = 0; c < kt; ++c) b[c] = program.output(registers, k++);
+  for (int c = 0; c < kt; ++c) phi[c] = program.output(registers, k++);
+}
+
+// The pieces of one system, compiled once from its tape and evaluated at any state.
+class PiecesProgram {
+ public:
+  explicit PiecesProgram(const EquationsOfMotion& equations) {
+    const SystemModel& sys = equations.system();
+    shape_.n = sys.n();
+    shape_.m = sys.m();
+    shape_.kt = sys.constraintsTotal();
+    try {
+      Tape tape;
+      const std::vector<Sym> all = pieceExpressions(sys, equations.parameters().data(), tape);
+      blockSize_ = static_cast<int>(all.size()) / (1 + shape_.n + shape_.m);
+      program_ = SymProgram(tape, 1 + shape_.n + shape_.m, all,
+                            SymProgram::Execution::Interpreted);  // runs a few times only
+    } catch (const TapeError& e) {
+      throw InputError("'" + sys.name() + "' cannot be linearised: its functions cannot be " +
+                       "recorded on the tape (" + e.what() + ")");
     }
-    // Base outputs: v (n), F (m), M (m·m, column-major), A (kt·m, column-major), b, Φ (kt).
-    std::vector<Sym> base;
-    base.insert(base.end(), v.begin(), v.end());
-    base.insert(base.end(), F.begin(), F.end());
-    for (int b = 0; b < m; ++b)
-      for (int a = 0; a < m; ++a) base.push_back(D(p[a], 1 + n + b));
-    for (int a = 0; a < m; ++a)
-      for (int c = 0; c < kt; ++c) base.push_back(D(phi[c], 1 + n + a));
-    for (int c = 0; c < kt; ++c) base.push_back(Sym(0.0) - along(phi[c]));
-    base.insert(base.end(), phi.begin(), phi.end());
-    const int nb = static_cast<int>(base.size());
-    std::vector<Sym> all = base;
-    for (int j = 0; j < n + m; ++j)
-      for (int i = 0; i < nb; ++i) all.push_back(D(base[i], 1 + j));
-    const SymProgram program(tape, nv, all, SymProgram::Execution::Interpreted);  // runs once
-    std::vector<double> registers = program.makeRegisters();
-    std::vector<double> vars(nv);
+  }
+
+  Pieces at(double t, const double* x) const {
+    Pieces out = shape_;
+    const int dims = shape_.n + shape_.m;
+    std::vector<double> registers = program_.makeRegisters();
+    std::vector<double> vars(1 + dims);
     vars[0] = t;
-    std::copy(x, x + n + m, vars.begin() + 1);
-    program.run(registers.data(), vars.data());
-    auto unpack = [&](int offset, Eigen::VectorXd& vv, Eigen::VectorXd& FF, Eigen::MatrixXd& MM,
-                      Eigen::MatrixXd& AA, Eigen::VectorXd& bb, Eigen::VectorXd& ph) {
-      int k = offset;
-      vv.resize(n);
-      FF.resize(m);
-      MM.resize(m, m);
-      AA.resize(kt, m);
-      bb.resize(kt);
-      ph.resize(kt);
-      for (int i = 0; i < n; ++i) vv[i] = program.output(registers.data(), k++);
-      for (int a = 0; a < m; ++a) FF[a] = program.output(registers.data(), k++);
-      for (int i = 0; i < m * m; ++i) MM.data()[i] = program.output(registers.data(), k++);
-      for (int i = 0; i < kt * m; ++i) AA.data()[i] = program.output(registers.data(), k++);
-      for (int c = 0; c < kt; ++c) bb[c] = program.output(registers.data(), k++);
-      for (int c = 0; c < kt; ++c) ph[c] = program.output(registers.data(), k++);
-    };
-    unpack(0, out.v, out.F, out.M, out.A, out.b, out.phi);
-    const int dims = n + m;
+    std::copy(x, x + dims, vars.begin() + 1);
+    program_.run(registers.data(), vars.data());
+    readBlock(program_, registers.data(), 0, shape_, out.v, out.F, out.M, out.A, out.b, out.phi);
     out.dv.resize(dims);
     out.dF.resize(dims);
     out.dM.resize(dims);
@@ -107,19 +130,16 @@ Pieces evaluatePieces(const EquationsOfMotion& equations, double t, const double
     out.db.resize(dims);
     out.dphi.resize(dims);
     for (int j = 0; j < dims; ++j)
-      unpack(nb * (1 + j), out.dv[j], out.dF[j], out.dM[j], out.dA[j], out.db[j], out.dphi[j]);
-  } catch (const TapeError& e) {
-    throw InputError("'" + sys.name() + "' cannot be linearised: its functions cannot be " +
-                     "recorded on the tape (" + e.what() + ")");
+      readBlock(program_, registers.data(), blockSize_ * (1 + j), shape_, out.dv[j], out.dF[j],
+                out.dM[j], out.dA[j], out.db[j], out.dphi[j]);
+    return out;
   }
-  return out;
-}
 
-std::string joinNames(const std::vector<std::string>& names) {
-  std::string s;
-  for (const auto& name : names) s += (s.empty() ? "" : ", ") + name;
-  return s;
-}
+ private:
+  Pieces shape_;
+  int blockSize_ = 0;
+  SymProgram program_;
+};
 
 // Columns of `matrix` (restricted to `candidates`) that make it full row rank, by column
 // pivoting; empty when the rank is short.
@@ -174,28 +194,29 @@ Eigen::MatrixXd jacobianOf(const EquationsOfMotion& equations, const Pieces& P,
 Eigen::MatrixXd stateJacobian(const EquationsOfMotion& equations, double t, const double* x) {
   if (equations.dynamics() != DynamicsKind::Nonholonomic)
     throw InputError("linearisation is available for nonholonomic dynamics only");
-  return jacobianOf(equations, evaluatePieces(equations, t, x));
+  return jacobianOf(equations, PiecesProgram(equations).at(t, x));
 }
 
 namespace {
 
-// Which coordinates are cyclic; throws when an attitude quaternion is not (the equations
-// read it).
+// Which coordinates are declared cyclic. An attitude quaternion is declared whole or not at
+// all (one that is not goes into an attitude chart).
 std::vector<bool> cyclicCoordinates(const SystemModel& sys) {
   const SystemInfo& info = sys.info();
   std::vector<bool> cyclic(sys.n(), false);
   for (int i : sys.cyclicIndices()) cyclic[i] = true;
-  for (const QuaternionSlot& qs : info.quaternions)
-    for (int i = qs.first; i < qs.first + 4; ++i)
-      if (!cyclic[i])
-        throw InputError("the dynamics of '" + sys.name() + "' depends on its attitude (" +
-                         info.coordinates[qs.first] + " " + info.coordinates[qs.first + 1] + " " +
-                         info.coordinates[qs.first + 2] + " " + info.coordinates[qs.first + 3] +
-                         "), a unit quaternion: linearize reduces only systems whose attitude "
-                         "is cyclic");
+  for (const QuaternionSlot& qs : info.quaternions) {
+    const int declared = static_cast<int>(
+        std::count(cyclic.begin() + qs.first, cyclic.begin() + qs.first + 4, true));
+    if (declared != 0 && declared != 4)
+      throw InputError("'" + sys.name() + "' declares some components of its attitude (" +
+                       info.coordinates[qs.first] + " " + info.coordinates[qs.first + 1] + " " +
+                       info.coordinates[qs.first + 2] + " " + info.coordinates[qs.first + 3] +
+                       "), a unit quaternion, cyclic but not all: linearize needs all four or "
+                       "none");
+  }
   return cyclic;
 }
-
 // Where the equations are not defined (the system's singular points) there is nothing to
 // linearise.
 void refuseSingularPoint(const EquationsOfMotion& equations, double t,
@@ -247,7 +268,7 @@ std::vector<int> dependentVelocities(const SystemModel& sys, const Eigen::Matrix
     for (int a : others) names.push_back(info.velocities[a]);
     throw InputError("the constraints of '" + sys.name() +
                      "' cannot be solved for its dependent velocities (" +
-                     (names.empty() ? std::string("none") : joinNames(names)) + ") at this state");
+                     (names.empty() ? std::string("none") : joined(names)) + ") at this state");
   }
   return dependent;
 }
@@ -312,6 +333,22 @@ class Tangents {
     return T;
   }
 
+  // The same for moves of the coordinates given as the columns of `dq` (n × c, zero in the
+  // dependent coordinates' rows): an attitude chart's directions.
+  Eigen::MatrixXd along(const Eigen::MatrixXd& dq) const {
+    Eigen::MatrixXd T = Eigen::MatrixXd::Zero(n_ + m_, dq.cols());
+    T.topRows(n_) = dq;
+    if (h_ > 0) {  // G_d δq_d = −G δq
+      const Eigen::MatrixXd dependent = -luG_.solve(G_ * dq);
+      for (int c = 0; c < h_; ++c) T.row(dependentQ_[c]) = dependent.row(c);
+    }
+    if (kt_ > 0) {  // A_d δy_d = −Φ_q δq
+      const Eigen::MatrixXd dy = -luA_.solve(phiQ_ * T.topRows(n_));
+      for (int c = 0; c < kt_; ++c) T.row(n_ + dependentY_[c]) = dy.row(c);
+    }
+    return T;
+  }
+
  private:
   const int n_, m_, h_, kt_;
   const Pieces& P_;
@@ -323,31 +360,32 @@ class Tangents {
 
 // How much the kept rows move when a declared cyclic coordinate moves along the manifold,
 // relative to the Jacobian's entries (the declaration of the cyclic coordinates, checked).
-double cyclicCouplingOf(const SystemModel& sys, const Eigen::MatrixXd& S, const Eigen::MatrixXd& J,
-                        const Tangents& tangents, const std::vector<int>& rows) {
+// SJ: the reduced rows of the Jacobian, S J.
+double cyclicCouplingOf(const SystemModel& sys, const Eigen::MatrixXd& SJ,
+                        const Tangents& tangents) {
   if (sys.cyclicIndices().empty()) return 0;
   double coupling = 0;
-  const Eigen::MatrixXd moved = S * J * tangents(sys.cyclicIndices(), {});
+  const Eigen::MatrixXd moved = SJ * tangents(sys.cyclicIndices(), {});
   for (int c = 0; c < moved.rows(); ++c) {
     double terms = 1;
-    for (int j = 0; j < J.cols(); ++j) terms = std::max(terms, std::abs(J(rows[c], j)));
+    for (int j = 0; j < SJ.cols(); ++j) terms = std::max(terms, std::abs(SJ(c, j)));
     coupling = std::max(coupling, moved.row(c).cwiseAbs().maxCoeff() / terms);
   }
   return coupling;
 }
 
-// The reduced right-hand side (q̇ of the kept coordinates, ẏ of the kept velocities) and
-// whether it is small against the terms of f (|J||x|).
+// The reduced right-hand side S f (q̇ of the kept coordinates, an attitude chart's rates, ẏ
+// of the kept velocities) and whether it is small against the terms of f (|S J||x|).
 void setReducedRhs(Linearization& out, const Pieces& P, const Eigen::VectorXd& ydot,
-                   const Eigen::MatrixXd& J, const std::vector<int>& rows,
+                   const Eigen::MatrixXd& S, const Eigen::MatrixXd& SJ,
                    const std::vector<double>& x) {
-  const int n = P.n, r = static_cast<int>(rows.size());
-  out.reducedRhs.resize(r);
+  Eigen::VectorXd f(P.n + P.m);
+  f << P.v, ydot;
+  out.reducedRhs = S * f;
   double scale = 1;
-  for (int c = 0; c < r; ++c) {
-    out.reducedRhs[c] = rows[c] < n ? P.v[rows[c]] : ydot[rows[c] - n];
+  for (int c = 0; c < SJ.rows(); ++c) {
     double terms = 0;
-    for (int j = 0; j < J.cols(); ++j) terms += std::abs(J(rows[c], j) * x[j]);
+    for (int j = 0; j < SJ.cols(); ++j) terms += std::abs(SJ(c, j) * x[j]);
     scale = std::max(scale, terms);
   }
   out.equilibrium =
@@ -371,12 +409,305 @@ std::vector<std::complex<double>> sortedEigenvalues(const SystemModel& sys,
   return values;
 }
 
+// ---- Attitude charts --------------------------------------------------------------------
+// A unit quaternion q the equations read is linearised in the chart
+//   q = exp(θ u/2) ⊗ q0 ⊗ exp(σ/2)   (u, σ in body axes at q0; exp(θ u/2) turns about the
+// space axis R0 u), the body-frame exponential coordinates σ of the directions the equations
+// read and θ about the one they do not (the vertical, for a body on a level plane). With
+// q̇ = ½ q ⊗ (0, ω), δq = ½ q0 ⊗ (0, δσ) and δσ̇ = Vᵀ(2 vec(q0⁻¹ ⊗ δq̇) + ½ θ̇ δσ × u), θ̇ = u·ω:
+// the last term is the chart turning with θ (at a relative equilibrium θ̇ is the spin about u).
+
+// [a]×, the matrix of a × ·.
+Eigen::Matrix3d crossMatrix(const Eigen::Vector3d& a) {
+  Eigen::Matrix3d X;
+  X << 0, -a.z(), a.y(), a.z(), 0, -a.x(), -a.y(), a.x(), 0;
+  return X;
+}
+
+// δq = ½ q0 ⊗ (0, δξ): the columns for δξ = e1, e2, e3 (q0 = (w, x, y, z)).
+Eigen::Matrix<double, 4, 3> chartColumns(const Eigen::Vector4d& q0) {
+  Eigen::Matrix<double, 4, 3> E;
+  E.row(0) = -0.5 * q0.tail<3>().transpose();
+  E.bottomRows<3>() = 0.5 * (q0[0] * Eigen::Matrix3d::Identity() + crossMatrix(q0.tail<3>()));
+  return E;
+}
+
+// Their left inverse δξ = 2 vec(q0⁻¹ ⊗ δq); applied to q̇ it gives the body-frame ω.
+Eigen::Matrix<double, 3, 4> chartRows(const Eigen::Vector4d& q0) {
+  Eigen::Matrix<double, 3, 4> L;
+  L.col(0) = -q0.tail<3>();
+  L.rightCols<3>() = q0[0] * Eigen::Matrix3d::Identity() - crossMatrix(q0.tail<3>());
+  return (2 / q0.squaredNorm()) * L;
+}
+
+struct AttitudeChart {
+  int first = 0;  // the quaternion's index in q
+  Eigen::Vector4d q0;
+  Eigen::Vector3d dropped = Eigen::Vector3d::Zero();  // u, unit; zero when none is dropped
+  Eigen::MatrixXd kept;                               // V: 3 × k, orthonormal
+  std::vector<std::string> names;                     // of the kept directions
+};
+
+// The quaternions that are not declared cyclic (the equations read them).
+std::vector<int> chartSlots(const SystemModel& sys, const std::vector<bool>& cyclic) {
+  std::vector<int> firsts;
+  for (const QuaternionSlot& qs : sys.info().quaternions)
+    if (!cyclic[qs.first]) firsts.push_back(qs.first);
+  return firsts;
+}
+
+// The coordinate moves (n × 3) of the body-frame directions of the quaternion at `first`.
+Eigen::MatrixXd chartMoves(int n, int first, const Eigen::Vector4d& q0) {
+  Eigen::MatrixXd dq = Eigen::MatrixXd::Zero(n, 3);
+  dq.middleRows(first, 4) = chartColumns(q0);
+  return dq;
+}
+
+// The orthonormal body directions (3 × d) that none of `blocks` reads: the null space of
+// the stacked blocks (rows × 3), singular values at most `tolerance` counting as zero.
+Eigen::MatrixXd unreadDirections(const std::vector<Eigen::MatrixXd>& blocks, double tolerance) {
+  Eigen::Index rows = 0;
+  for (const auto& b : blocks) rows += b.rows();
+  if (rows == 0) return Eigen::Matrix3d::Identity();
+  Eigen::MatrixXd stacked(rows, 3);
+  rows = 0;
+  for (const auto& b : blocks) {
+    stacked.middleRows(rows, b.rows()) = b;
+    rows += b.rows();
+  }
+  const Eigen::JacobiSVD<Eigen::MatrixXd> svd(stacked, Eigen::ComputeFullV);
+  int rank = 0;
+  for (Eigen::Index i = 0; i < svd.singularValues().size(); ++i)
+    if (svd.singularValues()[i] > tolerance) ++rank;
+  return svd.matrixV().rightCols(3 - rank);
+}
+
+// u without round-off noise (components below 1e-12 set to zero), unit, its largest
+// component positive.
+Eigen::Vector3d cleanDirection(Eigen::Vector3d u) {
+  for (int i = 0; i < 3; ++i)
+    if (std::abs(u[i]) < 1e-12) u[i] = 0;
+  u.normalize();
+  Eigen::Index largest = 0;
+  u.cwiseAbs().maxCoeff(&largest);
+  return u[largest] < 0 ? Eigen::Vector3d(-u) : u;
+}
+
+// The kept directions for one dropped direction u: the body axes least along u, made
+// orthogonal to it (the two other axes exactly when u is an axis), named ξ by their axes.
+void keepAllBut(AttitudeChart& chart, const std::string& suffix) {
+  const Eigen::Vector3d& u = chart.dropped;
+  std::vector<int> axes = {0, 1, 2};
+  std::stable_sort(axes.begin(), axes.end(),
+                   [&](int a, int b) { return std::abs(u[a]) < std::abs(u[b]); });
+  Eigen::Vector3d v1 = Eigen::Vector3d::Unit(axes[0]) - u[axes[0]] * u;
+  v1.normalize();
+  Eigen::Vector3d v2 = u.cross(v1);
+  const int second = axes[1];
+  if (v2[second] < 0) v2 = -v2;
+  chart.kept.resize(3, 2);
+  if (axes[0] < second) {
+    chart.kept << v1, v2;
+    chart.names = {"xi" + std::to_string(axes[0] + 1) + suffix,
+                   "xi" + std::to_string(second + 1) + suffix};
+  } else {
+    chart.kept << v2, v1;
+    chart.names = {"xi" + std::to_string(second + 1) + suffix,
+                   "xi" + std::to_string(axes[0] + 1) + suffix};
+  }
+}
+
+// The chart of the quaternion at `first` given the directions the equations do not read.
+AttitudeChart makeChart(const SystemModel& sys, int first, const Eigen::Vector4d& q0,
+                        const Eigen::MatrixXd& unread, int slotCount) {
+  AttitudeChart chart;
+  chart.first = first;
+  chart.q0 = q0;
+  const std::string suffix = slotCount > 1 ? "_" + sys.info().coordinates[first] : "";
+  if (unread.cols() == 0) {
+    chart.kept = Eigen::Matrix3d::Identity();
+    for (int k = 1; k <= 3; ++k) chart.names.push_back("xi" + std::to_string(k) + suffix);
+  } else if (unread.cols() == 1) {
+    chart.dropped = cleanDirection(unread.col(0));
+    keepAllBut(chart, suffix);
+  } else if (unread.cols() == 2) {
+    const SystemInfo& info = sys.info();
+    throw InputError("the equations of '" + sys.name() + "' read its attitude (" +
+                     info.coordinates[first] + " " + info.coordinates[first + 1] + " " +
+                     info.coordinates[first + 2] + " " + info.coordinates[first + 3] +
+                     "), a unit quaternion, about one direction only: linearize drops one "
+                     "direction the equations do not read (a rotation about a fixed axis) "
+                     "or all three");
+  } else {
+    chart.kept.resize(3, 0);
+  }
+  return chart;
+}
+
+// What linearize keeps and drops at one state.
+struct Reduction {
+  std::vector<int> dependentQ, keptQ, dependentY, keptY;
+  std::vector<AttitudeChart> charts;
+};
+
+// A state with the coordinates of x but other velocities: generic values added to the kept
+// ones, the dependent ones solved from Φ = 0 again (Newton steps; Φ is affine in y). An
+// attitude direction that neither this state nor x reads is one the equations do not read,
+// not the accident of a state at rest. None when the constraints cannot be solved there.
+std::optional<std::vector<double>> probeState(const PiecesProgram& program, double t,
+                                              const std::vector<double>& x, int n,
+                                              const Reduction& r) {
+  std::vector<double> probe(x);
+  for (size_t c = 0; c < r.keptY.size(); ++c)
+    probe[n + r.keptY[c]] += 0.3 + std::fmod(0.6180339887498949 * static_cast<double>(c + 1), 1.0);
+  const int kt = static_cast<int>(r.dependentY.size());
+  for (int iteration = 0; iteration < 3 && kt > 0; ++iteration) {
+    const Pieces P = program.at(t, probe.data());
+    Eigen::MatrixXd Ad(kt, kt);
+    for (int c = 0; c < kt; ++c) Ad.col(c) = P.A.col(r.dependentY[c]);
+    const Eigen::FullPivLU<Eigen::MatrixXd> lu(Ad);
+    if (!lu.isInvertible()) return std::nullopt;
+    const Eigen::VectorXd step = lu.solve(P.phi);
+    for (int c = 0; c < kt; ++c) probe[n + r.dependentY[c]] -= step[c];
+  }
+  return probe;
+}
+
+// The kept coordinates' and velocities' rows (the rows that read the attitude) of J times
+// the tangent vectors of the body directions of the quaternion at `first`.
+Eigen::MatrixXd readingBlock(const Eigen::MatrixXd& J, const Tangents& tangents, const Reduction& r,
+                             int first, const Eigen::Vector4d& q0) {
+  const int n = static_cast<int>(J.rows()) - static_cast<int>(r.keptY.size()) -
+                static_cast<int>(r.dependentY.size());
+  const Eigen::MatrixXd T = tangents.along(chartMoves(n, first, q0));
+  Eigen::MatrixXd block(r.keptQ.size() + r.keptY.size(), 3);
+  Eigen::Index row = 0;
+  for (int i : r.keptQ) block.row(row++) = J.row(i) * T;
+  for (int a : r.keptY) block.row(row++) = J.row(n + a) * T;
+  return block;
+}
+
+// The largest entry of J in the reading rows, at least 1.
+double readingScale(const Eigen::MatrixXd& J, const Reduction& r) {
+  const int n = static_cast<int>(J.rows()) - static_cast<int>(r.keptY.size()) -
+                static_cast<int>(r.dependentY.size());
+  double scale = 1;
+  for (int i : r.keptQ) scale = std::max(scale, J.row(i).cwiseAbs().maxCoeff());
+  for (int a : r.keptY) scale = std::max(scale, J.row(n + a).cwiseAbs().maxCoeff());
+  return scale;
+}
+
+// The Jacobian and tangents at the probe state, when it exists and the equations are
+// regular there.
+struct Probe {
+  Pieces pieces;
+  Eigen::MatrixXd J;
+};
+std::optional<Probe> probeAt(const EquationsOfMotion& equations, const PiecesProgram& program,
+                             double t, const std::vector<double>& x, const Reduction& r) {
+  const std::optional<std::vector<double>> state =
+      probeState(program, t, x, equations.system().n(), r);
+  if (!state) return std::nullopt;
+  Probe probe;
+  probe.pieces = program.at(t, state->data());
+  try {
+    probe.J = jacobianOf(equations, probe.pieces);
+  } catch (const InputError&) {
+    return std::nullopt;
+  }
+  return probe;
+}
+
+// The chart of every quaternion the equations read: the body directions that neither the
+// state nor the probe reads (Jacobian columns along the manifold below 1e-9 of its entries)
+// are dropped.
+std::vector<AttitudeChart> attitudeCharts(const EquationsOfMotion& equations,
+                                          const PiecesProgram& program, double t,
+                                          const std::vector<double>& x, const Eigen::MatrixXd& J,
+                                          const Tangents& tangents, const Eigen::MatrixXd& G,
+                                          const Reduction& r, const std::vector<int>& slots) {
+  if (slots.empty()) return {};
+  const SystemModel& sys = equations.system();
+  const std::optional<Probe> probe = probeAt(equations, program, t, x, r);
+  std::optional<Tangents> probeTangents;
+  double tolerance = readingScale(J, r);
+  if (probe) {
+    probeTangents.emplace(sys, probe->pieces, G, r.dependentQ, r.dependentY);
+    tolerance = std::max(tolerance, readingScale(probe->J, r));
+  }
+  tolerance *= 1e-9;
+  std::vector<AttitudeChart> charts;
+  for (int first : slots) {
+    const Eigen::Vector4d q0(x[first], x[first + 1], x[first + 2], x[first + 3]);
+    std::vector<Eigen::MatrixXd> blocks = {readingBlock(J, tangents, r, first, q0)};
+    if (probe) blocks.push_back(readingBlock(probe->J, *probeTangents, r, first, q0));
+    charts.push_back(makeChart(sys, first, q0, unreadDirections(blocks, tolerance),
+                               static_cast<int>(slots.size())));
+  }
+  return charts;
+}
+
+// The reduced variables' frame: S (r × (n + m)) picks or charts their rows of ẋ, T
+// ((n + m) × r) holds their tangent vectors; kept coordinates, the charts' directions, kept
+// velocities. Their names and state indices go to `out`.
+struct Frame {
+  Eigen::MatrixXd S, T;
+};
+Frame reducedFrame(const SystemModel& sys, const Reduction& r, const Tangents& tangents,
+                   Linearization& out) {
+  const SystemInfo& info = sys.info();
+  const int n = sys.n(), m = sys.m();
+  const int nq = static_cast<int>(r.keptQ.size()), ny = static_cast<int>(r.keptY.size());
+  int nc = 0;
+  for (const AttitudeChart& chart : r.charts) nc += static_cast<int>(chart.kept.cols());
+  const Eigen::MatrixXd T0 = tangents(r.keptQ, r.keptY);
+  Frame frame{Eigen::MatrixXd::Zero(nq + nc + ny, n + m), Eigen::MatrixXd(n + m, nq + nc + ny)};
+  frame.T.leftCols(nq) = T0.leftCols(nq);
+  frame.T.rightCols(ny) = T0.rightCols(ny);
+  for (int c = 0; c < nq; ++c) {
+    frame.S(c, r.keptQ[c]) = 1;
+    out.variables.push_back(info.coordinates[r.keptQ[c]]);
+    out.stateIndex.push_back(r.keptQ[c]);
+  }
+  int row = nq;
+  for (const AttitudeChart& chart : r.charts) {
+    const int k = static_cast<int>(chart.kept.cols());
+    frame.T.middleCols(row, k) = tangents.along(chartMoves(n, chart.first, chart.q0) * chart.kept);
+    frame.S.block(row, chart.first, k, 4) = chart.kept.transpose() * chartRows(chart.q0);
+    out.variables.insert(out.variables.end(), chart.names.begin(), chart.names.end());
+    out.stateIndex.insert(out.stateIndex.end(), k, -1);
+    row += k;
+  }
+  for (int c = 0; c < ny; ++c) {
+    frame.S(row + c, n + r.keptY[c]) = 1;
+    out.variables.push_back(info.velocities[r.keptY[c]]);
+    out.stateIndex.push_back(n + r.keptY[c]);
+  }
+  return frame;
+}
+
+// Each chart turns with its dropped direction: − ½ θ̇ Vᵀ [u]× V on its block of the reduced
+// Jacobian (θ̇ = u·ω, ω the quaternion's body-frame rate at the state; chart blocks start at
+// row `offset`).
+void addChartTurning(Eigen::MatrixXd& jacobian, const std::vector<AttitudeChart>& charts,
+                     const Pieces& P, int offset) {
+  int at = offset;
+  for (const AttitudeChart& chart : charts) {
+    const int k = static_cast<int>(chart.kept.cols());
+    const Eigen::Vector4d rate = P.v.segment<4>(chart.first);
+    const double spin = chart.dropped.dot(chartRows(chart.q0) * rate);
+    if (k > 0 && spin != 0)
+      jacobian.block(at, at, k, k) -=
+          0.5 * spin * chart.kept.transpose() * crossMatrix(chart.dropped) * chart.kept;
+    at += k;
+  }
+}
+
 }  // namespace
 
 Linearization linearize(const EquationsOfMotion& equations, double t,
                         const std::vector<double>& x) {
   const SystemModel& sys = equations.system();
-  const SystemInfo& info = sys.info();
   const int n = sys.n(), m = sys.m(), h = sys.h();
   if (equations.dynamics() != DynamicsKind::Nonholonomic)
     throw InputError(
@@ -385,41 +716,35 @@ Linearization linearize(const EquationsOfMotion& equations, double t,
   if (static_cast<int>(x.size()) < n + m) throw InputError("linearize: state too short");
   const std::vector<bool> cyclic = cyclicCoordinates(sys);
   refuseSingularPoint(equations, t, x);
+  const std::vector<int> slots = chartSlots(sys, cyclic);
+  std::vector<bool> notKept = cyclic;  // cyclic, in an attitude chart, or dependent
+  for (int first : slots) std::fill(notKept.begin() + first, notKept.begin() + first + 4, true);
 
   Eigen::MatrixXd G(h, n);
   if (h > 0) sys.holonomicJacobian(equations.parameters().data(), t, x.data(), G.data());
-  const std::vector<int> dependentQ = dependentCoordinates(sys, G, cyclic);
-  std::vector<bool> skipQ = cyclic;
-  for (int i : dependentQ) skipQ[i] = true;
-  const std::vector<int> keptQ = keptIndices(n, skipQ);
+  Reduction r;
+  r.dependentQ = dependentCoordinates(sys, G, notKept);
+  for (int i : r.dependentQ) notKept[i] = true;
+  r.keptQ = keptIndices(n, notKept);
 
-  const Pieces P = evaluatePieces(equations, t, x.data());
+  const PiecesProgram program(equations);
+  const Pieces P = program.at(t, x.data());
   Eigen::VectorXd ydot;
   const Eigen::MatrixXd J = jacobianOf(equations, P, &ydot);
-  const std::vector<int> dependentY = dependentVelocities(sys, P.A);
+  r.dependentY = dependentVelocities(sys, P.A);
   std::vector<bool> skipY(m, false);
-  for (int a : dependentY) skipY[a] = true;
-  const std::vector<int> keptY = keptIndices(m, skipY);
+  for (int a : r.dependentY) skipY[a] = true;
+  r.keptY = keptIndices(m, skipY);
 
-  const Tangents tangents(sys, P, G, dependentQ, dependentY);
-  const Eigen::MatrixXd T = tangents(keptQ, keptY);
+  const Tangents tangents(sys, P, G, r.dependentQ, r.dependentY);
+  r.charts = attitudeCharts(equations, program, t, x, J, tangents, G, r, slots);
   Linearization out;
-  std::vector<int> rows;
-  for (int i : keptQ) {
-    rows.push_back(i);
-    out.variables.push_back(info.coordinates[i]);
-  }
-  for (int a : keptY) {
-    rows.push_back(n + a);
-    out.variables.push_back(info.velocities[a]);
-  }
-  out.stateIndex = rows;
-  const int r = static_cast<int>(rows.size());
-  Eigen::MatrixXd S = Eigen::MatrixXd::Zero(r, n + m);
-  for (int c = 0; c < r; ++c) S(c, rows[c]) = 1;
-  out.jacobian = S * J * T;
-  out.cyclicCoupling = cyclicCouplingOf(sys, S, J, tangents, rows);
-  setReducedRhs(out, P, ydot, J, rows, x);
+  const Frame frame = reducedFrame(sys, r, tangents, out);
+  out.jacobian = frame.S * J * frame.T;
+  addChartTurning(out.jacobian, r.charts, P, static_cast<int>(r.keptQ.size()));
+  const Eigen::MatrixXd SJ = frame.S * J;
+  out.cyclicCoupling = cyclicCouplingOf(sys, SJ, tangents);
+  setReducedRhs(out, P, ydot, frame.S, SJ, x);
   out.eigenvalues = sortedEigenvalues(sys, out.jacobian);
   return out;
 }

@@ -12,6 +12,15 @@
 // velocities are expressed through the kept ones by the linearised constraints
 // (G δq = 0, Φ_q δq + A δy = 0), and the reduced Jacobian is J_r = S J T, T the tangent
 // map of that parametrisation and S the rows of the kept variables.
+//
+// An attitude quaternion that is not declared cyclic (the equations read it) is replaced by
+// exponential coordinates of the group: q = exp(θ u/2) ⊗ q0 ⊗ exp(σ/2), σ the small body-frame
+// rotations ξ1, ξ2, ξ3 about the directions the equations read, θ about a direction u they
+// do not read, found on the Jacobian (its columns along the constraint manifold vanish, at
+// the state and at a probe state with other velocities). That direction is dropped like a
+// cyclic coordinate: for a body on a level plane it is the vertical (the heading), and a
+// steady spin about it is a relative equilibrium, whose chart turns with the spin θ̇ (a term
+// ½ θ̇ δσ × u in δσ̇ besides S J T).
 #pragma once
 
 #include <Eigen/Dense>
@@ -28,10 +37,10 @@ namespace nh {
 Eigen::MatrixXd stateJacobian(const EquationsOfMotion& equations, double t, const double* x);
 
 struct Linearization {
-  std::vector<std::string> variables;  // the reduced variables: kept coordinates, velocities
-  std::vector<int> stateIndex;         // their indices in x
+  std::vector<std::string> variables;  // kept coordinates, chart ξ, velocities
+  std::vector<int> stateIndex;         // their indices in x (−1: an attitude chart's ξ)
   Eigen::MatrixXd jacobian;            // reduced, variables × variables
-  Eigen::VectorXd reducedRhs;          // f at the kept rows (≈ 0 at a relative equilibrium)
+  Eigen::VectorXd reducedRhs;          // S f: their rates (≈ 0 at a relative equilibrium)
   std::vector<std::complex<double>> eigenvalues;  // sorted by real part, then imaginary
   bool equilibrium = true;  // reducedRhs small (relative 1e-9 of the terms of f)
   // How much the kept rows move when a declared cyclic coordinate moves along the
@@ -41,7 +50,8 @@ struct Linearization {
 };
 
 // Linearises at (t, x), x on the constraint manifold. Throws InputError (saying why) when
-// an attitude quaternion is not declared cyclic (the equations read it), x is at one of the
+// the equations read an attitude quaternion in one direction only, or only some of its
+// components are declared cyclic, x is at one of the
 // system's singular points, the constraints cannot be solved for the dependent velocities,
 // or the equations are vakonomic.
 Linearization linearize(const EquationsOfMotion& equations, double t, const std::vector<double>& x);

@@ -1,7 +1,9 @@
 // Linearisation on the constraint manifold (core/nh/linearize.h): the exact Jacobian
 // against finite differences of the engine's right-hand side (a different code path: the
 // compiled equations and their linear solve), the cyclic declarations of every catalogue
-// system, and the reduced eigenvalues against closed forms.
+// system, the reduced eigenvalues against closed forms, and relative equilibria of bodies
+// whose equations read their attitude (linearised in a chart of the rotation group) against
+// independent linearisations.
 #include "core/nh/linearize.h"
 
 #include <QtTest>
@@ -219,20 +221,126 @@ class LinearizeTest : public QObject {
     QVERIFY(rates[0] * rates[1] < 0);  // one end attracting, the other repelling
   }
 
-  // An attitude quaternion the equations read cannot be reduced: refused, saying why.
-  void quaternionAttitudeNotCyclicIsRefused() {
+  // The rattleback spinning steadily about the vertical (a relative equilibrium: the heading
+  // turns at w3, the rest is fixed), linearised in the attitude chart with the heading
+  // dropped: its eigenvalues agree to 1e-8 with an independent linearisation, the
+  // Newton–Euler equations on (γ1, γ2, ω) by Richardson-extrapolated central differences
+  // (rattleback_linear_reference.py, h_γ = 2e-5; its two steps agree to 2e-10, the engine to
+  // 2e-11 measured). The two senses of spin are not alike: one sense grows about ten times
+  // faster than the other (Walker 1896, Bondi 1986, Garcia & Hubbard 1988).
+  void rattlebackSteadySpinAgainstNewtonEuler() {
+    using C = std::complex<double>;
+    // Per spin w3 > 0: {re, im} of the pair with the larger real part, then of the other pair
+    // (the eigenvalues at −w3 are their negatives, the system being reversible), and 0.
+    const std::map<double, std::pair<C, C>> reference = {
+        {2.0,
+         {{0.85147457308936714, 107.56031707715555}, {-0.084206127249496276, 33.879213369036066}}},
+        {5.0,
+         {{2.1206923978919576, 109.39232283791918}, {-0.2025212832922616, 34.143691665867486}}},
+        {10.0,
+         {{4.1931099545370536, 115.68990721798401}, {-0.35676772533770285, 35.094748387047893}}},
+    };
+    for (const auto& [spin, pairs] : reference) {
+      double largest[2] = {0, 0};
+      for (const double sense : {1.0, -1.0}) {
+        const Linearization lin =
+            linearizeAt("rattleback", {},
+                        {{"qw", 1.0}, {"qx", 0.0}, {"w1", 0.0}, {"w2", 0.0}, {"w3", sense * spin}});
+        QCOMPARE(lin.variables, (std::vector<std::string>{"xi1", "xi2", "w1", "w2", "w3"}));
+        QVERIFY(lin.equilibrium);
+        std::vector<C> expected = {C(0, 0)};
+        for (const C& e : {pairs.first, pairs.second}) {
+          expected.push_back(sense * e);
+          expected.push_back(sense * std::conj(e));
+        }
+        for (const C& e : expected) {
+          double nearest = 1e300;
+          for (const C& got : lin.eigenvalues) nearest = std::min(nearest, std::abs(got - e));
+          QVERIFY2(nearest < 1e-8, qPrintable(QString("w3 = %1: %2 %3i off by %4")
+                                                  .arg(sense * spin)
+                                                  .arg(e.real())
+                                                  .arg(e.imag())
+                                                  .arg(nearest)));
+        }
+        largest[sense > 0 ? 0 : 1] = lin.eigenvalues.back().real();
+      }
+      // Both senses have a growing mode; spun w3 > 0 (delta < 0) it grows ten times faster.
+      QVERIFY(largest[1] > 0);
+      QVERIFY2(largest[0] > 8 * largest[1],
+               qPrintable(QString("%1 vs %2").arg(largest[0]).arg(largest[1])));
+    }
+  }
+
+  // Chaplygin's ball spinning at w about a vertical principal axis k (chaplygin_sphere_
+  // linear_reference.py): λ = 0, ±i w (the tilt turning with the spin) and
+  // λ² = −w² (I_k − I_i)(I_k − I_j)/((I_i + m r²)(I_j + m r²)): stable about the axes of the
+  // largest and smallest moments, a real pair about the middle one.
+  void chaplyginSphereSpinAboutEachPrincipalAxis() {
+    const double I[3] = {0.003, 0.004, 0.005}, D = 1.0 * 0.1 * 0.1, w = 4, h = std::sqrt(0.5);
+    // Body axis k vertical: the attitude turning it onto the space z axis; ω = w e_k.
+    const std::map<std::string, double> attitudes[3] = {
+        {{"qw", h}, {"qx", 0.0}, {"qy", h}, {"qz", 0.0}},
+        {{"qw", h}, {"qx", h}, {"qy", 0.0}, {"qz", 0.0}},
+        {{"qw", 1.0}, {"qx", 0.0}, {"qy", 0.0}, {"qz", 0.0}}};
+    const std::vector<std::string> names[3] = {{"xi2", "xi3", "w1", "w2", "w3"},
+                                               {"xi1", "xi3", "w1", "w2", "w3"},
+                                               {"xi1", "xi2", "w1", "w2", "w3"}};
+    for (int k = 0; k < 3; ++k) {
+      const int i = (k + 1) % 3, j = (k + 2) % 3;
+      std::map<std::string, double> init = attitudes[k];
+      for (int a = 0; a < 3; ++a)
+        init[std::string("w").append(std::to_string(a + 1))] = a == k ? w : 0.0;
+      const Linearization lin = linearizeAt("chaplygin_sphere", {}, init);
+      QCOMPARE(lin.variables, names[k]);
+      QVERIFY(lin.equilibrium);
+      const double square = -w * w * (I[k] - I[i]) * (I[k] - I[j]) / ((I[i] + D) * (I[j] + D));
+      const std::complex<double> root = std::sqrt(std::complex<double>(square, 0));
+      const std::vector<std::complex<double>> expected = {0.0, {0, w}, {0, -w}, root, -root};
+      for (const auto& e : expected) {
+        double nearest = 1e300;
+        for (const auto& got : lin.eigenvalues) nearest = std::min(nearest, std::abs(got - e));
+        QVERIFY2(nearest < 1e-12,
+                 qPrintable(QString("axis %1: off by %2").arg(k + 1).arg(nearest)));
+      }
+      const bool middle = k == 1;
+      QCOMPARE(lin.eigenvalues.back().real() > 1e-6, middle);
+    }
+    // At rest the chart keeps the tilt (the probe state spins): the same variables.
+    const Linearization rest =
+        linearizeAt("chaplygin_sphere", {}, {{"w1", 0.0}, {"w2", 0.0}, {"w3", 0.0}});
+    QCOMPARE(rest.variables, (std::vector<std::string>{"xi1", "xi2", "w1", "w2", "w3"}));
+  }
+
+  // An attitude the equations do not read at all, left undeclared, is found on the Jacobian
+  // and dropped whole: the same reduction as declaring it cyclic.
+  void undeclaredFreeAttitudeIsDropped() {
     std::string text;
     for (const auto& [file, content] : bundledModelFiles())
       if (file == "rigid_body.yaml") text = content;
     QVERIFY(!text.empty());
     const size_t at = text.find("cyclic:");
     QVERIFY(at != std::string::npos);
-    text.erase(at, text.find('\n', at) - at);
-    const auto sys = model::loadModelText(text, "rigid_body.yaml");
+    const size_t lineEnd = text.find('\n', at);
+    std::string undeclared = text, partly = text;
+    undeclared.erase(at, lineEnd - at);
+    partly.replace(at, lineEnd - at, "cyclic: [qw, qx]");
+    const std::map<std::string, double> init = {{"w1", 0.3}, {"w2", 1.5}, {"w3", 0.2}};
+    const auto declared = findSystem("rigid_body");
+    const EquationsOfMotion eqDeclared(declared, DynamicsKind::Nonholonomic);
+    const Linearization expected = linearize(eqDeclared, 0.0, startOf(eqDeclared, init));
+    const auto sys = model::loadModelText(undeclared, "rigid_body.yaml");
     const EquationsOfMotion eq(sys, DynamicsKind::Nonholonomic);
+    const Linearization lin = linearize(eq, 0.0, startOf(eq, init));
+    QCOMPARE(lin.variables, (std::vector<std::string>{"w1", "w2", "w3"}));
+    QCOMPARE(lin.eigenvalues.size(), expected.eigenvalues.size());
+    for (size_t i = 0; i < lin.eigenvalues.size(); ++i)
+      QVERIFY(std::abs(lin.eigenvalues[i] - expected.eigenvalues[i]) < 1e-12);
+    // Some of a quaternion's components declared cyclic but not all: refused, saying why.
+    const auto partial = model::loadModelText(partly, "rigid_body.yaml");
+    const EquationsOfMotion eqPartial(partial, DynamicsKind::Nonholonomic);
     try {
-      linearize(eq, 0.0, startOf(eq, {}));
-      QFAIL("linearize accepted a non-cyclic quaternion");
+      linearize(eqPartial, 0.0, startOf(eqPartial, init));
+      QFAIL("linearize accepted a partly cyclic quaternion");
     } catch (const InputError& e) {
       QVERIFY(std::string(e.what()).find("quaternion") != std::string::npos);
     }
