@@ -340,7 +340,9 @@ HamiltonianEquations deriveHamiltonianSymbolic(const SystemModel& system,
     e.bracket = true;
   }
   noteOmissions(e);
-  if (const std::string capped = cappedNote(); !capped.empty()) e.notes.push_back(capped);
+  const std::string capped = cappedNote();
+  if (!capped.empty() && std::find(e.notes.begin(), e.notes.end(), capped) == e.notes.end())
+    e.notes.push_back(capped);
   return e;
 }
 
