@@ -768,22 +768,30 @@ EquationBlock distributionBlock(const HamiltonianTypesetting& ts) {
   return b.done();
 }
 
-// π_a = ⟨p, X_a⟩, p on M* as a function of (q, π), and H on M*.
+// π_a = ⟨p, X_a⟩, p on M* as a function of (q, π) (but for p_α = π_a where π_a is p_α
+// alone), and H on M*.
 EquationBlock constrainedMomentaBlock(const HamiltonianTypesetting& ts) {
   const HamiltonianEquations& e = ts.e;
   BlockBuilder b{"Constrained momenta π_a = ⟨p, X_a⟩; p and H on M* in (q, π)", {}, {}};
+  std::vector<ex> pairings;
   for (size_t a = 0; a < e.pi.size(); ++a) {
     ex pairing = 0;
     for (int g = 0; g < ts.geometry.m; ++g) pairing += e.X[a][g] * e.p[g];
+    pairings.push_back(pairing);
     b.plain.push_back(e.pi[a].get_name() + " = " + ts.pr.plain(pairing));
     b.latex.push_back(texName(e.pi[a]) + " = " + ts.pr.latex(pairing));
   }
   for (int g = 0; g < ts.geometry.m; ++g) {
-    b.plain.push_back(e.p[g].get_name() + " = " + ts.pr.plain(e.momentumOnConstraint[g]));
-    b.latex.push_back(texName(e.p[g]) + " = " + ts.pr.latex(e.momentumOnConstraint[g]));
+    const ex& p = e.momentumOnConstraint[g];
+    bool restated = false;  // p_α = π_a, which π_a = p_α says already
+    for (size_t a = 0; a < e.pi.size(); ++a)
+      restated = restated || (p.is_equal(e.pi[a]) && pairings[a].is_equal(e.p[g]));
+    if (restated) continue;
+    b.plain.push_back(e.p[g].get_name() + " = " + ts.pr.plain(p));
+    b.latex.push_back(texName(e.p[g]) + " = " + ts.pr.latex(p));
   }
-  b.plain.push_back("H = " + ts.pr.plain(e.constrainedHamiltonian));
-  b.latex.push_back("H = " + ts.pr.latex(e.constrainedHamiltonian));
+  b.plain.push_back("H(q, π) = " + ts.pr.plain(e.constrainedHamiltonian));
+  b.latex.push_back("H(q, \\pi) = " + ts.pr.latex(e.constrainedHamiltonian));
   return b.done();
 }
 
