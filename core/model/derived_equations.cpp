@@ -34,7 +34,7 @@ const char* const kControlSummary =
     "q̇ = ρ f, ξ̇ = C f ξ + ρᵀ(∂L/∂q − ξ ∂f/∂q), 0 = ∂L/∂u − ξ ∂f/∂u";
 
 const char* const kHamiltonianSummary =
-    "the Hamiltonian side (theory §8): H = p·y − L and the nonholonomic bracket of (q, π) on "
+    "the Hamiltonian side (theory §9): H = p·y − L and the nonholonomic bracket of (q, π) on "
     "the constraint, with its Jacobiator";
 
 bool tooLarge(const ex& e) { return expressionSize(e, kShowLimit) > kShowLimit; }
@@ -935,7 +935,7 @@ std::string toLatex(const DerivedEquations& equations) {
           ? "% Derived by Nonholonomic Lab: Pontryagin's equations (5.6)-(5.8) of the optimal "
             "control, H = \\xi_i f^i - L. Needs amsmath.\n"
       : equations.hamiltonian
-          ? "% Derived by Nonholonomic Lab (theory §8): H = p y - L and the nonholonomic "
+          ? "% Derived by Nonholonomic Lab (theory §9): H = p y - L and the nonholonomic "
             "bracket of (q, \\pi) on the constraint. Needs amsmath.\n"
           : "% Derived by Nonholonomic Lab (theory §2): M \\dot y - A^T \\lambda = F, "
             "A \\dot y = b. Needs amsmath.\n";

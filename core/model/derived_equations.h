@@ -43,7 +43,7 @@ DerivedEquations deriveEquations(const SystemModel& system,
                                  const std::vector<double>& parameters = {},
                                  const std::atomic<bool>* cancel = nullptr);
 
-// The Hamiltonian side of a system (theory §8): p = ∂L/∂y, H(q, p) = p·y − L, the basis X_a
+// The Hamiltonian side of a system (theory §9): p = ∂L/∂y, H(q, p) = p·y − L, the basis X_a
 // of the constraint distribution and the constrained momenta π_a = ⟨p, X_a⟩, the
 // nonholonomic bracket of (q, π) and its nonzero Jacobiator entries. A control model has no
 // Lagrangian to transform: InputError. `parameters` and `cancel` as for deriveEquations.

@@ -243,8 +243,7 @@ std::vector<ex> algebroidBracket(const HamiltonianEquations& e, const std::vecto
   for (int g = 0; g < m; ++g)
     for (int i = 0; i < n; ++i)
       out[g] += anchorA[i] * e.X[b][g].diff(s.q[i]) - anchorB[i] * e.X[a][g].diff(s.q[i]);
-  for (const StructureCoefficient& c : s.structure)
-    out[c.c] += c.value * e.X[a][c.a] * e.X[b][c.b];
+  for (const StructureCoefficient& c : s.structure) out[c.c] += c.value * e.X[a][c.a] * e.X[b][c.b];
   return out;
 }
 
@@ -290,8 +289,8 @@ void formJacobiator(HamiltonianEquations& e) {
   for (int i = 0; i < N; ++i)
     for (int j = i + 1; j < N; ++j)
       for (int l = j + 1; l < N; ++l) {
-        const ex sum = bracketOfEntry(e, i, j, l) + bracketOfEntry(e, j, l, i) +
-                       bracketOfEntry(e, l, i, j);
+        const ex sum =
+            bracketOfEntry(e, i, j, l) + bracketOfEntry(e, j, l, i) + bracketOfEntry(e, l, i, j);
         const ex value = simplified(sum, e.order);
         if (!value.is_zero()) e.jacobiator.push_back({i, j, l, value});
       }
@@ -303,8 +302,7 @@ void noteOmissions(HamiltonianEquations& e) {
   bool forced = s.forcesOmitted;
   for (const ex& f : s.forces) forced = forced || !f.is_zero();
   if (forced)
-    e.notes.push_back(
-        "the force Q is neither in H nor in the bracket: it adds to ṗ beside {p, H}");
+    e.notes.push_back("the force Q is neither in H nor in the bracket: it adds to ṗ beside {p, H}");
   bool affine = false;
   for (const ex& y0 : e.particular) affine = affine || !y0.is_zero();
   if (e.bracket && affine)

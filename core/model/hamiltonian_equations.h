@@ -1,4 +1,4 @@
-// The Hamiltonian side of a system (theory §8) as GiNaC expressions: the Legendre transform
+// The Hamiltonian side of a system (theory §9) as GiNaC expressions: the Legendre transform
 // and the nonholonomic (almost-Poisson) bracket on the constraint.
 //
 //   p = ∂L/∂y = M y + p0,  y = M⁻¹(p − p0),  H(t, q, p) = p·y − L  (L quadratic in y);
@@ -36,12 +36,12 @@ struct JacobiatorEntry {
 struct HamiltonianEquations {
   SymbolicEquations lagrangian;  // the system's derivation: t, q, y, ρ, C, L, Φ, M, A
   std::vector<GiNaC::symbol> p;  // m momenta p_<velocity>
-  GiNaC::lst order;              // π, p, then q: the variables simplified expressions are collected by
+  GiNaC::lst order;  // π, p, then q: the variables simplified expressions are collected by
 
   // The Legendre transform, when L is quadratic in y with an invertible M.
   bool legendre = false;
-  std::string noLegendreBecause;  // when !legendre
-  std::vector<GiNaC::ex> momentum;          // m: p = ∂L/∂y in (t, q, y)
+  std::string noLegendreBecause;             // when !legendre
+  std::vector<GiNaC::ex> momentum;           // m: p = ∂L/∂y in (t, q, y)
   std::vector<GiNaC::ex> velocityOfMomenta;  // m: y = M⁻¹(p − p0)
   GiNaC::ex hamiltonian;                     // H(t, q, p)
 

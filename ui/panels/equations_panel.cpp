@@ -63,6 +63,17 @@ Lines splitLines(const std::string& latex) {
   return out;
 }
 
+// A tool button of the header, named `name` (tests find it by that).
+QToolButton* headerButton(const char* name, const QString& text, const QString& toolTip,
+                          bool checkable) {
+  auto* button = new QToolButton;
+  button->setObjectName(name);
+  button->setText(text);
+  button->setToolTip(toolTip);
+  button->setCheckable(checkable);
+  return button;
+}
+
 }  // namespace
 
 EquationsPanel::EquationsPanel(QWidget* parent) : QWidget(parent) {
@@ -74,22 +85,15 @@ EquationsPanel::EquationsPanel(QWidget* parent) : QWidget(parent) {
   titleFont.setPointSizeF(titleFont.pointSizeF() * 1.15);
   title_->setFont(titleFont);
   title_->setWordWrap(true);
-  copyAll_ = new QToolButton;
-  copyAll_->setObjectName("copyAllLatex");
-  copyAll_->setText(tr("Copy all as LaTeX"));
-  copyAll_->setToolTip(tr("Copies every block as LaTeX (amsmath) to the clipboard"));
-  plainToggle_ = new QToolButton;
-  plainToggle_->setObjectName("plainText");
-  plainToggle_->setText(tr("Plain text"));
-  plainToggle_->setCheckable(true);
-  plainToggle_->setToolTip(tr("Shows the equations as plain text, to select and copy"));
-  hamiltonianToggle_ = new QToolButton;
-  hamiltonianToggle_->setObjectName("hamiltonianSide");
-  hamiltonianToggle_->setText(tr("Hamiltonian side"));
-  hamiltonianToggle_->setCheckable(true);
-  hamiltonianToggle_->setToolTip(
+  copyAll_ = headerButton("copyAllLatex", tr("Copy all as LaTeX"),
+                          tr("Copies every block as LaTeX (amsmath) to the clipboard"), false);
+  plainToggle_ = headerButton("plainText", tr("Plain text"),
+                              tr("Shows the equations as plain text, to select and copy"), true);
+  hamiltonianToggle_ = headerButton(
+      "hamiltonianSide", tr("Hamiltonian side"),
       tr("Shows H = p·y − L and the nonholonomic bracket of (q, π) on the constraint with its "
-         "Jacobiator, instead of the equations of motion"));
+         "Jacobiator, instead of the equations of motion"),
+      true);
   header->addWidget(title_, 1);
   header->addWidget(hamiltonianToggle_);
   header->addWidget(copyAll_);
@@ -288,10 +292,9 @@ void EquationsPanel::derive() {
     auto r = std::make_shared<Derived>();
     r->title = QString::fromStdString(system->info().title);
     try {
-      r->equations =
-          hamiltonian
-              ? nh::model::deriveHamiltonianEquations(*system, parameters, cancel.get())
-              : nh::model::deriveEquations(*system, parameters, cancel.get());
+      r->equations = hamiltonian
+                         ? nh::model::deriveHamiltonianEquations(*system, parameters, cancel.get())
+                         : nh::model::deriveEquations(*system, parameters, cancel.get());
     } catch (const nh::model::DerivationCancelled&) {
       r->cancelled = true;
     } catch (const std::exception& e) {

@@ -342,7 +342,8 @@ class CliTest : public QObject {
     for (const char* line :
          {"the Hamiltonian side", "H = p_v^2/(2*m)", "{x, π_v} = cos(theta)",
           "{π_v, π_omega} = m*a*π_omega/(m*a^2 + I)", "J(theta, π_v, π_omega) = -m*a/(m*a^2 + I)"})
-      QVERIFY2(text.out.contains(QString::fromUtf8(line)), qPrintable(text.out + "\nlacks " + line));
+      QVERIFY2(text.out.contains(QString::fromUtf8(line)),
+               qPrintable(text.out + "\nlacks " + line));
     const Result poisson = nhsim({"equations", "rigid_body", "--hamiltonian"});
     QCOMPARE(poisson.code, 0);
     QVERIFY2(poisson.out.contains("{p_w1, p_w2} = -p_w3") &&
