@@ -23,6 +23,7 @@
 #include "core/nh/read_file.h"
 #include "core/nh/version.h"
 #include "resources/app_resources.h"
+#include "ui/panels/equations_panel.h"
 #include "ui/scene/scene_view.h"
 #include "ui/scene/vtk_view_widget.h"
 #include "ui/sim/simulation_controller.h"
@@ -89,8 +90,8 @@ struct Options {
   QCommandLineOption set{"set", "Set a parameter NAME=VALUE.", "assignment"};
   QCommandLineOption show{
       "show",
-      "Comma list of extras to show: angular,follow,table-frame,edit,equations,plan (the Plan "
-      "dialog, solving its defaults).",
+      "Comma list of extras to show: angular,follow,table-frame,edit,equations,hamiltonian (the "
+      "Equations dock on its Hamiltonian side),plan (the Plan dialog, solving its defaults).",
       "list"};
   QCommandLineOption edit{
       "edit", "Open the model editor on the system's model file (a copy for a built-in system)."};
@@ -207,7 +208,8 @@ void showExtras(nhui::MainWindow& window, const Options& o, const QStringList& e
     window.sceneView()->setOptions(options);
   }
   if (extras.contains("follow")) window.sceneView()->setFollow(true);
-  if (extras.contains("equations")) window.showEquations();
+  if (extras.contains("hamiltonian")) window.equationsPanel()->setHamiltonian(true);
+  if (extras.contains("equations") || extras.contains("hamiltonian")) window.showEquations();
   if (extras.contains("plan")) {
     nhui::PlanDialog* dialog = window.showPlanDialog();
     // A scenario's plan being solved shows in the dialog when done.

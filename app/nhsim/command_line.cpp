@@ -51,7 +51,7 @@ const char* kRunHelp =
     "'# partial: interrupted at t = T …' and exit 130, 143 or 129.\n";
 
 const char* kEquationsUsage =
-    "       nhsim equations SYSTEM|MODEL.yaml [--latex] [--set NAME=VALUE]...\n";
+    "       nhsim equations SYSTEM|MODEL.yaml [--latex] [--hamiltonian] [--set NAME=VALUE]...\n";
 
 const char* kLinearizeUsage =
     "       nhsim linearize SYSTEM|MODEL.yaml|SCENARIO.json [--set NAME=VALUE]...\n"
@@ -270,6 +270,9 @@ void declare(OptionAdder& add, ExportOptions& o) {
 void declare(OptionAdder& add, EquationsOptions& o) {
   add.target(o.target, "SYSTEM|MODEL.yaml", "a system name or a model file");
   add.flag("--latex", o.latex, "print LaTeX instead of plain text");
+  add.flag("--hamiltonian", o.hamiltonian,
+           "the Hamiltonian side: H = p·y − L, the nonholonomic bracket of (q, π) on the "
+           "constraint and its Jacobiator (not for a control model)");
   add.repeated("--set", o.set, "NAME=VALUE", "set a parameter of a built-in system (repeatable)");
 }
 
@@ -634,7 +637,11 @@ void check(ListOptions&) {}
 void check(InfoOptions& o) { findNamedSystem(o.target); }
 
 void check(EquationsOptions& o) {
-  findNamedSystem(o.target);
+  const auto system = findNamedSystem(o.target);
+  if (o.hamiltonian && system->info().isControlModel())
+    throw UsageError("--hamiltonian: " + quote(o.target) +
+                     " is a control model, whose equations (Pontryagin's) already carry a "
+                     "Hamiltonian; --hamiltonian takes a Lagrangian system");
   for (const auto& text : o.set) parseAssignment(text, "--set");
 }
 

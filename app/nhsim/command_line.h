@@ -124,6 +124,7 @@ struct EquationsOptions {
   std::string target;
   std::vector<std::string> set;
   bool latex = false;
+  bool hamiltonian = false;  // H and the nonholonomic bracket instead of M ẏ − Aᵀλ = F
 };
 
 struct LinearizeOptions {

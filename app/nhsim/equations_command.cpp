@@ -28,7 +28,9 @@ int equationsCommand(const EquationsOptions& line) {
   }
   if (model::asFormula(*system) && !overrides.empty())
     throw UsageError("--set: a model file's parameters stay symbols in its equations");
-  const model::DerivedEquations equations = model::deriveEquations(*system, parameters);
+  const model::DerivedEquations equations =
+      line.hamiltonian ? model::deriveHamiltonianEquations(*system, parameters)
+                       : model::deriveEquations(*system, parameters);
   std::string text;
   if (latex) {
     text = "% " + system->name() + ": " + system->info().title + "\n" + model::toLatex(equations);

@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "core/model/control_equations.h"
+#include "core/model/hamiltonian_equations.h"
 #include "core/model/symbolic_equations.h"
 #include "core/model/symbolic_model.h"
 
@@ -31,6 +32,10 @@ const char* const kLagrangianSummary = "the equations M ẏ − Aᵀλ = F, A �
 const char* const kControlSummary =
     "Pontryagin's equations (5.6)–(5.8) of the optimal control (theory §8): H = ξ·f − L, "
     "q̇ = ρ f, ξ̇ = C f ξ + ρᵀ(∂L/∂q − ξ ∂f/∂q), 0 = ∂L/∂u − ξ ∂f/∂u";
+
+const char* const kHamiltonianSummary =
+    "the Hamiltonian side (theory §9): H = p·y − L and the nonholonomic bracket of (q, π) on "
+    "the constraint, with its Jacobiator";
 
 bool tooLarge(const ex& e) { return expressionSize(e, kShowLimit) > kShowLimit; }
 
@@ -715,6 +720,151 @@ DerivedEquations typesetControl(const ControlEquations& e) {
   return out;
 }
 
+// ---- The Hamiltonian side: H and the nonholonomic bracket (hamiltonian_equations.h) ----
+
+// The context of the Hamiltonian blocks: the system's geometry's and the transform's own.
+struct HamiltonianTypesetting {
+  const HamiltonianEquations& e;
+  const Printer& pr;
+  Typesetting geometry;
+};
+
+// The plain and LaTeX names of the coordinate z^I of M* (q, then π).
+std::string coordinatePlain(const HamiltonianEquations& e, int I) { return e.z[I].get_name(); }
+std::string coordinateLatex(const HamiltonianEquations& e, int I) { return texName(e.z[I]); }
+
+EquationBlock legendreBlock(const HamiltonianTypesetting& ts) {
+  const HamiltonianEquations& e = ts.e;
+  BlockBuilder b{"Legendre transform p = ∂L/∂y", {}, {}};
+  for (int a = 0; a < ts.geometry.m; ++a) {
+    b.plain.push_back(e.p[a].get_name() + " = " + ts.pr.plain(e.momentum[a]));
+    b.latex.push_back(texName(e.p[a]) + " = " + ts.pr.latex(e.momentum[a]));
+  }
+  return b.done();
+}
+
+EquationBlock hamiltonianFunctionBlock(const HamiltonianTypesetting& ts) {
+  BlockBuilder b{"Hamiltonian H = p·y − L, y = M⁻¹(p − p0)", {}, {}};
+  b.plain.push_back("H = " + ts.pr.plain(ts.e.hamiltonian));
+  b.latex.push_back("H = " + ts.pr.latex(ts.e.hamiltonian));
+  return b.done();
+}
+
+// X_a = Σ X_a^α e_α for every independent velocity, and y0 where it is not 0.
+EquationBlock distributionBlock(const HamiltonianTypesetting& ts) {
+  const HamiltonianEquations& e = ts.e;
+  BlockBuilder b{"Constraint distribution D = ker A: basis X_a, and y = X v + y0", {}, {}};
+  for (size_t a = 0; a < e.independent.size(); ++a) {
+    const int v = e.independent[a];
+    const auto [plainSum, latexSum] = bracketSum(ts.geometry, e.X[a]);
+    b.plain.push_back("X_" + ts.geometry.velocityNames[v] + " = " + plainSum);
+    b.latex.push_back("X_{" + texName(e.lagrangian.y[v]) + "} = " + latexSum);
+  }
+  const auto [plainSum, latexSum] = bracketSum(ts.geometry, e.particular);
+  if (!plainSum.empty()) {
+    b.plain.push_back("y0 = " + plainSum);
+    b.latex.push_back("y_{0} = " + latexSum);
+  }
+  return b.done();
+}
+
+// π_a = ⟨p, X_a⟩, p on M* as a function of (q, π) (but for p_α = π_a where π_a is p_α
+// alone), and H on M*.
+EquationBlock constrainedMomentaBlock(const HamiltonianTypesetting& ts) {
+  const HamiltonianEquations& e = ts.e;
+  BlockBuilder b{"Constrained momenta π_a = ⟨p, X_a⟩; p and H on M* in (q, π)", {}, {}};
+  std::vector<ex> pairings;
+  for (size_t a = 0; a < e.pi.size(); ++a) {
+    ex pairing = 0;
+    for (int g = 0; g < ts.geometry.m; ++g) pairing += e.X[a][g] * e.p[g];
+    pairings.push_back(pairing);
+    b.plain.push_back(e.pi[a].get_name() + " = " + ts.pr.plain(pairing));
+    b.latex.push_back(texName(e.pi[a]) + " = " + ts.pr.latex(pairing));
+  }
+  for (int g = 0; g < ts.geometry.m; ++g) {
+    const ex& p = e.momentumOnConstraint[g];
+    bool restated = false;  // p_α = π_a, which π_a = p_α says already
+    for (size_t a = 0; a < e.pi.size(); ++a)
+      restated = restated || (p.is_equal(e.pi[a]) && pairings[a].is_equal(e.p[g]));
+    if (restated) continue;
+    b.plain.push_back(e.p[g].get_name() + " = " + ts.pr.plain(p));
+    b.latex.push_back(texName(e.p[g]) + " = " + ts.pr.latex(p));
+  }
+  b.plain.push_back("H(q, π) = " + ts.pr.plain(e.constrainedHamiltonian));
+  b.latex.push_back("H(q, \\pi) = " + ts.pr.latex(e.constrainedHamiltonian));
+  return b.done();
+}
+
+// The nonzero {z^I, z^J}, I < J.
+EquationBlock bracketBlock(const HamiltonianTypesetting& ts) {
+  const HamiltonianEquations& e = ts.e;
+  BlockBuilder b{e.constrained ? "Nonholonomic bracket of (q, π): {q, π_a} = ρ X_a, "
+                                 "{π_a, π_b} = −⟨p, [X_a, X_b]⟩"
+                               : "Linear Poisson bracket of (q, p): {q, p_α} = ρ e_α, "
+                                 "{p_α, p_β} = −C^γ_αβ p_γ",
+                 {},
+                 {}};
+  const int N = static_cast<int>(e.z.size());
+  for (int I = 0; I < N; ++I)
+    for (int J = I + 1; J < N; ++J) {
+      if (e.Lambda(I, J).is_zero()) continue;
+      b.plain.push_back("{" + coordinatePlain(e, I) + ", " + coordinatePlain(e, J) +
+                        "} = " + ts.pr.plain(e.Lambda(I, J)));
+      b.latex.push_back("\\{" + coordinateLatex(e, I) + ", " + coordinateLatex(e, J) +
+                        "\\} = " + ts.pr.latex(e.Lambda(I, J)));
+    }
+  if (b.plain.empty()) {
+    b.plain.push_back("all brackets of the coordinates are 0");
+    b.latex.push_back("\\mbox{all brackets of the coordinates are 0}");
+  }
+  return b.done();
+}
+
+EquationBlock jacobiatorBlock(const HamiltonianTypesetting& ts) {
+  const HamiltonianEquations& e = ts.e;
+  BlockBuilder b{"Jacobiator J(f, g, h) = {{f, g}, h} + {{g, h}, f} + {{h, f}, g}", {}, {}};
+  for (const JacobiatorEntry& j : e.jacobiator) {
+    b.plain.push_back("J(" + coordinatePlain(e, j.i) + ", " + coordinatePlain(e, j.j) + ", " +
+                      coordinatePlain(e, j.l) + ") = " + ts.pr.plain(j.value));
+    b.latex.push_back("J(" + coordinateLatex(e, j.i) + ", " + coordinateLatex(e, j.j) + ", " +
+                      coordinateLatex(e, j.l) + ") = " + ts.pr.latex(j.value));
+  }
+  if (e.jacobiator.empty()) {
+    b.plain.push_back("Jacobiator: 0 (the bracket is Poisson)");
+    b.latex.push_back("J = 0 \\quad \\mbox{(the bracket is Poisson)}");
+  }
+  return b.done();
+}
+
+DerivedEquations typesetHamiltonian(const HamiltonianEquations& e) {
+  DerivedEquations out;
+  out.hamiltonian = true;
+  out.summary = kHamiltonianSummary;
+  out.notes = e.notes;
+  if (!e.derived) return out;
+  const SymbolicEquations& s = e.lagrangian;
+  const Printer pr(s, e.pi, e.p);
+  const HamiltonianTypesetting ts{
+      e, pr, {s, pr, names(s.y), static_cast<int>(s.q.size()), static_cast<int>(s.y.size()), 0}};
+  if (!e.legendre) {
+    out.notes.push_back("H not shown: " + e.noLegendreBecause);
+    return out;
+  }
+  out.blocks.push_back(legendreBlock(ts));
+  out.blocks.push_back(hamiltonianFunctionBlock(ts));
+  if (!e.bracket) {
+    out.notes.push_back("bracket not shown: " + e.noBracketBecause);
+    return out;
+  }
+  if (e.constrained) {
+    out.blocks.push_back(distributionBlock(ts));
+    out.blocks.push_back(constrainedMomentaBlock(ts));
+  }
+  out.blocks.push_back(bracketBlock(ts));
+  out.blocks.push_back(jacobiatorBlock(ts));
+  return out;
+}
+
 }  // namespace
 
 DerivedEquations deriveEquations(const SystemModel& system, const std::vector<double>& parameters,
@@ -752,6 +902,18 @@ DerivedEquations deriveEquations(const SystemModel& system, const std::vector<do
   return out;
 }
 
+DerivedEquations deriveHamiltonianEquations(const SystemModel& system,
+                                            const std::vector<double>& parameters,
+                                            const std::atomic<bool>* cancel) {
+  if (system.info().isControlModel())
+    throw InputError("system '" + system.name() +
+                     "' is a control model: it has no Lagrangian to take to the Hamiltonian side "
+                     "(its equations are Pontryagin's, which already carry a Hamiltonian)");
+  std::lock_guard lock(ginacMutex());
+  const CancelDerivationsWhen cancelled(cancel);
+  return typesetHamiltonian(deriveHamiltonianSymbolic(system, parameters));
+}
+
 std::string toPlainText(const DerivedEquations& equations) {
   std::string out;
   for (const EquationBlock& block : equations.blocks) {
@@ -772,6 +934,9 @@ std::string toLatex(const DerivedEquations& equations) {
       equations.optimalControl
           ? "% Derived by Nonholonomic Lab: Pontryagin's equations (5.6)-(5.8) of the optimal "
             "control, H = \\xi_i f^i - L. Needs amsmath.\n"
+      : equations.hamiltonian
+          ? "% Derived by Nonholonomic Lab (theory §9): H = p y - L and the nonholonomic "
+            "bracket of (q, \\pi) on the constraint. Needs amsmath.\n"
           : "% Derived by Nonholonomic Lab (theory §2): M \\dot y - A^T \\lambda = F, "
             "A \\dot y = b. Needs amsmath.\n";
   for (const EquationBlock& block : equations.blocks) {

@@ -25,6 +25,9 @@ struct DerivedEquations {
   // A control model's: Pontryagin's equations (control_equations.h) rather than
   // M ẏ − Aᵀλ = F, A ẏ = b.
   bool optimalControl = false;
+  // The Hamiltonian side (hamiltonian_equations.h): H, the nonholonomic bracket and its
+  // Jacobiator rather than M ẏ − Aᵀλ = F, A ẏ = b.
+  bool hamiltonian = false;
   std::string summary;  // which equations these are, in words, e.g. for a header
 };
 
@@ -39,6 +42,14 @@ struct DerivedEquations {
 DerivedEquations deriveEquations(const SystemModel& system,
                                  const std::vector<double>& parameters = {},
                                  const std::atomic<bool>* cancel = nullptr);
+
+// The Hamiltonian side of a system (theory §9): p = ∂L/∂y, H(q, p) = p·y − L, the basis X_a
+// of the constraint distribution and the constrained momenta π_a = ⟨p, X_a⟩, the
+// nonholonomic bracket of (q, π) and its nonzero Jacobiator entries. A control model has no
+// Lagrangian to transform: InputError. `parameters` and `cancel` as for deriveEquations.
+DerivedEquations deriveHamiltonianEquations(const SystemModel& system,
+                                            const std::vector<double>& parameters = {},
+                                            const std::atomic<bool>* cancel = nullptr);
 
 class DerivationCancelled : public Error {
  public:

@@ -63,6 +63,17 @@ Lines splitLines(const std::string& latex) {
   return out;
 }
 
+// A tool button of the header, named `name` (tests find it by that).
+QToolButton* headerButton(const char* name, const QString& text, const QString& toolTip,
+                          bool checkable) {
+  auto* button = new QToolButton;
+  button->setObjectName(name);
+  button->setText(text);
+  button->setToolTip(toolTip);
+  button->setCheckable(checkable);
+  return button;
+}
+
 }  // namespace
 
 EquationsPanel::EquationsPanel(QWidget* parent) : QWidget(parent) {
@@ -74,16 +85,17 @@ EquationsPanel::EquationsPanel(QWidget* parent) : QWidget(parent) {
   titleFont.setPointSizeF(titleFont.pointSizeF() * 1.15);
   title_->setFont(titleFont);
   title_->setWordWrap(true);
-  copyAll_ = new QToolButton;
-  copyAll_->setObjectName("copyAllLatex");
-  copyAll_->setText(tr("Copy all as LaTeX"));
-  copyAll_->setToolTip(tr("Copies every block as LaTeX (amsmath) to the clipboard"));
-  plainToggle_ = new QToolButton;
-  plainToggle_->setObjectName("plainText");
-  plainToggle_->setText(tr("Plain text"));
-  plainToggle_->setCheckable(true);
-  plainToggle_->setToolTip(tr("Shows the equations as plain text, to select and copy"));
+  copyAll_ = headerButton("copyAllLatex", tr("Copy all as LaTeX"),
+                          tr("Copies every block as LaTeX (amsmath) to the clipboard"), false);
+  plainToggle_ = headerButton("plainText", tr("Plain text"),
+                              tr("Shows the equations as plain text, to select and copy"), true);
+  hamiltonianToggle_ = headerButton(
+      "hamiltonianSide", tr("Hamiltonian side"),
+      tr("Shows H = p·y − L and the nonholonomic bracket of (q, π) on the constraint with its "
+         "Jacobiator, instead of the equations of motion"),
+      true);
   header->addWidget(title_, 1);
+  header->addWidget(hamiltonianToggle_);
   header->addWidget(copyAll_);
   header->addWidget(plainToggle_);
   layout->addLayout(header);
@@ -125,8 +137,16 @@ EquationsPanel::EquationsPanel(QWidget* parent) : QWidget(parent) {
   connect(copyAll_, &QToolButton::clicked, this,
           [this] { QGuiApplication::clipboard()->setText(allLatex()); });
   connect(plainToggle_, &QToolButton::toggled, this, &EquationsPanel::setPlain);
+  connect(hamiltonianToggle_, &QToolButton::toggled, this, [this] {
+    stale_ = true;
+    derive();
+  });
   rebuild();
 }
+
+void EquationsPanel::setHamiltonian(bool on) { hamiltonianToggle_->setChecked(on); }
+
+bool EquationsPanel::hamiltonian() const { return hamiltonianToggle_->isChecked(); }
 
 void EquationsPanel::setTitle(const QString& title) { title_->setText(title); }
 
@@ -235,6 +255,7 @@ void EquationsPanel::showSystem(std::shared_ptr<const nh::SystemModel> system,
                                 std::vector<double> parameters) {
   system_ = std::move(system);
   parameters_ = std::move(parameters);
+  hamiltonianToggle_->setEnabled(system_ && !system_->info().isControlModel());
   stale_ = true;
   derive();
 }
@@ -265,11 +286,15 @@ void EquationsPanel::derive() {
   }
   stale_ = false;
   cancel_ = std::make_shared<std::atomic<bool>>(false);
-  job_->setFuture(QtConcurrent::run([system = system_, parameters = parameters_, cancel = cancel_] {
+  const bool hamiltonian = hamiltonianToggle_->isChecked() && !system_->info().isControlModel();
+  job_->setFuture(QtConcurrent::run([system = system_, parameters = parameters_, cancel = cancel_,
+                                     hamiltonian] {
     auto r = std::make_shared<Derived>();
     r->title = QString::fromStdString(system->info().title);
     try {
-      r->equations = nh::model::deriveEquations(*system, parameters, cancel.get());
+      r->equations = hamiltonian
+                         ? nh::model::deriveHamiltonianEquations(*system, parameters, cancel.get())
+                         : nh::model::deriveEquations(*system, parameters, cancel.get());
     } catch (const nh::model::DerivationCancelled&) {
       r->cancelled = true;
     } catch (const std::exception& e) {

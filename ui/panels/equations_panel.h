@@ -1,7 +1,8 @@
 // The Equations dock: the derived equations of the current system (mass matrix, right-hand
 // side, constraints, explicit equations …), each block typeset by MathView with its title and
-// a button that copies its LaTeX, notes on how they were derived, "Copy all as LaTeX", and a
-// plain-text view.
+// a button that copies its LaTeX, notes on how they were derived, "Copy all as LaTeX", a
+// plain-text view, and a "Hamiltonian side" toggle that shows H and the nonholonomic bracket
+// instead (derived_equations.h, deriveHamiltonianEquations).
 #pragma once
 
 #include <QFutureWatcher>
@@ -40,6 +41,12 @@ class EquationsPanel : public QWidget {
   void pauseDerivation();
   bool deriving() const;
 
+  // The Hamiltonian side (H = p·y − L, the nonholonomic bracket of (q, π) and its Jacobiator)
+  // rather than the equations of motion; derived anew when it changes. A control model keeps
+  // its Pontryagin equations (the toggle is disabled for it).
+  void setHamiltonian(bool on);
+  bool hamiltonian() const;
+
   void setTitle(const QString& title);  // e.g. the system's name
   // Shows the blocks and notes; clears any message.
   void setEquations(const nh::model::DerivedEquations& equations);
@@ -74,6 +81,7 @@ class EquationsPanel : public QWidget {
   QLabel* messageLabel_ = nullptr;
   QToolButton* copyAll_ = nullptr;
   QToolButton* plainToggle_ = nullptr;
+  QToolButton* hamiltonianToggle_ = nullptr;
   QStackedWidget* stack_ = nullptr;
   QWidget* blocks_ = nullptr;
   QVBoxLayout* blocksLayout_ = nullptr;

@@ -358,6 +358,31 @@ class CliTest : public QObject {
                 "must be finite for the symbolic derivations)");
   }
 
+  // nhsim equations --hamiltonian: H and the nonholonomic bracket of (q, π) with its
+  // Jacobiator, as text or LaTeX; a control model (whose equations already carry a
+  // Hamiltonian) is refused with exit 2.
+  void equationsHamiltonian() {
+    const Result text = nhsim({"equations", "chaplygin_sleigh", "--hamiltonian"});
+    QCOMPARE(text.code, 0);
+    for (const char* line :
+         {"the Hamiltonian side", "H = p_v^2/(2*m)", "{x, π_v} = cos(theta)",
+          "{π_v, π_omega} = m*a*π_omega/(m*a^2 + I)", "J(theta, π_v, π_omega) = -m*a/(m*a^2 + I)"})
+      QVERIFY2(text.out.contains(QString::fromUtf8(line)),
+               qPrintable(text.out + "\nlacks " + line));
+    const Result poisson = nhsim({"equations", "rigid_body", "--hamiltonian"});
+    QCOMPARE(poisson.code, 0);
+    QVERIFY2(poisson.out.contains("{p_w1, p_w2} = -p_w3") &&
+                 poisson.out.contains("Jacobiator: 0 (the bracket is Poisson)"),
+             qPrintable(poisson.out));
+    const Result latex = nhsim({"equations", "nh_particle", "--hamiltonian", "--latex"});
+    QCOMPARE(latex.code, 0);
+    QVERIFY2(latex.out.contains("\\{z, \\pi_{\\mathrm{vx}}\\} = y") &&
+                 latex.out.contains("\\begin{gather*}"),
+             qPrintable(latex.out));
+    expectError({"equations", "brockett_integrator", "--hamiltonian"}, 2,
+                "--hamiltonian: 'brockett_integrator' is a control model");
+  }
+
   void version() {
     const Result r = nhsim({"--version"});
     QCOMPARE(r.code, 0);

@@ -127,6 +127,9 @@ class CommandLineTest : public QObject {
     QVERIFY(std::get<InfoOptions>(parseArguments({"info", "nh_particle", "--json"})).json);
     QVERIFY(
         std::get<EquationsOptions>(parseArguments({"equations", "nh_particle", "--latex"})).latex);
+    QVERIFY(
+        std::get<EquationsOptions>(parseArguments({"equations", "nh_particle", "--hamiltonian"}))
+            .hamiltonian);
     QVERIFY(std::holds_alternative<VersionRequest>(parseArguments({"--version"})));
     QVERIFY(std::holds_alternative<HelpRequest>(parseArguments({"run", "--help"})));
   }

@@ -1,6 +1,7 @@
 // The Equations dock: one typeset view and one copy button per block, all blocks as a LaTeX
 // document fragment, a plain-text view, notes, and a message that replaces the equations; a
-// control model's are Pontryagin's equations.
+// control model's are Pontryagin's equations; the Hamiltonian side shows H and the
+// nonholonomic bracket.
 #include "ui/panels/equations_panel.h"
 
 #include <QClipboard>
@@ -11,6 +12,7 @@
 #include <QToolButton>
 #include <QtTest>
 
+#include "core/model/catalogue.h"
 #include "core/model/model_file.h"
 #include "ui/panels/math_view.h"
 
@@ -117,6 +119,31 @@ class EquationsPanelTest : public QObject {
     QVERIFY2(!plain.contains("Mass matrix"), qPrintable(plain));
     QVERIFY(panel.allLatex().contains("\\dot{\\xi}_{\\mathrm{vx}} = -\\xi_{\\mathrm{vz}}"));
     for (const nhui::MathView* view : panel.mathViews()) QVERIFY(!view->layoutInfo().elided);
+  }
+
+  // The "Hamiltonian side" toggle derives H and the bracket of (q, π) for the shown system,
+  // typeset; off again, the equations of motion return. Disabled for a control model.
+  void hamiltonianSideShowsTheBracket() {
+    EquationsPanel panel;
+    panel.resize(900, 700);
+    panel.show();
+    panel.showSystem(nh::findSystem("chaplygin_sleigh"), {});
+    QTRY_VERIFY_WITH_TIMEOUT(!panel.mathViews().empty(), 30000);
+    QVERIFY(panel.plainText().contains("Mass matrix"));
+    auto* toggle = panel.findChild<QToolButton*>("hamiltonianSide");
+    QVERIFY(toggle && toggle->isEnabled());
+    toggle->click();
+    QVERIFY(panel.hamiltonian());
+    QTRY_VERIFY_WITH_TIMEOUT(panel.plainText().contains("Nonholonomic bracket"), 30000);
+    const QString plain = panel.plainText();
+    QVERIFY2(plain.contains(QString::fromUtf8("{x, π_v} = cos(theta)")), qPrintable(plain));
+    QVERIFY2(plain.contains(QString::fromUtf8("J(theta, π_v, π_omega)")), qPrintable(plain));
+    QVERIFY(panel.allLatex().contains("\\{x, \\pi_{v}\\} = \\cos(\\theta)"));
+    for (const nhui::MathView* view : panel.mathViews()) QVERIFY(!view->layoutInfo().elided);
+    panel.setHamiltonian(false);
+    QTRY_VERIFY_WITH_TIMEOUT(panel.plainText().contains("Mass matrix"), 30000);
+    panel.showSystem(nh::model::loadModelText(kBrockett, "brockett.yaml"), {});
+    QVERIFY(!toggle->isEnabled());
   }
 
   void messageReplacesTheEquations() {
