@@ -6,6 +6,8 @@
 #include <QTextBrowser>
 #include <QVBoxLayout>
 
+#include "core/model/structure_kind.h"
+
 namespace nhui {
 
 QString systemHtml(const nh::SystemModel& system) {
@@ -25,6 +27,9 @@ QString systemHtml(const nh::SystemModel& system) {
   html += QStringLiteral("<p>Constraints: %1 nonholonomic, %2 holonomic.</p>")
               .arg(system.k())
               .arg(system.h());
+  // The kind of algebroid the bracket makes (skew? Jacobi?), as `nhsim info` says it.
+  html += QStringLiteral("<p>Structure: %1.</p>")
+              .arg(esc(nh::model::describe(nh::model::classifyStructure(system))));
   return html;
 }
 
