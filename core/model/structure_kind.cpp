@@ -209,6 +209,7 @@ StructureClassification classifyStructure(const SystemModel& system,
   try {
     const FormulaSystem* formula = asFormula(system);
     Geometry g = formula ? formulaGeometry(*formula, p) : recordedGeometry(system, p);
+    g.velocities = system.info().velocities;
     addScales(g);
     return classify(g);
   } catch (const TapeError& e) {
