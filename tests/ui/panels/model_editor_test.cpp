@@ -450,6 +450,15 @@ class ModelEditorTest : public QObject {
     QCOMPARE(chooser.chosenSystem(), QString("my_system"));
   }
 
+  // The chooser's page of a system says which kind of algebroid its structure makes, as
+  // `nhsim info` does.
+  void chooserShowsTheKindOfAlgebroid() {
+    const QString lie = nhui::systemHtml(*nh::findSystem("rigid_body"));
+    QVERIFY2(lie.contains("<p>Structure: Lie algebroid.</p>"), qPrintable(lie));
+    const QString general = nhui::systemHtml(*nh::findSystem("graded_index_ray"));
+    QVERIFY2(general.contains("Structure: general algebroid"), qPrintable(general));
+  }
+
   void closingWithUnsavedEditsAsks() {
     QVERIFY(window_->newSystem());
     typeOver(editor_, find(editor_, "My system"), "Changed");
