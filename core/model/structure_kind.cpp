@@ -218,6 +218,12 @@ StructureClassification classifyStructure(const SystemModel& system,
   }
 }
 
+std::optional<StructureClassification> classifyStructureIfFree(const SystemModel& system) {
+  std::unique_lock<std::recursive_mutex> lock(ginacMutex(), std::try_to_lock);
+  if (!lock.owns_lock()) return std::nullopt;
+  return classifyStructure(system);
+}
+
 std::string kindName(StructureKind kind) {
   switch (kind) {
     case StructureKind::Lie:

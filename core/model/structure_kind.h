@@ -11,6 +11,7 @@
 // sin² + cos² = 1) to 1e-12 relative to the square of the largest |ρ| or |C| there.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -31,6 +32,10 @@ struct StructureClassification {
 // lock (symbolic_model.h) while it works.
 StructureClassification classifyStructure(const SystemModel& system,
                                           const std::vector<double>& parameters = {});
+
+// The same at the default parameters without waiting: nullopt while another thread holds the
+// GiNaC lock (deriving equations, say), for callers that must not block (the app's GUI thread).
+std::optional<StructureClassification> classifyStructureIfFree(const SystemModel& system);
 
 // "Lie algebroid", "skew algebroid (the Jacobi identity fails)", "general algebroid" or
 // "not determined".
