@@ -30,6 +30,7 @@
 #include "core/io/scenario_file.h"
 #include "core/model/catalogue.h"
 #include "core/model/formula_system.h"
+#include "core/model/structure_kind.h"
 #include "core/nh/errors.h"
 #include "core/nh/reconstruction.h"
 #include "core/nh/run_checks.h"
@@ -53,11 +54,12 @@ int list() {
   return kOk;
 }
 
-// What `nhsim info` says of a system beyond its SystemInfo: the state layouts, the
-// coordinates reconstructed over each step (reconstruction.h), or why none are, and a
-// control model's cost as written.
+// What `nhsim info` says of a system beyond its SystemInfo: the state layouts, the kind of
+// algebroid its structure is (structure_kind.h), the coordinates reconstructed over each step
+// (reconstruction.h), or why none are, and a control model's cost as written.
 struct SystemFacts {
   StateLayout nonholonomic, vakonomic;
+  model::StructureClassification structure;
   std::vector<std::string> reconstructed;
   std::string notReconstructed = "the system cannot be taped";
   std::string cost;
@@ -67,6 +69,7 @@ SystemFacts factsOf(const std::shared_ptr<const SystemModel>& system) {
   SystemFacts facts;
   facts.nonholonomic = stateLayout(*system, DynamicsKind::Nonholonomic);
   facts.vakonomic = stateLayout(*system, DynamicsKind::Vakonomic);
+  facts.structure = model::classifyStructure(*system);
   if (system->info().isControlModel()) {
     facts.notReconstructed = "a control model moves only along an optimal plan";
     if (const model::FormulaSystem* formula = model::asFormula(*system))
@@ -109,6 +112,8 @@ void printInfoJson(const SystemInfo& s, const SystemFacts& facts) {
   root["state_vakonomic"] = facts.vakonomic.names;
   root["constraints"] = s.constraintCount;
   root["holonomic_constraints"] = s.holonomicCount;
+  root["structure_kind"] = model::kindName(facts.structure.kind);
+  root["structure_why"] = facts.structure.why;
   root["reconstructed"] = facts.reconstructed;
   root["controls"] = s.controls;
   if (s.isControlModel()) root["cost"] = facts.cost;
@@ -164,6 +169,7 @@ void printInfoText(const SystemInfo& s, const SystemFacts& facts) {
   }
   std::printf("\nConstraints: %d nonholonomic, %d holonomic\n", s.constraintCount,
               s.holonomicCount);
+  std::printf("\nStructure: %s\n", model::describe(facts.structure).c_str());
   if (facts.reconstructed.empty()) {
     std::printf("\nReconstructed: none (%s)\n", facts.notReconstructed.c_str());
   } else {

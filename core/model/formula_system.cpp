@@ -116,7 +116,7 @@ void structureOf(const ModelData& d, int m, const double* p, const S* q, S* C) {
   for (const StructureTerm& term : d.structure) {
     const S v = value(term.value, s);
     C[term.c + m * (term.a + m * term.b)] += v;
-    C[term.c + m * (term.b + m * term.a)] -= v;
+    if (term.skew) C[term.c + m * (term.b + m * term.a)] -= v;
   }
 }
 template <class S>

@@ -76,8 +76,11 @@ struct SlotLayout {
 };
 
 struct StructureTerm {
-  int a = 0, b = 0, c = 0;  // [e_a, e_b] ∋ C^c_ab e_c (a < b; skew-symmetry implied)
-  Expression value;         // C^c_ab(q)
+  // [e_a, e_b] ∋ C^c_ab e_c. Skew (the default): a < b and C^c_ba = −C^c_ab is implied. Not
+  // skew (`skew: false`): this order only, a = b allowed; nothing is implied for [e_b, e_a].
+  int a = 0, b = 0, c = 0;
+  Expression value;  // C^c_ab(q)
+  bool skew = true;
 };
 
 struct SceneRotation {

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <set>
 #include <sstream>
 
@@ -387,8 +388,15 @@ class Loader {
   void readDynamics();
   void readAnchor();
   void readStructure();
-  void readStructureEntry(const YAML::Node& entry, const std::string& key,
-                          std::set<std::pair<int, int>>& seen);
+  // The brackets given so far: each unordered pair's declaration (skew or not) and the
+  // ordered pairs given with `skew: false`.
+  struct BracketsSeen {
+    std::map<std::pair<int, int>, bool> skewOf;
+    std::set<std::pair<int, int>> ordered;
+  };
+  std::pair<int, int> readBracket(const YAML::Node& entry, const std::string& key, bool skew,
+                                  BracketsSeen& seen);
+  void readStructureEntry(const YAML::Node& entry, const std::string& key, BracketsSeen& seen);
   void readLagrangianAndForces();
   void readConstraints();
   void readControls();
@@ -736,36 +744,58 @@ void Loader::readAnchor() {
                "' (the anchor gives q̇ of every coordinate)");
 }
 
-// structure: a list of {bracket: [a, b], equals: {c: C^c_ab}}.
+// structure: a list of {bracket: [a, b], equals: {c: C^c_ab}, skew: true | false}. A skew
+// entry (the default) gives [e_a, e_b] and implies [e_b, e_a] = −[e_a, e_b]; an entry with
+// `skew: false` gives [e_a, e_b] only (a general algebroid's bracket, theory: general
+// algebroids), so both orders of such a pair are written out and [e_a, e_a] may be non-zero.
 void Loader::readStructure() {
   const YAML::Node structure = root_["structure"];
   if (!structure) return;
   data_->structureGiven = true;
   sequence(structure, "structure");
-  std::set<std::pair<int, int>> seen;
+  BracketsSeen seen;
   for (size_t e = 0; e < structure.size(); ++e)
     readStructureEntry(structure[e], "structure[" + std::to_string(e + 1) + "]", seen);
 }
 
-void Loader::readStructureEntry(const YAML::Node& entry, const std::string& key,
-                                std::set<std::pair<int, int>>& seen) {
-  checkMap(entry, key, {"bracket", "equals"});
+// The entry's bracket [a, b] as velocity indices, refused when it repeats or contradicts an
+// earlier entry.
+std::pair<int, int> Loader::readBracket(const YAML::Node& entry, const std::string& key, bool skew,
+                                        BracketsSeen& seen) {
   const YAML::Node br = entry["bracket"];
   if (!br || !br.IsSequence() || br.size() != 2)
     fail(key + ".bracket", br.IsDefined() ? br : entry, "expected [a, b], two velocities");
-  int a = velocityIndex(br[0].IsScalar() ? br[0].Scalar() : "");
-  int b = velocityIndex(br[1].IsScalar() ? br[1].Scalar() : "");
+  const int a = velocityIndex(br[0].IsScalar() ? br[0].Scalar() : "");
+  const int b = velocityIndex(br[1].IsScalar() ? br[1].Scalar() : "");
   if (a < 0 || b < 0)
     fail(key + ".bracket", br,
          "a bracket of velocities is needed (velocities: " + joined(info_.velocities) + ")");
-  if (a == b) fail(key + ".bracket", br, "[e_a, e_a] is zero; give two different velocities");
-  double sign = 1;
-  if (a > b) {
-    std::swap(a, b);
-    sign = -1;
-  }
-  if (!seen.insert({a, b}).second)
+  if (a == b && skew)
+    fail(key + ".bracket", br,
+         "[e_a, e_a] is zero for a skew bracket; give two different velocities, or add "
+         "`skew: false` for a bracket that is not skew");
+  const std::string shown = "[" + info_.velocities[a] + ", " + info_.velocities[b] + "]";
+  const auto [declared, first] = seen.skewOf.insert({{std::min(a, b), std::max(a, b)}, skew});
+  if (!first && declared->second != skew)
+    fail(key + ".bracket", br,
+         "the pair " + shown +
+             " is given both as a skew bracket and with `skew: false`; declare each pair one "
+             "way");
+  if (!first && skew)
     fail(key + ".bracket", br, "this bracket is given twice (skew-symmetry is implied)");
+  if (!skew && !seen.ordered.insert({a, b}).second)
+    fail(key + ".bracket", br,
+         "the bracket " + shown + " is given twice (with `skew: false` each order is given once)");
+  return {a, b};
+}
+
+void Loader::readStructureEntry(const YAML::Node& entry, const std::string& key,
+                                BracketsSeen& seen) {
+  checkMap(entry, key, {"bracket", "equals", "skew"});
+  const bool skew = !entry["skew"] || boolean(entry["skew"], key + ".skew");
+  auto [a, b] = readBracket(entry, key, skew, seen);
+  const bool backwards = skew && a > b;  // stored as [e_b, e_a] = −(the given value)
+  if (backwards) std::swap(a, b);
   const YAML::Node eq = entry["equals"];
   if (!eq || !eq.IsMap())
     fail(key + ".equals", eq.IsDefined() ? eq : entry, "expected a map velocity → expression");
@@ -782,8 +812,9 @@ void Loader::readStructureEntry(const YAML::Node& entry, const std::string& key,
     term.a = a;
     term.b = b;
     term.c = c;
+    term.skew = skew;
     term.value = expression(kv.second, key + ".equals." + kv.first.Scalar(), s);
-    if (sign < 0) {
+    if (backwards) {
       Expression& v = term.value;
       Node neg;
       neg.op = Op::Neg;

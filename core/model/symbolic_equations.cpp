@@ -204,6 +204,8 @@ ex exactNumber(double v) {
   return numeric(v);
 }
 
+}  // namespace
+
 // The tape's nodes as GiNaC expressions over the variables (t, q, y), in id order
 // (operands always precede their node).
 std::vector<ex> tapeToGinac(const Tape& tape, const std::vector<ex>& variables) {
@@ -270,6 +272,8 @@ std::vector<ex> tapeToGinac(const Tape& tape, const std::vector<ex>& variables) 
   return node;
 }
 
+namespace {
+
 std::string formatNumber(double v) {
   char text[32];
   std::snprintf(text, sizeof text, "%.6g", v);
@@ -305,7 +309,7 @@ void readFormulaGeometry(const ModelData& data, const SymbolTable& table, Symbol
     const ex value = toGinac(term.value, table);
     if (value.is_zero()) continue;
     s.structure.push_back({term.a, term.b, term.c, value});
-    s.structure.push_back({term.b, term.a, term.c, -value});
+    if (term.skew) s.structure.push_back({term.b, term.a, term.c, -value});
   }
   s.notes.push_back("parameters are symbols: the equations hold for any values");
 }

@@ -20,7 +20,8 @@
 
 namespace nh::model {
 
-// C^c_ab = value: [e_a, e_b] ∋ value·e_c. Both orders of a skew pair are listed.
+// C^c_ab = value: [e_a, e_b] ∋ value·e_c. Both orders of a skew pair are listed; a pair
+// declared `skew: false` lists the orders its model file gives.
 struct StructureCoefficient {
   int a = 0, b = 0, c = 0;
   GiNaC::ex value;
@@ -81,6 +82,9 @@ class CancelDerivationsWhen {
 // The symbols of t, q, y and the parameters, ρ and the structure functions of a model file,
 // from its symbol table (model files' parameters are symbols).
 void readFormulaGeometry(const ModelData& data, const SymbolTable& table, SymbolicEquations& s);
+// The tape's nodes as GiNaC expressions over `variables` (the tape's variables in order), in
+// id order: a C++ system's functions recorded over Sym.
+std::vector<GiNaC::ex> tapeToGinac(const Tape& tape, const std::vector<GiNaC::ex>& variables);
 // ρ (and whether it is the identity) and the structure functions simplified.
 void simplifyGeometry(SymbolicEquations& s);
 

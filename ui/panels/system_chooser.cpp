@@ -6,9 +6,11 @@
 #include <QTextBrowser>
 #include <QVBoxLayout>
 
+#include "core/model/structure_kind.h"
+
 namespace nhui {
 
-QString systemHtml(const nh::SystemModel& system) {
+QString systemHtml(const nh::SystemModel& system, bool* structurePending) {
   const nh::SystemInfo& info = system.info();
   auto esc = [](const std::string& s) { return QString::fromStdString(s).toHtmlEscaped(); };
   QString html = QStringLiteral("<h2>%1</h2><p><i>%2</i></p><p>%3</p>")
@@ -25,6 +27,14 @@ QString systemHtml(const nh::SystemModel& system) {
   html += QStringLiteral("<p>Constraints: %1 nonholonomic, %2 holonomic.</p>")
               .arg(system.k())
               .arg(system.h());
+  // The kind of algebroid the bracket makes (skew? Jacobi?), as `nhsim info` says it.
+  const auto structure = nh::model::classifyStructureIfFree(system);
+  if (structurePending) *structurePending = !structure;
+  html += structure
+              ? QStringLiteral("<p>Structure: %1.</p>").arg(esc(nh::model::describe(*structure)))
+              : QObject::tr(
+                    "<p>Structure: not determined yet (the symbolic engine is deriving "
+                    "equations).</p>");
   return html;
 }
 

@@ -14,8 +14,11 @@ class QTextBrowser;
 
 namespace nhui {
 
-// Rich-text description of a system: title, description, equations, source, parameters.
-QString systemHtml(const nh::SystemModel& system);
+// Rich-text description of a system: title, description, equations, source, parameters and
+// the kind of algebroid its structure makes. The last is not waited for while another thread
+// derives equations with GiNaC: then the text says so and *structurePending (if given) is set,
+// for the caller to ask again later.
+QString systemHtml(const nh::SystemModel& system, bool* structurePending = nullptr);
 // Where a catalogue system comes from, in a few words ("built in", "your folder", …).
 QString originText(nh::SystemOrigin origin);
 

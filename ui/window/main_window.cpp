@@ -496,6 +496,15 @@ void MainWindow::reportError(const QString& message) { banner_->report(message);
 
 // The panels, plots and the 3D view follow the controller themselves; the window keeps what
 // it owns: the system text, the trail choices, the system box, the editor, the camera actions.
+void MainWindow::showSystemText() {
+  bool pending = false;
+  systemText_->setHtml(systemHtml(controller_->system(), &pending));
+  if (!pending) return;
+  QTimer::singleShot(500, this, [this, system = controller_->systemPtr()] {
+    if (controller_->systemPtr() == system) showSystemText();
+  });
+}
+
 void MainWindow::onScenarioChanged() {
   equations_->showSystem(controller_->systemPtr(), controller_->parameters());
   // By object, not name: an applied edit of a model keeps its name.
@@ -503,7 +512,7 @@ void MainWindow::onScenarioChanged() {
   lastSystem_ = controller_->systemPtr();
   if (planDialog_) planDialog_->reload();
   if (controller_->isControlModel()) offerPlan();
-  systemText_->setHtml(systemHtml(controller_->system()));
+  showSystemText();
   std::vector<std::string> trailPoints;
   for (const auto& p : controller_->primary().layout().points) trailPoints.push_back(p.name);
   displayPanel_->setTrailPoints(trailPoints);

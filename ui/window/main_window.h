@@ -136,6 +136,9 @@ class MainWindow : public QMainWindow {
   void reportError(const QString& message);  // the one route: banner and status bar
   void onTick();
   void onScenarioChanged();
+  // The system text, shown again every half second while the structure's kind waits for
+  // GiNaC (another thread deriving equations) and the system is the same.
+  void showSystemText();
   // A control model was chosen: the hint in the banner, and the Plan dialog offered.
   void offerPlan();
   void updateTitle();

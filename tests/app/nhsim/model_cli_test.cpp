@@ -121,6 +121,20 @@ class ModelCliTest : public QObject {
     QVERIFY2(!plain.out.contains("Controls:"), qPrintable(plain.out));
   }
 
+  // info: the kind of algebroid the structure makes, "Structure: …" (text) and
+  // "structure_kind", "structure_why" (JSON).
+  void infoNamesTheKindOfAlgebroid() {
+    const Result ray = nhsim({"info", "graded_index_ray"});
+    QCOMPARE(ray.code, 0);
+    QVERIFY2(ray.out.contains("\nStructure: general algebroid: [e_vx, e_vx] ≠ 0\n"),
+             qPrintable(ray.out));
+    const Result json = nhsim({"info", "rigid_body", "--json"});
+    QCOMPARE(json.code, 0);
+    const QJsonObject o = QJsonDocument::fromJson(json.out.toUtf8()).object();
+    QCOMPARE(o.value("structure_kind").toString(), QString("Lie algebroid"));
+    QCOMPARE(o.value("structure_why").toString(), QString());
+  }
+
   // equations: Pontryagin's equations, in plain text and LaTeX, not M ẏ − Aᵀλ = F with L = 0.
   void equationsOfAControlModelArePontryagins() {
     writeFile("brockett.yaml", kBrockett);

@@ -168,6 +168,34 @@ class ModelErrorsTest : public QObject {
     row("anchor too large for its structure functions",
         kGood + "anchor: {x: vx*(1 + (x + y + z)^2)^20, y: vy, z: vz}\n", "structure", 1, 1,
         "the anchor is too large to derive the structure functions symbolically");
+    // Brackets: a skew entry implies the other order; `skew: false` gives one order only.
+    auto brackets = [](const char* first, const char* second) {
+      return kGood + "structure:\n  - " + first + "\n  - " + second + "\n";
+    };
+    row("skew bracket given in both orders",
+        brackets("{bracket: [vx, vy], equals: {vz: 1}}", "{bracket: [vy, vx], equals: {vz: -1}}"),
+        "structure[2].bracket", 14, 15, "this bracket is given twice (skew-symmetry is implied)");
+    row("non-skew bracket given twice",
+        brackets("{bracket: [vx, vy], equals: {vz: 1}, skew: false}",
+                 "{bracket: [vx, vy], equals: {vz: 2}, skew: false}"),
+        "structure[2].bracket", 14, 15,
+        "the bracket [vx, vy] is given twice (with `skew: false` each order is given once)");
+    row("a pair declared skew and not skew",
+        brackets("{bracket: [vx, vy], equals: {vz: 1}}",
+                 "{bracket: [vy, vx], equals: {vz: 2}, skew: false}"),
+        "structure[2].bracket", 14, 15,
+        "the pair [vy, vx] is given both as a skew bracket and with `skew: false`");
+    row("a pair declared not skew, then skew",
+        brackets("{bracket: [vx, vy], equals: {vz: 1}, skew: false}",
+                 "{bracket: [vy, vx], equals: {vz: 2}}"),
+        "structure[2].bracket", 14, 15,
+        "the pair [vy, vx] is given both as a skew bracket and with `skew: false`");
+    row("[e_a, e_a] of a skew bracket",
+        kGood + "structure:\n  - {bracket: [vx, vx], equals: {vz: 1}}\n", "structure[1].bracket",
+        13, 15, "[e_a, e_a] is zero for a skew bracket");
+    row("skew neither true nor false",
+        kGood + "structure:\n  - {bracket: [vx, vy], equals: {vz: 1}, skew: no}\n",
+        "structure[1].skew", 13, 48, "'no' is not true or false");
     row("number out of range",
         withLine(kGood, "lagrangian:", "lagrangian: 0.5*m*(vx^2 + vy^2 + vz^2) + 1e999*x"),
         "lagrangian", 8, 42, "number out of range: 1e999 (at most about 1.8e308)");

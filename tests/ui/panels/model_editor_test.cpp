@@ -450,6 +450,25 @@ class ModelEditorTest : public QObject {
     QCOMPARE(chooser.chosenSystem(), QString("my_system"));
   }
 
+  // The chooser's page of a system says which kind of algebroid its structure makes, as
+  // `nhsim info` does, once no other thread is deriving equations with GiNaC.
+  void chooserShowsTheKindOfAlgebroid() {
+    auto page = [](const char* name) {
+      QString html;
+      bool pending = true;
+      const auto system = nh::findSystem(name);
+      for (int attempt = 0; attempt < 600 && pending; ++attempt) {
+        if (attempt > 0) QTest::qWait(100);
+        html = nhui::systemHtml(*system, &pending);
+      }
+      return html;
+    };
+    const QString lie = page("rigid_body");
+    QVERIFY2(lie.contains("<p>Structure: Lie algebroid.</p>"), qPrintable(lie));
+    const QString general = page("graded_index_ray");
+    QVERIFY2(general.contains("Structure: general algebroid"), qPrintable(general));
+  }
+
   void closingWithUnsavedEditsAsks() {
     QVERIFY(window_->newSystem());
     typeOver(editor_, find(editor_, "My system"), "Changed");
