@@ -86,7 +86,7 @@ class NamedChoiceTest : public QObject {
     QCOMPARE(refusal(nh::parseDynamics, "Vakonomic"),
              QString("unknown dynamics 'Vakonomic' (allowed: nonholonomic, vakonomic)"));
     QCOMPARE(refusal(nh::parseFormulation, ""),
-             QString("unknown formulation '' (allowed: multipliers, gibbs-appell)"));
+             QString("unknown formulation '' (allowed: multipliers, gibbs-appell, hamiltonian)"));
     QCOMPARE(nh::alternatives(nh::kFormulationChoices), std::string("multipliers|gibbs-appell"));
   }
 
