@@ -12,13 +12,14 @@
 // is zero (L reads neither t nor q, p·dΓ/dt = m Ω (−vx vy + vy vx) = 0, and the C-term against
 // Γ is Ω ẑ·(ω × I ω) = 0 for a ball): T_Γ is conserved while E oscillates. With Ω(t) and a
 // tilt the closed form is dT_Γ/dt = −Ω̇ (m (x vy − y vx) + I wz) − m g sin(tilt) Ω y.
+#include "core/nh/frame_energy.h"
+
 #include <QtTest>
 #include <cmath>
 #include <functional>
 #include <vector>
 
 #include "core/model/catalogue.h"
-#include "core/nh/frame_energy.h"
 #include "core/nh/scenario.h"
 #include "core/nh/simulation.h"
 
@@ -170,9 +171,11 @@ class FrameEnergyTest : public QObject {
   void balanceWithVaryingOmega() {
     const auto system = findSystem("ball_on_turntable");
     Simulation sim(system, DynamicsKind::Nonholonomic, Formulation::Multipliers, tightOptions());
-    const std::vector<double> par = resolveParameters(
-        *system, {{"Omega0", 1.0}, {"Omega_amp", 1.5}, {"Omega_freq", 0.8}, {"Omega_rate", 0.05},
-                  {"tilt", 0.05}});
+    const std::vector<double> par = resolveParameters(*system, {{"Omega0", 1.0},
+                                                                {"Omega_amp", 1.5},
+                                                                {"Omega_freq", 0.8},
+                                                                {"Omega_rate", 0.05},
+                                                                {"tilt", 0.05}});
     sim.setParameters(par);
     const std::vector<double> x0 = initialState(
         sim.equations(), 0, {{"x", 0.6}, {"y", 0.0}, {"vx", 0.0}, {"vy", 0.2}, {"wz", 2.0}});
