@@ -202,6 +202,18 @@ void FormulaSystem::singularities(const double* p, double t, const double* q, co
   for (size_t i = 0; i < data_->singular.size(); ++i) out[i] = value(data_->singular[i], s);
 }
 
+bool FormulaSystem::hasReferenceFrame() const { return data_->hasReferenceFrame; }
+void FormulaSystem::referenceFrame(const double* p, double t, const double* q,
+                                   double* gamma) const {
+  std::fill(gamma, gamma + m(), 0.0);
+  if (data_->referenceFrame.empty()) return;
+  Scratch<double>& s = scratch<double>(*data_);
+  load(*data_, s, p, t, q, static_cast<const double*>(nullptr),
+       data_->definitionsRead.referenceFrame);
+  for (int a = 0; a < m(); ++a)
+    if (!data_->referenceFrame[a].empty()) gamma[a] = value(data_->referenceFrame[a], s);
+}
+
 double FormulaSystem::continuousValue(int parameter, const double* p, double t, const double* q,
                                       const double* y) const {
   const auto& infos = info().parameters;

@@ -50,6 +50,10 @@ class FormulaSystem final : public SystemModel {
              SceneFrame& frame) const override;
   void singularities(const double* p, double t, const double* q, const double* y,
                      double* s) const override;
+  // The file's reference_frame, or Γ = 0 for linear constraints; none for affine constraints
+  // without a declared frame (ModelData::hasReferenceFrame).
+  bool hasReferenceFrame() const override;
+  void referenceFrame(const double* p, double t, const double* q, double* gamma) const override;
   void controlSection(const double* p, const Sym& t, const Sym* q, const Sym* u,
                       Sym* f) const override;
   Sym cost(const double* p, const Sym& t, const Sym* q, const Sym* u) const override;

@@ -151,6 +151,11 @@ struct ModelData {
   std::vector<Expression> holonomicJacobian;  // h·n: ∂g/∂q, column-major (derived)
   std::vector<ParameterCheck> parameterChecks;
   std::vector<Expression> singular;  // s_i(t, q, y): the equations need s_i > 0
+  // The constraints' reference frame Γ(t, q): m expressions (an empty one: 0), or none when
+  // the file declares none. hasReferenceFrame: declared, or Γ = 0 satisfies the constraints
+  // (linear ones, or none); set by the loader after checking the frame at sample states.
+  std::vector<Expression> referenceFrame;
+  bool hasReferenceFrame = false;
   // A control model: every velocity as f(t, q, u) (m, in order) and the running cost L(t, q, u).
   std::vector<Expression> controlSection;
   Expression cost;
@@ -159,7 +164,8 @@ struct ModelData {
   // How many definitions (the first ones, in order) each group of expressions reads,
   // computed once at load: an evaluation fills only those.
   struct DefinitionsRead {
-    int lagrangian = 0, constraints = 0, forces = 0, structure = 0, holonomic = 0, singular = 0;
+    int lagrangian = 0, constraints = 0, forces = 0, structure = 0, holonomic = 0, singular = 0,
+        referenceFrame = 0;
   } definitionsRead;
 };
 

@@ -19,6 +19,7 @@
 #include "core/nh/dynamics.h"
 #include "core/nh/messages.h"
 #include "core/nh/read_file.h"
+#include "core/nh/scenario.h"
 
 namespace nh::model {
 
@@ -47,7 +48,7 @@ const char* const kTopKeys[] = {"format",          "version",     "name",
                                 "state_limits",    "singular",    "scene",
                                 "cyclic",          "dependent",   "parameter_checks",
                                 "labels",          "units",       "controls",
-                                "control_section", "cost"};
+                                "control_section", "cost",        "reference_frame"};
 
 std::string joined(const std::vector<std::string>& names) {
   std::string s;
@@ -399,6 +400,10 @@ class Loader {
   void readStructureEntry(const YAML::Node& entry, const std::string& key, BracketsSeen& seen);
   void readLagrangianAndForces();
   void readConstraints();
+  void readReferenceFrame();
+  void checkReferenceFrame(const FormulaSystem& system) const;
+  double frameResidual(const FormulaSystem& system, const std::vector<double>& gamma, double t,
+                       const std::vector<double>& q, int& worst) const;
   void readControls();
   void readControlSection();
   void readSingular();
@@ -643,6 +648,7 @@ void Loader::readDynamics() {
   } else {
     readLagrangianAndForces();
     readConstraints();
+    readReferenceFrame();
   }
   readSingular();
 }
@@ -667,7 +673,7 @@ void Loader::readControls() {
     declare(n, list[i], key);
     info_.controls.push_back(n);
   }
-  for (const char* key : {"lagrangian", "constraints", "holonomic", "forces"})
+  for (const char* key : {"lagrangian", "constraints", "holonomic", "forces", "reference_frame"})
     if (root_[key])
       fail(key, root_[key],
            std::string("a control model has no '") + key +
@@ -869,6 +875,27 @@ void Loader::readConstraints() {
              " are supported");
   info_.constraintCount = k;
   info_.holonomicCount = h;
+}
+
+// reference_frame: the constraints' reference frame Γ(t, q), a velocity expression of t, the
+// coordinates and the parameters for the velocities named (the others 0). Checked against the
+// constraints once the system is built (checkReferenceFrame).
+void Loader::readReferenceFrame() {
+  const YAML::Node frame = root_["reference_frame"];
+  if (!frame) return;
+  if (!frame.IsMap()) fail("reference_frame", frame, "expected a map velocity → expression");
+  Scope scope;
+  scope.velocities = false;
+  data_->referenceFrame.resize(info_.velocities.size());
+  for (const auto& kv : frame) {
+    const std::string v = kv.first.Scalar();
+    const std::string key = "reference_frame." + v;
+    const int a = velocityIndex(v);
+    if (a < 0)
+      fail(key, kv.first,
+           "'" + v + "' is not a velocity (velocities: " + joined(info_.velocities) + ")");
+    data_->referenceFrame[a] = expression(kv.second, key, scope);
+  }
 }
 
 // Where the equations are not defined (ext): the run stops where an expression reaches 0.
@@ -1118,11 +1145,13 @@ void Loader::readLabels() {
   for (const auto& kv : labels) {
     const std::string name = kv.first.Scalar();
     const std::string key = "labels." + name;
-    bool known = coordinateIndex(name) >= 0 || velocityIndex(name) >= 0 || name == "energy";
+    bool known = coordinateIndex(name) >= 0 || velocityIndex(name) >= 0 || name == "energy" ||
+                 name == "energy_frame";
     for (int i = 1; i <= multipliers && !known; ++i) known = name == "lambda_" + std::to_string(i);
     if (!known)
       fail(key, kv.first,
-           "'" + name + "' is not a coordinate, a velocity, energy or lambda_1 … lambda_" +
+           "'" + name +
+               "' is not a coordinate, a velocity, energy, energy_frame or lambda_1 … lambda_" +
                std::to_string(multipliers));
     checkMap(kv.second, key, {"label", "unit"});
     VariableLabel v{name, "", ""};
@@ -1472,6 +1501,69 @@ void Loader::findMovingFrame(const Variables& v) {
   }
 }
 
+// Samples where a reference frame must satisfy the constraints: the default coordinates and
+// two states moved away from them, each at three times.
+constexpr double kFrameSampleTimes[] = {0.0, 0.37, 1.9};
+constexpr int kFrameSampleStates = 3;
+
+// The largest |Φ(t, q, Γ)| (the constraints, then the rates ġ of the holonomic ones) for the
+// frame's value `gamma` at (t, q), with the default parameters, and in `worst` which
+// constraint it is. NaN when a value is not finite.
+double Loader::frameResidual(const FormulaSystem& system, const std::vector<double>& gamma,
+                             double t, const std::vector<double>& q, int& worst) const {
+  const std::vector<double> p = system.defaultParameters();
+  std::vector<double> phi(system.constraintsTotal(), 0.0);
+  system.constraints(p.data(), t, q.data(), gamma.data(), phi.data());
+  double largest = 0;
+  for (int c = 0; c < system.constraintsTotal(); ++c) {
+    if (!std::isfinite(phi[c])) return std::nan("");
+    if (std::abs(phi[c]) > largest) {
+      largest = std::abs(phi[c]);
+      worst = c;
+    }
+  }
+  return largest;
+}
+
+// Whether the model has a reference frame (ModelData::hasReferenceFrame): a declared Γ must
+// satisfy every constraint at the sample states, or the file is refused naming the constraint
+// and the residual; without one, Γ = 0 is the frame when it satisfies them (linear
+// constraints), and the model has none otherwise (affine constraints).
+void Loader::checkReferenceFrame(const FormulaSystem& system) const {
+  const bool declared = !data_->referenceFrame.empty();
+  const std::vector<double> p = system.defaultParameters();
+  for (int sample = 0; sample < kFrameSampleStates; ++sample) {
+    std::vector<double> q = info_.defaultCoordinates;
+    for (size_t i = 0; i < q.size(); ++i)
+      q[i] += 0.05 * sample * std::sin(1.3 * static_cast<double>(i) + 0.7 * sample);
+    for (double t : kFrameSampleTimes) {
+      std::vector<double> gamma(system.m(), 0.0);
+      if (declared) system.referenceFrame(p.data(), t, q.data(), gamma.data());
+      double scale = 1;
+      for (double g : gamma) scale = std::max(scale, std::abs(g));
+      int worst = 0;
+      const double residual = frameResidual(system, gamma, t, q, worst);
+      if (std::isnan(residual) && sample > 0) continue;  // outside the model's domain
+      if (residual <= 1e-9 * scale) continue;
+      if (!declared) {
+        data_->hasReferenceFrame = false;
+        return;
+      }
+      const int k = info_.constraintCount;
+      const std::string which =
+          worst < k ? "constraints[" + std::to_string(worst + 1) + "]"
+                    : "the rate of holonomic[" + std::to_string(worst - k + 1) + "]";
+      fail("reference_frame", root_["reference_frame"],
+           "the frame does not satisfy " + which + ": Φ(t, q, Γ) = " +
+               (std::isnan(residual) ? std::string("nan") : formatValue(residual)) +
+               " at t = " + formatValue(t) +
+               (sample == 0 ? " in the initial coordinates" : " near the initial coordinates") +
+               " (Γ must be a velocity the constraints allow)");
+    }
+  }
+  data_->hasReferenceFrame = true;
+}
+
 void Loader::checkRegular(const std::shared_ptr<const FormulaSystem>& system) const {
   try {
     const EquationsOfMotion eq(system, DynamicsKind::Nonholonomic);
@@ -1554,6 +1646,7 @@ void Loader::measureExpressions() {
   growAll(data_->holonomicJacobian);
   for (const auto& c : data_->parameterChecks) grow(c.expression);
   growAll(data_->singular);
+  growAll(data_->referenceFrame);
   growAll(data_->controlSection);
   grow(data_->cost);
   auto growRotations = [&](const std::vector<SceneRotation>& rs) {
@@ -1590,6 +1683,7 @@ void Loader::measureExpressions() {
     needs.structure = std::max(needs.structure, definitionsRead(data_->layout, term.value));
   needs.holonomic = std::max(read(data_->holonomic), read(data_->holonomicJacobian));
   needs.singular = read(data_->singular);
+  needs.referenceFrame = read(data_->referenceFrame);
 }
 
 std::shared_ptr<const FormulaSystem> Loader::load() {
@@ -1619,7 +1713,10 @@ std::shared_ptr<const FormulaSystem> Loader::load() {
   const std::vector<double> defaults = system->defaultParameters();
   if (const std::string why = system->checkParameters(defaults.data()); !why.empty())
     fail("parameter_checks", root_["parameter_checks"], "the default parameters fail: " + why);
-  if (!info_.isControlModel()) checkRegular(system);
+  if (!info_.isControlModel()) {
+    checkRegular(system);
+    checkReferenceFrame(*system);
+  }
   return system;
 }
 

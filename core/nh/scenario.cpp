@@ -8,6 +8,7 @@
 #include <limits>
 
 #include "core/nh/errors.h"
+#include "core/nh/frame_energy.h"
 #include "core/nh/messages.h"
 
 namespace nh {
@@ -227,6 +228,7 @@ std::vector<std::string> outputColumns(const EquationsOfMotion& equations) {
   for (const std::string& name : stateLayout(system, equations.dynamics()).names)
     cols.push_back(name);
   cols.push_back("energy");
+  if (system.hasReferenceFrame()) cols.push_back("energy_frame");
   for (int c = 0; c < system.k(); ++c) cols.push_back("phi_" + std::to_string(c + 1));
   for (int c = 0; c < system.h(); ++c) cols.push_back("g_" + std::to_string(c + 1));
   for (int c = 0; c < system.constraintsTotal(); ++c)
@@ -246,6 +248,7 @@ void outputRow(const EquationsOfMotion& equations, EquationsWorkspace& ws,
   row.push_back(t);
   for (int idx : layout.index) row.push_back(x[idx]);
   row.push_back(obs.energy);
+  if (system.hasReferenceFrame()) row.push_back(frameEnergy(equations, t, x, obs));
   for (int c = 0; c < system.k(); ++c) row.push_back(obs.phi[c]);
   for (int c = 0; c < system.h(); ++c) row.push_back(obs.g[c]);
   for (int c = 0; c < system.constraintsTotal(); ++c) row.push_back(obs.lambda[c]);

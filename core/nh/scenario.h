@@ -54,9 +54,11 @@ std::vector<double> initialState(const EquationsOfMotion& equations, double t0,
                                  const std::map<std::string, double>& overrides,
                                  std::vector<std::string>* notes = nullptr);
 
-// Columns of an output row: t, the state by name, energy, phi_1..k, (g_1..h,) lambda_1..k,
-// and with the hamiltonian formulation the momenta p_<velocity>.
+// Columns of an output row: t, the state by name, energy, energy_frame (when the system
+// has a reference frame: frame_energy.h), phi_1..k, (g_1..h,) lambda_1..k, and with the
+// hamiltonian formulation the momenta p_<velocity>.
 std::vector<std::string> outputColumns(const EquationsOfMotion& equations);
+
 // Fills one row (outputColumns().size() entries) at (t, x).
 void outputRow(const EquationsOfMotion& equations, EquationsWorkspace& ws,
                const StateLayout& layout, double t, const double* x, Observables& scratch,

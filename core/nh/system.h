@@ -15,12 +15,14 @@
 // from g. Def has info() and templates anchor(p, q, rho) and lagrangian(p, t, q, y); it may add
 // templates constraints(p, t, q, y, phi) and holonomic(p, t, q, g), structure(p, q, C) and
 // force(p, t, q, y, Q) (taped too when written as templates), scene(p, t, q, y, lambda, frame),
-// singularities(p, t, q, y, s), checkParameters(p) and continuousValue(parameter, p, t, q, y).
+// singularities(p, t, q, y, s), checkParameters(p), continuousValue(parameter, p, t, q, y) and
+// referenceFrame(p, t, q, gamma) (its Γ over the zeros; without it Γ = 0).
 // Anything else able to evaluate these functions over each scalar type derives from SystemModel
 // directly, as the model files' FormulaSystem (core/model/formula_system.h) does.
 #pragma once
 
 #include <Eigen/Geometry>
+#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <limits>
@@ -300,6 +302,17 @@ class SystemModel {
   virtual void scene(const double* p, double t, const double* q, const double* y,
                      const double* lambda, SceneFrame& frame) const = 0;
 
+  // The constraints' reference frame (theory §4): a section Γ(t, q) of E, m velocities with
+  // Φ(t, q, Γ) = 0 and ġ(t, q, Γ) = 0, with respect to which affine constraints are linear;
+  // the energy with respect to it, T_Γ = p·(y − Γ) − L, is the output column energy_frame.
+  // The default, Γ = 0, is the frame of linear constraints (or none); a system with affine
+  // constraints states its own, or has none (hasReferenceFrame() false: no energy_frame).
+  virtual bool hasReferenceFrame() const { return true; }
+  virtual void referenceFrame(const double* /*p*/, double /*t*/, const double* /*q*/,
+                              double* gamma) const {
+    std::fill(gamma, gamma + m(), 0.0);
+  }
+
   // s_i(t, q, y), one per info().singularities: the equations are defined where every
   // s_i > 0 and not where one is 0 (e.g. a constraint not differentiable there).
   virtual void singularities(const double* /*p*/, double /*t*/, const double* /*q*/,
@@ -417,6 +430,10 @@ class DefinedSystem final : public SystemModel {
              SceneFrame& frame) const override {
     frame = SceneFrame{};
     if constexpr (requires { &Def::scene; }) Def::scene(p, t, q, y, lambda, frame);
+  }
+  void referenceFrame(const double* p, double t, const double* q, double* gamma) const override {
+    std::fill(gamma, gamma + m(), 0.0);
+    if constexpr (requires { &Def::referenceFrame; }) Def::referenceFrame(p, t, q, gamma);
   }
 
  private:

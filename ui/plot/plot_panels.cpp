@@ -124,6 +124,13 @@ QString variableDisplayName(const nh::SystemInfo& info, const QString& column) {
   if (column == "energy_error")
     return QStringLiteral("energy error (E − E₀)/|E₀|");  // E − E₀ where E₀ = 0: run_history.h
   if (column == "residual") return QStringLiteral("largest constraint residual");
+  if (column == "energy_frame" && !nh::findVariableLabel(info, "energy_frame")) {
+    // T_Γ (nh::frameEnergy), in the unit the system gives its energy (none if it gives none).
+    const nh::VariableLabel* energy = nh::findVariableLabel(info, "energy");
+    const QString text = QStringLiteral("energy in the constraint's frame");
+    if (!energy || energy->unit.empty()) return text;
+    return text + QStringLiteral(" [%1]").arg(QString::fromStdString(energy->unit));
+  }
   if (const nh::VariableLabel* v = nh::findVariableLabel(info, column.toStdString())) {
     QString text = v->label.empty() ? column : QString::fromStdString(v->label);
     if (!v->unit.empty()) text += QStringLiteral(" [%1]").arg(QString::fromStdString(v->unit));

@@ -80,11 +80,12 @@ class CliTest : public QObject {
     const auto rows = readCsv(path("a.csv"));
     QCOMPARE(rows.size(), 6);
     QCOMPARE(rows[0].join(','),
-             QString("t,x,y,vx,vy,wx,wy,wz,qw,qx,qy,qz,energy,phi_1,phi_2,lambda_1,lambda_2"));
+             QString("t,x,y,vx,vy,wx,wy,wz,qw,qx,qy,qz,energy,energy_frame,phi_1,phi_2,lambda_1,"
+                     "lambda_2"));
     QCOMPARE(rows[5][0].toDouble(), 2.0);
-    for (int i = 1; i < rows.size(); ++i) {
-      QVERIFY(std::abs(rows[i][13].toDouble()) < 1e-10);
+    for (int i = 1; i < rows.size(); ++i) {  // the residuals phi_1, phi_2
       QVERIFY(std::abs(rows[i][14].toDouble()) < 1e-10);
+      QVERIFY(std::abs(rows[i][15].toDouble()) < 1e-10);
     }
     // CSV to stdout with "-", vakonomic adds mu.
     const Result v = nhsim({"run", "nh_particle", "--dynamics", "vakonomic", "--t-end", "1",
@@ -92,7 +93,7 @@ class CliTest : public QObject {
     QCOMPARE(v.code, 0);
     const QStringList lines = v.out.trimmed().split('\n');
     QCOMPARE(lines.size(), 4);
-    QCOMPARE(lines[0], QString("t,x,y,z,vx,vy,vz,mu,energy,phi_1,lambda_1"));
+    QCOMPARE(lines[0], QString("t,x,y,z,vx,vy,vz,mu,energy,energy_frame,phi_1,lambda_1"));
     QCOMPARE(lines[1].split(',')[7].toDouble(), 0.2);
   }
 
@@ -150,7 +151,7 @@ class CliTest : public QObject {
     const auto rows = readCsv(path("g.csv"));
     QCOMPARE(rows.size(), 1 + 101 + 1);
     QCOMPARE(rows.last()[0].toDouble(), 1.005);
-    QVERIFY(std::abs(rows.last()[13].toDouble()) < 1e-10);
+    QVERIFY(std::abs(rows.last()[14].toDouble()) < 1e-10);  // phi_1
     QCOMPARE(nhsim({"run", "ball_on_turntable", "--init", "qw=1e200", "--init", "qx=1e200",
                     "--t-end", "0", "--out", path("q.csv")})
                  .code,
@@ -168,7 +169,7 @@ class CliTest : public QObject {
     QVERIFY2(r.err.contains("violates the constraints"), qPrintable(r.err));
     const auto rows = readCsv(path("c.csv"));
     QCOMPARE(rows.size(), 2);
-    QVERIFY(std::abs(rows[1][13].toDouble()) < 1e-12);
+    QVERIFY(std::abs(rows[1][14].toDouble()) < 1e-12);  // phi_1
   }
 
   void scenarioRoundTrip() {

@@ -85,8 +85,8 @@ class ModelCliTest : public QObject {
     QStringList header;
     const auto model = readCsv(path("model.csv"), &header);
     const auto builtin = readCsv(path("builtin.csv"));
-    QCOMPARE(header,
-             QStringList({"t", "x", "y", "z", "vx", "vy", "vz", "energy", "phi_1", "lambda_1"}));
+    QCOMPARE(header, QStringList({"t", "x", "y", "z", "vx", "vy", "vz", "energy", "energy_frame",
+                                  "phi_1", "lambda_1"}));
     QCOMPARE(model.size(), 9);
     QCOMPARE(model.size(), builtin.size());
     for (int r = 0; r < model.size(); ++r)

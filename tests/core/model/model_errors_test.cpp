@@ -196,6 +196,15 @@ class ModelErrorsTest : public QObject {
     row("skew neither true nor false",
         kGood + "structure:\n  - {bracket: [vx, vy], equals: {vz: 1}, skew: no}\n",
         "structure[1].skew", 13, 48, "'no' is not true or false");
+    // A reference frame must be a velocity the constraints allow: Φ(t, q, Γ) = 0.
+    row("reference frame violating a constraint", kGood + "reference_frame: {vx: 1}\n",
+        "reference_frame", 12, 18,
+        "the frame does not satisfy constraints[1]: Φ(t, q, Γ) = 0.5 at t = 0 in the initial "
+        "coordinates");
+    row("reference frame of an unknown velocity", kGood + "reference_frame: {w: 1}\n",
+        "reference_frame.w", 12, 19, "'w' is not a velocity (velocities: vx, vy, vz)");
+    row("reference frame reading a velocity", kGood + "reference_frame: {vx: vy}\n",
+        "reference_frame.vx", 12, 23, "'vy' cannot be used here");
     row("number out of range",
         withLine(kGood, "lagrangian:", "lagrangian: 0.5*m*(vx^2 + vy^2 + vz^2) + 1e999*x"),
         "lagrangian", 8, 42, "number out of range: 1e999 (at most about 1.8e308)");
@@ -216,6 +225,26 @@ class ModelErrorsTest : public QObject {
     const double p[] = {1.0, 0.5}, q[] = {0, 0, 0}, y[] = {0, 0, 0};
     QCOMPARE(s->continuousValue(1, p, 3.0, q, y), 6.5);
     QVERIFY(std::isnan(s->continuousValue(0, p, 3.0, q, y)));
+  }
+  // A declared reference frame that satisfies the constraints loads; without one, linear
+  // constraints have Γ = 0 and affine ones none.
+  void referenceFramesLoad() {
+    const auto linear = nh::model::loadModelText(kGood, "particle.yaml");
+    QVERIFY(linear->hasReferenceFrame());
+    const auto affine = nh::model::loadModelText(
+        withLine(kGood, "  - vz - y*vx", "  - vz - y*vx - 2"), "particle.yaml");
+    QVERIFY(!affine->hasReferenceFrame());
+    const auto framed =
+        nh::model::loadModelText(withLine(kGood, "  - vz - y*vx", "  - vz - y*vx - 2") +
+                                     "reference_frame: {vx: t, vz: 2 + y*t}\n",
+                                 "particle.yaml");
+    QVERIFY(framed->hasReferenceFrame());
+    const double p[] = {1.0}, q[] = {0.1, 0.5, 0.2};
+    double gamma[3];
+    framed->referenceFrame(p, 3.0, q, gamma);
+    QCOMPARE(gamma[0], 3.0);
+    QCOMPARE(gamma[1], 0.0);
+    QCOMPARE(gamma[2], 3.5);
   }
   void errors() {
     QFETCH(QString, text);

@@ -133,9 +133,10 @@ class VariableLabelsTest : public QObject {
   void mistakesAreRefused_data() {
     QTest::addColumn<QString>("labels");
     QTest::addColumn<QString>("says");
-    QTest::newRow("unknown variable") << "labels:\n  vw: {unit: m/s}\n"
-                                      << "'vw' is not a coordinate, a velocity, energy or "
-                                         "lambda_1 … lambda_1";
+    QTest::newRow("unknown variable")
+        << "labels:\n  vw: {unit: m/s}\n"
+        << "'vw' is not a coordinate, a velocity, energy, energy_frame or "
+           "lambda_1 … lambda_1";
     QTest::newRow("multiplier beyond the constraints") << "labels:\n  lambda_2: {unit: N}\n"
                                                        << "'lambda_2' is not";
     QTest::newRow("unknown key") << "labels:\n  vx: {units: m/s}\n"

@@ -170,6 +170,15 @@ struct BallOnPlane {
     phi[1] = y[1] + r * y[2] - W * q[0];
   }
 
+  // The constraints' reference frame: the velocity of a ball turning with the table
+  // (centre Ω n × (x, y), angular velocity Ω n), as the model file's reference_frame.
+  static void referenceFrame(const double* p, double t, const double* q, double* gamma) {
+    const double W = omega(p, t);
+    gamma[0] = -W * q[1];
+    gamma[1] = W * q[0];
+    gamma[4] = W;
+  }
+
   static void scene(const double* p, double t, const double* q, const double* y,
                     const double* lambda, SceneFrame& frame) {
     const double r = p[kR];

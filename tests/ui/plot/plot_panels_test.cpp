@@ -1,6 +1,7 @@
 // The plot panels in the window: the choosers and axis titles show the system's labels and
 // units ("friction force x [N]" for lambda_1) while scenarios keep the column names, and
-// the derived energy error can be chosen in the time series and the phase portrait; every
+// the derived energy error and the energy in the constraints' frame can be chosen in the time
+// series and the phase portrait; every
 // quantity is offered once (a scene point that is a state is not offered twice); paused and
 // scrubbed back, the plots draw the whole record and mark the displayed moment.
 #include "ui/plot/plot_panels.h"
@@ -40,6 +41,9 @@ class PlotPanelsTest : public QObject {
     QVERIFY(item("energy_error"));
     QVERIFY2(item("energy_error")->text().startsWith("energy error"),
              qPrintable(item("energy_error")->text()));
+    // The energy relative to the constraints' frame (an output column) with the model's label.
+    QVERIFY(item("energy_frame"));
+    QCOMPARE(item("energy_frame")->text(), QString("energy in table frame [J]"));
 
     // Chosen by name (as a scenario's view does): titled by label, in the list's order.
     nhui::TimeSeriesPanel* series = window.timeSeriesPanel();
@@ -85,6 +89,8 @@ class PlotPanelsTest : public QObject {
     QVERIFY2(QSet<QString>(texts.begin(), texts.end()).size() == texts.size(),
              qPrintable(texts.join(" | ")));
     QVERIFY2(texts.contains("contact point x [m]"), qPrintable(texts.join(" | ")));
+    // A model that does not label energy_frame: its words, in the unit of the energy.
+    QVERIFY2(texts.contains("energy in the constraint's frame [J]"), qPrintable(texts.join(" | ")));
     QVERIFY2(!columns.contains("contact point.x") && !texts.contains("contact point.x"),
              qPrintable(texts.join(" | ")));
     QVERIFY(columns.contains("x"));

@@ -1,0 +1,13 @@
+#include "core/nh/frame_energy.h"
+
+namespace nh {
+
+double frameEnergy(const EquationsOfMotion& equations, double t, const double* x,
+                   const Observables& observed) {
+  const SystemModel& system = equations.system();
+  VecY gamma(system.m());
+  system.referenceFrame(equations.parameters().data(), t, x, gamma.data());
+  return observed.energy - observed.momentum.dot(gamma);
+}
+
+}  // namespace nh
