@@ -131,6 +131,18 @@ QString variableDisplayName(const nh::SystemInfo& info, const QString& column) {
     if (!energy || energy->unit.empty()) return text;
     return text + QStringLiteral(" [%1]").arg(QString::fromStdString(energy->unit));
   }
+  if (column.startsWith(QStringLiteral("p_")) &&
+      !nh::findVariableLabel(info, column.toStdString())) {
+    // The hamiltonian formulation's momentum ∂L/∂y of a velocity, named after it.
+    const std::string velocity = column.mid(2).toStdString();
+    const auto& vs = info.velocities;
+    if (std::find(vs.begin(), vs.end(), velocity) != vs.end()) {
+      const nh::VariableLabel* v = nh::findVariableLabel(info, velocity);
+      const QString name = v && !v->label.empty() ? QString::fromStdString(v->label)
+                                                  : QString::fromStdString(velocity);
+      return QStringLiteral("momentum (%1)").arg(name);
+    }
+  }
   if (const nh::VariableLabel* v = nh::findVariableLabel(info, column.toStdString())) {
     QString text = v->label.empty() ? column : QString::fromStdString(v->label);
     if (!v->unit.empty()) text += QStringLiteral(" [%1]").arg(QString::fromStdString(v->unit));

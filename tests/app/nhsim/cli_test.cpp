@@ -108,14 +108,15 @@ class CliTest : public QObject {
         nhsim(common + QStringList{"--formulation", "hamiltonian", "--out", path("ham.csv")}).code,
         0);
     const auto lag = readCsv(path("lag.csv")), ham = readCsv(path("ham.csv"));
-    QCOMPARE(ham[0].join(','), QString("t,x,y,z,vx,vy,vz,energy,phi_1,lambda_1,p_vx,p_vy,p_vz"));
-    QCOMPARE(lag[0].join(','), QString("t,x,y,z,vx,vy,vz,energy,phi_1,lambda_1"));
+    QCOMPARE(ham[0].join(','),
+             QString("t,x,y,z,vx,vy,vz,energy,energy_frame,phi_1,lambda_1,p_vx,p_vy,p_vz"));
+    QCOMPARE(lag[0].join(','), QString("t,x,y,z,vx,vy,vz,energy,energy_frame,phi_1,lambda_1"));
     QCOMPARE(ham.size(), lag.size());
     for (int c = 1; c < lag[0].size(); ++c)
       QVERIFY(std::abs(ham.last()[c].toDouble() - lag.last()[c].toDouble()) < 1e-9);
     // nh_particle's L = ½|v|²: p = v.
     for (int a = 0; a < 3; ++a)
-      QCOMPARE(ham.last()[10 + a].toDouble(), ham.last()[4 + a].toDouble());
+      QCOMPARE(ham.last()[11 + a].toDouble(), ham.last()[4 + a].toDouble());
     expectError({"run", "nh_particle", "--dynamics", "vakonomic", "--formulation", "hamiltonian",
                  "--out", path("never.csv")},
                 2, "nonholonomic dynamics only");

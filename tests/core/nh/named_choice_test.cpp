@@ -87,7 +87,8 @@ class NamedChoiceTest : public QObject {
              QString("unknown dynamics 'Vakonomic' (allowed: nonholonomic, vakonomic)"));
     QCOMPARE(refusal(nh::parseFormulation, ""),
              QString("unknown formulation '' (allowed: multipliers, gibbs-appell, hamiltonian)"));
-    QCOMPARE(nh::alternatives(nh::kFormulationChoices), std::string("multipliers|gibbs-appell|hamiltonian"));
+    QCOMPARE(nh::alternatives(nh::kFormulationChoices),
+             std::string("multipliers|gibbs-appell|hamiltonian"));
   }
 
   // A value outside the table (a cast) is named as the first row is.
