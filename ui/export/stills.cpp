@@ -147,7 +147,7 @@ void writeHistoryCsv(const QString& path, const RunHistory& run, size_t begin, s
                     "' does not exist");
   // Complete or absent (a device or FIFO is written in place): core/io/atomic_output.h.
   nh::AtomicOutput out(path.toStdString());
-  const int columns = run.layout().residualColumn;  // outputColumns() come first
+  const int columns = run.layout().outputColumnCount;  // as `nhsim run` writes them
   std::string text;
   for (int c = 0; c < columns; ++c) text += (c ? "," : "") + run.layout().columns[c];
   text += '\n';

@@ -55,6 +55,7 @@ RecordLayout makePlanLayout(const nh::SystemModel& system,
   layout.energyColumn = -1;  // a plan has a cost, no energy
   layout.energyErrorColumn = -1;
   layout.residualColumn = static_cast<int>(layout.columns.size());
+  layout.outputColumnCount = layout.residualColumn;  // the plan's columns, as nhsim optimize's
   layout.columns.push_back("residual");
   const auto& info = system.info();
   std::vector<double> state(info.defaultCoordinates);

@@ -9,7 +9,11 @@ namespace nhui {
 RecordLayout makeRecordLayout(const nh::EquationsOfMotion& equations) {
   const nh::SystemModel& system = equations.system();
   RecordLayout layout;
-  layout.columns = nh::outputColumns(equations);
+  layout.columns = nh::outputColumns(equations);  // with p_<velocity> last when hamiltonian
+  layout.outputColumnCount = static_cast<int>(layout.columns.size());
+  if (!equations.integratesMomenta())
+    for (const std::string& v : system.info().velocities) layout.columns.push_back("p_" + v);
+  layout.firstMomentum = static_cast<int>(layout.columns.size()) - system.m();
   layout.state = nh::stateLayout(system, equations.dynamics());
   layout.stateSize = equations.stateSize();
   layout.firstState = 1;
@@ -43,7 +47,10 @@ void fillRecord(const nh::EquationsOfMotion& equations, nh::EquationsWorkspace& 
                 std::vector<double>& row, nh::SceneFrame& scene, double* out) {
   const nh::SystemModel& system = equations.system();
   nh::outputRow(equations, ws, layout.state, t, x, obs, row);
-  std::copy(row.begin(), row.end(), out);
+  // The row up to the momenta (which it holds only when hamiltonian), then the momenta.
+  std::copy(row.begin(), row.begin() + std::min<std::ptrdiff_t>(row.size(), layout.firstMomentum),
+            out);
+  for (int a = 0; a < system.m(); ++a) out[layout.firstMomentum + a] = obs.momentum[a];
   double residual = 0;
   for (int c = 0; c < obs.phi.size(); ++c) residual = std::max(residual, std::abs(obs.phi[c]));
   for (int c = 0; c < obs.g.size(); ++c) residual = std::max(residual, std::abs(obs.g[c]));

@@ -23,6 +23,12 @@ struct RecordLayout {
   int firstState = 1;                // column of the first state entry
   int firstLambda = 0;               // column of lambda_1 (k + h of them)
   int lambdaCount = 0;
+  // Column of p_<first velocity>: the momenta ∂L/∂y (m of them), recorded under every
+  // formulation so that switching to or from the hamiltonian one keeps the layout.
+  int firstMomentum = 0;
+  // How many leading columns are those `nhsim run` writes for the formulation the layout was
+  // made with (nh::outputColumns: the momenta only when hamiltonian): a history's CSV.
+  int outputColumnCount = 0;
   int residualColumn = 0;
   int energyColumn = 0;  // −1: no energy (a planned motion, plan_run.h)
   // (E − E₀)/|E₀|, or E − E₀ where E₀ = 0; E₀ is the energy of the first sample recorded with

@@ -259,6 +259,22 @@ class EditingControllerTest : public QObject {
     QCOMPARE(c.parameter("m"), 2.0);
   }
 
+  // The hamiltonian formulation beside a vakonomic comparison: the primary run steps (q, p) and
+  // records the momenta, the vakonomic run (which that formulation refuses) goes on with the
+  // multipliers, and both advance.
+  void hamiltonianFormulationBesideAVakonomicComparison() {
+    SimulationController& c = *controller_;
+    c.setCompare(nhui::CompareMode::Vakonomic);
+    c.setFormulation(nh::Formulation::Hamiltonian);
+    QVERIFY(c.scenario().formulation == nh::Formulation::Hamiltonian);
+    c.play();
+    QVERIFY(c.waitForTime(0.5, 30000));
+    c.tick();
+    QVERIFY(c.primary().columnIndex("p_" + c.system().info().velocities[0]) >= 0);
+    QVERIFY(c.comparison() != nullptr);
+    QTRY_VERIFY_WITH_TIMEOUT(c.comparison()->size() > 10, 30000);
+  }
+
  private:
   std::unique_ptr<SimulationController> controller_;
 };
