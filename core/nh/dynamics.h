@@ -205,6 +205,8 @@ class EquationsOfMotion {
   void solveGibbsAppell(Workspace& w, double t) const;
   // hamiltonian.cpp: y from p into w.yHam (Newton), w loaded at the solution.
   void invertLegendre(Workspace& w, double t, const double* q, const double* p) const;
+  // F completed after a load: the C-term where the tape did not add it, and Q (into w.Q too).
+  void completeForce(Workspace& w, double t, const double* q, const double* y) const;
   // C^γ_{βα} y^β p_γ added to `target` (m entries), for the structure functions not on the tape.
   void addStructureTerm(Workspace& w, const double* q, const double* y, const double* p,
                         double* target) const;

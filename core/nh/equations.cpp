@@ -202,28 +202,32 @@ void EquationsOfMotion::throwSingular(const char* what, double t,
 void EquationsOfMotion::accelerations(Workspace& w, double t, const double* q, const double* y,
                                       const double* mu) const {
   const CompiledEquations& ce = *compiled_;
-  const SystemModel& sys = *ce.system;
-  const double* par = ce.parameters.data();
-  const int m = ce.m;
   if (ce.taped)
     loadTaped(w, t, q, y, mu);
   else
     loadJets(w, t, q, y, mu);
-
-  // C^γ_{βα} y^β p_γ (theory §2; with p̃ = p + μA for the vakonomic case).
-  if (sys.hasStructure() && !(ce.taped && ce.structureInTape))
-    addStructureTerm(w, q, y, w.p.data(), w.F.data());
-  if (sys.hasForce()) {
-    w.Q.resize(m);
-    sys.force(par, t, q, y, w.Q.data());
-    w.F += w.Q;
-  }
+  completeForce(w, t, q, y);
   // At a state (q, y) the dual side's solution is the multipliers' (hamiltonian.cpp steps
   // (q, p) instead).
   if (formulation_ == Formulation::GibbsAppell)
     solveGibbsAppell(w, t);
   else
     solveMultipliers(w, t);
+}
+
+// C^γ_{βα} y^β p_γ where the tape did not add it (theory §2; with p̃ = p + μA for the vakonomic
+// case), and the generalised force Q into w.Q.
+void EquationsOfMotion::completeForce(Workspace& w, double t, const double* q,
+                                      const double* y) const {
+  const CompiledEquations& ce = *compiled_;
+  const SystemModel& sys = *ce.system;
+  if (sys.hasStructure() && !(ce.taped && ce.structureInTape))
+    addStructureTerm(w, q, y, w.p.data(), w.F.data());
+  if (sys.hasForce()) {
+    w.Q.resize(ce.m);
+    sys.force(ce.parameters.data(), t, q, y, w.Q.data());
+    w.F += w.Q;
+  }
 }
 
 // Over the nonzero structure functions only; listed once when they do not depend on q.

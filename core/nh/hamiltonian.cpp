@@ -118,13 +118,7 @@ void EquationsOfMotion::momentumRhs(EquationsWorkspace& ws, double t, const doub
   invertLegendre(w, t, q, p);
   const double* y = w.yLegendre.data();
   // λ from the Lagrangian side's F (with the C-term and Q) at (t, q, y(t, q, p)).
-  if (sys.hasStructure() && !(ce.taped && ce.structureInTape))
-    addStructureTerm(w, q, y, w.p.data(), w.F.data());
-  if (sys.hasForce()) {
-    w.Q.resize(m);
-    sys.force(ce.parameters.data(), t, q, y, w.Q.data());
-    w.F += w.Q;
-  }
+  completeForce(w, t, q, y);
   solveMultipliers(w, t);
   // Hamilton's equations for the linear Poisson structure, and the constraint force.
   for (int i = 0; i < n; ++i) dzdt[i] = w.v[i];
