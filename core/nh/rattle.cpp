@@ -12,6 +12,7 @@
 #include "core/nh/landing_stepper.h"
 #include "core/nh/linearize.h"
 #include "core/nh/scenario.h"
+#include "core/nh/simulation.h"
 
 namespace nh {
 
@@ -21,19 +22,11 @@ constexpr int kMaxNewtonIterations = 20;
 
 // Refuses, in one line, the equations nh-rattle does not step.
 void checkRattleApplies(const EquationsOfMotion& equations) {
-  const std::string name = "'" + equations.system().name() + "'";
-  if (equations.dynamics() != DynamicsKind::Nonholonomic)
-    throw InputError(
-        "nh-rattle integrates nonholonomic dynamics only, not the vakonomic "
-        "dynamics of " +
-        name + "; choose another integrator");
-  if (equations.integratesMomenta())
-    throw InputError(
-        "nh-rattle steps (q, y), not the hamiltonian formulation's (q, p); choose "
-        "the multipliers or gibbs-appell formulation");
+  checkIntegratorApplies(Integrator::NhRattle, equations.dynamics(), equations.formulation());
   if (!equations.isTaped())
-    throw InputError("nh-rattle needs the exact derivatives of the tape, and the functions of " +
-                     name + " cannot be recorded on it; choose another integrator");
+    throw InputError("nh-rattle needs the exact derivatives of the tape, and the functions of '" +
+                     equations.system().name() +
+                     "' cannot be recorded on it; choose another integrator");
 }
 
 // The constraint c(t, x) and G = ∂c/∂x of one system.

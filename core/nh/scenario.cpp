@@ -28,6 +28,7 @@ std::string formatValue(double v) {
 
 void Scenario::validate() const {
   checkSupported(dynamics, formulation);
+  checkIntegratorApplies(integrator.method, dynamics, formulation);
   if (!std::isfinite(tEnd) || tEnd < 0)
     throw InputError("t-end must be a finite number ≥ 0, got " + formatValue(tEnd));
   if (!std::isfinite(dtOut) || dtOut <= 0)

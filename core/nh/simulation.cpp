@@ -30,6 +30,18 @@ std::string fmt(double v) {
 }
 }  // namespace
 
+void checkIntegratorApplies(Integrator integrator, DynamicsKind dynamics, Formulation formulation) {
+  if (integrator != Integrator::NhRattle) return;
+  if (dynamics != DynamicsKind::Nonholonomic)
+    throw InputError(
+        "nh-rattle integrates nonholonomic dynamics only, not vakonomic; choose "
+        "another integrator");
+  if (formulation == Formulation::Hamiltonian)
+    throw InputError(
+        "nh-rattle steps (q, y), not the hamiltonian formulation's (q, p); choose "
+        "the multipliers or gibbs-appell formulation");
+}
+
 void IntegratorOptions::validate() const {
   auto positive = [](const char* name, double v) {
     if (!std::isfinite(v) || v <= 0)

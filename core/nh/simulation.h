@@ -36,6 +36,10 @@ inline bool isFixedStep(Integrator integrator) {
 // The integrator named `text`; throws InputError "unknown integrator 'TEXT' (allowed: …)".
 Integrator parseIntegrator(const std::string& text);
 
+// Throws InputError, in one line, when `integrator` cannot step `dynamics` in `formulation`:
+// nh-rattle steps nonholonomic dynamics in (q, y) only (not vakonomic, not hamiltonian).
+void checkIntegratorApplies(Integrator integrator, DynamicsKind dynamics, Formulation formulation);
+
 // The largest step budget (--max-steps, a scenario's integrator.max_steps) accepted.
 inline constexpr long kMaxStepBudget = 1'000'000'000'000;
 
