@@ -197,6 +197,31 @@ Eigen::MatrixXd stateJacobian(const EquationsOfMotion& equations, double t, cons
   return jacobianOf(equations, PiecesProgram(equations).at(t, x));
 }
 
+struct StateDerivatives::Program {
+  explicit Program(const EquationsOfMotion& equations) : pieces(equations) {}
+  PiecesProgram pieces;
+};
+
+StateDerivatives::StateDerivatives(const EquationsOfMotion& equations) : equations_(equations) {
+  if (equations.dynamics() != DynamicsKind::Nonholonomic)
+    throw InputError("the state's derivatives are available for nonholonomic dynamics only");
+  program_ = std::make_unique<Program>(equations);
+}
+
+StateDerivatives::~StateDerivatives() = default;
+
+Eigen::MatrixXd StateDerivatives::jacobian(double t, const double* x) const {
+  return jacobianOf(equations_, program_->pieces.at(t, x));
+}
+
+void StateDerivatives::constraints(double t, const double* x, Eigen::VectorXd& phi,
+                                   Eigen::MatrixXd& dphi) const {
+  const Pieces P = program_->pieces.at(t, x);
+  phi = P.phi;
+  dphi.resize(P.kt, P.n + P.m);
+  for (int j = 0; j < P.n + P.m; ++j) dphi.col(j) = P.dphi[j];
+}
+
 namespace {
 
 // Which coordinates are declared cyclic. An attitude quaternion is declared whole or not at

@@ -25,6 +25,7 @@
 
 #include <Eigen/Dense>
 #include <complex>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -35,6 +36,27 @@ namespace nh {
 // ∂f/∂x of the nonholonomic right-hand side at (t, x) (size n + m square, state order q, y).
 // Throws InputError for vakonomic equations or when the system cannot be taped.
 Eigen::MatrixXd stateJacobian(const EquationsOfMotion& equations, double t, const double* x);
+
+// The derivatives a Newton iteration on the equations needs, compiled once from the tape
+// and evaluated at any state: ∂f/∂x (as stateJacobian) and the velocity-level constraints
+// Φ then ġ (k + h entries, as Observables::phi) with their Jacobian ∂/∂x. Throws InputError
+// as stateJacobian does when constructed.
+class StateDerivatives {
+ public:
+  explicit StateDerivatives(const EquationsOfMotion& equations);
+  ~StateDerivatives();
+  StateDerivatives(const StateDerivatives&) = delete;
+  StateDerivatives& operator=(const StateDerivatives&) = delete;
+
+  Eigen::MatrixXd jacobian(double t, const double* x) const;  // (n + m) square
+  // Φ then ġ at (t, x) into phi, and their derivatives into dphi ((k + h) × (n + m)).
+  void constraints(double t, const double* x, Eigen::VectorXd& phi, Eigen::MatrixXd& dphi) const;
+
+ private:
+  struct Program;
+  const EquationsOfMotion& equations_;
+  std::unique_ptr<Program> program_;
+};
 
 struct Linearization {
   std::vector<std::string> variables;  // kept coordinates, chart ξ, velocities

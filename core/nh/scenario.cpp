@@ -28,6 +28,7 @@ std::string formatValue(double v) {
 
 void Scenario::validate() const {
   checkSupported(dynamics, formulation);
+  checkIntegratorApplies(integrator.method, dynamics, formulation);
   if (!std::isfinite(tEnd) || tEnd < 0)
     throw InputError("t-end must be a finite number ≥ 0, got " + formatValue(tEnd));
   if (!std::isfinite(dtOut) || dtOut <= 0)
@@ -43,22 +44,24 @@ void Scenario::validate() const {
                      " output rows, more than " + formatValue(kMaxOutputRows) +
                      "; use a larger dt-out or a shorter t-end");
   integrator.validate();
-  if (integrator.method == Integrator::Rk4) {
-    // rk4 lands on every output time: a step longer than dt-out would be cut to dt-out
-    // (below the smallest step, 1e-12, a dt-out can only be stepped so).
+  if (isFixedStep(integrator.method)) {
+    const std::string method = toString(integrator.method);
+    // A fixed-step method lands on every output time: a step longer than dt-out would be cut to
+    // dt-out (below the smallest step, 1e-12, a dt-out can only be stepped so).
     if (integrator.step > dtOut && dtOut >= 1e-12)
-      throw InputError("rk4 step " + formatValue(integrator.step) + " is larger than dt-out " +
-                       formatValue(dtOut) +
-                       ": rk4 stops at every output time, so it would step dt-out instead; give "
+      throw InputError(method + " step " + formatValue(integrator.step) +
+                       " is larger than dt-out " + formatValue(dtOut) + ": " + method +
+                       " stops at every output time, so it would step dt-out instead; give "
                        "a step ≤ dt-out or a larger dt-out");
     if (integrator.step < 4 * kEps * tEnd)
-      throw InputError("rk4 step " + formatValue(integrator.step) + " is too small for t-end " +
-                       formatValue(tEnd) + "; give at least " + formatValue(4 * kEps * tEnd));
-    // rk4 takes t-end/step steps, and at most one more per output interval (a step clamped
+      throw InputError(method + " step " + formatValue(integrator.step) +
+                       " is too small for t-end " + formatValue(tEnd) + "; give at least " +
+                       formatValue(4 * kEps * tEnd));
+    // It takes t-end/step steps, and at most one more per output interval (a step clamped
     // to an output time): refused up front when that exceeds the step budget.
     const double steps = std::ceil(tEnd / integrator.step) + std::floor(tEnd / dtOut) + 1;
     if (steps > static_cast<double>(integrator.maxSteps))
-      throw InputError("rk4 with step " + formatValue(integrator.step) + " needs up to " +
+      throw InputError(method + " with step " + formatValue(integrator.step) + " needs up to " +
                        formatValue(steps) + " steps to reach t-end " + formatValue(tEnd) +
                        ", more than the step budget of " + std::to_string(integrator.maxSteps) +
                        "; use a larger --step, a shorter t-end or raise --max-steps");

@@ -30,6 +30,18 @@ std::string fmt(double v) {
 }
 }  // namespace
 
+void checkIntegratorApplies(Integrator integrator, DynamicsKind dynamics, Formulation formulation) {
+  if (integrator != Integrator::NhRattle) return;
+  if (dynamics != DynamicsKind::Nonholonomic)
+    throw InputError(
+        "nh-rattle integrates nonholonomic dynamics only, not vakonomic; choose "
+        "another integrator");
+  if (formulation == Formulation::Hamiltonian)
+    throw InputError(
+        "nh-rattle steps (q, y), not the hamiltonian formulation's (q, p); choose "
+        "the multipliers or gibbs-appell formulation");
+}
+
 void IntegratorOptions::validate() const {
   auto positive = [](const char* name, double v) {
     if (!std::isfinite(v) || v <= 0)
@@ -145,6 +157,9 @@ void Simulation::setOptions(const IntegratorOptions& options) {
       break;
     case Integrator::BdfCvode:
       s.stepper = makeCvodeBdf(options_.atol, options_.rtol);
+      break;
+    case Integrator::NhRattle:
+      s.stepper = makeNhRattle(equations_);
       break;
   }
   s.dt = options_.step;
@@ -402,6 +417,8 @@ struct Simulation::Run {
   void deliver(double ts);
   [[noreturn]] void throwStepBudget(double t) const;
   [[noreturn]] void throwStepUnderflow(double t) const;
+  // A step the stepper gave up on (StepFailure): an underflow, or its own reason.
+  [[noreturn]] void throwStepFailure(double t, const std::string& reason) const;
 
   Simulation& sim;
   Integration& integration;
@@ -562,8 +579,8 @@ std::pair<double, double> Simulation::Run::takeStep() {
   stepper.setStopTime(sim.nextSample_ <= lastSample ? sampleTime(sim.nextSample_) : tEnd);
   try {
     return stepper.doStep(integration.rhs);
-  } catch (const StepFailure&) {
-    throwStepUnderflow(sim.t_);
+  } catch (const StepFailure& failure) {
+    throwStepFailure(sim.t_, failure.what());
   } catch (const std::runtime_error&) {
     // A stepper with dense output ends a step it cannot take by throwing (odeint after 500
     // rejected trials, SUNDIALS with its flag), and an error the equations throw at one of
@@ -773,6 +790,13 @@ void Simulation::Run::throwStepUnderflow(double t) const {
                          t);
 }
 
+void Simulation::Run::throwStepFailure(double t, const std::string& reason) const {
+  if (reason == "step size underflow") throwStepUnderflow(t);
+  throw IntegrationError("integration of '" + echoInput(sim.equations_->system().name()) +
+                             "' stopped at t = " + fmt(t) + ": " + reason,
+                         t);
+}
+
 bool Simulation::advance(double tEnd, double dtOut, const SampleCallback& onSample) {
   if (!(dtOut > 0) || !std::isfinite(dtOut))
     throw InputError("output interval must be a finite number > 0, got " + fmt(dtOut));
@@ -792,9 +816,10 @@ bool Simulation::advance(double tEnd, double dtOut, const SampleCallback& onSamp
     throw InputError("output interval " + fmt(dtOut) + " is too small for times up to " +
                      fmt(largestTime) + ": give one of at least " + fmt(4 * kEps * largestTime) +
                      " (4·machine epsilon·t)");
-  if (options_.method == Integrator::Rk4 && tEnd > t_ && options_.step < 4 * kEps * largestTime)
-    throw InputError("rk4 step " + fmt(options_.step) + " is too small for times up to " +
-                     fmt(largestTime) + ": give one of at least " + fmt(4 * kEps * largestTime) +
+  if (isFixedStep(options_.method) && tEnd > t_ && options_.step < 4 * kEps * largestTime)
+    throw InputError(toString(options_.method) + " step " + fmt(options_.step) +
+                     " is too small for times up to " + fmt(largestTime) +
+                     ": give one of at least " + fmt(4 * kEps * largestTime) +
                      " (4·machine epsilon·t)");
   return Run(*this, tEnd, dtOut, onSample).execute();
 }

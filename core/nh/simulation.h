@@ -12,7 +12,7 @@
 
 namespace nh {
 
-enum class Integrator { Dopri5, Dop853, Rk78, Rk4, Fehlberg78Arkode, BdfCvode };
+enum class Integrator { Dopri5, Dop853, Rk78, Rk4, Fehlberg78Arkode, BdfCvode, NhRattle };
 // The integrators by name (named_choice.h), as the command line, scenario files and the app
 // name them. The default is IntegratorOptions'.
 inline constexpr NamedChoice<Integrator> kIntegratorChoices[] = {
@@ -23,10 +23,22 @@ inline constexpr NamedChoice<Integrator> kIntegratorChoices[] = {
     {Integrator::Fehlberg78Arkode, "arkode78",
      "Fehlberg 7(8) of SUNDIALS ARKODE, adaptive, dense output"},
     {Integrator::BdfCvode, "bdf", "BDF of SUNDIALS CVODE, for stiff systems"},
+    {Integrator::NhRattle, "nh-rattle",
+     "nonholonomic RATTLE: symmetric projection around the implicit midpoint rule, fixed step, "
+     "second order, time-symmetric, constraints held to round-off"},
 };
 std::string toString(Integrator integrator);  // its name in kIntegratorChoices
+// Whether the integrator takes the fixed step IntegratorOptions::step (rk4, nh-rattle), landing
+// on every output time, rather than choosing its steps.
+inline bool isFixedStep(Integrator integrator) {
+  return integrator == Integrator::Rk4 || integrator == Integrator::NhRattle;
+}
 // The integrator named `text`; throws InputError "unknown integrator 'TEXT' (allowed: …)".
 Integrator parseIntegrator(const std::string& text);
+
+// Throws InputError, in one line, when `integrator` cannot step `dynamics` in `formulation`:
+// nh-rattle steps nonholonomic dynamics in (q, y) only (not vakonomic, not hamiltonian).
+void checkIntegratorApplies(Integrator integrator, DynamicsKind dynamics, Formulation formulation);
 
 // The largest step budget (--max-steps, a scenario's integrator.max_steps) accepted.
 inline constexpr long kMaxStepBudget = 1'000'000'000'000;

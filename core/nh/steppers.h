@@ -11,6 +11,8 @@
 
 namespace nh {
 
+class EquationsOfMotion;
+
 // dx/dt at (t, x), both of the stepper's size.
 using StepperRhs = std::function<void(double t, const double* x, double* dxdt)>;
 
@@ -94,6 +96,15 @@ std::unique_ptr<Stepper> makeOdeintDopri5(double atol, double rtol);
 // (rk78 unless the cut step was itself rejected).
 std::unique_ptr<Stepper> makeOdeintFehlberg78(double atol, double rtol);
 std::unique_ptr<Stepper> makeOdeintRk4();
+// nh-rattle (rattle.cpp): symmetric projection around the implicit midpoint rule, second
+// order, time-symmetric, fixed step, landing on the stop times like rk4; it holds the
+// velocity constraints, the holonomic ones and the unit norm of each attitude quaternion to
+// round-off at every step. It reads the simulation's equations through `equations` (a
+// reference to the pointer that setParameters and setFormulation replace). initialize throws
+// InputError in one line for vakonomic dynamics, the hamiltonian formulation and systems that
+// cannot be taped; doStep throws StepFailure naming the step when Newton's method does not
+// converge.
+std::unique_ptr<Stepper> makeNhRattle(const std::shared_ptr<const EquationsOfMotion>& equations);
 
 // SUNDIALS 6.4 (sundials_steppers.cpp), one internal step per doStep, the solver's own dense
 // output and step-size control (weighted RMS norm over rtol·|y| + atol); errors the solver

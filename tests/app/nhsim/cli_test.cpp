@@ -234,7 +234,8 @@ class CliTest : public QObject {
     expectError({"run", "ball_on_turntable", "--dt-out", "0"}, 2,
                 "dt-out must be a finite number > 0");
     expectError({"run", "ball_on_turntable", "--integrator", "euler"}, 2,
-                "unknown integrator 'euler' (allowed: dopri5, dop853, rk78, rk4, arkode78, bdf)");
+                "unknown integrator 'euler' (allowed: dopri5, dop853, rk78, rk4, arkode78, bdf, "
+                "nh-rattle)");
     expectError({"run", "ball_on_turntable", "--dynamics", "magic"}, 2, "unknown dynamics 'magic'");
     expectError({"run", "ball_on_turntable", "--frobnicate"}, 2, "unknown option '--frobnicate'");
     expectError({"run", "ball_on_turntable", "--set"}, 2, "option --set needs a value");
