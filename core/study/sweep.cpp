@@ -333,6 +333,7 @@ std::string Study::headerText(const std::string& commandLine) const {
   text += "# system: " + s.system + " (" + nh::toString(s.dynamics) + ", " +
           nh::toString(s.formulation) + ", " + nh::toString(s.integrator.method) + ", rtol " +
           formatValue(s.integrator.rtol) + ", atol " + formatValue(s.integrator.atol) +
+          (isFixedStep(s.integrator.method) ? ", step " + formatValue(s.integrator.step) : "") +
           "), t = 0 … " + formatValue(s.tEnd) + ", dt_out " + formatValue(s.dtOut) + "\n";
   for (size_t a = 0; a < names_.size(); ++a) {
     const char* kind = isParameter_[a] ? " (parameter)" : " (initial value)";

@@ -460,6 +460,7 @@ QString StudyPanel::sweepCommandLine(const nh::study::StudySpec& spec) const {
   words << "--t-end" << number(s.tEnd) << "--dt-out" << number(s.dtOut);
   words << "--integrator" << QString::fromStdString(nh::toString(s.integrator.method)) << "--rtol"
         << number(s.integrator.rtol) << "--atol" << number(s.integrator.atol);
+  if (nh::isFixedStep(s.integrator.method)) words << "--step" << number(s.integrator.step);
   if (s.dynamics != nh::DynamicsKind::Nonholonomic)
     words << "--dynamics" << QString::fromStdString(nh::toString(s.dynamics));
   if (s.formulation != nh::Formulation::Multipliers)

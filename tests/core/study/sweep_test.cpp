@@ -358,6 +358,20 @@ class SweepTest : public QObject {
              header.c_str());
     QCOMPARE(Study::partialText(3, 10), std::string("# partial: 3 of 10 runs (interrupted)\n"));
   }
+
+  // A fixed-step integrator's step is part of what the runs were computed with: the header
+  // names it (an adaptive one's trial step is not).
+  void headerNamesTheFixedStep() {
+    StudySpec spec = diskSpec();
+    spec.base.integrator.method = Integrator::Rk4;
+    spec.base.integrator.step = 0.005;
+    const std::string fixed = Study(spec).headerText("nhsim sweep rolling_disk");
+    QVERIFY2(fixed.find("rk4, rtol 1e-10, atol 1e-12, step 0.005), t = 0") != std::string::npos,
+             fixed.c_str());
+    spec.base.integrator.method = Integrator::Dopri5;
+    const std::string adaptive = Study(spec).headerText("nhsim sweep rolling_disk");
+    QVERIFY2(adaptive.find("step") == std::string::npos, adaptive.c_str());
+  }
 };
 
 QTEST_APPLESS_MAIN(SweepTest)
