@@ -1,0 +1,7 @@
+#!/bin/sh
+# Builds nhsim and the start-up benchmark (release preset), then prints each command's CPU time
+# as a ratio to a minimal C++ program's. Arguments go to bench_startup (--repeat N).
+set -e
+cd "$(dirname "$0")/.."
+./scripts/build.sh bench_startup >/dev/null
+exec build/release/bench/bench_startup "$@"
