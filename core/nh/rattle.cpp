@@ -19,12 +19,18 @@ namespace nh {
 namespace {
 
 constexpr int kMaxNewtonIterations = 20;
-// A step that needed more iterations than this refreshes ∂f/∂x for the next one.
+// A step that needed more iterations than this, or whose updates shrank by less than this
+// factor (so that the last one leaves more than rounding behind), refreshes ∂f/∂x for the
+// next one.
 constexpr int kIterationsBeforeRefresh = 4;
+constexpr double kRefreshContraction = 1e-4;
 // The iteration with a kept matrix gives way to full Newton's method after this many
 // iterations, or when an update is not below this fraction of the one before.
 constexpr int kSimplifiedIterations = 10;
 constexpr double kSlowContraction = 0.25;
+// An update this small (relative to max(1, |x|)) changes nothing even in components that
+// have decayed by 10⁴ (the sleigh's rotation rate), and time symmetry holds to round-off.
+constexpr double kNegligibleUpdate = 1e-18;
 
 // Refuses, in one line, the equations nh-rattle does not step.
 void checkRattleApplies(const EquationsOfMotion& equations) {
@@ -82,19 +88,37 @@ class RattleConstraint {
 struct RattleWork {
   RattleWork(int size, int kc)
       : x0(size), x1(size), hat0(size), hat1(size), mid(size), k(size), fMid(size), c(kc),
-        mu(kc), residual(size + kc), delta(size + kc), G0(kc, size), G1(kc, size),
-        sumT(size, kc), J(size, size), system(size + kc, size + kc), lu(size + kc) {}
+        mu(kc), residual(size + kc), delta(size + kc), fBefore(size), fBefore2(size),
+        G0(kc, size), G1(kc, size), sumT(size, kc), J(size, size),
+        system(size + kc, size + kc), lu(size + kc) {}
   double t0 = 0, h = 0;
-  Eigen::VectorXd x0, x1;    // the start, the end
+  Eigen::VectorXd x0, x1;           // the start, the end
   Eigen::VectorXd hat0, hat1, mid;  // x0 + G0ᵀμ, x1 − G1ᵀμ, their mean
   Eigen::VectorXd k, fMid, c, mu;   // a rate, f at the mean, c(t1, x1), the common multiplier
   Eigen::VectorXd residual, delta;
+  // f at the midpoints of the last two steps (of lengths hBefore, hBefore2), newest first;
+  // `history` of them belong to the steps that led here.
+  Eigen::VectorXd fBefore, fBefore2;
+  double hBefore = 0, hBefore2 = 0;
+  int history = 0;
   Eigen::MatrixXd G0, G1;     // ∂c/∂x at (t0, x0) and (t1, x1)
-  Eigen::MatrixXd sumT;       // G0ᵀ − G1ᵀ, then the Newton matrix's top right block
+  Eigen::MatrixXd sumT;       // G0ᵀ − G1ᵀ
   Eigen::MatrixXd J;          // ∂f/∂x at a recent midpoint
   Eigen::MatrixXd system;     // the Newton matrix
   Eigen::PartialPivLU<Eigen::MatrixXd> lu;
   bool jacobianCurrent = false;  // J may serve this step (else it is evaluated anew)
+  bool matrixCurrent = false;    // the factored matrix may serve this step (else it is anew)
+  bool factored = false;         // the matrix was factored in this step
+  double contraction = 0;        // the largest ratio of successive updates in this step
+
+  // The step just taken joins the history.
+  void remember() {
+    fBefore2.swap(fBefore);
+    fBefore = fMid;
+    hBefore2 = hBefore;
+    hBefore = h;
+    history = std::min(history + 1, 2);
+  }
 };
 
 class NhRattle final : public detail::LandingStepper {
@@ -109,12 +133,24 @@ class NhRattle final : public detail::LandingStepper {
       work_ = std::make_unique<RattleWork>(size, constraint_->size());
       compiledFor_ = equations_;
     }
-    work_->jacobianCurrent = false;  // the state may have jumped
+    // A restart where the last step ended (after the projection, which moves the state by
+    // round-off) keeps ∂f/∂x; a jump elsewhere does not.
+    if (!continuesLastStep(x, t)) {
+      work_->jacobianCurrent = work_->matrixCurrent = false;
+      work_->history = 0;
+    }
     LandingStepper::initialize(x, size, t, dt);
   }
   int order() const override { return 2; }
 
  private:
+  bool continuesLastStep(const double* x, double t) const {
+    if (t != t_ || x_.empty()) return false;
+    for (std::size_t i = 0; i < x_.size(); ++i)
+      if (std::abs(x[i] - x_[i]) > 1e-8 * (1 + std::abs(x_[i]))) return false;
+    return true;
+  }
+
   // A step from start_: Newton's method with the matrix of the first iterate and ∂f/∂x kept
   // from earlier steps while that converges quickly, else full Newton's method.
   void step(const StepperRhs& f, double dt, bool lands, bool) override {
@@ -125,19 +161,33 @@ class NhRattle final : public detail::LandingStepper {
     constraint_->at(s.t0, s.x0.data(), s.c, s.G0);
     int iterations = solve(f, s, false);
     if (iterations < 0) iterations = solve(f, s, true);
-    if (iterations < 0)
+    if (iterations < 0) {
+      s.history = 0;
       throw StepFailure(
           "nh-rattle: Newton's method on the implicit midpoint equations did not "
           "converge in " +
           std::to_string(kMaxNewtonIterations) + " iterations with step " + formatValue(s.h) +
           "; take a smaller --step");
-    if (iterations > kIterationsBeforeRefresh) s.jacobianCurrent = false;
+    }
+    if (iterations > kIterationsBeforeRefresh || s.contraction > kRefreshContraction) {
+      // Slow: the matrix anew next step, and ∂f/∂x too when the matrix was new already.
+      if (s.factored) s.jacobianCurrent = false;
+      s.matrixCurrent = false;
+    }
+    s.remember();
     Eigen::Map<Eigen::VectorXd>(x_.data(), x_.size()) = s.x1;
     t_ = lands ? stop_ : t_ + dt;
   }
 
-  // The explicit midpoint rule's step as the first iterate, μ = 0.
-  void guess(const StepperRhs& f, RattleWork& s) const {
+  // The first iterate: after two steps, x0 + h f with f at the midpoint extrapolated
+  // linearly from the last two steps' midpoints and μ as in the last step (no evaluation);
+  // else the explicit midpoint rule's step and μ = 0.
+  void guess(const StepperRhs& f, RattleWork& s, bool extrapolate) const {
+    if (extrapolate) {
+      const double slope = (s.hBefore + s.h) / (s.hBefore + s.hBefore2);
+      s.x1 = s.x0 + s.h * (s.fBefore + slope * (s.fBefore - s.fBefore2));
+      return;
+    }
     f(s.t0, s.x0.data(), s.k.data());
     s.mid = s.x0 + 0.5 * s.h * s.k;
     f(s.t0 + 0.5 * s.h, s.mid.data(), s.k.data());
@@ -161,6 +211,7 @@ class NhRattle final : public detail::LandingStepper {
     s.system.topRightCorner(size, kc) -= s.G1.transpose() + s.G0.transpose();
     s.system.bottomLeftCorner(kc, size) = s.G1;
     s.lu.compute(s.system);
+    s.matrixCurrent = s.factored = true;
   }
 
   // The residual of the step's equations at the iterate (x1, μ), c(t1, x1) and G1 included:
@@ -187,19 +238,25 @@ class NhRattle final : public detail::LandingStepper {
   int solve(const StepperRhs& f, RattleWork& s, bool full) const {
     const int size = static_cast<int>(s.x0.size()), kc = constraint_->size();
     const int limit = full ? kMaxNewtonIterations : kSimplifiedIterations;
-    guess(f, s);
+    guess(f, s, !full && s.history == 2 && s.hBefore + s.hBefore2 > 0);
+    s.contraction = 0;
+    s.factored = false;
     double previous = std::numeric_limits<double>::infinity();
     for (int iter = 0; iter < limit; ++iter) {
       residual(f, s);
-      if (full || iter == 0) factor(s, full || !s.jacobianCurrent);
+      if (full || (iter == 0 && !s.matrixCurrent)) factor(s, full || !s.jacobianCurrent);
       s.delta = s.lu.solve(s.residual);
       if (!s.delta.allFinite()) return -1;
       s.x1 -= s.delta.head(size);
       s.mu -= s.delta.tail(kc);
       const double scale = std::max(1.0, s.x1.cwiseAbs().maxCoeff());
       const double update = s.delta.head(size).cwiseAbs().maxCoeff() / scale;
-      // At rounding level, or no longer shrinking once close (rounding noise).
-      if (update <= 1e-15 || (update >= previous && update <= 1e-11)) return iter + 1;
+      if (iter > 0 && previous > 1e-13) s.contraction = std::max(s.contraction, update / previous);
+      // At rounding level, or no longer shrinking once close (rounding noise), or shrinking
+      // so fast that the next update would be far below rounding level.
+      if (update <= 1e-15 || (update >= previous && update <= 1e-11) ||
+          (iter > 0 && update / previous * update <= kNegligibleUpdate))
+        return iter + 1;
       if (!full && update > 1e-11 && update > kSlowContraction * previous) return -1;
       previous = update;
     }
