@@ -13,6 +13,7 @@
 #include "core/nh/linearize.h"
 #include "core/nh/scenario.h"
 #include "core/nh/simulation.h"
+#include "core/nh/small_lu.h"
 
 namespace nh {
 
@@ -23,7 +24,7 @@ constexpr int kMaxNewtonIterations = 20;
 // factor (so that the last one leaves more than rounding behind), refreshes ∂f/∂x for the
 // next one.
 constexpr int kIterationsBeforeRefresh = 4;
-constexpr double kRefreshContraction = 1e-4;
+constexpr double kRefreshContraction = 1e-2;
 // The iteration with a kept matrix gives way to full Newton's method after this many
 // iterations, or when an update is not below this fraction of the one before.
 constexpr int kSimplifiedIterations = 10;
@@ -83,32 +84,75 @@ class RattleConstraint {
   mutable Eigen::MatrixXd Gq_;  // ∂g/∂q
 };
 
+// The inverse of a small square matrix, applied as a product (a step's solves then need no
+// chains of dependent divisions, which cost more than the arithmetic at these sizes).
+// Computed with plain loops up to kSmallInverse rows (Eigen's dynamic-size kernels cost
+// more in set-up than in arithmetic there), with Eigen above.
+constexpr int kSmallInverse = 24;
+class SmallInverse {
+ public:
+  explicit SmallInverse(int size) : inverse_(size, size), column_(size) {}
+  void compute(const Eigen::MatrixXd& matrix) {
+    const int size = static_cast<int>(matrix.rows());
+    switch (size) {  // closed forms (cofactors) up to 4 × 4
+      case 1: return fixed<1>(matrix);
+      case 2: return fixed<2>(matrix);
+      case 3: return fixed<3>(matrix);
+      case 4: return fixed<4>(matrix);
+      default: break;
+    }
+    if (size > kSmallInverse) {
+      inverse_ = matrix.partialPivLu().inverse();
+      return;
+    }
+    lu_.compute(matrix, size);
+    for (int j = 0; j < size; ++j) {
+      column_.setZero();
+      column_[j] = 1;
+      lu_.solveInPlace(column_);
+      inverse_.col(j) = column_;
+    }
+  }
+  const Eigen::MatrixXd& matrix() const { return inverse_; }
+
+ private:
+  template <int N>
+  void fixed(const Eigen::MatrixXd& matrix) {
+    const Eigen::Matrix<double, N, N> a = matrix;
+    inverse_ = a.inverse();
+  }
+
+  SmallLU<kSmallInverse> lu_;
+  Eigen::MatrixXd inverse_;
+  Eigen::VectorXd column_;
+};
+
 // The unknowns of one step, the values the iteration reads at them and the Newton matrix,
 // sized once for the system: a step allocates nothing.
 struct RattleWork {
   RattleWork(int size, int kc)
       : x0(size), x1(size), hat0(size), hat1(size), mid(size), k(size), fMid(size), c(kc),
-        mu(kc), residual(size + kc), delta(size + kc), fBefore(size), fBefore2(size),
-        G0(kc, size), G1(kc, size), sumT(size, kc), J(size, size),
-        system(size + kc, size + kc), lu(size + kc) {}
+        mu(kc), residual(size + kc), delta(size + kc), y(size), z(kc), fBefore(size),
+        fBefore2(size), G0(kc, size), G1(kc, size), Gfactored(kc, size), 
+        J(size, size), A(size, size), AinvB(size, kc), S(kc, kc), Ainv(size),
+        Sinv(kc) {}
   double t0 = 0, h = 0;
   Eigen::VectorXd x0, x1;           // the start, the end
   Eigen::VectorXd hat0, hat1, mid;  // x0 + G0ᵀμ, x1 − G1ᵀμ, their mean
   Eigen::VectorXd k, fMid, c, mu;   // a rate, f at the mean, c(t1, x1), the common multiplier
-  Eigen::VectorXd residual, delta;
+  Eigen::VectorXd residual, delta, y, z;
   // f at the midpoints of the last two steps (of lengths hBefore, hBefore2), newest first;
   // `history` of them belong to the steps that led here.
   Eigen::VectorXd fBefore, fBefore2;
   double hBefore = 0, hBefore2 = 0;
   int history = 0;
   Eigen::MatrixXd G0, G1;     // ∂c/∂x at (t0, x0) and (t1, x1)
-  Eigen::MatrixXd sumT;       // G0ᵀ − G1ᵀ
+  Eigen::MatrixXd Gfactored;  // G1 where the Newton matrix was formed
   Eigen::MatrixXd J;          // ∂f/∂x at a recent midpoint
-  Eigen::MatrixXd system;     // the Newton matrix
-  Eigen::PartialPivLU<Eigen::MatrixXd> lu;
-  bool jacobianCurrent = false;  // J may serve this step (else it is evaluated anew)
-  bool matrixCurrent = false;    // the factored matrix may serve this step (else it is anew)
-  bool factored = false;         // the matrix was factored in this step
+  // The Newton matrix [A B; G1 0] by blocks (factor()) and the Schur complement S = G1 A⁻¹B.
+  Eigen::MatrixXd A, AinvB, S;
+  SmallInverse Ainv, Sinv;
+  bool jacobianCurrent = false;  // J (and A⁻¹) may serve this step (else evaluated anew)
   double contraction = 0;        // the largest ratio of successive updates in this step
 
   // The step just taken joins the history.
@@ -136,7 +180,7 @@ class NhRattle final : public detail::LandingStepper {
     // A restart where the last step ended (after the projection, which moves the state by
     // round-off) keeps ∂f/∂x; a jump elsewhere does not.
     if (!continuesLastStep(x, t)) {
-      work_->jacobianCurrent = work_->matrixCurrent = false;
+      work_->jacobianCurrent = false;
       work_->history = 0;
     }
     LandingStepper::initialize(x, size, t, dt);
@@ -170,9 +214,7 @@ class NhRattle final : public detail::LandingStepper {
           "; take a smaller --step");
     }
     if (iterations > kIterationsBeforeRefresh || s.contraction > kRefreshContraction) {
-      // Slow: the matrix anew next step, and ∂f/∂x too when the matrix was new already.
-      if (s.factored) s.jacobianCurrent = false;
-      s.matrixCurrent = false;
+      s.jacobianCurrent = false;
     }
     s.remember();
     Eigen::Map<Eigen::VectorXd>(x_.data(), x_.size()) = s.x1;
@@ -195,23 +237,39 @@ class NhRattle final : public detail::LandingStepper {
     s.mu.setZero();
   }
 
-  // The Newton matrix at the iterate, ∂f/∂x at its midpoint s.mid when `refresh` (else the
-  // one kept), factored:
-  //   [ I − h/2 J    −(G0ᵀ + G1ᵀ) − h/2 J (G0ᵀ − G1ᵀ) ]
-  //   [ G1           0                               ].
+  // The Newton matrix at the iterate by blocks,
+  //   [ A    B  ]   A = I − h/2 J,  B = −(G0ᵀ + G1ᵀ) − h/2 J (G0ᵀ − G1ᵀ),
+  //   [ G1   0  ]
+  // in the form newtonUpdate() uses: A⁻¹ with J at the midpoint s.mid when `refresh` (else
+  // the one kept), A⁻¹B and the inverse of the Schur complement S = G1 A⁻¹B with this step's
+  // G0 and G1. Since h/2 J = I − A, A⁻¹B = (G0ᵀ − G1ᵀ) − 2 A⁻¹G0ᵀ: one product.
+  // (Coefficient-wise products: Eigen's blocked ones cost more in packing at these sizes.)
   void factor(RattleWork& s, bool refresh) const {
+    if (refresh) {
+      constraint_->derivatives().jacobian(s.t0 + 0.5 * s.h, s.mid.data(), s.J);
+      s.A = -0.5 * s.h * s.J;
+      s.A.diagonal().array() += 1;
+      s.Ainv.compute(s.A);
+      s.jacobianCurrent = true;
+    }
+    s.AinvB.noalias() = s.Ainv.matrix().lazyProduct(s.G0.transpose());
+    s.AinvB *= -2;
+    s.AinvB += s.G0.transpose() - s.G1.transpose();
+    s.Gfactored = s.G1;
+    s.S.noalias() = s.G1.lazyProduct(s.AinvB);
+    s.Sinv.compute(s.S);
+  }
+
+  // delta = the Newton matrix⁻¹ residual, by blocks: y = A⁻¹ r1, δμ = S⁻¹(G1 y − r2),
+  // δx = y − A⁻¹B δμ.
+  void newtonUpdate(RattleWork& s) const {
     const int size = static_cast<int>(s.x0.size()), kc = constraint_->size();
-    if (refresh) constraint_->derivatives().jacobian(s.t0 + 0.5 * s.h, s.mid.data(), s.J);
-    s.jacobianCurrent = true;
-    s.system.setZero();
-    s.system.topLeftCorner(size, size) = -0.5 * s.h * s.J;
-    s.system.topLeftCorner(size, size).diagonal().array() += 1;
-    s.sumT = s.G0.transpose() - s.G1.transpose();
-    s.system.topRightCorner(size, kc).noalias() = -(0.5 * s.h) * s.J * s.sumT;
-    s.system.topRightCorner(size, kc) -= s.G1.transpose() + s.G0.transpose();
-    s.system.bottomLeftCorner(kc, size) = s.G1;
-    s.lu.compute(s.system);
-    s.matrixCurrent = s.factored = true;
+    s.y.noalias() = s.Ainv.matrix().lazyProduct(s.residual.head(size));
+    s.z = -s.residual.tail(kc);
+    s.z.noalias() += s.Gfactored.lazyProduct(s.y);
+    s.delta.tail(kc).noalias() = s.Sinv.matrix().lazyProduct(s.z);
+    s.delta.head(size) = s.y;
+    s.delta.head(size).noalias() -= s.AinvB.lazyProduct(s.delta.tail(kc));
   }
 
   // The residual of the step's equations at the iterate (x1, μ), c(t1, x1) and G1 included:
@@ -220,9 +278,9 @@ class NhRattle final : public detail::LandingStepper {
     const int size = static_cast<int>(s.x0.size()), kc = constraint_->size();
     constraint_->at(s.t0 + s.h, s.x1.data(), s.c, s.G1);
     s.hat0 = s.x0;
-    s.hat0.noalias() += s.G0.transpose() * s.mu;
+    s.hat0.noalias() += s.G0.transpose().lazyProduct(s.mu);
     s.hat1 = s.x1;
-    s.hat1.noalias() -= s.G1.transpose() * s.mu;
+    s.hat1.noalias() -= s.G1.transpose().lazyProduct(s.mu);
     s.mid = 0.5 * (s.hat0 + s.hat1);
     f(s.t0 + 0.5 * s.h, s.mid.data(), s.fMid.data());
     s.residual.head(size) = s.hat1 - s.hat0 - s.h * s.fMid;
@@ -240,22 +298,23 @@ class NhRattle final : public detail::LandingStepper {
     const int limit = full ? kMaxNewtonIterations : kSimplifiedIterations;
     guess(f, s, !full && s.history == 2 && s.hBefore + s.hBefore2 > 0);
     s.contraction = 0;
-    s.factored = false;
     double previous = std::numeric_limits<double>::infinity();
     for (int iter = 0; iter < limit; ++iter) {
       residual(f, s);
-      if (full || (iter == 0 && !s.matrixCurrent)) factor(s, full || !s.jacobianCurrent);
-      s.delta = s.lu.solve(s.residual);
+      if (full || iter == 0) factor(s, full || !s.jacobianCurrent);
+      newtonUpdate(s);
       if (!s.delta.allFinite()) return -1;
       s.x1 -= s.delta.head(size);
       s.mu -= s.delta.tail(kc);
       const double scale = std::max(1.0, s.x1.cwiseAbs().maxCoeff());
       const double update = s.delta.head(size).cwiseAbs().maxCoeff() / scale;
       if (iter > 0 && previous > 1e-13) s.contraction = std::max(s.contraction, update / previous);
-      // At rounding level, or no longer shrinking once close (rounding noise), or shrinking
-      // so fast that the next update would be far below rounding level.
-      if (update <= 1e-15 || (update >= previous && update <= 1e-11) ||
-          (iter > 0 && update / previous * update <= kNegligibleUpdate))
+      // Converged: the first update at rounding level, or the next one predicted (this one
+      // times the rate of contraction) far below it, or no longer shrinking once close
+      // (rounding noise).
+      if ((iter == 0 && update <= 1e-15) ||
+          (iter > 0 && update / previous * update <= kNegligibleUpdate) ||
+          (update >= previous && update <= 1e-11))
         return iter + 1;
       if (!full && update > 1e-11 && update > kSlowContraction * previous) return -1;
       previous = update;
