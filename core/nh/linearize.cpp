@@ -267,8 +267,8 @@ void StateDerivatives::jacobian(double t, const double* x, Eigen::Ref<Eigen::Mat
   const auto ydot = w.solution.head(m);
   const auto lambda = w.solution.tail(kt);
   for (int j = 0; j < n + m; ++j) {
-    readBlock(program, w.pieceRegisters.data(), w.pieces.blockSize() * (1 + j), P, w.dv, w.dF,
-              w.dM, w.dA, w.db, w.dphi);
+    readBlock(program, w.pieceRegisters.data(), w.pieces.blockSize() * (1 + j), P, w.dv, w.dF, w.dM,
+              w.dA, w.db, w.dphi);
     w.rhs.head(m) = w.dF;
     w.rhs.head(m).noalias() -= w.dM * ydot;
     w.rhs.head(m).noalias() += w.dA.transpose() * lambda;

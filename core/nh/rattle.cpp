@@ -21,8 +21,7 @@ namespace {
 
 constexpr int kMaxNewtonIterations = 20;
 // A step that needed more iterations than this, or whose updates shrank by less than this
-// factor (so that the last one leaves more than rounding behind), refreshes ∂f/∂x for the
-// next one.
+// factor, evaluates ∂f/∂x anew in the next one.
 constexpr int kIterationsBeforeRefresh = 4;
 constexpr double kRefreshContraction = 1e-2;
 // The iteration with a kept matrix gives way to full Newton's method after this many
@@ -95,11 +94,16 @@ class SmallInverse {
   void compute(const Eigen::MatrixXd& matrix) {
     const int size = static_cast<int>(matrix.rows());
     switch (size) {  // closed forms (cofactors) up to 4 × 4
-      case 1: return fixed<1>(matrix);
-      case 2: return fixed<2>(matrix);
-      case 3: return fixed<3>(matrix);
-      case 4: return fixed<4>(matrix);
-      default: break;
+      case 1:
+        return fixed<1>(matrix);
+      case 2:
+        return fixed<2>(matrix);
+      case 3:
+        return fixed<3>(matrix);
+      case 4:
+        return fixed<4>(matrix);
+      default:
+        break;
     }
     if (size > kSmallInverse) {
       inverse_ = matrix.partialPivLu().inverse();
@@ -131,10 +135,29 @@ class SmallInverse {
 // sized once for the system: a step allocates nothing.
 struct RattleWork {
   RattleWork(int size, int kc)
-      : x0(size), x1(size), hat0(size), hat1(size), mid(size), k(size), fMid(size), c(kc),
-        mu(kc), residual(size + kc), delta(size + kc), y(size), z(kc), fBefore(size),
-        fBefore2(size), G0(kc, size), G1(kc, size), Gfactored(kc, size), 
-        J(size, size), A(size, size), AinvB(size, kc), S(kc, kc), Ainv(size),
+      : x0(size),
+        x1(size),
+        hat0(size),
+        hat1(size),
+        mid(size),
+        k(size),
+        fMid(size),
+        c(kc),
+        mu(kc),
+        residual(size + kc),
+        delta(size + kc),
+        y(size),
+        z(kc),
+        fBefore(size),
+        fBefore2(size),
+        G0(kc, size),
+        G1(kc, size),
+        J(size, size),
+        A(size, size),
+        AinvG0(size, kc),
+        AinvB(size, kc),
+        S(kc, kc),
+        Ainv(size),
         Sinv(kc) {}
   double t0 = 0, h = 0;
   Eigen::VectorXd x0, x1;           // the start, the end
@@ -146,11 +169,11 @@ struct RattleWork {
   Eigen::VectorXd fBefore, fBefore2;
   double hBefore = 0, hBefore2 = 0;
   int history = 0;
-  Eigen::MatrixXd G0, G1;     // ∂c/∂x at (t0, x0) and (t1, x1)
-  Eigen::MatrixXd Gfactored;  // G1 where the Newton matrix was formed
-  Eigen::MatrixXd J;          // ∂f/∂x at a recent midpoint
-  // The Newton matrix [A B; G1 0] by blocks (factor()) and the Schur complement S = G1 A⁻¹B.
-  Eigen::MatrixXd A, AinvB, S;
+  Eigen::MatrixXd G0, G1;  // ∂c/∂x at (t0, x0) and (t1, x1)
+  Eigen::MatrixXd J;       // ∂f/∂x at a recent midpoint
+  // The Newton matrix [A B; G1 0] by blocks (factor()): A, G0ᵀ − 2 A⁻¹G0ᵀ, A⁻¹B, and the
+  // Schur complement S = G1 A⁻¹B.
+  Eigen::MatrixXd A, AinvG0, AinvB, S;
   SmallInverse Ainv, Sinv;
   bool jacobianCurrent = false;  // J (and A⁻¹) may serve this step (else evaluated anew)
   double contraction = 0;        // the largest ratio of successive updates in this step
@@ -195,8 +218,8 @@ class NhRattle final : public detail::LandingStepper {
     return true;
   }
 
-  // A step from start_: Newton's method with the matrix of the first iterate and ∂f/∂x kept
-  // from earlier steps while that converges quickly, else full Newton's method.
+  // A step from start_: Newton's method with ∂f/∂x kept from earlier steps while the
+  // iteration contracts quickly, else full Newton's method.
   void step(const StepperRhs& f, double dt, bool lands, bool) override {
     RattleWork& s = *work_;
     s.t0 = t_;
@@ -213,9 +236,8 @@ class NhRattle final : public detail::LandingStepper {
           std::to_string(kMaxNewtonIterations) + " iterations with step " + formatValue(s.h) +
           "; take a smaller --step");
     }
-    if (iterations > kIterationsBeforeRefresh || s.contraction > kRefreshContraction) {
+    if (iterations > kIterationsBeforeRefresh || s.contraction > kRefreshContraction)
       s.jacobianCurrent = false;
-    }
     s.remember();
     Eigen::Map<Eigen::VectorXd>(x_.data(), x_.size()) = s.x1;
     t_ = lands ? stop_ : t_ + dt;
@@ -241,8 +263,8 @@ class NhRattle final : public detail::LandingStepper {
   //   [ A    B  ]   A = I − h/2 J,  B = −(G0ᵀ + G1ᵀ) − h/2 J (G0ᵀ − G1ᵀ),
   //   [ G1   0  ]
   // in the form newtonUpdate() uses: A⁻¹ with J at the midpoint s.mid when `refresh` (else
-  // the one kept), A⁻¹B and the inverse of the Schur complement S = G1 A⁻¹B with this step's
-  // G0 and G1. Since h/2 J = I − A, A⁻¹B = (G0ᵀ − G1ᵀ) − 2 A⁻¹G0ᵀ: one product.
+  // the one kept). Since h/2 J = I − A, A⁻¹B = G0ᵀ − 2 A⁻¹G0ᵀ − G1ᵀ: the product is formed
+  // here once a step, the rest with each iterate's G1 by followIterate().
   // (Coefficient-wise products: Eigen's blocked ones cost more in packing at these sizes.)
   void factor(RattleWork& s, bool refresh) const {
     if (refresh) {
@@ -252,10 +274,14 @@ class NhRattle final : public detail::LandingStepper {
       s.Ainv.compute(s.A);
       s.jacobianCurrent = true;
     }
-    s.AinvB.noalias() = s.Ainv.matrix().lazyProduct(s.G0.transpose());
-    s.AinvB *= -2;
-    s.AinvB += s.G0.transpose() - s.G1.transpose();
-    s.Gfactored = s.G1;
+    s.AinvG0.noalias() = s.Ainv.matrix().lazyProduct(s.G0.transpose());
+    s.AinvG0 *= -2;
+    s.AinvG0 += s.G0.transpose();
+  }
+
+  // A⁻¹B and the inverse of the Schur complement S = G1 A⁻¹B at the iterate's G1.
+  void followIterate(RattleWork& s) const {
+    s.AinvB = s.AinvG0 - s.G1.transpose();
     s.S.noalias() = s.G1.lazyProduct(s.AinvB);
     s.Sinv.compute(s.S);
   }
@@ -266,7 +292,7 @@ class NhRattle final : public detail::LandingStepper {
     const int size = static_cast<int>(s.x0.size()), kc = constraint_->size();
     s.y.noalias() = s.Ainv.matrix().lazyProduct(s.residual.head(size));
     s.z = -s.residual.tail(kc);
-    s.z.noalias() += s.Gfactored.lazyProduct(s.y);
+    s.z.noalias() += s.G1.lazyProduct(s.y);
     s.delta.tail(kc).noalias() = s.Sinv.matrix().lazyProduct(s.z);
     s.delta.head(size) = s.y;
     s.delta.head(size).noalias() -= s.AinvB.lazyProduct(s.delta.tail(kc));
@@ -287,11 +313,11 @@ class NhRattle final : public detail::LandingStepper {
     s.residual.tail(kc) = s.c;
   }
 
-  // Newton's method on (x1, μ) from the explicit midpoint step. ∂f/∂x is exact from the tape;
-  // the term μ·∂²c/∂x² of ∂R1/∂x1 is left out (μ is of the size of the local error), which
-  // costs a little contraction but not the round-off end. `full`: the matrix anew at every
-  // iterate; else the matrix of the first iterate throughout, with ∂f/∂x kept from earlier
-  // steps when current, given up (−1) as soon as it contracts slowly. Returns the iterations
+  // Newton's method on (x1, μ) from guess(). ∂f/∂x is exact from the tape; the term
+  // μ·∂²c/∂x² of ∂R1/∂x1 is left out (μ is of the size of the local error), which costs a
+  // little contraction but not the round-off end. `full`: ∂f/∂x anew at every iterate;
+  // else ∂f/∂x (and A⁻¹) of the first iterate or kept from earlier steps when current, G1
+  // at every iterate, given up (−1) as soon as it contracts slowly. Returns the iterations
   // taken, or −1 when it did not converge.
   int solve(const StepperRhs& f, RattleWork& s, bool full) const {
     const int size = static_cast<int>(s.x0.size()), kc = constraint_->size();
@@ -302,6 +328,7 @@ class NhRattle final : public detail::LandingStepper {
     for (int iter = 0; iter < limit; ++iter) {
       residual(f, s);
       if (full || iter == 0) factor(s, full || !s.jacobianCurrent);
+      followIterate(s);
       newtonUpdate(s);
       if (!s.delta.allFinite()) return -1;
       s.x1 -= s.delta.head(size);
