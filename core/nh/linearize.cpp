@@ -94,10 +94,23 @@ void readBlock(const SymProgram& program, const double* registers, int offset, c
   for (int c = 0; c < kt; ++c) phi[c] = program.output(registers, k++);
 }
 
-// The pieces of one system, compiled once from its tape and evaluated at any state.
+// The outputs Φ and ∂Φ/∂x_j of `all` (pieceExpressions' layout: blocks of `blockSize`, Φ
+// last in each): what a Newton iteration on the constraints reads.
+std::vector<Sym> constraintOutputs(const std::vector<Sym>& all, int blockSize, int kt, int dims) {
+  std::vector<Sym> out;
+  out.reserve(static_cast<size_t>(kt) * (1 + dims));
+  for (int j = 0; j <= dims; ++j)
+    for (int c = 0; c < kt; ++c) out.push_back(all[blockSize * j + blockSize - kt + c]);
+  return out;
+}
+
+// The pieces of one system, compiled once from its tape and evaluated at any state; with
+// `constraintsToo`, also a program of Φ and its derivatives alone.
 class PiecesProgram {
  public:
-  explicit PiecesProgram(const EquationsOfMotion& equations) {
+  explicit PiecesProgram(const EquationsOfMotion& equations,
+                         SymProgram::Execution execution = SymProgram::Execution::Interpreted,
+                         bool constraintsToo = false) {
     const SystemModel& sys = equations.system();
     shape_.n = sys.n();
     shape_.m = sys.m();
@@ -105,9 +118,12 @@ class PiecesProgram {
     try {
       Tape tape;
       const std::vector<Sym> all = pieceExpressions(sys, equations.parameters().data(), tape);
-      blockSize_ = static_cast<int>(all.size()) / (1 + shape_.n + shape_.m);
-      program_ = SymProgram(tape, 1 + shape_.n + shape_.m, all,
-                            SymProgram::Execution::Interpreted);  // runs a few times only
+      const int dims = shape_.n + shape_.m;
+      blockSize_ = static_cast<int>(all.size()) / (1 + dims);
+      program_ = SymProgram(tape, 1 + dims, all, execution);
+      if (constraintsToo)
+        constraintProgram_ = SymProgram(
+            tape, 1 + dims, constraintOutputs(all, blockSize_, shape_.kt, dims), execution);
     } catch (const TapeError& e) {
       throw InputError("'" + sys.name() + "' cannot be linearised: its functions cannot be " +
                        "recorded on the tape (" + e.what() + ")");
@@ -135,10 +151,15 @@ class PiecesProgram {
     return out;
   }
 
+  const Pieces& shape() const { return shape_; }
+  int blockSize() const { return blockSize_; }
+  const SymProgram& program() const { return program_; }
+  const SymProgram& constraintProgram() const { return constraintProgram_; }
+
  private:
   Pieces shape_;
   int blockSize_ = 0;
-  SymProgram program_;
+  SymProgram program_, constraintProgram_;
 };
 
 // Columns of `matrix` (restricted to `candidates`) that make it full row rank, by column
@@ -197,9 +218,27 @@ Eigen::MatrixXd stateJacobian(const EquationsOfMotion& equations, double t, cons
   return jacobianOf(equations, PiecesProgram(equations).at(t, x));
 }
 
+// The programs of StateDerivatives (native code where available: they run every step) and
+// the storage their evaluation works in, sized once.
 struct StateDerivatives::Program {
-  explicit Program(const EquationsOfMotion& equations) : pieces(equations) {}
+  explicit Program(const EquationsOfMotion& equations)
+      : pieces(equations, SymProgram::Execution::Native, true),
+        pieceRegisters(pieces.program().makeRegisters()),
+        constraintRegisters(pieces.constraintProgram().makeRegisters()) {
+    const Pieces& P = pieces.shape();
+    readBlock(pieces.program(), pieceRegisters.data(), 0, P, v, F, M, A, b, phi);
+    readBlock(pieces.program(), pieceRegisters.data(), 0, P, dv, dF, dM, dA, db, dphi);
+    K.setZero(P.m + P.kt, P.m + P.kt);
+    lu = Eigen::PartialPivLU<Eigen::MatrixXd>(P.m + P.kt);
+    rhs.resize(P.m + P.kt);
+    solution.resize(P.m + P.kt);
+    derivative.resize(P.m + P.kt);
+  }
   PiecesProgram pieces;
+  std::vector<double> pieceRegisters, constraintRegisters;
+  Eigen::VectorXd v, F, b, phi, dv, dF, db, dphi, rhs, solution, derivative;
+  Eigen::MatrixXd M, A, dM, dA, K;
+  Eigen::PartialPivLU<Eigen::MatrixXd> lu;
 };
 
 StateDerivatives::StateDerivatives(const EquationsOfMotion& equations) : equations_(equations) {
@@ -210,16 +249,47 @@ StateDerivatives::StateDerivatives(const EquationsOfMotion& equations) : equatio
 
 StateDerivatives::~StateDerivatives() = default;
 
-Eigen::MatrixXd StateDerivatives::jacobian(double t, const double* x) const {
-  return jacobianOf(equations_, program_->pieces.at(t, x));
+// As jacobianOf, into J and the storage of `program_`: the saddle-point system K (ẏ, λ) =
+// (F, b) factored once, then one solve per state variable j for the derivative of ẏ.
+void StateDerivatives::jacobian(double t, const double* x, Eigen::Ref<Eigen::MatrixXd> J) const {
+  Program& w = *program_;
+  const Pieces& P = w.pieces.shape();
+  const int n = P.n, m = P.m, kt = P.kt;
+  const SymProgram& program = w.pieces.program();
+  program.run(w.pieceRegisters.data(), t, x);
+  readBlock(program, w.pieceRegisters.data(), 0, P, w.v, w.F, w.M, w.A, w.b, w.phi);
+  w.K.topLeftCorner(m, m) = w.M;
+  w.K.topRightCorner(m, kt) = -w.A.transpose();
+  w.K.bottomLeftCorner(kt, m) = w.A;
+  w.lu.compute(w.K);
+  w.rhs << w.F, w.b;
+  w.solution = w.lu.solve(w.rhs);
+  const auto ydot = w.solution.head(m);
+  const auto lambda = w.solution.tail(kt);
+  for (int j = 0; j < n + m; ++j) {
+    readBlock(program, w.pieceRegisters.data(), w.pieces.blockSize() * (1 + j), P, w.dv, w.dF, w.dM,
+              w.dA, w.db, w.dphi);
+    w.rhs.head(m) = w.dF;
+    w.rhs.head(m).noalias() -= w.dM * ydot;
+    w.rhs.head(m).noalias() += w.dA.transpose() * lambda;
+    w.rhs.tail(kt) = w.db;
+    w.rhs.tail(kt).noalias() -= w.dA * ydot;
+    w.derivative = w.lu.solve(w.rhs);
+    J.col(j).head(n) = w.dv;
+    J.col(j).tail(m) = w.derivative.head(m);
+  }
 }
 
-void StateDerivatives::constraints(double t, const double* x, Eigen::VectorXd& phi,
-                                   Eigen::MatrixXd& dphi) const {
-  const Pieces P = program_->pieces.at(t, x);
-  phi = P.phi;
-  dphi.resize(P.kt, P.n + P.m);
-  for (int j = 0; j < P.n + P.m; ++j) dphi.col(j) = P.dphi[j];
+void StateDerivatives::constraints(double t, const double* x, Eigen::Ref<Eigen::VectorXd> phi,
+                                   Eigen::Ref<Eigen::MatrixXd> dphi) const {
+  Program& w = *program_;
+  const SymProgram& program = w.pieces.constraintProgram();
+  program.run(w.constraintRegisters.data(), t, x);
+  const int kt = w.pieces.shape().kt, dims = w.pieces.shape().n + w.pieces.shape().m;
+  for (int c = 0; c < kt; ++c) phi[c] = program.output(w.constraintRegisters.data(), c);
+  for (int j = 0; j < dims; ++j)
+    for (int c = 0; c < kt; ++c)
+      dphi(c, j) = program.output(w.constraintRegisters.data(), kt * (1 + j) + c);
 }
 
 namespace {

@@ -38,9 +38,11 @@ namespace nh {
 Eigen::MatrixXd stateJacobian(const EquationsOfMotion& equations, double t, const double* x);
 
 // The derivatives a Newton iteration on the equations needs, compiled once from the tape
-// and evaluated at any state: ∂f/∂x (as stateJacobian) and the velocity-level constraints
-// Φ then ġ (k + h entries, as Observables::phi) with their Jacobian ∂/∂x. Throws InputError
-// as stateJacobian does when constructed.
+// (native code where available) and evaluated at any state: ∂f/∂x (as stateJacobian) and
+// the velocity-level constraints Φ then ġ (k + h entries, as Observables::phi) with their
+// Jacobian ∂/∂x, from a program of those alone. Evaluation allocates nothing: it works in
+// storage of its own, so one object serves one thread. Throws InputError as stateJacobian
+// does when constructed.
 class StateDerivatives {
  public:
   explicit StateDerivatives(const EquationsOfMotion& equations);
@@ -48,9 +50,11 @@ class StateDerivatives {
   StateDerivatives(const StateDerivatives&) = delete;
   StateDerivatives& operator=(const StateDerivatives&) = delete;
 
-  Eigen::MatrixXd jacobian(double t, const double* x) const;  // (n + m) square
-  // Φ then ġ at (t, x) into phi, and their derivatives into dphi ((k + h) × (n + m)).
-  void constraints(double t, const double* x, Eigen::VectorXd& phi, Eigen::MatrixXd& dphi) const;
+  // ∂f/∂x at (t, x) into J, (n + m) square.
+  void jacobian(double t, const double* x, Eigen::Ref<Eigen::MatrixXd> J) const;
+  // Φ then ġ at (t, x) into phi (k + h), and their derivatives into dphi ((k + h) × (n + m)).
+  void constraints(double t, const double* x, Eigen::Ref<Eigen::VectorXd> phi,
+                   Eigen::Ref<Eigen::MatrixXd> dphi) const;
 
  private:
   struct Program;
