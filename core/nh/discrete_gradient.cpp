@@ -447,7 +447,7 @@ class DiscreteGradient final : public detail::LandingStepper {
       const double scale = std::max(1.0, s.z1.cwiseAbs().maxCoeff());
       const double update = delta.cwiseAbs().maxCoeff() / scale;
       // At rounding level, or no longer shrinking once close (rounding noise).
-      if (update <= 1e-15 || (update >= previous && update <= 1e-11)) return;
+      if (update <= 1e-15 || (update >= previous && update <= 1e-13)) return;
       const Eigen::VectorXd next = residual(f, s);
       if (update > 0.1 * previous && update > 1e-11) {
         differencedJacobian(f, s, next);
