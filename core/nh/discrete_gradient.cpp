@@ -80,7 +80,7 @@ class PointProgram {
         k_(equations.system().constraintsTotal()) {
     Tape tape;
     const std::vector<Sym> out = pointExpressions(equations, tape);
-    program_ = SymProgram(tape, 1 + n_ + m_, out, SymProgram::Execution::Interpreted);
+    program_ = SymProgram(tape, 1 + n_ + m_, out, SymProgram::Execution::Native);
     registers_ = program_.makeRegisters();
     variables_.resize(1 + n_ + m_);
   }

@@ -6,7 +6,7 @@
 // integral and the flow almost-Poisson: nonholonomic dynamics in (q, y), constraints linear or
 // affine in y and no holonomic ones, no explicit time in L, the constraints, the reference
 // frame or the forces, no forces besides those of L, a skew bracket (C^γ_{αβ} = −C^γ_{βα}) and
-// a system the tape can record. Each refusal is one line naming the reason and nh-rattle.
+// a system the tape can record. Each refusal is one line: the reason and what to choose.
 #pragma once
 
 #include <string>
