@@ -43,11 +43,13 @@ std::string runUsage() {
 }
 
 const char* kRunHelp =
-    "\nrtol must be below 0.1 and atol below 1; an rk4 or nh-rattle step may not exceed dt-out.\n"
+    "\nrtol must be below 0.1 and atol below 1; an rk4, nh-rattle or discrete-gradient step may\n"
+    "not exceed dt-out.\n"
     "A run whose equations conserve energy but whose energy changed by more than 1 % gets a\n"
     "warning on standard error (tighten the tolerance). A non-finite state, energy or\n"
     "multiplier stops the run (exit 3, the column named); at t = 0 it is refused (exit 2, no\n"
-    "file). nh-rattle stops (exit 3, with the time) where its Newton iteration fails.\n"
+    "file). nh-rattle and discrete-gradient stop (exit 3, with the time) where their Newton\n"
+    "iteration fails; discrete-gradient refuses (exit 2) what it cannot conserve energy on.\n"
     "SIGINT, SIGTERM or SIGHUP keep the rows written so far, each complete, end the file with\n"
     "'# partial: interrupted at t = T …' and exit 130, 143 or 129.\n";
 
@@ -203,7 +205,8 @@ void integratorOptions(OptionAdder& add, IntegratorWords& o, const std::string& 
             "the integrator (default " + toString(IntegratorOptions{}.method) + ")");
   add.value("--rtol", o.rtol, "R", "relative tolerance of the adaptive integrators");
   add.value("--atol", o.atol, "A", "absolute tolerance of the adaptive integrators");
-  add.value("--step", o.step, "H", "step of the fixed-step integrators rk4 and nh-rattle");
+  add.value("--step", o.step, "H",
+            "step of the fixed-step integrators rk4, nh-rattle and discrete-gradient");
   add.value("--max-steps", o.maxSteps, "N", budget);
   add.flag("--no-projection", o.noProjection, "do not project the state back onto the constraints");
   add.flag("--no-reconstruction", o.noReconstruction,

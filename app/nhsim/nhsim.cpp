@@ -31,6 +31,7 @@
 #include "core/model/catalogue.h"
 #include "core/model/formula_system.h"
 #include "core/model/structure_kind.h"
+#include "core/nh/discrete_gradient.h"
 #include "core/nh/errors.h"
 #include "core/nh/reconstruction.h"
 #include "core/nh/run_checks.h"
@@ -63,7 +64,18 @@ struct SystemFacts {
   std::vector<std::string> reconstructed;
   std::string notReconstructed = "the system cannot be taped";
   std::string cost;
+  std::string discreteGradient;  // what discrete-gradient conserves, or why it does not apply
 };
+
+// discreteGradientSummary at the default parameters and start.
+std::string discreteGradientFact(const EquationsOfMotion& eq) {
+  try {
+    const std::vector<double> x0 = initialState(eq, 0.0, {});
+    return discreteGradientSummary(discreteGradientFit(eq, x0.data(), 0.0));
+  } catch (const Error& e) {
+    return discreteGradientSummary({e.what()});
+  }
+}
 
 SystemFacts factsOf(const std::shared_ptr<const SystemModel>& system) {
   SystemFacts facts;
@@ -77,6 +89,7 @@ SystemFacts factsOf(const std::shared_ptr<const SystemModel>& system) {
     return facts;
   }
   const EquationsOfMotion eq(system, DynamicsKind::Nonholonomic);
+  facts.discreteGradient = discreteGradientFact(eq);
   if (const ReconstructionPlan* plan = eq.reconstructionPlan()) {
     facts.notReconstructed = plan->reason;
     std::vector<int> indices = plan->entries;
@@ -117,6 +130,7 @@ void printInfoJson(const SystemInfo& s, const SystemFacts& facts) {
   root["reconstructed"] = facts.reconstructed;
   root["controls"] = s.controls;
   if (s.isControlModel()) root["cost"] = facts.cost;
+  if (!facts.discreteGradient.empty()) root["discrete_gradient"] = facts.discreteGradient;
   writeStdout(root.dump(4) + "\n");
 }
 
@@ -177,6 +191,7 @@ void printInfoText(const SystemInfo& s, const SystemFacts& facts) {
     for (const auto& coordinate : facts.reconstructed) std::printf("%s ", coordinate.c_str());
     std::printf("\n");
   }
+  if (!facts.discreteGradient.empty()) std::printf("\n%s\n", facts.discreteGradient.c_str());
 }
 
 int info(const InfoOptions& o) {
@@ -231,13 +246,16 @@ struct RunRecord {
   ConstraintRankWatch rank;
   long rows = 0;
   double maxResidual = 0, maxLambda = 0, e0 = 0, e1 = 0;
-  std::vector<double> last;  // the last row written
+  std::vector<double> first, last;  // the first and the last row written
 
   void add(const EquationsOfMotion& eq, EquationsWorkspace& ws, double t, const double* x,
            const Observables& obs, const std::vector<double>& row) {
     drift.add(eq, ws, t, x, obs.energy);
     rank.add(t, obs);
-    if (rows == 0) e0 = obs.energy;
+    if (rows == 0) {
+      e0 = obs.energy;
+      first = row;
+    }
     e1 = obs.energy;
     ++rows;
     for (int c = 0; c < obs.phi.size(); ++c)
@@ -286,6 +304,9 @@ class RunJob {
       sim_.setParameters(params_);  // new equations: eq is taken after this
       const EquationsOfMotion& eq = sim_.equations();
       x0 = initialState(eq, 0.0, s_.initial, &notes);
+      if (s_.integrator.method == Integrator::DiscreteGradient)
+        conserved_ = discreteGradientFit(eq, x0.data(), 0.0);
+      if (!conserved_.refusal.empty()) throw InputError(conserved_.refusal);
       outputRow(eq, sim_.workspace(), layout_, 0.0, x0.data(), obs_, row_);
       const std::string entry = nonFiniteEntry(outputColumns(eq), row_);
       if (!entry.empty())
@@ -384,15 +405,26 @@ class RunJob {
                 sim_.stepsTaken(), r.rows, o_.output.out.c_str());
     std::printf("  energy %s → %s;  max |constraint residual| %.3g;  max |lambda| %.6g\n",
                 formatValue(r.e0).c_str(), formatValue(r.e1).c_str(), r.maxResidual, r.maxLambda);
+    if (s_.integrator.method == Integrator::DiscreteGradient) printConserved();
     std::printf("  final state:");
     for (size_t i = 0; i < layout_.names.size(); ++i)
       std::printf(" %s=%.6g", layout_.names[i].c_str(), r.last[1 + i]);
     std::printf("\n");
   }
 
+  // The quantity discrete-gradient conserves, from the first row to the last.
+  void printConserved() const {
+    const std::string column = conserved_.frameEnergy ? "energy_frame" : "energy";
+    const auto at = std::find(columns_.begin(), columns_.end(), column) - columns_.begin();
+    if (at >= static_cast<long>(record_.first.size()) || record_.last.empty()) return;
+    std::printf("  %s: %s %s → %s\n", discreteGradientSummary(conserved_).c_str(), column.c_str(),
+                formatValue(record_.first[at]).c_str(), formatValue(record_.last[at]).c_str());
+  }
+
   const RunOptions& o_;
   const Scenario& s_;
   const std::shared_ptr<const SystemModel> system_;
+  DiscreteGradientFit conserved_;  // discrete-gradient runs: what the run conserves
   Simulation sim_;
   const std::vector<double> params_;
   const std::string hint_;

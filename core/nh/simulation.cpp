@@ -31,15 +31,16 @@ std::string fmt(double v) {
 }  // namespace
 
 void checkIntegratorApplies(Integrator integrator, DynamicsKind dynamics, Formulation formulation) {
-  if (integrator != Integrator::NhRattle) return;
+  if (integrator != Integrator::NhRattle && integrator != Integrator::DiscreteGradient) return;
+  const std::string name = toString(integrator);
   if (dynamics != DynamicsKind::Nonholonomic)
-    throw InputError(
-        "nh-rattle integrates nonholonomic dynamics only, not vakonomic; choose "
-        "another integrator");
+    throw InputError(name +
+                     " integrates nonholonomic dynamics only, not vakonomic; choose "
+                     "another integrator");
   if (formulation == Formulation::Hamiltonian)
-    throw InputError(
-        "nh-rattle steps (q, y), not the hamiltonian formulation's (q, p); choose "
-        "the multipliers or gibbs-appell formulation");
+    throw InputError(name +
+                     " steps (q, y), not the hamiltonian formulation's (q, p); choose "
+                     "the multipliers or gibbs-appell formulation");
 }
 
 void IntegratorOptions::validate() const {
@@ -160,6 +161,9 @@ void Simulation::setOptions(const IntegratorOptions& options) {
       break;
     case Integrator::NhRattle:
       s.stepper = makeNhRattle(equations_);
+      break;
+    case Integrator::DiscreteGradient:
+      s.stepper = makeDiscreteGradient(equations_);
       break;
   }
   s.dt = options_.step;

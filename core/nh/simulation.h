@@ -12,7 +12,16 @@
 
 namespace nh {
 
-enum class Integrator { Dopri5, Dop853, Rk78, Rk4, Fehlberg78Arkode, BdfCvode, NhRattle };
+enum class Integrator {
+  Dopri5,
+  Dop853,
+  Rk78,
+  Rk4,
+  Fehlberg78Arkode,
+  BdfCvode,
+  NhRattle,
+  DiscreteGradient
+};
 // The integrators by name (named_choice.h), as the command line, scenario files and the app
 // name them. The default is IntegratorOptions'.
 inline constexpr NamedChoice<Integrator> kIntegratorChoices[] = {
@@ -26,18 +35,24 @@ inline constexpr NamedChoice<Integrator> kIntegratorChoices[] = {
     {Integrator::NhRattle, "nh-rattle",
      "nonholonomic RATTLE: symmetric projection around the implicit midpoint rule, fixed step, "
      "second order, time-symmetric, constraints held to round-off"},
+    {Integrator::DiscreteGradient, "discrete-gradient",
+     "Gonzalez midpoint discrete gradient on the almost-Poisson form, fixed step, second "
+     "order, energy (or the energy in the constraints' reference frame) kept to round-off"},
 };
 std::string toString(Integrator integrator);  // its name in kIntegratorChoices
-// Whether the integrator takes the fixed step IntegratorOptions::step (rk4, nh-rattle), landing
-// on every output time, rather than choosing its steps.
+// Whether the integrator takes the fixed step IntegratorOptions::step (rk4, nh-rattle,
+// discrete-gradient), landing on every output time, rather than choosing its steps.
 inline bool isFixedStep(Integrator integrator) {
-  return integrator == Integrator::Rk4 || integrator == Integrator::NhRattle;
+  return integrator == Integrator::Rk4 || integrator == Integrator::NhRattle ||
+         integrator == Integrator::DiscreteGradient;
 }
 // The integrator named `text`; throws InputError "unknown integrator 'TEXT' (allowed: …)".
 Integrator parseIntegrator(const std::string& text);
 
 // Throws InputError, in one line, when `integrator` cannot step `dynamics` in `formulation`:
-// nh-rattle steps nonholonomic dynamics in (q, y) only (not vakonomic, not hamiltonian).
+// nh-rattle and discrete-gradient step nonholonomic dynamics in (q, y) only (not vakonomic,
+// not hamiltonian). What discrete-gradient refuses besides depends on the system
+// (discrete_gradient.h).
 void checkIntegratorApplies(Integrator integrator, DynamicsKind dynamics, Formulation formulation);
 
 // The largest step budget (--max-steps, a scenario's integrator.max_steps) accepted.

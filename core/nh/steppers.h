@@ -105,6 +105,15 @@ std::unique_ptr<Stepper> makeOdeintRk4();
 // cannot be taped; doStep throws StepFailure naming the step when Newton's method does not
 // converge.
 std::unique_ptr<Stepper> makeNhRattle(const std::shared_ptr<const EquationsOfMotion>& equations);
+// discrete-gradient (discrete_gradient.cpp): the Gonzalez midpoint discrete gradient on the
+// almost-Poisson form of the equations in (q, v), v the independent velocities, second order,
+// symmetric, fixed step, landing on the stop times like rk4. The conserved quantity (the energy,
+// or with affine constraints the energy in the declared reference frame) changes only by
+// round-off, the velocity constraints hold by construction. initialize throws InputError in
+// one line for what discrete_gradient.h refuses; doStep throws StepFailure naming the step when
+// Newton's method does not converge.
+std::unique_ptr<Stepper> makeDiscreteGradient(
+    const std::shared_ptr<const EquationsOfMotion>& equations);
 
 // SUNDIALS 6.4 (sundials_steppers.cpp), one internal step per doStep, the solver's own dense
 // output and step-size control (weighted RMS norm over rtol·|y| + atol); errors the solver

@@ -72,6 +72,32 @@ class CliTest : public QObject {
     QVERIFY(text.out.contains("Initial velocities:"));
   }
 
+  // discrete-gradient: nhsim info and the run summary say what it conserves; what it cannot
+  // step is refused in one line (exit 2) before any file is written.
+  void discreteGradientSaysWhatItConserves() {
+    QVERIFY(nhsim({"info", "chaplygin_sleigh"})
+                .out.contains("discrete-gradient: conserves the energy\n"));
+    QVERIFY(nhsim({"info", "ball_on_turntable"})
+                .out.contains("discrete-gradient: conserves the energy in the constraints' "
+                              "reference frame (energy_frame)"));
+    QVERIFY(nhsim({"info", "spherical_pendulum"})
+                .out.contains("discrete-gradient: not applicable: holds velocity constraints, "
+                              "not holonomic ones"));
+    const Result run = nhsim({"run", "ball_on_turntable", "--integrator", "discrete-gradient",
+                              "--step", "0.01", "--t-end", "1", "--out", path("dg.csv")});
+    QCOMPARE(run.code, 0);
+    QVERIFY2(run.out.contains("discrete-gradient: conserves the energy in the constraints' "
+                              "reference frame (energy_frame): energy_frame "),
+             qPrintable(run.out));
+    expectError(
+        {"run", "spherical_pendulum", "--integrator", "discrete-gradient", "--out", path("no.csv")},
+        2, "choose nh-rattle");
+    expectError({"run", "ball_on_turntable", "--integrator", "discrete-gradient", "--set",
+                 "tilt=0.3", "--out", path("no.csv")},
+                2, "do not keep it");
+    QVERIFY(!QFile::exists(path("no.csv")));
+  }
+
   void runWritesCsvWithHeader() {
     const Result r = nhsim(
         {"run", "ball_on_turntable", "--t-end", "2", "--dt-out", "0.5", "--out", path("a.csv")});
@@ -235,7 +261,7 @@ class CliTest : public QObject {
                 "dt-out must be a finite number > 0");
     expectError({"run", "ball_on_turntable", "--integrator", "euler"}, 2,
                 "unknown integrator 'euler' (allowed: dopri5, dop853, rk78, rk4, arkode78, bdf, "
-                "nh-rattle)");
+                "nh-rattle, discrete-gradient)");
     expectError({"run", "ball_on_turntable", "--dynamics", "magic"}, 2, "unknown dynamics 'magic'");
     expectError({"run", "ball_on_turntable", "--frobnicate"}, 2, "unknown option '--frobnicate'");
     expectError({"run", "ball_on_turntable", "--set"}, 2, "option --set needs a value");

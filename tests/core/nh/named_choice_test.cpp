@@ -82,7 +82,7 @@ class NamedChoiceTest : public QObject {
   void unknownNamesListTheTable() {
     QCOMPARE(refusal(nh::parseIntegrator, "euler"),
              QString("unknown integrator 'euler' (allowed: dopri5, dop853, rk78, rk4, arkode78, "
-                     "bdf, nh-rattle)"));
+                     "bdf, nh-rattle, discrete-gradient)"));
     QCOMPARE(refusal(nh::parseDynamics, "Vakonomic"),
              QString("unknown dynamics 'Vakonomic' (allowed: nonholonomic, vakonomic)"));
     QCOMPARE(refusal(nh::parseFormulation, ""),
