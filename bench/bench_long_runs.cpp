@@ -53,6 +53,7 @@ struct LongRunIntegrator {
 };
 const LongRunIntegrator kIntegrators[] = {
     {Integrator::NhRattle, Work::Reference, true},
+    {Integrator::DiscreteGradient, Work::SameStep, true},
     {Integrator::Rk4, Work::SameStep, false},
     {Integrator::Dopri5, Work::EqualWork, false},
     {Integrator::Dop853, Work::EqualWork, false},
