@@ -396,7 +396,8 @@ class DiscreteGradient final : public detail::LandingStepper {
     const Eigen::VectorXd half = s.z0 + 0.5 * s.h * velocityField(f, s.t0, p, rc.independent());
     rc.evaluate(s.t0, half, true, p);
     s.z1 = s.z0 + s.h * velocityField(f, s.t0, p, rc.independent());
-    const Eigen::MatrixXd J = derivatives_->jacobian(s.t0, p.x.data());
+    Eigen::MatrixXd J(p.x.size(), p.x.size());
+    derivatives_->jacobian(s.t0, p.x.data(), J);
     Eigen::MatrixXd T = Eigen::MatrixXd::Zero(p.x.size(), size), P(size, p.x.size());
     T.topLeftCorner(n, n).setIdentity();
     T.bottomLeftCorner(p.x.size() - n, n) = p.dydq;
