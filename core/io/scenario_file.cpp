@@ -289,9 +289,8 @@ void checkViewCompare(const Json& c) {
     } catch (const InputError& e) {
       failView(std::string("'compare.integrator': ") + e.what());
     }
-    if (c.contains("step") &&
-        (!c["step"].is_number() || !std::isfinite(c["step"].get<double>()) ||
-         c["step"].get<double>() <= 0))
+    if (c.contains("step") && (!c["step"].is_number() || !std::isfinite(c["step"].get<double>()) ||
+                               c["step"].get<double>() <= 0))
       failView("'compare.step' must be a positive number of seconds");
   } else if (mode != "off" && mode != "vakonomic") {
     failView("'compare.mode' must be \"off\", \"vakonomic\", \"ghost\" or \"integrator\"");

@@ -322,8 +322,8 @@ class SystemModel {
                              const double* /*y*/, double* /*s*/) const {}
 
   // The extra quantities of info().outputs at (t, q, y), one per name.
-  virtual void outputs(const double* /*p*/, double /*t*/, const double* /*q*/,
-                       const double* /*y*/, double* /*out*/) const {}
+  virtual void outputs(const double* /*p*/, double /*t*/, const double* /*q*/, const double* /*y*/,
+                       double* /*out*/) const {}
 
   // A control model's section f(t, q, u) of E (m values, the velocities) and its running cost
   // L(t, q, u), on the tape (u has info().controls.size() entries). Systems without controls

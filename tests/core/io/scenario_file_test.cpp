@@ -138,7 +138,8 @@ class ScenarioFileTest : public QObject {
     row("view ghost", v2 + R"("view": {"version": 1, "compare": {"mode": "ghost"}}})",
         "view: a ghost comparison needs 'parameter'");
     // A comparison with another integrator names one of the table's and a positive step.
-    row("view other integrator", v2 + R"("view": {"version": 1, "compare": {"mode": "integrator"}}})",
+    row("view other integrator",
+        v2 + R"("view": {"version": 1, "compare": {"mode": "integrator"}}})",
         "view: a comparison with another integrator needs 'integrator' (one of dopri5, ");
     row("view unknown integrator",
         v2 + R"("view": {"version": 1, "compare": {"mode": "integrator", "integrator": "euler"}}})",

@@ -43,7 +43,8 @@ class ModelOutputsTest : public QObject {
     nh::Simulation sim(system, nh::DynamicsKind::Nonholonomic);
     sim.setState(0, nh::initialState(sim.equations(), 0, {}));
     const std::vector<std::string> columns = nh::outputColumns(sim.equations());
-    QCOMPARE(columns.size(), std::size_t(1 + 6 + 1 + 1 + 1 + 2));
+    // t, the state, energy, energy_frame, phi_1, lambda_1, the two outputs
+    QCOMPARE(columns.size(), std::size_t(1 + 6 + 2 + 1 + 1 + 2));
     QCOMPARE(columns[columns.size() - 3], std::string("lambda_1"));
     QCOMPARE(columns[columns.size() - 2], std::string("kinetic"));
     QCOMPARE(columns.back(), std::string("drift"));
@@ -81,7 +82,7 @@ class ModelOutputsTest : public QObject {
     QTest::newRow("energy") << "outputs:\n  energy: y\n"
                             << "'energy' is the name of a recorded column";
     QTest::newRow("a multiplier") << "outputs:\n  lambda_1: y\n"
-                                  << "'lambda_1' is the name of a recorded column";
+                                  << "'lambda_1' is reserved";
     QTest::newRow("a momentum") << "outputs:\n  p_vx: y\n"
                                 << "'p_vx' is the name of a recorded column";
     QTest::newRow("not a map") << "outputs: [y]\n"
