@@ -269,6 +269,36 @@ const ViewDisplayKey* findViewDisplayKey(const std::string& key) {
   return nullptr;
 }
 
+namespace {
+
+// compare: {mode: off | vakonomic | ghost (parameter, value) | integrator (integrator, step?)}.
+void checkViewCompare(const Json& c) {
+  if (!c.is_object()) failView("'compare' must be an object");
+  checkViewKeys(c, {"mode", "parameter", "value", "integrator", "step"}, "'compare'");
+  const std::string mode = c.contains("mode") && c["mode"].is_string() ? c["mode"] : Json("");
+  if (mode == "ghost") {
+    if (!c.contains("parameter") || !c["parameter"].is_string() || !c.contains("value") ||
+        !c["value"].is_number())
+      failView("a ghost comparison needs 'parameter' (a name) and 'value' (a number)");
+  } else if (mode == "integrator") {
+    if (!c.contains("integrator") || !c["integrator"].is_string())
+      failView("a comparison with another integrator needs 'integrator' (one of " +
+               joined(choiceNames(kIntegratorChoices)) + ")");
+    try {
+      parseIntegrator(c["integrator"].get<std::string>());
+    } catch (const InputError& e) {
+      failView(std::string("'compare.integrator': ") + e.what());
+    }
+    if (c.contains("step") && (!c["step"].is_number() || !std::isfinite(c["step"].get<double>()) ||
+                               c["step"].get<double>() <= 0))
+      failView("'compare.step' must be a positive number of seconds");
+  } else if (mode != "off" && mode != "vakonomic") {
+    failView("'compare.mode' must be \"off\", \"vakonomic\", \"ghost\" or \"integrator\"");
+  }
+}
+
+}  // namespace
+
 void checkScenarioView(const std::string& json) {
   if (json.empty()) return;
   Json o;
@@ -318,19 +348,7 @@ void checkScenarioView(const std::string& json) {
     if (p.contains("phase")) checkViewNames(p["phase"], "plots.phase", 2, 2);
     if (p.contains("time_series")) checkViewNames(p["time_series"], "plots.time_series", 0, 12);
   }
-  if (o.contains("compare")) {
-    const Json& c = o["compare"];
-    if (!c.is_object()) failView("'compare' must be an object");
-    checkViewKeys(c, {"mode", "parameter", "value"}, "'compare'");
-    const std::string mode = c.contains("mode") && c["mode"].is_string() ? c["mode"] : Json("");
-    if (mode == "ghost") {
-      if (!c.contains("parameter") || !c["parameter"].is_string() || !c.contains("value") ||
-          !c["value"].is_number())
-        failView("a ghost comparison needs 'parameter' (a name) and 'value' (a number)");
-    } else if (mode != "off" && mode != "vakonomic") {
-      failView("'compare.mode' must be \"off\", \"vakonomic\" or \"ghost\"");
-    }
-  }
+  if (o.contains("compare")) checkViewCompare(o["compare"]);
 }
 
 namespace {

@@ -202,6 +202,14 @@ void FormulaSystem::singularities(const double* p, double t, const double* q, co
   for (size_t i = 0; i < data_->singular.size(); ++i) out[i] = value(data_->singular[i], s);
 }
 
+void FormulaSystem::outputs(const double* p, double t, const double* q, const double* y,
+                            double* out) const {
+  if (data_->outputs.empty()) return;
+  Scratch<double>& s = scratch<double>(*data_);
+  load(*data_, s, p, t, q, y, data_->definitionsRead.outputs);
+  for (size_t i = 0; i < data_->outputs.size(); ++i) out[i] = value(data_->outputs[i], s);
+}
+
 bool FormulaSystem::hasReferenceFrame() const { return data_->hasReferenceFrame; }
 void FormulaSystem::referenceFrame(const double* p, double t, const double* q,
                                    double* gamma) const {

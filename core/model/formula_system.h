@@ -50,6 +50,8 @@ class FormulaSystem final : public SystemModel {
              SceneFrame& frame) const override;
   void singularities(const double* p, double t, const double* q, const double* y,
                      double* s) const override;
+  void outputs(const double* p, double t, const double* q, const double* y,
+               double* out) const override;
   // The file's reference_frame, or Γ = 0 for linear constraints; none for affine constraints
   // without a declared frame (ModelData::hasReferenceFrame).
   bool hasReferenceFrame() const override;

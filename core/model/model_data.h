@@ -151,6 +151,7 @@ struct ModelData {
   std::vector<Expression> holonomicJacobian;  // h·n: ∂g/∂q, column-major (derived)
   std::vector<ParameterCheck> parameterChecks;
   std::vector<Expression> singular;  // s_i(t, q, y): the equations need s_i > 0
+  std::vector<Expression> outputs;   // the file's `outputs`, in order (SystemInfo::outputs)
   // The constraints' reference frame Γ(t, q): m expressions (an empty one: 0), or none when
   // the file declares none. hasReferenceFrame: declared, or Γ = 0 satisfies the constraints
   // (linear ones, or none); set by the loader after checking the frame at sample states.
@@ -165,7 +166,7 @@ struct ModelData {
   // computed once at load: an evaluation fills only those.
   struct DefinitionsRead {
     int lagrangian = 0, constraints = 0, forces = 0, structure = 0, holonomic = 0, singular = 0,
-        referenceFrame = 0;
+        referenceFrame = 0, outputs = 0;
   } definitionsRead;
 };
 

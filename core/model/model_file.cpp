@@ -48,7 +48,8 @@ const char* const kTopKeys[] = {"format",          "version",     "name",
                                 "state_limits",    "singular",    "scene",
                                 "cyclic",          "dependent",   "parameter_checks",
                                 "labels",          "units",       "controls",
-                                "control_section", "cost",        "reference_frame"};
+                                "control_section", "cost",        "reference_frame",
+                                "outputs"};
 
 std::string joined(const std::vector<std::string>& names) {
   std::string s;
@@ -407,6 +408,7 @@ class Loader {
   void readControls();
   void readControlSection();
   void readSingular();
+  void readOutputs();
   // readInitial: the state's units, initial values and order, and what the front ends and
   // the engine are told about its variables.
   void readInitial();
@@ -651,6 +653,7 @@ void Loader::readDynamics() {
     readReferenceFrame();
   }
   readSingular();
+  readOutputs();
 }
 
 // controls: the names of a control model's controls (a model without them has dynamics).
@@ -914,6 +917,30 @@ void Loader::readSingular() {
   }
 }
 
+// Extra quantities to record (ext): `outputs: {H: expression, …}`, each an output column
+// named by its key, after the multipliers; its expression reads t, the parameters, the
+// coordinates, the velocities and the definitions.
+void Loader::readOutputs() {
+  const YAML::Node outputs = root_["outputs"];
+  if (!outputs) return;
+  if (!outputs.IsMap()) fail("outputs", outputs, "expected a map name → expression");
+  const std::vector<std::string> reserved = {"t", "energy", "energy_frame", "residual",
+                                             "energy_error"};
+  for (const auto& kv : outputs) {
+    const std::string key = "outputs." + kv.first.Scalar();
+    const std::string n = identifier(kv.first, key);
+    const bool prefixed = n.rfind("phi_", 0) == 0 || n.rfind("g_", 0) == 0 ||
+                          n.rfind("lambda_", 0) == 0 || n.rfind("p_", 0) == 0;
+    if (prefixed || std::find(reserved.begin(), reserved.end(), n) != reserved.end())
+      fail(key, kv.first,
+           "'" + n + "' is the name of a recorded column (t, energy, energy_frame, residual, " +
+               "energy_error, phi_…, g_…, lambda_…, p_…): choose another");
+    declare(n, kv.first, key);
+    data_->outputs.push_back(expression(kv.second, key, Scope{}));
+    info_.outputs.push_back(n);
+  }
+}
+
 void Loader::readInitial() {
   readUnits();
   readInitialValues();
@@ -1146,7 +1173,8 @@ void Loader::readLabels() {
     const std::string name = kv.first.Scalar();
     const std::string key = "labels." + name;
     bool known = coordinateIndex(name) >= 0 || velocityIndex(name) >= 0 || name == "energy" ||
-                 name == "energy_frame";
+                 name == "energy_frame" ||
+                 std::find(info_.outputs.begin(), info_.outputs.end(), name) != info_.outputs.end();
     for (int i = 1; i <= multipliers && !known; ++i) known = name == "lambda_" + std::to_string(i);
     if (!known)
       fail(key, kv.first,
@@ -1646,6 +1674,7 @@ void Loader::measureExpressions() {
   growAll(data_->holonomicJacobian);
   for (const auto& c : data_->parameterChecks) grow(c.expression);
   growAll(data_->singular);
+  growAll(data_->outputs);
   growAll(data_->referenceFrame);
   growAll(data_->controlSection);
   grow(data_->cost);
@@ -1683,6 +1712,7 @@ void Loader::measureExpressions() {
     needs.structure = std::max(needs.structure, definitionsRead(data_->layout, term.value));
   needs.holonomic = std::max(read(data_->holonomic), read(data_->holonomicJacobian));
   needs.singular = read(data_->singular);
+  needs.outputs = read(data_->outputs);
   needs.referenceFrame = read(data_->referenceFrame);
 }
 

@@ -236,6 +236,7 @@ std::vector<std::string> outputColumns(const EquationsOfMotion& equations) {
   for (int c = 0; c < system.h(); ++c) cols.push_back("g_" + std::to_string(c + 1));
   for (int c = 0; c < system.constraintsTotal(); ++c)
     cols.push_back("lambda_" + std::to_string(c + 1));
+  for (const std::string& name : system.info().outputs) cols.push_back(name);
   // The dual side's state: the momenta it steps, beside the velocities computed from them.
   if (equations.integratesMomenta())
     for (const std::string& v : system.info().velocities) cols.push_back("p_" + v);
@@ -255,6 +256,11 @@ void outputRow(const EquationsOfMotion& equations, EquationsWorkspace& ws,
   for (int c = 0; c < system.k(); ++c) row.push_back(obs.phi[c]);
   for (int c = 0; c < system.h(); ++c) row.push_back(obs.g[c]);
   for (int c = 0; c < system.constraintsTotal(); ++c) row.push_back(obs.lambda[c]);
+  if (const size_t extra = system.info().outputs.size(); extra > 0) {
+    const size_t at = row.size();
+    row.resize(at + extra);
+    system.outputs(equations.parameters().data(), t, x, x + system.n(), row.data() + at);
+  }
   if (equations.integratesMomenta())
     for (int a = 0; a < system.m(); ++a) row.push_back(obs.momentum[a]);
 }

@@ -55,8 +55,9 @@ std::vector<double> initialState(const EquationsOfMotion& equations, double t0,
                                  std::vector<std::string>* notes = nullptr);
 
 // Columns of an output row: t, the state by name, energy, energy_frame (when the system
-// has a reference frame: frame_energy.h), phi_1..k, (g_1..h,) lambda_1..k, and with the
-// hamiltonian formulation the momenta p_<velocity>.
+// has a reference frame: frame_energy.h), phi_1..k, (g_1..h,) lambda_1..k, the system's
+// extra outputs (SystemInfo::outputs), and with the hamiltonian formulation the momenta
+// p_<velocity>.
 std::vector<std::string> outputColumns(const EquationsOfMotion& equations);
 
 // Fills one row (outputColumns().size() entries) at (t, x).

@@ -164,6 +164,9 @@ struct SystemInfo {
   // Where the equations are not defined: one message per function s_i(t, q, y) of
   // SystemModel::singularities; a run stops where one of them reaches 0 (simulation.h).
   std::vector<std::string> singularities;
+  // Extra quantities recorded beside the state, one output column each (after the
+  // multipliers): names of SystemModel::outputs, e.g. an invariant to plot.
+  std::vector<std::string> outputs;
   SceneEditing editing;
   std::vector<VariableLabel> variableLabels;  // optional, any subset of the variables
   // Parameters that are the phase (value at t = 0) of a quantity which is the parameter plus
@@ -317,6 +320,10 @@ class SystemModel {
   // s_i > 0 and not where one is 0 (e.g. a constraint not differentiable there).
   virtual void singularities(const double* /*p*/, double /*t*/, const double* /*q*/,
                              const double* /*y*/, double* /*s*/) const {}
+
+  // The extra quantities of info().outputs at (t, q, y), one per name.
+  virtual void outputs(const double* /*p*/, double /*t*/, const double* /*q*/, const double* /*y*/,
+                       double* /*out*/) const {}
 
   // A control model's section f(t, q, u) of E (m values, the velocities) and its running cost
   // L(t, q, u), on the tape (u has info().controls.size() entries). Systems without controls

@@ -247,6 +247,10 @@ void applyScenarioView(const std::string& viewJson, ExportSettings& settings) {
     settings.compare = *view.compare;
     settings.ghostParameter = view.ghostParameter.toStdString();
     settings.ghostValue = view.ghostValue;
+    if (view.otherStepGiven || view.compare != CompareMode::Integrator)
+      settings.otherIntegrator = view.otherIntegrator;
+    else
+      settings.otherIntegrator.method = view.otherIntegrator.method;
   }
 }
 
@@ -341,7 +345,7 @@ AnimationExporter::AnimationExporter(const nh::Scenario& scenario, const ExportS
       d.comparisonDynamics = scenario_.dynamics == nh::DynamicsKind::Nonholonomic
                                  ? nh::DynamicsKind::Vakonomic
                                  : nh::DynamicsKind::Nonholonomic;
-    } else {
+    } else if (settings_.compare == CompareMode::Ghost) {
       const int index = d.system->parameterIndex(settings_.ghostParameter);
       if (index < 0)
         throw nh::InputError("the ghost run's parameter '" +
@@ -349,6 +353,12 @@ AnimationExporter::AnimationExporter(const nh::Scenario& scenario, const ExportS
                              d.system->name());
       requireFinite(settings_.ghostValue, "the ghost run's value");
       d.comparisonParameters[index] = settings_.ghostValue;
+    } else {
+      // The other integrator under the rules a scenario is read with (its step, say).
+      nh::Scenario other = scenario_;
+      other.integrator.method = settings_.otherIntegrator.method;
+      other.integrator.step = settings_.otherIntegrator.step;
+      other.validate();
     }
   }
   if (settings_.plots) {
@@ -439,9 +449,13 @@ void AnimationExporter::simulate(const ProgressCallback& progress,
 void AnimationExporter::simulateComparison(const std::atomic<bool>* cancel) {
   Impl& d = *impl_;
   const RunHistory& primary = *d.history;
+  nh::IntegratorOptions options = scenario_.integrator;
+  if (settings_.compare == CompareMode::Integrator) {
+    options.method = settings_.otherIntegrator.method;
+    options.step = settings_.otherIntegrator.step;
+  }
   nh::Simulation sim(d.system, d.comparisonDynamics,
-                     nh::formulationFor(d.comparisonDynamics, scenario_.formulation),
-                     scenario_.integrator);
+                     nh::formulationFor(d.comparisonDynamics, scenario_.formulation), options);
   const RecordLayout layout = makeRecordLayout(sim.equations());
   // The same start as the primary run; the vakonomic multipliers start at 0 (as in the view).
   // State first, as the view's worker does: setting the ghost's parameters then projects that
@@ -669,13 +683,20 @@ void AnimationExporter::composeFrame(int i, const std::uint8_t** rgb, std::ptrdi
                                      ghostLabel(shown, settings_.ghostValue));
         break;
       }
+      case CompareMode::Integrator:
+        text += '\n';
+        text += comparisonLegendLine(nh::toString(scenario_.integrator.method),
+                                     nh::toString(settings_.otherIntegrator.method));
+        break;
       case CompareMode::None:
         break;
     }
     if (settings_.compare != CompareMode::None && !std::isnan(d.comparisonLeftAt) &&
         t >= d.comparisonLeftAt)
       text += std::string("\n") +
-              (settings_.compare == CompareMode::Vakonomic ? "vakonomic" : "ghost") +
+              (settings_.compare == CompareMode::Vakonomic    ? "vakonomic"
+               : settings_.compare == CompareMode::Integrator ? "comparison"
+                                                              : "ghost") +
               " run left the scene at t = " + fixed(d.comparisonLeftAt, 2) + " s";
     scene.setOverlayText(text + "\n" + d.overlayTail);
   } else {

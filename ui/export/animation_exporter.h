@@ -75,10 +75,12 @@ struct ExportSettings {
   std::optional<CameraPose> camera;
 
   // The comparison run drawn beside the primary one, translucent orange, as the view draws it:
-  // the other dynamics (Vakonomic) or the same with ghostParameter = ghostValue (Ghost).
+  // the other dynamics (Vakonomic), the same with ghostParameter = ghostValue (Ghost), or the
+  // same stepped by otherIntegrator (Integrator).
   CompareMode compare = CompareMode::None;
   std::string ghostParameter;
   double ghostValue = 0;
+  IntegratorChoice otherIntegrator;
 
   // Throws nh::InputError naming the setting, its value and the allowed range.
   void validate() const;

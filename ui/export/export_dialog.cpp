@@ -433,6 +433,7 @@ ExportSettings ExportDialog::settings() const {
   s.compare = defaults_.compare;
   s.ghostParameter = defaults_.ghostParameter;
   s.ghostValue = defaults_.ghostValue;
+  s.otherIntegrator = defaults_.otherIntegrator;
   return s;
 }
 

@@ -55,6 +55,7 @@ struct ExportDefaults {
   CompareMode compare = CompareMode::None;
   std::string ghostParameter;
   double ghostValue = 0;
+  IntegratorChoice otherIntegrator;
   std::string pathX = "x", pathY = "y";              // phase portrait variables of the plot panel
   std::vector<std::string> timeSeries = {"energy"};  // variables of the time-series panel
   // The scenario file the window has open ("" for none): the scenario written beside the

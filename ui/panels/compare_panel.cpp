@@ -1,10 +1,13 @@
 #include "ui/panels/compare_panel.h"
 
 #include <QComboBox>
+#include <QDoubleSpinBox>
 #include <QFormLayout>
 #include <QLabel>
+#include <algorithm>
 
 #include "core/nh/errors.h"
+#include "core/nh/simulation.h"
 #include "ui/panels/parameter_panel.h"
 #include "ui/session/session.h"
 #include "ui/sim/run_style.h"
@@ -13,8 +16,28 @@ namespace nhui {
 
 namespace {
 // Rows of the mode box, in CompareMode order.
-int rowOf(CompareMode mode) {
-  return mode == CompareMode::None ? 0 : mode == CompareMode::Vakonomic ? 1 : 2;
+int rowOf(CompareMode mode) { return static_cast<int>(mode); }
+
+// The integrator box: one row per kIntegratorChoices row (name, its description as tool tip).
+QComboBox* integratorBox() {
+  auto* box = new QComboBox;
+  box->setObjectName("compareIntegrator");
+  for (const auto& row : nh::kIntegratorChoices) {
+    box->addItem(QString::fromUtf8(row.name), static_cast<int>(row.value));
+    box->setItemData(box->count() - 1, QString::fromUtf8(row.description), Qt::ToolTipRole);
+  }
+  return box;
+}
+
+QDoubleSpinBox* stepBox() {
+  auto* box = new QDoubleSpinBox;
+  box->setObjectName("compareStep");
+  box->setDecimals(5);
+  box->setRange(1e-5, SimulationController::kMaxStepSize);
+  box->setSingleStep(0.001);
+  box->setSuffix(QStringLiteral(" s"));
+  box->setToolTip(QObject::tr("The fixed step of the other integrator (rk4, nh-rattle …)"));
+  return box;
 }
 }  // namespace
 
@@ -26,6 +49,7 @@ ComparePanel::ComparePanel(Session* session, QWidget* parent)
   mode_->addItem(tr("Off"));
   mode_->addItem(tr("Nonholonomic vs vakonomic"));
   mode_->addItem(tr("Ghost: another parameter value"));
+  mode_->addItem(tr("Another integrator"));
   ghostParameter_ = new QComboBox;
   ghostParameter_->setObjectName("ghostParameter");
   // Narrow enough for a third of a projector's screen: the boxes shrink and elide.
@@ -50,6 +74,7 @@ ComparePanel::ComparePanel(Session* session, QWidget* parent)
   form->addRow(tr("Ghost parameter"), ghostParameter_);
   form->addRow(tr("Ghost value"), ghostValue_);
   form->addRow(reason);
+  addIntegratorRows(form);
   auto* note =
       new QLabel(tr("The second run starts from the same initial state. In the scene and in "
                     "every plot the first run is drawn in %1, the second in %2.")
@@ -84,11 +109,59 @@ ComparePanel::ComparePanel(Session* session, QWidget* parent)
   connect(controller_, &SimulationController::comparisonChanged, this, follow);
 }
 
-// The ghost's parameter and value mean something only for a ghost run.
+// The other integrator and its step; a change restarts the comparison when it is chosen.
+void ComparePanel::addIntegratorRows(QFormLayout* form) {
+  integrator_ = integratorBox();
+  integrator_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+  integrator_->setMinimumContentsLength(10);
+  integratorStep_ = stepBox();
+  showIntegrator(controller_->otherIntegrator());
+  form->addRow(tr("Integrator"), integrator_);
+  form->addRow(tr("Its step"), integratorStep_);
+  connect(integrator_, &QComboBox::activated, this, [this] {
+    updateEnabled();
+    if (mode_->currentIndex() == rowOf(CompareMode::Integrator)) apply();
+  });
+  connect(integratorStep_, &QDoubleSpinBox::editingFinished, this, [this] {
+    if (mode_->currentIndex() == rowOf(CompareMode::Integrator)) apply();
+  });
+}
+
+// The ghost's parameter and value mean something only for a ghost run, the integrator only
+// for a comparison with another integrator, and its step only when that one has a fixed step.
 void ComparePanel::updateEnabled() {
   const bool ghost = mode_->currentIndex() == rowOf(CompareMode::Ghost);
   ghostParameter_->setEnabled(ghost);
   ghostValue_->setEnabled(ghost);
+  const bool other = mode_->currentIndex() == rowOf(CompareMode::Integrator);
+  integrator_->setEnabled(other);
+  integratorStep_->setEnabled(other && nh::isFixedStep(chosenIntegrator().method));
+}
+
+CompareMode ComparePanel::chosenMode() const {
+  return static_cast<CompareMode>(std::max(0, mode_->currentIndex()));
+}
+
+IntegratorChoice ComparePanel::chosenIntegrator() const {
+  return {static_cast<nh::Integrator>(integrator_->currentData().toInt()),
+          integratorStep_->value()};
+}
+
+void ComparePanel::showIntegrator(const IntegratorChoice& other) {
+  const QSignalBlocker blockIntegrator(integrator_), blockStep(integratorStep_);
+  const int index = integrator_->findData(static_cast<int>(other.method));
+  if (index >= 0) integrator_->setCurrentIndex(index);
+  integratorStep_->setValue(other.step);
+}
+
+void ComparePanel::setCompareIntegrator(const IntegratorChoice& other) {
+  showIntegrator(other);
+  {
+    const QSignalBlocker blockMode(mode_);
+    mode_->setCurrentIndex(rowOf(CompareMode::Integrator));
+  }
+  updateEnabled();
+  apply();
 }
 
 void ComparePanel::setCompare(CompareMode mode, const QString& parameter, double value) {
@@ -125,6 +198,8 @@ void ComparePanel::rebuild() {
 void ComparePanel::syncMode() {
   const QSignalBlocker blockMode(mode_), blockParameter(ghostParameter_), blockValue(ghostValue_);
   mode_->setCurrentIndex(rowOf(controller_->compareMode()));
+  if (controller_->compareMode() == CompareMode::Integrator)
+    showIntegrator(controller_->otherIntegrator());
   updateEnabled();
   if (controller_->compareMode() != CompareMode::Ghost) return;
   const int index =
@@ -133,26 +208,51 @@ void ComparePanel::syncMode() {
   ghostValue_->setValue(controller_->ghostValue());
 }
 
+QString ComparePanel::describe(CompareMode mode, const std::string& parameter, double value) const {
+  switch (mode) {
+    case CompareMode::None:
+      return tr("Compare: off");
+    case CompareMode::Vakonomic:
+      return tr("Compare: nonholonomic vs vakonomic");
+    case CompareMode::Ghost:
+      return tr("Compare: ghost %1 = %2").arg(QString::fromStdString(parameter)).arg(value);
+    case CompareMode::Integrator: {
+      const IntegratorChoice other = chosenIntegrator();
+      const QString name = QString::fromStdString(nh::toString(other.method));
+      return nh::isFixedStep(other.method)
+                 ? tr("Compare: integrator %1, step %2 s")
+                       .arg(name, QString::fromStdString(nh::formatValue(other.step)))
+                 : tr("Compare: integrator %1").arg(name);
+    }
+  }
+  return {};
+}
+
 void ComparePanel::apply() {
-  const CompareMode mode = mode_->currentIndex() == 0   ? CompareMode::None
-                           : mode_->currentIndex() == 1 ? CompareMode::Vakonomic
-                                                        : CompareMode::Ghost;
+  const CompareMode mode = chosenMode();
   const std::string parameter =
       mode == CompareMode::Ghost ? ghostParameter_->currentText().toStdString() : std::string();
   const double value = mode == CompareMode::Ghost ? ghostValue_->value() : 0.0;
+  const IntegratorChoice other = chosenIntegrator();
   // The comparison in force already: nothing to restart.
-  if (!controller_->comparing(mode, parameter, value)) {
-    const QString text =
-        mode == CompareMode::None ? tr("Compare: off")
-        : mode == CompareMode::Vakonomic
-            ? tr("Compare: nonholonomic vs vakonomic")
-            : tr("Compare: ghost %1 = %2").arg(QString::fromStdString(parameter)).arg(value);
+  if (!controller_->comparing(mode, parameter, value, other)) {
     // The steps of one ghost parameter's value merge into one undo step.
     const QString mergeKey =
         mode == CompareMode::Ghost ? "ghost " + QString::fromStdString(parameter) : QString();
-    if (!session_->changeTimeline(
-            text, [&] { controller_->setCompare(mode, parameter, value); }, mergeKey))
+    const bool done = session_->changeTimeline(
+        describe(mode, parameter, value),
+        [&] {
+          if (mode == CompareMode::Integrator)
+            controller_->setCompareIntegrator(other);
+          else
+            controller_->setCompare(mode, parameter, value);
+        },
+        mergeKey);
+    if (!done) {
+      // A refused integrator or step is not shown as if in force.
+      if (mode == CompareMode::Integrator) syncMode();
       return;
+    }
   }
   controller_->play();
 }

@@ -1,5 +1,6 @@
 // The Compare dock: a second run beside the primary one, either the other dynamics
-// (vakonomic) or a ghost with one parameter changed. Choosing starts the comparison on the
+// (vakonomic), a ghost with one parameter changed, or the same run stepped by another
+// integrator (its step for the fixed-step ones). Choosing starts the comparison on the
 // controller and plays.
 #pragma once
 
@@ -9,6 +10,8 @@
 #include "ui/sim/simulation_controller.h"
 
 class QComboBox;
+class QDoubleSpinBox;
+class QFormLayout;
 
 namespace nhui {
 
@@ -27,6 +30,9 @@ class ComparePanel : public QWidget {
   // Sets the widgets and starts the comparison (undoably). An unknown ghost parameter changes
   // nothing and is reported on the session's error signal.
   void setCompare(CompareMode mode, const QString& parameter = {}, double value = 0);
+  // Sets the widgets and starts the comparison with another integrator (undoably); a refused
+  // integrator or step is reported on the session's error signal.
+  void setCompareIntegrator(const IntegratorChoice& other);
   // After a system change: the ghost parameters of the new system, ghost value 2·(first).
   void rebuild();
   // Shows the controller's comparison (after a scenario was loaded or a history restored),
@@ -34,8 +40,13 @@ class ComparePanel : public QWidget {
   void syncMode();
 
  private:
+  void addIntegratorRows(QFormLayout* form);
   void apply();
   void updateEnabled();
+  CompareMode chosenMode() const;
+  IntegratorChoice chosenIntegrator() const;
+  void showIntegrator(const IntegratorChoice& other);
+  QString describe(CompareMode mode, const std::string& parameter, double value) const;
 
   Session* session_;
   SimulationController* controller_;
@@ -43,6 +54,8 @@ class ComparePanel : public QWidget {
   QComboBox* mode_ = nullptr;
   QComboBox* ghostParameter_ = nullptr;
   CheckedSpinBox* ghostValue_ = nullptr;
+  QComboBox* integrator_ = nullptr;  // kIntegratorChoices, in table order
+  QDoubleSpinBox* integratorStep_ = nullptr;
 };
 
 }  // namespace nhui

@@ -114,6 +114,49 @@ PlanSettings planPart(const QJsonObject& p) {
   return plan;
 }
 
+// compare.integrator (a name of kIntegratorChoices) and compare.step (seconds, > 0; optional).
+void readOtherIntegrator(const QJsonObject& c, ScenarioView& view) {
+  if (!c.value("integrator").isString())
+    fail(QStringLiteral("a comparison with another integrator needs 'integrator' (one of %1)")
+             .arg(QString::fromStdString(nh::joined(nh::choiceNames(nh::kIntegratorChoices)))));
+  try {
+    view.otherIntegrator.method =
+        nh::parseIntegrator(c.value("integrator").toString().toStdString());
+  } catch (const nh::InputError& e) {
+    fail(QStringLiteral("'compare.integrator': ") + QString::fromUtf8(e.what()));
+  }
+  view.otherStepGiven = c.contains("step");
+  if (!view.otherStepGiven) return;
+  const double step = c.value("step").toDouble(-1);
+  if (!c.value("step").isDouble() || !std::isfinite(step) || step <= 0)
+    fail(QStringLiteral("'compare.step' must be a positive number of seconds"));
+  view.otherIntegrator.step = step;
+}
+
+// compare: {mode: off | vakonomic | ghost (parameter, value) | integrator (integrator, step?)}.
+void readCompare(const QJsonValue& value, ScenarioView& view) {
+  if (!value.isObject()) fail("'compare' must be an object");
+  const QJsonObject c = value.toObject();
+  checkKeys(c, {"mode", "parameter", "value", "integrator", "step"}, "'compare'");
+  const QString mode = c.value("mode").toString();
+  if (mode == "off") {
+    view.compare = CompareMode::None;
+  } else if (mode == "vakonomic") {
+    view.compare = CompareMode::Vakonomic;
+  } else if (mode == "ghost") {
+    view.compare = CompareMode::Ghost;
+    if (!c.value("parameter").isString() || !c.value("value").isDouble())
+      fail("a ghost comparison needs 'parameter' (a name) and 'value' (a number)");
+    view.ghostParameter = c.value("parameter").toString();
+    view.ghostValue = c.value("value").toDouble();
+  } else if (mode == "integrator") {
+    view.compare = CompareMode::Integrator;
+    readOtherIntegrator(c, view);
+  } else {
+    fail("'compare.mode' must be \"off\", \"vakonomic\", \"ghost\" or \"integrator\"");
+  }
+}
+
 }  // namespace
 
 ScenarioView parseScenarioView(const std::string& json) {
@@ -157,25 +200,7 @@ ScenarioView parseScenarioView(const std::string& json) {
     if (p.contains("time_series"))
       view.timeSeries = names(p.value("time_series"), "plots.time_series", 0, 12);
   }
-  if (o.contains("compare")) {
-    if (!o.value("compare").isObject()) fail("'compare' must be an object");
-    const QJsonObject c = o.value("compare").toObject();
-    checkKeys(c, {"mode", "parameter", "value"}, "'compare'");
-    const QString mode = c.value("mode").toString();
-    if (mode == "off") {
-      view.compare = CompareMode::None;
-    } else if (mode == "vakonomic") {
-      view.compare = CompareMode::Vakonomic;
-    } else if (mode == "ghost") {
-      view.compare = CompareMode::Ghost;
-      if (!c.value("parameter").isString() || !c.value("value").isDouble())
-        fail("a ghost comparison needs 'parameter' (a name) and 'value' (a number)");
-      view.ghostParameter = c.value("parameter").toString();
-      view.ghostValue = c.value("value").toDouble();
-    } else {
-      fail("'compare.mode' must be \"off\", \"vakonomic\" or \"ghost\"");
-    }
-  }
+  if (o.contains("compare")) readCompare(o.value("compare"), view);
   if (o.contains("plan")) view.plan = planPart(o.value("plan").toObject());
   if (o.contains("study")) {
     if (!o.value("study").isObject()) fail("'study' must be an object");
@@ -243,6 +268,11 @@ std::string scenarioViewToJson(const ScenarioView& view) {
         c["mode"] = "ghost";
         c["parameter"] = view.ghostParameter;
         c["value"] = view.ghostValue;
+        break;
+      case CompareMode::Integrator:
+        c["mode"] = "integrator";
+        c["integrator"] = QString::fromStdString(nh::toString(view.otherIntegrator.method));
+        c["step"] = view.otherIntegrator.step;
         break;
     }
     o["compare"] = c;

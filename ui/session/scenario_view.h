@@ -44,6 +44,10 @@ struct ScenarioView {
   std::optional<CompareMode> compare;
   QString ghostParameter;
   double ghostValue = 0;
+  // "compare": {"mode": "integrator", "integrator": NAME, "step": H}: the other integrator
+  // (step absent: the output step, or the primary's fixed step when smaller).
+  IntegratorChoice otherIntegrator;
+  bool otherStepGiven = false;
   // "study": {"vary": [{"name", "from", "to", "count"}, …one or two], "measure", "t_end"}
   std::optional<StudySettings> study;
   // "plan": {"t_end", "targets": {name: value}, "starts"}: opened, it is solved and its

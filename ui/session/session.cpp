@@ -233,6 +233,21 @@ void Session::setFormulation(nh::Formulation formulation, const QString& label) 
                  [&] { controller_->setFormulation(formulation); });
 }
 
+void Session::setIntegrator(const nh::IntegratorOptions& options) {
+  const nh::IntegratorOptions now = controller_->scenario().integrator;
+  if (now.method == options.method && now.step == options.step) return;
+  const QString name = QString::fromStdString(nh::toString(options.method));
+  const bool fixed = nh::isFixedStep(options.method);
+  const QString step = QString::fromStdString(nh::formatValue(options.step));
+  const QString text =
+      fixed ? tr("Integrator: %1, step %2 s").arg(name, step) : tr("Integrator: %1").arg(name);
+  if (!changeTimeline(text, [&] { controller_->setIntegrator(options); })) return;
+  if (fixed)
+    emit notice(tr("%1 steps with a fixed step of %2 s (Simulation ▸ Integrator step… changes it)")
+                    .arg(name, step),
+                8000);
+}
+
 void Session::setStepSize(double dt) {
   if (dt == controller_->dtOut()) return;
   changeTimeline(tr("Step size %1 s").arg(dt), [&] { controller_->setStepSize(dt); });

@@ -85,6 +85,9 @@ class Session : public QObject {
                       const QString& mergeKey = {});
   void reset();  // restart from the initial conditions with the parameters shown
   void setFormulation(nh::Formulation formulation, const QString& label);
+  // Steps the runs with `options` from the displayed moment (one undoable step); a fixed-step
+  // method's step is said in the status bar (notice).
+  void setIntegrator(const nh::IntegratorOptions& options);
   void setStepSize(double dt);
   // Editing the start by dragging in the view: begin keeps the history shown; end makes the
   // drag (already in effect) one step whose undo brings that history back.

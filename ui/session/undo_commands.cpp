@@ -207,7 +207,8 @@ SwitchSystemCommand::SwitchSystemCommand(Session* session, Run before, Run after
 
 SwitchSystemCommand::Comparison SwitchSystemCommand::comparisonOf(
     const SimulationController& controller) {
-  return {controller.compareMode(), controller.ghostParameter(), controller.ghostValue()};
+  return {controller.compareMode(), controller.ghostParameter(), controller.ghostValue(),
+          controller.otherIntegrator()};
 }
 
 void SwitchSystemCommand::apply(Run& run, const char* action) {
@@ -230,8 +231,11 @@ void SwitchSystemCommand::apply(Run& run, const char* action) {
   }
   if (run.comparison && *run.comparison != comparisonOf(*controller)) {
     try {
-      controller->setCompare(run.comparison->mode, run.comparison->ghostParameter,
-                             run.comparison->ghostValue);
+      if (run.comparison->mode == CompareMode::Integrator)
+        controller->setCompareIntegrator(run.comparison->otherIntegrator);
+      else
+        controller->setCompare(run.comparison->mode, run.comparison->ghostParameter,
+                               run.comparison->ghostValue);
     } catch (const nh::Error& e) {  // it was in force for this system: not expected
       session_->reportError(QObject::tr("The comparison of \"%1\" could not be restored: %2")
                                 .arg(text(), QString::fromUtf8(e.what())));

@@ -115,6 +115,7 @@ class SwitchSystemCommand : public QUndoCommand {
     CompareMode mode = CompareMode::None;
     std::string ghostParameter;
     double ghostValue = 0;
+    IntegratorChoice otherIntegrator;
     bool operator==(const Comparison&) const = default;
   };
   static Comparison comparisonOf(const SimulationController& controller);

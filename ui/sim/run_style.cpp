@@ -8,6 +8,14 @@ namespace nhui {
 
 QString runLabel(const SimulationController& c, int run) {
   if (run != 0 && !c.comparison()) return {};
+  if (c.compareMode() == CompareMode::Integrator) {
+    // Each run by its integrator, and by its fixed step when the two runs' steps differ.
+    const nh::IntegratorOptions options = c.runIntegrator(run), other = c.runIntegrator(1 - run);
+    std::string text = nh::toString(options.method);
+    if (nh::isFixedStep(options.method) && options.step != other.step)
+      text += ", h = " + nh::formatValue(options.step);
+    return QString::fromStdString(text);
+  }
   if (c.compareMode() != CompareMode::Ghost) {
     const RunHistory* h = run == 0 ? &c.primary() : c.comparison();
     return QString::fromStdString(nh::toString(h->dynamics()));

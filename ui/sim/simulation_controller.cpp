@@ -348,10 +348,36 @@ void SimulationController::setCompare(CompareMode mode, const std::string& ghost
   compareMode_ = mode;
   ghostParameter_ = ghostParameter;
   ghostValue_ = ghostValue;
+  startComparison();
+}
+
+void SimulationController::setCompareIntegrator(const IntegratorChoice& other) {
+  refuseForControlModel("a comparison");
+  // The rules a saved file is read with: a fixed step at most the output step, and the
+  // method able to step these dynamics in this formulation.
+  nh::Scenario candidate = scenario_;
+  candidate.integrator.method = other.method;
+  candidate.integrator.step = other.step;
+  candidate.validate();
+  compareMode_ = CompareMode::Integrator;
+  otherIntegrator_ = other;
+  startComparison();
+}
+
+void SimulationController::startComparison() {
   rebuildRuns();
   restartFromInitial();
   emit comparisonChanged();
   emit scenarioChanged();
+}
+
+nh::IntegratorOptions SimulationController::runIntegrator(size_t run) const {
+  nh::IntegratorOptions options = scenario_.integrator;
+  if (run == 1 && compareMode_ == CompareMode::Integrator) {
+    options.method = otherIntegrator_.method;
+    options.step = otherIntegrator_.step;
+  }
+  return options;
 }
 
 nh::DynamicsKind SimulationController::comparisonDynamics() const {
@@ -407,7 +433,7 @@ void SimulationController::submit(double t0, bool emitInitial,
     setup.system = system_;
     setup.dynamics = runs_[i]->dynamics();
     setup.formulation = nh::formulationFor(setup.dynamics, scenario_.formulation);
-    setup.options = scenario_.integrator;
+    setup.options = runIntegrator(i);
     setup.parameters = i < parameters.size() ? parameters[i]
                        : i == 0              ? parameters_
                                              : comparisonParameters();
@@ -489,8 +515,8 @@ std::shared_ptr<SimulationController::Timeline> SimulationController::snapshot()
 }
 
 SimulationController::RunSettings SimulationController::settings() const {
-  return {scenario_.formulation, scenario_.integrator, dtOut_,
-          compareMode_,          ghostParameter_,      ghostValue_};
+  return {scenario_.formulation, scenario_.integrator, dtOut_,          compareMode_,
+          ghostParameter_,       ghostValue_,          otherIntegrator_};
 }
 
 std::shared_ptr<SimulationController::Timeline> SimulationController::swapTimeline(
@@ -528,7 +554,8 @@ std::shared_ptr<SimulationController::Timeline> SimulationController::swapTimeli
   const bool columnsChanged =
       other->runs[0]->layout().columns != replaced->runs[0]->layout().columns;
   const RunSettings& s = other->settings;
-  const bool compareChanged = !comparing(s.compare, s.ghostParameter, s.ghostValue);
+  const bool compareChanged =
+      !comparing(s.compare, s.ghostParameter, s.ghostValue, s.otherIntegrator);
   const bool stepChanged = s.dtOut != dtOut_;
   scenario_.formulation = s.formulation;
   scenario_.integrator = s.integrator;
@@ -536,6 +563,7 @@ std::shared_ptr<SimulationController::Timeline> SimulationController::swapTimeli
   compareMode_ = s.compare;
   ghostParameter_ = s.ghostParameter;
   ghostValue_ = s.ghostValue;
+  otherIntegrator_ = s.otherIntegrator;
   runs_ = std::move(other->runs);
   runFailed_ = other->runFailed;
   parameters_ = other->parameters;

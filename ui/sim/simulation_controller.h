@@ -28,7 +28,16 @@
 
 namespace nhui {
 
-enum class CompareMode { None, Vakonomic, Ghost };
+enum class CompareMode { None, Vakonomic, Ghost, Integrator };
+
+// The integrator of a comparison run with another integrator (CompareMode::Integrator): its
+// method and step (the fixed step of rk4 and nh-rattle; the first trial step otherwise); the
+// tolerances are the primary run's.
+struct IntegratorChoice {
+  nh::Integrator method = nh::Integrator::NhRattle;
+  double step = 0.01;
+  bool operator==(const IntegratorChoice&) const = default;
+};
 
 class SimulationController : public QObject {
   Q_OBJECT
@@ -77,17 +86,29 @@ class SimulationController : public QObject {
 
   // ---- Comparison -------------------------------------------------------------------------
   // Vakonomic: the other dynamics from the same initial state. Ghost: a second run with one
-  // parameter changed. Both restart from the initial state.
+  // parameter changed. Integrator: the same run stepped by another integrator (setCompareIntegrator
+  // chooses which). All restart from the initial state.
   void setCompare(CompareMode mode, const std::string& ghostParameter = {}, double ghostValue = 0);
+  // The comparison with another integrator: the second run is stepped by `other` (the
+  // primary's tolerances). Throws nh::InputError, changing nothing, when the scenario would
+  // refuse that integrator or step (a fixed step above the output step, say).
+  void setCompareIntegrator(const IntegratorChoice& other);
   CompareMode compareMode() const { return compareMode_; }
-  // Whether that comparison is in force (the ghost's parameter and value count in Ghost mode).
-  bool comparing(CompareMode mode, const std::string& ghostParameter, double ghostValue) const {
+  // Whether that comparison is in force (the ghost's parameter and value count in Ghost mode,
+  // the other integrator in Integrator mode).
+  bool comparing(CompareMode mode, const std::string& ghostParameter, double ghostValue,
+                 const IntegratorChoice& other = {}) const {
     return mode == compareMode_ &&
            (mode != CompareMode::Ghost ||
-            (ghostParameter == ghostParameter_ && ghostValue == ghostValue_));
+            (ghostParameter == ghostParameter_ && ghostValue == ghostValue_)) &&
+           (mode != CompareMode::Integrator || other == otherIntegrator_);
   }
   const std::string& ghostParameter() const { return ghostParameter_; }
   double ghostValue() const { return ghostValue_; }
+  // The comparison run's integrator in Integrator mode (the last one chosen otherwise).
+  const IntegratorChoice& otherIntegrator() const { return otherIntegrator_; }
+  // The options each run is stepped with (run 1: the comparison's).
+  nh::IntegratorOptions runIntegrator(size_t run) const;
 
   // ---- Time -------------------------------------------------------------------------------
   void play();
@@ -124,6 +145,7 @@ class SimulationController : public QObject {
     CompareMode compare = CompareMode::None;
     std::string ghostParameter;
     double ghostValue = 0;
+    IntegratorChoice otherIntegrator;
   };
   // A recorded history with what it needs to be shown again: the runs, the settings they
   // were computed with (comparison, formulation, integrator, step), the parameters at its
@@ -222,6 +244,8 @@ class SimulationController : public QObject {
   void computeInitialState(const std::map<std::string, double>& overrides, std::vector<double>& x0,
                            std::vector<std::string>& notes) const;
   std::vector<double> comparisonParameters() const;
+  // Restarts both runs from the initial state under the comparison just set.
+  void startComparison();
   nh::DynamicsKind comparisonDynamics() const;
   std::vector<double> comparisonState(const std::vector<double>& primaryState) const;
   // Restarts both runs from recorded sample k (dropping later samples), or from x0 at t = 0.
@@ -260,6 +284,7 @@ class SimulationController : public QObject {
   CompareMode compareMode_ = CompareMode::None;
   std::string ghostParameter_;
   double ghostValue_ = 0;
+  IntegratorChoice otherIntegrator_;
   double dtOut_ = 0.01;
 
   std::vector<std::unique_ptr<RunHistory>> runs_;

@@ -47,6 +47,7 @@ void ExportMenu::exportAnimation() {
   defaults.compare = c->compareMode();
   defaults.ghostParameter = c->ghostParameter();
   defaults.ghostValue = c->ghostValue();
+  defaults.otherIntegrator = c->otherIntegrator();
   defaults.pathX = s_.phase->xVariable().toStdString();
   defaults.pathY = s_.phase->yVariable().toStdString();
   defaults.timeSeries.clear();

@@ -39,6 +39,7 @@
 #include "ui/study/study_panel.h"
 #include "ui/window/display_panel.h"
 #include "ui/window/export_menu.h"
+#include "ui/window/integrator_menu.h"
 #include "ui/window/model_editing.h"
 #include "ui/window/plan_dialog.h"
 #include "ui/window/presentation_mode.h"
@@ -277,6 +278,14 @@ void MainWindow::connectPanels() {
     if (!nh::model::asFormula(controller_->system()))
       equations_->showSystem(controller_->systemPtr(), controller_->parameters());
   });
+  // A comparison with another integrator is about the energy: its error is plotted for both.
+  connect(controller_, &SimulationController::comparisonChanged, this, [this] {
+    if (controller_->compareMode() != CompareMode::Integrator) return;
+    QStringList variables = timeSeries_->variables();
+    if (variables.contains("energy_error")) return;
+    variables.prepend("energy_error");
+    timeSeries_->setVariables(variables);
+  });
 }
 
 void MainWindow::setCompare(CompareMode mode, const QString& parameter, double value) {
@@ -330,6 +339,7 @@ void MainWindow::createMenus() {
                           std::pair{tr("Hamiltonian (q, p)"), nh::Formulation::Hamiltonian}})
     formulation->addAction(label, this,
                            [this, f = f, label = label] { session_->setFormulation(f, label); });
+  new IntegratorMenu(this, session_, simMenu->addMenu(tr("&Integrator")));
 
   QMenu* viewMenu = menuBar()->addMenu(tr("&View"));
   for (const PresentationMode::Panel& d : docks_) viewMenu->addAction(d.dock->toggleViewAction());
@@ -615,6 +625,8 @@ ScenarioView MainWindow::currentView() const {
   v.compare = controller_->compareMode();
   v.ghostParameter = QString::fromStdString(controller_->ghostParameter());
   v.ghostValue = controller_->ghostValue();
+  v.otherIntegrator = controller_->otherIntegrator();
+  v.otherStepGiven = true;
   v.study = study_->lastSettings();
   if (controller_->plan()) v.plan = *controller_->plan();
   return v;
@@ -632,7 +644,18 @@ void MainWindow::applyView(const ScenarioView& view) {
   // Variables this system does not record are left out (the panels keep their choice).
   if (view.phase) phase_->setVariables(view.phase->at(0), view.phase->at(1));
   if (view.timeSeries) timeSeries_->setVariables(*view.timeSeries);
-  if (view.compare) setCompare(*view.compare, view.ghostParameter, view.ghostValue);
+  if (view.compare == CompareMode::Integrator) {
+    IntegratorChoice other = view.otherIntegrator;
+    // No step given: the output step, or the primary's fixed step when that is smaller.
+    if (!view.otherStepGiven) {
+      const nh::IntegratorOptions primary = controller_->scenario().integrator;
+      other.step = nh::isFixedStep(primary.method) ? std::min(primary.step, controller_->dtOut())
+                                                   : controller_->dtOut();
+    }
+    comparePanel_->setCompareIntegrator(other);
+  } else if (view.compare) {
+    setCompare(*view.compare, view.ghostParameter, view.ghostValue);
+  }
   if (view.study) study_->applySettings(*view.study);
   lessonBar_->setLesson(view.title, view.note);
 }

@@ -137,6 +137,17 @@ class ScenarioFileTest : public QObject {
         "view: 'compare.mode' must be");
     row("view ghost", v2 + R"("view": {"version": 1, "compare": {"mode": "ghost"}}})",
         "view: a ghost comparison needs 'parameter'");
+    // A comparison with another integrator names one of the table's and a positive step.
+    row("view other integrator",
+        v2 + R"("view": {"version": 1, "compare": {"mode": "integrator"}}})",
+        "view: a comparison with another integrator needs 'integrator' (one of dopri5, ");
+    row("view unknown integrator",
+        v2 + R"("view": {"version": 1, "compare": {"mode": "integrator", "integrator": "euler"}}})",
+        "view: 'compare.integrator': unknown integrator 'euler' (allowed: dopri5, ");
+    row("view other step",
+        v2 + R"("view": {"version": 1, "compare": {"mode": "integrator", "integrator": "rk4", )"
+             R"("step": -1}}})",
+        "view: 'compare.step' must be a positive number of seconds");
   }
   void errorsNameTheFileAndTheReason() {
     QFETCH(QString, json);

@@ -1,6 +1,7 @@
 // The Compare panel on a real controller: the ghost run's parameter and value can be edited
 // only while the ghost comparison is chosen, whether it was chosen in the panel, by a
-// scenario (setCompare) or brought back by undo (the panel follows the controller by itself).
+// scenario (setCompare) or brought back by undo (the panel follows the controller by itself);
+// the comparison with another integrator steps the second run with it.
 #include "ui/panels/compare_panel.h"
 
 #include <QComboBox>
@@ -8,6 +9,7 @@
 #include <QUndoStack>
 #include <QtTest>
 
+#include "core/nh/simulation.h"
 #include "session_fixture.h"
 #include "ui/session/session.h"
 
@@ -42,6 +44,51 @@ class ComparePanelTest : public QObject {
     mode->setCurrentIndex(0);
     emit mode->activated(0);
     QVERIFY(!value->isEnabled());
+  }
+
+  // Another integrator: the integrator box offers every row of the table and is enabled only
+  // in that mode, its step only for a fixed-step method; the comparison run is stepped by the
+  // chosen integrator and step (the primary keeps its own), both runs advance, and undo
+  // brings back the comparison before it.
+  void anotherIntegratorStepsTheSecondRun() {
+    auto session = nhtest::startSession("nh_particle");
+    nhui::SimulationController* controller = session->controller();
+    nhui::ComparePanel panel(session.get());
+    auto* mode = panel.findChild<QComboBox*>("compareMode");
+    auto* integrator = panel.findChild<QComboBox*>("compareIntegrator");
+    auto* step = panel.findChild<QDoubleSpinBox*>("compareStep");
+    QVERIFY(mode && integrator && step);
+    QCOMPARE(integrator->count(), static_cast<int>(std::size(nh::kIntegratorChoices)));
+    QVERIFY(!integrator->isEnabled());
+    panel.setCompareIntegrator({nh::Integrator::NhRattle, 0.005});
+    QCOMPARE(controller->compareMode(), nhui::CompareMode::Integrator);
+    QCOMPARE(mode->currentIndex(), static_cast<int>(nhui::CompareMode::Integrator));
+    QVERIFY(integrator->isEnabled());
+    QVERIFY(step->isEnabled());
+    QCOMPARE(integrator->currentText(), QString("nh-rattle"));
+    QVERIFY(controller->runIntegrator(1).method == nh::Integrator::NhRattle);
+    QCOMPARE(controller->runIntegrator(1).step, 0.005);
+    QVERIFY(controller->runIntegrator(0).method == nh::Integrator::Dopri5);
+    QVERIFY(controller->waitForTime(0.5, 30000));
+    controller->pause();
+    QTRY_VERIFY_WITH_TIMEOUT(controller->comparison() && controller->comparison()->size() > 10,
+                             30000);
+    QVERIFY(controller->primary().size() > 10);
+    // An adaptive method has no step to set.
+    panel.setCompareIntegrator({nh::Integrator::Dop853, 0.005});
+    QVERIFY(!step->isEnabled());
+    session->undoStack()->undo();
+    QVERIFY(controller->otherIntegrator() ==
+            (nhui::IntegratorChoice{nh::Integrator::NhRattle, 0.005}));
+    QCOMPARE(integrator->currentText(), QString("nh-rattle"));
+    // A step above the output step is refused in one line and the comparison stays.
+    QString error;
+    QObject::connect(session.get(), &nhui::Session::errorOccurred,
+                     [&](const QString& message) { error = message; });
+    panel.setCompareIntegrator({nh::Integrator::Rk4, 0.5});
+    QVERIFY2(error.contains("larger than"), qPrintable(error));
+    QVERIFY(controller->otherIntegrator().method == nh::Integrator::NhRattle);
+    QCOMPARE(integrator->currentText(), QString("nh-rattle"));
   }
 };
 

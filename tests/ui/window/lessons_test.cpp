@@ -2,7 +2,8 @@
 // their note, speed, plots and comparison; presentation mode gives the 3D view most of the
 // screen; the speed box takes presets and typed factors; unsaved edits mark the title and
 // are asked about on quitting; the light and dark themes reach the palette, plots and scene;
-// the export dialog exports what the lesson's view shows.
+// the export dialog exports what the lesson's view shows; the lesson on long runs compares two
+// integrators.
 #include <vtkCamera.h>
 #include <vtkMatrix4x4.h>
 #include <vtkNew.h>
@@ -125,6 +126,29 @@ class LessonsTest : public QObject {
     window_->chooseSystem("rigid_body");
     QVERIFY(window_->lessonNote().isEmpty());
     QVERIFY(!window_->lessonBar()->isVisible());
+  }
+
+  // The lesson "Long runs" compares the nonholonomic oscillator stepped by rk4 with the same
+  // run stepped by nh-rattle at the same step: both runs advance, the second one with the
+  // other integrator, the energy error plotted for both.
+  void longRunsLessonComparesIntegrators() {
+    QVERIFY(window_->openScenario(QStringLiteral(":/examples/long_runs.json")));
+    nhui::SimulationController* c = window_->controller();
+    QCOMPARE(c->compareMode(), nhui::CompareMode::Integrator);
+    const nh::IntegratorOptions primary = c->runIntegrator(0), other = c->runIntegrator(1);
+    QVERIFY(primary.method == nh::Integrator::Rk4);
+    QVERIFY(other.method == nh::Integrator::NhRattle);
+    QCOMPARE(other.step, primary.step);
+    QVERIFY(window_->timeSeriesPanel()->variables().contains("energy_error"));
+    c->setSpeed(50);
+    c->play();
+    QTRY_VERIFY_WITH_TIMEOUT(c->displayTime() >= 100, 60000);
+    c->pause();
+    QVERIFY(c->comparison());
+    QVERIFY(c->primary().lastTime() >= 100);
+    QVERIFY(c->comparison()->lastTime() >= 100);
+    QVERIFY2(c->lastError().isEmpty(), qPrintable(c->lastError()));
+    QCOMPARE(nhui::runLabel(*c, 1).left(9), QString("nh-rattle"));
   }
 
   // The export dialog the particle lesson opens after a while of play exports what the view
