@@ -37,12 +37,9 @@ struct LongRunSystem {
   double step;
 };
 const LongRunSystem kSystems[] = {
-    {"chaplygin_sleigh", {}, {}, 0.01},
-    {"suslov", {}, {}, 0.01},
-    {"ball_on_table", {}, {}, 0.01},
-    {"rattleback", {}, {}, 0.002},
-    {"nonholonomic_oscillator", {}, {}, 0.1},
-    {"suslov_oblique", {}, {}, 0.01},
+    {"chaplygin_sleigh", {}, {}, 0.01},       {"suslov", {}, {}, 0.01},
+    {"ball_on_table", {}, {}, 0.01},          {"rattleback", {}, {}, 0.002},
+    {"nonholonomic_oscillator", {}, {}, 0.1}, {"suslov_oblique", {}, {}, 0.01},
 };
 
 // How an integrator's run is set: the reference of equal work (nh-rattle, at the system's

@@ -26,7 +26,9 @@ class LandingStepper : public Stepper {
   std::pair<double, double> doStep(const StepperRhs& f) override {
     start_.swap(x_);  // the step goes from start_ to x_
     t0_ = t_;
-    const double dt = std::min(dt_, stop_ - t_);
+    // A step that would end within rounding of the stop time lands on it, rather than
+    // leaving a sliver of a step to take next.
+    const double dt = stop_ - t_ <= dt_ * (1 + kLandingSlack) ? stop_ - t_ : dt_;
     try {
       // `lands`: the step ends at the stop time itself (not at a rounded t + dt); `cut`: it
       // was shortened to end there.
@@ -64,6 +66,7 @@ class LandingStepper : public Stepper {
     };
   }
 
+  static constexpr double kLandingSlack = 1e-9;  // relative to the step
   State x_, start_;  // the state at t_, and at t0_ (the last step's start)
   double t_ = 0, t0_ = 0;
   double dt_ = 0;  // the step (rk4) or the next trial step (rk78)

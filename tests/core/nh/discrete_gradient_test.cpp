@@ -101,9 +101,13 @@ const std::map<std::string, std::string> kRefused = {
     {"whipple_bicycle", "not holonomic ones"},
 };
 const std::set<std::string> kAccepted = {
-    "ball_on_table",    "ball_on_turntable",     "central_force",   "chaplygin_sleigh",
-    "chaplygin_sphere", "knife_edge_on_incline", "nh_particle",     "rattleback",
-    "rigid_body",       "rolling_disk",          "rolling_disk_3d", "suslov",
+    "ball_on_table",    "ball_on_turntable",
+    "central_force",    "chaplygin_sleigh",
+    "chaplygin_sphere", "knife_edge_on_incline",
+    "nh_particle",      "nonholonomic_oscillator",
+    "rattleback",       "rigid_body",
+    "rolling_disk",     "rolling_disk_3d",
+    "suslov",           "suslov_oblique",
 };
 
 }  // namespace
