@@ -242,24 +242,34 @@ void printTable(const std::vector<SystemRuns>& all) {
 void printGoals(const std::vector<SystemRuns>& all) {
   std::printf("\nGoals:\n");
   for (const SystemRuns& s : all) {
-    double geometric = 0, classical = INFINITY, rattlePerStep = 0;
+    double classical = INFINITY, rattlePerStep = 0;
     for (size_t i = 0; i < s.runs.size(); ++i) {
       const RunResult& r = s.runs[i];
-      if (kIntegrators[i].geometric) geometric = std::max(geometric, r.energyError);
       if (kIntegrators[i].work == Work::EqualWork) classical = std::min(classical, r.energyError);
       if (kIntegrators[i].method == Integrator::NhRattle && r.steps > 0)
         rattlePerStep = r.cpu / r.steps;
     }
-    const double ratio = geometric > 0 ? classical / geometric : INFINITY;
+    // Each geometric method on its own: the best classical error at equal work over its error.
+    std::string energy;
+    for (size_t i = 0; i < s.runs.size(); ++i) {
+      const RunResult& r = s.runs[i];
+      if (!kIntegrators[i].geometric) continue;
+      const double ratio = r.energyError > 0 ? classical / r.energyError : INFINITY;
+      const std::string verdict = !r.failure.empty() ? "stopped early"
+                                  : std::max(classical, r.energyError) <= kRounding
+                                      ? "both at rounding: nothing to compare"
+                                  : ratio >= 100 ? "met"
+                                                 : "not met";
+      char part[160];
+      std::snprintf(part, sizeof part, "%s%s %.3g (%s)", energy.empty() ? "" : ", ",
+                    toString(kIntegrators[i].method).c_str(), ratio, verdict.c_str());
+      energy += part;
+    }
     const double cost = s.rk4PerStep > 0 ? rattlePerStep / s.rk4PerStep : 0;
-    const std::string energyGoal =
-        std::max(classical, geometric) <= kRounding
-            ? "every method keeps the energy to rounding: nothing to compare"
-            : std::string(ratio >= 100 ? "met" : "not met");
     std::printf(
-        "  %s: equal-work classical energy error / geometric = %.3g (goal ≥ 100: %s); "
+        "  %s: equal-work classical energy error / geometric (goal ≥ 100): %s; "
         "nh-rattle cost per step = %.2f× rk4 (goal ≤ 3: %s)\n",
-        s.system->name, ratio, energyGoal.c_str(), cost, cost <= 3 ? "met" : "not met");
+        s.system->name, energy.c_str(), cost, cost <= 3 ? "met" : "not met");
   }
 }
 

@@ -447,12 +447,17 @@ class DiscreteGradient final : public detail::LandingStepper {
       s.z1 -= delta;
       const double scale = std::max(1.0, s.z1.cwiseAbs().maxCoeff());
       const double update = delta.cwiseAbs().maxCoeff() / scale;
-      // At rounding level, or no longer shrinking once close (rounding noise).
-      if (update <= 1e-15 || (update >= previous && update <= 1e-13)) return;
+      // At rounding level; or, once close, no longer shrinking tenfold: the residual is at
+      // its rounding noise, and an update that grew is taken back.
+      if (update <= 1e-15) return;
+      if (update <= 1e-12 && update > 0.1 * previous) {
+        if (update > previous) s.z1 += delta;
+        return;
+      }
       const Eigen::VectorXd next = residual(f, s);
       if (update > 0.1 * previous && update > 1e-11) {
         differencedJacobian(f, s, next);
-      } else {
+      } else if (update > 1e-12) {  // (a secant through rounding noise would spoil the matrix)
         const double norm2 = delta.squaredNorm();
         if (norm2 > 0) s.newton += ((next - R) + s.newton * delta) * (-delta).transpose() / norm2;
       }
