@@ -39,12 +39,11 @@ namespace nh::cli {
 namespace {
 
 int list() {
-  for (const auto& e : catalogueEntries()) {
+  for (const auto& e : catalogueListing()) {
     const char* origin = e.origin == SystemOrigin::BuiltIn        ? "C++"
                          : e.origin == SystemOrigin::BuiltInModel ? "model"
                                                                   : "user";
-    std::printf("%-24s %-6s %s\n", e.system->name().c_str(), origin,
-                e.system->info().title.c_str());
+    std::printf("%-24s %-6s %s\n", e.name.c_str(), origin, e.title.c_str());
   }
   for (const auto& problem : catalogueProblems())
     std::fprintf(stderr, "nhsim: warning: %s\n", problem.c_str());
