@@ -21,15 +21,12 @@
 #include "app/nhsim/equations_command.h"
 #include "app/nhsim/linearize_command.h"
 #include "app/nhsim/optimize_command.h"
-#include "app/nhsim/sweep_command.h"
-#ifdef NH_HAVE_MPI
-#include "app/nhsim/sweep_mpi.h"
-#endif
 #include "core/io/atomic_output.h"
 #include "core/io/csv_writer.h"
 #include "core/io/scenario_file.h"
 #include "core/model/catalogue.h"
 #include "core/model/formula_system.h"
+#include "core/model/model_data.h"
 #include "core/model/structure_kind.h"
 #include "core/nh/discrete_gradient.h"
 #include "core/nh/errors.h"
@@ -43,12 +40,11 @@ namespace nh::cli {
 namespace {
 
 int list() {
-  for (const auto& e : catalogueEntries()) {
+  for (const auto& e : catalogueListing()) {
     const char* origin = e.origin == SystemOrigin::BuiltIn        ? "C++"
                          : e.origin == SystemOrigin::BuiltInModel ? "model"
                                                                   : "user";
-    std::printf("%-24s %-6s %s\n", e.system->name().c_str(), origin,
-                e.system->info().title.c_str());
+    std::printf("%-24s %-6s %s\n", e.name.c_str(), origin, e.title.c_str());
   }
   for (const auto& problem : catalogueProblems())
     std::fprintf(stderr, "nhsim: warning: %s\n", problem.c_str());
@@ -436,8 +432,8 @@ class RunJob {
   RunRecord record_;
 };
 
-// nhsim-export beside this executable (build tree) or in libexec (installed), or "".
-std::string exportHelperPath() {
+// A helper executable `name` beside this one (build tree) or in libexec (installed), or "".
+std::string helperPath(const std::string& name) {
   char self[PATH_MAX];
   const ssize_t n = ::readlink("/proc/self/exe", self, sizeof self - 1);
   if (n <= 0) return {};
@@ -445,24 +441,24 @@ std::string exportHelperPath() {
   std::string dir(self);
   dir = dir.substr(0, dir.rfind('/'));
   const std::string candidates[] = {
-      dir + "/nhsim-export",
-      dir + "/../" + NH_LIBEXEC_SUBDIR + "/nhsim-export",
+      dir + "/" + name,
+      dir + "/../" + NH_LIBEXEC_SUBDIR + "/" + name,
   };
   for (const auto& path : candidates)
     if (::access(path.c_str(), X_OK) == 0) return path;
   return {};
 }
 
-// Replaces this process by nhsim-export with the arguments after "export": its exit code,
-// messages and signals are those of the command.
-int exportCommand(char** argv, int argc) {
-  const std::string helper = exportHelperPath();
+// Replaces this process by the helper `name` with argv[first …]: its exit code, messages and
+// signals are those of the command. `note` says when it is built.
+int runHelper(const std::string& name, char** argv, int argc, int first, const char* note) {
+  const std::string helper = helperPath(name);
   if (helper.empty())
-    throw UsageError("export is not available: nhsim-export was not found beside nhsim or in " +
-                     std::string(NH_LIBEXEC_SUBDIR) + " (it is built with NH_BUILD_GUI=ON)");
+    throw UsageError(std::string(argv[1]) + " is not available: " + name +
+                     " was not found beside nhsim or in " + NH_LIBEXEC_SUBDIR + note);
   std::vector<char*> helperArgs;
   helperArgs.push_back(const_cast<char*>(helper.c_str()));
-  for (int i = 2; i < argc; ++i) helperArgs.push_back(argv[i]);
+  for (int i = first; i < argc; ++i) helperArgs.push_back(argv[i]);
   helperArgs.push_back(nullptr);
   std::fflush(stdout);
   ::execv(helper.c_str(), helperArgs.data());
@@ -477,7 +473,8 @@ struct Perform {
   int operator()(const RunOptions& o) const { return RunJob(o).run(); }
   int operator()(const EquationsOptions& o) const { return equationsCommand(o); }
   int operator()(const LinearizeOptions& o) const { return linearizeCommand(o, args); }
-  int operator()(const SweepOptions& o) const { return sweepCommand(o, args); }
+  // Answered by nhsim-sweep (main below).
+  int operator()(const SweepOptions&) const { return kOk; }
   int operator()(const OptimizeOptions& o) const { return optimizeCommand(o, args); }
   // Answered before the checks (main below).
   int operator()(const HelpRequest&) const { return kOk; }
@@ -495,15 +492,10 @@ int main(int argc, char** argv) {
     std::fputs(std::get<HelpRequest>(parseArguments(args)).text.c_str(), stderr);
     return kInputError;
   }
-  if (isMpiSweep(args)) {  // every rank parses the same words: one message, from rank 0
-#ifdef NH_HAVE_MPI
-    return sweepMpiCommand(argc, argv);
-#else
-    if (launcherRank() <= 0) std::fprintf(stderr, "nhsim: error: %s\n", kNoMpiSupport);
-    return kInputError;
-#endif
-  }
   return reportErrors([&]() -> int {
+    // sweep (with MPI and HDF5, which no other command loads) is nhsim-sweep's, whole: it
+    // parses the same words, under mpirun on every rank.
+    if (args[0] == commandName(Command::Sweep)) return runHelper("nhsim-sweep", argv, argc, 1, "");
     const CommandLine words = parseArguments(args);
     if (const auto* help = std::get_if<HelpRequest>(&words)) {
       std::fputs(help->text.c_str(), stdout);
@@ -514,7 +506,8 @@ int main(int argc, char** argv) {
       return kOk;
     }
     // nhsim-export parses and checks the same words again
-    if (std::holds_alternative<ExportOptions>(words)) return exportCommand(argv, argc);
+    if (std::holds_alternative<ExportOptions>(words))
+      return runHelper("nhsim-export", argv, argc, 2, " (it is built with NH_BUILD_GUI=ON)");
     return std::visit(Perform{args}, parseCommandLine(args));
   });
 }

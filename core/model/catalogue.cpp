@@ -42,22 +42,43 @@ Registry& registry() {
   return r;
 }
 
-std::string nameInText(const std::string& text) {
-  // The `name:` line of a model file, without loading it (for twins).
+// The rest of the top-level line `key:` of a model file, spaces trimmed, or "" if none.
+std::string topLevelValue(const std::string& text, const std::string& key) {
+  const std::string label = key + ":";
   size_t at = 0;
-  while ((at = text.find("name:", at)) != std::string::npos) {
+  while ((at = text.find(label, at)) != std::string::npos) {
     if (at == 0 || text[at - 1] == '\n') {
-      size_t b = at + 5;
-      while (b < text.size() && (text[b] == ' ' || text[b] == '"' || text[b] == '\'')) ++b;
-      size_t e = b;
-      while (e < text.size() &&
-             (std::isalnum(static_cast<unsigned char>(text[e])) || text[e] == '_'))
-        ++e;
+      size_t b = at + label.size(), e = text.find('\n', b);
+      if (e == std::string::npos) e = text.size();
+      while (b < e && text[b] == ' ') ++b;
+      while (e > b && (text[e - 1] == ' ' || text[e - 1] == '\r')) --e;
       return text.substr(b, e - b);
     }
-    at += 5;
+    at += label.size();
   }
   return "";
+}
+
+std::string nameInText(const std::string& text) {
+  // The `name:` line of a model file, without loading it (for twins).
+  const std::string value = topLevelValue(text, "name");
+  size_t b = 0;
+  while (b < value.size() && (value[b] == '"' || value[b] == '\'')) ++b;
+  size_t e = b;
+  while (e < value.size() &&
+         (std::isalnum(static_cast<unsigned char>(value[e])) || value[e] == '_'))
+    ++e;
+  return value.substr(b, e - b);
+}
+
+// The `title:` of a model file when written plainly on its line (no quotes, block or
+// comment), without loading it; "" otherwise.
+std::string plainTitleInText(const std::string& text) {
+  const std::string value = topLevelValue(text, "title");
+  if (value.empty() || std::string("\"'>|&*!%@`{[").find(value[0]) != std::string::npos ||
+      value.find(" #") != std::string::npos || value.find(": ") != std::string::npos)
+    return "";
+  return value;
 }
 
 const std::vector<std::shared_ptr<const SystemModel>>& cppSystems(Registry& r) {
@@ -80,6 +101,24 @@ std::shared_ptr<const SystemModel> bundledSystem(Registry& r, const std::string&
   return nullptr;
 }
 
+// The classics first, in the order of the README's table; the other bundled files after.
+int listingRank(const std::string& name) {
+  static const char* const kOrder[] = {"ball_on_turntable", "ball_on_table", "nh_particle",
+                                       "central_force",     "rigid_body",    "rolling_disk",
+                                       "chaplygin_sleigh"};
+  for (int i = 0; i < 7; ++i)
+    if (name == kOrder[i]) return i;
+  return 7;
+}
+
+// The names of the C++ systems and of the bundled model files, without loading the files.
+std::vector<std::string> builtInNames(Registry& r) {
+  std::vector<std::string> names;
+  for (const auto& s : cppSystems(r)) names.push_back(s->name());
+  for (const auto& [file, text] : bundledModelFiles()) names.push_back(nameInText(text));
+  return names;
+}
+
 void loadBuiltIn(Registry& r) {
   if (r.builtInLoaded) return;
   for (const auto& s : cppSystems(r)) r.builtIn.push_back({s, SystemOrigin::BuiltIn, "", ""});
@@ -93,18 +132,10 @@ void loadBuiltIn(Registry& r) {
     }
     r.builtIn.push_back({bundledSystem(r, name), SystemOrigin::BuiltInModel, "", text});
   }
-  // The classics first, in the order of the README's table; the other bundled files after.
-  static const char* const kOrder[] = {"ball_on_turntable", "ball_on_table", "nh_particle",
-                                       "central_force",     "rigid_body",    "rolling_disk",
-                                       "chaplygin_sleigh"};
-  auto rank = [](const CatalogueEntry& e) {
-    for (int i = 0; i < 7; ++i)
-      if (e.system->name() == kOrder[i]) return i;
-    return 7;
-  };
-  std::stable_sort(
-      r.builtIn.begin(), r.builtIn.end(),
-      [&](const CatalogueEntry& a, const CatalogueEntry& b) { return rank(a) < rank(b); });
+  std::stable_sort(r.builtIn.begin(), r.builtIn.end(),
+                   [](const CatalogueEntry& a, const CatalogueEntry& b) {
+                     return listingRank(a.system->name()) < listingRank(b.system->name());
+                   });
   r.builtInLoaded = true;
 }
 
@@ -122,15 +153,16 @@ void loadUser(Registry& r) {
     if (ext == ".yaml" || ext == ".yml") paths.push_back(entry.path());
   }
   std::sort(paths.begin(), paths.end());
+  const std::vector<std::string> builtIn = builtInNames(r);
   for (const auto& p : paths) {
     try {
       auto system = model::loadModelFile(p.string());
       const std::string& name = system->name();
-      auto clash = [&](const std::vector<CatalogueEntry>& list) {
-        return std::any_of(list.begin(), list.end(),
-                           [&](const CatalogueEntry& e) { return e.system->name() == name; });
-      };
-      if (clash(r.builtIn) || clash(r.user)) {
+      const bool taken = std::find(builtIn.begin(), builtIn.end(), name) != builtIn.end() ||
+                         std::any_of(r.user.begin(), r.user.end(), [&](const CatalogueEntry& e) {
+                           return e.system->name() == name;
+                         });
+      if (taken) {
         r.problems.push_back(p.string() + ": the name '" + name +
                              "' is taken by another system; skipped (rename it)");
         continue;
@@ -142,21 +174,33 @@ void loadUser(Registry& r) {
   }
 }
 
+const std::string& nameOf(const CatalogueEntry& e) { return e.system->name(); }
+const std::string& nameOf(const CatalogueLine& l) { return l.name; }
+
+// Adds this session's systems to `all`: an edited system replaces the one it came from.
+template <class Line, class Make>
+void addSession(const Registry& r, std::vector<Line>& all, Make make) {
+  for (const auto& s : r.session) {
+    auto same = std::find_if(all.begin(), all.end(),
+                             [&](const Line& e) { return nameOf(e) == s.system->name(); });
+    if (same != all.end())
+      *same = make(s);
+    else
+      all.push_back(make(s));
+  }
+}
+
 std::vector<CatalogueEntry> allEntries(Registry& r) {
   loadBuiltIn(r);
   loadUser(r);
   std::vector<CatalogueEntry> all = r.builtIn;
   all.insert(all.end(), r.user.begin(), r.user.end());
-  for (const auto& s : r.session) {
-    auto same = std::find_if(all.begin(), all.end(), [&](const CatalogueEntry& e) {
-      return e.system->name() == s.system->name();
-    });
-    if (same != all.end())
-      *same = s;  // an edited system replaces the one it came from, for this session
-    else
-      all.push_back(s);
-  }
+  addSession(r, all, [](const CatalogueEntry& e) { return e; });
   return all;
+}
+
+CatalogueLine lineOf(const CatalogueEntry& e) {
+  return {e.system->name(), e.origin, e.system->info().title};
 }
 
 }  // namespace
@@ -165,6 +209,31 @@ std::vector<CatalogueEntry> catalogueEntries() {
   Registry& r = registry();
   std::lock_guard lock(r.mutex);
   return allEntries(r);
+}
+
+std::vector<CatalogueLine> catalogueListing() {
+  Registry& r = registry();
+  std::lock_guard lock(r.mutex);
+  std::vector<CatalogueLine> lines;
+  for (const auto& s : cppSystems(r))
+    lines.push_back({s->name(), SystemOrigin::BuiltIn, s->info().title});
+  const size_t cppCount = lines.size();
+  for (const auto& [file, text] : bundledModelFiles()) {
+    const std::string name = nameInText(text);
+    const auto first = lines.begin(), last = lines.begin() + static_cast<long>(cppCount);
+    if (std::any_of(first, last, [&](const CatalogueLine& l) { return l.name == name; }))
+      continue;  // a C++ system's twin
+    std::string title = plainTitleInText(text);
+    if (title.empty()) title = bundledSystem(r, name)->info().title;
+    lines.push_back({name, SystemOrigin::BuiltInModel, title});
+  }
+  std::stable_sort(lines.begin(), lines.end(), [](const CatalogueLine& a, const CatalogueLine& b) {
+    return listingRank(a.name) < listingRank(b.name);
+  });
+  loadUser(r);
+  for (const auto& e : r.user) lines.push_back(lineOf(e));
+  addSession(r, lines, lineOf);
+  return lines;
 }
 
 std::vector<std::shared_ptr<const SystemModel>> catalogue() {
@@ -176,7 +245,6 @@ std::vector<std::shared_ptr<const SystemModel>> catalogue() {
 std::vector<std::string> catalogueProblems() {
   Registry& r = registry();
   std::lock_guard lock(r.mutex);
-  loadBuiltIn(r);
   loadUser(r);
   return r.problems;
 }

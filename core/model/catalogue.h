@@ -23,6 +23,14 @@ struct CatalogueEntry {
 // All known systems, in the order shown to users: built-in ones first, then the user's
 // model files by name, then systems typed in this session.
 std::vector<CatalogueEntry> catalogueEntries();
+// What `nhsim list` shows of catalogueEntries(), in its order, without loading the bundled
+// model files (their `name:` and `title:` lines are read): user model files are loaded.
+struct CatalogueLine {
+  std::string name;
+  SystemOrigin origin = SystemOrigin::BuiltIn;
+  std::string title;
+};
+std::vector<CatalogueLine> catalogueListing();
 // The systems of catalogueEntries().
 std::vector<std::shared_ptr<const SystemModel>> catalogue();
 // Model files in the user's folder that could not be loaded, one message each.

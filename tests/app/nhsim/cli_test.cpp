@@ -329,8 +329,9 @@ class CliTest : public QObject {
     QVERIFY(rows.last()[0].toDouble() > 1.0);
   }
 
-  // list, info and run load neither Qt nor VTK (so nhsim starts in milliseconds); the
-  // dynamic loader's own log (LD_DEBUG=libs) lists every shared library it loads.
+  // list, info and run load neither Qt nor VTK, nor MPI or HDF5 (only sweep's helper does),
+  // so nhsim starts in milliseconds; the dynamic loader's own log (LD_DEBUG=libs) lists every
+  // shared library it loads.
   void loadsNeitherQtNorVtk() {
     for (const QStringList& args : {QStringList{"list"}, QStringList{"info", "rolling_disk"},
                                     QStringList{"run", "ball_on_turntable", "--t-end", "0.01"}}) {
@@ -339,7 +340,8 @@ class CliTest : public QObject {
       const Result r = nh::test::runNhsim(args, env);
       QCOMPARE(r.code, 0);
       QVERIFY2(r.err.contains("calling init"), "LD_DEBUG printed nothing: cannot check");
-      for (const char* library : {"libQt6", "libvtk", "libGL", "libavcodec", "libX11"})
+      for (const char* library :
+           {"libQt6", "libvtk", "libGL", "libavcodec", "libX11", "libmpi", "libhdf5", "libcurl"})
         QVERIFY2(!r.err.contains(library), qPrintable(args.join(' ') + " loads " + library));
     }
   }

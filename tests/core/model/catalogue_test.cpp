@@ -17,6 +17,19 @@ using namespace nh;
 class CatalogueTest : public QObject {
   Q_OBJECT
  private slots:
+  // The listing nhsim list prints, read from the bundled files' name and title lines without
+  // loading them, is the catalogue's own: the same systems, origins and titles in its order.
+  void listingIsTheCatalogueWithoutLoading() {
+    const std::vector<CatalogueLine> lines = catalogueListing();
+    const std::vector<CatalogueEntry> entries = catalogueEntries();
+    QCOMPARE(lines.size(), entries.size());
+    for (size_t i = 0; i < lines.size(); ++i) {
+      QCOMPARE(lines[i].name, entries[i].system->name());
+      QVERIFY(lines[i].origin == entries[i].origin);
+      QCOMPARE(lines[i].title, entries[i].system->info().title);
+    }
+  }
+
   void descriptionsAreComplete() {
     QVERIFY(!catalogue().empty());
     std::set<std::string> systemNames;
