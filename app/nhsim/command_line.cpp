@@ -584,13 +584,19 @@ void applyTime(const TimeOptions& o, Scenario& s) {
   s.dtOut = numberOr(o.dtOut, "--dt-out", s.dtOut);
 }
 
-void applyIntegrator(const IntegratorWords& o, Scenario& s) {
+// `fromFile`: the scenario came from a file, which carries its own step.
+void applyIntegrator(const IntegratorWords& o, Scenario& s, bool fromFile) {
   if (!o.method.empty()) {
     try {
       s.integrator.method = parseIntegrator(o.method);
     } catch (const InputError& e) {
       rethrowQuoting(e, {o.method});
     }
+    // The step is all a fixed-step method's accuracy: it is chosen, not defaulted.
+    if (isFixedStep(s.integrator.method) && o.step.empty() && !fromFile)
+      throw UsageError(o.method +
+                       " is a fixed-step integrator: give its step with --step H (H > 0, "
+                       "at most --dt-out; for example --step 0.001)");
   }
   s.integrator.rtol = numberOr(o.rtol, "--rtol", s.integrator.rtol);
   s.integrator.atol = numberOr(o.atol, "--atol", s.integrator.atol);
@@ -628,7 +634,7 @@ void resolveScenario(ScenarioOptions& o, const TimeOptions* time,
   Scenario s = loadTarget(o.target, &o.fromFile);
   applyScenarioOptions(o.set, o.init, o.dynamics, o.formulation, s);
   if (time) applyTime(*time, s);
-  if (integrator) applyIntegrator(*integrator, s);
+  if (integrator) applyIntegrator(*integrator, s, o.fromFile);
   validateScenario(o, s);
   o.resolved = std::move(s);
 }

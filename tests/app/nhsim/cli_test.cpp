@@ -89,12 +89,24 @@ class CliTest : public QObject {
     QVERIFY2(run.out.contains("discrete-gradient: conserves the energy in the constraints' "
                               "reference frame (energy_frame): energy_frame "),
              qPrintable(run.out));
-    expectError(
-        {"run", "spherical_pendulum", "--integrator", "discrete-gradient", "--out", path("no.csv")},
-        2, "choose nh-rattle");
-    expectError({"run", "ball_on_turntable", "--integrator", "discrete-gradient", "--set",
-                 "tilt=0.3", "--out", path("no.csv")},
+    expectError({"run", "spherical_pendulum", "--integrator", "discrete-gradient", "--step", "0.01",
+                 "--out", path("no.csv")},
+                2, "choose nh-rattle");
+    expectError({"run", "ball_on_turntable", "--integrator", "discrete-gradient", "--step", "0.01",
+                 "--set", "tilt=0.3", "--out", path("no.csv")},
                 2, "do not keep it");
+    QVERIFY(!QFile::exists(path("no.csv")));
+  }
+
+  // A fixed-step integrator named on the command line needs its step there (a scenario file
+  // carries its own): one line, exit 2, nothing written.
+  void fixedStepIntegratorsNeedTheirStep() {
+    for (const char* method : {"rk4", "nh-rattle", "discrete-gradient"})
+      expectError({"run", "chaplygin_sleigh", "--integrator", method, "--out", path("no.csv")}, 2,
+                  QString(method) + " is a fixed-step integrator: give its step with --step H");
+    expectError({"run", "chaplygin_sleigh", "--integrator", "nh-rattle", "--step", "0", "--out",
+                 path("no.csv")},
+                2, "step must be a finite number > 0, got 0");
     QVERIFY(!QFile::exists(path("no.csv")));
   }
 
