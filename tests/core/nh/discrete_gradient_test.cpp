@@ -19,8 +19,10 @@
 #include "core/nh/frame_energy.h"
 #include "core/nh/scenario.h"
 #include "core/nh/simulation.h"
+#include "tests/support/fixed_step_properties.h"
 
 using namespace nh;
+using nh::test::quaternionResidual;
 
 namespace {
 
@@ -34,30 +36,6 @@ IntegratorOptions dgOptions(double step, bool projection = false) {
 
 // The step each accepted system is stepped with (the rattleback rocks fast: ω ≈ 90 rad/s).
 double stepFor(const std::string& system) { return system == "rattleback" ? 0.0025 : 0.01; }
-
-std::vector<double> runTo(const std::string& system, double tEnd,
-                          const IntegratorOptions& options) {
-  Simulation sim(findSystem(system), DynamicsKind::Nonholonomic, Formulation::Multipliers, options);
-  sim.setState(0, initialState(sim.equations(), 0, {}));
-  sim.advance(tEnd, tEnd, {});
-  return sim.state();
-}
-
-double maxDifference(const std::vector<double>& a, const std::vector<double>& b) {
-  double worst = 0;
-  for (size_t i = 0; i < a.size(); ++i) worst = std::max(worst, std::abs(a[i] - b[i]));
-  return worst;
-}
-
-double quaternionResidual(const EquationsOfMotion& equations, const double* x) {
-  double worst = 0;
-  for (const QuaternionSlot& qs : equations.system().info().quaternions) {
-    double norm2 = 0;
-    for (int i = 0; i < 4; ++i) norm2 += x[qs.first + i] * x[qs.first + i];
-    worst = std::max(worst, std::abs(std::sqrt(norm2) - 1));
-  }
-  return worst;
-}
 
 // The quantity the method conserves at (t, x): energy_frame where it keeps that, else E.
 double conserved(Simulation& sim, bool frame, double t, const double* x) {
@@ -155,15 +133,8 @@ class DiscreteGradientTest : public QObject {
   }
   void secondOrder() {
     QFETCH(QString, system);
-    const double tEnd = 2;
-    IntegratorOptions reference;
-    reference.method = Integrator::Dop853;
-    reference.rtol = reference.atol = 1e-13;
-    const std::vector<double> exact = runTo(system.toStdString(), tEnd, reference);
-    double errors[3];
-    for (int i = 0; i < 3; ++i)
-      errors[i] =
-          maxDifference(runTo(system.toStdString(), tEnd, dgOptions(0.02 / (1 << i))), exact);
+    const auto errors =
+        test::globalErrors(system.toStdString(), Integrator::DiscreteGradient, 2, 0.02);
     for (int i = 0; i < 2; ++i) {
       const double ratio = errors[i] / errors[i + 1];
       QVERIFY2(ratio > 3.6 && ratio < 4.4,
@@ -182,22 +153,10 @@ class DiscreteGradientTest : public QObject {
   void timeSymmetric() {
     QFETCH(QString, system);
     const double step = system == "rattleback" ? 0.0025 : 0.05;
-    const double span = 200 * step;
-    Simulation sim(findSystem(system.toStdString()), DynamicsKind::Nonholonomic,
-                   Formulation::Multipliers, dgOptions(step, true));
-    const std::vector<double> start = initialState(sim.equations(), 0, {});
-    const int n = sim.equations().system().n(), size = static_cast<int>(start.size());
-    auto reversed = [&](std::vector<double> x) {
-      for (int i = n; i < size; ++i) x[i] = -x[i];
-      return x;
-    };
-    sim.setState(0, start);
-    sim.advance(span, span, {});
-    QVERIFY(maxDifference(sim.state(), start) > 1e-2);  // it went somewhere
-    sim.setState(0, reversed(sim.state()));
-    sim.advance(span, span, {});
-    const double error = maxDifference(reversed(sim.state()), start);
-    QVERIFY2(error < 1e-10, qPrintable(QString("back at the start to %1").arg(error)));
+    const test::ReturnTrip trip =
+        test::returnTrip(system.toStdString(), Integrator::DiscreteGradient, step);
+    QVERIFY(trip.distance > 1e-2);  // it went somewhere
+    QVERIFY2(trip.error < 1e-10, qPrintable(QString("back at the start to %1").arg(trip.error)));
   }
 
   // 10⁵ steps without drift control: |𝓔 − 𝓔0| / |𝓔0| ≤ 1e-12 after every step, the

@@ -13,8 +13,10 @@
 #include "core/nh/errors.h"
 #include "core/nh/scenario.h"
 #include "core/nh/simulation.h"
+#include "tests/support/fixed_step_properties.h"
 
 using namespace nh;
+using nh::test::quaternionResidual;
 
 namespace {
 
@@ -24,32 +26,6 @@ IntegratorOptions rattleOptions(double step, bool projection = true) {
   options.step = step;
   options.projection = projection;
   return options;
-}
-
-// The state of `system` from its default start after t-end with `options`.
-std::vector<double> runTo(const std::string& system, double tEnd,
-                          const IntegratorOptions& options) {
-  Simulation sim(findSystem(system), DynamicsKind::Nonholonomic, Formulation::Multipliers, options);
-  sim.setState(0, initialState(sim.equations(), 0, {}));
-  sim.advance(tEnd, tEnd, {});
-  return sim.state();
-}
-
-double maxDifference(const std::vector<double>& a, const std::vector<double>& b) {
-  double worst = 0;
-  for (size_t i = 0; i < a.size(); ++i) worst = std::max(worst, std::abs(a[i] - b[i]));
-  return worst;
-}
-
-// Largest departure of the attitude quaternions of `equations` from unit norm in x.
-double quaternionResidual(const EquationsOfMotion& equations, const double* x) {
-  double worst = 0;
-  for (const QuaternionSlot& qs : equations.system().info().quaternions) {
-    double norm2 = 0;
-    for (int i = 0; i < 4; ++i) norm2 += x[qs.first + i] * x[qs.first + i];
-    worst = std::max(worst, std::abs(std::sqrt(norm2) - 1));
-  }
-  return worst;
 }
 
 }  // namespace
@@ -65,15 +41,7 @@ class RattleTest : public QObject {
   }
   void secondOrder() {
     QFETCH(QString, system);
-    const double tEnd = 2;
-    IntegratorOptions reference;
-    reference.method = Integrator::Dop853;
-    reference.rtol = reference.atol = 1e-13;
-    const std::vector<double> exact = runTo(system.toStdString(), tEnd, reference);
-    double errors[3];
-    for (int i = 0; i < 3; ++i)
-      errors[i] =
-          maxDifference(runTo(system.toStdString(), tEnd, rattleOptions(0.02 / (1 << i))), exact);
+    const auto errors = test::globalErrors(system.toStdString(), Integrator::NhRattle, 2, 0.02);
     for (int i = 0; i < 2; ++i) {
       const double ratio = errors[i] / errors[i + 1];
       QVERIFY2(ratio > 3.6 && ratio < 4.4,
@@ -94,22 +62,10 @@ class RattleTest : public QObject {
   void timeSymmetric() {
     QFETCH(QString, system);
     QFETCH(double, step);
-    const double span = 200 * step;
-    Simulation sim(findSystem(system.toStdString()), DynamicsKind::Nonholonomic,
-                   Formulation::Multipliers, rattleOptions(step));
-    const std::vector<double> start = initialState(sim.equations(), 0, {});
-    const int n = sim.equations().system().n(), size = static_cast<int>(start.size());
-    auto reversed = [&](std::vector<double> x) {
-      for (int i = n; i < size; ++i) x[i] = -x[i];
-      return x;
-    };
-    sim.setState(0, start);
-    sim.advance(span, span, {});
-    QVERIFY(maxDifference(sim.state(), start) > 1e-2);  // it went somewhere
-    sim.setState(0, reversed(sim.state()));
-    sim.advance(span, span, {});
-    const double error = maxDifference(reversed(sim.state()), start);
-    QVERIFY2(error < 1e-10, qPrintable(QString("back at the start to %1").arg(error)));
+    const test::ReturnTrip trip =
+        test::returnTrip(system.toStdString(), Integrator::NhRattle, step);
+    QVERIFY(trip.distance > 1e-2);  // it went somewhere
+    QVERIFY2(trip.error < 1e-10, qPrintable(QString("back at the start to %1").arg(trip.error)));
   }
 
   // Without drift control the constraints hold to round-off after every step: velocity
