@@ -51,16 +51,16 @@ inline double quaternionResidual(const EquationsOfMotion& equations, const doubl
 
 // Global errors at t-end with steps h, h/2, h/4 (drift control on, as runs have it by default)
 // against DOP853 at 1e-13; a second-order method gives ratios near 4.
-inline std::array<double, 3> globalErrors(const std::string& system, Integrator method,
-                                          double tEnd, double h) {
+inline std::array<double, 3> globalErrors(const std::string& system, Integrator method, double tEnd,
+                                          double h) {
   IntegratorOptions reference;
   reference.method = Integrator::Dop853;
   reference.rtol = reference.atol = 1e-13;
   const std::vector<double> exact = runTo(system, tEnd, reference);
   std::array<double, 3> errors{};
   for (int i = 0; i < 3; ++i)
-    errors[i] = maxDifference(runTo(system, tEnd, fixedStepOptions(method, h / (1 << i), true)),
-                              exact);
+    errors[i] =
+        maxDifference(runTo(system, tEnd, fixedStepOptions(method, h / (1 << i), true)), exact);
   return errors;
 }
 
