@@ -378,7 +378,7 @@ class DiscreteGradient final : public detail::LandingStepper {
       coordinates_->evaluate(s.t0, s.z0, false, p0);
     }
     s.energy0 = p0.energy;
-    guess(f, s);
+    guess(f, p0, s);
     solve(f, s);
     Point p1;
     coordinates_->evaluate(s.t0, s.z1, false, p1);
@@ -388,12 +388,12 @@ class DiscreteGradient final : public detail::LandingStepper {
 
   // The explicit midpoint rule's step as the first iterate, and Newton's matrix
   // I − (h/2) ∂g/∂z at its midpoint, ∂g/∂z = P (∂f/∂x) (∂x/∂z) with the tape's exact ∂f/∂x.
-  void guess(const StepperRhs& f, DiscreteStep& s) const {
+  // `start`: the reduced coordinates evaluated at s.z0 (step() has them).
+  void guess(const StepperRhs& f, const Point& start, DiscreteStep& s) const {
     const ReducedCoordinates& rc = *coordinates_;
     const int n = rc.n(), size = rc.size(), d = size - n;
+    const Eigen::VectorXd half = s.z0 + 0.5 * s.h * velocityField(f, s.t0, start, rc.independent());
     Point p;
-    rc.evaluate(s.t0, s.z0, false, p);
-    const Eigen::VectorXd half = s.z0 + 0.5 * s.h * velocityField(f, s.t0, p, rc.independent());
     rc.evaluate(s.t0, half, true, p);
     s.z1 = s.z0 + s.h * velocityField(f, s.t0, p, rc.independent());
     Eigen::MatrixXd J(p.x.size(), p.x.size());
