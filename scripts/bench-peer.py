@@ -15,16 +15,18 @@ q' = rho(u), M(q) u' = F(q, u) at rtol = atol = 1e-10 from nhsim's default start
 v = 4.6 m/s, lean rate 0.5 rad/s; the dependent speeds from the constraints).
 
 nhsim: `nhsim run whipple_bicycle --integrator dop853 --rtol 1e-10 --atol 1e-10 --t-end T
---dt-out T --init v=4.6 --init lean_rate=0.5 --quiet --out CSV`, the whole process timed
+--dt-out T --init v=4.6 --init lean_rate=0.5 --init steer_rate=0 --quiet --out CSV`, the whole
+process timed
 (median of --repeat runs); the integration alone is that median minus the median of the same
 command at --t-end 0 (start-up, taping, the initial state, writing the CSV), since nhsim does
 not report its integration time. The final row of the CSV is compared with the peer's state.
 
-Usage: scripts/bench-peer.py [--nhsim PATH] [--repeat N] [--t-end T ...]
+Usage: scripts/bench-peer.py [--nhsim PATH] [--repeat N] [--peer-repeat N] [--t-end T ...]
 """
 import argparse
 import csv
 import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -168,6 +170,8 @@ def peer_start(constraints):
 
 
 def make_rhs(dynamics, qdot, order):
+    """The peer's right-hand side in nhsim's state order: q' from the kinematic equations, u'
+    from a dense solve with the mass matrix (numpy)."""
     params = list(PARAMETERS.values())
     n = len(COORDINATES)
     inverse = np.argsort(order)  # kane.u's position of each of nhsim's speeds
@@ -181,44 +185,70 @@ def make_rhs(dynamics, qdot, order):
     return rhs
 
 
-def run_peer(rhs, start, t_end):
-    begin = time.perf_counter()
-    sol = solve_ivp(rhs, (0.0, t_end), start, method="DOP853", rtol=1e-10, atol=1e-10)
-    wall = time.perf_counter() - begin
-    if not sol.success:
-        sys.exit(f"bench-peer: scipy failed at t = {sol.t[-1]}: {sol.message}")
-    return wall, sol.y[:, -1], len(sol.t) - 1, sol.nfev
+def median_times(run, repeat):
+    """Median wall time, median CPU time and the last result of `repeat` calls of run(), which
+    returns (result, CPU seconds)."""
+    walls, cpus = [], []
+    for _ in range(repeat):
+        begin = time.perf_counter()
+        result, cpu = run()
+        walls.append(time.perf_counter() - begin)
+        cpus.append(cpu)
+    return statistics.median(walls), statistics.median(cpus), result
+
+
+def run_peer(rhs, start, t_end, repeat):
+    """scipy's DOP853 from `start` to t_end: median wall and CPU time of `repeat` runs, the final
+    state, the accepted steps and the right-hand-side evaluations."""
+    def once():
+        begin = time.process_time()
+        sol = solve_ivp(rhs, (0.0, t_end), start, method="DOP853", rtol=1e-10, atol=1e-10)
+        cpu = time.process_time() - begin
+        if not sol.success:
+            sys.exit(f"bench-peer: scipy failed at t = {sol.t[-1]}: {sol.message}")
+        return sol, cpu
+
+    wall, cpu, sol = median_times(once, repeat)
+    return wall, cpu, sol.y[:, -1], len(sol.t) - 1, sol.nfev
 
 
 def nhsim_command(nhsim, t_end, out):
     return [nhsim, "run", "whipple_bicycle", "--integrator", "dop853", "--rtol", "1e-10",
-            "--atol", "1e-10", "--t-end", repr(t_end), "--dt-out", repr(max(t_end, 1.0)),
+            "--atol", "1e-10", "--t-end", f"{t_end:g}", "--dt-out", f"{max(t_end, 1.0):g}",
             "--init", f"v={START['v']}", "--init", f"lean_rate={START['lean_rate']}",
             "--init", f"steer_rate={START['steer_rate']}", "--quiet", "--out", out]
 
 
 def run_nhsim(nhsim, t_end, repeat):
-    """Median wall time of the whole process over `repeat` runs, and the final row."""
+    """The whole nhsim process: median wall time (perf_counter around subprocess.run) and
+    median CPU time (user + system of the child) over `repeat` runs, the final row of its CSV
+    in nhsim's state order, and the command."""
     with tempfile.TemporaryDirectory() as folder:
         out = os.path.join(folder, "run.csv")
         command = nhsim_command(nhsim, t_end, out)
-        walls = []
-        for _ in range(repeat):
-            begin = time.perf_counter()
+
+        def once():
+            before = resource.getrusage(resource.RUSAGE_CHILDREN)
             subprocess.run(command, check=True)
-            walls.append(time.perf_counter() - begin)
+            after = resource.getrusage(resource.RUSAGE_CHILDREN)
+            return None, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+        wall, cpu, _ = median_times(once, repeat)
         with open(out, newline="") as f:
             rows = [row for row in csv.reader(f) if row and not row[0].startswith("#")]
     header, last = rows[0], rows[-1]
     final = np.array([float(last[header.index(name)]) for name in STATE])
-    return statistics.median(walls), final, " ".join(command[:-1] + ["CSV"])
+    shown = " ".join(os.path.relpath(part, REPO) if part == nhsim else part
+                     for part in command[:-1])
+    return wall, cpu, final, shown + " CSV"
 
 
 def parse_arguments():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--nhsim", default=os.path.join(REPO, "build/release/bin/nhsim"),
                         help="the nhsim executable (default build/release/bin/nhsim)")
-    parser.add_argument("--repeat", type=int, default=5, help="nhsim runs per figure")
+    parser.add_argument("--repeat", type=int, default=11, help="nhsim runs per figure")
+    parser.add_argument("--peer-repeat", type=int, default=3, help="scipy runs per figure")
     parser.add_argument("--t-end", type=float, nargs="+", default=[10.0, 100.0])
     args = parser.parse_args()
     if not (os.path.isfile(args.nhsim) and os.access(args.nhsim, os.X_OK)):
@@ -229,6 +259,7 @@ def parse_arguments():
 
 def main():
     args = parse_arguments()
+    print(f"load average {os.getloadavg()[0]:.2f} at the start; {os.cpu_count()} CPUs")
     begin = time.perf_counter()
     kane, q, u, p, velocity_constraints = derive()
     derivation = time.perf_counter() - begin
@@ -239,27 +270,35 @@ def main():
     start = peer_start(constraints)
     print(f"peer: sympy derivation (KanesMethod) {derivation:.2f} s, "
           f"lambdify (cse=True) {lambdification:.2f} s")
-    base, _, _ = run_nhsim(args.nhsim, 0.0, args.repeat)
-    print(f"nhsim at --t-end 0 (start-up, taping, initial state, CSV): {base * 1e3:.1f} ms "
-          f"(median of {args.repeat})")
+    base = run_nhsim(args.nhsim, 0.0, args.repeat)
+    print(f"nhsim at --t-end 0 (start-up, taping, initial state, CSV): wall {base[0] * 1e3:.1f} ms, "
+          f"CPU {base[1] * 1e3:.1f} ms (medians of {args.repeat})")
     for t_end in args.t_end:
         report(args, rhs, start, t_end, base, derivation + lambdification)
+    print(f"\nload average {os.getloadavg()[0]:.2f} at the end")
+
+
+def ratio(peer, nhsim):
+    return f"{peer / nhsim:.0f}x" if nhsim > 0 else "n/a (below the noise)"
 
 
 def report(args, rhs, start, t_end, base, preparation):
-    peer, peer_final, steps, evaluations = run_peer(rhs, start, t_end)
-    whole, final, command = run_nhsim(args.nhsim, t_end, args.repeat)
-    alone = whole - base
+    peer_wall, peer_cpu, peer_final, steps, evaluations = run_peer(
+        rhs, start, t_end, args.peer_repeat)
+    wall, cpu, final, command = run_nhsim(args.nhsim, t_end, args.repeat)
+    alone_wall, alone_cpu = wall - base[0], cpu - base[1]
     difference = np.abs(final - peer_final)
     worst = int(np.argmax(difference))
     print(f"\nT = {t_end:g} s: {command}")
-    print(f"  peer integration {peer:.3f} s ({steps} accepted steps, {evaluations} RHS "
-          f"evaluations); peer end to end with derivation and lambdify {peer + preparation:.2f} s")
-    print(f"  nhsim end to end {whole * 1e3:.1f} ms, integration alone {alone * 1e3:.1f} ms "
-          f"(end to end minus --t-end 0)")
-    ratio = f"{peer / alone:.0f}x" if alone > 0 else "n/a (below the noise)"
-    print(f"  ratio, integration alone: {ratio}; end to end incl. derivation: "
-          f"{(peer + preparation) / whole:.0f}x")
+    print(f"  peer integration: wall {peer_wall:.3f} s, CPU {peer_cpu:.3f} s ({steps} accepted "
+          f"steps, {evaluations} RHS evaluations); end to end with derivation and lambdify "
+          f"{peer_wall + preparation:.2f} s")
+    print(f"  nhsim end to end: wall {wall * 1e3:.1f} ms, CPU {cpu * 1e3:.1f} ms; integration "
+          f"alone (end to end minus --t-end 0): wall {alone_wall * 1e3:.1f} ms, "
+          f"CPU {alone_cpu * 1e3:.1f} ms")
+    print(f"  ratio peer / nhsim, integration alone: wall {ratio(peer_wall, alone_wall)}, CPU "
+          f"{ratio(peer_cpu, alone_cpu)}; end to end incl. derivation: "
+          f"wall {ratio(peer_wall + preparation, wall)}")
     print(f"  final state, max |nhsim - peer| = {difference[worst]:.2e} ({STATE[worst]}); "
           + ", ".join(f"{name} {d:.1e}" for name, d in zip(STATE, difference)))
 
