@@ -266,11 +266,71 @@ void nativeCode() {
   }
 }
 
+// Parameters as inputs of the tape: the time to apply an edit of a parameter (free already,
+// as after the first edit of it in the app: withParameters and a workspace prepared for the
+// result) against taping the equations anew with the value folded in; and the RHS rate with
+// every parameter free, and with the last one free, as ratios to the folded equations',
+// measured alternately (best of three each) so that load on the machine hits all alike.
+void parameterInputs() {
+  std::printf("\n%-26s %8s %11s %13s %9s %9s\n", "parameters", "edit µs", "re-tape µs",
+              "RHS/s folded", "all free", "last free");
+  for (const auto& system : catalogue()) {
+    if (system->info().isControlModel() || system->info().parameters.empty()) continue;
+    const EquationsOfMotion folded(system, DynamicsKind::Nonholonomic);
+    if (!folded.isTaped()) continue;
+    const int np = static_cast<int>(system->info().parameters.size());
+    std::vector<int> all(np);
+    for (int j = 0; j < np; ++j) all[j] = j;
+    const EquationsOfMotion free = folded.withFreeParameters(all);
+    std::vector<double> values = folded.parameters();
+    const int j = np - 1;
+    const double base = values[j], other = base == 0 ? 1e-3 : base * (1 + 1e-3);
+    EquationsWorkspace editWs;
+    long edits = 0;
+    const auto start = Clock::now();
+    while (seconds(start, Clock::now()) < 0.3) {
+      values[j] = (edits++ % 2) ? base : other;
+      const EquationsOfMotion edited = free.withParameters(values);
+      editWs = EquationsWorkspace(edited);
+    }
+    const double editSeconds = seconds(start, Clock::now()) / edits;
+    double retape = 1e9;
+    for (int k = 0; k < 5; ++k) {
+      const auto t0 = Clock::now();
+      values[j] = (k % 2) ? base : other;
+      const EquationsOfMotion again(system, DynamicsKind::Nonholonomic, Formulation::Multipliers,
+                                    values);
+      retape = std::min(retape, seconds(t0, Clock::now()));
+    }
+    values[j] = base;
+    const EquationsOfMotion freeAtBase = free.withParameters(values);
+    const EquationsOfMotion oneFree = folded.withFreeParameters({j});
+    EquationsWorkspace wsFolded(folded), wsFree(freeAtBase), wsOne(oneFree);
+    const State x0 = initialState(folded, 0, {});
+    State d(x0.size());
+    double rateFolded = 0, rateFree = 0, rateOne = 0;
+    for (int round = 0; round < 3; ++round) {
+      rateFolded =
+          std::max(rateFolded, rate([&] { folded.rhs(wsFolded, 0.3, x0.data(), d.data()); }, 0.2));
+      rateFree =
+          std::max(rateFree, rate([&] { freeAtBase.rhs(wsFree, 0.3, x0.data(), d.data()); }, 0.2));
+      rateOne = std::max(rateOne, rate([&] { oneFree.rhs(wsOne, 0.3, x0.data(), d.data()); }, 0.2));
+    }
+    std::printf("%-26s %8.1f %11.0f %13.3g %8.3f× %8.3f×\n", system->name().c_str(),
+                editSeconds * 1e6, retape * 1e6, rateFolded, rateFree / rateFolded,
+                rateOne / rateFolded);
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   if (argc > 1 && std::string(argv[1]) == "--integrators") {
     integratorTable();
+    return 0;
+  }
+  if (argc > 1 && std::string(argv[1]) == "--parameters") {
+    parameterInputs();
     return 0;
   }
   std::printf("Nonholonomic Lab core benchmark (%u hardware threads)\n\n",

@@ -1,9 +1,10 @@
-// Runs per second of a parameter study (core/study) of ball_on_turntable on 1 and 2 worker
-// threads, and the speed-up (goal ≥ 1.8× on 2). Two studies: initial values only
-// (every worker shares one compiled equation set) and a parameter too (each run tapes its
-// equations). Prints the load average beside the figures: other processes on the machine
+// Runs per second of parameter studies (core/study) of ball_on_turntable and whipple_bicycle
+// on 1 and 2 worker threads, the speed-up (goal ≥ 1.8× on 2), and per system the runs/s of a
+// study varying a parameter as a ratio to one of the same size varying initial values only
+// (goal ≥ 0.95×). Prints the load average beside the figures: other processes on the machine
 // take cores from the workers.
-// Usage: bench_sweep [RUNS (default 10000)] [T_END (default 1)]
+// Usage: bench_sweep [RUNS (default 2000; the bicycle makes a fiftieth)] [T_END (default 1)]
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -35,40 +36,57 @@ double runsPerSecond(const Study& study, int jobs) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  const long runs = argc > 1 ? std::atol(argv[1]) : 10000;
+  const long runs = argc > 1 ? std::atol(argv[1]) : 2000;
   const double tEnd = argc > 2 ? std::atof(argv[2]) : 1.0;
   if (runs < 1 || !(tEnd > 0)) {
     std::fprintf(stderr, "usage: bench_sweep [RUNS] [T_END]\n");
     return 2;
   }
   struct Case {
+    const char* system;
     const char* title;
     std::vector<std::string> axes;
+    long runs;
   };
+  // Per system, an initial-value study and a parameter study of the same size; the bicycle's
+  // runs are about 50 times as long, so it makes a fiftieth of them.
+  const long bicycleRuns = std::max(1L, runs / 50);
   const Case cases[] = {
-      {"initial values (shared equations)", {"vx=normal:0:0.3", "vy=uniform:-0.3:0.3"}},
-      {"a parameter too (taped per run)", {"Omega0=uniform:0.5:3", "vx=normal:0:0.3"}},
+      {"ball_on_turntable", "initial values", {"vx=normal:0:0.3", "vy=uniform:-0.3:0.3"}, runs},
+      {"ball_on_turntable", "a parameter too", {"Omega0=uniform:0.5:3", "vx=normal:0:0.3"}, runs},
+      {"whipple_bicycle",
+       "initial values",
+       {"lean_rate=uniform:0.3:0.7", "v=uniform:4:5"},
+       bicycleRuns},
+      {"whipple_bicycle", "a parameter too", {"c=uniform:0.07:0.09", "v=uniform:4:5"}, bicycleRuns},
   };
   std::printf(
-      "bench_sweep: ball_on_turntable, %ld runs of t = 0 … %g (dt_out 0.01, dopri5), "
-      "measures max(x), mean(energy), first_crossing(y)\n",
-      runs, tEnd);
+      "bench_sweep: runs of t = 0 … %g (dt_out 0.01, dopri5), measures max(energy) and "
+      "mean(energy); an initial-value study shares one compiled equation set, a "
+      "parameter study takes it with the parameter as an input of the tape\n",
+      tEnd);
+  double previous[2] = {0, 0};
   for (const Case& c : cases) {
     StudySpec spec;
-    spec.base.system = "ball_on_turntable";
+    spec.base.system = c.system;
     spec.base.tEnd = tEnd;
     for (const auto& axis : c.axes) spec.sample.push_back(parseSampleAxis(axis));
-    spec.count = runs;
+    spec.count = c.runs;
     spec.seed = 1;
-    spec.measures = {"max(x)", "mean(energy)", "first_crossing(y)"};
+    spec.measures = {"max(energy)", "mean(energy)"};
     const Study study(spec);
-    std::printf("  %s  (load average before: %s)\n", c.title, loadAverage().c_str());
+    std::printf("  %-18s %-16s %6ld runs (load average before: %s)\n", c.system, c.title, c.runs,
+                loadAverage().c_str());
     const double one = runsPerSecond(study, 1);
     const double two = runsPerSecond(study, 2);
-    std::printf(
-        "    1 worker : %8.1f runs/s\n    2 workers: %8.1f runs/s  (%.2fx)  (load "
-        "average after: %s)\n",
-        one, two, two / one, loadAverage().c_str());
+    std::printf("    1 worker : %8.1f runs/s", one);
+    if (previous[0] > 0) std::printf("  (%.3f× the initial-value study)", one / previous[0]);
+    std::printf("\n    2 workers: %8.1f runs/s  (%.2fx)", two, two / one);
+    if (previous[1] > 0) std::printf("  (%.3f× the initial-value study)", two / previous[1]);
+    std::printf("  (load average after: %s)\n", loadAverage().c_str());
+    const bool initialValues = std::string(c.title) == "initial values";
+    previous[0] = initialValues ? one : 0;
+    previous[1] = initialValues ? two : 0;
   }
   return 0;
 }

@@ -2,6 +2,7 @@
 #include "core/model/formula_system.h"
 
 #include <algorithm>
+#include <type_traits>
 
 #include "core/model/expression.h"
 #include "core/model/model_data.h"
@@ -31,7 +32,12 @@ void load(const ModelData& d, Scratch<S>& s, const double* p, const S& t, const 
           int definitions) {
   const SlotLayout& L = d.layout;
   s.env[L.time()] = t;
-  for (int i = 0; i < L.parameters; ++i) s.env[L.parameter(i)] = S(p[i]);
+  for (int i = 0; i < L.parameters; ++i) {
+    if constexpr (std::is_same_v<S, Sym>)
+      s.env[L.parameter(i)] = tapeParameter(i, p[i]);  // an input of the tape if bound
+    else
+      s.env[L.parameter(i)] = S(p[i]);
+  }
   for (int i = 0; i < L.coordinates; ++i) s.env[L.coordinate(i)] = q[i];
   for (int a = 0; a < L.velocities; ++a) s.env[L.velocity(a)] = y ? y[a] : S(0.0);
   for (int k = 0; k < definitions; ++k)

@@ -221,6 +221,9 @@ std::vector<ex> tapeToGinac(const Tape& tape, const std::vector<ex>& variables) 
       case SymOp::Var:
         node[id] = variables.at(static_cast<size_t>(s.c));
         break;
+      case SymOp::Param:  // a parameter of the tape: its value, as a folded one would be
+        node[id] = exactNumber(tape.parameterValue(static_cast<int>(s.c)));
+        break;
       case SymOp::Add:
         node[id] = a() + b();
         break;

@@ -116,8 +116,9 @@ class EquationsWorkspace {
 // The compiled equations of one system with one set of parameter values: immutable after
 // construction, so one instance may be shared by any number of threads, each passing its
 // own EquationsWorkspace. Copies are cheap and share the compiled tape. Parameters are
-// constants of the tape (they fold away); other values mean other equations
-// (withParameters(), which re-tapes).
+// constants of the tape (they fold away), except those made free (withFreeParameters()): those
+// are inputs of the tape, and withParameters() changing only them costs no new tape (what
+// depends on parameters alone, M⁻¹ of a constant M included, is computed once per set).
 class EquationsOfMotion {
  public:
   // parameters: in the order of system->info().parameters; empty for the defaults. Not
@@ -126,9 +127,13 @@ class EquationsOfMotion {
                     Formulation formulation = Formulation::Multipliers,
                     std::vector<double> parameters = {}, Backend backend = Backend::Taped);
 
-  // The same equations with other parameter values (taped anew), formulation (sharing
-  // the tape) or backend.
+  // The same equations with other parameter values (taped anew, unless only free parameters
+  // change), formulation (sharing the tape) or backend.
   EquationsOfMotion withParameters(std::vector<double> values) const;
+  // The same equations taped with the parameters `indices` (into info().parameters) as inputs;
+  // throws InputError for an index out of range. For sweeps and live edits of parameters.
+  EquationsOfMotion withFreeParameters(std::vector<int> indices) const;
+  const std::vector<int>& freeParameters() const;  // ascending
   EquationsOfMotion withFormulation(Formulation formulation) const;
   EquationsOfMotion withBackend(Backend backend) const;
 

@@ -1,6 +1,8 @@
 // Equations of motion: theory §2 (Lagrange–d'Alembert) and §3 (vakonomic). What is
 // compiled once, the dispatch of a call to the backends and solvers, and what is reported.
 #include <Eigen/SVD>
+#include <algorithm>
+#include <array>
 #include <atomic>
 #include <cstdio>
 #include <limits>
@@ -22,6 +24,56 @@ std::string formatNumber(double v) {
 std::uint64_t nextSerial() {
   static std::atomic<std::uint64_t> counter{0};
   return ++counter;
+}
+
+// The nonzero constant structure functions C^γ_{βα} of c's system at c's parameters.
+void listConstantStructure(CompiledEquations& c) {
+  c.structure.clear();
+  const SystemModel& sys = *c.system;
+  if (!sys.hasStructure() || !sys.info().constantStructure) return;
+  const int m = c.m;
+  std::array<double, kMaxVelocities * kMaxVelocities * kMaxVelocities> C{};
+  const double zeroQ[kMaxCoordinates] = {};
+  sys.structure(c.parameters.data(), zeroQ, C.data());
+  for (int g = 0; g < m; ++g)
+    for (int b = 0; b < m; ++b)
+      for (int a = 0; a < m; ++a)
+        if (const double value = C[g + m * (b + m * a)]; value != 0)
+          c.structure.push_back({g, b, a, value});
+}
+
+// The factorisations of constant M and A (a singular M or S stays to be reported by the first
+// call, with its time).
+void factorConstantMatrices(CompiledEquations& c) {
+  c.constantFactors = false;
+  if (!c.taped || !c.constantMatrices) return;
+  const int m = c.m, kt = c.kt;
+  MatY M(m, m);
+  MatKY A(kt, m);
+  for (int i = 0; i < m * m; ++i) M.data()[i] = c.program.constantOutput(c.outM + i);
+  for (int i = 0; i < kt * m; ++i) A.data()[i] = c.program.constantOutput(c.outA + i);
+  c.constantFactors = c.factors.compute(M, A, m, kt) == MultiplierFactors::Result::Regular;
+}
+
+std::shared_ptr<const CompiledEquations> compileEquations(std::shared_ptr<const SystemModel> system,
+                                                          DynamicsKind dynamics, Backend backend,
+                                                          std::vector<double> parameters,
+                                                          std::vector<int> freeParameters) {
+  auto c = std::make_shared<CompiledEquations>();
+  const SystemModel& sys = *system;
+  c->system = std::move(system);
+  c->dynamics = dynamics;
+  c->backend = backend;
+  c->parameters = std::move(parameters);
+  c->freeParameters = std::move(freeParameters);
+  c->serial = nextSerial();
+  c->n = sys.n();
+  c->m = sys.m();
+  c->kt = sys.constraintsTotal();
+  listConstantStructure(*c);
+  compileTape(*c);
+  factorConstantMatrices(*c);
+  return c;
 }
 }  // namespace
 
@@ -93,35 +145,7 @@ EquationsOfMotion::EquationsOfMotion(std::shared_ptr<const SystemModel> system,
     throw InputError("system '" + sys.name() + "' takes " +
                      std::to_string(sys.info().parameters.size()) + " parameters, got " +
                      std::to_string(parameters.size()));
-  auto c = std::make_shared<CompiledEquations>();
-  c->system = std::move(system);
-  c->dynamics = dynamics;
-  c->backend = backend;
-  c->parameters = std::move(parameters);
-  c->serial = nextSerial();
-  c->n = n;
-  c->m = m;
-  c->kt = kt;
-  if (sys.hasStructure() && sys.info().constantStructure) {
-    std::array<double, kMaxVelocities * kMaxVelocities * kMaxVelocities> C{};
-    const double zeroQ[kMaxCoordinates] = {};
-    sys.structure(c->parameters.data(), zeroQ, C.data());
-    for (int g = 0; g < m; ++g)
-      for (int b = 0; b < m; ++b)
-        for (int a = 0; a < m; ++a)
-          if (const double value = C[g + m * (b + m * a)]; value != 0)
-            c->structure.push_back({g, b, a, value});
-  }
-  compileTape(*c);
-  if (c->taped && c->constantMatrices) {
-    MatY M(m, m);
-    MatKY A(kt, m);
-    for (int i = 0; i < m * m; ++i) M.data()[i] = c->program.constantOutput(c->outM + i);
-    for (int i = 0; i < kt * m; ++i) A.data()[i] = c->program.constantOutput(c->outA + i);
-    // A singular M or S stays to be reported by the first call, with its time.
-    c->constantFactors = c->factors.compute(M, A, m, kt) == MultiplierFactors::Result::Regular;
-  }
-  compiled_ = std::move(c);
+  compiled_ = compileEquations(std::move(system), dynamics, backend, std::move(parameters), {});
 }
 
 EquationsOfMotion::EquationsOfMotion(std::shared_ptr<const CompiledEquations> compiled,
@@ -131,12 +155,48 @@ EquationsOfMotion::EquationsOfMotion(std::shared_ptr<const CompiledEquations> co
 }
 
 EquationsOfMotion EquationsOfMotion::withParameters(std::vector<double> values) const {
-  if (values.size() != compiled_->parameters.size())  // empty would mean the defaults below
-    throw InputError("system '" + compiled_->system->name() + "' takes " +
-                     std::to_string(compiled_->parameters.size()) + " parameters, got " +
+  const CompiledEquations& ce = *compiled_;
+  if (values.size() != ce.parameters.size())  // empty would mean the defaults below
+    throw InputError("system '" + ce.system->name() + "' takes " +
+                     std::to_string(ce.parameters.size()) + " parameters, got " +
                      std::to_string(values.size()));
-  return EquationsOfMotion(compiled_->system, compiled_->dynamics, formulation_, std::move(values),
-                           compiled_->backend);
+  if (values == ce.parameters) return *this;
+  bool onlyFree = true;
+  for (size_t i = 0; i < values.size() && onlyFree; ++i)
+    onlyFree =
+        values[i] == ce.parameters[i] ||
+        std::binary_search(ce.freeParameters.begin(), ce.freeParameters.end(), static_cast<int>(i));
+  if (onlyFree && ce.taped && !ce.freeParameters.empty()) {
+    auto c = std::make_shared<CompiledEquations>(ce);
+    c->parameters = std::move(values);
+    c->serial = nextSerial();
+    listConstantStructure(*c);
+    if (instantiateTape(*c)) {
+      factorConstantMatrices(*c);
+      return EquationsOfMotion(std::move(c), formulation_);
+    }
+    values = c->parameters;  // the zero pattern changed: a new tape
+  }
+  return EquationsOfMotion(
+      compileEquations(ce.system, ce.dynamics, ce.backend, std::move(values), ce.freeParameters),
+      formulation_);
+}
+EquationsOfMotion EquationsOfMotion::withFreeParameters(std::vector<int> indices) const {
+  const CompiledEquations& ce = *compiled_;
+  std::sort(indices.begin(), indices.end());
+  indices.erase(std::unique(indices.begin(), indices.end()), indices.end());
+  for (const int i : indices)
+    if (i < 0 || i >= static_cast<int>(ce.parameters.size()))
+      throw InputError("system '" + ce.system->name() + "' has no parameter number " +
+                       std::to_string(i + 1) + " (it has " + std::to_string(ce.parameters.size()) +
+                       ")");
+  if (indices == ce.freeParameters) return *this;
+  return EquationsOfMotion(
+      compileEquations(ce.system, ce.dynamics, ce.backend, ce.parameters, std::move(indices)),
+      formulation_);
+}
+const std::vector<int>& EquationsOfMotion::freeParameters() const {
+  return compiled_->freeParameters;
 }
 EquationsOfMotion EquationsOfMotion::withFormulation(Formulation formulation) const {
   return EquationsOfMotion(compiled_, formulation);

@@ -48,6 +48,16 @@ struct CompiledEquations {
   DynamicsKind dynamics = DynamicsKind::Nonholonomic;
   Backend backend = Backend::Taped;
   std::vector<double> parameters;
+  // Parameters recorded as inputs of the tape (indices into `parameters`, ascending): other
+  // values of them need no new tape, only instantiateTape. Empty: all are folded in.
+  std::vector<int> freeParameters;
+  // Numbers computed outside the tape from the parameters and multiplied onto it (constant
+  // structure functions, the folded solution's coefficients), in the order they are computed:
+  // whether each was nonzero (a zero drops its term, so the pattern is part of the programs'
+  // shape), and with free parameters the nonzero ones' values, which the programs take as the
+  // tape parameters after the system's.
+  std::vector<char> coefficientPattern;
+  std::vector<double> coefficients;
   std::uint64_t serial = 0;  // unique per compilation: a workspace knows what it was prepared for
   int n = 0, m = 0, kt = 0;
 
@@ -78,6 +88,11 @@ struct CompiledEquations {
 // tape_builder.cpp: records the system's functions and fills the taped part of `c`
 // (leaves c.taped false if the system cannot be taped).
 void compileTape(CompiledEquations& c);
+// For c, a copy of compiled equations with free parameters whose `parameters` and
+// `structure` were set to other values of the free parameters only: the programs and
+// coefficients for them, without a new tape. False when the coefficients' zero pattern or
+// a folded factorisation does not carry over (then c needs compileTape).
+bool instantiateTape(CompiledEquations& c);
 
 // Everything a call writes. Fixed-capacity Eigen types: sized at run time, never on the heap.
 struct EquationsWorkspace::Data {

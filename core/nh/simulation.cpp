@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdio>
 #include <limits>
+#include <stdexcept>
 
 #include "core/nh/errors.h"
 #include "core/nh/messages.h"
@@ -202,6 +203,14 @@ void Simulation::setParameters(const std::vector<double>& values) {
   equations_->project(workspace_, t_, x_.data());
 }
 
+void Simulation::setEquations(std::shared_ptr<const EquationsOfMotion> equations) {
+  if (equations->stateSize() != equations_->stateSize() ||
+      &equations->system() != &equations_->system())
+    throw std::logic_error("Simulation::setEquations: equations of another system");
+  equations_ = std::move(equations);
+  integration_->initialised = false;
+}
+
 void Simulation::setFormulation(Formulation formulation) {
   equations_ = std::make_shared<const EquationsOfMotion>(equations_->withFormulation(formulation));
   integration_->initialised = false;
@@ -346,6 +355,9 @@ double Simulation::firstSingularity(double t0, double t1, StateAt&& stateAt) {
     }
     for (int j = 1; j < kSingularSamples && hit < 0; ++j) {
       if (!(v[j] <= v[j - 1] && v[j] <= v[j + 1])) continue;
+      // Three equal samples (a motion settled, s constant to rounding): no dip to look for.
+      // Searching there cost the bicycle 400 interpolations a step once it had come upright.
+      if (v[j] == v[j - 1] && v[j] == v[j + 1]) continue;
       double a = tau[j - 1], b = tau[j + 1];
       const double golden = 0.5 * (std::sqrt(5.0) - 1);
       double c = b - golden * (b - a), d = a + golden * (b - a);

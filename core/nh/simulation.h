@@ -104,8 +104,12 @@ class Simulation {
 
   // Takes effect from the current state on (the stepper restarts there); velocities are
   // projected onto the constraints as they read with the new values. New parameter values
-  // compile new equations (the tape folds them in).
+  // compile new equations (the tape folds them in), unless only free parameters of the
+  // equations change (EquationsOfMotion::withFreeParameters).
   void setParameters(const std::vector<double>& values);
+  // Other equations of the same system (other parameter values, say) for the next setState:
+  // the state is left as it is, the stepper restarts.
+  void setEquations(std::shared_ptr<const EquationsOfMotion> equations);
   void setFormulation(Formulation formulation);
   // For callers that advance in short pieces without an end (nhlab's worker): the growth
   // watch of vakonomic runs (watchGrowth) then estimates the steps to at least t + seconds

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <functional>
+#include <limits>
 #include <sstream>
 #include <unordered_set>
 #include <vector>
@@ -69,11 +70,38 @@ Sym::Sym(double value) : id(Tape::current().constant(value).id) {}
 Sym Tape::variable(int index) { return node(SymOp::Var, -1, -1, index); }
 Sym Tape::constant(double value) { return node(SymOp::Const, -1, -1, value); }
 
+Sym Tape::parameter(int index, double value) {
+  if (index >= parameterCount())
+    parameterValues_.resize(index + 1, std::numeric_limits<double>::quiet_NaN());
+  parameterValues_[index] = value;
+  return node(SymOp::Param, -1, -1, index);
+}
+
+void Tape::bindSystemParameters(const std::vector<int>& indices) {
+  boundSystemParameters_.clear();
+  for (const int i : indices) {
+    if (i >= static_cast<int>(boundSystemParameters_.size()))
+      boundSystemParameters_.resize(i + 1, 0);
+    boundSystemParameters_[i] = 1;
+  }
+}
+
+Sym Tape::systemParameter(int index, double value) {
+  if (index >= 0 && index < static_cast<int>(boundSystemParameters_.size()) &&
+      boundSystemParameters_[index]) {
+    boundSystemParameters_[index] = 2;
+    return parameter(index, value);
+  }
+  return constant(value);
+}
+
+Sym tapeParameter(int index, double value) { return Tape::current().systemParameter(index, value); }
+
 // Folds constants and brings expressions into a canonical form (constants first in
 // products, negations outermost, like terms collected), so that hash-consing finds equal
 // subexpressions and terms that cancel symbolically (x·(I y) − y·(I x)) disappear.
 Sym Tape::node(SymOp op, int a, int b, double c) {
-  if (op != SymOp::Const && op != SymOp::Var) {
+  if (op != SymOp::Const && op != SymOp::Var && op != SymOp::Param) {
     const bool ca = a >= 0 && isConstant(a), cb = b < 0 || isConstant(b);
     if (ca && cb) return constant(apply(op, constantValue(a), b >= 0 ? constantValue(b) : 0, c));
     auto is = [&](int id, double v) { return id >= 0 && isConstant(id) && constantValue(id) == v; };
@@ -154,6 +182,7 @@ Sym Tape::node(SymOp op, int a, int b, double c) {
   const Key key{op, a, b, c};
   if (const auto it = index_.find(key); it != index_.end()) return Sym(it->second, true);
   nodes_.push_back({op, a, b, c});
+  variable_.push_back(op == SymOp::Var || (a >= 0 && variable_[a]) || (b >= 0 && variable_[b]));
   const int id = static_cast<int>(nodes_.size()) - 1;
   index_.emplace(key, id);
   return Sym(id, true);
@@ -174,7 +203,7 @@ Sym Tape::derivative(Sym f, int var) {
   while (!stack.empty()) {
     const SymNode top = nodes_[stack.back()];
     stack.pop_back();
-    if (top.op == SymOp::Const || top.op == SymOp::Var) continue;
+    if (top.op == SymOp::Const || top.op == SymOp::Var || top.op == SymOp::Param) continue;
     for (const int operand : {top.a, top.b})
       if (operand >= 0 && !cached(operand) && seen.insert(operand).second) {
         pending.push_back(operand);
@@ -189,6 +218,7 @@ Sym Tape::derivative(Sym f, int var) {
   Sym r;
   switch (n.op) {
     case SymOp::Const:
+    case SymOp::Param:
       r = constant(0);
       break;
     case SymOp::Var:
@@ -280,6 +310,78 @@ bool operator>(const Sym& a, const Sym& b) { return b < a; }
 bool operator<=(const Sym& a, const Sym& b) { return !(b < a); }
 bool operator>=(const Sym& a, const Sym& b) { return !(a < b); }
 
+namespace {
+// The registers' updates of `code` in order: the interpreter as a switch, one case per opcode.
+template <class Instruction>
+void execute(const Instruction* in, const Instruction* const end, double* r) {
+  for (; in != end; ++in) {
+    const double a = r[in->a];
+    double out = 0;
+    switch (in->op) {
+      case SymOp::Add:
+        out = a + r[in->b];
+        break;
+      case SymOp::Sub:
+        out = a - r[in->b];
+        break;
+      case SymOp::Mul:
+        out = a * r[in->b];
+        break;
+      case SymOp::Div:
+        out = a / r[in->b];
+        break;
+      case SymOp::Neg:
+        out = -a;
+        break;
+      case SymOp::Sin:
+        out = std::sin(a);
+        break;
+      case SymOp::Cos:
+        out = std::cos(a);
+        break;
+      case SymOp::Tan:
+        out = std::tan(a);
+        break;
+      case SymOp::Exp:
+        out = std::exp(a);
+        break;
+      case SymOp::Log:
+        out = std::log(a);
+        break;
+      case SymOp::Sqrt:
+        out = std::sqrt(a);
+        break;
+      case SymOp::Pow:
+        out = in->c == 2 ? a * a : std::pow(a, in->c);
+        break;
+      case SymOp::Atan:
+        out = std::atan(a);
+        break;
+      case SymOp::Atan2:
+        out = std::atan2(a, r[in->b]);
+        break;
+      case SymOp::MulAdd:
+        out = a * r[in->b] + r[in->e];
+        break;
+      case SymOp::MulSub:
+        out = a * r[in->b] - r[in->e];
+        break;
+      case SymOp::SubMul:
+        out = r[in->e] - a * r[in->b];
+        break;
+      default:
+        break;
+    }
+    r[in->dst] = out;
+  }
+}
+}  // namespace
+
+const std::vector<SymProgram::Instruction>& SymProgram::code() const {
+  static const std::vector<Instruction> none;
+  return codeStore_ ? *codeStore_ : none;
+}
+
 SymProgram::SymProgram(const Tape& tape, int variableCount, const std::vector<Sym>& outputs,
                        Execution execution) {
   // Node ids are already in topological order (operands are created first).
@@ -289,10 +391,13 @@ SymProgram::SymProgram(const Tape& tape, int variableCount, const std::vector<Sy
     needed[s.id] = 1;
     uses[s.id] += 2;  // outputs are never fused away
   }
+  auto isLeaf = [&](SymOp op) {
+    return op == SymOp::Const || op == SymOp::Var || op == SymOp::Param;
+  };
   for (int id = tape.size() - 1; id >= 0; --id) {
     if (!needed[id]) continue;
     const SymNode& n = tape.at(id);
-    if (n.op == SymOp::Const || n.op == SymOp::Var) continue;
+    if (isLeaf(n.op)) continue;
     for (int operand : {n.a, n.b}) {
       if (operand < 0) continue;
       needed[operand] = 1;
@@ -300,10 +405,13 @@ SymProgram::SymProgram(const Tape& tape, int variableCount, const std::vector<Sy
       consumer[operand] = id;
     }
   }
-  // A product used once, by a sum or difference, is fused into it.
-  auto fusable = [&](int id) { return id >= 0 && tape.at(id).op == SymOp::Mul && uses[id] == 1; };
+  // A product used once, by a sum or difference, is fused into it (not in the prelude).
+  auto fusable = [&](int id) {
+    return id >= 0 && tape.at(id).op == SymOp::Mul && uses[id] == 1 && tape.dependsOnVariables(id);
+  };
   std::vector<char> fused(tape.size(), 0);
   std::vector<int> reg(tape.size(), -1);
+  std::vector<Instruction> code, prelude;
   variableCount_ = variableCount;
   std::vector<double> initial(variableCount, 0.0);  // registers 0..variableCount-1: variables
   for (int id = 0; id < tape.size(); ++id) {
@@ -324,6 +432,16 @@ SymProgram::SymProgram(const Tape& tape, int variableCount, const std::vector<Sy
     reg[id] = static_cast<int>(initial.size());
     initial.push_back(n.op == SymOp::Const ? n.c : 0.0);
     if (n.op == SymOp::Const) continue;
+    if (n.op == SymOp::Param) {
+      const int index = static_cast<int>(n.c);
+      initial.back() = tape.parameterValue(index);
+      parameterRegister_.emplace_back(index, reg[id]);
+      continue;
+    }
+    if (!tape.dependsOnVariables(id)) {
+      prelude.push_back({n.op, reg[id], reg[n.a], n.b >= 0 ? reg[n.b] : -1, -1, n.c});
+      continue;
+    }
     if ((n.op == SymOp::Add || n.op == SymOp::Sub) && (fused[n.a] || fused[n.b])) {
       const bool left = fused[n.a];
       const SymNode& product = tape.at(left ? n.a : n.b);
@@ -333,23 +451,36 @@ SymProgram::SymProgram(const Tape& tape, int variableCount, const std::vector<Sy
         const SymNode& right = tape.at(n.b);
         const int tmp = static_cast<int>(initial.size());
         initial.push_back(0.0);
-        code_.push_back({SymOp::Mul, tmp, reg[right.a], reg[right.b], -1, 0});
+        code.push_back({SymOp::Mul, tmp, reg[right.a], reg[right.b], -1, 0});
         const SymNode& lp = tape.at(n.a);
-        code_.push_back({n.op == SymOp::Add ? SymOp::MulAdd : SymOp::MulSub, reg[id], reg[lp.a],
-                         reg[lp.b], tmp, 0});
+        code.push_back({n.op == SymOp::Add ? SymOp::MulAdd : SymOp::MulSub, reg[id], reg[lp.a],
+                        reg[lp.b], tmp, 0});
       } else {
-        code_.push_back({op, reg[id], reg[product.a], reg[product.b], other, 0});
+        code.push_back({op, reg[id], reg[product.a], reg[product.b], other, 0});
       }
       continue;
     }
-    code_.push_back({n.op, reg[id], reg[n.a], n.b >= 0 ? reg[n.b] : -1, -1, n.c});
+    code.push_back({n.op, reg[id], reg[n.a], n.b >= 0 ? reg[n.b] : -1, -1, n.c});
   }
+  execute(prelude.data(), prelude.data() + prelude.size(), initial.data());
   initialRegisters_ = std::move(initial);
+  codeStore_ = std::make_shared<const std::vector<Instruction>>(std::move(code));
+  if (!prelude.empty())
+    prelude_ = std::make_shared<const std::vector<Instruction>>(std::move(prelude));
   for (const Sym& s : outputs) {
     outputRegister_.push_back(reg[s.id]);
-    outputConstant_.push_back(tape.isConstant(s.id));
+    outputConstant_.push_back(!tape.dependsOnVariables(s.id));
   }
   if (execution == Execution::Native && nativeCodeEnabled()) compileNative();
+}
+
+SymProgram SymProgram::withParameters(const double* values, int count) const {
+  SymProgram copy = *this;
+  for (const auto& [index, r] : parameterRegister_)
+    if (index < count) copy.initialRegisters_[r] = values[index];
+  if (prelude_)
+    execute(prelude_->data(), prelude_->data() + prelude_->size(), copy.initialRegisters_.data());
+  return copy;
 }
 
 SymProgram SymProgram::withExecution(Execution execution) const {
@@ -370,8 +501,9 @@ void SymProgram::interpretFrom(double* registers, double first, const double* re
 void SymProgram::interpret(double* registers) const {
 #if defined(__GNUC__)
   double* const r = registers;
-  const Instruction* in = code_.data();
-  const Instruction* const end = in + code_.size();
+  const std::vector<Instruction>& code = this->code();
+  const Instruction* in = code.data();
+  const Instruction* const end = in + code.size();
   // Direct threading (GNU labels as values): one indirect jump per instruction instead of
   // a bounds-checked switch; the interpreter loop is the whole cost of a taped RHS.
   static const void* const labels[] = {&&done, &&done,  &&add,    &&sub,    &&mul,   &&div,  &&neg,
@@ -445,69 +577,8 @@ done:
 
 // The interpreter where labels as values are not available: a switch, one case per opcode.
 void SymProgram::interpretBySwitch(double* registers) const {
-  double* const r = registers;
-  const Instruction* in = code_.data();
-  const Instruction* const end = in + code_.size();
-  for (; in != end; ++in) {
-    const double a = r[in->a];
-    double out = 0;
-    switch (in->op) {
-      case SymOp::Add:
-        out = a + r[in->b];
-        break;
-      case SymOp::Sub:
-        out = a - r[in->b];
-        break;
-      case SymOp::Mul:
-        out = a * r[in->b];
-        break;
-      case SymOp::Div:
-        out = a / r[in->b];
-        break;
-      case SymOp::Neg:
-        out = -a;
-        break;
-      case SymOp::Sin:
-        out = std::sin(a);
-        break;
-      case SymOp::Cos:
-        out = std::cos(a);
-        break;
-      case SymOp::Tan:
-        out = std::tan(a);
-        break;
-      case SymOp::Exp:
-        out = std::exp(a);
-        break;
-      case SymOp::Log:
-        out = std::log(a);
-        break;
-      case SymOp::Sqrt:
-        out = std::sqrt(a);
-        break;
-      case SymOp::Pow:
-        out = in->c == 2 ? a * a : std::pow(a, in->c);
-        break;
-      case SymOp::Atan:
-        out = std::atan(a);
-        break;
-      case SymOp::Atan2:
-        out = std::atan2(a, r[in->b]);
-        break;
-      case SymOp::MulAdd:
-        out = a * r[in->b] + r[in->e];
-        break;
-      case SymOp::MulSub:
-        out = a * r[in->b] - r[in->e];
-        break;
-      case SymOp::SubMul:
-        out = r[in->e] - a * r[in->b];
-        break;
-      default:
-        break;
-    }
-    r[in->dst] = out;
-  }
+  const std::vector<Instruction>& code = this->code();
+  execute(code.data(), code.data() + code.size(), registers);
 }
 
 }  // namespace nh
@@ -518,7 +589,11 @@ std::string SymProgram::listing() const {
                                 "sin",   "cos",   "tan",    "exp",    "log",   "sqrt", "pow",
                                 "atan",  "atan2", "muladd", "mulsub", "submul"};
   std::ostringstream out;
-  for (const Instruction& in : code_) {
+  if (prelude_)
+    for (const Instruction& in : *prelude_)
+      out << 'r' << in.dst << " = " << names[static_cast<int>(in.op)] << " r" << in.a
+          << (in.b >= 0 ? " r" + std::to_string(in.b) : std::string()) << "  (per parameter set)\n";
+  for (const Instruction& in : code()) {
     out << 'r' << in.dst << " = " << names[static_cast<int>(in.op)] << " r" << in.a;
     if (in.b >= 0) out << " r" << in.b;
     if (in.e >= 0) out << " r" << in.e;

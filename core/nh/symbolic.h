@@ -5,8 +5,11 @@
 //
 // This is the fast path of the engine (CasADi-style): parameters are baked in as
 // constants, so whatever does not move folds away (for the ball, M and A are constant and
-// their factorisations are computed once). The jets of autodiff.h remain the reference
-// path and the fallback for functions the tape cannot record (value-dependent branches).
+// their factorisations are computed once). Parameters may instead be recorded as inputs
+// (Tape::parameter): what depends on them and constants alone is then computed once per
+// parameter set (SymProgram::withParameters), not at every run of a program. The jets of autodiff.h
+// remain the reference path and the fallback for functions the tape cannot record (value-dependent
+// branches).
 #pragma once
 
 #include <cstdint>
@@ -44,7 +47,8 @@ enum class SymOp : std::uint8_t {
   Atan2,
   MulAdd,
   MulSub,
-  SubMul  // fused forms, only in compiled programs: a·b + e, a·b − e, e − a·b
+  SubMul,  // fused forms, only in compiled programs: a·b + e, a·b − e, e − a·b
+  Param    // a parameter: a value fixed during a run but not folded (SymProgram::withParameters)
 };
 
 struct SymNode {
@@ -76,8 +80,29 @@ class Tape {
   Sym constant(double value);
   Sym node(SymOp op, int a, int b = -1, double c = 0);  // folds and hash-conses
 
+  // Parameter `index` of the recording, now `value`: constant during a run like a constant,
+  // but not folded into the programs, which take its value per parameter set
+  // (SymProgram::withParameters). What depends on parameters and constants alone is computed
+  // once per parameter set, not per run of a program.
+  Sym parameter(int index, double value);
+  int parameterCount() const { return static_cast<int>(parameterValues_.size()); }
+  double parameterValue(int index) const { return parameterValues_[index]; }
+  // The system's parameters recorded as parameters of the tape (indices into the system's
+  // parameter list, tape parameter i for system parameter i); the others are constants.
+  // systemParameter(i, value) is what a system's function records for parameter i.
+  void bindSystemParameters(const std::vector<int>& indices);
+  Sym systemParameter(int index, double value);
+  // Whether a system's function asked for bound parameter `index` through systemParameter
+  // (a system whose functions take the parameters as doubles never does: they stay folded).
+  bool recordedSystemParameter(int index) const {
+    return index < static_cast<int>(boundSystemParameters_.size()) &&
+           boundSystemParameters_[index] == 2;
+  }
+
   const SymNode& at(int id) const { return nodes_[id]; }
   bool isConstant(int id) const { return nodes_[id].op == SymOp::Const; }
+  // Whether the node's value depends on a variable (not on constants and parameters alone).
+  bool dependsOnVariables(int id) const { return variable_[id] != 0; }
   double constantValue(int id) const { return nodes_[id].c; }
   int size() const { return static_cast<int>(nodes_.size()); }
 
@@ -95,6 +120,9 @@ class Tape {
     size_t operator()(const Key& k) const;
   };
   std::vector<SymNode> nodes_;
+  std::vector<char> variable_;  // per node: dependsOnVariables
+  std::vector<double> parameterValues_;
+  std::vector<char> boundSystemParameters_;  // 1 bound, 2 bound and recorded
   std::unordered_map<Key, int, KeyHash> index_;
   std::unordered_map<long long, int> derivatives_;  // (node, var) → node
   Tape* previous_;
@@ -127,6 +155,9 @@ Sym pow(const Sym& x, double p);
 Sym atan(const Sym& x);
 Sym atan2(const Sym& y, const Sym& x);
 Sym abs(const Sym& x);  // constants only; otherwise TapeError
+// A system's parameter `index` with value `value` as the tape being recorded on this thread
+// takes it: a tape parameter if bound (Tape::bindSystemParameters), else a constant.
+Sym tapeParameter(int index, double value);
 // Branching on a recorded value is not representable on the tape.
 bool operator<(const Sym& a, const Sym& b);
 bool operator>(const Sym& a, const Sym& b);
@@ -194,14 +225,23 @@ class SymProgram {
   bool isNative() const { return native_ != nullptr; }
   // A copy running on the interpreter, or compiled anew to native code (if possible).
   SymProgram withExecution(Execution execution) const;
+  // A copy for other values of the tape's parameters (Tape::parameter): values[i] for
+  // parameter i, `count` of them (those the program does not read are ignored). Computes what
+  // depends on parameters alone into the initial registers; shares the code.
+  SymProgram withParameters(const double* values, int count) const;
+  // Whether the program reads a parameter of the tape.
+  bool readsParameters() const { return !parameterRegister_.empty(); }
+  // Whether both are the same compiled code (copies, or withParameters of one another).
+  bool sharesCodeWith(const SymProgram& other) const { return codeStore_ == other.codeStore_; }
 
   double output(const double* registers, int i) const { return registers[outputRegister_[i]]; }
+  // Whether the output does not depend on the variables (constants and parameters alone).
   bool outputIsConstant(int i) const { return outputConstant_[i]; }
   // The value of an output whose value does not depend on the variables.
   double constantOutput(int i) const { return initialRegisters_[outputRegister_[i]]; }
   int outputCount() const { return static_cast<int>(outputRegister_.size()); }
   int variableCount() const { return variableCount_; }
-  int instructionCount() const { return static_cast<int>(code_.size()); }
+  int instructionCount() const { return static_cast<int>(code().size()); }
   std::string listing() const;  // one instruction a line, for inspection
 
  private:
@@ -226,7 +266,12 @@ class SymProgram {
   void compileNative();
   class NativeCompiler;  // symbolic_native.cpp: the translation of one program
 
-  std::vector<Instruction> code_;
+  // The instructions of one run; those that depend on parameters and constants alone
+  // (`prelude_`), run once per parameter set into the initial registers. Shared by copies.
+  std::shared_ptr<const std::vector<Instruction>> codeStore_;
+  std::shared_ptr<const std::vector<Instruction>> prelude_;
+  const std::vector<Instruction>& code() const;
+  std::vector<std::pair<int, int>> parameterRegister_;  // (parameter index, register)
   int variableCount_ = 0;
   std::vector<int> outputRegister_;
   std::vector<bool> outputConstant_;

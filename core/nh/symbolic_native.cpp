@@ -6,7 +6,9 @@
 // the interpreter loads and stores every one. The pass is linear in the program's length;
 // asmjit's x86::Compiler, tried first, took 35 ms for the bicycle's 3,657 instructions.
 // asmjit rather than libgccjit or LLVM ORC for compile latency: parameters are constants of
-// the tape, so every parameter edit compiles anew (README, Benchmarks: "Native code").
+// the tape unless made inputs of it, so a parameter edit may compile anew (docs/benchmarks.md,
+// "Native code"). The code reads constants and per-parameter-set values from the register
+// array, so programs for other parameter values share it (SymProgram::withParameters).
 //
 // The code computes exactly what SymProgram::interpret computes: the same IEEE operations
 // on the same operands in the same order — a·b ± e as a rounded product and a rounded sum,
@@ -159,7 +161,7 @@ class SymProgram::NativeCompiler {
 
 SymProgram::NativeCompiler::NativeCompiler(const SymProgram& program)
     : program_(program),
-      code_(program.code_),
+      code_(program.code()),
       count_(program.registerCount()),
       length_(program.instructionCount()),
       isOutput_(count_, 0),

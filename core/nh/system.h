@@ -350,7 +350,10 @@ class DefinedSystem final : public SystemModel {
   }
   void anchor(const double* p, const Sym* q, Sym* rho) const override {
     std::fill(rho, rho + n() * m(), Sym(0.0));
-    Def::anchor(p, q, rho);
+    if constexpr (kParametersOnTape)
+      Def::anchor(tapeParameters(p).data(), q, rho);
+    else
+      Def::anchor(p, q, rho);
   }
   std::string checkParameters(const double* p) const override {
     if constexpr (requires { &Def::checkParameters; })
@@ -397,7 +400,10 @@ class DefinedSystem final : public SystemModel {
     return Def::lagrangian(p, t, q, y);
   }
   Sym lagrangian(const double* p, const Sym& t, const Sym* q, const Sym* y) const override {
-    return Def::lagrangian(p, t, q, y);
+    if constexpr (kParametersOnTape)
+      return Def::lagrangian(tapeParameters(p).data(), t, q, y);
+    else
+      return Def::lagrangian(p, t, q, y);
   }
   void constraints(const double* p, double t, const double* q, const double* y,
                    double* phi) const override {
@@ -413,7 +419,10 @@ class DefinedSystem final : public SystemModel {
   }
   void constraints(const double* p, const Sym& t, const Sym* q, const Sym* y,
                    Sym* phi) const override {
-    allConstraints(p, t, q, y, phi);
+    if constexpr (kParametersOnTape)
+      allConstraints(tapeParameters(p).data(), t, q, y, phi);
+    else
+      allConstraints(p, t, q, y, phi);
   }
   void holonomic(const double* p, double t, const double* q, double* g) const override {
     if constexpr (requires { &Def::template holonomic<double>; }) Def::holonomic(p, t, q, g);
@@ -457,8 +466,21 @@ class DefinedSystem final : public SystemModel {
     Def::force(d, Sym(0.0), q, q, f);
   };
 
-  template <class S>
-  void allConstraints(const double* p, const S& t, const S* q, const S* y, S* phi) const {
+  // A definition whose functions take the parameters as Sym too (template parameter P after the
+  // scalar's: lagrangian<S, P>, ...) records them as the tape binds them (tapeParameter); the
+  // others fold every parameter in.
+  static constexpr bool kParametersOnTape = requires(const Sym* ps, const Sym& t, const Sym* q) {
+    Def::lagrangian(ps, t, q, q);
+  };
+  std::vector<Sym> tapeParameters(const double* p) const {
+    std::vector<Sym> values;
+    for (size_t i = 0; i < info().parameters.size(); ++i)
+      values.push_back(tapeParameter(static_cast<int>(i), p[i]));
+    return values;
+  }
+
+  template <class P, class S>
+  void allConstraints(const P* p, const S& t, const S* q, const S* y, S* phi) const {
     if constexpr (requires { &Def::template constraints<S>; }) Def::constraints(p, t, q, y, phi);
     if constexpr (requires { &Def::template holonomic<S>; }) {
       // ġ = d/dε g(t + ε, q + ε ρ(q) y): one directional derivative over S.

@@ -2,6 +2,9 @@
 // derivatives the equations need compiled into register programs; for constant M and A
 // the whole multipliers solution is folded into one program.
 #include <Eigen/LU>
+#include <algorithm>
+#include <cmath>
+#include <limits>
 #include <vector>
 
 #include "core/nh/equations_detail.h"
@@ -24,6 +27,40 @@ struct Recorded {
   std::vector<Sym> out;  // the outputs of the main program (offsets in CompiledEquations)
 };
 
+// A number computed outside the tape from the parameters (coefficientPattern), `value` for
+// the parameters taped and `generic` for other values of the free ones: nothing when both are
+// zero (the caller drops the term), else a constant, or with free parameters a tape
+// parameter after the system's.
+bool coefficient(Tape& tape, CompiledEquations& w, double value, double generic, Sym& out) {
+  const bool present = value != 0 || generic != 0;
+  w.coefficientPattern.push_back(present);
+  if (!present) return false;
+  if (w.freeParameters.empty()) {
+    out = tape.constant(value);
+    return true;
+  }
+  const int slot = static_cast<int>(w.parameters.size() + w.coefficients.size());
+  w.coefficients.push_back(value);
+  out = tape.parameter(slot, value);
+  return true;
+}
+
+// w with generic values of its free parameters (every free one moved by a different amount),
+// its programs computed for them: the coefficients that vanish there as well as at w's values
+// are zero whatever the values (a parameter taped at 0 would otherwise make its terms
+// vanish from the program). w itself when no parameter is free.
+CompiledEquations genericValues(const CompiledEquations& w) {
+  CompiledEquations g = w;
+  if (w.freeParameters.empty()) return g;
+  std::vector<double> values = w.parameters;
+  for (size_t k = 0; k < w.freeParameters.size(); ++k) {
+    double& v = values[w.freeParameters[k]];
+    v += (0.1 + 0.0371 * static_cast<double>(k)) * (1 + std::abs(v));
+  }
+  g.program = w.program.withParameters(values.data(), static_cast<int>(values.size()));
+  return g;
+}
+
 // Records the variables and the system's anchor, Lagrangian and constraints.
 void record(Tape& tape, const CompiledEquations& w, Recorded& r) {
   const SystemModel& sys = *w.system;
@@ -32,6 +69,7 @@ void record(Tape& tape, const CompiledEquations& w, Recorded& r) {
   const double* par = w.parameters.data();
   r.n = n, r.m = m, r.kt = kt;
   r.nv = 1 + n + m + (vakonomic ? kt : 0);
+  tape.bindSystemParameters(w.freeParameters);
   r.t = tape.variable(0);
   r.q.resize(n), r.y.resize(m), r.mu.resize(kt), r.rho.resize(n * m), r.phi.resize(kt);
   for (int i = 0; i < n; ++i) r.q[i] = tape.variable(1 + i);
@@ -76,8 +114,22 @@ void addOutputs(Tape& tape, CompiledEquations& w, Recorded& r) {
   }
   // Constant structure functions go onto the tape: F_α += C^γ_{βα} y^β p_γ.
   w.structureInTape = w.system->hasStructure() && w.system->info().constantStructure;
-  if (w.structureInTape) {
-    for (const auto& e : w.structure) r.F[e.alpha] += e.value * r.y[e.beta] * p[e.gamma];
+  if (w.structureInTape && w.freeParameters.empty()) {
+    for (const auto& e : w.structure) {
+      Sym value;
+      if (coefficient(tape, w, e.value, e.value, value))
+        r.F[e.alpha] += value * r.y[e.beta] * p[e.gamma];
+    }
+  } else if (w.structureInTape) {
+    // With free parameters the structure functions are recorded, as expressions in them.
+    std::vector<Sym> C(m * m * m);
+    w.system->structure(w.parameters.data(), r.q.data(), C.data());
+    for (int g = 0; g < m; ++g)
+      for (int b = 0; b < m; ++b)
+        for (int a = 0; a < m; ++a)
+          if (const Sym c = C[g + m * (b + m * a)];
+              !(tape.isConstant(c.id) && tape.constantValue(c.id) == 0))
+            r.F[a] += c * r.y[b] * p[g];
   }
   out.insert(out.end(), r.F.begin(), r.F.end());
   w.outM = static_cast<int>(out.size());
@@ -126,51 +178,97 @@ void planReduction(Tape& tape, CompiledEquations& w, const Recorded& r) {
   }
 }
 
-// The main program's constant M (m×m), read from its folded outputs.
+// The main program's constant M (m×m) and A (kt×m), read from its folded outputs.
 Eigen::MatrixXd constantMassMatrix(const CompiledEquations& w) {
   Eigen::MatrixXd M(w.m, w.m);
   for (int i = 0; i < w.m * w.m; ++i) M.data()[i] = w.program.constantOutput(w.outM + i);
   return M;
 }
+Eigen::MatrixXd constantConstraintMatrix(const CompiledEquations& w) {
+  Eigen::MatrixXd A(w.kt, w.m);
+  for (int i = 0; i < w.kt * w.m; ++i) A.data()[i] = w.program.constantOutput(w.outA + i);
+  return A;
+}
 
 // With M and A constant the multipliers solution is linear in (F, b) with constant
 // coefficients: ẏ = P F + Q b, λ = R F + S⁻¹ b (P = M⁻¹ − M⁻¹AᵀS⁻¹AM⁻¹, Q = M⁻¹AᵀS⁻¹,
-// R = −S⁻¹AM⁻¹). Folding them into the tape leaves one straight-line program for the
-// whole right-hand side; zero coefficients disappear.
-void foldConstantSolution(Tape& tape, CompiledEquations& w, const Recorded& r) {
-  const int m = r.m, kt = r.kt;
-  const Eigen::MatrixXd M = constantMassMatrix(w);
-  Eigen::MatrixXd A(kt, m);
-  for (int i = 0; i < kt * m; ++i) A.data()[i] = w.program.constantOutput(w.outA + i);
-  const Eigen::FullPivLU<Eigen::MatrixXd> luM(M);
-  if (!luM.isInvertible()) return;
+// R = −S⁻¹AM⁻¹). The coefficients in the order the folded program multiplies them in: per
+// row of ẏ, P's then Q's; per row of λ, R's then S⁻¹'s. Empty when M or S is singular.
+std::vector<double> solutionCoefficients(const CompiledEquations& w) {
+  const int m = w.m, kt = w.kt;
+  const Eigen::FullPivLU<Eigen::MatrixXd> luM(constantMassMatrix(w));
+  if (!luM.isInvertible()) return {};
   const Eigen::MatrixXd Minv = luM.inverse();
+  const Eigen::MatrixXd A = constantConstraintMatrix(w);
   Eigen::MatrixXd P = Minv, Q = Eigen::MatrixXd::Zero(m, kt), R = Eigen::MatrixXd::Zero(kt, m),
                   Sinv = Eigen::MatrixXd::Zero(kt, kt);
   if (kt > 0) {
     const Eigen::FullPivLU<Eigen::MatrixXd> luS(A * Minv * A.transpose());
-    if (!luS.isInvertible()) return;
+    if (!luS.isInvertible()) return {};
     Sinv = luS.inverse();
     Q = Minv * A.transpose() * Sinv;
     R = -Sinv * A * Minv;
     P = Minv + Q * A * Minv * -1.0;
   }
+  std::vector<double> entries;
+  for (int a = 0; a < m; ++a) {
+    for (int b = 0; b < m; ++b) entries.push_back(P(a, b));
+    for (int c = 0; c < kt; ++c) entries.push_back(Q(a, c));
+  }
+  for (int c = 0; c < kt; ++c) {
+    for (int b = 0; b < m; ++b) entries.push_back(R(c, b));
+    for (int d = 0; d < kt; ++d) entries.push_back(Sinv(c, d));
+  }
+  return entries;
+}
+
+// Folding the solution's coefficients into the tape leaves one straight-line program for the
+// whole right-hand side; zero coefficients disappear.
+void foldConstantSolution(Tape& tape, CompiledEquations& w, const Recorded& r) {
+  const int m = r.m, kt = r.kt;
+  const std::vector<double> entries = solutionCoefficients(w);
+  if (entries.empty()) return;
+  std::vector<double> generic = solutionCoefficients(genericValues(w));
+  if (generic.size() != entries.size()) generic = entries;
   std::vector<Sym> direct(r.v.begin(), r.v.end());
   const auto bSym = std::vector<Sym>(r.out.begin() + w.outB, r.out.begin() + w.outB + kt);
+  size_t next = 0;
+  auto add = [&](Sym& acc, const Sym& term) {
+    Sym k;
+    if (coefficient(tape, w, entries[next], generic[next], k)) acc += k * term;
+    ++next;
+  };
   for (int a = 0; a < m; ++a) {
     Sym acc(0.0);
-    for (int b = 0; b < m; ++b) acc += P(a, b) * r.F[b];
-    for (int c = 0; c < kt; ++c) acc += Q(a, c) * bSym[c];
+    for (int b = 0; b < m; ++b) add(acc, r.F[b]);
+    for (int c = 0; c < kt; ++c) add(acc, bSym[c]);
     direct.push_back(acc);
   }
   for (int c = 0; c < kt; ++c) {
     Sym lam(0.0);
-    for (int b = 0; b < m; ++b) lam += R(c, b) * r.F[b];
-    for (int d = 0; d < kt; ++d) lam += Sinv(c, d) * bSym[d];
+    for (int b = 0; b < m; ++b) add(lam, r.F[b]);
+    for (int d = 0; d < kt; ++d) add(lam, bSym[d]);
     direct.push_back(lam);
   }
   w.directProgram = SymProgram(tape, r.nv, direct);
   w.direct = true;
+}
+
+// M⁻¹ of the constant M, row by row, for the closed-form multipliers; empty if singular.
+std::vector<double> inverseMassCoefficients(const CompiledEquations& w) {
+  const Eigen::FullPivLU<Eigen::MatrixXd> luM(constantMassMatrix(w));
+  if (!luM.isInvertible()) return {};
+  const Eigen::MatrixXd Minv = luM.inverse();
+  std::vector<double> entries;
+  for (int a = 0; a < w.m; ++a)
+    for (int b = 0; b < w.m; ++b) entries.push_back(Minv(a, b));
+  return entries;
+}
+
+double largestMagnitude(const std::vector<double>& values) {
+  double largest = 0;
+  for (const double v : values) largest = std::max(largest, std::abs(v));
+  return largest;
 }
 
 // Constant M with a state-dependent A and at most two constraints (the particle, the disk):
@@ -179,19 +277,27 @@ void foldConstantSolution(Tape& tape, CompiledEquations& w, const Recorded& r) {
 // with the condition number.
 void foldClosedFormMultipliers(Tape& tape, CompiledEquations& w, const Recorded& r) {
   const int m = r.m, kt = r.kt;
-  const Eigen::FullPivLU<Eigen::MatrixXd> luM(constantMassMatrix(w));
-  if (!luM.isInvertible()) return;
-  const Eigen::MatrixXd Minv = luM.inverse();
+  const std::vector<double> minvEntries = inverseMassCoefficients(w);
+  if (minvEntries.empty()) return;
+  std::vector<double> generic = inverseMassCoefficients(genericValues(w));
+  if (generic.size() != minvEntries.size()) generic = minvEntries;
+  std::vector<Sym> Minv(m * m);  // row-major; entries that are zero stay empty
+  std::vector<char> present(m * m, 0);
+  for (int i = 0; i < m * m; ++i)
+    present[i] = coefficient(tape, w, minvEntries[i], generic[i], Minv[i]);
+  auto times = [&](int a, int b, const Sym& x, Sym& acc) {
+    if (present[a * m + b]) acc += Minv[a * m + b] * x;
+  };
   const std::vector<Sym>& out = r.out;
   auto at = [&](int c, int a) { return Sym(out[w.outA + a * kt + c].id, true); };  // A(c, a)
   std::vector<Sym> u(m), W(m * kt);  // u = M⁻¹F, W = M⁻¹Aᵀ (column-major m×kt)
   for (int a = 0; a < m; ++a) {
     Sym acc(0.0);
-    for (int b = 0; b < m; ++b) acc += Minv(a, b) * r.F[b];
+    for (int b = 0; b < m; ++b) times(a, b, r.F[b], acc);
     u[a] = acc;
     for (int c = 0; c < kt; ++c) {
       Sym wc(0.0);
-      for (int b = 0; b < m; ++b) wc += Minv(a, b) * at(c, b);
+      for (int b = 0; b < m; ++b) times(a, b, at(c, b), wc);
       W[a + m * c] = wc;
     }
   }
@@ -232,7 +338,7 @@ void foldClosedFormMultipliers(Tape& tape, CompiledEquations& w, const Recorded&
   w.directProgram = SymProgram(tape, r.nv, direct);
   w.direct = true;
   w.directGuarded = true;
-  w.minvNorm = Minv.cwiseAbs().maxCoeff();
+  w.minvNorm = largestMagnitude(minvEntries);
 }
 
 }  // namespace
@@ -242,12 +348,17 @@ void foldClosedFormMultipliers(Tape& tape, CompiledEquations& w, const Recorded&
 //   b = −(∂Φ/∂t + ∂Φ/∂q ρy), with L̃ = L + μ·Φ for vakonomic dynamics.
 void compileTape(CompiledEquations& w) {
   w.taped = false;
+  w.coefficientPattern.clear();
+  w.coefficients.clear();
   if (w.backend != Backend::Taped) return;
   const SystemModel& sys = *w.system;
   try {
     Tape tape;
     Recorded r;
     record(tape, w, r);
+    // Free are the parameters the system's functions recorded as inputs; those they read as
+    // numbers are folded in.
+    std::erase_if(w.freeParameters, [&](int i) { return !tape.recordedSystemParameter(i); });
     addOutputs(tape, w, r);
     w.program = SymProgram(tape, r.nv, r.out);
     planReduction(tape, w, r);
@@ -264,8 +375,43 @@ void compileTape(CompiledEquations& w) {
     if (!w.direct && constantM && r.kt >= 1 && r.kt <= 2 && forcesOnTape)
       foldClosedFormMultipliers(tape, w, r);
   } catch (const TapeError&) {
-    w.taped = false;  // value-dependent functions: evaluate with jets instead
+    w.taped = false;
+    if (!w.freeParameters.empty()) {
+      // A function branches on a parameter's value: fold the parameters in instead.
+      w.freeParameters.clear();
+      compileTape(w);
+    }
+    // Otherwise value-dependent functions: evaluate with jets instead.
   }
+}
+
+bool instantiateTape(CompiledEquations& c) {
+  if (!c.taped || c.freeParameters.empty()) return false;
+  std::vector<double> values(c.parameters);
+  const int np = static_cast<int>(c.parameters.size());
+  c.program = c.program.withParameters(values.data(), np);
+  if (c.direct) {
+    const std::vector<double> entries =
+        c.directGuarded ? inverseMassCoefficients(c) : solutionCoefficients(c);
+    // Singular for these values (the general path reports it), or another shape.
+    if (entries.size() != c.coefficientPattern.size()) return false;
+    // An entry that vanishes in exact arithmetic may come out as rounding noise: where the
+    // pattern says 0, noise below a few ulps of the largest entry is taken as 0.
+    const double noise = 8 * std::numeric_limits<double>::epsilon() * largestMagnitude(entries);
+    for (size_t i = 0; i < entries.size(); ++i) {
+      if (c.coefficientPattern[i])
+        values.push_back(entries[i]);
+      else if (std::abs(entries[i]) > noise)
+        return false;
+    }
+    if (c.directGuarded) c.minvNorm = largestMagnitude(entries);
+  }
+  const int count = static_cast<int>(values.size());
+  if (c.direct) c.directProgram = c.directProgram.withParameters(values.data(), count);
+  if (c.reconstruction.program.readsParameters())
+    c.reconstruction.program = c.reconstruction.program.withParameters(values.data(), count);
+  c.coefficients.assign(values.begin() + np, values.end());
+  return true;
 }
 
 // One run of the compiled program: v, p, F, M, A, b, Φ and L at (t, q, y, μ).

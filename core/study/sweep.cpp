@@ -200,6 +200,12 @@ Study::Study(StudySpec spec) : spec_(std::move(spec)) {
 
   baseEquations_ = std::make_shared<const EquationsOfMotion>(
       system_, spec_.base.dynamics, spec_.base.formulation, baseParameters_);
+  std::vector<int> varied;
+  for (size_t a = 0; a < names_.size(); ++a)
+    if (isParameter_[a]) varied.push_back(index_[a]);
+  if (!varied.empty())
+    parametricEquations_ =
+        std::make_shared<const EquationsOfMotion>(baseEquations_->withFreeParameters(varied));
   outputColumns_ = outputColumns(*baseEquations_);
   measures_ = MeasureSet(spec_.measures, outputColumns_);
 }
@@ -271,14 +277,17 @@ void Study::run(long i, StudyWorker& worker, RunResult& out,
       resolveParameters(*system_, overrides);
     }
     if (!worker.simulation_ || parameters != worker.parameters_) {
-      // Equations are compiled per parameter values (they fold into the tape): shared when
-      // only initial values vary, taped by this worker otherwise.
+      // The base equations when only initial values vary; otherwise the equations with the
+      // varied parameters as tape inputs, given this run's values (no tape of its own).
       auto equations = parameters == baseParameters_
                            ? baseEquations_
                            : std::make_shared<const EquationsOfMotion>(
-                                 baseEquations_->withParameters(parameters));
-      worker.simulation_.reset();
-      worker.simulation_ = std::make_unique<Simulation>(equations, spec_.base.integrator);
+                                 parametricEquations_->withParameters(parameters));
+      if (worker.simulation_) {
+        worker.simulation_->setEquations(std::move(equations));
+      } else {
+        worker.simulation_ = std::make_unique<Simulation>(equations, spec_.base.integrator);
+      }
       worker.parameters_ = parameters;
     }
     Simulation& sim = *worker.simulation_;

@@ -111,6 +111,9 @@ class Study {
   std::vector<double> baseParameters_;
   std::shared_ptr<const EquationsOfMotion> baseEquations_;  // shared by every run that
                                                             // varies initial values only
+  // The same with the varied parameters as inputs of the tape (null when none varies): runs
+  // with other parameter values take it with their values, without a tape of their own.
+  std::shared_ptr<const EquationsOfMotion> parametricEquations_;
   StateLayout layout_;
   std::vector<std::string> outputColumns_;
   MeasureSet measures_;

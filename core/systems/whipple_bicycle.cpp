@@ -14,6 +14,7 @@
 #include <cmath>
 #include <numbers>
 #include <string>
+#include <type_traits>
 
 #include "core/nh/scenario.h"  // formatValue
 #include "core/nh/system.h"
@@ -40,8 +41,8 @@ Mat3<T> multiply(const Mat3<T>& A, const Mat3<T>& B) {
     for (int j = 0; j < 3; ++j) C(i, j) = A(i, 0) * B(0, j) + A(i, 1) * B(1, j) + A(i, 2) * B(2, j);
   return C;
 }
-template <class T>
-Vec3<T> apply(const Mat3<T>& A, double x, double y, double z) {
+template <class T, class X>
+Vec3<T> apply(const Mat3<T>& A, const X& x, const X& y, const X& z) {
   Vec3<T> r;
   for (int i = 0; i < 3; ++i) r.c[i] = A(i, 0) * x + A(i, 1) * y + A(i, 2) * z;
   return r;
@@ -80,12 +81,13 @@ Mat3<T> rotationZ(const T& angle) {
   return {{c, -s, T(0.0), s, c, T(0.0), T(0.0), T(0.0), T(1.0)}};
 }
 // Rotation by `angle` about the constant unit axis u (Rodrigues).
-template <class T>
-Mat3<T> rotationAbout(const double (&u)[3], const T& angle) {
+template <class T, class U>
+Mat3<T> rotationAbout(const U (&u)[3], const T& angle) {
   using std::cos, std::sin;
   const T c = cos(angle), s = sin(angle), k = 1.0 - c;
   Mat3<T> R;
-  const double cross[9] = {0, -u[2], u[1], u[2], 0, -u[0], -u[1], u[0], 0};
+  const U zero(0.0);
+  const U cross[9] = {zero, -u[2], u[1], u[2], zero, -u[0], -u[1], u[0], zero};
   for (int i = 0; i < 3; ++i)
     for (int j = 0; j < 3; ++j)
       R(i, j) = (i == j ? c : T(0.0)) + s * cross[3 * i + j] + k * (u[i] * u[j]);
@@ -110,6 +112,19 @@ Vec3<S> values(const Vec3<Tangent<S>>& a) {
 template <class S>
 Vec3<S> rates(const Vec3<Tangent<S>>& a) {
   return {{a.c[0].d, a.c[1].d, a.c[2].d}};
+}
+
+// A parameter as the formulas over T combine it: a double stays a double (the arithmetic of
+// the folded parameters), a parameter recorded on the tape (Sym) becomes a T (Sym, or a
+// Tangent<Sym> with derivative 0).
+template <class T, class P>
+using ParameterOf = std::conditional_t<std::is_same_v<P, double>, double, T>;
+template <class T, class P>
+ParameterOf<T, P> lift(const P& value) {
+  if constexpr (std::is_same_v<P, double> || std::is_same_v<P, T>)
+    return value;
+  else
+    return T(value, P(0.0));
 }
 
 struct WhippleBicycle {
@@ -375,37 +390,39 @@ struct WhippleBicycle {
     Vec3<T> rearMass, frontMass;      // mass centres of B and H
     Vec3<T> steerPoint;               // steering axis at ground level (reference)
   };
-  template <class T>
-  static Pose<T> pose(const double* p, const T* q) {
+  template <class T, class Par>
+  static Pose<T> pose(const Par* p, const T* q) {
     using std::cos, std::sin;
-    const double rR = p[kRR], w = p[kW], c = p[kC];
-    const double axis[3] = {std::sin(p[kLambda]), 0.0, std::cos(p[kLambda])};
+    using V = ParameterOf<T, Par>;
+    auto at = [&](int i) { return lift<T>(p[i]); };
+    const V rR = at(kRR), w = at(kW), c = at(kC), zero(0.0);
+    const V axis[3] = {lift<T>(sin(p[kLambda])), zero, lift<T>(cos(p[kLambda]))};
     const Mat3<T> heading = multiply(rotationZ(q[iYaw]), rotationX(q[iLean]));
     Pose<T> P;
     P.rear = multiply(heading, rotationY(q[iPitch]));
     P.front = multiply(P.rear, rotationAbout(axis, q[iSteer]));
-    P.rearCentre = Vec3<T>{{q[iX], q[iY], T(0.0)}} + apply(heading, 0.0, 0.0, -rR);
-    P.rearMass = P.rearCentre + apply(P.rear, p[kXB], 0.0, p[kZB] + rR);
-    P.steerPoint = P.rearCentre + apply(P.rear, w + c, 0.0, rR);
-    P.frontCentre = P.steerPoint + apply(P.front, -c, 0.0, -p[kRF]);
-    P.frontMass = P.steerPoint + apply(P.front, p[kXH] - w - c, 0.0, p[kZH]);
+    P.rearCentre = Vec3<T>{{q[iX], q[iY], T(0.0)}} + apply(heading, zero, zero, V(-rR));
+    P.rearMass = P.rearCentre + apply(P.rear, at(kXB), zero, V(at(kZB) + rR));
+    P.steerPoint = P.rearCentre + apply(P.rear, V(w + c), zero, rR);
+    P.frontCentre = P.steerPoint + apply(P.front, V(-c), zero, V(-at(kRF)));
+    P.frontMass = P.steerPoint + apply(P.front, V(at(kXH) - w - c), zero, at(kZH));
     return P;
   }
   // Front contact: the wheel's lowest point, C_F + rF d with d the unit vector of the wheel
   // plane pointing most downward, ∝ e_z − n_z n (n = R_H e_y, the front axle).
-  template <class T>
-  static Vec3<T> frontContact(const double* p, const Pose<T>& P) {
+  template <class T, class Par>
+  static Vec3<T> frontContact(const Par* p, const Pose<T>& P) {
     using std::sqrt;
     const T& nx = P.front(0, 1);
     const T& ny = P.front(1, 1);
     const T& nz = P.front(2, 1);
     const T horizontal = 1.0 - nz * nz;
-    const T k = p[kRF] / sqrt(horizontal);
+    const T k = lift<T>(p[kRF]) / sqrt(horizontal);
     return P.frontCentre + Vec3<T>{{-k * nz * nx, -k * nz * ny, k * horizontal}};
   }
   // q̇ = ρ(q) y.
-  template <class S>
-  static void coordinateRates(const double* p, const S* y, S* qd) {
+  template <class S, class Par>
+  static void coordinateRates(const Par* p, const S* y, S* qd) {
     qd[iX] = y[jVx];
     qd[iY] = y[jVy];
     qd[iYaw] = y[jYawRate];
@@ -415,16 +432,17 @@ struct WhippleBicycle {
     qd[iRearWheel] = -y[jV] / p[kRR] - y[jPitchRate];
     qd[iFrontWheel] = y[jFrontWheelRate];
   }
-  template <class S>
-  static Pose<Tangent<S>> moving(const double* p, const S* q, const S* y, S* qd) {
+  template <class S, class Par>
+  static Pose<Tangent<S>> moving(const Par* p, const S* q, const S* y, S* qd) {
     coordinateRates(p, y, qd);
     Tangent<S> qt[kN];
     for (int i = 0; i < kN; ++i) qt[i] = Tangent<S>(q[i], qd[i]);
     return pose(p, qt);
   }
 
-  template <class S>
-  static void anchor(const double* p, const S*, S* rho) {
+  // The parameters' type Par is double, or Sym when they are recorded on the tape.
+  template <class S, class Par = double>
+  static void anchor(const Par* p, const S*, S* rho) {
     auto at = [&](int i, int a) -> S& { return rho[i + kN * a]; };
     at(iX, jVx) = S(1.0);
     at(iY, jVy) = S(1.0);
@@ -437,16 +455,17 @@ struct WhippleBicycle {
     at(iFrontWheel, jFrontWheelRate) = S(1.0);
   }
 
-  template <class S>
-  static S lagrangian(const double* p, const S&, const S* q, const S* y) {
+  template <class S, class Par = double>
+  static S lagrangian(const Par* p, const S&, const S* q, const S* y) {
     S qd[kN];
     const Pose<Tangent<S>> P = moving(p, q, y, qd);
-    auto translational = [](double m, const Vec3<Tangent<S>>& x) {
+    auto translational = [](const auto& m, const Vec3<Tangent<S>>& x) {
       const Vec3<S> v = rates(x);
       return 0.5 * m * (v.c[0] * v.c[0] + v.c[1] * v.c[1] + v.c[2] * v.c[2]);
     };
     // ½ ωᵀ I ω for I = [[xx, 0, xz], [0, yy, 0], [xz, 0, zz]] in body axes.
-    auto rotational = [](const Vec3<S>& o, double xx, double yy, double zz, double xz) {
+    auto rotational = [](const Vec3<S>& o, const auto& xx, const auto& yy, const auto& zz,
+                         const auto& xz) {
       return 0.5 * (xx * o.c[0] * o.c[0] + yy * o.c[1] * o.c[1] + zz * o.c[2] * o.c[2]) +
              xz * o.c[0] * o.c[2];
     };
@@ -466,8 +485,8 @@ struct WhippleBicycle {
     return kinetic - potential;
   }
 
-  template <class S>
-  static void constraints(const double* p, const S&, const S* q, const S* y, S* phi) {
+  template <class S, class Par = double>
+  static void constraints(const Par* p, const S&, const S* q, const S* y, S* phi) {
     using std::cos, std::sin;
     // Rear: the wheel's material contact point has velocity (vx − v cos yaw, vy − v sin yaw, 0).
     phi[0] = y[jVx] - y[jV] * cos(q[iYaw]);
@@ -485,8 +504,8 @@ struct WhippleBicycle {
     phi[3] = slip.c[1];
   }
 
-  template <class S>
-  static void holonomic(const double* p, const S&, const S* q, S* g) {
+  template <class S, class Par = double>
+  static void holonomic(const Par* p, const S&, const S* q, S* g) {
     g[0] = frontContact(p, pose(p, q)).c[2];  // height of the front contact (z down)
   }
 

@@ -1,5 +1,7 @@
 #include "ui/sim/simulation_worker.h"
 
+#include <algorithm>
+
 #include "core/nh/errors.h"
 #include "core/nh/run_checks.h"
 
@@ -23,13 +25,43 @@ struct LiveRun {
   bool driftReported = false, rankReported = false;
 };
 
+using EquationsPtr = std::shared_ptr<const nh::EquationsOfMotion>;
+
+// The equations of a run's setup. The last ones of the same run, system, dynamics and
+// formulation are reused: parameters whose values differ from theirs become inputs of the tape
+// (one tape, at their first edit), so that editing them again — a slider dragged — costs no
+// new tape, only their values.
+EquationsPtr equationsFor(const SimulationWorker::RunSetup& setup, EquationsPtr& last) {
+  if (!last || last->systemPtr() != setup.system || last->dynamics() != setup.dynamics ||
+      last->formulation() != setup.formulation) {
+    last = std::make_shared<const nh::EquationsOfMotion>(setup.system, setup.dynamics,
+                                                         setup.formulation, setup.parameters);
+    return last;
+  }
+  if (last->parameters() == setup.parameters) return last;
+  std::vector<int> free = last->freeParameters();
+  bool allFree = true;
+  for (size_t i = 0; i < setup.parameters.size() && i < last->parameters().size(); ++i) {
+    if (setup.parameters[i] == last->parameters()[i]) continue;
+    if (std::find(free.begin(), free.end(), static_cast<int>(i)) == free.end()) {
+      free.push_back(static_cast<int>(i));
+      allFree = false;
+    }
+  }
+  EquationsPtr base = last;
+  if (!allFree)
+    base = std::make_shared<const nh::EquationsOfMotion>(last->withFreeParameters(free));
+  last = std::make_shared<const nh::EquationsOfMotion>(base->withParameters(setup.parameters));
+  return last;
+}
+
 // The simulation of one run set up at the job's start; a new job or a halt (`abandon`) gives
 // up its chunk at the next step. Throws what nh::Simulation throws for a refused start.
 std::unique_ptr<nh::Simulation> startedSimulation(const SimulationWorker::RunSetup& setup,
                                                   const SimulationWorker::Job& job,
-                                                  const std::atomic<bool>& abandon) {
-  auto sim = std::make_unique<nh::Simulation>(setup.system, setup.dynamics, setup.formulation,
-                                              setup.options);
+                                                  const std::atomic<bool>& abandon,
+                                                  EquationsPtr& lastEquations) {
+  auto sim = std::make_unique<nh::Simulation>(equationsFor(setup, lastEquations), setup.options);
   // State first: setting the parameters projects the current state onto the
   // constraints as they read with the new values (the table's Ω, say).
   sim->setState(job.t0, setup.x0);
@@ -99,6 +131,7 @@ std::string newWarnings(LiveRun& run) {
 // worker thread touches it.
 struct SimulationWorker::LoopState {
   std::vector<LiveRun> runs;
+  EquationsPtr lastEquations[2];  // per run index (primary, comparison): see equationsFor
   Job job;
   bool active = false;
   long chunk = 0;
@@ -211,7 +244,8 @@ void SimulationWorker::startJob(Job job, LoopState& state) {
     LiveRun run;
     run.layout = state.job.runs[i].layout;
     try {
-      run.sim = startedSimulation(state.job.runs[i], state.job, abandon_);
+      run.sim = startedSimulation(state.job.runs[i], state.job, abandon_,
+                                  state.lastEquations[std::min<size_t>(i, 1)]);
     } catch (const std::exception& e) {
       run.failed = true;
       std::lock_guard relock(mutex_);
