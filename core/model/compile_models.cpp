@@ -2,6 +2,9 @@
 // catalogue would, from its text) and writes the C++ source that holds each one's archive
 // (model_archive.h), so that the programs load the bundled models without parsing them.
 //   nhcompile_models OUTPUT.cpp
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <cstdio>
 #include <fstream>
 #include <sstream>
@@ -36,12 +39,48 @@ std::string literal(const std::string& bytes) {
   return out + "\"";
 }
 
+// The archive of one bundled file, loaded in a child process that has loaded nothing before:
+// GiNaC orders the terms of the derived expressions by its symbols' serial numbers, which
+// count every symbol the process made, so a file is derived as a program that loads it first
+// (nhsim running it) derives it.
+std::string archiveLoadedFirst(const std::string& file, const std::string& text) {
+  int fds[2];
+  if (pipe(fds) != 0) throw std::runtime_error("no pipe");
+  const pid_t pid = fork();
+  if (pid < 0) throw std::runtime_error("no fork");
+  if (pid == 0) {
+    close(fds[0]);
+    int status = 0;
+    try {
+      const auto system = nh::model::loadModelText(text, "resources/systems/" + file);
+      const std::string bytes = nh::model::archiveModel(*system);
+      for (size_t done = 0; done < bytes.size();) {
+        const ssize_t n = write(fds[1], bytes.data() + done, bytes.size() - done);
+        if (n <= 0) throw std::runtime_error("cannot write to the pipe");
+        done += static_cast<size_t>(n);
+      }
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "nhcompile_models: %s: %s\n", file.c_str(), e.what());
+      status = 1;
+    }
+    _exit(status);
+  }
+  close(fds[1]);
+  std::string bytes;
+  char buffer[65536];
+  for (ssize_t n; (n = read(fds[0], buffer, sizeof buffer)) > 0;) bytes.append(buffer, n);
+  close(fds[0]);
+  int status = 0;
+  if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) || WEXITSTATUS(status) != 0)
+    throw std::runtime_error("loading " + file + " failed");
+  return bytes;
+}
+
 std::string source() {
   std::ostringstream arrays, rows;
   int i = 0;
   for (const auto& [file, text] : nh::bundledModelTexts()) {
-    const auto system = nh::model::loadModelText(text, "resources/systems/" + file);
-    arrays << "const char kArchive" << i << "[] =" << literal(nh::model::archiveModel(*system))
+    arrays << "const char kArchive" << i << "[] =" << literal(archiveLoadedFirst(file, text))
            << ";\n";
     rows << "      {\"" << file << "\", {kArchive" << i << ", sizeof kArchive" << i << " - 1}},\n";
     ++i;
