@@ -2,6 +2,7 @@
 // catalogue would, from its text) and writes the C++ source that holds each one's archive
 // (model_archive.h), so that the programs load the bundled models without parsing them.
 //   nhcompile_models OUTPUT.cpp
+#include <sys/personality.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -40,9 +41,8 @@ std::string literal(const std::string& bytes) {
 }
 
 // The archive of one bundled file, loaded in a child process that has loaded nothing before:
-// GiNaC orders the terms of the derived expressions by its symbols' serial numbers, which
-// count every symbol the process made, so a file is derived as a program that loads it first
-// (nhsim running it) derives it.
+// GiNaC orders the terms of the derived expressions by hashes of its symbols' serial numbers,
+// which count every symbol the process made, so each archive is independent of the others.
 std::string archiveLoadedFirst(const std::string& file, const std::string& text) {
   int fds[2];
   if (pipe(fds) != 0) throw std::runtime_error("no pipe");
@@ -102,6 +102,12 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "usage: nhcompile_models OUTPUT.cpp\n");
     return 2;
   }
+  // GiNaC seeds those hashes with addresses: run again without address randomisation, so
+  // that one build of this program writes the same archives every time (where allowed).
+  const int persona = personality(0xffffffff);
+  if (persona != -1 && !(persona & ADDR_NO_RANDOMIZE) &&
+      personality(static_cast<unsigned long>(persona) | ADDR_NO_RANDOMIZE) != -1)
+    execv("/proc/self/exe", argv);
   try {
     const std::string text = source();
     std::ofstream out(argv[1], std::ios::binary);
