@@ -744,6 +744,9 @@ std::string usageText() {
 
 CommandLine parseArguments(const std::vector<std::string>& args) {
   if (args.empty() || args[0] == "help") return HelpRequest{Parser({}).app.help()};
+  // What CLI11 answers to these words, without building the parser (nhsim --version starts
+  // in about the time of a program that prints a line).
+  if (args.size() == 1 && args[0] == "--version") return VersionRequest{};
   refuseUnknownCommand(args[0]);
   Parser parser(args);
   // CLI11 reads the words back to front.
