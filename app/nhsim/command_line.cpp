@@ -337,8 +337,10 @@ void declare(OptionAdder& add, OptimizeOptions& o) {
   add.footer(kOptimizeHelp);
 }
 
-// Every command of kCommandRows with its options, each bound to its own struct: parsing fills
-// the struct of the command given, and take() hands it over.
+// Every command of kCommandRows, each with its options bound to its own struct: parsing fills
+// the struct of the command given, and take() hands it over. Only the commands that the words
+// name get their options declared (CLI11 enters no other; declaring all of them was most of
+// a short command's start-up).
 class Parser {
  public:
   CLI::App app{
@@ -346,7 +348,7 @@ class Parser {
       "or your model files, and write what happens.",
       "nhsim"};
 
-  Parser() {
+  explicit Parser(const std::vector<std::string>& words) : words_(words) {
     app.set_help_flag("-h,--help", "print this help and exit");
     app.set_version_flag("--version", std::string("nhsim ") + kVersion,
                          "print \"nhsim VERSION\" and exit");
@@ -412,9 +414,12 @@ class Parser {
   }
   template <class Struct>
   void declareOn(Command command, Struct& options) {
+    if (std::find(words_.begin(), words_.end(), commandName(command)) == words_.end()) return;
     OptionAdder add(*commands_[indexOf(command)], check_);
     declare(add, options);
   }
+
+  const std::vector<std::string>& words_;
 
   CLI::Validator check_ = valueCheck();
   std::array<CLI::App*, std::size(kCommandRows)> commands_{};
@@ -738,9 +743,12 @@ std::string usageText() {
 }
 
 CommandLine parseArguments(const std::vector<std::string>& args) {
-  if (args.empty() || args[0] == "help") return HelpRequest{Parser().app.help()};
+  if (args.empty() || args[0] == "help") return HelpRequest{Parser({}).app.help()};
+  // What CLI11 answers to these words, without building the parser (nhsim --version starts
+  // in about the time of a program that prints a line).
+  if (args.size() == 1 && args[0] == "--version") return VersionRequest{};
   refuseUnknownCommand(args[0]);
-  Parser parser;
+  Parser parser(args);
   // CLI11 reads the words back to front.
   std::vector<std::string> reversed(args.rbegin(), args.rend());
   try {
@@ -766,9 +774,13 @@ CommandLine parseArguments(const std::vector<std::string>& args) {
   return line;
 }
 
+void checkCommandLine(CommandLine& line) {
+  std::visit([](auto& options) { check(options); }, line);
+}
+
 CommandLine parseCommandLine(const std::vector<std::string>& args) {
   CommandLine line = parseArguments(args);
-  std::visit([](auto& options) { check(options); }, line);
+  checkCommandLine(line);
   return line;
 }
 

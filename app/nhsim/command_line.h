@@ -181,4 +181,7 @@ CommandLine parseArguments(const std::vector<std::string>& args);
 // tests/fuzz/fuzz_command_line.cpp calls it with arbitrary words).
 CommandLine parseCommandLine(const std::vector<std::string>& args);
 
+// The checks of parseCommandLine on words that parseArguments has read already.
+void checkCommandLine(CommandLine& line);
+
 }  // namespace nh::cli

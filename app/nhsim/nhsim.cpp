@@ -496,7 +496,7 @@ int main(int argc, char** argv) {
     // sweep (with MPI and HDF5, which no other command loads) is nhsim-sweep's, whole: it
     // parses the same words, under mpirun on every rank.
     if (args[0] == commandName(Command::Sweep)) return runHelper("nhsim-sweep", argv, argc, 1, "");
-    const CommandLine words = parseArguments(args);
+    CommandLine words = parseArguments(args);
     if (const auto* help = std::get_if<HelpRequest>(&words)) {
       std::fputs(help->text.c_str(), stdout);
       return kOk;
@@ -508,7 +508,8 @@ int main(int argc, char** argv) {
     // nhsim-export parses and checks the same words again
     if (std::holds_alternative<ExportOptions>(words))
       return runHelper("nhsim-export", argv, argc, 2, " (it is built with NH_BUILD_GUI=ON)");
-    return std::visit(Perform{args}, parseCommandLine(args));
+    checkCommandLine(words);
+    return std::visit(Perform{args}, words);
   });
 }
 

@@ -27,13 +27,13 @@ int main(int argc, char** argv) {
 #endif
   }
   return reportErrors([&]() -> int {
-    const CommandLine words = parseArguments(args);
+    CommandLine words = parseArguments(args);
     if (const auto* help = std::get_if<HelpRequest>(&words)) {
       std::fputs(help->text.c_str(), stdout);
       return kOk;
     }
-    const CommandLine checked = parseCommandLine(args);
-    if (const auto* sweep = std::get_if<SweepOptions>(&checked)) return sweepCommand(*sweep, args);
+    checkCommandLine(words);
+    if (const auto* sweep = std::get_if<SweepOptions>(&words)) return sweepCommand(*sweep, args);
     throw UsageError("nhsim-sweep runs only 'nhsim sweep'; run the other commands with nhsim");
   });
 }

@@ -26,9 +26,10 @@ namespace {
 constexpr int kSlots = 32;
 struct Slot {
   std::atomic<int> state{0};  // 0 free, 1 being filled, 2 live
-  char path[PATH_MAX];
+  char path[PATH_MAX] = {};
 };
-Slot slots[kSlots];
+// Zeroed by the loader (constinit: no start-up code writing a page of each slot).
+constinit Slot slots[kSlots];
 
 }  // namespace
 

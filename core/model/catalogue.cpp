@@ -6,6 +6,7 @@
 #include <map>
 #include <mutex>
 
+#include "core/model/model_archive.h"
 #include "core/model/model_file.h"
 #include "core/nh/errors.h"
 #include "core/nh/read_file.h"
@@ -86,6 +87,14 @@ const std::vector<std::shared_ptr<const SystemModel>>& cppSystems(Registry& r) {
   return r.cpp;
 }
 
+// A bundled model file as compiled ahead at build time (model_archive.h); loaded from its
+// text only if the build compiled no archive of it.
+std::shared_ptr<const SystemModel> loadBundled(const std::string& file, const std::string& text) {
+  for (const model::CompiledModel& compiled : model::compiledModels())
+    if (compiled.file == file) return model::unarchiveModel(compiled.archive);
+  return model::loadModelText(text, "resources/systems/" + file);
+}
+
 // The bundled model file named `name` (not a C++ system's twin), loaded once; null if none.
 std::shared_ptr<const SystemModel> bundledSystem(Registry& r, const std::string& name) {
   if (auto it = r.bundledByName.find(name); it != r.bundledByName.end()) return it->second;
@@ -94,7 +103,7 @@ std::shared_ptr<const SystemModel> bundledSystem(Registry& r, const std::string&
   for (const auto& [file, text] : bundledModelFiles()) {
     if (nameInText(text) != name) continue;
     // A bundled file that does not load is a build defect: the tests load every one.
-    auto system = model::loadModelText(text, "resources/systems/" + file);
+    auto system = loadBundled(file, text);
     r.bundledByName[name] = system;
     return system;
   }

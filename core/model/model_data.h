@@ -43,11 +43,13 @@ struct Node {
   double value = 0;    // Number
   int slot = -1;       // Slot
   int offset = 0;      // where the node starts in the expression's text (for messages)
+  bool operator==(const Node&) const = default;
 };
 
 // Where a piece of text sits in the file (1-based; 0: unknown).
 struct SourcePosition {
   int line = 0, column = 0;
+  bool operator==(const SourcePosition&) const = default;
 };
 
 // One expression: nodes in evaluation order (operands first); the last one is the value.
@@ -57,6 +59,7 @@ struct Expression {
   std::string key;       // the file's key it came from, e.g. "constraints[1]"
   SourcePosition where;  // of the text's first character
   bool empty() const { return nodes.empty(); }
+  bool operator==(const Expression&) const = default;
 };
 
 // The environment every expression reads: one flat array of slots,
@@ -73,6 +76,7 @@ struct SlotLayout {
   int multiplier(int c) const { return definition(definitions) + c; }
   int control(int u) const { return multiplier(multipliers) + u; }
   int size() const { return control(controls); }
+  bool operator==(const SlotLayout&) const = default;
 };
 
 struct StructureTerm {
@@ -81,12 +85,14 @@ struct StructureTerm {
   int a = 0, b = 0, c = 0;
   Expression value;  // C^c_ab(q)
   bool skew = true;
+  bool operator==(const StructureTerm&) const = default;
 };
 
 struct SceneRotation {
   std::vector<Expression> quaternion;  // four (w, x, y, z), normalised; or
   std::vector<Expression> axis;        // three, with
   Expression angle;
+  bool operator==(const SceneRotation&) const = default;
 };
 
 struct SceneBodySpec {
@@ -96,6 +102,7 @@ struct SceneBodySpec {
   std::vector<SceneRotation> orientation;
   std::vector<Expression> size;           // three
   std::optional<Eigen::Vector3d> colour;  // 0..1
+  bool operator==(const SceneBodySpec&) const = default;
 };
 
 struct SceneArrowSpec {
@@ -103,12 +110,14 @@ struct SceneArrowSpec {
   std::string unit;  // empty: the kind's
   ArrowKind kind = ArrowKind::Reaction;
   std::vector<Expression> origin, vector;  // three each
+  bool operator==(const SceneArrowSpec&) const = default;
 };
 
 struct ScenePointSpec {
   std::string name;
   std::vector<Expression> position;  // three
   bool inMovingFrame = false;
+  bool operator==(const ScenePointSpec&) const = default;
 };
 
 struct SceneSpec {
@@ -118,6 +127,7 @@ struct SceneSpec {
   std::vector<SceneBodySpec> bodies;
   std::vector<SceneArrowSpec> arrows;
   std::vector<ScenePointSpec> points;
+  bool operator==(const SceneSpec&) const = default;
 };
 
 // A condition on the parameters beyond their ranges: expression > 0 (strict) or ≥ 0.
@@ -125,6 +135,7 @@ struct ParameterCheck {
   Expression expression;
   bool strict = true;
   std::string message;  // what is allowed, shown when the condition fails
+  bool operator==(const ParameterCheck&) const = default;
 };
 
 struct ModelData {
@@ -167,7 +178,10 @@ struct ModelData {
   struct DefinitionsRead {
     int lagrangian = 0, constraints = 0, forces = 0, structure = 0, holonomic = 0, singular = 0,
         referenceFrame = 0, outputs = 0;
+    bool operator==(const DefinitionsRead&) const = default;
   } definitionsRead;
+  // Memberwise, numbers by value: a model compiled ahead (model_archive.h) equals its file's.
+  bool operator==(const ModelData&) const = default;
 };
 
 }  // namespace nh::model

@@ -179,6 +179,7 @@ class Loader {
 
  private:
   const std::string& text_;
+  mutable std::vector<size_t> lineStarts_;  // offset of each line's first character (positionOf)
   std::string file_;
   std::shared_ptr<ModelData> data_;
   YAML::Node root_;
@@ -200,17 +201,21 @@ class Loader {
                            const std::string& problem) const {
     throw ModelError(file_, key, p.line, p.column, problem);
   }
-  // Line and column of a character of the file.
+  // Line and column of a character of the file: the line from the offsets of the line starts
+  // (found once, as every expression asks), the column counted along that line.
   SourcePosition positionOf(size_t index) const {
-    SourcePosition p{1, 1};
-    for (size_t i = 0; i < index && i < text_.size(); ++i) {
-      if (text_[i] == '\n') {
-        ++p.line;
-        p.column = 1;
-      } else if ((static_cast<unsigned char>(text_[i]) & 0xC0) != 0x80) {
-        ++p.column;  // count characters, not UTF-8 continuation bytes
-      }
+    index = std::min(index, text_.size());
+    if (lineStarts_.empty()) {
+      lineStarts_.push_back(0);
+      for (size_t i = 0; i < text_.size(); ++i)
+        if (text_[i] == '\n') lineStarts_.push_back(i + 1);
     }
+    const auto after = std::upper_bound(lineStarts_.begin(), lineStarts_.end(), index);
+    const size_t start = *(after - 1);
+    SourcePosition p{static_cast<int>(after - lineStarts_.begin()), 1};
+    for (size_t i = start; i < index; ++i)
+      if ((static_cast<unsigned char>(text_[i]) & 0xC0) != 0x80)
+        ++p.column;  // count characters, not UTF-8 continuation bytes
     return p;
   }
   // Where character `offset` of a scalar's value sits in the file.
