@@ -36,7 +36,8 @@ double cpuSeconds() {
 constexpr size_t kPoints = 100000;
 constexpr int kFrames = 60;
 
-// A recorded run of the default scenario with kPoints samples (computed once).
+// A recorded run of the default scenario with kPoints samples and the 2 × kFrames that the
+// view's frames append (computed once).
 std::unique_ptr<nhui::RunHistory> recordRun() {
   auto system = nh::findSystem("ball_on_turntable");
   nh::Scenario s;
@@ -51,7 +52,7 @@ std::unique_ptr<nhui::RunHistory> recordRun() {
   nh::SceneFrame scene;
   QElapsedTimer timer;
   timer.start();
-  sim.advance(s.dtOut * (kPoints - 1), s.dtOut, [&](double t, const double* x) {
+  sim.advance(s.dtOut * (kPoints + 2 * kFrames - 1), s.dtOut, [&](double t, const double* x) {
     nhui::fillRecord(sim.equations(), sim.workspace(), layout, t, x, obs, row, scene,
                      record.data());
     run->append(record.data(), 1);
@@ -62,13 +63,17 @@ std::unique_ptr<nhui::RunHistory> recordRun() {
   return run;
 }
 
-std::vector<nhui::TrailSpan> spans(const nhui::RunHistory& run, size_t count) {
+// The trails of frame i of kFrames as playback shows them: the last `count` samples up to a
+// point that advances 2 samples a frame (real time at dt_out = 0.01 and 60 frames/s), so each
+// frame appends to the trails and drops their oldest samples. Frame 0 is the first timed one.
+std::vector<nhui::TrailSpan> spans(const nhui::RunHistory& run, size_t count, int i) {
   std::vector<nhui::TrailSpan> out;
-  const size_t begin = run.size() - count;
+  const size_t end = run.size() - 2 * static_cast<size_t>(kFrames - i);
+  const size_t begin = end - count;
   for (const auto& p : run.layout().points)
     out.push_back({p.name, p.inMovingFrame, run.column(p.column).data() + begin,
                    run.column(p.column + 1).data() + begin, run.column(p.column + 2).data() + begin,
-                   count});
+                   count, begin});
   return out;
 }
 
@@ -102,7 +107,7 @@ Rate benchView(const nhui::RunHistory& run, size_t trailPoints) {
   setUpScene(scene, view.renderer());
   nh::SceneFrame frame;
   run.sceneAt(run.lastTime(), frame);
-  scene.update(frame, spans(run, trailPoints));
+  scene.update(frame, spans(run, trailPoints, 0));
   scene.resetCamera();
   // Each frame goes through Qt's normal path: update(), paintGL(), composition and flush.
   auto paintOnce = [&view] {
@@ -118,9 +123,9 @@ Rate benchView(const nhui::RunHistory& run, size_t trailPoints) {
   timer.start();
   const double cpu0 = cpuSeconds();
   for (int i = 0; i < kFrames; ++i) {
-    // A new frame each time: scene moved, trails rebuilt from the history.
+    // A new frame each time: scene moved, trails grown by the samples since the last.
     run.sceneAt(run.lastTime() - 0.01 * (kFrames - i), frame);
-    scene.update(frame, spans(run, trailPoints));
+    scene.update(frame, spans(run, trailPoints, i));
     paintOnce();
   }
   const double seconds = timer.nsecsElapsed() * 1e-9;
@@ -152,7 +157,7 @@ Rate benchOffscreen(const nhui::RunHistory& run, size_t trailPoints) {
   setUpScene(scene, renderer);
   nh::SceneFrame frame;
   run.sceneAt(run.lastTime(), frame);
-  scene.update(frame, spans(run, trailPoints));
+  scene.update(frame, spans(run, trailPoints, 0));
   scene.resetCamera();
   for (int i = 0; i < 5; ++i) window->Render();
   vtkNew<vtkUnsignedCharArray> pixels;
@@ -165,7 +170,7 @@ Rate benchOffscreen(const nhui::RunHistory& run, size_t trailPoints) {
     QElapsedTimer u;
     u.start();
     run.sceneAt(run.lastTime() - 0.01 * (kFrames - i), frame);
-    scene.update(frame, spans(run, trailPoints));
+    scene.update(frame, spans(run, trailPoints, i));
     updateSeconds += u.nsecsElapsed() * 1e-9;
     window->Render();
   }
