@@ -1,9 +1,11 @@
 // Frames per second of the 3D view and of the plots, at 1280×720, with 10⁵-point trails and
-// curves (the ball on the turntable after 1000 s at dt_out = 0.01). Prints one line per case.
+// curves (the ball on the turntable after 1000 s at dt_out = 0.01). Prints one line per case;
+// the 3D view's lines are followed by VTK's offscreen rate on the same scene and the ratio.
 // Run under an X display: scripts/with-display.sh build-gui/bench/gui/bench_gui
 #include <vtkGenericOpenGLRenderWindow.h>
 #include <vtkRenderWindow.h>
 #include <vtkRenderer.h>
+#include <vtkUnsignedCharArray.h>
 
 #include <QApplication>
 #include <QElapsedTimer>
@@ -34,7 +36,8 @@ double cpuSeconds() {
 constexpr size_t kPoints = 100000;
 constexpr int kFrames = 60;
 
-// A recorded run of the default scenario with kPoints samples (computed once).
+// A recorded run of the default scenario with kPoints samples and the 2 × kFrames that the
+// view's frames append (computed once).
 std::unique_ptr<nhui::RunHistory> recordRun() {
   auto system = nh::findSystem("ball_on_turntable");
   nh::Scenario s;
@@ -49,7 +52,7 @@ std::unique_ptr<nhui::RunHistory> recordRun() {
   nh::SceneFrame scene;
   QElapsedTimer timer;
   timer.start();
-  sim.advance(s.dtOut * (kPoints - 1), s.dtOut, [&](double t, const double* x) {
+  sim.advance(s.dtOut * (kPoints + 2 * kFrames - 1), s.dtOut, [&](double t, const double* x) {
     nhui::fillRecord(sim.equations(), sim.workspace(), layout, t, x, obs, row, scene,
                      record.data());
     run->append(record.data(), 1);
@@ -60,36 +63,51 @@ std::unique_ptr<nhui::RunHistory> recordRun() {
   return run;
 }
 
-std::vector<nhui::TrailSpan> spans(const nhui::RunHistory& run, size_t count) {
+// The trails of frame i of kFrames as playback shows them: the last `count` samples up to a
+// point that advances 2 samples a frame (real time at dt_out = 0.01 and 60 frames/s), so each
+// frame appends to the trails and drops their oldest samples. Frame 0 is the first timed one.
+std::vector<nhui::TrailSpan> spans(const nhui::RunHistory& run, size_t count, int i) {
   std::vector<nhui::TrailSpan> out;
-  const size_t begin = run.size() - count;
+  const size_t end = run.size() - 2 * static_cast<size_t>(kFrames - i);
+  const size_t begin = end - count;
   for (const auto& p : run.layout().points)
     out.push_back({p.name, p.inMovingFrame, run.column(p.column).data() + begin,
                    run.column(p.column + 1).data() + begin, run.column(p.column + 2).data() + begin,
-                   count});
+                   count, begin});
   return out;
 }
 
-void benchView(const nhui::RunHistory& run, size_t trailPoints) {
-  nhui::VtkViewWidget view;
-  view.resize(1280, 720);
-  view.show();
-  for (int i = 0; i < 20; ++i) QApplication::processEvents(QEventLoop::AllEvents, 10);
-  nhui::SceneRenderer scene(view.renderer());
+// The scene both the view and the offscreen window draw: the whole run's trails, and what
+// the environment switches off to measure its cost (NOTEXT: text overlay and legend; NOAXES:
+// the corner axes; NOGRADIENT: a solid clear instead of the gradient background).
+void setUpScene(nhui::SceneRenderer& scene, vtkRenderer* renderer) {
   nhui::SceneDisplayOptions options;
   options.trailSeconds = 1e9;
-  if (getenv("NOFXAA")) options.fxaa = false;
   if (getenv("NOTEXT")) {
     options.legend = false;
     options.overlayText = false;
   }
   if (getenv("NOAXES")) options.axes = false;
   scene.setOptions(options);
-  // NOGRADIENT: a solid clear instead of the gradient background (to measure what it costs).
-  if (getenv("NOGRADIENT")) view.renderer()->GradientBackgroundOff();
+  if (getenv("NOGRADIENT")) renderer->GradientBackgroundOff();
+}
+
+// Frames per second of one case.
+struct Rate {
+  double framesPerSecond = 0;
+  double cpuMsPerFrame = 0;
+};
+
+Rate benchView(const nhui::RunHistory& run, size_t trailPoints) {
+  nhui::VtkViewWidget view;
+  view.resize(1280, 720);
+  view.show();
+  for (int i = 0; i < 20; ++i) QApplication::processEvents(QEventLoop::AllEvents, 10);
+  nhui::SceneRenderer scene(view.renderer());
+  setUpScene(scene, view.renderer());
   nh::SceneFrame frame;
   run.sceneAt(run.lastTime(), frame);
-  scene.update(frame, spans(run, trailPoints));
+  scene.update(frame, spans(run, trailPoints, 0));
   scene.resetCamera();
   // Each frame goes through Qt's normal path: update(), paintGL(), composition and flush.
   auto paintOnce = [&view] {
@@ -105,9 +123,9 @@ void benchView(const nhui::RunHistory& run, size_t trailPoints) {
   timer.start();
   const double cpu0 = cpuSeconds();
   for (int i = 0; i < kFrames; ++i) {
-    // A new frame each time: scene moved, trails rebuilt from the history.
+    // A new frame each time: scene moved, trails grown by the samples since the last.
     run.sceneAt(run.lastTime() - 0.01 * (kFrames - i), frame);
-    scene.update(frame, spans(run, trailPoints));
+    scene.update(frame, spans(run, trailPoints, i));
     paintOnce();
   }
   const double seconds = timer.nsecsElapsed() * 1e-9;
@@ -116,15 +134,19 @@ void benchView(const nhui::RunHistory& run, size_t trailPoints) {
     view.grabFramebuffer().save(QString("%1_view_%2.png").arg(shot).arg(trailPoints));
   // CPU time of all threads (llvmpipe rasterises on its own threads): less disturbed than
   // wall time when other processes share the cores.
+  const Rate rate{kFrames / seconds, 1000 * (cpuSeconds() - cpu0) / kFrames};
   std::printf(
-      "3D view 1280x720, 2 trails x %6zu points: %6.1f frames/s (%.1f ms/frame, CPU %.1f "
+      "3D view    1280x720, 2 trails x %6zu points: %6.1f frames/s (%.1f ms/frame, CPU %.1f "
       "ms/frame, VTK Render() %.1f ms)\n",
-      trailPoints, kFrames / seconds, 1000 * seconds / kFrames,
-      1000 * (cpuSeconds() - cpu0) / kFrames, 1000 * view.renderer()->GetLastRenderTimeInSeconds());
+      trailPoints, rate.framesPerSecond, 1000 * seconds / kFrames, rate.cpuMsPerFrame,
+      1000 * view.renderer()->GetLastRenderTimeInSeconds());
+  return rate;
 }
 
-// The same scene through an offscreen vtkRenderWindow (no Qt): what video export pays.
-void benchOffscreen(const nhui::RunHistory& run, size_t trailPoints) {
+// The same scene through an offscreen vtkRenderWindow (no Qt): what video export pays. The
+// last frame is read back (a glFinish), so that frames still queued in the software
+// rasteriser count.
+Rate benchOffscreen(const nhui::RunHistory& run, size_t trailPoints) {
   vtkNew<vtkRenderWindow> window;
   window->SetOffScreenRendering(true);
   window->SetMultiSamples(0);  // as OffscreenScene (export); VTK's default is 8 samples
@@ -132,30 +154,53 @@ void benchOffscreen(const nhui::RunHistory& run, size_t trailPoints) {
   vtkNew<vtkRenderer> renderer;
   window->AddRenderer(renderer);
   nhui::SceneRenderer scene(renderer);
-  nhui::SceneDisplayOptions options;
-  options.trailSeconds = 1e9;
-  scene.setOptions(options);
+  setUpScene(scene, renderer);
   nh::SceneFrame frame;
   run.sceneAt(run.lastTime(), frame);
-  scene.update(frame, spans(run, trailPoints));
+  scene.update(frame, spans(run, trailPoints, 0));
   scene.resetCamera();
   for (int i = 0; i < 5; ++i) window->Render();
+  vtkNew<vtkUnsignedCharArray> pixels;
+  window->GetRGBACharPixelData(0, 0, 0, 0, 1, pixels);
   QElapsedTimer timer;
   timer.start();
+  const double cpu0 = cpuSeconds();
   double updateSeconds = 0;
   for (int i = 0; i < kFrames; ++i) {
     QElapsedTimer u;
     u.start();
     run.sceneAt(run.lastTime() - 0.01 * (kFrames - i), frame);
-    scene.update(frame, spans(run, trailPoints));
+    scene.update(frame, spans(run, trailPoints, i));
     updateSeconds += u.nsecsElapsed() * 1e-9;
     window->Render();
   }
+  window->GetRGBACharPixelData(0, 0, 0, 0, 1, pixels);
   const double seconds = timer.nsecsElapsed() * 1e-9;
+  const Rate rate{kFrames / seconds, 1000 * (cpuSeconds() - cpu0) / kFrames};
   std::printf(
-      "offscreen  1280x720, 2 trails x %6zu points: %6.1f frames/s (%.1f ms/frame, scene sync %.1f "
-      "ms)\n",
-      trailPoints, kFrames / seconds, 1000 * seconds / kFrames, 1000 * updateSeconds / kFrames);
+      "offscreen  1280x720, 2 trails x %6zu points: %6.1f frames/s (%.1f ms/frame, CPU %.1f "
+      "ms/frame, scene sync %.1f ms)\n",
+      trailPoints, rate.framesPerSecond, 1000 * seconds / kFrames, rate.cpuMsPerFrame,
+      1000 * updateSeconds / kFrames);
+  return rate;
+}
+
+// The view against VTK's offscreen window on the same scene, side by side: two rounds each,
+// alternating (the machine's load drifts), and the faster round of each compared.
+void benchViewAgainstOffscreen(const nhui::RunHistory& run, size_t trailPoints) {
+  Rate offscreen, view;
+  for (int round = 0; round < 2; ++round) {
+    const Rate o = benchOffscreen(run, trailPoints);
+    const Rate v = benchView(run, trailPoints);
+    if (o.framesPerSecond > offscreen.framesPerSecond) offscreen = o;
+    if (v.framesPerSecond > view.framesPerSecond) view = v;
+  }
+  std::printf(
+      "=> 2 trails x %6zu points: view %.1f frames/s, offscreen %.1f frames/s, view/offscreen "
+      "%.2f (CPU per frame %.1f / %.1f ms)\n",
+      trailPoints, view.framesPerSecond, offscreen.framesPerSecond,
+      view.framesPerSecond / offscreen.framesPerSecond, view.cpuMsPerFrame,
+      offscreen.cpuMsPerFrame);
 }
 
 // Each frame the curves gain `append` samples (2 ≈ what the app records per frame at
@@ -230,16 +275,14 @@ int main(int argc, char** argv) {
   QSurfaceFormat::setDefaultFormat(nhui::VtkViewWidget::vtkSurfaceFormat());
   QApplication app(argc, argv);
   const auto run = recordRun();
-  // NH_BENCH_ONLY=offscreen|view|phase|series runs one group (for profiling).
+  // NH_BENCH_ONLY=view|offscreen|onscreen|phase|series runs one group (for profiling):
+  // "view" compares the view with the offscreen window, the other two run one of them.
   const char* only = std::getenv("NH_BENCH_ONLY");
   auto wanted = [only](const char* group) { return !only || std::strcmp(only, group) == 0; };
-  if (wanted("offscreen")) {
-    benchOffscreen(*run, 1000);
-    benchOffscreen(*run, kPoints);
-  }
-  if (wanted("view")) {
-    benchView(*run, 1000);
-    benchView(*run, kPoints);
+  for (size_t points : {size_t{1000}, kPoints}) {
+    if (wanted("view")) benchViewAgainstOffscreen(*run, points);
+    if (only && std::strcmp(only, "offscreen") == 0) benchOffscreen(*run, points);
+    if (only && std::strcmp(only, "onscreen") == 0) benchView(*run, points);
   }
   for (size_t append : {size_t{2}, size_t{0}}) {
     if (wanted("phase")) {

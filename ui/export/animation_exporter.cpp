@@ -634,6 +634,11 @@ void AnimationExporter::prepareView() {
 }
 
 void AnimationExporter::composeFrame(int i, const std::uint8_t** rgb, std::ptrdiff_t* stride) {
+  const size_t k = prepareFrame(i);
+  finishFrame(k, impl_->view->render(), rgb, stride);
+}
+
+size_t AnimationExporter::prepareFrame(int i) {
   Impl& d = *impl_;
   const RunHistory& run = *d.history;
   if (i < 0 || i >= d.frames) throw nh::InputError("frame " + std::to_string(i) + " out of range");
@@ -702,7 +707,12 @@ void AnimationExporter::composeFrame(int i, const std::uint8_t** rgb, std::ptrdi
   } else {
     scene.setOverlayText("");
   }
-  const std::uint8_t* pixels = d.view->render();
+  return k;
+}
+
+void AnimationExporter::finishFrame(size_t k, const std::uint8_t* pixels, const std::uint8_t** rgb,
+                                    std::ptrdiff_t* stride) {
+  Impl& d = *impl_;
   if (!settings_.plots) {
     *rgb = d.view->topRow(pixels);
     *stride = d.view->topDownStride();
@@ -846,6 +856,31 @@ void AnimationExporter::paintPlots(size_t sample) {
   }
 }
 
+bool AnimationExporter::renderFrames(nh::EncodingPipe& pipe, const std::atomic<bool>* cancel,
+                                     const std::function<void(int)>& frameDone) {
+  Impl& d = *impl_;
+  // Frame i - 1 is read back, composed and queued for the encoder after frame i was submitted.
+  auto deliver = [&](int i, size_t k) {
+    d.view->takeFrame([&](const std::uint8_t* pixels) {
+      const std::uint8_t* rgb = nullptr;
+      std::ptrdiff_t stride = 0;
+      finishFrame(k, pixels, &rgb, &stride);
+      pipe.push(rgb, stride);
+    });
+    frameDone(i);
+  };
+  size_t previous = 0;
+  for (int i = 0; i < d.frames; ++i) {
+    if (cancel && cancel->load()) return false;
+    const size_t k = prepareFrame(i);
+    d.view->startFrame();
+    if (i > 0) deliver(i - 1, previous);
+    previous = k;
+  }
+  if (d.frames > 0) deliver(d.frames - 1, previous);
+  return true;
+}
+
 ExportResult AnimationExporter::run(const std::filesystem::path& output,
                                     const ProgressCallback& progress,
                                     const std::atomic<bool>* cancel, bool writeScenario) {
@@ -883,26 +918,20 @@ ExportResult AnimationExporter::run(const std::filesystem::path& output,
   nh::EncodingPipe pipe(
       [&encoder](const std::uint8_t* rgb, std::ptrdiff_t stride) { encoder.addFrame(rgb, stride); },
       static_cast<std::size_t>(settings_.width) * 3, settings_.height);
-  auto stop = [&] {
-    pipe.abandon();
-    return cancelled();
+  auto frameDone = [&](int i) {
+    if (!progress) return;
+    p.stage = ExportProgress::Stage::Rendering;
+    p.frame = i + 1;
+    p.elapsedSeconds = elapsed();
+    const double perFrame = (p.elapsedSeconds - simulated) / (i + 1);
+    // GIF spends about a third of its time building the palette in finish().
+    const double finishShare = format == nh::VideoFormat::Gif ? 0.5 : 0.02;
+    p.remainingSeconds = perFrame * ((d.frames - i - 1) + finishShare * d.frames);
+    progress(p);
   };
-  for (int i = 0; i < d.frames; ++i) {
-    if (cancel && cancel->load() && stop()) return result;
-    const std::uint8_t* rgb = nullptr;
-    std::ptrdiff_t stride = 0;
-    composeFrame(i, &rgb, &stride);
-    pipe.push(rgb, stride);
-    if (progress) {
-      p.stage = ExportProgress::Stage::Rendering;
-      p.frame = i + 1;
-      p.elapsedSeconds = elapsed();
-      const double perFrame = (p.elapsedSeconds - simulated) / (i + 1);
-      // GIF spends about a third of its time building the palette in finish().
-      const double finishShare = format == nh::VideoFormat::Gif ? 0.5 : 0.02;
-      p.remainingSeconds = perFrame * ((d.frames - i - 1) + finishShare * d.frames);
-      progress(p);
-    }
+  if (!renderFrames(pipe, cancel, frameDone)) {
+    pipe.abandon();
+    if (cancelled()) return result;
   }
   pipe.close();
   if (cancelled()) return result;

@@ -28,6 +28,10 @@
 #include "ui/export/media/video_encoder.h"
 #include "ui/sim/simulation_controller.h"
 
+namespace nh {
+class EncodingPipe;
+}
+
 namespace nhui {
 
 class RunHistory;
@@ -200,6 +204,17 @@ class AnimationExporter {
   void keepInView(int j, size_t k, const nh::SceneFrame& frame);
   // Renders frame i; *rgb and *stride then describe it (top row first), valid until the next call.
   void composeFrame(int i, const std::uint8_t** rgb, std::ptrdiff_t* stride);
+  // composeFrame() in two halves around the rendering: the scene, camera and overlay of frame
+  // i (returns its sample), then the frame from the rendered pixels (OffscreenScene::render()'s
+  // layout) and the plots of sample k.
+  size_t prepareFrame(int i);
+  void finishFrame(size_t k, const std::uint8_t* pixels, const std::uint8_t** rgb,
+                   std::ptrdiff_t* stride);
+  // Renders every frame into `pipe`, frame i set up and submitted while the rasteriser still
+  // draws frame i - 1 (OffscreenScene::startFrame), and calls frameDone(i) once frame i is
+  // queued. Returns false, having queued less, when `cancel` was set.
+  bool renderFrames(nh::EncodingPipe& pipe, const std::atomic<bool>* cancel,
+                    const std::function<void(int)>& frameDone);
   void prepareView();  // the offscreen scene and plots, on first use
   void setUpPlots();
   void paintPlots(size_t sample);

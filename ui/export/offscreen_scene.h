@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 
 #include "ui/scene/scene_renderer.h"
@@ -39,6 +40,14 @@ class OffscreenScene {
     return pixels + static_cast<std::ptrdiff_t>(height() - 1) * 3 * width();
   }
   std::ptrdiff_t topDownStride() const { return -3 * static_cast<std::ptrdiff_t>(width()); }
+
+  // Pipelined rendering (export): startFrame() renders the scene as it is now and starts
+  // reading the frame back into one of two pixel buffer objects, without waiting for it;
+  // takeFrame() waits for the oldest started frame and passes its pixels (as render() returns
+  // them) to `use`. So the scene of frame i+1 is set up and submitted while the rasteriser
+  // still draws frame i. At most two frames may be started and not taken.
+  void startFrame();
+  void takeFrame(const std::function<void(const std::uint8_t* pixels)>& use);
 
  private:
   struct Impl;

@@ -29,6 +29,7 @@
 
 #include "ui/scene/scene_camera.h"
 #include "ui/scene/scene_geometry.h"
+#include "ui/scene/trail_buffer.h"
 #include "ui/sim/run_style.h"
 
 namespace nhui {
@@ -295,60 +296,6 @@ Rgb trailColour(size_t i, bool comparison, bool compared) {
   return c;
 }
 
-// The samples of a span a trail draws. Long trails are thinned to every stride-th sample
-// (anchored to the absolute sample index, so the drawn points do not shimmer as the window
-// slides); the newest samples are always drawn. Sub-pixel spacing makes this invisible.
-void thinnedSamples(const TrailSpan& s, std::vector<size_t>& idx) {
-  constexpr size_t kMaxDrawn = 8000;
-  const size_t stride = (s.count + kMaxDrawn - 1) / kMaxDrawn;
-  idx.clear();
-  for (size_t k = (s.first % stride == 0) ? 0 : stride - s.first % stride; k < s.count; k += stride)
-    idx.push_back(k);
-  if (idx.empty() || idx.back() != s.count - 1) idx.push_back(s.count - 1);
-}
-
-// Fills `poly` with one polyline through the samples idx of span s, in colour c, fading from
-// opaque (newest) to 15 % (oldest), lifted by `lift` along z.
-void fillTrail(vtkPolyData* poly, const TrailSpan& s, const std::vector<size_t>& idx, Rgb c,
-               double lift) {
-  const auto n = static_cast<vtkIdType>(idx.size());
-  vtkNew<vtkPoints> points;
-  points->SetDataTypeToFloat();
-  points->SetNumberOfPoints(n);
-  auto* xyz = static_cast<float*>(points->GetVoidPointer(0));
-  vtkNew<vtkUnsignedCharArray> colours;
-  colours->SetNumberOfComponents(4);
-  colours->SetNumberOfTuples(n);
-  colours->SetName("Colors");
-  unsigned char* rgba = colours->GetPointer(0);
-  const double last = static_cast<double>(std::max<size_t>(1, s.count - 1));
-  vtkNew<vtkIdTypeArray> connectivity;
-  connectivity->SetNumberOfValues(n);
-  vtkNew<vtkIdTypeArray> offsets;
-  offsets->SetNumberOfValues(2);
-  offsets->SetValue(0, 0);
-  offsets->SetValue(1, n);
-  for (vtkIdType j = 0; j < n; ++j) {
-    const size_t k = idx[j];
-    xyz[3 * j] = static_cast<float>(s.x[k]);
-    xyz[3 * j + 1] = static_cast<float>(s.y[k]);
-    xyz[3 * j + 2] = static_cast<float>(s.z[k] + lift);
-    const double age = 1.0 - k / last;  // 0 newest, 1 oldest
-    rgba[4 * j] = c.r;
-    rgba[4 * j + 1] = c.g;
-    rgba[4 * j + 2] = c.b;
-    rgba[4 * j + 3] = static_cast<unsigned char>(std::lround(255 * (1.0 - 0.85 * age)));
-    connectivity->SetValue(j, j);
-  }
-  vtkNew<vtkCellArray> line;
-  line->SetData(offsets, connectivity);
-  poly->Initialize();
-  poly->SetPoints(points);
-  poly->SetLines(line);
-  poly->GetPointData()->SetScalars(colours);
-  poly->Modified();
-}
-
 }  // namespace
 
 struct SceneRenderer::Body {
@@ -372,8 +319,7 @@ struct SceneRenderer::Arrow {
 
 struct SceneRenderer::Trail {
   std::string name;
-  std::vector<size_t> indices;
-  vtkSmartPointer<vtkPolyData> poly;
+  TrailBuffer buffer;
   vtkSmartPointer<vtkActor> actor;
 };
 
@@ -745,9 +691,8 @@ void SceneRenderer::updateTrails(const std::vector<TrailSpan>& spans) {
   }
   while (trails_.size() < spans.size()) {
     auto t = std::make_unique<Trail>();
-    t->poly = vtkSmartPointer<vtkPolyData>::New();
     vtkNew<vtkPolyDataMapper> mapper;
-    mapper->SetInputData(t->poly);
+    mapper->SetInputData(t->buffer.polyData());
     mapper->SetScalarModeToUsePointData();
     mapper->SetColorModeToDirectScalars();
     t->actor = vtkSmartPointer<vtkActor>::New();
@@ -769,10 +714,9 @@ void SceneRenderer::updateTrails(const std::vector<TrailSpan>& spans) {
     t.actor->GetProperty()->SetLineWidth(
         static_cast<float>(3.0 * std::clamp(options_.pixelRatio, 0.5, 4.0)));
     if (!show) continue;
-    thinnedSamples(s, t.indices);
     // Lifted a little off the table so the contact trail does not fight with its surface.
     const double lift = s.inMovingFrame ? 0.003 * frame_.extent : 0.0;
-    fillTrail(t.poly, s, t.indices, trailColour(i, comparison, compared_), lift);
+    t.buffer.sync(s, trailColour(i, comparison, compared_), lift);
     if (s.inMovingFrame)
       setPose(t.actor, Eigen::Vector3d::Zero(), frame_.movingFrame);
     else

@@ -3,13 +3,13 @@
 #include <vtkCamera.h>
 #include <vtkCommand.h>
 #include <vtkGenericOpenGLRenderWindow.h>
+#include <vtkObjectFactory.h>
 #include <vtkOpenGLState.h>
 #include <vtkRenderer.h>
 #include <vtkRendererCollection.h>
 
 #include <QMouseEvent>
 #include <QOpenGLContext>
-#include <QOpenGLExtraFunctions>
 #include <QWheelEvent>
 #include <algorithm>
 #include <cmath>
@@ -17,6 +17,32 @@
 #include "ui/scene/render_lock.h"
 
 namespace nhui {
+
+// VTK's generic window, drawing straight into the framebuffer it is given (the widget's)
+// instead of into a framebuffer of its own that is then copied twice (VTK's render to
+// display framebuffer, and that into the widget's). VTK's own framebuffers are still created
+// (the base class's Start() does it), but nothing is drawn into them.
+class TargetFramebufferWindow : public vtkGenericOpenGLRenderWindow {
+ public:
+  static TargetFramebufferWindow* New();
+  vtkTypeMacro(TargetFramebufferWindow, vtkGenericOpenGLRenderWindow)
+
+      void setTargetFramebuffer(unsigned int framebuffer) {
+    target_ = framebuffer;
+  }
+
+  void Start() override {
+    Superclass::Start();  // pushes the caller's bindings (End() pops them) and binds VTK's
+    GetState()->vtkglBindFramebuffer(GL_FRAMEBUFFER, target_);
+    GLenum attachment = GL_COLOR_ATTACHMENT0;
+    GetState()->vtkglDrawBuffers(1, &attachment);
+  }
+
+ private:
+  unsigned int target_ = 0;
+};
+
+vtkStandardNewMacro(TargetFramebufferWindow);
 
 QSurfaceFormat VtkViewWidget::vtkSurfaceFormat() {
   QSurfaceFormat format;
@@ -36,15 +62,20 @@ QSurfaceFormat VtkViewWidget::vtkSurfaceFormat() {
 
 VtkViewWidget::VtkViewWidget(QWidget* parent)
     : QOpenGLWidget(parent),
-      renderWindow_(vtkSmartPointer<vtkGenericOpenGLRenderWindow>::New()),
+      renderWindow_(vtkSmartPointer<TargetFramebufferWindow>::New()),
       renderer_(vtkSmartPointer<vtkRenderer>::New()) {
   setFormat(vtkSurfaceFormat());
   setFocusPolicy(Qt::StrongFocus);
   setMouseTracking(false);
   setMinimumSize(200, 150);
   renderWindow_->AddRenderer(renderer_);
-  // VTK renders into its own framebuffer; paintGL() blits it into Qt's.
+  // VTK draws into the widget's framebuffer (TargetFramebufferWindow): its own end-of-frame
+  // copy (render to display framebuffer) and blit are not wanted.
+  renderWindow_->SwapBuffersOff();
   renderWindow_->SetFrameBlitModeToNoBlit();
+  // An opaque background keeps the alpha channel at 1 under the translucent trails (VTK
+  // blends alpha with ONE, ONE_MINUS_SRC_ALPHA): Qt composes the widget as premultiplied.
+  renderer_->SetBackgroundAlpha(1.0);
   renderWindow_->SetMultiSamples(0);
   renderWindow_->AddObserver(vtkCommand::WindowMakeCurrentEvent, this, &VtkViewWidget::onVtkEvent);
   renderWindow_->AddObserver(vtkCommand::WindowIsCurrentEvent, this, &VtkViewWidget::onVtkEvent);
@@ -103,6 +134,7 @@ void VtkViewWidget::paintGL() {
   int* size = renderWindow_->GetSize();
   if (size[0] != w || size[1] != h) renderWindow_->SetSize(w, h);
 
+  renderWindow_->setTargetFramebuffer(defaultFramebufferObject());
   vtkOpenGLState* state = renderWindow_->GetState();
   state->Reset();  // Qt changed GL state since VTK last looked
   state->Push();
@@ -114,27 +146,8 @@ void VtkViewWidget::paintGL() {
   }
   renderWindow_->SetReadyForRendering(false);
   state->Pop();
-
   // Rendering may have run callbacks that switched contexts.
   if (QOpenGLContext::currentContext() != context()) makeCurrent();
-  state->Reset();
-  state->Push();
-  state->PushDrawFramebufferBinding();
-  state->vtkglBindFramebuffer(GL_DRAW_FRAMEBUFFER, defaultFramebufferObject());
-  QOpenGLExtraFunctions* f = context()->extraFunctions();
-  const GLenum attachment = GL_COLOR_ATTACHMENT0;
-  f->glDrawBuffers(1, &attachment);
-  state->vtkglViewport(0, 0, w, h);
-  state->vtkglScissor(0, 0, w, h);
-  renderWindow_->BlitDisplayFramebuffer(0, 0, 0, w, h, 0, 0, w, h, GL_COLOR_BUFFER_BIT, GL_NEAREST);
-  // Translucent trails leave alpha < 1 in VTK's buffer; Qt composes (and grab() reads) the
-  // widget as premultiplied, so force an opaque alpha channel or those pixels come out wrong.
-  f->glColorMask(GL_FALSE, GL_FALSE, GL_FALSE, GL_TRUE);
-  f->glClearColor(0, 0, 0, 1);
-  f->glClear(GL_COLOR_BUFFER_BIT);
-  f->glColorMask(GL_TRUE, GL_TRUE, GL_TRUE, GL_TRUE);
-  state->PopDrawFramebufferBinding();
-  state->Pop();
   ++framesPainted_;
   inPaint_ = false;
   emit framePainted();

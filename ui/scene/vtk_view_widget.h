@@ -1,7 +1,7 @@
 // VTK rendered inside a Qt 6 QOpenGLWidget through vtkGenericOpenGLRenderWindow (Debian's
-// VTK Qt module is built against Qt 5). The bridge follows what VTK's own
-// QVTKOpenGLNativeWidget does: VTK renders into its own framebuffer in Qt's context, and
-// paintGL() blits that into the widget's framebuffer object.
+// VTK Qt module is built against Qt 5). Unlike VTK's own QVTKOpenGLNativeWidget, which lets
+// VTK render into its own framebuffer and blits that into the widget's, VTK here draws
+// straight into the widget's framebuffer object in Qt's context (no full-screen copies).
 //
 // Camera navigation is done here directly (no vtkRenderWindowInteractor): left drag orbits,
 // middle or Shift+left drag pans, wheel or right drag zooms.
@@ -18,6 +18,8 @@ class vtkCamera;
 class vtkObject;
 
 namespace nhui {
+
+class TargetFramebufferWindow;
 
 class VtkViewWidget : public QOpenGLWidget {
   Q_OBJECT
@@ -72,7 +74,7 @@ class VtkViewWidget : public QOpenGLWidget {
  private:
   void onVtkEvent(vtkObject* caller, unsigned long eventId, void* callData);
 
-  vtkSmartPointer<vtkGenericOpenGLRenderWindow> renderWindow_;
+  vtkSmartPointer<TargetFramebufferWindow> renderWindow_;
   vtkSmartPointer<vtkRenderer> renderer_;
   bool inPaint_ = false;
   long framesPainted_ = 0;
