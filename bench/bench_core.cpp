@@ -233,6 +233,7 @@ void nativeCode() {
   std::printf("\n%-24s %12s %11s %11s %14s %14s %7s\n", "native code", "instructions", "compile µs",
               "taping µs", "RHS/s interp.", "RHS/s native", "ratio");
   for (const auto& system : catalogue()) {
+    if (system->info().isControlModel()) continue;  // no dynamics of its own
     setNativeCodeEnabled(true);
     const EquationsOfMotion equations(system, DynamicsKind::Nonholonomic);
     double compileSeconds = 0;
@@ -337,6 +338,7 @@ int main(int argc, char** argv) {
               std::thread::hardware_concurrency());
   std::printf("%-18s %14s %14s %16s\n", "system", "RHS evals/s", "steps/s", "steps/s (no proj)");
   for (const auto& system : catalogue()) {
+    if (system->info().isControlModel()) continue;  // no dynamics of its own
     Simulation sim(system, DynamicsKind::Nonholonomic);
     const State x0 = initialState(sim.equations(), 0, {});
     State dx(x0.size());
