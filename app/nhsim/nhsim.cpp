@@ -271,7 +271,10 @@ class RunJob {
       : o_(o),
         s_(o.scenario.resolved),
         system_(findSystem(s_.system)),
-        sim_(system_, s_.dynamics, s_.formulation, s_.integrator),
+        // Taped once, with the run's parameters (checkedStart's setParameters then keeps it).
+        sim_(std::make_shared<const EquationsOfMotion>(system_, s_.dynamics, s_.formulation,
+                                                       resolveParameters(*system_, s_.parameters)),
+             s_.integrator),
         params_(resolveParameters(*system_, s_.parameters)),
         hint_(extremeValueHint(givenValues(*system_, params_, s_))),
         layout_(stateLayout(*system_, s_.dynamics)) {}
