@@ -222,14 +222,36 @@ std::vector<double> solutionCoefficients(const CompiledEquations& w) {
   return entries;
 }
 
+// M⁻¹ of the constant M, row by row, for the closed-form multipliers; empty if singular.
+std::vector<double> inverseMassCoefficients(const CompiledEquations& w) {
+  const Eigen::FullPivLU<Eigen::MatrixXd> luM(constantMassMatrix(w));
+  if (!luM.isInvertible()) return {};
+  const Eigen::MatrixXd Minv = luM.inverse();
+  std::vector<double> entries;
+  for (int a = 0; a < w.m; ++a)
+    for (int b = 0; b < w.m; ++b) entries.push_back(Minv(a, b));
+  return entries;
+}
+
+// The coefficients `compute` gives for w's parameters (empty when singular) and, in
+// `generic`, for generic values of its free parameters (genericValues; the same values when
+// none is free or those are singular).
+std::vector<double> withGeneric(const CompiledEquations& w,
+                                std::vector<double> (*compute)(const CompiledEquations&),
+                                std::vector<double>& generic) {
+  std::vector<double> entries = compute(w);
+  generic = entries.empty() || w.freeParameters.empty() ? entries : compute(genericValues(w));
+  if (generic.size() != entries.size()) generic = entries;
+  return entries;
+}
+
 // Folding the solution's coefficients into the tape leaves one straight-line program for the
 // whole right-hand side; zero coefficients disappear.
 void foldConstantSolution(Tape& tape, CompiledEquations& w, const Recorded& r) {
   const int m = r.m, kt = r.kt;
-  const std::vector<double> entries = solutionCoefficients(w);
+  std::vector<double> generic;
+  const std::vector<double> entries = withGeneric(w, solutionCoefficients, generic);
   if (entries.empty()) return;
-  std::vector<double> generic = solutionCoefficients(genericValues(w));
-  if (generic.size() != entries.size()) generic = entries;
   std::vector<Sym> direct(r.v.begin(), r.v.end());
   const auto bSym = std::vector<Sym>(r.out.begin() + w.outB, r.out.begin() + w.outB + kt);
   size_t next = 0;
@@ -254,17 +276,6 @@ void foldConstantSolution(Tape& tape, CompiledEquations& w, const Recorded& r) {
   w.direct = true;
 }
 
-// M⁻¹ of the constant M, row by row, for the closed-form multipliers; empty if singular.
-std::vector<double> inverseMassCoefficients(const CompiledEquations& w) {
-  const Eigen::FullPivLU<Eigen::MatrixXd> luM(constantMassMatrix(w));
-  if (!luM.isInvertible()) return {};
-  const Eigen::MatrixXd Minv = luM.inverse();
-  std::vector<double> entries;
-  for (int a = 0; a < w.m; ++a)
-    for (int b = 0; b < w.m; ++b) entries.push_back(Minv(a, b));
-  return entries;
-}
-
 double largestMagnitude(const std::vector<double>& values) {
   double largest = 0;
   for (const double v : values) largest = std::max(largest, std::abs(v));
@@ -277,10 +288,9 @@ double largestMagnitude(const std::vector<double>& values) {
 // with the condition number.
 void foldClosedFormMultipliers(Tape& tape, CompiledEquations& w, const Recorded& r) {
   const int m = r.m, kt = r.kt;
-  const std::vector<double> minvEntries = inverseMassCoefficients(w);
+  std::vector<double> generic;
+  const std::vector<double> minvEntries = withGeneric(w, inverseMassCoefficients, generic);
   if (minvEntries.empty()) return;
-  std::vector<double> generic = inverseMassCoefficients(genericValues(w));
-  if (generic.size() != minvEntries.size()) generic = minvEntries;
   std::vector<Sym> Minv(m * m);  // row-major; entries that are zero stay empty
   std::vector<char> present(m * m, 0);
   for (int i = 0; i < m * m; ++i)
