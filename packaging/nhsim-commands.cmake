@@ -1,5 +1,6 @@
-# Writes OUTPUT, a help2man include file for nhsim(1): a section COMMANDS with the help of each
-# command (`nhsim COMMAND --help`, the commands as `nhsim --help` lists them), verbatim.
+# Writes OUTPUT, a help2man include file for nhsim(1): the SYNOPSIS, the usage lines at the end
+# of `nhsim --help`, and a section COMMANDS with the help of each command (`nhsim COMMAND
+# --help`, the commands as `nhsim --help` lists them), verbatim.
 # Usage: cmake -DNHSIM=path/to/nhsim -DOUTPUT=file -P nhsim-commands.cmake
 
 # The commands: the words of `nhsim --help` under "Subcommands:", one per line.
@@ -11,7 +12,11 @@ if(NOT commands)
   message(FATAL_ERROR "no commands found in '${NHSIM} --help'")
 endif()
 
-set(text "[COMMANDS]\n")
+# The usage lines at the end of `nhsim --help`, verbatim.
+string(REGEX REPLACE ".*\nusage: " "" usage "${help}")
+string(REGEX REPLACE "(^|\n)       " "\\1" usage "${usage}")
+string(REPLACE "\\" "\\e" usage "${usage}")
+set(text "[SYNOPSIS]\n.nf\n${usage}.fi\n\n[COMMANDS]\n")
 foreach(command IN LISTS commands)
   string(STRIP "${command}" command)
   execute_process(COMMAND ${NHSIM} ${command} --help OUTPUT_VARIABLE page

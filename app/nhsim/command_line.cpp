@@ -740,7 +740,7 @@ std::vector<DeclaredOption> declaredOptions(const std::vector<const CLI::Option*
   std::vector<DeclaredOption> declared;
   for (const CLI::Option* option : options)
     for (const std::string& name : option->get_lnames())
-      declared.push_back({"--" + name, option->get_type_size_max() > 0, option->get_type_name()});
+      declared.push_back({"--" + name, option->get_expected_max() > 0, option->get_type_name()});
   return declared;
 }
 

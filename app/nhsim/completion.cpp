@@ -49,25 +49,26 @@ std::string completeValue(const std::string& type, const std::string& indent) {
   return indent + ":  # a value to type: nothing to offer\n";
 }
 
-// The `case "$prev"` branch of one command: the value after each option that takes one.
+// The `case "$prev"` branch of one command: the value after each option that takes one
+// ("" when none does).
 std::string valueCases(const DeclaredCommand& command) {
-  std::string text = "      case \"$prev\" in\n";
+  std::string cases;
   for (const DeclaredOption& option : command.options) {
     if (!option.takesValue) continue;
-    text += "        " + option.name + ")\n" + completeValue(option.type, "          ") +
-            "          return ;;\n";
+    cases += "        " + option.name + ")\n" + completeValue(option.type, "          ") +
+             "          return ;;\n";
   }
-  return text + "      esac\n";
+  return cases.empty() ? cases : "      case \"$prev\" in\n" + cases + "      esac\n";
 }
 
 // The branch of one command: an option's value, else its options, else its target.
 std::string commandCase(const DeclaredCommand& command) {
+  const std::string options =
+      "COMPREPLY=($(compgen -W '" + optionNames(command.options) + "' -- \"$cur\"))\n";
   std::string text = "    " + command.name + ")\n" + valueCases(command);
-  text += "      if [[ $cur == -* || -z '" + command.target + "' ]]; then\n";
-  text += "        COMPREPLY=($(compgen -W '" + optionNames(command.options) +
-          "' -- \"$cur\"))\n        return\n      fi\n";
-  text += completeValue(command.target, "      ");
-  return text + "      ;;\n";
+  if (command.target.empty()) return text + "      " + options + "      ;;\n";
+  text += "      if [[ $cur == -* ]]; then\n        " + options + "        return\n      fi\n";
+  return text + completeValue(command.target, "      ") + "      ;;\n";
 }
 
 const char* kHeader =

@@ -119,7 +119,8 @@ class CompletionTest : public QObject {
     for (const nh::cli::CommandRow& row : nh::cli::kCommandRows)
       QVERIFY2(words.contains(row.name), row.name);
     QVERIFY(words.contains("--version"));
-    QCOMPARE(complete({"li"}), QStringList{"list"});
+    QCOMPARE(complete({"ru"}), QStringList{"run"});
+    QCOMPARE(complete({"li"}), (QStringList{"list", "linearize"}));
   }
 
   // A command's options, and the words or files after an option that takes a value.
