@@ -142,6 +142,8 @@ class CompletionTest : public QObject {
     const QStringList words = complete({"run", "ball_on"});
     QVERIFY2(words.contains("ball_on_turntable"), qPrintable(words.join(' ')));
     QVERIFY(words.contains("<files>"));
+    // After a flag (it takes no value) the target is completed again.
+    QVERIFY(complete({"linearize", "--json", "ball_on_t"}).contains("ball_on_turntable"));
     QCOMPARE(complete({"list", ""}), QStringList{"--help"});  // list takes no target
   }
 };
