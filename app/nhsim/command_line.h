@@ -167,7 +167,7 @@ using CommandLine =
 // generated from them: app/nhsim/completion.h)
 
 // One option: its long name ("--out"), whether it takes a value, and the value's kind as the
-// help shows it ("FILE|-", "rk45|rk4|…"; "" for a flag).
+// help shows it ("FILE|-", "dopri5|dop853|…"; "" for a flag).
 struct DeclaredOption {
   std::string name;
   bool takesValue = false;
