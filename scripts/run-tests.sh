@@ -5,13 +5,14 @@
 #      (scripts/check-function-length.sh)
 #   2. release build with warnings as errors; all suites (GUI and export suites under a
 #      virtual X display), two at a time
-#   3. AddressSanitizer + UndefinedBehaviorSanitizer build (clang 14) of the core, file
+#   3. the Debian package from the release build (CPack; scripts/package.sh) and lintian on it
+#   4. AddressSanitizer + UndefinedBehaviorSanitizer build (clang 14) of the core, file
 #      formats, nhsim and the simulation worker, with the parsers' libFuzzer targets; their
 #      suites, the checked-in fuzz corpus replayed among them (tests/fuzz/)
-#   4. ThreadSanitizer build of the suites that run threads (label tsan: the shared compiled
+#   5. ThreadSanitizer build of the suites that run threads (label tsan: the shared compiled
 #      model on several threads, sweeps on worker threads, the app's simulation worker and the
 #      export's encoding thread), and those suites
-#   5. libFuzzer on the scenario, model-file and expression parsers and nhsim's command line,
+#   6. libFuzzer on the scenario, model-file and expression parsers and nhsim's command line,
 #      60 s each from the checked-in corpus (scripts/fuzz.sh, with the asan build's targets)
 # At the end, also when a step fails, prints how long each step took: wall seconds and the
 # processor seconds of its processes (user + system).
@@ -72,6 +73,7 @@ step check-docs ./scripts/check-docs.sh
 step check-lengths ./scripts/check-function-length.sh
 step build-release ./scripts/build.sh
 step test-release ctest --preset release
+step package ./scripts/package.sh
 step build-asan ./scripts/build.sh --preset asan
 step test-asan ctest --preset asan
 step build-tsan ./scripts/build.sh --preset tsan

@@ -735,6 +735,15 @@ void check(OptimizeOptions& o) {
   checkOutputFiles(outputs, inputsOf(o.scenario));
 }
 
+// The long names of `options` (a positional target has none), each with its value's kind.
+std::vector<DeclaredOption> declaredOptions(const std::vector<const CLI::Option*>& options) {
+  std::vector<DeclaredOption> declared;
+  for (const CLI::Option* option : options)
+    for (const std::string& name : option->get_lnames())
+      declared.push_back({"--" + name, option->get_expected_max() > 0, option->get_type_name()});
+  return declared;
+}
+
 }  // namespace
 
 std::string usageText() {
@@ -776,6 +785,21 @@ CommandLine parseArguments(const std::vector<std::string>& args) {
 
 void checkCommandLine(CommandLine& line) {
   std::visit([](auto& options) { check(options); }, line);
+}
+
+DeclaredCommandLine declaredCommandLine() {
+  std::vector<std::string> words;
+  for (const CommandRow& row : kCommandRows) words.emplace_back(row.name);
+  const Parser parser(words);  // every command named: every command's options declared
+  DeclaredCommandLine line{declaredOptions(parser.app.get_options()), {}};
+  for (const CommandRow& row : kCommandRows) {
+    const CLI::App& command = parser.commandApp(row);
+    DeclaredCommand declared{row.name, "", declaredOptions(command.get_options())};
+    for (const CLI::Option* option : command.get_options())
+      if (option->get_positional()) declared.target = option->get_type_name();
+    line.commands.push_back(std::move(declared));
+  }
+  return line;
 }
 
 CommandLine parseCommandLine(const std::vector<std::string>& args) {

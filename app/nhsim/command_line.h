@@ -163,6 +163,33 @@ using CommandLine =
     std::variant<HelpRequest, VersionRequest, ListOptions, InfoOptions, RunOptions, ExportOptions,
                  EquationsOptions, LinearizeOptions, SweepOptions, OptimizeOptions>;
 
+// ---- The commands and options as the parser declares them (nhsim's bash completion is
+// generated from them: app/nhsim/completion.h)
+
+// One option: its long name ("--out"), whether it takes a value, and the value's kind as the
+// help shows it ("FILE|-", "dopri5|dop853|…"; "" for a flag).
+struct DeclaredOption {
+  std::string name;
+  bool takesValue = false;
+  std::string type;
+};
+
+// One command of kCommandRows: its word, the kind of its target as the help shows it
+// ("SYSTEM|MODEL.yaml"; "" when it takes none) and its options.
+struct DeclaredCommand {
+  std::string name;
+  std::string target;
+  std::vector<DeclaredOption> options;
+};
+
+// nhsim's own options (--help, --version) and every command with every option it accepts, in
+// the order of their help.
+struct DeclaredCommandLine {
+  std::vector<DeclaredOption> options;
+  std::vector<DeclaredCommand> commands;
+};
+DeclaredCommandLine declaredCommandLine();
+
 // The usage of every command (nhsim without arguments prints it on stderr).
 std::string usageText();
 
