@@ -10,6 +10,7 @@ packages=(
   xvfb xauth libgl1-mesa-dri universal-ctags
   clang-14 libclang-rt-14-dev llvm-14
   libopenmpi-dev openmpi-bin libhdf5-dev
+  libjs-three chromium  # three.js inlined into interactive pages; headless Chromium tests them
 )
 missing=()
 for p in "${packages[@]}"; do
