@@ -295,7 +295,10 @@
   // ---- The scene ----------------------------------------------------------------------------
 
   var canvas = document.getElementById("scene");
-  var selftest = location.hash === "#selftest";
+  // The URL fragment: #selftest, and t=SECONDS and theme=light|dark to open at a time or in a
+  // theme (e.g. page.html#t=4&theme=dark, for screenshots and links).
+  var fragment = new URLSearchParams(location.hash.slice(1));
+  var selftest = fragment.has("selftest");
   var renderer;
   try {
     renderer = new THREE.WebGLRenderer({ canvas: canvas, antialias: true, alpha: true,
@@ -378,23 +381,64 @@
     });
   }
 
-  // Where the camera looks from first: a 3/4 view of everything the moving bodies reach.
-  function homeView() {
+  // The moving bodies (not tables or guides) at samples first..last: their bounding box.
+  function movingBox(first, last) {
     var box = new THREE.Box3(), p = new THREE.Vector3();
     for (var i = 0; i < bodies.length; ++i) {
       if (bodies[i].kind === "Table" || bodies[i].kind === "Guide") continue;
-      for (var k = 0; k < count; k += Math.max(1, Math.floor(count / 400))) {
+      for (var k = first; k <= last; k += Math.max(1, Math.floor((last - first) / 400))) {
         var o = bodyOffset(k, i);
         p.set(samples[o], samples[o + 1], samples[o + 2]);
         if (isFinite(p.x + p.y + p.z)) box.expandByPoint(p);
       }
     }
+    return box;
+  }
+  var current = 0;  // sample shown
+  var wholeRun = movingBox(0, count - 1);
+  // Bodies that travel far (the bicycle, a particle) are followed: a view of the whole run
+  // would show them as dots.
+  var following = data.follow ||
+      (!wholeRun.isEmpty() && wholeRun.getSize(new THREE.Vector3()).length() > 8 * extent);
+
+  // Where the camera looks from: a 3/4 view of everything the moving bodies reach, or, when
+  // following, of where they are now.
+  function homeView() {
+    var box = following ? movingBox(current, current) : wholeRun;
     var centre = box.isEmpty() ? new THREE.Vector3() : box.getCenter(new THREE.Vector3());
-    var radius = Math.max(box.isEmpty() ? 0 : box.getSize(new THREE.Vector3()).length() / 2, 0.6 * extent);
+    var radius = Math.max(box.isEmpty() ? 0 : box.getSize(new THREE.Vector3()).length() / 2,
+                          (following ? 1.2 : 0.6) * extent);
     var distance = 1.15 * radius / Math.sin((camera.fov / 2) * Math.PI / 180);
     camera.position.copy(centre).add(new THREE.Vector3(1, -2, 1).normalize().multiplyScalar(distance));
     controls.target.copy(centre);
     controls.update();
+  }
+
+  // Following: the camera keeps its offset from the bodies' centre as they move.
+  function follow(k) {
+    if (!following) return;
+    var box = movingBox(k, k);
+    if (box.isEmpty()) return;
+    var shift = box.getCenter(new THREE.Vector3()).sub(controls.target);
+    camera.position.add(shift);
+    controls.target.add(shift);
+    controls.update();
+  }
+
+  // The ground grid where no table is drawn: lines every 1-2-5 step near half the scene's
+  // size, over everything the bodies reach.
+  var grid = null;
+  if (!bodies.some(function (b) { return b.kind === "Table"; })) {
+    var reach = wholeRun.isEmpty() ? extent : wholeRun.getSize(new THREE.Vector3()).length();
+    var cell = niceCeil(extent / 2), half = Math.ceil((reach / 2 + 2 * extent) / cell);
+    half = Math.min(half, 100);
+    var centre = wholeRun.isEmpty() ? new THREE.Vector3() : wholeRun.getCenter(new THREE.Vector3());
+    grid = new THREE.GridHelper(2 * half * cell, 2 * half, 0x7f8898, 0x7f8898);
+    grid.rotateX(Math.PI / 2);
+    grid.position.set(Math.round(centre.x / cell) * cell, Math.round(centre.y / cell) * cell, 0);
+    grid.material.transparent = true;
+    grid.material.opacity = 0.45;
+    scene.add(grid);
   }
 
   var controls = new THREE.OrbitControls(camera, canvas);
@@ -403,7 +447,6 @@
 
   // ---- The state shown ----------------------------------------------------------------------
 
-  var current = 0;  // sample shown
   var clock = document.getElementById("clock"), legend = document.getElementById("legend");
 
   function formatNumber(v) {
@@ -495,6 +538,7 @@
     showArrows(current);
     showTrails(current);
     showComparison(current);
+    follow(current);
     drawPlots();
     slider.value = String(current);
     var text = "t = " + times[current].toFixed(2) + " s";
@@ -633,6 +677,13 @@
   }
   themeButton.addEventListener("click", function () { setTheme(!isDark()); });
   document.getElementById("resetView").addEventListener("click", function () { homeView(); dirty = true; });
+  var followBox = document.getElementById("follow");
+  followBox.checked = following;
+  followBox.addEventListener("change", function () {
+    following = followBox.checked;
+    homeView();
+    dirty = true;
+  });
   controls.addEventListener("change", function () { dirty = true; });
 
   var note = document.getElementById("note");
@@ -663,9 +714,10 @@
     requestAnimationFrame(frame);
   }
 
-  setTheme(data.dark);
+  setTheme(fragment.has("theme") ? fragment.get("theme") === "dark" : data.dark);
   resize();
-  show(0);
+  show(fragment.has("t") ? sampleAt(Number(fragment.get("t"))) : 0);
+  simulated = times[current];
   render();
 
   // ---- Self-test (#selftest) ----------------------------------------------------------------

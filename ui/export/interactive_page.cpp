@@ -301,6 +301,7 @@ Json pageData(const RunHistory& run, const PageSettings& s, const ComparisonScen
   data["title"] = s.title;
   data["note"] = s.note;
   data["dark"] = s.dark;
+  data["follow"] = s.follow;
   data["speed"] = s.speed;
   data["trails"] = s.trails;
   data["trailSeconds"] = s.trailSeconds;
@@ -384,6 +385,7 @@ PageSettings pageSettingsFor(const nh::Scenario& scenario, const ExportSettings&
   page.forceArrows = settings.forceArrows;
   page.velocityArrows = settings.velocityArrows;
   page.angularVelocityArrows = settings.angularVelocityArrows;
+  page.follow = settings.framing == ExportSettings::Framing::Follow;
   // The plots: those the export names, else the lesson's, else the drag pair and the energy.
   const auto& drag = nh::findSystem(scenario.system)->info().editing.drag;
   page.pathX = drag ? drag->x : std::string();

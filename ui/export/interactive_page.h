@@ -46,6 +46,7 @@ struct PageSettings {
   std::string pathX, pathY;             // the path plot ("" for none)
   std::vector<std::string> timeSeries;  // variables plotted against t
   bool dark = false;                    // the theme the page starts in
+  bool follow = false;                  // the camera follows the bodies (also when they travel far)
   // The line that tells a comparison's two runs apart (AnimationExporter::comparisonLegend()).
   std::string comparisonLegend;
 };

@@ -95,6 +95,7 @@ void ExportMenu::exportPage() {
   page.velocityArrows = o.velocityArrows;
   page.angularVelocityArrows = o.angularVelocityArrows;
   page.dark = o.darkBackground;
+  page.follow = s_.view->follow();
   page.pathX = s_.phase->xVariable().toStdString();
   page.pathY = s_.phase->yVariable().toStdString();
   for (const QString& v : s_.timeSeries->variables()) page.timeSeries.push_back(v.toStdString());
