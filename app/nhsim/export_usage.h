@@ -35,9 +35,9 @@ inline constexpr const char* kExportHelp =
     "earlier export to the same output did not write only with --force.\n"
     "SIGINT, SIGTERM or SIGHUP stop the export and remove its temporary (exit 130, 143, 129).\n"
     "Works without a display: with DISPLAY unset a private Xvfb is started and stopped.\n"
-    "--html writes one self-contained page instead (three.js and the samples inlined, no\n"
-    "network): the 3D scene with an orbit camera, play/pause, speed, a time slider and the\n"
-    "plots (a lesson's, else those of --plot-path and --plot), with a lesson's note; it needs\n"
-    "no display and ignores --width, --height and --no-overlay.\n";
+    "With --html the export writes one self-contained page instead (three.js and the samples\n"
+    "inlined, no network): the 3D scene with an orbit camera, play/pause, speed, a time slider\n"
+    "and the plots (those of --plot-path and --plot, else a lesson's), with a lesson's note;\n"
+    "it needs no display and ignores --width, --height and --no-overlay.\n";
 
 }  // namespace nh::cli
