@@ -11,6 +11,7 @@ packages=(
   clang-14 libclang-rt-14-dev llvm-14
   libopenmpi-dev openmpi-bin libhdf5-dev
   help2man lintian debootstrap  # the Debian package: man pages, its check, its test root
+  libjs-three chromium  # three.js inlined into interactive pages; headless Chromium tests them
 )
 missing=()
 for p in "${packages[@]}"; do

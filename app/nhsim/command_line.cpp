@@ -252,7 +252,11 @@ void declare(OptionAdder& add, ExportOptions& o) {
   auto* video = add.value("--video", o.video, "OUT.mp4|OUT.webm|OUT.gif",
                           "write a video (the format from the ending)");
   auto* frames = add.value("--frames", o.frames, "DIR", "write PNG frames to DIR");
+  auto* html = add.value("--html", o.html, "OUT.html",
+                         "write an interactive page (one self-contained HTML file)");
   video->excludes(frames);
+  html->excludes(video);
+  html->excludes(frames);
   add.value("--width", o.width, "W", "width in pixels (default 1280)");
   add.value("--height", o.height, "H", "height in pixels (default 720)");
   add.value("--fps", o.fps, "F", "frames per second (default 30)");
@@ -447,7 +451,7 @@ class Parser {
   if (dynamic_cast<const CLI::ValidationError*>(&e))
     throw UsageError("option " + option + oneLine(what.substr(colon + 1)));
   if (dynamic_cast<const CLI::ExcludesError*>(&e))
-    throw UsageError("give one of --video and --frames, once");
+    throw UsageError("give one of --video, --frames and --html, once");
   throw UsageError(oneLine(what));
 }
 
@@ -549,7 +553,8 @@ std::vector<NamedFile> exportOutputs(const ExportOptions& o) {
   std::vector<NamedFile> outputs;
   addOutput(outputs, "--video", o.video);
   addOutput(outputs, "--frames", o.frames);
-  const std::string output = !o.video.empty() ? o.video : o.frames;
+  addOutput(outputs, "--html", o.html);
+  const std::string output = !o.video.empty() ? o.video : !o.frames.empty() ? o.frames : o.html;
   if (!o.noScenario && !output.empty()) {
     std::filesystem::path sidecar(output);
     if (!sidecar.has_filename()) sidecar = sidecar.parent_path();

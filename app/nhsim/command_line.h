@@ -113,7 +113,7 @@ struct RunOptions {
 
 struct ExportOptions {
   ScenarioOptions scenario;
-  std::string video, frames;  // one of them
+  std::string video, frames, html;  // one of them
   std::string width, height, fps, tStart, tEnd, speed, trail, plotPath, plot, csv;
   IntegratorWords integrator;  // --max-steps
   bool noTrails = false, noForces = false, velocities = false, noOverlay = false, plots = false,

@@ -6,6 +6,7 @@
 #include <QGuiApplication>
 #include <atomic>
 #include <cerrno>
+#include <chrono>
 #include <clocale>
 #include <cmath>
 #include <cstdio>
@@ -23,6 +24,7 @@
 #include "core/nh/errors.h"
 #include "core/nh/scenario.h"
 #include "ui/export/animation_exporter.h"
+#include "ui/export/interactive_page.h"
 #include "ui/export/media/virtual_display.h"
 #include "ui/export/stills.h"
 #include "ui/sim/run_history.h"
@@ -58,6 +60,7 @@ struct ExportJob {
   nhui::ExportSettings settings;
   std::string output;
   bool frames = false;
+  bool html = false;  // an interactive page (--html), not a video
   std::string csv;
   bool writeScenario = true;
   bool force = false;  // replace an existing sidecar that another export or the user wrote
@@ -118,15 +121,20 @@ void chooseOutput(const ExportOptions& o, ExportJob& job) {
     job.output = o.frames;
     job.frames = true;
   }
+  if (!o.html.empty()) {
+    job.output = o.html;
+    job.html = true;
+  }
   if (job.output.empty())
-    throw UsageError("export needs --video OUT.mp4|OUT.webm|OUT.gif or --frames DIR");
+    throw UsageError(
+        "export needs --video OUT.mp4|OUT.webm|OUT.gif, --frames DIR or --html OUT.html");
   // --frames always means a PNG sequence (whatever the folder is called); --video a file.
   if (job.frames) {
     if (std::filesystem::is_regular_file(job.output))
       throw UsageError("--frames " + quote(job.output) +
                        ": this is a file; give a folder for the PNG frames");
     if (job.output.back() != '/') job.output += '/';
-  } else if (videoFormatForPath(job.output) == VideoFormat::PngSequence) {
+  } else if (!job.html && videoFormatForPath(job.output) == VideoFormat::PngSequence) {
     throw UsageError("--video " + quote(job.output) +
                      ": give a file ending in .mp4, .webm or .gif (or use --frames DIR)");
   }
@@ -189,6 +197,55 @@ void catchStopSignals() {
   for (const int signal : {SIGINT, SIGTERM, SIGHUP}) ::sigaction(signal, &action, nullptr);
 }
 
+// Writes the resolved scenario beside an export's output; on failure removes the output (all
+// or nothing: an export that cannot be reproduced is not left half-documented).
+std::string writeSidecar(const nh::Scenario& resolved, const std::string& output) {
+  const std::filesystem::path sidecar = nhui::scenarioPathFor(output);
+  try {
+    nh::writeScenarioFile(resolved, sidecar.string(), nhui::exportedNameOf(output));
+  } catch (...) {
+    std::error_code ec;
+    std::filesystem::remove(output, ec);
+    throw;
+  }
+  return sidecar.string();
+}
+
+// `nhsim export --html`: the run's samples and scenes into one page, without a display or a
+// renderer. The target is checked and its temporary created before the simulation, so that a
+// bad target fails at once; the page appears complete or not at all.
+int runPageExport(const ExportJob& o) {
+  const auto started = std::chrono::steady_clock::now();
+  removeTemporariesOnFatalSignals();  // SIGINT, SIGTERM...: no hidden temporary left
+  if (!nhui::interactivePageAvailable()) throw InputError(nhui::kPageUnavailable);
+  nh::AtomicOutput out(nhui::checkPageTarget(o.output).string());
+  nhui::AnimationExporter exporter(o.scenario, o.settings);
+  const nhui::RunHistory& run = exporter.history();
+  nhui::PageSettings page = nhui::pageSettingsFor(o.scenario, o.settings);
+  nhui::ComparisonScene comparison;
+  if (o.settings.compare != nhui::CompareMode::None) {
+    page.comparisonLegend = exporter.comparisonLegend();
+    comparison = [&exporter](double t, nh::SceneFrame& frame) {
+      return exporter.comparisonSceneAt(t, frame);
+    };
+  }
+  const std::string html = nhui::interactivePage(run, page, comparison);
+  out.write(html);
+  out.commit();
+  const std::string sidecar =
+      o.writeScenario ? writeSidecar(exporter.resolvedScenario(), o.output) : std::string();
+  if (!o.csv.empty()) nhui::writeHistoryCsv(QString::fromStdString(o.csv), run, 0, run.size());
+  if (!o.quiet) {
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    std::printf("%s: interactive page, t = %g … %g s, to %s, %s in %.1f s%s%s\n",
+                o.scenario.system.c_str(), o.settings.tStart, exporter.resolvedScenario().tEnd,
+                o.output.c_str(), megabytes(html.size()).c_str(), seconds,
+                sidecar.empty() ? "" : "; scenario ", sidecar.c_str());
+  }
+  return kOk;
+}
+
 int runExport(const std::vector<std::string>& args) {
   std::vector<std::string> words{commandName(Command::Export)};
   words.insert(words.end(), args.begin(), args.end());
@@ -198,7 +255,8 @@ int runExport(const std::vector<std::string>& args) {
     return kOk;
   }
   const ExportJob o = exportJobOf(words);
-  removeTemporariesOnFatalSignals();  // SIGUSR1, SIGPIPE...: no hidden temporary left
+  if (o.html) return runPageExport(o);  // no display, no renderer
+  removeTemporariesOnFatalSignals();    // SIGUSR1, SIGPIPE...: no hidden temporary left
   catchStopSignals();
   // VTK renders through GLX only: without a reachable X server, start a private one (kept
   // until the export is done, stopped by its destructor).

@@ -11,7 +11,7 @@ namespace nh::cli {
 
 inline std::string exportUsage() {
   return "       nhsim export SYSTEM|MODEL.yaml|SCENARIO.json\n"
-         "                 (--video OUT.mp4|OUT.webm|OUT.gif | --frames DIR)\n"
+         "                 (--video OUT.mp4|OUT.webm|OUT.gif | --frames DIR | --html OUT.html)\n"
          "                 [--width W] [--height H] [--fps F] [--t-start T0] [--t-end T]\n"
          "                 [--speed S] [--set NAME=VALUE]... [--init NAME=VALUE]...\n"
          "                 [--dynamics " +
@@ -34,6 +34,10 @@ inline constexpr const char* kExportHelp =
     "reproducible; it never replaces the input scenario, and replaces an existing file that an\n"
     "earlier export to the same output did not write only with --force.\n"
     "SIGINT, SIGTERM or SIGHUP stop the export and remove its temporary (exit 130, 143, 129).\n"
-    "Works without a display: with DISPLAY unset a private Xvfb is started and stopped.\n";
+    "Works without a display: with DISPLAY unset a private Xvfb is started and stopped.\n"
+    "With --html the export writes one self-contained page instead (three.js and the samples\n"
+    "inlined, no network): the 3D scene with an orbit camera, play/pause, speed, a time slider\n"
+    "and the plots (those of --plot-path and --plot, else a lesson's), with a lesson's note;\n"
+    "it needs no display and ignores --width, --height and --no-overlay.\n";
 
 }  // namespace nh::cli

@@ -505,6 +505,32 @@ void AnimationExporter::simulateComparison(const std::atomic<bool>* cancel) {
   d.comparison = std::move(run);
 }
 
+std::string AnimationExporter::comparisonLegend() const {
+  const Impl& d = *impl_;
+  switch (settings_.compare) {
+    case CompareMode::Vakonomic:
+      return comparisonLegendLine(nh::toString(scenario_.dynamics),
+                                  nh::toString(d.comparisonDynamics));
+    case CompareMode::Ghost: {
+      const int index = d.system->parameterIndex(settings_.ghostParameter);
+      const std::string shown = displayName(d.system->info().parameters[index]);
+      return comparisonLegendLine(ghostLabel(shown, d.parameters[index]),
+                                  ghostLabel(shown, settings_.ghostValue));
+    }
+    case CompareMode::Integrator:
+      return comparisonLegendLine(nh::toString(scenario_.integrator.method),
+                                  nh::toString(settings_.otherIntegrator.method));
+    case CompareMode::None:
+      break;
+  }
+  return {};
+}
+
+bool AnimationExporter::comparisonSceneAt(double t, nh::SceneFrame& frame) {
+  if (!comparisonHistory()) return false;
+  return comparisonShownAt(t, frame);
+}
+
 bool AnimationExporter::comparisonShownAt(double t, nh::SceneFrame& frame) const {
   const Impl& d = *impl_;
   if (!d.comparison || d.comparison->empty()) return false;
@@ -674,28 +700,7 @@ size_t AnimationExporter::prepareFrame(int i) {
     if (std::abs(settings_.speed - 1) > 1e-12)
       text += "   (" + compact(settings_.speed) + "x, " +
               (settings_.speed < 1 ? "slow motion)" : "time-lapse)");
-    switch (settings_.compare) {
-      case CompareMode::Vakonomic:
-        text += '\n';
-        text += comparisonLegendLine(nh::toString(scenario_.dynamics),
-                                     nh::toString(d.comparisonDynamics));
-        break;
-      case CompareMode::Ghost: {
-        const int index = d.system->parameterIndex(settings_.ghostParameter);
-        text += '\n';
-        const std::string shown = displayName(d.system->info().parameters[index]);
-        text += comparisonLegendLine(ghostLabel(shown, d.parameters[index]),
-                                     ghostLabel(shown, settings_.ghostValue));
-        break;
-      }
-      case CompareMode::Integrator:
-        text += '\n';
-        text += comparisonLegendLine(nh::toString(scenario_.integrator.method),
-                                     nh::toString(settings_.otherIntegrator.method));
-        break;
-      case CompareMode::None:
-        break;
-    }
+    if (settings_.compare != CompareMode::None) text += "\n" + comparisonLegend();
     if (settings_.compare != CompareMode::None && !std::isnan(d.comparisonLeftAt) &&
         t >= d.comparisonLeftAt)
       text += std::string("\n") +

@@ -184,6 +184,12 @@ class AnimationExporter {
   // drawn in frame i (it is hidden once it has left the scene or failed). Simulate on first use.
   const RunHistory* comparisonHistory();
   bool comparisonShown(int i);
+  // The comparison run's scene at simulated time t; false (frame untouched) without one or where
+  // it is not drawn. Simulates on first use.
+  bool comparisonSceneAt(double t, nh::SceneFrame& frame);
+  // The line that tells the two runs apart ("blue: nonholonomic   orange: vakonomic"), "" without
+  // a comparison.
+  std::string comparisonLegend() const;
   // The camera frame i is rendered with (settings().framing). Simulates on first use; frames
   // on the calling thread, as renderFrame does.
   CameraPose cameraAt(int i);

@@ -164,6 +164,31 @@ void exportData(QWidget* parent, const RunHistory& run, const nh::Scenario& scen
   }
 }
 
+void exportInteractivePage(QWidget* parent, const RunHistory& run, const PageSettings& page,
+                           const QString& suggestedName, const ComparisonScene& comparison) {
+  const QString title = QObject::tr("Export interactive page");
+  if (!interactivePageAvailable()) {
+    QMessageBox::warning(parent, title, QString::fromUtf8(kPageUnavailable));
+    return;
+  }
+  QString path =
+      QFileDialog::getSaveFileName(parent, title, QDir::home().filePath(suggestedName + ".html"),
+                                   QObject::tr("Web page (*.html)"));
+  if (path.isEmpty()) return;
+  if (QFileInfo(path).suffix().isEmpty()) path += ".html";
+  try {
+    const std::uintmax_t bytes =
+        writeInteractivePage(path.toStdString(), interactivePage(run, page, comparison));
+    QMessageBox::information(
+        parent, title,
+        QObject::tr("Saved the page (%1 kB) to %2. It opens in any browser, without a network.")
+            .arg(bytes / 1000)
+            .arg(QDir::toNativeSeparators(path)));
+  } catch (const std::exception& e) {
+    QMessageBox::warning(parent, title, QObject::tr("The page was not saved: %1").arg(e.what()));
+  }
+}
+
 // ---- Dialog ---------------------------------------------------------------------------------
 
 ExportDialog::ExportDialog(const nh::Scenario& scenario, const ExportDefaults& defaults,

@@ -18,6 +18,7 @@
 
 #include "core/nh/scenario.h"
 #include "ui/export/animation_exporter.h"
+#include "ui/export/interactive_page.h"
 #include "ui/export/stills.h"
 #include "ui/scene/scene_renderer.h"
 
@@ -83,6 +84,11 @@ void exportPlot(QWidget* parent, const PlotWidget& plot, const QString& xLabel,
 
 // Asks for a .csv file name and saves the run's samples, with the scenario JSON next to it.
 void exportData(QWidget* parent, const RunHistory& run, const nh::Scenario& scenario);
+
+// Asks for an .html file name and writes the interactive page of `run` (interactive_page.h)
+// there, reporting the result (or the error) in a message box.
+void exportInteractivePage(QWidget* parent, const RunHistory& run, const PageSettings& page,
+                           const QString& suggestedName, const ComparisonScene& comparison = {});
 
 class ExportDialog : public QDialog {
   Q_OBJECT

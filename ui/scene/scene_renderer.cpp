@@ -110,23 +110,6 @@ std::array<double, 3> legendColour(nh::ArrowKind kind, bool dark) {
   return c;
 }
 
-// The unit a legend shows: the arrow's own (a model file's `unit`), else the kind's; an arrow
-// of kind force without a unit is a force if its name says so (it may be a momentum).
-std::string arrowUnit(const nh::SceneArrow& a) {
-  if (!a.unit.empty()) return a.unit;
-  switch (a.kind) {
-    case nh::ArrowKind::Reaction:
-      return "N";
-    case nh::ArrowKind::Velocity:
-      return "m/s";
-    case nh::ArrowKind::AngularVelocity:
-      return "rad/s";
-    case nh::ArrowKind::Force:
-      return a.name.find("force") != std::string::npos ? "N" : "";
-  }
-  return "";
-}
-
 // Magnitudes below this fraction of the largest one an arrow has shown (or of 1e-3 in its
 // unit if it never showed more) are round-off of an exactly zero vector: not drawn, and no
 // scale is taken from them (the sleigh's zero force computes as ~1e-21 N).
@@ -297,6 +280,23 @@ Rgb trailColour(size_t i, bool comparison, bool compared) {
 }
 
 }  // namespace
+
+// The unit a legend shows: the arrow's own (a model file's `unit`), else the kind's; an arrow
+// of kind force without a unit is a force if its name says so (it may be a momentum).
+std::string arrowUnit(const nh::SceneArrow& a) {
+  if (!a.unit.empty()) return a.unit;
+  switch (a.kind) {
+    case nh::ArrowKind::Reaction:
+      return "N";
+    case nh::ArrowKind::Velocity:
+      return "m/s";
+    case nh::ArrowKind::AngularVelocity:
+      return "rad/s";
+    case nh::ArrowKind::Force:
+      return a.name.find("force") != std::string::npos ? "N" : "";
+  }
+  return "";
+}
 
 struct SceneRenderer::Body {
   nh::ShapeKind kind;

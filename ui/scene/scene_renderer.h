@@ -44,6 +44,10 @@ struct SceneDisplayOptions : DisplayChoices {
   std::map<nh::ArrowKind, double> fixedArrowReference;
 };
 
+// The unit an arrow's legend shows: the arrow's own (a model file's `unit`), else its kind's
+// (N, m/s, rad/s); an arrow of kind force without a unit is a force if its name says so.
+std::string arrowUnit(const nh::SceneArrow& arrow);
+
 // Ghost: a planned motion's start or target, the bodies faint in their own colours (no
 // tables, arrows or trails).
 enum class SceneRole { Primary, Comparison, Ghost };

@@ -10,6 +10,7 @@
 #include "ui/plot/plot_panels.h"
 #include "ui/scene/scene_view.h"
 #include "ui/session/session.h"
+#include "ui/sim/run_style.h"
 
 namespace nhui {
 
@@ -24,6 +25,7 @@ ExportMenu::ExportMenu(const Sources& sources, QMenu* menu, QAction* animation)
   menu->addAction(tr("&Time series (PNG, SVG)…"), this, [this] {
     exportPlot(s_.window, *s_.timeSeries->plot(), "t [s]", "time-series");
   });
+  menu->addAction(tr("&Interactive page (HTML)…"), this, &ExportMenu::exportPage);
   menu->addAction(tr("Trajectory &data (CSV + scenario JSON)…"), this, [this] {
     const SimulationController* c = s_.session->controller();
     exportData(s_.window, c->primary(), c->scenario());
@@ -70,6 +72,46 @@ void ExportMenu::exportScreenshot() {
   request.viewHeight = s_.view->height();
   request.arrowReferences = s_.view->primaryRenderer().arrowReferences();
   nhui::exportScreenshot(s_.window, c->primary(), request);
+}
+
+void ExportMenu::exportPage() {
+  const SimulationController* c = s_.session->controller();
+  const RunHistory& run = c->primary();
+  if (run.empty()) {
+    s_.session->reportError(tr("Not exported: there is no run to put on the page yet."));
+    return;
+  }
+  PageSettings page;
+  page.title = s_.session->lessonTitle().isEmpty() ? c->scenario().system
+                                                   : s_.session->lessonTitle().toStdString();
+  page.note = s_.session->lessonNote().toStdString();
+  page.tStart = run.firstTime();
+  page.tEnd = run.lastTime();
+  page.speed = c->speed();
+  const SceneDisplayOptions& o = s_.view->options();
+  page.trails = o.trails;
+  page.trailSeconds = o.trailSeconds;
+  page.forceArrows = o.reactionArrows;
+  page.velocityArrows = o.velocityArrows;
+  page.angularVelocityArrows = o.angularVelocityArrows;
+  page.dark = o.darkBackground;
+  page.follow = s_.view->follow();
+  page.pathX = s_.phase->xVariable().toStdString();
+  page.pathY = s_.phase->yVariable().toStdString();
+  for (const QString& v : s_.timeSeries->variables()) page.timeSeries.push_back(v.toStdString());
+  // The comparison run as the view draws it, where it has samples.
+  ComparisonScene comparison;
+  if (const RunHistory* other = c->comparison(); other && !other->empty()) {
+    page.comparisonLegend =
+        comparisonLegendLine(runLabel(*c, 0).toStdString(), runLabel(*c, 1).toStdString());
+    comparison = [other](double t, nh::SceneFrame& frame) {
+      if (t > other->lastTime() || t < other->firstTime()) return false;
+      other->sceneAt(t, frame);
+      return true;
+    };
+  }
+  exportInteractivePage(s_.window, run, page, QString::fromStdString(c->scenario().system),
+                        comparison);
 }
 
 }  // namespace nhui

@@ -32,6 +32,9 @@ class ExportMenu : public QObject {
 
   void exportAnimation();
   void exportScreenshot();
+  // The interactive page of the current run, with the view's display choices and plots and
+  // the lesson's title and note.
+  void exportPage();
 
  private:
   Sources s_;

@@ -937,6 +937,24 @@ void validateVideoSettings(const VideoSettings& settings) {
   }
 }
 
+fs::path regularFileTarget(const fs::path& path, const std::string& what) {
+  const fs::path target = normalizedTarget(path);
+  requireWritableFolder(target);
+  std::error_code error;
+  if (fs::is_directory(target, error)) {
+    fail(Kind::Unwritable,
+         "cannot write " + quoted(target) + ": it is a directory; choose a file name");
+  }
+  // The decision every output file goes through (core/io/atomic_output.h): a symlink is
+  // written through (its target replaced, the link kept); the output needs a regular file.
+  const nh::OutputTarget decided = nh::outputTargetFor(target.string());
+  if (decided.kind != nh::OutputTarget::Kind::Replace) {
+    fail(Kind::Unwritable, "cannot write " + quoted(target) + ": it is a device, FIFO or socket; " +
+                               what + " needs a regular file");
+  }
+  return decided.path;
+}
+
 VideoEncoder::VideoEncoder() = default;
 VideoEncoder::~VideoEncoder() { cancel(); }
 VideoEncoder::VideoEncoder(VideoEncoder&&) noexcept = default;
@@ -963,20 +981,7 @@ void VideoEncoder::open(const fs::path& path, const VideoSettings& settings) {
   }
   validateVideoSettings(settings);
   if (settings.format != VideoFormat::PngSequence) {
-    requireWritableFolder(target);
-    std::error_code error;
-    if (fs::is_directory(target, error)) {
-      fail(Kind::Unwritable,
-           "cannot write " + quoted(target) + ": it is a directory; choose a file name");
-    }
-    // The decision every output file goes through (core/io/atomic_output.h): a symlink is
-    // written through (its target replaced, the link kept); a video needs a regular file.
-    const nh::OutputTarget decided = nh::outputTargetFor(target.string());
-    if (decided.kind != nh::OutputTarget::Kind::Replace) {
-      fail(Kind::Unwritable, "cannot write " + quoted(target) +
-                                 ": it is a device, FIFO or socket; a video needs a regular file");
-    }
-    target = decided.path;
+    target = regularFileTarget(target, "a video");
   } else {
     // A folder given as a symlink gets the frames, and the link stays: the sequence's
     // temporary is made beside the folder the link names and renamed over that folder.

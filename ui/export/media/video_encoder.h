@@ -77,6 +77,12 @@ inline constexpr int kMaxVideoHeight = 1080;
 // sequence directory. Throws VideoError(UnsupportedFormat) naming the allowed choices otherwise.
 VideoFormat videoFormatForPath(const std::filesystem::path& path);
 
+// The regular file an output to `path` writes (a symbolic link resolved to its target), after
+// the checks every single-file export makes: VideoError(Unwritable) when the folder is missing
+// or not a folder, when `path` is a directory, or a device, FIFO or socket ("cannot write
+// 'P': it is a device, FIFO or socket; <what> needs a regular file").
+std::filesystem::path regularFileTarget(const std::filesystem::path& path, const std::string& what);
+
 // Human-readable name, e.g. "MP4 (H.264)", for messages and menus.
 const char* videoFormatName(VideoFormat format);
 

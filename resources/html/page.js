@@ -1,0 +1,779 @@
+// The interactive page of a Nonholonomic Lab run (ui/export/interactive_page.h): draws the
+// embedded samples with three.js as the app's 3D view draws them, plays them back, and plots
+// the view's variables. Opened with #selftest it checks itself and writes the verdict into
+// the element #selftest (tests/ui/export/interactive_page_test.cpp reads it).
+(function () {
+  "use strict";
+
+  var data = JSON.parse(document.getElementById("nh-data").textContent);
+
+  // ---- The embedded samples ------------------------------------------------------------------
+
+  // A base64 string of little-endian 32-bit floats.
+  function floats(text) {
+    var bytes = atob(text), raw = new Uint8Array(bytes.length);
+    for (var i = 0; i < bytes.length; ++i) raw[i] = bytes.charCodeAt(i);
+    return new Float32Array(raw.buffer);
+  }
+
+  var times = floats(data.t);
+  var samples = floats(data.samples);
+  var count = data.count;
+  var bodies = data.bodies, arrows = data.arrows, points = data.points;
+  var width = bodies.length * 7 + arrows.length * 6 + points.length * 3 + 4;
+  var arrowsAt = bodies.length * 7, pointsAt = arrowsAt + arrows.length * 6;
+
+  function bodyOffset(k, i) { return k * width + i * 7; }
+  function arrowOffset(k, i) { return k * width + arrowsAt + i * 6; }
+  function pointOffset(k, i) { return k * width + pointsAt + i * 3; }
+  function frameOffset(k) { return k * width + width - 4; }
+
+  // The last sample at or before time t.
+  function sampleAt(t) {
+    var lo = 0, hi = count - 1;
+    if (t <= times[0]) return 0;
+    while (lo < hi) {
+      var mid = (lo + hi + 1) >> 1;
+      if (times[mid] <= t) lo = mid; else hi = mid - 1;
+    }
+    return lo;
+  }
+
+  // ---- Colours (ui/scene/scene_renderer.cpp and scene_geometry.cpp) -----------------------------
+
+  function rgb(r, g, b) { return new THREE.Color(r / 255, g / 255, b / 255); }
+  var ARROW_COLOURS = {
+    Reaction: [0.95, 0.28, 0.24], Force: [0.98, 0.78, 0.18],
+    Velocity: [0.25, 0.85, 0.40], AngularVelocity: [0.35, 0.62, 1.00]
+  };
+  var TRAIL_COLOURS = [rgb(225, 30, 140), rgb(0, 145, 225), rgb(30, 165, 60), rgb(135, 80, 230)];
+  // Beside a comparison, each run's trails in its own colours (ui/sim/run_style.h).
+  var RUN_TRAIL_COLOURS = [
+    [rgb(0, 145, 225), rgb(60, 110, 235), rgb(0, 175, 200), rgb(95, 150, 255)],
+    [rgb(255, 130, 0), rgb(230, 90, 30), rgb(255, 170, 60), rgb(200, 110, 20)]];
+  var COMPARISON_COLOUR = [255 / 255, 150 / 255, 40 / 255];
+  var BOX_COLOURS = [rgb(235, 110, 95), rgb(200, 150, 140), rgb(110, 200, 120),
+                     rgb(150, 195, 155), rgb(110, 150, 235), rgb(150, 165, 210)];
+  var GUIDE_COLOURS = [rgb(200, 205, 215), rgb(200, 205, 215), rgb(170, 175, 185),
+                       rgb(170, 175, 185), rgb(230, 232, 240), rgb(120, 120, 130)];
+
+  function isDark() { return document.documentElement.getAttribute("data-theme") === "dark"; }
+
+  // ---- Meshes by body kind ------------------------------------------------------------------
+
+  // Colours every triangle of `geometry` by colourOf(centroid, normal).
+  function paint(geometry, colourOf) {
+    var g = geometry.index ? geometry.toNonIndexed() : geometry;
+    var pos = g.attributes.position, nor = g.attributes.normal;
+    var colours = new Float32Array(pos.count * 3);
+    var c = new THREE.Vector3(), n = new THREE.Vector3();
+    for (var v = 0; v < pos.count; v += 3) {
+      c.set(0, 0, 0);
+      for (var j = 0; j < 3; ++j) c.x += pos.getX(v + j) / 3, c.y += pos.getY(v + j) / 3, c.z += pos.getZ(v + j) / 3;
+      n.set(nor.getX(v), nor.getY(v), nor.getZ(v));
+      var colour = colourOf(c, n);
+      for (j = 0; j < 3; ++j) colours.set([colour.r, colour.g, colour.b], (v + j) * 3);
+    }
+    g.setAttribute("color", new THREE.BufferAttribute(colours, 3));
+    return g;
+  }
+
+  // The face of an axis-aligned box a normal points out of: +x, -x, +y, -y, +z, -z.
+  function boxFace(n) {
+    var ax = Math.abs(n.x), ay = Math.abs(n.y), az = Math.abs(n.z);
+    if (ax >= ay && ax >= az) return n.x > 0 ? 0 : 1;
+    if (ay >= az) return n.y > 0 ? 2 : 3;
+    return n.z > 0 ? 4 : 5;
+  }
+
+  function sectorOf(a, b, sectors) {
+    var angle = Math.atan2(b, a);
+    if (angle < 0) angle += 2 * Math.PI;
+    return Math.floor(angle / (2 * Math.PI / sectors)) % sectors;
+  }
+
+  function mix(a, b, f) { return a.clone().lerp(b, f); }
+
+  function sphereGeometry(size) {
+    var r = size[0], g = new THREE.SphereBufferGeometry(1, 48, 32);
+    g.scale(r, size[1] > 0 ? size[1] : r, size[2] > 0 ? size[2] : r);
+    var a = rgb(236, 84, 62), b = rgb(246, 242, 232);
+    return paint(g, function (c) { return ((c.x > 0) !== (c.y > 0)) !== (c.z > 0) ? a : b; });
+  }
+
+  function tableGeometry(radius, thickness, modelRadius) {
+    var grown = radius / Math.max(1e-12, modelRadius);
+    var rings = Math.max(6, Math.min(96, Math.round(6 * grown))), sectors = 24;
+    var light = rgb(172, 182, 198), dark = rgb(136, 150, 172), marker = rgb(222, 92, 60);
+    var top = paint(new THREE.RingBufferGeometry(1e-6 * radius, radius, sectors, rings),
+      function (c) {
+        var s = sectorOf(c.x, c.y, sectors);
+        var k = Math.floor(Math.hypot(c.x, c.y) / (radius / rings));
+        return s === 0 ? marker : ((s + k) % 2 === 0 ? light : dark);
+      });
+    // The rim and the bottom below the top face (no face of them at z = 0, where the top is).
+    var depth = Math.max(thickness, 0.01 * radius);
+    var rim = new THREE.CylinderBufferGeometry(radius, radius, depth, 64, 1, true);
+    rim.rotateX(Math.PI / 2);
+    rim.translate(0, 0, -depth / 2);
+    var bottom = new THREE.CircleBufferGeometry(radius, 64);
+    bottom.rotateX(Math.PI);
+    bottom.translate(0, 0, -depth);
+    var rimColour = rgb(70, 78, 92);
+    return [top, paint(rim, function () { return rimColour; }),
+            paint(bottom, function () { return rimColour; })];
+  }
+
+  function diskGeometry(size) {
+    var g = new THREE.CylinderBufferGeometry(size[0], size[0], 2 * size[1], 64);  // axis y
+    var a = rgb(236, 190, 70), b = rgb(120, 90, 200);
+    return paint(g, function (c) { return sectorOf(c.x, c.z, 16) % 2 === 0 ? a : b; });
+  }
+
+  function cylinderGeometry(size) {
+    var g = new THREE.CylinderBufferGeometry(size[0], size[0], 2 * size[1], 48);
+    g.rotateX(Math.PI / 2);  // axis z
+    var a = rgb(90, 170, 210), b = rgb(240, 236, 222), cap = mix(a, rgb(30, 30, 30), 0.1);
+    return paint(g, function (c, n) {
+      if (Math.abs(n.z) > 0.5) return cap;
+      return sectorOf(c.x, c.y, 12) === 0 ? b : a;
+    });
+  }
+
+  function sleighGeometry(size) {
+    var L = size[0], W = size[1], Z = size[2];
+    var shape = new THREE.Shape();
+    shape.moveTo(-L, -W);
+    shape.lineTo(0.55 * L, -W);
+    shape.lineTo(L, 0);
+    shape.lineTo(0.55 * L, W);
+    shape.lineTo(-L, W);
+    shape.lineTo(-L, -W);
+    var hull = new THREE.ExtrudeBufferGeometry(shape, { depth: 2 * Z, bevelEnabled: false });
+    hull.translate(0, 0, -Z);
+    hull.computeVertexNormals();
+    var top = rgb(214, 126, 58), side = rgb(150, 82, 36);
+    var stripe = new THREE.BoxBufferGeometry(1.7 * L, 0.24 * W, 0.04 * Z);
+    stripe.translate(-0.1 * L, 0, 1.02 * Z);
+    var stripeColour = rgb(245, 236, 210);
+    return [paint(hull, function (c, n) { return Math.abs(n.z) > 0.5 ? top : side; }),
+            paint(stripe, function () { return stripeColour; })];
+  }
+
+  function boxGeometry(size, colours) {
+    var g = new THREE.BoxBufferGeometry(2 * size[0], 2 * size[1], 2 * Math.max(size[2], 1e-6));
+    return paint(g, function (c, n) { return colours[boxFace(n)]; });
+  }
+
+  function material(options) {
+    var m = new THREE.MeshPhongMaterial(Object.assign({ shininess: 40, specular: 0x333333 }, options));
+    return m;
+  }
+
+  // The meshes of body `b` (a group at the body's pose); `look` overrides its colour and
+  // opacity (the comparison run's bodies).
+  function bodyObject(b, tableRadius, look) {
+    var s = b.size, geometries, opacity = 1, shininess = 40;
+    switch (b.kind) {
+      case "Sphere": geometries = [sphereGeometry(s)]; break;
+      case "Particle": geometries = [paint(new THREE.SphereBufferGeometry(s[0], 32, 20),
+                                           function () { return rgb(250, 210, 70); })]; break;
+      case "Table": geometries = tableGeometry(tableRadius, s[2], Math.abs(s[0])); shininess = 8; break;
+      case "Disk": geometries = [diskGeometry(s)]; break;
+      case "Sleigh": geometries = sleighGeometry(s); break;
+      case "Cylinder": geometries = [cylinderGeometry(s)]; break;
+      case "Guide":
+        if (s[2] === 0) {
+          var blue = rgb(120, 200, 255);
+          geometries = [paint(new THREE.PlaneBufferGeometry(2 * s[0], 2 * s[1]), function () { return blue; })];
+          opacity = 0.35;
+        } else {
+          geometries = [boxGeometry(s, GUIDE_COLOURS)];
+          shininess = 90;
+        }
+        break;
+      default: geometries = [boxGeometry(s, BOX_COLOURS)];
+    }
+    var group = new THREE.Group(), colour = b.colour;
+    if (look) colour = look.colour, opacity = look.opacity;
+    geometries.forEach(function (g) {
+      var options = { shininess: shininess, transparent: opacity < 1, opacity: opacity,
+                      side: opacity < 1 ? THREE.DoubleSide : THREE.FrontSide,
+                      depthWrite: opacity >= 1 };
+      if (colour) options.color = new THREE.Color(colour[0], colour[1], colour[2]);
+      else options.vertexColors = THREE.VertexColors;
+      group.add(new THREE.Mesh(g, material(options)));
+    });
+    return group;
+  }
+
+  function boundingRadius(b) {
+    var s = b.size;
+    if (b.kind === "Body" || b.kind === "Sleigh" || b.kind === "Guide") return Math.hypot(s[0], s[1], s[2]);
+    return Math.max(Math.abs(s[0]), Math.abs(s[1]), Math.abs(s[2]));
+  }
+
+  // A table is drawn with its model radius, doubled until every body on it over the whole run
+  // stays on it (as the app grows it).
+  function tableRadius(i) {
+    var table = bodies[i], size = Math.abs(table.size[0]), needed = 0;
+    var q = new THREE.Quaternion(), n = new THREE.Vector3(), rel = new THREE.Vector3();
+    for (var k = 0; k < count; ++k) {
+      var o = bodyOffset(k, i);
+      q.set(samples[o + 3], samples[o + 4], samples[o + 5], samples[o + 6]);
+      n.set(0, 0, 1).applyQuaternion(q);
+      for (var j = 0; j < bodies.length; ++j) {
+        var b = bodies[j];
+        if (b.kind === "Table" || b.kind === "Guide") continue;
+        var p = bodyOffset(k, j);
+        rel.set(samples[p] - samples[o], samples[p + 1] - samples[o + 1], samples[p + 2] - samples[o + 2]);
+        if (!isFinite(rel.x + rel.y + rel.z)) continue;
+        var normal = rel.dot(n), r = boundingRadius(b);
+        if (Math.abs(normal) > 2 * r + 0.05 * size) continue;
+        var inPlane = rel.clone().addScaledVector(n, -normal).length();
+        needed = Math.max(needed, inPlane + r + 0.1 * size);
+      }
+    }
+    var radius = size;
+    for (var doubled = 0; radius < needed && doubled < 40; ++doubled) radius *= 2;
+    return radius;
+  }
+
+  // ---- Arrows -------------------------------------------------------------------------------
+
+  // Smallest 1-2-5 number at or above v.
+  function niceCeil(v) {
+    if (!(v > 0) || !isFinite(v)) return 1;
+    var p = Math.pow(10, Math.floor(Math.log10(v)));
+    var steps = [1, 2, 5, 10];
+    for (var i = 0; i < steps.length; ++i) if (steps[i] * p >= v * (1 - 1e-12)) return steps[i] * p;
+    return 10 * p;
+  }
+
+  // Per unit: the magnitude drawn 0.35 × the scene extent long (the largest over the run,
+  // rounded up to 1-2-5), as the view's automatic arrow scale.
+  function arrowReferences() {
+    var largest = {};
+    arrows.forEach(function (a, i) {
+      var m = largest[a.unit] || 0;
+      for (var k = 0; k < count; ++k) {
+        var o = arrowOffset(k, i) + 3, v = Math.hypot(samples[o], samples[o + 1], samples[o + 2]);
+        if (isFinite(v)) m = Math.max(m, v);
+      }
+      largest[a.unit] = m;
+    });
+    var references = {};
+    Object.keys(largest).forEach(function (u) { references[u] = niceCeil(Math.max(largest[u], 1e-300)); });
+    return references;
+  }
+
+  function arrowObject(a) {
+    var c = ARROW_COLOURS[a.kind] || [1, 1, 1];
+    var m = material({ color: new THREE.Color(c[0], c[1], c[2]), emissive: new THREE.Color(c[0] * 0.25, c[1] * 0.25, c[2] * 0.25) });
+    var shaft = new THREE.Mesh(new THREE.CylinderBufferGeometry(1, 1, 1, 12), m);
+    var head = new THREE.Mesh(new THREE.ConeBufferGeometry(1, 1, 16), m);
+    var group = new THREE.Group();
+    group.add(shaft);
+    group.add(head);
+    group.userData = { shaft: shaft, head: head };
+    return group;
+  }
+
+  // Points arrow object `o` from `origin` along `v` with `length` (head and shaft in
+  // proportion to the scene).
+  var Y = new THREE.Vector3(0, 1, 0);
+  function placeArrow(o, origin, v, length, thickness) {
+    var head = Math.min(0.3 * length, 3 * thickness * 2.5), shaft = Math.max(length - head, 1e-9);
+    o.position.copy(origin);
+    o.quaternion.setFromUnitVectors(Y, v.clone().normalize());
+    o.userData.shaft.scale.set(thickness, shaft, thickness);
+    o.userData.shaft.position.set(0, shaft / 2, 0);
+    o.userData.head.scale.set(2.5 * thickness, head, 2.5 * thickness);
+    o.userData.head.position.set(0, shaft + head / 2, 0);
+  }
+
+  // ---- The scene ----------------------------------------------------------------------------
+
+  var canvas = document.getElementById("scene");
+  // The URL fragment: #selftest, and t=SECONDS and theme=light|dark to open at a time or in a
+  // theme (e.g. page.html#t=4&theme=dark, for screenshots and links).
+  var fragment = new URLSearchParams(location.hash.slice(1));
+  var selftest = fragment.has("selftest");
+  var renderer;
+  try {
+    renderer = new THREE.WebGLRenderer({ canvas: canvas, antialias: true, alpha: true,
+                                          preserveDrawingBuffer: selftest });
+  } catch (error) {
+    document.getElementById("clock").textContent = "This browser cannot draw WebGL: " + error.message;
+    renderer = null;
+  }
+
+  var scene = new THREE.Scene();
+  var extent = data.extent;
+  var camera = new THREE.PerspectiveCamera(30, 1, extent * 1e-2, extent * 1e3);
+  camera.up.set(0, 0, 1);
+  scene.add(camera);
+  scene.add(new THREE.AmbientLight(0xffffff, 0.5));
+  scene.add(new THREE.HemisphereLight(0xffffff, 0x445566, 0.25));
+  var headlight = new THREE.DirectionalLight(0xffffff, 0.55);
+  headlight.position.set(0.3, 0.6, 1);
+  camera.add(headlight);
+
+  var bodyObjects = bodies.map(function (b, i) {
+    var o = bodyObject(b, b.kind === "Table" ? tableRadius(i) : 0);
+    scene.add(o);
+    return o;
+  });
+
+  var references = arrowReferences();
+  var arrowThickness = 0.012 * extent;
+  var arrowObjects = arrows.map(function (a) {
+    var o = arrowObject(a);
+    scene.add(o);
+    return o;
+  });
+
+  // Trails: one line per traced point over all samples, drawn over the trail's span; points
+  // given in the moving frame are drawn in a group turned with it.
+  // A trail's line through the positions at offset(k) of `values` (a gap keeps the last
+  // position), added to `group`.
+  function trailLine(values, offset, colour, group) {
+    var positions = new Float32Array(count * 3), last = [NaN, NaN, NaN];
+    for (var k = 0; k < count; ++k) {
+      var o = offset(k);
+      for (var c = 0; c < 3; ++c) {
+        if (isFinite(values[o + c])) last[c] = values[o + c];
+        positions[k * 3 + c] = isFinite(last[c]) ? last[c] : 0;
+      }
+    }
+    var g = new THREE.BufferGeometry();
+    g.setAttribute("position", new THREE.BufferAttribute(positions, 3));
+    var line = new THREE.Line(g, new THREE.LineBasicMaterial({ color: colour }));
+    line.frustumCulled = false;
+    group.add(line);
+    return line;
+  }
+
+  var compared = data.comparison;
+  var movingGroup = new THREE.Group();
+  scene.add(movingGroup);
+  var trailObjects = points.map(function (p, i) {
+    var colour = compared ? RUN_TRAIL_COLOURS[0][i % 4] : TRAIL_COLOURS[i % 4];
+    return trailLine(samples, function (k) { return pointOffset(k, i); }, colour,
+                     p.moving ? movingGroup : scene);
+  });
+
+  // The comparison run: its bodies translucent orange, its trails in its colours.
+  var other = null;
+  if (compared) {
+    other = { values: floats(compared.samples), bodies: compared.bodies, group: new THREE.Group() };
+    other.width = other.bodies.length * 7 + compared.points.length * 3 + 4;
+    other.pointsAt = other.bodies.length * 7;
+    scene.add(other.group);
+    other.objects = other.bodies.map(function (b) {
+      var o = bodyObject(b, 0, { colour: COMPARISON_COLOUR, opacity: 0.45 });
+      scene.add(o);
+      return o;
+    });
+    other.trails = compared.points.map(function (p, i) {
+      return trailLine(other.values, function (k) { return k * other.width + other.pointsAt + i * 3; },
+                       RUN_TRAIL_COLOURS[1][i % 4], p.moving ? other.group : scene);
+    });
+  }
+
+  // The moving bodies (not tables or guides) at samples first..last: their bounding box.
+  function movingBox(first, last) {
+    var box = new THREE.Box3(), p = new THREE.Vector3();
+    for (var i = 0; i < bodies.length; ++i) {
+      if (bodies[i].kind === "Table" || bodies[i].kind === "Guide") continue;
+      for (var k = first; k <= last; k += Math.max(1, Math.floor((last - first) / 400))) {
+        var o = bodyOffset(k, i);
+        p.set(samples[o], samples[o + 1], samples[o + 2]);
+        if (isFinite(p.x + p.y + p.z)) box.expandByPoint(p);
+      }
+    }
+    return box;
+  }
+  var current = 0;  // sample shown
+  var wholeRun = movingBox(0, count - 1);
+  // Bodies that travel far (the bicycle, a particle) are followed: a view of the whole run
+  // would show them as dots.
+  var following = data.follow ||
+      (!wholeRun.isEmpty() && wholeRun.getSize(new THREE.Vector3()).length() > 8 * extent);
+
+  // Where the camera looks from: a 3/4 view of everything the moving bodies reach, or, when
+  // following, of where they are now.
+  function homeView() {
+    var box = following ? movingBox(current, current) : wholeRun;
+    var centre = box.isEmpty() ? new THREE.Vector3() : box.getCenter(new THREE.Vector3());
+    var radius = Math.max(box.isEmpty() ? 0 : box.getSize(new THREE.Vector3()).length() / 2,
+                          (following ? 1.2 : 0.6) * extent);
+    var distance = 1.15 * radius / Math.sin((camera.fov / 2) * Math.PI / 180);
+    camera.position.copy(centre).add(new THREE.Vector3(1, -2, 1).normalize().multiplyScalar(distance));
+    controls.target.copy(centre);
+    controls.update();
+  }
+
+  // Following: the camera keeps its offset from the bodies' centre as they move.
+  function follow(k) {
+    if (!following) return;
+    var box = movingBox(k, k);
+    if (box.isEmpty()) return;
+    var shift = box.getCenter(new THREE.Vector3()).sub(controls.target);
+    camera.position.add(shift);
+    controls.target.add(shift);
+    controls.update();
+  }
+
+  // The ground grid where no table is drawn: lines every 1-2-5 step near half the scene's
+  // size, over everything the bodies reach.
+  var grid = null;
+  if (!bodies.some(function (b) { return b.kind === "Table"; })) {
+    var reach = wholeRun.isEmpty() ? extent : wholeRun.getSize(new THREE.Vector3()).length();
+    var cell = niceCeil(extent / 2), half = Math.ceil((reach / 2 + 2 * extent) / cell);
+    half = Math.min(half, 100);
+    var centre = wholeRun.isEmpty() ? new THREE.Vector3() : wholeRun.getCenter(new THREE.Vector3());
+    grid = new THREE.GridHelper(2 * half * cell, 2 * half, 0x7f8898, 0x7f8898);
+    grid.rotateX(Math.PI / 2);
+    grid.position.set(Math.round(centre.x / cell) * cell, Math.round(centre.y / cell) * cell, 0);
+    grid.material.transparent = true;
+    grid.material.opacity = 0.45;
+    scene.add(grid);
+  }
+
+  var controls = new THREE.OrbitControls(camera, canvas);
+  controls.enableDamping = false;
+  homeView();
+
+  // ---- The state shown ----------------------------------------------------------------------
+
+  var clock = document.getElementById("clock"), legend = document.getElementById("legend");
+
+  function formatNumber(v) {
+    if (!isFinite(v)) return "–";
+    return Math.abs(v) >= 1e4 || (Math.abs(v) < 1e-3 && v !== 0) ? v.toExponential(2) : v.toPrecision(3);
+  }
+
+  function showBodies(k) {
+    bodyObjects.forEach(function (o, i) {
+      var s = bodyOffset(k, i);
+      o.visible = isFinite(samples[s] + samples[s + 1] + samples[s + 2] + samples[s + 6]);
+      if (!o.visible) return;
+      o.position.set(samples[s], samples[s + 1], samples[s + 2]);
+      o.quaternion.set(samples[s + 3], samples[s + 4], samples[s + 5], samples[s + 6]);
+    });
+  }
+
+  function showArrows(k) {
+    var origin = new THREE.Vector3(), v = new THREE.Vector3();
+    var lines = [];
+    arrowObjects.forEach(function (o, i) {
+      var s = arrowOffset(k, i), a = arrows[i], reference = references[a.unit];
+      origin.set(samples[s], samples[s + 1], samples[s + 2]);
+      v.set(samples[s + 3], samples[s + 4], samples[s + 5]);
+      var magnitude = v.length();
+      o.visible = isFinite(magnitude + origin.x + origin.y + origin.z) && magnitude > 1e-9 * reference;
+      if (o.visible) placeArrow(o, origin, v, 0.35 * extent * magnitude / reference, arrowThickness);
+      var c = (ARROW_COLOURS[a.kind] || [1, 1, 1]).map(function (x) { return Math.round(255 * x * (isDark() ? 1 : 0.62)); });
+      lines.push('<div><span class="swatch" style="background:rgb(' + c.join(",") + ')"></span>' +
+                 '<span style="color:rgb(' + c.join(",") + ')">' + escapeHtml(a.name) + "</span> " +
+                 formatNumber(magnitude) + " " + escapeHtml(a.unit) + "</div>");
+    });
+    if (arrows.length) {
+      Object.keys(references).forEach(function (u) {
+        lines.push('<div class="scale">arrow of ' + formatNumber(0.35 * extent) + " m = " +
+                   formatNumber(references[u]) + " " + escapeHtml(u) + "</div>");
+      });
+    }
+    legend.innerHTML = lines.join("");
+  }
+
+  function showTrails(k) {
+    var first = data.trails ? sampleAt(times[k] - data.trailSeconds) : k;
+    trailObjects.forEach(function (line) {
+      line.visible = data.trails;
+      line.geometry.setDrawRange(first, k - first + 1);
+    });
+    var f = frameOffset(k);
+    movingGroup.quaternion.set(samples[f], samples[f + 1], samples[f + 2], samples[f + 3]);
+  }
+
+  // The comparison run at sample k: hidden where it is not drawn (failed or left).
+  function showComparison(k) {
+    if (!other) return;
+    var v = other.values, shownFrom = k;
+    other.objects.forEach(function (o, i) {
+      var s = k * other.width + i * 7;
+      o.visible = isFinite(v[s] + v[s + 1] + v[s + 2] + v[s + 6]);
+      if (!o.visible) return;
+      o.position.set(v[s], v[s + 1], v[s + 2]);
+      o.quaternion.set(v[s + 3], v[s + 4], v[s + 5], v[s + 6]);
+    });
+    var f = k * other.width + other.width - 4;
+    var drawn = isFinite(v[f]);
+    if (drawn) other.group.quaternion.set(v[f], v[f + 1], v[f + 2], v[f + 3]);
+    if (data.trails) {
+      // The trail back to where the run was last not drawn (or the trail's length).
+      var first = sampleAt(times[k] - data.trailSeconds);
+      while (shownFrom > first && isFinite(v[(shownFrom - 1) * other.width + other.width - 4])) --shownFrom;
+    }
+    other.trails.forEach(function (line) {
+      line.visible = data.trails && drawn;
+      line.geometry.setDrawRange(shownFrom, k - shownFrom + 1);
+    });
+  }
+
+  function escapeHtml(text) {
+    return String(text).replace(/[&<>"]/g, function (c) {
+      return { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" }[c];
+    });
+  }
+
+  var slider = document.getElementById("time"), timeText = document.getElementById("timeText");
+  slider.max = String(count - 1);
+
+  function show(k) {
+    current = Math.max(0, Math.min(count - 1, k));
+    showBodies(current);
+    showArrows(current);
+    showTrails(current);
+    showComparison(current);
+    follow(current);
+    drawPlots();
+    slider.value = String(current);
+    var text = "t = " + times[current].toFixed(2) + " s";
+    clock.textContent = compared && compared.legend ? text + "\n" + compared.legend : text;
+    timeText.textContent = text + " / " + times[count - 1].toFixed(2) + " s";
+    dirty = true;
+  }
+
+  // ---- Plots --------------------------------------------------------------------------------
+
+  var plotsBox = document.getElementById("plots");
+  var plots = [];
+  if (data.plots.path) plots.push({ path: true, x: floats(data.plots.path.x.values), y: floats(data.plots.path.y.values),
+                                    xLabel: data.plots.path.x.label, yLabel: data.plots.path.y.label });
+  data.plots.series.forEach(function (s) {
+    plots.push({ path: false, x: times, y: floats(s.values), xLabel: "t [s]", yLabel: s.label });
+  });
+  plots.forEach(function (p) {
+    p.canvas = document.createElement("canvas");
+    p.canvas.setAttribute("aria-label", p.yLabel + " against " + p.xLabel);
+    plotsBox.appendChild(p.canvas);
+    p.xRange = p.path ? range(p.x) : [times[0], times[count - 1] > times[0] ? times[count - 1] : times[0] + 1];
+    p.yRange = range(p.y);
+  });
+
+  function range(values) {
+    var lo = Infinity, hi = -Infinity;
+    for (var i = 0; i < values.length; ++i) if (isFinite(values[i])) lo = Math.min(lo, values[i]), hi = Math.max(hi, values[i]);
+    if (!(hi >= lo)) return [0, 1];
+    var pad = hi > lo ? 0.05 * (hi - lo) : Math.max(1e-9, 0.05 * Math.abs(lo) || 0.5);
+    return [lo - pad, hi + pad];
+  }
+
+  function drawPlot(p) {
+    var ratio = window.devicePixelRatio || 1, c = p.canvas;
+    var w = Math.max(1, Math.round(c.clientWidth * ratio)), h = Math.max(1, Math.round(c.clientHeight * ratio));
+    if (c.width !== w || c.height !== h) c.width = w, c.height = h;
+    var g = c.getContext("2d"), style = getComputedStyle(document.documentElement);
+    var text = style.getPropertyValue("--text"), muted = style.getPropertyValue("--muted");
+    var border = style.getPropertyValue("--border"), accent = style.getPropertyValue("--accent");
+    g.setTransform(ratio, 0, 0, ratio, 0, 0);
+    var W = w / ratio, H = h / ratio, left = 56, right = 10, top = 18, bottom = 26;
+    g.clearRect(0, 0, W, H);
+    g.font = "11px system-ui, sans-serif";
+    g.strokeStyle = border;
+    g.strokeRect(left, top, W - left - right, H - top - bottom);
+    var sx = function (x) { return left + (x - p.xRange[0]) / (p.xRange[1] - p.xRange[0]) * (W - left - right); };
+    var sy = function (y) { return H - bottom - (y - p.yRange[0]) / (p.yRange[1] - p.yRange[0]) * (H - top - bottom); };
+    g.fillStyle = muted;
+    g.textAlign = "right";
+    g.fillText(formatNumber(p.yRange[1]), left - 4, top + 8);
+    g.fillText(formatNumber(p.yRange[0]), left - 4, H - bottom);
+    g.textAlign = "left";
+    g.fillText(formatNumber(p.xRange[0]), left, H - bottom + 14);
+    g.textAlign = "right";
+    g.fillText(formatNumber(p.xRange[1]), W - right, H - bottom + 14);
+    g.fillStyle = text;
+    g.textAlign = "left";
+    g.fillText(p.yLabel + (p.path ? " against " + p.xLabel : ""), left, top - 5);
+    if (!p.path) {
+      g.textAlign = "center";
+      g.fillText(p.xLabel, (left + W - right) / 2, H - bottom + 14);
+    }
+    function curve(from, to, colour, widthPx) {
+      g.strokeStyle = colour;
+      g.lineWidth = widthPx;
+      g.beginPath();
+      var pen = false;
+      for (var i = from; i <= to; ++i) {
+        if (!isFinite(p.x[i] + p.y[i])) { pen = false; continue; }
+        if (pen) g.lineTo(sx(p.x[i]), sy(p.y[i])); else g.moveTo(sx(p.x[i]), sy(p.y[i]));
+        pen = true;
+      }
+      g.stroke();
+    }
+    g.save();
+    g.globalAlpha = 0.45;
+    curve(0, count - 1, accent, 1);
+    g.restore();
+    curve(0, current, accent, 1.8);
+    if (isFinite(p.x[current] + p.y[current])) {
+      g.fillStyle = accent;
+      g.beginPath();
+      g.arc(sx(p.x[current]), sy(p.y[current]), 3.5, 0, 2 * Math.PI);
+      g.fill();
+    }
+  }
+
+  function drawPlots() { plots.forEach(drawPlot); }
+
+  // ---- Playback -----------------------------------------------------------------------------
+
+  var playing = false, simulated = times[0], dirty = true;
+  var playButton = document.getElementById("play"), speedBox = document.getElementById("speed");
+  var speeds = [0.1, 0.25, 0.5, 1, 2, 4, 8];
+  if (speeds.indexOf(data.speed) < 0) speeds.push(data.speed), speeds.sort(function (a, b) { return a - b; });
+  speeds.forEach(function (s) {
+    var option = document.createElement("option");
+    option.value = String(s);
+    option.textContent = s + "×";
+    option.selected = s === data.speed;
+    speedBox.appendChild(option);
+  });
+
+  function setPlaying(on) {
+    playing = on;
+    if (on && current >= count - 1) simulated = times[0], show(0);
+    playButton.textContent = on ? "Pause" : "Play";
+  }
+
+  // Moves the playback on by `seconds` of wall-clock time.
+  function advance(seconds) {
+    if (!playing) return;
+    simulated = Math.min(times[count - 1], simulated + seconds * Number(speedBox.value));
+    show(sampleAt(simulated));
+    if (simulated >= times[count - 1]) setPlaying(false);
+  }
+
+  playButton.addEventListener("click", function () { setPlaying(!playing); });
+  slider.addEventListener("input", function () {
+    var k = Number(slider.value);
+    simulated = times[k];
+    show(k);
+  });
+  document.addEventListener("keydown", function (e) {
+    if (e.key === " " && e.target.tagName !== "SELECT" && e.target.tagName !== "INPUT") {
+      e.preventDefault();
+      setPlaying(!playing);
+    }
+  });
+  var themeButton = document.getElementById("theme");
+  function setTheme(dark) {
+    document.documentElement.setAttribute("data-theme", dark ? "dark" : "light");
+    themeButton.textContent = dark ? "Light" : "Dark";
+    show(current);
+  }
+  themeButton.addEventListener("click", function () { setTheme(!isDark()); });
+  document.getElementById("resetView").addEventListener("click", function () { homeView(); dirty = true; });
+  var followBox = document.getElementById("follow");
+  followBox.checked = following;
+  followBox.addEventListener("change", function () {
+    following = followBox.checked;
+    homeView();
+    dirty = true;
+  });
+  controls.addEventListener("change", function () { dirty = true; });
+
+  var note = document.getElementById("note");
+  if (data.note) note.textContent = data.note, note.hidden = false;
+
+  function resize() {
+    if (!renderer) return;
+    var w = canvas.clientWidth, h = canvas.clientHeight;
+    renderer.setPixelRatio(window.devicePixelRatio || 1);
+    renderer.setSize(w, h, false);
+    camera.aspect = w / Math.max(1, h);
+    camera.updateProjectionMatrix();
+    drawPlots();
+    dirty = true;
+  }
+  window.addEventListener("resize", resize);
+
+  function render() {
+    if (renderer) renderer.render(scene, camera);
+    dirty = false;
+  }
+
+  var lastFrame = null;
+  function frame(now) {
+    if (lastFrame !== null) advance((now - lastFrame) / 1000);
+    lastFrame = now;
+    if (dirty) render();
+    requestAnimationFrame(frame);
+  }
+
+  setTheme(fragment.has("theme") ? fragment.get("theme") === "dark" : data.dark);
+  resize();
+  show(fragment.has("t") ? sampleAt(Number(fragment.get("t"))) : 0);
+  simulated = times[current];
+  render();
+
+  // ---- Self-test (#selftest) ----------------------------------------------------------------
+
+  // The canvas's pixels as rendered now.
+  function pixels() {
+    render();
+    var gl = renderer.getContext();
+    var out = new Uint8Array(gl.drawingBufferWidth * gl.drawingBufferHeight * 4);
+    gl.readPixels(0, 0, gl.drawingBufferWidth, gl.drawingBufferHeight, gl.RGBA, gl.UNSIGNED_BYTE, out);
+    return out;
+  }
+
+  function painted(px) {
+    var n = 0;
+    for (var i = 3; i < px.length; i += 4) if (px[i] > 0) ++n;
+    return n / (px.length / 4);
+  }
+
+  function differing(a, b) {
+    var n = 0;
+    for (var i = 0; i < a.length; ++i) if (a[i] !== b[i]) ++n;
+    return n;
+  }
+
+  function runSelfTest() {
+    var lines = [], ok = true;
+    function check(name, passed, detail) {
+      lines.push((passed ? "ok   " : "FAIL ") + name + (detail ? " (" + detail + ")" : ""));
+      ok = ok && passed;
+    }
+    if (!renderer) {
+      check("webgl", false, "no WebGL context");
+    } else {
+      show(0);
+      var start = pixels(), share = painted(start);
+      check("canvas not blank", share > 0.002, (100 * share).toFixed(2) + "% of pixels drawn");
+      playButton.click();
+      check("play starts", playing && playButton.textContent === "Pause");
+      advance(Math.min(1, 0.25 * (times[count - 1] - times[0])) / Number(speedBox.value));
+      var played = pixels();
+      check("play changes the canvas", differing(start, played) > 0, "sample " + current);
+      playButton.click();
+      slider.value = String(count - 1);
+      slider.dispatchEvent(new Event("input"));
+      var moved = pixels();
+      check("slider changes the canvas", current === count - 1 && differing(played, moved) > 0);
+    }
+    var requests = performance.getEntriesByType("resource").length;
+    check("no network request", window.nhBlocked.length === 0 && requests === 0,
+          window.nhBlocked.length + " blocked, " + requests + " loaded");
+    var out = document.getElementById("selftest");
+    out.textContent = "selftest: " + (ok ? "PASS" : "FAIL") + "\n" + lines.join("\n");
+    out.hidden = false;
+  }
+
+  if (selftest) runSelfTest();
+  requestAnimationFrame(frame);
+})();

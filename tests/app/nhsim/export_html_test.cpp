@@ -1,0 +1,96 @@
+// `nhsim export --html` end to end, as a child process without DISPLAY: the page and its
+// scenario are written, a lesson keeps its note, and the targets --video refuses are refused
+// with the same message and exit code.
+#include <sys/stat.h>
+
+#include <QDir>
+#include <QFile>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include "nhsim_process.h"
+
+namespace {
+
+using Result = nh::test::ProcessResult;
+
+Result nhsim(const QStringList& args) { return nh::test::runNhsimExport(args); }
+
+QByteArray contentsOf(const QString& path) {
+  QFile f(path);
+  return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+
+}  // namespace
+
+class ExportHtmlTest : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void initTestCase() { QVERIFY(dir_.isValid()); }
+
+  // A page and the scenario beside it; the summary names them.
+  void writesThePage() {
+    const QString page = dir_.filePath("turntable.html");
+    const Result r = nhsim({"ball_on_turntable", "--html", page, "--t-end", "2"});
+    QVERIFY2(r.code == 0, qPrintable(r.err));
+    QVERIFY2(r.out.contains("interactive page") && r.out.contains(page), qPrintable(r.out));
+    const QByteArray html = contentsOf(page);
+    QVERIFY(html.startsWith("<!DOCTYPE html>"));
+    QVERIFY(html.contains("default-src 'none'"));
+    QVERIFY(html.contains("\"system\":\"ball_on_turntable\""));
+    QVERIFY(QFile::exists(page + ".json"));
+  }
+
+  // A lesson's title and note are on its page.
+  void lessonKeepsItsNote() {
+    const QString page = dir_.filePath("lesson.html");
+    const Result r = nhsim({NH_EXAMPLES_DIR "/disk_circle.json", "--html", page, "--t-end", "1",
+                            "--no-scenario", "--quiet"});
+    QVERIFY2(r.code == 0, qPrintable(r.err));
+    const QByteArray html = contentsOf(page);
+    QVERIFY(html.contains("<title>Rolling disk on a circle</title>"));
+    QVERIFY(html.contains("A vertical coin turning at 1 rad/s"));
+  }
+
+  // A device (through a link), a FIFO and a missing folder: the same line and exit code as
+  // --video, nothing written; a directory is refused as a video file's name would be.
+  void refusesWhatVideoRefuses() {
+    const QDir folder(dir_.filePath("targets"));
+    QVERIFY(QDir().mkpath(folder.path()));
+    for (const char* suffix : {".html", ".gif"}) {
+      QVERIFY(QFile::link("/dev/null", folder.filePath(QString("null") + suffix)));
+      QCOMPARE(
+          ::mkfifo(QFile::encodeName(folder.filePath(QString("pipe") + suffix)).constData(), 0600),
+          0);
+      QVERIFY(folder.mkdir(QString("dir") + suffix));
+    }
+    for (const QString& name : QStringList{"null", "pipe", "missing/page"}) {
+      const Result page = nhsim({"rolling_disk", "--t-end", "1", "--no-scenario", "--html",
+                                 folder.filePath(name + ".html")});
+      const Result video = nhsim({"rolling_disk", "--t-end", "1", "--no-scenario", "--video",
+                                  folder.filePath(name + ".gif")});
+      QVERIFY2(page.code != 0 && page.code == video.code, qPrintable(page.err + video.err));
+      QCOMPARE(page.err, QString(video.err).replace("a video", "a page").replace(".gif", ".html"));
+    }
+    const Result dir = nhsim({"rolling_disk", "--html", folder.filePath("dir.html")});
+    QCOMPARE(dir.code, 1);
+    QVERIFY2(dir.err.contains("it is a directory; choose a file name"), qPrintable(dir.err));
+    QCOMPARE(QDir(folder.filePath("dir.html")).entryList(QDir::NoDotAndDotDot | QDir::AllEntries),
+             QStringList());
+  }
+
+  // --html is one of the outputs: not together with --video.
+  void oneOutput() {
+    const Result r = nhsim(
+        {"rolling_disk", "--html", dir_.filePath("a.html"), "--video", dir_.filePath("a.gif")});
+    QCOMPARE(r.code, 2);
+    QVERIFY2(r.err.contains("give one of --video, --frames and --html, once"), qPrintable(r.err));
+  }
+
+ private:
+  QTemporaryDir dir_;
+};
+
+QTEST_GUILESS_MAIN(ExportHtmlTest)
+#include "export_html_test.moc"

@@ -1,0 +1,181 @@
+// The interactive page (ui/export/interactive_page.h): built from a run in-process, opened in
+// headless Chromium with #selftest (the page renders, reads its canvas, presses play, moves the
+// slider and writes its verdict into the DOM, which --dump-dom prints), its size for 20 s runs,
+// a lesson's note on it, text that cannot end its script early, and the targets it refuses.
+// The Chromium case is skipped where chromium is not installed (CI installs it).
+#include "ui/export/interactive_page.h"
+
+#include <sys/stat.h>
+
+#include <QDir>
+#include <QFile>
+#include <QProcess>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include "core/io/scenario_file.h"
+#include "core/nh/scenario.h"
+#include "ui/export/animation_exporter.h"
+#include "ui/export/media/video_encoder.h"
+#include "ui/sim/run_history.h"
+
+namespace {
+
+nh::Scenario scenarioOf(const std::string& system, double tEnd) {
+  nh::Scenario s;
+  s.system = system;
+  s.tEnd = tEnd;
+  return s;
+}
+
+// The page of `scenario` as `nhsim export --html` makes it.
+std::string pageOf(const nh::Scenario& scenario, double tEnd) {
+  nhui::ExportSettings settings;
+  settings.tEnd = tEnd;
+  nhui::applyScenarioView(scenario.view, settings);
+  nhui::AnimationExporter exporter(scenario, settings);
+  nhui::PageSettings page = nhui::pageSettingsFor(scenario, settings);
+  page.comparisonLegend = exporter.comparisonLegend();
+  return nhui::interactivePage(exporter.history(), page, [&](double t, nh::SceneFrame& frame) {
+    return exporter.comparisonSceneAt(t, frame);
+  });
+}
+
+QStringList entriesOf(const QString& folder) {
+  return QDir(folder).entryList(
+      QDir::AllEntries | QDir::Hidden | QDir::System | QDir::NoDotAndDotDot, QDir::Name);
+}
+
+// The message a target gets from the video encoder and from the page, with the noun that
+// differs ("a video" / "a page") taken out.
+QString refusal(const std::function<void()>& write) {
+  try {
+    write();
+  } catch (const nh::VideoError& e) {
+    return QString::fromStdString(e.what()).replace("a video", "X").replace("a page", "X");
+  } catch (const std::exception& e) {
+    return QString("unexpected: ") + e.what();
+  }
+  return "accepted";
+}
+
+}  // namespace
+
+class InteractivePageTest : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void initTestCase() {
+    QVERIFY(dir_.isValid());
+    QVERIFY2(nhui::interactivePageAvailable(), nhui::kPageUnavailable);
+  }
+
+  // The page draws something, play and the slider change the canvas, nothing is fetched.
+  void opensInChromium_data() {
+    QTest::addColumn<QString>("system");
+    QTest::newRow("ball_on_turntable") << "ball_on_turntable";
+    QTest::newRow("chaplygin_sleigh") << "chaplygin_sleigh";
+  }
+  void opensInChromium() {
+    QFETCH(QString, system);
+    const QString chromium = QStandardPaths::findExecutable("chromium");
+    if (chromium.isEmpty()) QSKIP("chromium is not installed (scripts/install-deps.sh)");
+    const QString path = dir_.filePath(system + ".html");
+    nhui::writeInteractivePage(path.toStdString(), pageOf(scenarioOf(system.toStdString(), 4), 4));
+    QProcess p;
+    p.start(chromium, {"--headless=new", "--no-sandbox", "--disable-gpu", "--use-angle=swiftshader",
+                       "--enable-unsafe-swiftshader", "--window-size=1024,700",
+                       "--user-data-dir=" + dir_.filePath("profile-" + system), "--dump-dom",
+                       "file://" + path + "#selftest"});
+    QVERIFY(p.waitForFinished(120000));
+    const QString dom = QString::fromUtf8(p.readAllStandardOutput());
+    const qsizetype at = dom.indexOf("selftest: ");
+    QVERIFY2(at >= 0, qPrintable("no verdict in the page: " +
+                                 QString::fromUtf8(p.readAllStandardError()).right(2000)));
+    const QString verdict = dom.mid(at, dom.indexOf("</pre>", at) - at);
+    QVERIFY2(verdict.startsWith("selftest: PASS"), qPrintable(verdict));
+    QVERIFY2(verdict.contains("ok   no network request"), qPrintable(verdict));
+  }
+
+  // A 20 s run of catalogue systems with many bodies, arrows or traced points stays under 3 MB.
+  void twentySecondsFitInThreeMegabytes_data() {
+    QTest::addColumn<QString>("system");
+    for (const char* s : {"whipple_bicycle", "ball_on_turntable", "rattleback", "rolling_disk_3d"})
+      QTest::newRow(s) << s;
+  }
+  void twentySecondsFitInThreeMegabytes() {
+    QFETCH(QString, system);
+    const std::string html = pageOf(scenarioOf(system.toStdString(), 20), 20);
+    QVERIFY2(html.size() <= 3000000, qPrintable(QString::number(html.size())));
+    QVERIFY(html.find("@DATA@") == std::string::npos);
+  }
+
+  // A lesson's title and note are on the page; text cannot close the data's script element.
+  void keepsTheLessonNote() {
+    const nh::Scenario lesson = nh::readScenarioFile(NH_EXAMPLES_DIR "/disk_circle.json");
+    const std::string html = pageOf(lesson, 2);
+    QVERIFY(html.find("Rolling disk on a circle") != std::string::npos);
+    QVERIFY(html.find("A vertical coin turning at 1 rad/s") != std::string::npos);
+
+    nhui::ExportSettings settings;
+    settings.tEnd = 1;
+    nh::Scenario s = scenarioOf("rolling_disk", 1);
+    nhui::AnimationExporter exporter(s, settings);
+    nhui::PageSettings page = nhui::pageSettingsFor(s, settings);
+    page.title = "a </script><script>alert(1)</script> title";
+    page.note = "</script>";
+    const std::string out = nhui::interactivePage(exporter.history(), page);
+    QVERIFY(out.find("alert(1)</script>") == std::string::npos);
+    QVERIFY(out.find("\\u003c/script>") != std::string::npos);
+  }
+
+  // The targets a video refuses, refused with the same messages (a link to a device, a FIFO,
+  // a missing folder, a folder that is a file) and a directory; nothing left behind; an
+  // existing page is replaced whole.
+  void refusesWhatVideoRefuses() {
+    const QDir folder(dir_.filePath("targets"));
+    QVERIFY(QDir().mkpath(folder.path()));
+    QVERIFY(QFile(folder.filePath("plain")).open(QIODevice::WriteOnly));
+    for (const char* suffix : {".html", ".gif"}) {
+      QVERIFY(QFile::link("/dev/null", folder.filePath(QString("null") + suffix)));
+      QCOMPARE(
+          ::mkfifo(QFile::encodeName(folder.filePath(QString("pipe") + suffix)).constData(), 0600),
+          0);
+      QVERIFY(folder.mkdir(QString("dir") + suffix));
+    }
+    const QStringList before = entriesOf(folder.path());
+    const nh::VideoSettings video{320, 240, 15, nh::VideoFormat::Gif};
+    for (const QString& name : QStringList{"null", "pipe", "missing/page", "plain/page"}) {
+      const QString page = refusal([&] {
+        nhui::writeInteractivePage(folder.filePath(name + ".html").toStdString(), "<html></html>");
+      });
+      const QString clip = refusal([&] {
+        nh::VideoEncoder encoder;
+        encoder.open(folder.filePath(name + ".gif").toStdString(), video);
+      });
+      QVERIFY2(page.startsWith("cannot write"), qPrintable(name + ": " + page));
+      QCOMPARE(page, QString(clip).replace(".gif", ".html"));
+    }
+    const QString dir = folder.filePath("dir.html");
+    QCOMPARE(refusal([&] { nhui::writeInteractivePage(dir.toStdString(), "<html></html>"); }),
+             "cannot write '" + dir + "': it is a directory; choose a file name");
+    QCOMPARE(entriesOf(folder.path()), before);
+
+    const QString path = folder.filePath("page.html");
+    nhui::writeInteractivePage(path.toStdString(), "first");
+    nhui::writeInteractivePage(path.toStdString(), "second, longer");
+    QFile written(path);
+    QVERIFY(written.open(QIODevice::ReadOnly));
+    QCOMPARE(written.readAll(), QByteArray("second, longer"));
+    QStringList after = entriesOf(folder.path());
+    QVERIFY(after.removeOne("page.html"));
+    QCOMPARE(after, before);
+  }
+
+ private:
+  QTemporaryDir dir_;
+};
+
+QTEST_GUILESS_MAIN(InteractivePageTest)
+#include "interactive_page_test.moc"

@@ -1,0 +1,444 @@
+#include "ui/export/interactive_page.h"
+
+#include <QByteArray>
+#include <QFile>
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <string_view>
+
+#include "core/io/atomic_output.h"
+#include "core/model/catalogue.h"
+#include "core/nh/errors.h"
+#include "core/nh/system.h"
+#include "ui/export/animation_exporter.h"
+#include "ui/export/media/video_encoder.h"
+#include "ui/scene/scene_renderer.h"
+#include "ui/session/scenario_view.h"
+#include "ui/sim/run_history.h"
+
+namespace nhui {
+
+namespace {
+
+using Json = nlohmann::json;
+
+// The bundled files (resources/CMakeLists.txt): the page's template, script and style, and
+// three.js with its orbit controls.
+constexpr const char* kTemplate = ":/page/html/page.html";
+constexpr const char* kScript = ":/page/html/page.js";
+constexpr const char* kStyle = ":/page/html/page.css";
+constexpr const char* kThree = ":/page/three/three.min.js";
+constexpr const char* kOrbit = ":/page/three/OrbitControls.js";
+
+std::string resourceText(const char* path) {
+  QFile file(path);
+  if (!file.open(QIODevice::ReadOnly)) throw nh::InputError(kPageUnavailable);
+  const QByteArray bytes = file.readAll();
+  return std::string(bytes.constData(), static_cast<size_t>(bytes.size()));
+}
+
+const char* shapeName(nh::ShapeKind kind) {
+  switch (kind) {
+    case nh::ShapeKind::Sphere:
+      return "Sphere";
+    case nh::ShapeKind::Table:
+      return "Table";
+    case nh::ShapeKind::Disk:
+      return "Disk";
+    case nh::ShapeKind::Sleigh:
+      return "Sleigh";
+    case nh::ShapeKind::Particle:
+      return "Particle";
+    case nh::ShapeKind::Body:
+      return "Body";
+    case nh::ShapeKind::Guide:
+      return "Guide";
+    case nh::ShapeKind::Cylinder:
+      return "Cylinder";
+  }
+  return "Body";
+}
+
+const char* arrowKindName(nh::ArrowKind kind) {
+  switch (kind) {
+    case nh::ArrowKind::Reaction:
+      return "Reaction";
+    case nh::ArrowKind::Velocity:
+      return "Velocity";
+    case nh::ArrowKind::AngularVelocity:
+      return "AngularVelocity";
+    case nh::ArrowKind::Force:
+      return "Force";
+  }
+  return "Force";
+}
+
+bool arrowShown(nh::ArrowKind kind, const PageSettings& s) {
+  switch (kind) {
+    case nh::ArrowKind::Reaction:
+    case nh::ArrowKind::Force:
+      return s.forceArrows;
+    case nh::ArrowKind::Velocity:
+      return s.velocityArrows;
+    case nh::ArrowKind::AngularVelocity:
+      return s.angularVelocityArrows;
+  }
+  return false;
+}
+
+// 32-bit floats, little-endian, in base64: what the page decodes into a Float32Array.
+std::string base64Floats(const std::vector<float>& values) {
+  const QByteArray raw(reinterpret_cast<const char*>(values.data()),
+                       static_cast<qsizetype>(values.size() * sizeof(float)));
+  const QByteArray encoded = raw.toBase64();
+  return std::string(encoded.constData(), static_cast<size_t>(encoded.size()));
+}
+
+// A value for the page: NaN and infinities (a body that left, a diverged run) become NaN,
+// which the page reads as "not drawn".
+float pageFloat(double v) {
+  return std::isfinite(v) ? static_cast<float>(v) : std::numeric_limits<float>::quiet_NaN();
+}
+
+void appendVector(std::vector<float>& out, const Eigen::Vector3d& v) {
+  for (int i = 0; i < 3; ++i) out.push_back(pageFloat(v[i]));
+}
+
+void appendQuaternion(std::vector<float>& out, const Eigen::Quaterniond& q) {
+  for (const double c : {q.x(), q.y(), q.z(), q.w()}) out.push_back(pageFloat(c));
+}
+
+// The times of the embedded samples: the grid from tStart to tEnd with the settings' step,
+// made coarser until it holds at most kMaxPageSamples, clipped to what the run recorded.
+std::vector<double> sampleTimes(const RunHistory& run, const PageSettings& s) {
+  const double from = std::max(s.tStart, run.firstTime());
+  const double to = std::min(s.tEnd, run.lastTime());
+  if (run.empty() || !(to >= from))
+    throw nh::InputError("the run has no samples between t = " + nh::formatValue(s.tStart) +
+                         " and " + nh::formatValue(s.tEnd) + " s to put on the page");
+  const double span = to - from;
+  const double step = std::max(s.sampleStep, span / (kMaxPageSamples - 1));
+  const int count = std::max(1, static_cast<int>(std::floor(span / step + 1e-9)) + 1);
+  std::vector<double> times(static_cast<size_t>(count));
+  for (int i = 0; i < count; ++i) times[static_cast<size_t>(i)] = from + i * step;
+  if (times.back() < to - 1e-9 * std::max(1.0, std::abs(to))) times.push_back(to);
+  return times;
+}
+
+// Everything drawn at some sample: bodies, arrows and points by kind and name, in the order
+// first seen, so that a body or arrow that appears later keeps one slot.
+struct SceneItems {
+  std::vector<nh::SceneBody> bodies;
+  std::vector<nh::SceneArrow> arrows;
+  std::vector<nh::ScenePoint> points;
+  double extent = 0;
+  bool movingFrame = false;  // the moving frame turns at some sample
+};
+
+template <typename Item, typename Key>
+int slotOf(std::vector<Item>& items, const Item& item, Key key) {
+  for (size_t i = 0; i < items.size(); ++i)
+    if (key(items[i]) == key(item)) return static_cast<int>(i);
+  items.push_back(item);
+  return static_cast<int>(items.size()) - 1;
+}
+
+auto bodyKey = [](const nh::SceneBody& b) { return std::make_pair(b.name, b.kind); };
+auto arrowKey = [](const nh::SceneArrow& a) { return std::make_pair(a.name, a.kind); };
+auto pointKey = [](const nh::ScenePoint& p) { return std::make_pair(p.name, p.inMovingFrame); };
+
+// The scene at every sample time, and the union of what it draws.
+std::vector<nh::SceneFrame> scenesAt(const RunHistory& run, const std::vector<double>& times,
+                                     const PageSettings& s, SceneItems& items) {
+  std::vector<nh::SceneFrame> frames(times.size());
+  for (size_t k = 0; k < times.size(); ++k) {
+    nh::SceneFrame& f = frames[k];
+    run.sceneAt(times[k], f);
+    f.arrows.erase(std::remove_if(f.arrows.begin(), f.arrows.end(),
+                                  [&](const nh::SceneArrow& a) { return !arrowShown(a.kind, s); }),
+                   f.arrows.end());
+    for (const auto& b : f.bodies) slotOf(items.bodies, b, bodyKey);
+    for (const auto& a : f.arrows) slotOf(items.arrows, a, arrowKey);
+    for (const auto& p : f.points) slotOf(items.points, p, pointKey);
+    if (std::isfinite(f.extent)) items.extent = std::max(items.extent, f.extent);
+    if (!f.movingFrame.isApprox(Eigen::Quaterniond::Identity())) items.movingFrame = true;
+  }
+  if (!(items.extent > 0)) items.extent = 1;
+  return frames;
+}
+
+// One sample's numbers, slot by slot: bodies (position, quaternion x y z w), arrows (origin,
+// vector), points (position) and the moving frame (quaternion). An item missing at the sample
+// is NaN (not drawn).
+size_t sampleWidth(const SceneItems& items) {
+  return items.bodies.size() * 7 + items.arrows.size() * 6 + items.points.size() * 3 + 4;
+}
+
+void appendSample(const nh::SceneFrame& f, SceneItems& items, std::vector<float>& out) {
+  const size_t start = out.size();
+  const size_t width = sampleWidth(items);
+  out.resize(start + width, std::numeric_limits<float>::quiet_NaN());
+  std::vector<float> part;
+  auto place = [&](size_t at) {
+    std::copy(part.begin(), part.end(), out.begin() + static_cast<std::ptrdiff_t>(start + at));
+    part.clear();
+  };
+  for (const auto& b : f.bodies) {
+    appendVector(part, b.position);
+    appendQuaternion(part, b.orientation.normalized());
+    place(static_cast<size_t>(slotOf(items.bodies, b, bodyKey)) * 7);
+  }
+  const size_t arrowsAt = items.bodies.size() * 7;
+  for (const auto& a : f.arrows) {
+    appendVector(part, a.origin);
+    appendVector(part, a.vector);
+    place(arrowsAt + static_cast<size_t>(slotOf(items.arrows, a, arrowKey)) * 6);
+  }
+  const size_t pointsAt = arrowsAt + items.arrows.size() * 6;
+  for (const auto& p : f.points) {
+    appendVector(part, p.position);
+    place(pointsAt + static_cast<size_t>(slotOf(items.points, p, pointKey)) * 3);
+  }
+  appendQuaternion(part, f.movingFrame.normalized());
+  place(width - 4);
+}
+
+Json vectorJson(const Eigen::Vector3d& v) { return Json::array({v.x(), v.y(), v.z()}); }
+
+Json itemsJson(const SceneItems& items) {
+  Json bodies = Json::array(), arrows = Json::array(), points = Json::array();
+  for (const auto& b : items.bodies) {
+    const bool solid = b.colour.minCoeff() >= 0;
+    bodies.push_back({{"kind", shapeName(b.kind)},
+                      {"name", b.name},
+                      {"size", vectorJson(b.size)},
+                      {"colour", solid ? vectorJson(b.colour.cwiseMin(1.0)) : Json()}});
+  }
+  for (const auto& a : items.arrows)
+    arrows.push_back({{"kind", arrowKindName(a.kind)}, {"name", a.name}, {"unit", arrowUnit(a)}});
+  for (const auto& p : items.points)
+    points.push_back({{"name", p.name}, {"moving", p.inMovingFrame}});
+  return {{"bodies", bodies},
+          {"arrows", arrows},
+          {"points", points},
+          {"extent", items.extent},
+          {"movingFrame", items.movingFrame}};
+}
+
+// A recorded column at the sample times (the sample at or before each), with its label.
+Json columnJson(const RunHistory& run, const std::string& name, const std::vector<double>& times) {
+  const int c = run.columnIndex(name);
+  std::vector<float> values;
+  values.reserve(times.size());
+  for (const double t : times) values.push_back(pageFloat(run.column(c)[run.indexAtOrBefore(t)]));
+  std::string label = name;
+  if (const nh::VariableLabel* l = nh::findVariableLabel(run.system().info(), name)) {
+    if (!l->unit.empty()) label += " [" + l->unit + "]";
+  }
+  return {{"name", name}, {"label", label}, {"values", base64Floats(values)}};
+}
+
+// The path plot and the time series, leaving out variables the run does not record.
+Json plotsJson(const RunHistory& run, const PageSettings& s, const std::vector<double>& times) {
+  Json plots = {{"path", Json()}, {"series", Json::array()}};
+  if (!s.pathX.empty() && run.columnIndex(s.pathX) >= 0 && run.columnIndex(s.pathY) >= 0)
+    plots["path"] = {{"x", columnJson(run, s.pathX, times)},
+                     {"y", columnJson(run, s.pathY, times)}};
+  for (const auto& name : s.timeSeries)
+    if (run.columnIndex(name) >= 0) plots["series"].push_back(columnJson(run, name, times));
+  return plots;
+}
+
+// The comparison run's bodies (tables and guides are the primary run's) and trails at the
+// sample times, laid out as the primary run's samples without arrows; null without one.
+Json comparisonJson(const ComparisonScene& comparison, const std::vector<double>& times,
+                    const PageSettings& s) {
+  if (!comparison) return Json();
+  std::vector<nh::SceneFrame> frames(times.size());
+  std::vector<bool> shown(times.size());
+  SceneItems items;
+  for (size_t k = 0; k < times.size(); ++k) {
+    nh::SceneFrame& f = frames[k];
+    shown[k] = comparison(times[k], f);
+    if (!shown[k]) continue;
+    f.arrows.clear();
+    f.bodies.erase(std::remove_if(f.bodies.begin(), f.bodies.end(),
+                                  [](const nh::SceneBody& b) {
+                                    return b.kind == nh::ShapeKind::Table ||
+                                           b.kind == nh::ShapeKind::Guide;
+                                  }),
+                   f.bodies.end());
+    for (const auto& b : f.bodies) slotOf(items.bodies, b, bodyKey);
+    for (const auto& p : f.points) slotOf(items.points, p, pointKey);
+  }
+  if (items.bodies.empty() && items.points.empty()) return Json();
+  std::vector<float> samples;
+  for (size_t k = 0; k < times.size(); ++k) {
+    if (shown[k])
+      appendSample(frames[k], items, samples);
+    else  // not drawn: every slot NaN, the moving frame too
+      samples.resize(samples.size() + sampleWidth(items), std::numeric_limits<float>::quiet_NaN());
+  }
+  Json data = itemsJson(items);
+  data["legend"] = s.comparisonLegend;
+  data["samples"] = base64Floats(samples);
+  return data;
+}
+
+Json pageData(const RunHistory& run, const PageSettings& s, const ComparisonScene& comparison) {
+  const std::vector<double> times = sampleTimes(run, s);
+  SceneItems items;
+  const std::vector<nh::SceneFrame> frames = scenesAt(run, times, s, items);
+  std::vector<float> samples, t;
+  for (const auto& f : frames) appendSample(f, items, samples);
+  for (const double v : times) t.push_back(static_cast<float>(v));
+  Json data = itemsJson(items);
+  data["comparison"] = comparisonJson(comparison, times, s);
+  data["system"] = run.system().name();
+  data["title"] = s.title;
+  data["note"] = s.note;
+  data["dark"] = s.dark;
+  data["follow"] = s.follow;
+  data["speed"] = s.speed;
+  data["trails"] = s.trails;
+  data["trailSeconds"] = s.trailSeconds;
+  data["count"] = times.size();
+  data["t"] = base64Floats(t);
+  data["samples"] = base64Floats(samples);
+  data["plots"] = plotsJson(run, s, times);
+  return data;
+}
+
+std::string htmlEscaped(std::string_view text) {
+  std::string out;
+  for (const char c : text) {
+    switch (c) {
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      default:
+        out += c;
+    }
+  }
+  return out;
+}
+
+// JSON inside a <script> element: '<' only occurs in strings, where \u003c reads the same and
+// no "</script>" can end the element early.
+std::string scriptSafeJson(const Json& data) {
+  const std::string text = data.dump();
+  std::string out;
+  out.reserve(text.size());
+  for (const char c : text) {
+    if (c == '<')
+      out += "\\u003c";
+    else
+      out += c;
+  }
+  return out;
+}
+
+// The template with each @NAME@ replaced by its part (the parts are not searched again).
+std::string filledTemplate(const std::string& page,
+                           const std::map<std::string, std::string>& parts) {
+  std::string out;
+  size_t at = 0;
+  while (true) {
+    const size_t open = page.find('@', at);
+    const size_t close = open == std::string::npos ? open : page.find('@', open + 1);
+    if (close == std::string::npos) break;
+    const auto it = parts.find(page.substr(open + 1, close - open - 1));
+    if (it == parts.end()) {
+      out += page.substr(at, close - at);
+      at = close;
+      continue;
+    }
+    out += page.substr(at, open - at) + it->second;
+    at = close + 1;
+  }
+  return out + page.substr(at);
+}
+
+}  // namespace
+
+PageSettings pageSettingsFor(const nh::Scenario& scenario, const ExportSettings& settings) {
+  PageSettings page;
+  page.title = scenario.system;
+  page.tStart = settings.tStart;
+  page.tEnd = settings.tEnd;
+  page.sampleStep = settings.frameStep();
+  page.speed = settings.speed;
+  page.trails = settings.trails;
+  page.trailSeconds = settings.trailSeconds;
+  page.forceArrows = settings.forceArrows;
+  page.velocityArrows = settings.velocityArrows;
+  page.angularVelocityArrows = settings.angularVelocityArrows;
+  page.follow = settings.framing == ExportSettings::Framing::Follow;
+  // The plots: those the export names, else the lesson's, else the drag pair and the energy.
+  const auto& drag = nh::findSystem(scenario.system)->info().editing.drag;
+  page.pathX = drag ? drag->x : std::string();
+  page.pathY = drag ? drag->y : std::string();
+  page.timeSeries = {"energy"};
+  try {
+    const ScenarioView view = parseScenarioView(scenario.view);
+    if (!view.title.isEmpty()) page.title = view.title.toStdString();
+    page.note = view.note.toStdString();
+    if (view.phase && view.phase->size() == 2) {
+      page.pathX = (*view.phase)[0].toStdString();
+      page.pathY = (*view.phase)[1].toStdString();
+    }
+    if (view.timeSeries) {
+      page.timeSeries.clear();
+      for (const QString& v : *view.timeSeries) page.timeSeries.push_back(v.toStdString());
+    }
+  } catch (const nh::Error&) {
+    // A view the reader refuses adds no title, note or plots.
+  }
+  if (settings.plots) {
+    page.pathX = settings.pathX;
+    page.pathY = settings.pathY;
+    page.timeSeries = settings.timeSeries;
+  }
+  return page;
+}
+
+bool interactivePageAvailable() { return QFile::exists(kThree) && QFile::exists(kOrbit); }
+
+std::string interactivePage(const RunHistory& run, const PageSettings& settings,
+                            const ComparisonScene& comparison) {
+  if (!interactivePageAvailable()) throw nh::InputError(kPageUnavailable);
+  const std::map<std::string, std::string> parts = {
+      {"TITLE", htmlEscaped(settings.title)},
+      {"THEME", settings.dark ? "dark" : "light"},
+      {"STYLE", resourceText(kStyle)},
+      {"DATA", scriptSafeJson(pageData(run, settings, comparison))},
+      {"THREE", resourceText(kThree)},
+      {"ORBIT", resourceText(kOrbit)},
+      {"SCRIPT", resourceText(kScript)},
+  };
+  return filledTemplate(resourceText(kTemplate), parts);
+}
+
+std::filesystem::path checkPageTarget(const std::filesystem::path& output) {
+  return nh::regularFileTarget(output, "a page");
+}
+
+std::uintmax_t writeInteractivePage(const std::filesystem::path& output, const std::string& html) {
+  const std::filesystem::path target = checkPageTarget(output);
+  nh::writeOutputFile(target.string(), html);
+  return html.size();
+}
+
+}  // namespace nhui
