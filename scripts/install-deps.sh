@@ -10,6 +10,7 @@ packages=(
   xvfb xauth libgl1-mesa-dri universal-ctags
   clang-14 libclang-rt-14-dev llvm-14
   libopenmpi-dev openmpi-bin libhdf5-dev
+  python3-dev pybind11-dev python3-numpy python3-pytest  # the Python module and its suite
 )
 missing=()
 for p in "${packages[@]}"; do

@@ -1,0 +1,50 @@
+# The GIL is released while the engine integrates: Python code runs meanwhile, and two runs on
+# two threads take less wall time than one after the other (with a margin for a loaded
+# machine: the best of a few tries).
+import threading
+import time
+
+from conftest import nl
+
+SYSTEM = "whipple_bicycle"
+T_END = 500  # about half a second on an idle machine
+
+
+def one_run():
+    return nl.load(SYSTEM).run(T_END, dt_out=0.01, init={"v": 4.6, "lean_rate": 0.1},
+                               rtol=1e-12, atol=1e-12)
+
+
+def test_python_runs_while_the_engine_integrates():
+    one_run()  # compiled once before timing
+    done = threading.Event()
+    worker = threading.Thread(target=lambda: (one_run(), done.set()))
+    worker.start()
+    ticks = 0
+    while not done.is_set():
+        ticks += 1
+        time.sleep(0.001)
+    worker.join()
+    # A run that held the GIL would leave this thread no turn at all until it ended.
+    assert ticks >= 50, ticks
+
+
+def test_two_threads_run_in_parallel():
+    one_run()
+    ratios = []
+    for _ in range(3):
+        start = time.perf_counter()
+        one_run()
+        one_run()
+        series = time.perf_counter() - start
+        threads = [threading.Thread(target=one_run) for _ in range(2)]
+        start = time.perf_counter()
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        parallel = time.perf_counter() - start
+        ratios.append(parallel / series)
+        if ratios[-1] < 0.85:
+            break
+    assert min(ratios) < 0.85, ratios
