@@ -1,8 +1,12 @@
 # The GIL is released while the engine integrates: Python code runs meanwhile, and two runs on
 # two threads take less wall time than one after the other (with a margin for a loaded
-# machine: the best of a few tries).
+# machine: the best of a few tries); Ctrl+C stops a long run or sweep.
+import os
+import signal
 import threading
 import time
+
+import pytest
 
 from conftest import nl
 
@@ -48,3 +52,26 @@ def test_two_threads_run_in_parallel():
         if ratios[-1] < 0.85:
             break
     assert min(ratios) < 0.85, ratios
+
+
+def interrupt_in(seconds):
+    """SIGINT to this process after `seconds`, as Ctrl+C or a notebook's interrupt sends."""
+    timer = threading.Timer(seconds, lambda: os.kill(os.getpid(), signal.SIGINT))
+    timer.start()
+    return timer
+
+
+def test_ctrl_c_stops_a_long_run_and_a_long_sweep():
+    bicycle = nl.load(SYSTEM)
+    for call in [
+        lambda: bicycle.run(1e6, dt_out=1, init={"v": 4.6}, rtol=1e-12, atol=1e-12,
+                            max_steps=10**12),
+        lambda: bicycle.sweep(vary={"v": (3, 6, 400)}, measures="max(abs(lean))", t_end=1000,
+                              jobs=2),
+    ]:
+        start = time.perf_counter()
+        interrupt_in(0.5)
+        with pytest.raises(KeyboardInterrupt):
+            call()
+        assert time.perf_counter() - start < 30
+    assert len(bicycle.run(1, dt_out=0.5)) == 3  # and the engine is ready for more
