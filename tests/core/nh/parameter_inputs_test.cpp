@@ -84,9 +84,9 @@ class ParameterInputsTest : public QObject {
                                        values);
         const double d = difference(edited, folded, 7u + j);
         if (!(d < 1e-11))
-          QFAIL(qPrintable(QString::fromStdString(sys.name() + ", parameter " +
-                                                  sys.info().parameters[j].name) +
-                           QString(": differs by %1").arg(d)));
+          QFAIL(qPrintable(
+              QString::fromStdString(sys.name() + ", parameter " + sys.info().parameters[j].name) +
+              QString(": differs by %1").arg(d)));
         // A system whose functions read the parameters as numbers (central_force) has none
         // free; the others share the free equations' code.
         QVERIFY2(edited.freeParameters() == free.freeParameters(), sys.name().c_str());
@@ -145,8 +145,8 @@ class ParameterInputsTest : public QObject {
             EquationsOfMotion(system, DynamicsKind::Nonholonomic, Formulation::Multipliers, zero)
                 .withFreeParameters({j});
         if (!atZero.isTaped()) continue;
-        const EquationsOfMotion folded(system, DynamicsKind::Nonholonomic,
-                                       Formulation::Multipliers, nonzero);
+        const EquationsOfMotion folded(system, DynamicsKind::Nonholonomic, Formulation::Multipliers,
+                                       nonzero);
         const EquationsOfMotion foldedZero(system, DynamicsKind::Nonholonomic,
                                            Formulation::Multipliers, zero);
         try {
@@ -176,8 +176,8 @@ class ParameterInputsTest : public QObject {
         EquationsOfMotion(system, DynamicsKind::Nonholonomic)
             .withFreeParameters({j})
             .withParameters(values));
-    auto fresh = std::make_shared<const EquationsOfMotion>(
-        system, DynamicsKind::Nonholonomic, Formulation::Multipliers, values);
+    auto fresh = std::make_shared<const EquationsOfMotion>(system, DynamicsKind::Nonholonomic,
+                                                           Formulation::Multipliers, values);
     Simulation a(edited), b(fresh);
     a.setState(0, initialState(*edited, 0, {}));
     b.setState(0, initialState(*fresh, 0, {}));
