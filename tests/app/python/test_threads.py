@@ -1,8 +1,10 @@
 # The GIL is released while the engine integrates: Python code runs meanwhile, and two runs on
 # two threads take less wall time than one after the other (with a margin for a loaded
 # machine: the best of a few tries); Ctrl+C stops a long run or sweep.
+import hashlib
 import os
 import signal
+import statistics
 import threading
 import time
 
@@ -33,25 +35,44 @@ def test_python_runs_while_the_engine_integrates():
     assert ticks >= 50, ticks
 
 
+def reference_work():
+    """Work of about the same length that CPython itself runs without the GIL (hashing)."""
+    digest = hashlib.sha256()
+    for _ in range(120):
+        digest.update(MEGABYTE)
+
+
+MEGABYTE = bytes(range(256)) * 4096
+
+
+def parallel_ratio(work):
+    """Wall time of `work` on two threads at once over that of twice `work` in series."""
+    start = time.perf_counter()
+    work()
+    work()
+    series = time.perf_counter() - start
+    threads = [threading.Thread(target=work) for _ in range(2)]
+    start = time.perf_counter()
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return (time.perf_counter() - start) / series
+
+
 def test_two_threads_run_in_parallel():
+    # Holding the GIL, two runs on two threads take as long as in series (a ratio of about 1);
+    # released, as long as work CPython runs without the GIL, timed back to back with them:
+    # that reference says how much two threads gain on this machine now (other processes take
+    # cores at times). Medians of five tries; a machine that gains nothing now skips.
     one_run()
-    ratios = []
-    for _ in range(3):
-        start = time.perf_counter()
-        one_run()
-        one_run()
-        series = time.perf_counter() - start
-        threads = [threading.Thread(target=one_run) for _ in range(2)]
-        start = time.perf_counter()
-        for thread in threads:
-            thread.start()
-        for thread in threads:
-            thread.join()
-        parallel = time.perf_counter() - start
-        ratios.append(parallel / series)
-        if ratios[-1] < 0.85:
-            break
-    assert min(ratios) < 0.85, ratios
+    ours, reference = [], []
+    for _ in range(5):
+        reference.append(parallel_ratio(reference_work))
+        ours.append(parallel_ratio(one_run))
+    if statistics.median(reference) > 0.75:
+        pytest.skip(f"two threads gain nothing on this machine now (hashing: {reference})")
+    assert statistics.median(ours) < statistics.median(reference) + 0.12, (ours, reference)
 
 
 def interrupt_in(seconds):
