@@ -197,11 +197,14 @@ std::string shortenQuoted(const std::string& message) {
   return out + (at < message.size() ? message.substr(at) : std::string());
 }
 
+}  // namespace
+
+std::string errorLine(const std::string& message) { return shortenQuoted(oneLine(message)); }
+
+namespace {
 int runCommand(const std::function<int()>& command) {
-  // The last defence for messages that echo input: one line whatever the text, and no
-  // quoted input longer than quote() shows.
   auto report = [](const char* kind, const std::exception& e, int code) {
-    std::fprintf(stderr, "nhsim: %s: %s\n", kind, shortenQuoted(oneLine(e.what())).c_str());
+    std::fprintf(stderr, "nhsim: %s: %s\n", kind, errorLine(e.what()).c_str());
     return code;
   };
   try {

@@ -65,6 +65,10 @@ void applyScenarioOptions(const std::vector<std::string>& set, const std::vector
                           const std::string& dynamics, const std::string& formulation,
                           Scenario& scenario);
 
+// An error message as nhsim reports it, the last defence for messages that echo input: one
+// line whatever the text, and no quoted input longer than quote() shows.
+std::string errorLine(const std::string& message);
+
 // Runs `command`, turning exceptions into one line "nhsim: error: …" on stderr and the exit
 // codes above; then flushes standard output, and a failure to write it (e.g. a full disk)
 // is reported as "cannot write to standard output: …" with kOutputError.

@@ -10,7 +10,7 @@
 
 namespace nh::cli {
 
-int equationsCommand(const EquationsOptions& line) {
+std::string equationsText(const EquationsOptions& line) {
   const bool latex = line.latex;
   std::map<std::string, double> overrides;
   for (const auto& text : line.set) {
@@ -38,7 +38,11 @@ int equationsCommand(const EquationsOptions& line) {
     text = system->name() + " — " + system->info().title + ": " + equations.summary + "\n\n" +
            model::toPlainText(equations);
   }
-  writeStdout(text);
+  return text;
+}
+
+int equationsCommand(const EquationsOptions& line) {
+  writeStdout(equationsText(line));
   return kOk;
 }
 

@@ -2,9 +2,15 @@
 // constraints can be eliminated, ẏ and λ explicitly) as plain text or LaTeX.
 #pragma once
 
+#include <string>
+
 #include "app/nhsim/command_line.h"
 
 namespace nh::cli {
+
+// The text `nhsim equations` prints for `line` (parsed by parseCommandLine): plain text or
+// LaTeX. Throws UsageError / InputError for bad input.
+std::string equationsText(const EquationsOptions& line);
 
 // Runs `nhsim equations` as parsed by parseCommandLine: prints the equations
 // on stdout. Throws UsageError / InputError for bad input (exit 2), Error when stdout

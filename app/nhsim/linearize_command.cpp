@@ -11,6 +11,7 @@
 #include <optional>
 
 #include "app/nhsim/cli_support.h"
+#include "app/nhsim/linearize_point.h"
 #include "core/model/catalogue.h"
 #include "core/nh/linearize.h"
 #include "core/nh/messages.h"
@@ -91,7 +92,13 @@ double sweepValue(const Sweep& sweep, long i) {
 // sweep that gave it: a sweep of 10^5 points prints a few lines, not 10^5.
 class Messages {
  public:
-  void add(const std::string& kind, const std::string& line) { messages_.emplace_back(kind, line); }
+  // `text` as linearizeAt gives it: a note ("note") or a warning (any other kind).
+  void add(const std::string& kind, const std::string& text) {
+    messages_.emplace_back(kind, (kind == "note" ? "nhsim: note: " : "nhsim: warning: ") + text);
+  }
+  LinearizeMessages sink() {
+    return [this](const std::string& kind, const std::string& text) { add(kind, text); };
+  }
   void flush() const {
     std::vector<std::string> kinds;
     std::map<std::string, std::pair<std::string, long>> first;  // kind → first line, count
@@ -114,46 +121,6 @@ class Messages {
   std::vector<std::pair<std::string, std::string>> messages_;  // kind, line without "\n"
 };
 
-// The linearisation at one scenario's initial state.
-struct Point {
-  std::vector<double> x;
-  Linearization lin;
-};
-
-// The warning for a state that is not an equilibrium: the reduced equations' non-zero rates.
-std::string notEquilibriumWarning(const Linearization& lin) {
-  std::vector<std::string> rates;
-  const double largest = lin.reducedRhs.cwiseAbs().maxCoeff();
-  for (int i = 0; i < lin.reducedRhs.size(); ++i)
-    if (std::abs(lin.reducedRhs[i]) > 1e-9 * largest)
-      // appends: GCC 12's -Wrestrict misfires on "d" + std::string
-      rates.push_back(std::string("d")
-                          .append(lin.variables[i])
-                          .append("/dt = ")
-                          .append(formatValue(lin.reducedRhs[i])));
-  return "nhsim: warning: this state is not an equilibrium of the reduced equations (" +
-         joined(rates) + "); the eigenvalues describe the linearisation there";
-}
-
-// Linearises `system` at the initial state of `s`, its notes and warnings to `messages`.
-Point linearizeAt(const std::shared_ptr<const SystemModel>& system, const Scenario& s,
-                  Messages& messages) {
-  const std::vector<double> parameters = resolveParameters(*system, s.parameters);
-  const EquationsOfMotion equations(system, DynamicsKind::Nonholonomic, s.formulation, parameters);
-  std::vector<std::string> notes;
-  Point p;
-  p.x = initialState(equations, 0.0, s.initial, &notes);
-  for (const auto& note : notes) messages.add("note", "nhsim: note: " + note);
-  p.lin = linearize(equations, 0.0, p.x);
-  if (!(p.lin.cyclicCoupling < 1e-9))
-    messages.add("cyclic", "nhsim: warning: the coordinates '" + system->name() +
-                               "' declares cyclic are read by its equations at this state "
-                               "(relative " +
-                               formatValue(p.lin.cyclicCoupling) + "): the reduction is not exact");
-  if (!p.lin.equilibrium) messages.add("equilibrium", notEquilibriumWarning(p.lin));
-  return p;
-}
-
 nlohmann::ordered_json eigenvaluesJson(const Linearization& lin) {
   nlohmann::ordered_json list = nlohmann::ordered_json::array();
   for (const auto& e : lin.eigenvalues) list.push_back({e.real(), e.imag()});
@@ -164,7 +131,7 @@ nlohmann::ordered_json eigenvaluesJson(const Linearization& lin) {
 int writePoint(const std::shared_ptr<const SystemModel>& system, const Scenario& scenario,
                bool json) {
   Messages messages;
-  const Point p = linearizeAt(system, scenario, messages);
+  const Point p = linearizeAt(system, scenario, messages.sink());
   messages.flush();
   if (!json) {
     std::string text;
@@ -231,7 +198,7 @@ int writeSweep(const std::shared_ptr<const SystemModel>& system, const Scenario&
     const double value = sweepValue(sweep, i);
     Scenario s = scenario;
     (sweep.isParameter ? s.parameters : s.initial)[sweep.name] = value;
-    const Point p = linearizeAt(system, s, messages);
+    const Point p = linearizeAt(system, s, messages.sink());
     if (!sweep.isParameter) {  // the constraints may not allow the value (completion moves it)
       const double used = p.x[layout.index[layout.find(sweep.name)]];
       if (!(std::abs(used - value) <= 1e-12 * std::max(1.0, std::abs(value))))
@@ -268,9 +235,7 @@ int linearizeCommand(const LinearizeOptions& command, const std::vector<std::str
   const Scenario& scenario = command.scenario.resolved;
   std::optional<Sweep> sweep;
   if (!command.sweep.empty()) sweep = parseSweep(command.sweep);
-  if (scenario.dynamics != DynamicsKind::Nonholonomic)
-    throw UsageError("linearize works on the nonholonomic equations (--dynamics " +
-                     toString(DynamicsKind::Nonholonomic) + ")");
+  requireNonholonomic(scenario);
   const auto system = findSystem(scenario.system);
   if (!sweep) return writePoint(system, scenario, command.json);
   classifySweep(*sweep, *system);

@@ -21,6 +21,7 @@
 #include "app/nhsim/equations_command.h"
 #include "app/nhsim/linearize_command.h"
 #include "app/nhsim/optimize_command.h"
+#include "app/nhsim/system_facts.h"
 #include "core/io/atomic_output.h"
 #include "core/io/csv_writer.h"
 #include "core/io/scenario_file.h"
@@ -32,6 +33,7 @@
 #include "core/nh/errors.h"
 #include "core/nh/reconstruction.h"
 #include "core/nh/run_checks.h"
+#include "core/nh/run_start.h"
 #include "core/nh/scenario.h"
 #include "core/nh/version.h"
 
@@ -51,83 +53,8 @@ int list() {
   return kOk;
 }
 
-// What `nhsim info` says of a system beyond its SystemInfo: the state layouts, the kind of
-// algebroid its structure is (structure_kind.h), the coordinates reconstructed over each step
-// (reconstruction.h), or why none are, and a control model's cost as written.
-struct SystemFacts {
-  StateLayout nonholonomic, vakonomic;
-  model::StructureClassification structure;
-  std::vector<std::string> reconstructed;
-  std::string notReconstructed = "the system cannot be taped";
-  std::string cost;
-  std::string discreteGradient;  // what discrete-gradient conserves, or why it does not apply
-};
-
-// discreteGradientSummary at the default parameters and start.
-std::string discreteGradientFact(const EquationsOfMotion& eq) {
-  try {
-    const std::vector<double> x0 = initialState(eq, 0.0, {});
-    return discreteGradientSummary(discreteGradientFit(eq, x0.data(), 0.0));
-  } catch (const Error& e) {
-    return discreteGradientSummary({e.what()});
-  }
-}
-
-SystemFacts factsOf(const std::shared_ptr<const SystemModel>& system) {
-  SystemFacts facts;
-  facts.nonholonomic = stateLayout(*system, DynamicsKind::Nonholonomic);
-  facts.vakonomic = stateLayout(*system, DynamicsKind::Vakonomic);
-  facts.structure = model::classifyStructure(*system);
-  if (system->info().isControlModel()) {
-    facts.notReconstructed = "a control model moves only along an optimal plan";
-    if (const model::FormulaSystem* formula = model::asFormula(*system))
-      facts.cost = formula->data().cost.text;
-    return facts;
-  }
-  const EquationsOfMotion eq(system, DynamicsKind::Nonholonomic);
-  facts.discreteGradient = discreteGradientFact(eq);
-  if (const ReconstructionPlan* plan = eq.reconstructionPlan()) {
-    facts.notReconstructed = plan->reason;
-    std::vector<int> indices = plan->entries;
-    std::sort(indices.begin(), indices.end());
-    for (int i : indices) facts.reconstructed.push_back(system->info().coordinates[i]);
-  }
-  return facts;
-}
-
 void printInfoJson(const SystemInfo& s, const SystemFacts& facts) {
-  nlohmann::json root;  // keys sorted
-  root["name"] = s.name;
-  root["title"] = s.title;
-  root["description"] = s.description;
-  root["source"] = s.source;
-  root["equations"] = s.equations;
-  root["initialization"] = s.initialization;
-  root["parameters"] = nlohmann::json::array();
-  for (const auto& p : s.parameters) {
-    nlohmann::json o;
-    o["name"] = p.name;
-    o["unit"] = p.unit;
-    o["description"] = p.description;
-    o["default"] = p.defaultValue;
-    o["range"] = p.rangeText();
-    if (std::isfinite(p.min)) o["min"] = p.min;
-    if (std::isfinite(p.max)) o["max"] = p.max;
-    o["min_exclusive"] = p.minExclusive;
-    o["max_exclusive"] = p.maxExclusive;
-    root["parameters"].push_back(o);
-  }
-  root["state"] = facts.nonholonomic.names;
-  root["state_vakonomic"] = facts.vakonomic.names;
-  root["constraints"] = s.constraintCount;
-  root["holonomic_constraints"] = s.holonomicCount;
-  root["structure_kind"] = model::kindName(facts.structure.kind);
-  root["structure_why"] = facts.structure.why;
-  root["reconstructed"] = facts.reconstructed;
-  root["controls"] = s.controls;
-  if (s.isControlModel()) root["cost"] = facts.cost;
-  if (!facts.discreteGradient.empty()) root["discrete_gradient"] = facts.discreteGradient;
-  writeStdout(root.dump(4) + "\n");
+  writeStdout(infoJson(s, facts).dump(4) + "\n");
 }
 
 // `text` followed by spaces up to `width` characters (printf pads by bytes; units like
@@ -220,22 +147,6 @@ void catchStopSignals() {
   for (const int signal : {SIGINT, SIGTERM, SIGHUP}) ::sigaction(signal, &action, nullptr);
 }
 
-// The parameters and the initial values given, by name (for extremeValueHint).
-std::vector<std::pair<std::string, double>> givenValues(const SystemModel& system,
-                                                        const std::vector<double>& params,
-                                                        const Scenario& s) {
-  std::vector<std::pair<std::string, double>> values;
-  for (size_t i = 0; i < params.size(); ++i)
-    values.emplace_back(system.info().parameters[i].name, params[i]);
-  for (const auto& entry : s.initial) values.push_back(entry);
-  return values;
-}
-
-// `message` with `hint` after it ("…; m = 1e-310 is far outside …"), or as it is.
-std::string withHint(const std::string& message, const std::string& hint) {
-  return hint.empty() ? message : message + "; " + hint;
-}
-
 // What the rows of a run showed: the summary's numbers and the checks behind its warnings.
 struct RunRecord {
   EnergyDriftWatch drift;
@@ -276,7 +187,7 @@ class RunJob {
                                                        resolveParameters(*system_, s_.parameters)),
              s_.integrator),
         params_(resolveParameters(*system_, s_.parameters)),
-        hint_(extremeValueHint(givenValues(*system_, params_, s_))),
+        hint_(runValuesHint(*system_, params_, s_)),
         layout_(stateLayout(*system_, s_.dynamics)) {}
 
   int run() {
@@ -293,35 +204,13 @@ class RunJob {
   }
 
  private:
-  // The initial state, checked before any file is written: a system that cannot be
-  // evaluated at t = 0 (not regular, values beyond double precision) is bad input, exit 2
-  // and no file. Prints the notes of the completion of the initial values.
+  // The initial state, checked before any file is written (checkedRunStart: bad input is
+  // exit 2 and no file). Prints the notes of the completion of the initial values.
   std::vector<double> checkedStart() {
-    std::vector<std::string> notes;
-    std::vector<double> x0;
-    try {
-      sim_.setParameters(params_);  // new equations: eq is taken after this
-      const EquationsOfMotion& eq = sim_.equations();
-      x0 = initialState(eq, 0.0, s_.initial, &notes);
-      if (s_.integrator.method == Integrator::DiscreteGradient)
-        conserved_ = discreteGradientFit(eq, x0.data(), 0.0);
-      if (!conserved_.refusal.empty()) throw InputError(conserved_.refusal);
-      outputRow(eq, sim_.workspace(), layout_, 0.0, x0.data(), obs_, row_);
-      const std::string entry = nonFiniteEntry(outputColumns(eq), row_);
-      if (!entry.empty())
-        throw InputError("the start of '" + system_->name() + "' is not finite: " + entry +
-                         " at t = 0 (parameters or initial values beyond double precision, or "
-                         "a formula undefined there)");
-    } catch (const SingularSystemError& e) {
-      throw InputError(withHint(e.what(), hint_));
-    } catch (const IntegrationError& e) {
-      throw InputError(withHint(e.what(), hint_));
-    } catch (const InputError& e) {
-      if (hint_.empty()) throw;
-      throw InputError(withHint(e.what(), hint_));
-    }
-    for (const auto& note : notes) std::fprintf(stderr, "nhsim: note: %s\n", note.c_str());
-    return x0;
+    RunStart start = checkedRunStart(sim_, s_, params_, layout_, hint_, obs_, row_);
+    conserved_ = start.conserved;
+    for (const auto& note : start.notes) std::fprintf(stderr, "nhsim: note: %s\n", note.c_str());
+    return std::move(start.x0);
   }
 
   void openOutput() {

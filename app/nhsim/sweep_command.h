@@ -9,13 +9,10 @@
 #include <vector>
 
 #include "app/nhsim/command_line.h"
+#include "app/nhsim/sweep_spec.h"
 #include "core/study/sweep.h"
 
 namespace nh::cli {
-
-// The study of a sweep command line (parsed by parseCommandLine): axes, count, seed,
-// measures as given. Throws UsageError / InputError naming the option.
-study::StudySpec studySpecOf(const SweepOptions& line);
 
 class SweepOutput;
 
@@ -49,9 +46,6 @@ class SweepRecorder {
   std::chrono::milliseconds interval_;
 };
 
-// The study of a sweep command line, ready to run. Throws UsageError / InputError.
-std::unique_ptr<study::Study> studyOf(const SweepOptions& line);
-
 // What `nhsim sweep --mpi` says, exit 2, in a build without MPI.
 inline constexpr const char* kNoMpiSupport =
     "this nhsim was built without MPI support (NH_WITH_MPI, Debian libopenmpi-dev): run the "
@@ -67,9 +61,6 @@ bool isMpiSweep(const std::vector<std::string>& args);
 // This process's rank as an MPI launcher (mpirun, srun) gives it in the environment, or -1
 // when not started by one: a build without MPI prints its refusal on rank 0 only.
 int launcherRank();
-
-// A worker count from --jobs (1 … 1024), else `fallback`. Throws UsageError.
-int jobsOf(const SweepOptions& line, int fallback);
 
 // Runs `nhsim sweep`; `args` are the words after "nhsim" (echoed in the file's first comment
 // line without the options commandEcho drops). Bad input, an

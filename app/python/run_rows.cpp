@@ -1,0 +1,77 @@
+#include "app/python/run_rows.h"
+
+#include "core/model/catalogue.h"
+#include "core/nh/errors.h"
+#include "core/nh/run_checks.h"
+#include "core/nh/run_start.h"
+
+namespace nh::python {
+
+struct RowRun::State {
+  explicit State(const Scenario& s)
+      : scenario(s),
+        system(findSystem(s.system)),
+        simulation(system, s.dynamics, s.formulation, s.integrator),
+        parameters(resolveParameters(*system, s.parameters)),
+        hint(runValuesHint(*system, parameters, s)),
+        layout(stateLayout(*system, s.dynamics)) {}
+
+  // The row at (t, x): computed, checked and kept, with the run's watches.
+  void addRow(double t, const double* x) {
+    const EquationsOfMotion& eq = simulation.equations();
+    outputRow(eq, simulation.workspace(), layout, t, x, observables, row);
+    checkFiniteRow(system->name(), out.columns, row, t);
+    out.values.insert(out.values.end(), row.begin(), row.end());
+    ++out.rows;
+    drift.add(eq, simulation.workspace(), t, x, observables.energy);
+    rank.add(t, observables);
+  }
+
+  const Scenario scenario;
+  const std::shared_ptr<const SystemModel> system;
+  Simulation simulation;
+  const std::vector<double> parameters;
+  const std::string hint;
+  const StateLayout layout;
+  Observables observables;
+  std::vector<double> row;
+  EnergyDriftWatch drift;
+  ConstraintRankWatch rank;
+  RunRows out;
+};
+
+RowRun::RowRun(const Scenario& scenario) : state_(std::make_unique<State>(scenario)) {
+  State& s = *state_;
+  RunStart start =
+      checkedRunStart(s.simulation, scenario, s.parameters, s.layout, s.hint, s.observables, s.row);
+  s.simulation.setState(0.0, start.x0);
+  s.out.columns = outputColumns(s.simulation.equations());
+  s.out.notes = std::move(start.notes);
+}
+
+RowRun::~RowRun() = default;
+
+RunRows RowRun::integrate(const std::atomic<bool>& cancel) {
+  State& s = *state_;
+  auto onSample = [&s, &cancel](double t, const double* x) {
+    s.addRow(t, x);
+    if (cancel) throw RunCancelled{};
+  };
+  s.simulation.setStepCheck([&cancel](double) {
+    if (cancel) throw RunCancelled{};
+  });
+  try {
+    // A t-end off the output grid still gets its row: the run's final state.
+    if (!s.simulation.advance(s.scenario.tEnd, s.scenario.dtOut, onSample))
+      onSample(s.simulation.time(), s.simulation.state().data());
+  } catch (const SingularSystemError& e) {
+    throw SingularSystemError(withHint(e.what(), s.hint), e.time(), e.conditionNumber());
+  } catch (const IntegrationError& e) {
+    throw IntegrationError(withHint(e.what(), s.hint), e.time());
+  }
+  for (const std::string& warning : {s.drift.warning(), s.rank.warning()})
+    if (!warning.empty()) s.out.warnings.push_back(warning);
+  return std::move(s.out);
+}
+
+}  // namespace nh::python
