@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds the Debian package nonholonomic-lab_<version>-1_<arch>.deb into build/release/package/
-# with CPack, from the release build tree: the programs and what resources/packaging/ adds (man pages
+# with CPack, from the release build tree: the programs and what app/packaging/ adds (man pages
 # from --help, nhsim's bash completion from its command table, copyright, changelog; the
 # Python module too when it is built), stripped, Depends computed by dpkg-shlibdeps. Then runs
 # lintian on it: any error fails (warnings are listed in docs/packaging.md).
