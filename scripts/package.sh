@@ -32,6 +32,9 @@ cleanup() {
 }
 trap cleanup EXIT
 
+# The package's Python module goes where Debian's python3 looks (/usr/lib/python3/dist-packages):
+# the release tree is configured for it (a cache value, kept by later builds of the tree).
+cmake --preset release -DNH_PYTHON_INSTALL_DIR=lib/python3/dist-packages >/dev/null
 ./scripts/build.sh nhsim nhsim-export nhsim-sweep nhlab nh_package_files
 # The Python module, when this build has it (its own install() rule puts it in the package).
 if ninja -C "$build" -t targets all | grep -q '^nonholonomic_lab:'; then
