@@ -375,7 +375,9 @@ std::string filledTemplate(const std::string& page,
 
 PageSettings pageSettingsFor(const nh::Scenario& scenario, const ExportSettings& settings) {
   PageSettings page;
-  page.title = scenario.system;
+  const auto system = nh::findSystem(scenario.system);
+  // The system's title as the app's chooser shows it ("Ball on a rotating table"), else its name.
+  page.title = system->info().title.empty() ? scenario.system : system->info().title;
   page.tStart = settings.tStart;
   page.tEnd = settings.tEnd;
   page.sampleStep = settings.frameStep();
@@ -387,7 +389,7 @@ PageSettings pageSettingsFor(const nh::Scenario& scenario, const ExportSettings&
   page.angularVelocityArrows = settings.angularVelocityArrows;
   page.follow = settings.framing == ExportSettings::Framing::Follow;
   // The plots: those the export names, else the lesson's, else the drag pair and the energy.
-  const auto& drag = nh::findSystem(scenario.system)->info().editing.drag;
+  const auto& drag = system->info().editing.drag;
   page.pathX = drag ? drag->x : std::string();
   page.pathY = drag ? drag->y : std::string();
   page.timeSeries = {"energy"};
