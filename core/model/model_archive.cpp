@@ -240,7 +240,13 @@ class Reader {
       bool present = false;
       get(present);
       x.reset();
-      if (present) get(x.emplace());
+      if (present) {
+        // Read into a value of its own, then moved in: with emplace(), g++ 12 under
+        // -fsanitize=thread warned of an uninitialised string in the optional (a false alarm).
+        typename T::value_type value{};
+        get(value);
+        x = std::move(value);
+      }
     } else {
       fields(*this, x);
     }
