@@ -176,6 +176,16 @@ Reconstructor::Reconstructor(const ReconstructionPlan* plan, int n, int stateSiz
   delta_.assign(2 * (kMaxDepth + 1), std::vector<double>(nd));
 }
 
+void Reconstructor::rebind(const ReconstructionPlan* plan) {
+  plan_ = plan;
+  registers_ = plan_->program.makeRegisters();
+}
+
+bool sameLayout(const ReconstructionPlan& a, const ReconstructionPlan& b) {
+  return a.available == b.available && a.quadratures == b.quadratures &&
+         a.quaternions == b.quaternions && a.entries == b.entries && a.reduced == b.reduced;
+}
+
 void Reconstructor::rule(const StateAt& stateAt, double a, double b, const double* x, double* omega,
                          double* delta) {
   // Gauss–Legendre nodes of order 6 and weights 5/18, 8/18, 5/18.

@@ -42,6 +42,10 @@ inline constexpr int kMaxReconstructionPieces = 1 << 16;
 class SystemModel;
 // What compileTape finds on the tape: v are the coordinates' rates ρ(q)y, `read` every
 // output the equations of motion use (p, F, M, A, b, Φ, taped structure and force).
+// Whether two plans reconstruct the same entries and reduce to the same rows (the equations
+// under other parameter values): a Reconstructor made for one can be rebound to the other.
+bool sameLayout(const ReconstructionPlan& a, const ReconstructionPlan& b);
+
 ReconstructionPlan planReconstruction(Tape& tape, const SystemModel& system, int variableCount,
                                       const std::vector<Sym>& v, const std::vector<Sym>& read);
 
@@ -53,6 +57,9 @@ class Reconstructor {
 
   Reconstructor() = default;
   Reconstructor(const ReconstructionPlan* plan, int n, int stateSize, int variableCount);
+  // Carries on with `plan`, of the same layout (sameLayout) as the one in use: its program's
+  // registers are taken anew, the buffers kept.
+  void rebind(const ReconstructionPlan* plan);
 
   // Advances the reconstructed entries of x (the full state at a) to b. Returns false, x
   // unchanged, when the tolerance would need more than kMaxReconstructionPieces pieces.

@@ -96,6 +96,18 @@ struct Simulation::Integration {
   // Made once: they capture only the Simulation, so no call allocates.
   StepperRhs rhs;
   Reconstructor::StateAt stateAt;
+
+  // New equations of the same system: a plan of the same layout (other parameter values)
+  // keeps the reconstructor's buffers; another is made anew when the next run starts.
+  void carryPlanTo(const ReconstructionPlan* next) {
+    if (!plan || plan == next) return;
+    if (next && sameLayout(*plan, *next)) {
+      reconstructor.rebind(next);
+      plan = next;
+    } else {
+      plan = nullptr;
+    }
+  }
 };
 
 Simulation::Simulation(std::shared_ptr<const SystemModel> system, DynamicsKind dynamics,
@@ -196,7 +208,9 @@ void Simulation::setState(double t, const std::vector<double>& x) {
 }
 
 void Simulation::setParameters(const std::vector<double>& values) {
-  equations_ = std::make_shared<const EquationsOfMotion>(equations_->withParameters(values));
+  auto equations = std::make_shared<const EquationsOfMotion>(equations_->withParameters(values));
+  integration_->carryPlanTo(equations->reconstructionPlan());
+  equations_ = std::move(equations);
   integration_->initialised = false;  // the stepper's cached derivative is stale
   // Constraints may depend on parameters (the table's Ω): the velocities jump onto the new
   // constraint manifold, as under an impulsive reaction (least change in kinetic energy).
@@ -207,12 +221,16 @@ void Simulation::setEquations(std::shared_ptr<const EquationsOfMotion> equations
   if (equations->stateSize() != equations_->stateSize() ||
       &equations->system() != &equations_->system())
     throw std::logic_error("Simulation::setEquations: equations of another system");
+  integration_->carryPlanTo(equations->reconstructionPlan());
   equations_ = std::move(equations);
   integration_->initialised = false;
 }
 
 void Simulation::setFormulation(Formulation formulation) {
-  equations_ = std::make_shared<const EquationsOfMotion>(equations_->withFormulation(formulation));
+  auto equations =
+      std::make_shared<const EquationsOfMotion>(equations_->withFormulation(formulation));
+  integration_->carryPlanTo(equations->reconstructionPlan());
+  equations_ = std::move(equations);
   integration_->initialised = false;
 }
 

@@ -250,6 +250,19 @@ void Study::variedValues(long i, double* out) const {
   }
 }
 
+// A sample may leave a parameter's range, and a grid's corner the set the system allows (its
+// own check of the whole set): each run's values are checked, without the names and maps of
+// resolveParameters, which gives the message when they are refused.
+bool Study::parametersAllowed(const std::vector<double>& values) const {
+  const auto& info = system_->info().parameters;
+  for (size_t a = 0; a < names_.size(); ++a) {
+    if (!isParameter_[a]) continue;
+    const auto i = static_cast<size_t>(index_[a]);
+    if (!info[i].allows(values[i])) return false;
+  }
+  return system_->checkParameters(values.data()).empty();
+}
+
 void Study::run(long i, StudyWorker& worker, RunResult& out,
                 const std::atomic<bool>* cancel) const {
   out.index = i;
@@ -270,7 +283,8 @@ void Study::run(long i, StudyWorker& worker, RunResult& out,
         initial[names_[a]] = out.varied[a];
       }
     }
-    if (parametersVary) {  // range checks (a sample may leave a parameter's range)
+    if (parametersVary && !parametersAllowed(parameters)) {
+      // resolveParameters says which value is out of its range, or why the set is refused.
       std::map<std::string, double> overrides = spec_.base.parameters;
       for (size_t a = 0; a < names_.size(); ++a)
         if (isParameter_[a]) overrides[names_[a]] = out.varied[a];

@@ -102,6 +102,9 @@ class Study {
 
  private:
   friend class StudyWorker;
+  // Whether each varied parameter's value is in its range and the system allows the set.
+  bool parametersAllowed(const std::vector<double>& values) const;
+
   StudySpec spec_;
   long runs_ = 0;
   std::vector<std::string> names_;

@@ -3,14 +3,17 @@
 // other values compute what equations taped with those values folded in compute, for every
 // catalogue system and each of its parameters; they share the compiled code (no new tape);
 // values that change which folded coefficients vanish still give the right equations; and a
-// simulation whose parameters change this way follows the same motion as a fresh one.
+// simulation whose parameters change this way, or that is handed such equations between runs,
+// follows the same motion as a fresh one.
 #include <QtTest>
 #include <algorithm>
 #include <cmath>
 #include <random>
 
 #include "core/model/catalogue.h"
+#include "core/model/model_file.h"
 #include "core/nh/errors.h"
+#include "core/nh/reconstruction.h"
 #include "core/nh/simulation.h"
 #include "core/nh/symbolic.h"
 #include "tests/core/test_support.h"
@@ -185,6 +188,68 @@ class ParameterInputsTest : public QObject {
     b.advance(5.0, 0.5, [](double, const double*) {});
     for (int i = 0; i < edited->stateSize(); ++i)
       QVERIFY(std::abs(a.state()[i] - b.state()[i]) < 1e-9 * (1 + std::abs(b.state()[i])));
+  }
+
+  // One simulation given equations of other parameter values between runs, as a sweep's
+  // worker is (Simulation::setEquations; the reconstruction's buffers are kept), follows a
+  // fresh simulation of those values: for each system and parameter whose reconstruction of the
+  // coordinates reads that parameter, so that stale values there would show.
+  void reusedSimulationFollowsAFreshOneThroughItsReconstruction() {
+    int checked = 0;
+    // The catalogue's reconstructions read no parameter (their coordinates' rates are the
+    // velocities'); here the counter x advances at k·v, so its reconstruction reads k.
+    std::vector<std::shared_ptr<const SystemModel>> systems = test::systemsWithDynamics();
+    systems.push_back(model::loadModelText(R"(format: nonholonomic-lab-system
+version: 1
+name: geared_pendulum
+title: Geared pendulum
+description: A pendulum whose angle drives a counter x through a gear of ratio k.
+parameters:
+  - {name: k, default: 2.0, description: gear ratio, min: -10, max: 10}
+coordinates: [x, theta]
+velocities: [v, w]
+anchor: {x: k*v, theta: w}
+lagrangian: 0.5*v*v + 0.5*w*w + cos(theta)
+constraints: [v - w]
+initial: {x: 0, theta: 0.5, v: 0.3, w: 0.3}
+independent: [w]
+cyclic: [x]
+)",
+                                           "geared_pendulum.yaml"));
+    for (const auto& system : systems) {
+      const SystemModel& sys = *system;
+      const EquationsOfMotion base(system, DynamicsKind::Nonholonomic);
+      const ReconstructionPlan* plan = base.reconstructionPlan();
+      if (!plan || !plan->available) continue;
+      for (int j = 0; j < static_cast<int>(sys.info().parameters.size()); ++j) {
+        const std::vector<double> values = moved(sys, j, 1.5);
+        if (values == sys.defaultParameters()) continue;
+        auto free = std::make_shared<const EquationsOfMotion>(base.withFreeParameters({j}));
+        const ReconstructionPlan* freePlan = free->reconstructionPlan();
+        if (!freePlan || !freePlan->program.readsParameters()) continue;
+        auto edited = std::make_shared<const EquationsOfMotion>(free->withParameters(values));
+        auto fresh = std::make_shared<const EquationsOfMotion>(system, DynamicsKind::Nonholonomic,
+                                                               Formulation::Multipliers, values);
+        Simulation reused(free), b(fresh);
+        reused.setState(0, initialState(*free, 0, {}));
+        reused.advance(1.0, 0.5, [](double, const double*) {});
+        reused.setEquations(edited);
+        reused.setState(0, initialState(*edited, 0, {}));
+        b.setState(0, initialState(*fresh, 0, {}));
+        reused.advance(2.0, 0.5, [](double, const double*) {});
+        b.advance(2.0, 0.5, [](double, const double*) {});
+        for (int i = 0; i < edited->stateSize(); ++i)
+          QVERIFY2(std::abs(reused.state()[i] - b.state()[i]) < 1e-9 * (1 + std::abs(b.state()[i])),
+                   qPrintable(QString::fromStdString(sys.name() + ", parameter " +
+                                                     sys.info().parameters[j].name) +
+                              QString(", entry %1: %2 against %3")
+                                  .arg(i)
+                                  .arg(reused.state()[i], 0, 'g', 17)
+                                  .arg(b.state()[i], 0, 'g', 17)));
+        ++checked;
+      }
+    }
+    QVERIFY2(checked >= 1, qPrintable(QString::number(checked)));
   }
 
   // Out-of-range indices are refused with the count of parameters.
