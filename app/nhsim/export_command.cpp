@@ -234,7 +234,10 @@ int runPageExport(const ExportJob& o) {
   out.commit();
   const std::string sidecar =
       o.writeScenario ? writeSidecar(exporter.resolvedScenario(), o.output) : std::string();
-  if (!o.csv.empty()) nhui::writeHistoryCsv(QString::fromStdString(o.csv), run, 0, run.size());
+  if (!o.csv.empty()) {
+    const nhui::RunHistory& recorded = exporter.recordedRun();
+    nhui::writeHistoryCsv(QString::fromStdString(o.csv), recorded, 0, recorded.size());
+  }
   if (!o.quiet) {
     const double seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
@@ -301,7 +304,7 @@ int runExport(const std::vector<std::string>& args) {
   }
   if (showProgress) std::fprintf(stderr, "\r%60s\r", "");
   if (!o.csv.empty()) {
-    const nhui::RunHistory& run = exporter.history();
+    const nhui::RunHistory& run = exporter.recordedRun();
     nhui::writeHistoryCsv(QString::fromStdString(o.csv), run, 0, run.size());
   }
   if (!o.quiet) {

@@ -12,12 +12,14 @@
 #include <cstring>
 #include <exception>
 #include <limits>
+#include <optional>
 
 #include "core/io/scenario_file.h"
 #include "core/model/catalogue.h"
 #include "core/nh/errors.h"
 #include "ui/export/media/encoding_pipe.h"
 #include "ui/export/offscreen_scene.h"
+#include "ui/export/sample_grid.h"
 #include "ui/plot/plot_widget.h"
 #include "ui/scene/scene_camera.h"
 #include "ui/scene/scene_view.h"
@@ -36,6 +38,12 @@ constexpr double kMaxSampleStep = 0.01;
 // within a few hundred MB.
 constexpr double kMaxSamples = 400000;
 constexpr int kMaxFrames = 200000;
+
+// Whether a run takes fixed steps longer than the export's sample step h: it then steps at its
+// own step and its samples between are interpolated (sample_grid.h).
+bool takesOwnSteps(const nh::IntegratorOptions& options, double h) {
+  return nh::isFixedStep(options.method) && options.step > h * (1 + 1e-9);
+}
 
 struct Cancelled {};
 
@@ -282,6 +290,7 @@ struct AnimationExporter::Impl {
   double sampleStep = 0;    // simulated seconds between samples
   size_t firstFrameSample = 0;
   std::unique_ptr<RunHistory> history;
+  std::unique_ptr<RunHistory> steps;  // the run at its own steps (SampleGrid), or null
 
   // Rendering, created on first use on the rendering thread.
   std::unique_ptr<OffscreenScene> view;
@@ -398,6 +407,11 @@ const RunHistory& AnimationExporter::history() {
   return *impl_->history;
 }
 
+const RunHistory& AnimationExporter::recordedRun() {
+  const RunHistory& samples = history();
+  return impl_->steps ? *impl_->steps : samples;
+}
+
 void AnimationExporter::simulate(const ProgressCallback& progress,
                                  const std::atomic<bool>* cancel) {
   Impl& d = *impl_;
@@ -415,9 +429,8 @@ void AnimationExporter::simulate(const ProgressCallback& progress,
   const double tStart = settings_.tStart, h = d.sampleStep;
   const double tLast = settings_.frameTime(d.frames);  // end of the video
   long count = 0;
-  auto add = [&](double t, const double* x) {
-    fillRecord(sim.equations(), sim.workspace(), layout, t, x, obs, row, scratch, record.data());
-    history->append(record.data(), 1);
+  auto keep = [&](const double* r) {
+    history->append(r, 1);
     if (++count % 2000 == 0) {
       if (cancel && cancel->load()) throw Cancelled{};
       if (progress) {
@@ -430,19 +443,40 @@ void AnimationExporter::simulate(const ProgressCallback& progress,
       }
     }
   };
-  // advance() reports the (projected) initial state first, then every grid point.
-  if (tStart > 0) {
-    sim.advance(tStart, h, add);
-    // A start off the sampling grid: a new grid from there (the next advance reports tStart).
-    if (std::abs(history->lastTime() - tStart) > 1e-9 * h) sim.setState(tStart, sim.state());
+  // A run of fixed steps longer than h takes its own steps (sample_grid.h), a step past the
+  // end; the grid restarts at tStart as below.
+  const nh::IntegratorOptions& options = scenario_.integrator;
+  std::optional<SampleGrid> grid;
+  std::unique_ptr<RunHistory> steps;
+  if (takesOwnSteps(options, h)) {
+    grid.emplace(layout.stride(), h, tStart, keep);
+    steps = std::make_unique<RunHistory>(d.system, scenario_.dynamics, layout);
+    steps->setParametersFrom(0, d.parameters);
   }
-  // A little past the end, so the last frame's sample exists despite rounding of the grid.
-  sim.advance(tLast + 0.5 * h, h, add);
+  auto add = [&](double t, const double* x) {
+    fillRecord(sim.equations(), sim.workspace(), layout, t, x, obs, row, scratch, record.data());
+    if (!grid) return keep(record.data());
+    steps->append(record.data(), 1);
+    grid->add(record.data());
+  };
+  if (grid) {
+    sim.advance(tLast + options.step, options.step, add);
+  } else {
+    // advance() reports the (projected) initial state first, then every grid point.
+    if (tStart > 0) {
+      sim.advance(tStart, h, add);
+      // A start off the sampling grid: a new grid from there (the next advance reports tStart).
+      if (std::abs(history->lastTime() - tStart) > 1e-9 * h) sim.setState(tStart, sim.state());
+    }
+    // A little past the end, so the last frame's sample exists despite rounding of the grid.
+    sim.advance(tLast + 0.5 * h, h, add);
+  }
   d.firstFrameSample = history->indexAtOrAfter(tStart - 1e-6 * h);
   const size_t needed = d.sampleOfFrame(d.frames - 1) + 1;
   if (history->size() < needed)
     throw nh::IntegrationError("the simulation stopped before the last frame", history->lastTime());
   d.history = std::move(history);
+  d.steps = std::move(steps);
   if (settings_.compare != CompareMode::None) simulateComparison(cancel);
 }
 
@@ -471,13 +505,22 @@ void AnimationExporter::simulateComparison(const std::atomic<bool>* cancel) {
   nh::SceneFrame scratch;
   long count = 0;
   const double h = d.sampleStep, tLast = primary.lastTime();
+  auto keep = [&](const double* r) {
+    run->append(r, 1);
+    if (++count % 2000 == 0 && cancel && cancel->load()) throw Cancelled{};
+  };
   try {
     // On the primary run's grid (one grid from t = 0: a start off the grid is drawn from the
-    // comparison's nearest earlier sample).
-    sim.advance(tLast + 0.5 * h, h, [&](double t, const double* x) {
+    // comparison's nearest earlier sample), at its own steps if they are fixed and longer.
+    std::optional<SampleGrid> grid;
+    if (takesOwnSteps(options, h)) grid.emplace(layout.stride(), h, keep);
+    const double dt = grid ? options.step : h;
+    sim.advance(tLast + (grid ? dt : 0.5 * h), dt, [&](double t, const double* x) {
       fillRecord(sim.equations(), sim.workspace(), layout, t, x, obs, row, scratch, record.data());
-      run->append(record.data(), 1);
-      if (++count % 2000 == 0 && cancel && cancel->load()) throw Cancelled{};
+      if (grid)
+        grid->add(record.data());
+      else
+        keep(record.data());
     });
   } catch (const nh::Error&) {
     // A comparison that fails (a vakonomic run that diverges) is drawn up to where it got.

@@ -180,6 +180,10 @@ class AnimationExporter {
   // The recorded samples behind the frames, from t = 0 to the end of the video (the columns
   // of nh::outputColumns() first). Simulates on first use.
   const RunHistory& history();
+  // The run as integrated, for its CSV: history(), or the states at the run's own steps when
+  // they are fixed and longer than the samples, whose history() holds records interpolated
+  // between them (sample_grid.h). Simulates on first use.
+  const RunHistory& recordedRun();
   // The comparison run's samples (settings().compare), nullptr without one; and whether it is
   // drawn in frame i (it is hidden once it has left the scene or failed). Simulate on first use.
   const RunHistory* comparisonHistory();

@@ -11,7 +11,10 @@
 #include <cmath>
 
 #include "core/io/scenario_file.h"
+#include "core/model/catalogue.h"
 #include "core/nh/errors.h"
+#include "core/nh/scenario.h"
+#include "core/nh/simulation.h"
 #include "ui/export/media/video_probe.h"
 #include "ui/export/media/virtual_display.h"
 #include "ui/sim/run_history.h"
@@ -71,6 +74,65 @@ class AnimationExporterTest : public QObject {
     s.tEnd = 3;
     s.fps = 10;
     QCOMPARE(s.frameCount(), 8);  // 7.5 rounds up
+  }
+
+  // A run of fixed steps longer than the export's samples (the long-runs lesson: rk4 and
+  // nh-rattle at h = 0.3 s, 10× time-lapse at 30 fps, samples 0.0098 s apart) takes its own
+  // steps, as in the app and in nhsim run: each sample's energy is the linear interpolation of
+  // a run's at t = 0.3 k, for both runs, rk4's energy drifts as it does at that step, and the
+  // run the CSV gets is its states at those steps.
+  void fixedStepsAreKeptBetweenSamples() {
+    nh::Scenario scenario;
+    scenario.system = "nonholonomic_oscillator";
+    scenario.integrator.method = nh::Integrator::Rk4;
+    scenario.integrator.step = 0.3;
+    scenario.dtOut = 0.3;
+    ExportSettings s = small(60.0);
+    s.fps = 30;
+    s.speed = 10;
+    s.compare = nhui::CompareMode::Integrator;
+    s.otherIntegrator = {nh::Integrator::NhRattle, 0.3};
+    AnimationExporter exporter(scenario, s);
+    const auto system = nh::findSystem(scenario.system);
+    for (const bool comparison : {false, true}) {
+      const nhui::RunHistory& run = comparison ? *exporter.comparisonHistory() : exporter.history();
+      QVERIFY(run.size() > 5000);  // 60 s at about 0.01 s
+      nh::IntegratorOptions options = scenario.integrator;
+      if (comparison) options.method = nh::Integrator::NhRattle;
+      nh::Simulation reference(system, nh::DynamicsKind::Nonholonomic, nh::Formulation::Multipliers,
+                               options);
+      reference.setState(0, nh::initialState(reference.equations(), 0, {}));
+      std::vector<double> energies;
+      reference.advance(61.0, 0.3, [&](double t, const double* x) {
+        energies.push_back(reference.equations().energy(reference.workspace(), t, x));
+      });
+      const std::vector<double>& energy = run.column(run.columnIndex("energy"));
+      for (size_t k = 0; k < run.size(); ++k) {
+        const double t = run.time(k);
+        const auto j = static_cast<size_t>(std::floor(t / 0.3 + 1e-9));
+        const double w = t / 0.3 - static_cast<double>(j);
+        const double expected =
+            w < 1e-9 ? energies[j] : (1 - w) * energies[j] + w * energies[j + 1];
+        if (!(std::abs(energy[k] - expected) < 1e-12 * std::abs(expected)))
+          QFAIL(qPrintable(QString("%1 run, t = %2: energy %3, the run at its steps %4")
+                               .arg(comparison ? "nh-rattle" : "rk4")
+                               .arg(t)
+                               .arg(energy[k], 0, 'g', 17)
+                               .arg(expected, 0, 'g', 17)));
+      }
+      if (!comparison) {
+        const double drift = (energies[200] - energies[0]) / std::abs(energies[0]);
+        QVERIFY2(drift < -1e-3, qPrintable(QString::number(drift)));  // rk4 loses energy
+        // The CSV's rows are the run's own states at its steps, none interpolated.
+        const nhui::RunHistory& steps = exporter.recordedRun();
+        const std::vector<double>& stepEnergy = steps.column(steps.columnIndex("energy"));
+        QVERIFY(steps.size() >= 201 && steps.size() <= energies.size());
+        for (size_t k = 0; k < steps.size(); ++k) {
+          QVERIFY(std::abs(steps.time(k) - 0.3 * static_cast<double>(k)) < 1e-9);
+          QVERIFY(std::abs(stepEnergy[k] - energies[k]) <= 1e-14 * std::abs(energies[k]));
+        }
+      }
+    }
   }
 
   // The recorded sample behind each frame sits on the grid, also for a start off the grid.
