@@ -41,8 +41,7 @@ void SampleGrid::add(const double* record) {
     } else {
       const double t0 = previous_[0];
       const double w = (tau - t0) / (t - t0);
-      for (int c = 0; c < stride_; ++c)
-        out_[c] = (1 - w) * previous_[c] + w * record[c];
+      for (int c = 0; c < stride_; ++c) out_[c] = (1 - w) * previous_[c] + w * record[c];
     }
     out_[0] = tau;
     deliver_(out_.data());

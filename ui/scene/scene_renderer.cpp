@@ -54,6 +54,9 @@ const char* fontFile() {
 
 // A shadow in the opposite brightness keeps text readable over bodies and trails; on a light
 // background VTK's shadow (a darkened copy) would smear dark text, so there is none.
+// The corner axes' share of the view's width (their viewport, at the bottom left).
+constexpr double kAxesViewportWidth = 0.13;
+
 void styleText(vtkTextProperty* p, double size, const double rgb[3], bool bold, bool dark) {
   if (const char* file = fontFile()) {
     p->SetFontFamily(VTK_FONT_FILE);
@@ -380,7 +383,7 @@ void SceneRenderer::setUpStage() {
     c->GetTextActor()->SetTextScaleModeToNone();
   }
   axesRenderer_ = vtkSmartPointer<vtkRenderer>::New();
-  axesRenderer_->SetViewport(0.0, 0.0, 0.13, 0.2);
+  axesRenderer_->SetViewport(0.0, 0.0, kAxesViewportWidth, 0.2);
   axesRenderer_->SetLayer(1);
   axesRenderer_->InteractiveOff();
   axesRenderer_->AddActor(axesActor_);
@@ -835,7 +838,26 @@ void SceneRenderer::layoutLegend() {
   vtkRenderWindow* w = renderer_->GetRenderWindow();
   const int width = w ? w->GetSize()[0] : 800;
   const double scale = options_.textScale * std::max(0.1, options_.pixelRatio);
-  const double size = 14 * scale;
+  double size = 14 * scale;
+  // Lines too long for the room right of the corner axes (presentation mode's larger text in a
+  // narrow view, the bicycle's long arrow names) get a smaller font, down to 60 %, rather than
+  // run over the axes.
+  if (w && !legend_.empty()) {
+    const int base = std::max(1, static_cast<int>(std::lround(size)));
+    double widest = 0;
+    for (auto& l : legend_) {
+      l->GetTextProperty()->SetFontSize(base);
+      double extent[2] = {0, 0};
+      l->GetSize(renderer_, extent);
+      widest = std::max(widest, extent[0]);
+    }
+    const double room = width * (1 - kAxesViewportWidth) - 24 * scale;
+    if (widest > room && room > 0) {
+      size *= std::max(0.6, room / widest);
+      for (auto& l : legend_)
+        l->GetTextProperty()->SetFontSize(std::max(1, static_cast<int>(std::lround(size))));
+    }
+  }
   for (size_t i = 0; i < legend_.size(); ++i)
     legend_[i]->SetDisplayPosition(
         width - static_cast<int>(12 * scale),

@@ -274,6 +274,36 @@ class SceneCameraTest : public QObject {
              qPrintable(QString::number(differing)));
   }
 
+  // The bicycle's long legend lines in presentation mode at 1024×768 (a 570-pixel view, larger
+  // text) stay right of the corner axes: their font shrinks rather than run over the axes.
+  void legendClearsTheCornerAxes() {
+    window_->chooseSystem("whipple_bicycle");
+    window_->setPresentationMode(true);
+    nhui::SimulationController* c = window_->controller();
+    c->play();
+    QTRY_VERIFY_WITH_TIMEOUT(c->displayTime() > 0.5, 20000);
+    QTest::qWait(200);
+    vtkRenderer* renderer = window_->sceneView()->renderer();
+    const int width = window_->sceneView()->renderWindow()->GetSize()[0];
+    int lines = 0;
+    vtkActor2DCollection* actors = renderer->GetActors2D();
+    actors->InitTraversal();
+    while (vtkActor2D* a = actors->GetNextActor2D()) {
+      auto* t = vtkTextActor::SafeDownCast(a);
+      if (!t || !t->GetVisibility() || !t->GetInput()) continue;
+      if (std::string(t->GetInput()).rfind("\u2192 ", 0) != 0) continue;
+      // Right-justified at its position: it starts its width to the left of it.
+      double extent[2];
+      t->GetSize(renderer, extent);
+      const double left = t->GetPositionCoordinate()->GetValue()[0] - extent[0];
+      QVERIFY2(left >= 0.13 * width,
+               qPrintable(
+                   QString("'%1' starts at x = %2 of %3").arg(t->GetInput()).arg(left).arg(width)));
+      ++lines;
+    }
+    QVERIFY(lines >= 2);  // rear and front contact forces
+  }
+
   // Toggling presentation mode with a ghost run does not duplicate the legend.
   void legendNotDuplicatedByPresentationToggle() {
     nhui::SimulationController* c = window_->controller();
