@@ -117,21 +117,7 @@ Eigen::AlignedBox3d regionOfPoints(const RunHistory& run, size_t first) {
   return region;
 }
 
-// The 3D view's display options for an export: what the settings show (trails, arrows and
-// their scale, the overlay), a legend when any arrow is shown, text sized for the video's
-// height; the rest (grid, axes, the dark background) as the options' defaults.
-// The display choices an export's settings hold, the others at their defaults; and back.
-DisplayChoices displayChoicesOf(const ExportSettings& settings) {
-  DisplayChoices d;
-  d.trails = settings.trails;
-  d.trailSeconds = settings.trailSeconds;
-  d.reactionArrows = settings.forceArrows;
-  d.velocityArrows = settings.velocityArrows;
-  d.angularVelocityArrows = settings.angularVelocityArrows;
-  d.arrowScaleFixed = settings.fixedArrowScale;
-  return d;
-}
-
+// The display choices an export's settings hold (displayChoicesOf, below), and back.
 void setDisplayChoices(const DisplayChoices& d, ExportSettings& settings) {
   settings.trails = d.trails;
   settings.trailSeconds = d.trailSeconds;
@@ -141,6 +127,9 @@ void setDisplayChoices(const DisplayChoices& d, ExportSettings& settings) {
   settings.fixedArrowScale = d.arrowScaleFixed;
 }
 
+// The 3D view's display options for an export: what the settings show (trails, arrows and
+// their scale, the overlay), a legend when any arrow is shown, text sized for the video's
+// height; the rest (grid, axes, the dark background) as the options' defaults.
 SceneDisplayOptions sceneOptionsOf(const ExportSettings& settings) {
   SceneDisplayOptions options;
   static_cast<DisplayChoices&>(options) = displayChoicesOf(settings);
@@ -153,6 +142,17 @@ SceneDisplayOptions sceneOptionsOf(const ExportSettings& settings) {
 }
 
 }  // namespace
+
+DisplayChoices displayChoicesOf(const ExportSettings& settings) {
+  DisplayChoices d;
+  d.trails = settings.trails;
+  d.trailSeconds = settings.trailSeconds;
+  d.reactionArrows = settings.forceArrows;
+  d.velocityArrows = settings.velocityArrows;
+  d.angularVelocityArrows = settings.angularVelocityArrows;
+  d.arrowScaleFixed = settings.fixedArrowScale;
+  return d;
+}
 
 // ---- Settings ---------------------------------------------------------------------------------
 

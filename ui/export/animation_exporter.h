@@ -26,6 +26,7 @@
 #include "core/nh/errors.h"
 #include "core/nh/scenario.h"
 #include "ui/export/media/video_encoder.h"
+#include "ui/session/display_choices.h"
 #include "ui/sim/simulation_controller.h"
 
 namespace nh {
@@ -92,6 +93,10 @@ struct ExportSettings {
   double frameStep() const { return speed / fps; }  // simulated seconds between frames
   double frameTime(int i) const { return tStart + i * frameStep(); }
 };
+
+// The display choices an export's settings hold (trails, arrows, arrow scale), the others at
+// their defaults.
+DisplayChoices displayChoicesOf(const ExportSettings& settings);
 
 // Progress of a running export, reported once per frame (and at stage changes).
 struct ExportProgress {

@@ -76,19 +76,6 @@ const char* arrowKindName(nh::ArrowKind kind) {
   return "Force";
 }
 
-bool arrowShown(nh::ArrowKind kind, const PageSettings& s) {
-  switch (kind) {
-    case nh::ArrowKind::Reaction:
-    case nh::ArrowKind::Force:
-      return s.forceArrows;
-    case nh::ArrowKind::Velocity:
-      return s.velocityArrows;
-    case nh::ArrowKind::AngularVelocity:
-      return s.angularVelocityArrows;
-  }
-  return false;
-}
-
 // 32-bit floats, little-endian, in base64: what the page decodes into a Float32Array.
 std::string base64Floats(const std::vector<float>& values) {
   const QByteArray raw(reinterpret_cast<const char*>(values.data()),
@@ -157,9 +144,10 @@ std::vector<nh::SceneFrame> scenesAt(const RunHistory& run, const std::vector<do
   for (size_t k = 0; k < times.size(); ++k) {
     nh::SceneFrame& f = frames[k];
     run.sceneAt(times[k], f);
-    f.arrows.erase(std::remove_if(f.arrows.begin(), f.arrows.end(),
-                                  [&](const nh::SceneArrow& a) { return !arrowShown(a.kind, s); }),
-                   f.arrows.end());
+    f.arrows.erase(
+        std::remove_if(f.arrows.begin(), f.arrows.end(),
+                       [&](const nh::SceneArrow& a) { return !s.display.shows(a.kind); }),
+        f.arrows.end());
     for (const auto& b : f.bodies) slotOf(items.bodies, b, bodyKey);
     for (const auto& a : f.arrows) slotOf(items.arrows, a, arrowKey);
     for (const auto& p : f.points) slotOf(items.points, p, pointKey);
@@ -303,8 +291,8 @@ Json pageData(const RunHistory& run, const PageSettings& s, const ComparisonScen
   data["dark"] = s.dark;
   data["follow"] = s.follow;
   data["speed"] = s.speed;
-  data["trails"] = s.trails;
-  data["trailSeconds"] = s.trailSeconds;
+  data["trails"] = s.display.trails;
+  data["trailSeconds"] = s.display.trailSeconds;
   data["count"] = times.size();
   data["t"] = base64Floats(t);
   data["samples"] = base64Floats(samples);
@@ -382,11 +370,7 @@ PageSettings pageSettingsFor(const nh::Scenario& scenario, const ExportSettings&
   page.tEnd = settings.tEnd;
   page.sampleStep = settings.frameStep();
   page.speed = settings.speed;
-  page.trails = settings.trails;
-  page.trailSeconds = settings.trailSeconds;
-  page.forceArrows = settings.forceArrows;
-  page.velocityArrows = settings.velocityArrows;
-  page.angularVelocityArrows = settings.angularVelocityArrows;
+  page.display = displayChoicesOf(settings);
   page.follow = settings.framing == ExportSettings::Framing::Follow;
   // The plots: those the export names, else the lesson's, else the drag pair and the energy.
   const auto& drag = system->info().editing.drag;

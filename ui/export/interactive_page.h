@@ -22,6 +22,7 @@
 
 #include "core/nh/scenario.h"
 #include "core/nh/system.h"
+#include "ui/session/display_choices.h"
 
 namespace nhui {
 
@@ -38,11 +39,8 @@ struct PageSettings {
   double tEnd = 10;
   double sampleStep = 1.0 / 30;  // simulated seconds between embedded samples (at least)
   double speed = 1;              // the playback speed the page starts with
-  bool trails = true;
-  double trailSeconds = 10;
-  bool forceArrows = true;  // reaction and applied forces
-  bool velocityArrows = false;
-  bool angularVelocityArrows = false;
+  // Trails and which arrows are drawn (the page draws no grid or axes of its own choosing).
+  DisplayChoices display;
   std::string pathX, pathY;             // the path plot ("" for none)
   std::vector<std::string> timeSeries;  // variables plotted against t
   bool dark = false;                    // the theme the page starts in

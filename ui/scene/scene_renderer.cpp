@@ -477,18 +477,7 @@ void SceneRenderer::setOverlayText(const std::string& text) {
   overlay_->SetPosition(0.015, 0.975);
 }
 
-bool SceneRenderer::arrowShown(nh::ArrowKind kind) const {
-  switch (kind) {
-    case nh::ArrowKind::Reaction:
-    case nh::ArrowKind::Force:
-      return options_.reactionArrows;
-    case nh::ArrowKind::Velocity:
-      return options_.velocityArrows;
-    case nh::ArrowKind::AngularVelocity:
-      return options_.angularVelocityArrows;
-  }
-  return false;
-}
+bool SceneRenderer::arrowShown(nh::ArrowKind kind) const { return options_.shows(kind); }
 
 void SceneRenderer::update(const nh::SceneFrame& frame, const std::vector<TrailSpan>& trails) {
   frame_ = frame;

@@ -2,6 +2,19 @@
 
 namespace nhui {
 
+bool DisplayChoices::shows(nh::ArrowKind kind) const {
+  switch (kind) {
+    case nh::ArrowKind::Reaction:
+    case nh::ArrowKind::Force:
+      return reactionArrows;
+    case nh::ArrowKind::Velocity:
+      return velocityArrows;
+    case nh::ArrowKind::AngularVelocity:
+      return angularVelocityArrows;
+  }
+  return false;
+}
+
 namespace {
 // Every key of core/io's viewDisplayKeys(), once (the session's suite checks both agree).
 constexpr DisplayField kFields[] = {

@@ -10,6 +10,8 @@
 #include <span>
 #include <string>
 
+#include "core/nh/system.h"
+
 namespace nhui {
 
 struct DisplayChoices {
@@ -30,6 +32,9 @@ struct DisplayChoices {
   // Fixed (true): the scale stays (see SceneDisplayOptions::fixedArrowReference). Lessons fix
   // the scales so that speeds compare across runs.
   bool arrowScaleFixed = false;
+
+  // Whether arrows of this kind are drawn (forces go with the reactions).
+  bool shows(nh::ArrowKind kind) const;
 };
 
 // One display choice: a switch (flag) or a number, with its key in a scenario's "display"

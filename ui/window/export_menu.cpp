@@ -89,11 +89,7 @@ void ExportMenu::exportPage() {
   page.tEnd = run.lastTime();
   page.speed = c->speed();
   const SceneDisplayOptions& o = s_.view->options();
-  page.trails = o.trails;
-  page.trailSeconds = o.trailSeconds;
-  page.forceArrows = o.reactionArrows;
-  page.velocityArrows = o.velocityArrows;
-  page.angularVelocityArrows = o.angularVelocityArrows;
+  page.display = o;
   page.dark = o.darkBackground;
   page.follow = s_.view->follow();
   page.pathX = s_.phase->xVariable().toStdString();
