@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "app/nhsim/cli_support.h"
@@ -24,6 +25,7 @@ class Handle {
   ~Handle() {
     if (id_ >= 0) close_(id_);
   }
+  Handle(Handle&& other) noexcept : id_(std::exchange(other.id_, -1)), close_(other.close_) {}
   Handle(const Handle&) = delete;
   Handle& operator=(const Handle&) = delete;
   hid_t get() const { return id_; }
@@ -32,6 +34,14 @@ class Handle {
   hid_t id_;
   herr_t (*close_)(hid_t);
 };
+
+// The creation properties of every object of the file: no modification times, so that equal
+// sweeps give equal files byte for byte.
+Handle untimed(hid_t propertyClass = H5P_DATASET_CREATE) {
+  Handle list(H5Pcreate(propertyClass), H5Pclose);
+  if (list.get() >= 0) H5Pset_obj_track_times(list.get(), false);
+  return list;
+}
 
 // A 1-D string dataset (attribute = false) or a root attribute (a scalar for one string).
 bool writeStrings(hid_t file, hid_t type, const char* name, const std::vector<std::string>& items,
@@ -47,7 +57,7 @@ bool writeStrings(hid_t file, hid_t type, const char* name, const std::vector<st
     Handle a(H5Acreate2(file, name, type, space.get(), H5P_DEFAULT, H5P_DEFAULT), H5Aclose);
     return a.get() >= 0 && (count == 0 || H5Awrite(a.get(), type, pointers.data()) >= 0);
   }
-  Handle d(H5Dcreate2(file, name, type, space.get(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
+  Handle d(H5Dcreate2(file, name, type, space.get(), H5P_DEFAULT, untimed().get(), H5P_DEFAULT),
            H5Dclose);
   return d.get() >= 0 && (count == 0 || H5Dwrite(d.get(), type, H5S_ALL, H5S_ALL, H5P_DEFAULT,
                                                  pointers.data()) >= 0);
@@ -118,7 +128,8 @@ class Hdf5Output final : public SweepOutput {
                               long total) const {
     Handle access(H5Pcreate(H5P_FILE_ACCESS), H5Pclose);
     if (access.get() < 0 || H5Pset_fapl_core(access.get(), 1 << 20, false) < 0) return {};
-    Handle file(H5Fcreate("sweep.h5", H5F_ACC_TRUNC, H5P_DEFAULT, access.get()), H5Fclose);
+    const Handle creation = untimed(H5P_FILE_CREATE);  // the root group's
+    Handle file(H5Fcreate("sweep.h5", H5F_ACC_TRUNC, creation.get(), access.get()), H5Fclose);
     if (file.get() < 0 || !writeContents(file.get(), comments, written, total) ||
         H5Fflush(file.get(), H5F_SCOPE_GLOBAL) < 0)
       return {};
@@ -141,8 +152,8 @@ class Hdf5Output final : public SweepOutput {
     const hsize_t dims[2] = {static_cast<hsize_t>(written), columns_.size()};
     Handle table(H5Screate_simple(2, dims, nullptr), H5Sclose);
     if (table.get() < 0) return false;
-    Handle values(H5Dcreate2(file, "values", H5T_IEEE_F64LE, table.get(), H5P_DEFAULT, H5P_DEFAULT,
-                             H5P_DEFAULT),
+    Handle values(H5Dcreate2(file, "values", H5T_IEEE_F64LE, table.get(), H5P_DEFAULT,
+                             untimed().get(), H5P_DEFAULT),
                   H5Dclose);
     if (values.get() < 0) return false;
     if (written > 0 && H5Dwrite(values.get(), H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT,

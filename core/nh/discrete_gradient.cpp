@@ -9,8 +9,10 @@
 
 #include <Eigen/LU>
 #include <Eigen/QR>
+#include <Eigen/SVD>
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <limits>
 #include <string>
 
@@ -27,8 +29,14 @@ namespace nh {
 namespace {
 
 constexpr int kMaxNewtonIterations = 20;
-// Below this reciprocal condition of A_D the independent velocities are chosen anew.
-constexpr double kMinReciprocalCondition = 1e-8;
+// A step Newton's method cannot take is taken in halves, down to 2^-kMaxHalvings of it.
+constexpr int kMaxHalvings = 10;
+// A split of the velocities is kept while its quality (splitQuality) is at least this share
+// of the best split's: a split is changed only for one twice as good, so two splits of nearly
+// equal quality do not alternate from step to step.
+constexpr double kSplitHysteresis = 0.5;
+// Below this quality no split can be trusted: the constraints are (nearly) dependent.
+constexpr double kMinSplitQuality = 1e-12;
 
 // ρ, M = ∂²L/∂y², p, E, ∂E/∂q, ∂p/∂q, A = ∂Φ/∂y, Φ and ∂Φ/∂q at one (q, y).
 struct PointFunctions {
@@ -121,7 +129,6 @@ class PointProgram {
 struct Point {
   Eigen::VectorXd z, x;  // (q, v) and the full state (q, y(q, v))
   double energy = 0;     // 𝓔
-  double rcond = 1;      // reciprocal condition of A_D
   Eigen::VectorXd u;     // ∇𝓔 in (q, v)
   Eigen::MatrixXd X;     // ∂y/∂v (m × d)
   Eigen::MatrixXd dydq;  // ∂y/∂q at fixed v (m × n)
@@ -150,9 +157,11 @@ class ReducedCoordinates {
   int n() const { return n_; }
   const std::vector<int>& independent() const { return independent_; }
 
-  // Chooses the independent velocities at q: the system's declared ones when A_D is well
-  // conditioned there, else by column-pivoted QR of A(q).
-  void choose(double t, const double* q);
+  // Chooses the independent velocities at q, at the start of every step: the split in use
+  // while it is at least half as good as the best one (splitQuality); else the system's
+  // declared one if that is, else the best, by column-pivoted QR of A(q). Returns the quality
+  // of the split chosen.
+  double choose(double t, const double* q);
   // z = (q, y_I) of the full state x.
   Eigen::VectorXd reduce(const double* x) const {
     Eigen::VectorXd z(size());
@@ -160,11 +169,12 @@ class ReducedCoordinates {
     for (size_t a = 0; a < independent_.size(); ++a) z[n_ + a] = x[n_ + independent_[a]];
     return z;
   }
-  // The point at z: always x, 𝓔 and rcond; with `gradient` also u, X, ∂y/∂q, ρ and M.
+  // The point at z: always x and 𝓔; with `gradient` also u, X, ∂y/∂q, ρ and M.
   void evaluate(double t, const Eigen::VectorXd& z, bool gradient, Point& out) const;
 
  private:
-  bool split(const std::vector<int>& dependent, const Eigen::MatrixXd& A);
+  void split(const std::vector<int>& dependent);
+  std::vector<int> declaredDependent() const;
   // ∂Γ/∂q (m × n) by central differences (Γ is usually linear in q: exact to round-off).
   Eigen::MatrixXd frameJacobian(double t, const Eigen::VectorXd& q) const;
   Eigen::VectorXd frame(double t, const double* q) const {
@@ -184,39 +194,70 @@ class ReducedCoordinates {
   mutable PointFunctions atRest_, atPoint_;
 };
 
-bool ReducedCoordinates::split(const std::vector<int>& dependent, const Eigen::MatrixXd& A) {
-  if (static_cast<int>(dependent.size()) != k_) return false;
-  if (k_ > 0) {
-    const Eigen::PartialPivLU<Eigen::MatrixXd> lu(columnsOf(A, dependent));
-    if (!(lu.rcond() >= kMinReciprocalCondition)) return false;
-  }
+// How well the dependent velocities D are determined by the constraints A(q) y + b = 0: the
+// smallest singular value of A_D relative to the largest of A (1 for the best possible split
+// of orthonormal constraints, 0 where A_D is singular). Scale-free, unlike the reciprocal
+// condition of A_D alone, which is 1 for every nonzero 1×1 block (one constraint).
+double splitQuality(const Eigen::MatrixXd& A, const std::vector<int>& dependent) {
+  if (dependent.empty()) return 1;
+  const double largest = Eigen::JacobiSVD<Eigen::MatrixXd>(A).singularValues()[0];
+  if (!(largest > 0) || !std::isfinite(largest)) return 0;
+  const Eigen::VectorXd sigma =
+      Eigen::JacobiSVD<Eigen::MatrixXd>(columnsOf(A, dependent)).singularValues();
+  return sigma[sigma.size() - 1] / largest;
+}
+
+void ReducedCoordinates::split(const std::vector<int>& dependent) {
   dependent_ = dependent;
   independent_.clear();
   for (int a = 0; a < m_; ++a)
     if (std::find(dependent.begin(), dependent.end(), a) == dependent.end())
       independent_.push_back(a);
-  return true;
 }
 
-void ReducedCoordinates::choose(double t, const double* q) {
-  const Eigen::VectorXd zero = Eigen::VectorXd::Zero(m_);
-  program_.at(t, q, zero.data(), atRest_);
-  if (k_ == 0 && split({}, atRest_.A)) return;
+// The complement of the system's declared independent velocities.
+std::vector<int> ReducedCoordinates::declaredDependent() const {
   const SystemInfo& info = equations_.system().info();
   std::vector<int> declared;
   for (int a = 0; a < m_; ++a)
     if (std::find(info.independentVelocities.begin(), info.independentVelocities.end(),
                   info.velocities[a]) == info.independentVelocities.end())
       declared.push_back(a);
-  if (split(declared, atRest_.A)) return;
-  const Eigen::ColPivHouseholderQR<Eigen::MatrixXd> qr(atRest_.A);
-  std::vector<int> pivoted;
-  for (int c = 0; c < k_; ++c) pivoted.push_back(qr.colsPermutation().indices()[c]);
-  std::sort(pivoted.begin(), pivoted.end());
-  if (!split(pivoted, atRest_.A))
-    throw StepFailure(
-        "discrete-gradient: the constraints of '" + echoInput(equations_.system().name()) +
-        "' cannot be solved for any set of dependent velocities at t = " + formatValue(t));
+  return declared;
+}
+
+double ReducedCoordinates::choose(double t, const double* q) {
+  if (k_ == 0) {
+    split({});
+    return 1;
+  }
+  const Eigen::VectorXd zero = Eigen::VectorXd::Zero(m_);
+  program_.at(t, q, zero.data(), atRest_);
+  const Eigen::MatrixXd& A = atRest_.A;
+  const Eigen::ColPivHouseholderQR<Eigen::MatrixXd> qr(A);
+  std::vector<int> best;
+  for (int c = 0; c < k_; ++c) best.push_back(qr.colsPermutation().indices()[c]);
+  std::sort(best.begin(), best.end());
+  const double bestQuality = splitQuality(A, best);
+  if (!(bestQuality >= kMinSplitQuality))
+    throw StepFailure("discrete-gradient: the constraints of '" +
+                      echoInput(equations_.system().name()) + "' are dependent at t = " +
+                      formatValue(t) + " (no set of dependent velocities can be solved for)");
+  const double threshold = kSplitHysteresis * bestQuality;
+  if (static_cast<int>(dependent_.size()) == k_) {
+    const double current = splitQuality(A, dependent_);
+    if (current >= threshold) return current;
+  }
+  const std::vector<int> declared = declaredDependent();
+  if (static_cast<int>(declared.size()) == k_) {
+    const double quality = splitQuality(A, declared);
+    if (quality >= threshold) {
+      split(declared);
+      return quality;
+    }
+  }
+  split(best);
+  return bestQuality;
 }
 
 Eigen::MatrixXd ReducedCoordinates::frameJacobian(double t, const Eigen::VectorXd& q) const {
@@ -248,9 +289,7 @@ void ReducedCoordinates::evaluate(double t, const Eigen::VectorXd& z, bool gradi
     y[independent_[a]] = v[a];
     out.X(independent_[a], a) = 1;
   }
-  out.rcond = 1;
   if (k_ > 0) {
-    out.rcond = lu.rcond();
     const Eigen::VectorXd yD = -lu.solve(AI * v + atRest_.phi);
     const Eigen::MatrixXd XD = -lu.solve(AI);
     for (int c = 0; c < k_; ++c) {
@@ -344,6 +383,22 @@ struct DiscreteStep {
   Eigen::MatrixXd newton;  // the Jacobian of the residual: first I − (h/2) ∂g/∂z, then Broyden's
 };
 
+// How Newton's method ended on a step it could not take, for the message of a run that stops.
+struct NewtonOutcome {
+  double smallest = std::numeric_limits<double>::infinity();  // the smallest relative update
+  bool singular = false;                                      // Newton's matrix was singular
+  std::string reason() const {
+    if (singular) return "its matrix I − (h/2) ∂g/∂z is singular there";
+    char size[32];
+    std::snprintf(size, sizeof size, "%.2g", smallest);
+    if (smallest < 1e-8)
+      return std::string("its updates stall at ") + size +
+             " of the state (the rounding of the equations at this state)";
+    return std::string("its updates do not shrink (the smallest was ") + size +
+           " of the state): the motion changes too much within a step";
+  }
+};
+
 class DiscreteGradient final : public detail::LandingStepper {
  public:
   explicit DiscreteGradient(const std::shared_ptr<const EquationsOfMotion>& equations)
@@ -357,7 +412,6 @@ class DiscreteGradient final : public detail::LandingStepper {
       affine_ = fit.frameEnergy;
       coordinates_ = std::make_unique<ReducedCoordinates>(*equations_, affine_);
       derivatives_ = std::make_unique<StateDerivatives>(*equations_);
-      coordinates_->choose(t, x);
       compiledFor_ = equations_;
     }
     LandingStepper::initialize(x, size, t, dt);
@@ -366,24 +420,45 @@ class DiscreteGradient final : public detail::LandingStepper {
 
  private:
   void step(const StepperRhs& f, double dt, bool lands, bool) override {
+    Eigen::VectorXd x = Eigen::Map<const Eigen::VectorXd>(start_.data(), start_.size());
+    advance(f, t_, dt, x, 0);
+    Eigen::Map<Eigen::VectorXd>(x_.data(), x_.size()) = x;
+    t_ = lands ? stop_ : t_ + dt;
+  }
+
+  // Moves the state x at t by h: one step of the method, or, where Newton's method does not
+  // converge from the explicit midpoint guess (the motion turns too far within the step: the
+  // rattleback's spin reversal at h = 0.01), two steps of h/2, and so on down to
+  // h/2^kMaxHalvings. Every piece keeps 𝓔 exactly and is symmetric, so the run keeps it too.
+  void advance(const StepperRhs& f, double t, double h, Eigen::VectorXd& x, int depth) {
+    NewtonOutcome outcome;
+    if (tryStep(f, t, h, x, outcome)) return;
+    if (depth == kMaxHalvings)
+      throw StepFailure("discrete-gradient: Newton's method did not converge at t = " +
+                        formatValue(t) + " even in steps of " + formatValue(h) + " (the step " +
+                        formatValue(h * (1 << kMaxHalvings)) + " halved " +
+                        std::to_string(kMaxHalvings) + " times): " + outcome.reason());
+    advance(f, t, 0.5 * h, x, depth + 1);
+    advance(f, t + 0.5 * h, 0.5 * h, x, depth + 1);
+  }
+
+  // One step of h from x at t into x; false (x unchanged) when Newton's method fails.
+  bool tryStep(const StepperRhs& f, double t, double h, Eigen::VectorXd& x,
+               NewtonOutcome& outcome) {
     DiscreteStep s;
-    s.t0 = t_;
-    s.h = dt;
+    s.t0 = t;
+    s.h = h;
     Point p0;
-    s.z0 = coordinates_->reduce(start_.data());
+    coordinates_->choose(s.t0, x.data());
+    s.z0 = coordinates_->reduce(x.data());
     coordinates_->evaluate(s.t0, s.z0, false, p0);
-    if (p0.rcond < kMinReciprocalCondition) {  // the split degenerates: choose anew
-      coordinates_->choose(s.t0, start_.data());
-      s.z0 = coordinates_->reduce(start_.data());
-      coordinates_->evaluate(s.t0, s.z0, false, p0);
-    }
     s.energy0 = p0.energy;
     guess(f, p0, s);
-    solve(f, s);
+    if (!solve(f, s, outcome)) return false;
     Point p1;
     coordinates_->evaluate(s.t0, s.z1, false, p1);
-    Eigen::Map<Eigen::VectorXd>(x_.data(), x_.size()) = p1.x;
-    t_ = lands ? stop_ : t_ + dt;
+    x = p1.x;
+    return true;
   }
 
   // The explicit midpoint rule's step as the first iterate, and Newton's matrix
@@ -437,22 +512,28 @@ class DiscreteGradient final : public detail::LandingStepper {
   // Newton's method from the matrix of guess(), which misses the derivative of the discrete
   // gradient's correction term (O(h²), large where the motion is fast within a step): updated
   // after every iteration by Broyden's rank-one formula, and differenced anew where the
-  // updates still shrink by less than a factor of 10. It ends at round-off.
-  void solve(const StepperRhs& f, DiscreteStep& s) const {
+  // updates still shrink by less than a factor of 10. It ends at round-off (true), or after
+  // kMaxNewtonIterations, or at a singular matrix (false, with what it saw in `outcome`).
+  bool solve(const StepperRhs& f, DiscreteStep& s, NewtonOutcome& outcome) const {
     double previous = std::numeric_limits<double>::infinity();
+    outcome = NewtonOutcome();
     Eigen::VectorXd R = residual(f, s);
     for (int iter = 0; iter < kMaxNewtonIterations; ++iter) {
       const Eigen::VectorXd delta = s.newton.partialPivLu().solve(R);
-      if (!delta.allFinite()) break;
+      if (!delta.allFinite()) {
+        outcome.singular = true;
+        return false;
+      }
       s.z1 -= delta;
       const double scale = std::max(1.0, s.z1.cwiseAbs().maxCoeff());
       const double update = delta.cwiseAbs().maxCoeff() / scale;
+      outcome.smallest = std::min(outcome.smallest, update);
       // At rounding level; or, once close, no longer shrinking tenfold: the residual is at
       // its rounding noise, and an update that grew is taken back.
-      if (update <= 1e-15) return;
+      if (update <= 1e-15) return true;
       if (update <= 1e-12 && update > 0.1 * previous) {
         if (update > previous) s.z1 += delta;
-        return;
+        return true;
       }
       const Eigen::VectorXd next = residual(f, s);
       if (update > 0.1 * previous && update > 1e-11) {
@@ -464,9 +545,7 @@ class DiscreteGradient final : public detail::LandingStepper {
       previous = update;
       R = next;
     }
-    throw StepFailure("discrete-gradient: Newton's method did not converge in " +
-                      std::to_string(kMaxNewtonIterations) + " iterations with step " +
-                      formatValue(s.h) + "; take a smaller --step");
+    return false;
   }
 
   const std::shared_ptr<const EquationsOfMotion>& equations_;

@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "core/nh/equations_detail.h"
+#include "core/nh/quaternion.h"
 
 namespace nh {
 
@@ -66,12 +67,7 @@ double EquationsOfMotion::project(EquationsWorkspace& ws, double t, double* x) c
   const CompiledEquations& ce = *compiled_;
   const SystemModel& sys = *ce.system;
   const int n = ce.n, kt = ce.kt, h = sys.h();
-  for (const QuaternionSlot& qs : sys.info().quaternions) {
-    double* qq = x + qs.first;
-    const double norm = std::sqrt(qq[0] * qq[0] + qq[1] * qq[1] + qq[2] * qq[2] + qq[3] * qq[3]);
-    if (norm > 0)
-      for (int i = 0; i < 4; ++i) qq[i] /= norm;
-  }
+  for (const QuaternionSlot& qs : sys.info().quaternions) normaliseQuaternion(x + qs.first);
   if (h > 0) {
     // Gauss–Newton: q ← q − Gᵀ (G Gᵀ)⁻¹ g.
     const double* par = ce.parameters.data();

@@ -116,11 +116,13 @@ double EnergyDriftWatch::relativeChange() const {
 
 std::string EnergyDriftWatch::warning() const {
   if (!conservative() || relativeChange() <= threshold_) return {};
-  char percent[32];
-  std::snprintf(percent, sizeof percent, "%.3g %%", 100 * relativeChange());
-  return std::string("energy changed by ") + percent + " (from " + formatValue(e0_) + " to " +
-         formatValue(eWorst_) +
-         ") although the equations conserve it: the integration is inaccurate; tighten the "
+  // Signed, as a plot of the energy shows it, and with the digits that tell the values apart.
+  char text[96];
+  const double change = eWorst_ >= e0_ ? relativeChange() : -relativeChange();
+  std::snprintf(text, sizeof text, "%s%.3g %% (from %.4g to %.4g)", change < 0 ? "−" : "+",
+                100 * std::abs(change), e0_, eWorst_);
+  return std::string("energy changed by ") + text +
+         " although the equations conserve it: the integration is inaccurate; tighten the "
          "tolerance (rtol, atol) or the step";
 }
 

@@ -52,7 +52,7 @@ class EnergyDriftWatch {
   bool conservative() const;
   // The largest relative change of energy from the first sample (0 before two samples).
   double relativeChange() const;
-  // "" or one line: "energy changed by 45 % (from -0.68 to 26.3) although the equations
+  // "" or one line: "energy changed by +45 % (from -0.68 to 26.3) although the equations
   // conserve it: tighten the tolerance (rtol, atol) or the step".
   std::string warning() const;
 

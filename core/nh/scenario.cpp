@@ -10,6 +10,7 @@
 #include "core/nh/errors.h"
 #include "core/nh/frame_energy.h"
 #include "core/nh/messages.h"
+#include "core/nh/quaternion.h"
 
 namespace nh {
 
@@ -155,23 +156,16 @@ std::vector<double> initialState(const EquationsOfMotion& equations, double t0,
     if (idx >= n && idx < n + m) given[idx - n] = true;
   }
   for (const QuaternionSlot& qs : info.quaternions) {
-    // Scaled by the largest component first, so that neither 1e200 nor 1e-200 under- or
-    // overflows the norm.
     double* qq = x.data() + qs.first;
     const double largest =
         std::max({std::abs(qq[0]), std::abs(qq[1]), std::abs(qq[2]), std::abs(qq[3])});
     if (!(largest > 0))
       throw InputError("the attitude quaternion (" + info.coordinates[qs.first] + ", …) of '" +
                        echoInput(system.name()) + "' must not be zero");
-    for (int i = 0; i < 4; ++i) qq[i] /= largest;
   }
   const std::vector<double> before = x;
   // Holonomic constraints and quaternion norms first (keeps y); then the velocities.
-  for (const QuaternionSlot& qs : info.quaternions) {
-    double norm = 0;
-    for (int i = 0; i < 4; ++i) norm += x[qs.first + i] * x[qs.first + i];
-    for (int i = 0; i < 4; ++i) x[qs.first + i] /= std::sqrt(norm);
-  }
+  for (const QuaternionSlot& qs : info.quaternions) normaliseQuaternion(x.data() + qs.first);
   if (system.h() > 0) {
     std::vector<double> projected = x;
     // Dependent coordinates (the bicycle's pitch) follow from the others: where the given
@@ -214,13 +208,24 @@ std::vector<double> initialState(const EquationsOfMotion& equations, double t0,
     throw InputError("the initial velocities of '" + echoInput(system.name()) +
                      "' cannot be made consistent with its constraints");
   if (notes) {
+    // One line naming every stated velocity the completion moved: given ones, the model's
+    // independent ones and its nonzero start values (a start is never changed in silence). A
+    // dependent velocity the model leaves at 0 is derived from the others by design (the
+    // rolling ball's wx from its vy): its value is not news.
+    std::string changed;
     for (int a = 0; a < m; ++a) {
-      if (!given[a]) continue;
       const double v0 = before[n + a], v1 = x[n + a];
-      if (std::abs(v1 - v0) > 1e-12 * std::max(1.0, std::abs(v0)))
-        notes->push_back("initial " + info.velocities[a] + " = " + formatValue(v0) +
-                         " violates the constraints; changed to " + formatValue(v1));
+      if (std::abs(v1 - v0) <= 1e-12 * std::max(1.0, std::abs(v0))) continue;
+      const bool independent =
+          std::find(info.independentVelocities.begin(), info.independentVelocities.end(),
+                    info.velocities[a]) != info.independentVelocities.end();
+      if (!given[a] && !independent && v0 == 0) continue;
+      changed += (changed.empty() ? "" : ", ") + info.velocities[a] + " " + formatValue(v0) +
+                 " → " + formatValue(v1) + (given[a] ? " (given)" : "");
     }
+    if (!changed.empty())
+      notes->push_back("the start velocities violate the constraints; changed to meet them: " +
+                       changed);
   }
   return x;
 }

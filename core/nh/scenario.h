@@ -49,7 +49,10 @@ std::vector<double> resolveParameters(const SystemModel& system,
 // The system's default state with `overrides` applied, quaternions normalised, q put on
 // g = 0 and the velocities made consistent with the constraints. Velocities named in
 // `overrides` are kept where the constraints allow it (see SystemInfo::initialization).
-// Appends a line to *notes for every velocity that had to change. Allocates a workspace.
+// Appends to *notes a line for every given coordinate the holonomic constraints moved, and one
+// line naming every stated velocity the velocity constraints changed (given, independent, or
+// a nonzero start value of the model; not a dependent one the model leaves at 0), with its
+// value before and after. Allocates a workspace.
 std::vector<double> initialState(const EquationsOfMotion& equations, double t0,
                                  const std::map<std::string, double>& overrides,
                                  std::vector<std::string>* notes = nullptr);

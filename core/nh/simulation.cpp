@@ -90,12 +90,17 @@ struct Simulation::Integration {
   Reconstructor reconstructor;
   State z, full, fullDot, carried, marks;  // scratch, sized once per plan
   long piecesCharged = 0;                  // reconstruction pieces counted as steps so far
-  State beforeProjection;                  // of a stepper with a history
+  State projected;                         // scratch of `project`
+  bool projectsInside = false;             // the stepper takes `project` (setProjection)
   // The stepper's right-hand side (the reduced rows of the full one when a plan is in use)
   // and the full state at τ within the last step (reconstructed entries left as they are).
   // Made once: they capture only the Simulation, so no call allocates.
   StepperRhs rhs;
   Reconstructor::StateAt stateAt;
+  // Drift control inside the steps of a stepper that takes it (Stepper::setProjection): the
+  // stepper's state completed to a full one (the reconstructed entries as at the step's
+  // start, which the constraints do not read), projected, and its own entries taken back.
+  StepperProjection project;
 
   // New equations of the same system: a plan of the same layout (other parameter values)
   // keeps the reconstructor's buffers; another is made anew when the next run starts.
@@ -141,6 +146,21 @@ Simulation::Simulation(std::shared_ptr<const EquationsOfMotion> equations,
     s.stepper->calcState(s.rhs, tau, s.z.data());
     const std::vector<int>& reduced = s.plan->reduced;
     for (std::size_t k = 0; k < reduced.size(); ++k) x[reduced[k]] = s.z[k];
+  };
+  integration_->project = [this](double t, double* z) {
+    Integration& s = *integration_;
+    if (s.momenta) {
+      s.projected = x_;  // the guess of fromMomenta
+      equations_->fromMomenta(workspace_, t, z, s.projected.data());
+      equations_->project(workspace_, t, s.projected.data());
+      return equations_->toMomenta(workspace_, t, s.projected.data(), z);
+    }
+    if (!s.plan) return static_cast<void>(equations_->project(workspace_, t, z));
+    const std::vector<int>& reduced = s.plan->reduced;
+    s.projected = s.full;
+    for (std::size_t k = 0; k < reduced.size(); ++k) s.projected[reduced[k]] = z[k];
+    equations_->project(workspace_, t, s.projected.data());
+    for (std::size_t k = 0; k < reduced.size(); ++k) z[k] = s.projected[reduced[k]];
   };
   setOptions(options);
   x_.assign(equations_->stateSize(), 0.0);
@@ -637,6 +657,9 @@ void Simulation::Run::startStepper() {
   }
   // With dense output the first trial step ends at tEnd at the latest; without, the stepper
   // cuts its steps at the stop times itself and keeps its own trial step.
+  integration.projectsInside =
+      stepper.setProjection(options.projection ? integration.project : StepperProjection()) &&
+      options.projection;
   stepper.initialize(start, zSize, sim.t_,
                      dense ? std::min(integration.dt, tEnd - sim.t_) : integration.dt);
   integration.initialised = true;
@@ -756,23 +779,13 @@ void Simulation::Run::keep(double t1) {
   sim.t_ = t1;
 }
 
-// Drift control: the state is projected and the stepper restarts from it. A stepper with a
-// history (BDF) would restart at order 1: it goes on from its own state while the projection
-// moves the state by less than its tolerance (the samples and x_ are projected all the same).
+// Drift control: the state is projected and the stepper restarts from it, unless it
+// projects inside its steps (BDF, whose history a restart would throw away): its state is on
+// the manifold already, and only the simulation's (with the reconstructed entries) is.
 void Simulation::Run::projectAfterStep() {
   if (!options.projection) return;
-  const bool history = stepper.keepsHistory();
-  if (history) integration.beforeProjection = sim.x_;
   sim.equations_->project(sim.workspace_, sim.t_, sim.x_.data());
-  bool restart = true;
-  if (history) {
-    double moved = 0;
-    for (int i = 0; i < size; ++i)
-      moved = std::max(moved, std::abs(sim.x_[i] - integration.beforeProjection[i]) /
-                                  (options.atol + options.rtol * std::abs(sim.x_[i])));
-    restart = moved > 1;
-  }
-  if (restart) integration.initialised = false;
+  if (!integration.projectsInside) integration.initialised = false;
 }
 
 // The output times up to now, for a stepper without dense output: its step ended at the one

@@ -15,6 +15,9 @@ class EquationsOfMotion;
 
 // dx/dt at (t, x), both of the stepper's size.
 using StepperRhs = std::function<void(double t, const double* x, double* dxdt)>;
+// The stepper's state x at t moved onto the constraint manifold, in place (drift control
+// inside the steps of a stepper that takes it: setProjection).
+using StepperProjection = std::function<void(double t, double* x)>;
 
 // A step that cannot be taken: the step size underflowed, or the method gave up.
 class StepFailure : public std::runtime_error {
@@ -69,9 +72,13 @@ class Stepper {
   // (dopri5: 4 of 5, dop853: 7 of 8, BDF: its own polynomial). ARKODE's Hermite interpolant
   // measures order 4 under an 8th-order method (steppers_test): not.
   virtual bool denseOutputCarriesReconstruction() const { return true; }
-  // Whether the stepper's state is more than its last point (BDF's history): a restart
-  // (after a projection) sends it back to order 1.
-  virtual bool keepsHistory() const { return false; }
+  // A stepper whose state is more than its last point (BDF's history, which a restart sends
+  // back to order 1) applies the projection inside each step, to the corrected state
+  // before its error test, so that its history stays consistent (CVODE's projection): the
+  // loop then never restarts it to project. Given before initialize; an empty function turns
+  // it off. Returns whether the stepper takes it (the default: no, the loop projects between
+  // steps and restarts the stepper there).
+  virtual bool setProjection(StepperProjection /*project*/) { return false; }
   // The time scale of the run (1 s, or a shorter whole span): a trial step below 1e-14 of
   // it (or of t) counts as a step-size underflow, where the stepper checks that itself.
   virtual void setTimeScale(double /*scale*/) {}
@@ -122,8 +129,8 @@ std::unique_ptr<Stepper> makeDiscreteGradient(
 // degree 5, which measures as order 4 (steppers_test): Simulation never reconstructs with it.
 std::unique_ptr<Stepper> makeArkodeFehlberg78(double atol, double rtol);
 // CVODE BDF (orders 1–5, Newton, dense LU, difference-quotient Jacobian) for stiff problems.
-// Each initialize or rejectLast restarts at order 1, so Simulation restarts it after a
-// projection only when that moved the state by more than the tolerance (keepsHistory).
+// Each initialize or rejectLast restarts at order 1; drift control goes through CVODE's own
+// projection (setProjection), which keeps the history, so a projection never restarts it.
 std::unique_ptr<Stepper> makeCvodeBdf(double atol, double rtol);
 
 }  // namespace nh

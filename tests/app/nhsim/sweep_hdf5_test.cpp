@@ -2,7 +2,8 @@
 // values, status and comment lines of the CSV of the same sweep (on threads and, where MPI
 // was built, on 2 MPI ranks); standard output and special files are refused with one line;
 // the file is absent after bad input or a failed write, and says it is partial when
-// interrupted. In a build without HDF5, a .h5 output is refused with one line.
+// interrupted; equal sweeps give equal files byte for byte. In a build without HDF5, a .h5 output
+// is refused with one line.
 #include <signal.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
@@ -212,6 +213,25 @@ class SweepHdf5Test : public QObject {
       QVERIFY((QFileInfo(file).permissions() & QFile::ReadOther) != 0);  // not mkstemp's 0600
     }
     QCOMPARE(hiddenFiles(), 0);
+#endif
+  }
+
+  // The same sweep written twice, over a second apart, gives the same file byte for byte: no
+  // object of the file records when it was made.
+  void equalSweepsGiveEqualFiles() {
+#ifndef NH_HAVE_HDF5
+    QSKIP("this nhsim was built without HDF5");
+#else
+    const QString file = path("again.h5");  // one name: the command is in the file
+    Result r = nh::test::runNhsim(kSweep + QStringList{"--jobs", "1", "--out", file});
+    QVERIFY2(r.code == 0, qPrintable(r.err));
+    const QByteArray a = contents(file);
+    QTest::qWait(1100);  // HDF5's modification times count whole seconds
+    r = nh::test::runNhsim(kSweep + QStringList{"--jobs", "1", "--out", file});
+    QVERIFY2(r.code == 0, qPrintable(r.err));
+    const QByteArray b = contents(file);
+    QVERIFY(!a.isEmpty());
+    QVERIFY2(a == b, "two runs of one sweep wrote different HDF5 files");
 #endif
   }
 

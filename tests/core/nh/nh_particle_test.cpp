@@ -67,6 +67,23 @@ std::vector<std::vector<double>> trajectory(Simulation& sim, double tEnd) {
 class NhParticleTest : public QObject {
   Q_OBJECT
  private slots:
+  // A start that breaks vz = y·vx is completed with one note naming every velocity changed,
+  // the ones not given too: vz = 5 given at y = 0.5 moves vx from 1 to 10 (least change with
+  // vz kept). A consistent start gets no note.
+  void completedStartVelocitiesAreNamed() {
+    const EquationsOfMotion eq(findSystem("nh_particle"), DynamicsKind::Nonholonomic);
+    std::vector<std::string> notes;
+    const std::vector<double> x = initialState(eq, 0, {{"vz", 5}}, &notes);
+    QCOMPARE(x[3], 10.0);
+    QCOMPARE(x[5], 5.0);
+    QCOMPARE(notes.size(), std::size_t(1));
+    QVERIFY2(notes[0].find("vx 1 → 10") != std::string::npos, notes[0].c_str());
+    QVERIFY2(notes[0].find("vz") == std::string::npos, notes[0].c_str());  // kept as given
+    notes.clear();
+    initialState(eq, 0, {}, &notes);
+    QVERIFY(notes.empty());
+  }
+
   // Seed 003 Ex. 7.1: λ = w¹ w² / (1 + y²) (unit mass), here with mass m: m ẋ ẏ / (1 + y²).
   void multiplierMatchesClosedForm() {
     const auto system = findSystem("nh_particle");

@@ -3,6 +3,7 @@
 // of a conservative system reported while a system that exchanges energy is left alone.
 #include "core/nh/run_checks.h"
 
+#include <QRegularExpression>
 #include <QtTest>
 #include <cmath>
 #include <limits>
@@ -110,6 +111,13 @@ class RunChecksTest : public QObject {
     const QString warning = QString::fromStdString(loose.warning());
     QVERIFY2(warning.startsWith("energy changed by ") && warning.contains("tighten the tolerance"),
              qPrintable(warning));
+    // Signed, and the energies with four digits, not seventeen.
+    QVERIFY2(QRegularExpression("^energy changed by [+−][0-9.]+ % \\(from -?[0-9.e+-]+ to "
+                                "-?[0-9.e+-]+\\) ")
+                 .match(warning)
+                 .hasMatch(),
+             qPrintable(warning));
+    QVERIFY2(!QRegularExpression("[0-9]{6}").match(warning).hasMatch(), qPrintable(warning));
     const EnergyDriftWatch tight = watchRun("central_force", 1e-10, 1e-12, 20);
     QVERIFY(tight.conservative());
     QVERIFY(tight.relativeChange() < 1e-6);
