@@ -309,9 +309,11 @@ void checkScenarioView(const std::string& json) {
   }
   if (!o.is_object()) failView("not a JSON object");
   checkViewKeys(o,
-                {"version", "title", "note", "speed", "step", "camera", "display", "plots",
-                 "compare", "study", "plan"},
+                {"version", "title", "note", "energy_drift_expected", "speed", "step", "camera",
+                 "display", "plots", "compare", "study", "plan"},
                 "the view");
+  if (o.contains("energy_drift_expected") && !o["energy_drift_expected"].is_boolean())
+    failView("'energy_drift_expected' must be true or false");
   const Json& version = o.contains("version") ? o["version"] : Json();
   if (!version.is_number_integer() || version.get<long long>() < 1)
     failView("'version' must be a positive whole number");

@@ -168,8 +168,8 @@ ScenarioView parseScenarioView(const std::string& json) {
   if (doc.isNull() || !doc.isObject()) fail("not a JSON object");
   const QJsonObject o = doc.object();
   checkKeys(o,
-            {"version", "title", "note", "speed", "step", "camera", "display", "plots", "compare",
-             "study", "plan"},
+            {"version", "title", "note", "energy_drift_expected", "speed", "step", "camera",
+             "display", "plots", "compare", "study", "plan"},
             "the view");
   const QJsonValue version = o.value("version");
   if (!version.isDouble() || version.toDouble() != std::floor(version.toDouble()) ||
@@ -181,6 +181,7 @@ ScenarioView parseScenarioView(const std::string& json) {
              .arg(kScenarioViewVersion));
   view.title = o.value("title").toString();
   view.note = o.value("note").toString();
+  view.energyDriftExpected = o.value("energy_drift_expected").toBool();
   view.speed = number(o, "speed", "", 0.01, 1000);
   view.step = number(o, "step", "", 1e-4, 10);
 
@@ -243,6 +244,7 @@ std::string scenarioViewToJson(const ScenarioView& view) {
   o["version"] = kScenarioViewVersion;
   if (!view.title.isEmpty()) o["title"] = view.title;
   if (!view.note.isEmpty()) o["note"] = view.note;
+  if (view.energyDriftExpected) o["energy_drift_expected"] = true;
   if (view.speed) o["speed"] = *view.speed;
   if (view.step) o["step"] = *view.step;
   QJsonObject camera;

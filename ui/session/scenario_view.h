@@ -34,6 +34,9 @@ struct StudySettings {
 struct ScenarioView {
   QString title;  // a lesson's title (the window title shows it)
   QString note;   // what to watch, shown beside the 3D view
+  // "energy_drift_expected": the lesson is about an integrator's energy drift, so the app says
+  // the drift in the status bar rather than as a warning.
+  bool energyDriftExpected = false;
   std::optional<double> speed;
   std::optional<double> step;  // seconds per Step
   std::optional<bool> follow;

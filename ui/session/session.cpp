@@ -58,6 +58,7 @@ void Session::setCurrentFile(const QString& path, const QString& title, const Sc
   currentFile_ = path;
   lessonTitle_ = view.title;
   lessonNote_ = view.note;
+  lessonDriftExpected_ = view.energyDriftExpected;
   title_ = view.title.isEmpty() ? title : view.title;
   emit documentChanged();
 }
@@ -91,6 +92,7 @@ bool Session::openScenario(const QString& path) {
 bool Session::saveScenario(const QString& path, ScenarioView view) {
   view.title = lessonTitle_;
   view.note = lessonNote_;
+  view.energyDriftExpected = lessonDriftExpected_;
   try {
     nh::Scenario s = controller_->scenario();
     s.view = scenarioViewToJson(view);

@@ -148,6 +148,7 @@ class Session : public QObject {
   QString title_;
   QString lessonTitle_;
   QString lessonNote_;
+  bool lessonDriftExpected_ = false;
   std::shared_ptr<SimulationController::Timeline> dragKept_;  // beginInitialDrag's
   PlanSolver* planSolver_;
   bool filePlanPending_ = false;  // the running solve is the opened file's plan

@@ -1,11 +1,13 @@
 #include "ui/sim/simulation_controller.h"
 
+#include <QStringList>
 #include <QThread>
 #include <algorithm>
 #include <cmath>
 
 #include "core/model/catalogue.h"
 #include "core/nh/errors.h"
+#include "ui/sim/run_style.h"
 
 namespace nhui {
 
@@ -57,6 +59,7 @@ void SimulationController::install(std::shared_ptr<const nh::SystemModel> system
   parameters_ = parameters;
   initialOverrides_ = s.initial;
   x0_ = x0;
+  reportNewNotes(notes);
   initialNotes_ = notes;
   dtOut_ = s.dtOut;
   if (compareMode_ == CompareMode::Ghost && system_->parameterIndex(ghostParameter_) < 0)
@@ -201,7 +204,9 @@ std::shared_ptr<SimulationController::Timeline> SimulationController::setParamet
   // The next reset starts from initial conditions completed for these parameters.
   try {
     std::vector<std::string> notes;
+    const std::vector<double> before = x0_;
     x0_ = nh::initialState(equations, 0.0, initialOverrides_, &notes);
+    reportMovedStart(before, name);
     initialNotes_ = notes;
   } catch (const nh::Error& e) {
     // The running motion goes on; Reset would start from the previous initial state.
@@ -295,8 +300,42 @@ void SimulationController::setInitialOverrides(const std::map<std::string, doubl
   computeInitialState(overrides, x0, notes);
   initialOverrides_ = overrides;
   x0_ = x0;
+  reportNewNotes(notes);
   initialNotes_ = notes;
   emit initialChanged();
+}
+
+// The start Reset goes back to, when an edit of `parameter` moved its velocities (the
+// constraints read the parameter: the turntable's Ω₀): said in the banner, since the values
+// under Initial conditions change without being typed.
+void SimulationController::reportMovedStart(const std::vector<double>& before,
+                                            const std::string& parameter) {
+  if (before.size() != x0_.size()) return;
+  const nh::SystemInfo& info = system_->info();
+  const int n = system_->n(), m = system_->m();
+  QStringList moved;
+  for (int a = 0; a < m; ++a) {
+    const double v0 = before[n + a], v1 = x0_[n + a];
+    if (std::abs(v1 - v0) > 1e-12 * std::max(1.0, std::abs(v0)))
+      moved << QStringLiteral("%1 %2 → %3")
+                   .arg(QString::fromStdString(info.velocities[a]))
+                   .arg(v0, 0, 'g', 4)
+                   .arg(v1, 0, 'g', 4);
+  }
+  if (moved.isEmpty()) return;
+  const int index = system_->parameterIndex(parameter);
+  const std::string shown = index >= 0 ? displayName(info.parameters[index]) : parameter;
+  emit warningOccurred(tr("The start for Reset follows the constraints with the new %1: %2")
+                           .arg(QString::fromStdString(shown), moved.join(", ")));
+}
+
+// A start the constraints changed is said in the banner, not only under Initial conditions:
+// the values shown there are not the ones typed (or the ones shown before an edit).
+void SimulationController::reportNewNotes(const std::vector<std::string>& notes) {
+  if (notes.empty() || notes == initialNotes_) return;
+  QStringList lines;
+  for (const auto& note : notes) lines << QString::fromStdString(note);
+  emit warningOccurred(tr("Start changed: %1").arg(lines.join("; ")));
 }
 
 void SimulationController::setFormulation(nh::Formulation formulation) {
@@ -813,6 +852,10 @@ void SimulationController::drain() {
       emit warningOccurred(
           out.run == 0 ? QString::fromStdString(out.warning)
                        : tr("The comparison run: %1").arg(QString::fromStdString(out.warning)));
+    if (!out.drift.empty())
+      emit energyDrifted(out.run == 0
+                             ? QString::fromStdString(out.drift)
+                             : tr("The comparison run: %1").arg(QString::fromStdString(out.drift)));
     if (!out.error.empty()) {
       runFailed_[out.run] = true;
       if (out.run == 0) {

@@ -218,6 +218,9 @@ class SimulationController : public QObject {
   // The run goes on but its numbers deserve a look (a conserved energy drifting numerically):
   // once per run and restart.
   void warningOccurred(const QString& message);
+  // A conserved energy drifting numerically (nh::EnergyDriftWatch): said again, current, each
+  // time the change has grown by a tenth. The run goes on.
+  void energyDrifted(const QString& message);
   void speedChanged(double speed);
   void stepSizeChanged(double dt);
   // Play from a scrubbed moment replaced the history after time t: `replaced` is what the
@@ -243,6 +246,10 @@ class SimulationController : public QObject {
   void rebuildRuns();
   void computeInitialState(const std::map<std::string, double>& overrides, std::vector<double>& x0,
                            std::vector<std::string>& notes) const;
+  // Emits warningOccurred for notes of the start's completion other than the ones shown.
+  void reportNewNotes(const std::vector<std::string>& notes);
+  // Emits warningOccurred naming the velocities of the start an edit of `parameter` moved.
+  void reportMovedStart(const std::vector<double>& before, const std::string& parameter);
   std::vector<double> comparisonParameters() const;
   // Restarts both runs from the initial state under the comparison just set.
   void startComparison();

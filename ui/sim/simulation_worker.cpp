@@ -22,7 +22,8 @@ struct LiveRun {
   std::vector<double> buffer;
   nh::EnergyDriftWatch drift;
   nh::ConstraintRankWatch rank;
-  bool driftReported = false, rankReported = false;
+  bool rankReported = false;
+  double driftReported = 0;  // the relative energy change last reported (0: none yet)
 };
 
 using EquationsPtr = std::shared_ptr<const nh::EquationsOfMotion>;
@@ -98,8 +99,7 @@ void advanceRun(LiveRun& run, const SimulationWorker::Job& job, bool firstChunk,
         run.buffer.resize(at);
         throw;
       }
-      if (!run.driftReported)
-        run.drift.add(run.sim->equations(), run.sim->workspace(), t, x, run.obs.energy);
+      run.drift.add(run.sim->equations(), run.sim->workspace(), t, x, run.obs.energy);
       if (!run.rankReported) run.rank.add(t, run.obs);
     });
   } catch (const ChunkAbandoned&) {
@@ -110,19 +110,22 @@ void advanceRun(LiveRun& run, const SimulationWorker::Job& job, bool firstChunk,
   }
 }
 
-// What the run's watches say for the first time (energy drift, constraint rank): both,
-// joined, when they come in the same chunk; each is said once per job.
-std::string newWarnings(LiveRun& run) {
-  std::string warning;
-  if (!run.driftReported && !(warning = run.drift.warning()).empty()) run.driftReported = true;
-  if (!run.rankReported) {
-    const std::string rank = run.rank.warning();
-    if (!rank.empty()) {
-      warning += (warning.empty() ? "" : "; ") + rank;
-      run.rankReported = true;
-    }
-  }
+// What the run's energy watch says anew: again each time the drift has grown by a tenth since
+// it was last said, so the banner keeps up with the plot of a run that goes on drifting.
+std::string newDrift(LiveRun& run) {
+  const double change = run.drift.relativeChange();
+  if (!(change > 1.1 * run.driftReported)) return {};
+  std::string warning = run.drift.warning();
+  if (!warning.empty()) run.driftReported = change;
   return warning;
+}
+
+// What the run's rank watch says, once per job.
+std::string newWarnings(LiveRun& run) {
+  if (run.rankReported) return {};
+  std::string rank = run.rank.warning();
+  if (!rank.empty()) run.rankReported = true;
+  return rank;
 }
 
 }  // namespace
@@ -270,10 +273,10 @@ void SimulationWorker::runChunk(LoopState& state) {
     } catch (const ChunkAbandoned&) {
       return;  // the runs are replaced or dropped next: nothing of this chunk counts
     }
-    const std::string warning = newWarnings(run);
-    if (!run.buffer.empty() || !error.empty() || !warning.empty())
+    const std::string warning = newWarnings(run), drift = newDrift(run);
+    if (!run.buffer.empty() || !error.empty() || !warning.empty() || !drift.empty())
       produced.push_back(
-          {job.epoch, static_cast<int>(i), run.layout.stride(), run.buffer, error, warning});
+          {job.epoch, static_cast<int>(i), run.layout.stride(), run.buffer, error, warning, drift});
   }
   ++state.chunk;
   reached_.store(tEnd);

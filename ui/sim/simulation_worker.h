@@ -48,9 +48,12 @@ class SimulationWorker {
     int stride = 0;
     std::vector<double> records;
     std::string error;  // non-empty: the run stopped here
-    // Non-empty: said once per job, the run goes on (a conserved energy drifting numerically,
-    // nh::EnergyDriftWatch).
+    // Non-empty: said once per job, the run goes on (multipliers of a constraint losing
+    // rank, nh::ConstraintRankWatch).
     std::string warning;
+    // Non-empty: a conserved energy drifting numerically (nh::EnergyDriftWatch), said again
+    // each time the change has grown by a tenth; the run goes on.
+    std::string drift;
   };
 
   SimulationWorker();

@@ -658,6 +658,7 @@ void MainWindow::applyView(const ScenarioView& view) {
   }
   if (view.study) study_->applySettings(*view.study);
   lessonBar_->setLesson(view.title, view.note);
+  banner_->expectEnergyDrift(view.energyDriftExpected);
 }
 
 }  // namespace nhui

@@ -116,6 +116,7 @@ ErrorBanner::ErrorBanner(QStatusBar* status, const SimulationController* control
   hide();
   connect(controller, &SimulationController::historyReset, this, &QWidget::hide);
   connect(controller, &SimulationController::warningOccurred, this, &ErrorBanner::warn);
+  connect(controller, &SimulationController::energyDrifted, this, &ErrorBanner::drift);
 }
 
 void ErrorBanner::report(const QString& message) {
@@ -134,6 +135,11 @@ void ErrorBanner::warn(const QString& message) {
   setText(tr("⚠  %1").arg(message));
   show();
   status_->showMessage(message, 15000);
+}
+
+void ErrorBanner::drift(const QString& message) {
+  if (!driftExpected_) return warn(message);
+  status_->showMessage(tr("As this lesson shows: %1").arg(message));
 }
 
 // ---- Status line --------------------------------------------------------------------------

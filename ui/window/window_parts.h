@@ -53,13 +53,18 @@ class ErrorBanner : public QLabel {
   // An error; when the run has stopped on one it says that nothing recorded is lost and
   // what to do.
   void report(const QString& message);
-  void warn(const QString& message);                   // the run goes on
+  void warn(const QString& message);  // the run goes on
+  // A lesson whose point is an integrator's energy drift (the view's energy_drift_expected):
+  // the drift is then said in the status bar, kept current, instead of in the banner.
+  void expectEnergyDrift(bool expected) { driftExpected_ = expected; }
+  void drift(const QString& message);
   const QString& message() const { return message_; }  // the last, without decoration
 
  private:
   QStatusBar* status_;
   const SimulationController* controller_;
   QString message_;
+  bool driftExpected_ = false;
 };
 
 // The permanent fields of the status bar: time, real-time rate, frame rate, residual.

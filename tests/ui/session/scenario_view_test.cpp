@@ -1,6 +1,6 @@
 // The view part's comparison with another integrator (ui/session/scenario_view): read with its
 // integrator and step, written back the same, and refused in one line when the integrator is
-// missing or unknown or the step is not a positive number.
+// missing or unknown or the step is not a positive number; a lesson's energy_drift_expected.
 #include "ui/session/scenario_view.h"
 
 #include <QtTest>
@@ -26,6 +26,24 @@ class ScenarioViewTest : public QObject {
         R"({"version": 1, "compare": {"mode": "integrator", "integrator": "rk4"}})");
     QVERIFY(noStep.otherIntegrator.method == nh::Integrator::Rk4);
     QVERIFY(!noStep.otherStepGiven);
+  }
+
+  // A lesson about an integrator's energy drift says so ("energy_drift_expected"): read,
+  // written back, absent by default, and refused in one line when it is not true or false.
+  void energyDriftExpectedIsReadAndWritten() {
+    const nhui::ScenarioView view =
+        nhui::parseScenarioView(R"({"version": 1, "energy_drift_expected": true})");
+    QVERIFY(view.energyDriftExpected);
+    QVERIFY(nhui::parseScenarioView(nhui::scenarioViewToJson(view)).energyDriftExpected);
+    QVERIFY(!nhui::parseScenarioView(R"({"version": 1})").energyDriftExpected);
+    try {
+      nhui::parseScenarioView(R"({"version": 1, "energy_drift_expected": "yes"})");
+      QFAIL("accepted");
+    } catch (const nh::InputError& e) {
+      QVERIFY2(
+          QString::fromUtf8(e.what()).contains("'energy_drift_expected' must be true or false"),
+          e.what());
+    }
   }
 
   void mistakesAreRefused_data() {

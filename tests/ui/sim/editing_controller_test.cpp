@@ -50,6 +50,27 @@ class EditingControllerTest : public QObject {
   void init() { controller_ = nhtest::startController(); }
   void cleanup() { controller_.reset(); }
 
+  // The start Reset goes back to depends on Ω₀ through the rolling constraint (wx follows
+  // vy and Ω): an edit that moves it says so, naming the velocity with its old and new
+  // value; an edit that leaves the start alone (the mass) says nothing. Typed
+  // start values the constraints change are said too.
+  void aStartMovedByTheConstraintsIsSaid() {
+    SimulationController& c = *controller_;
+    QSignalSpy warned(&c, &SimulationController::warningOccurred);
+    const double wx = c.initialState()[c.system().n() + 2];
+    c.setParameter("Omega0", 3);
+    QCOMPARE(warned.size(), 1);
+    const QString said = warned.takeFirst().at(0).toString();
+    QVERIFY2(said.contains("start for Reset") && said.contains("wx") &&
+                 said.contains(QString::number(wx, 'g', 4)),
+             qPrintable(said));
+    c.setParameter("m", 1.5);
+    QCOMPARE(warned.size(), 0);
+    c.setInitialOverrides({{"vy", 0.3}, {"wx", 0.0}});
+    QCOMPARE(warned.size(), 1);
+    QVERIFY2(warned.takeFirst().at(0).toString().contains("wx 0 → "), "typed wx not named");
+  }
+
   // Ω0 1 → 1.1 at t = 25.6 s turned the table by 0.1·25.6 rad ≈ 147°.
   void tableTurnsOnContinuouslyThroughAnOmegaEdit() {
     SimulationController& c = *controller_;
