@@ -601,7 +601,6 @@ void checkOutputFiles(const std::vector<NamedFile>& outputs, const std::vector<N
 // reader is waited for where the command opens it (optimize and run: before their work).
 void checkWritable(const std::vector<NamedFile>& outputs) {
   for (const NamedFile& out : outputs) {
-    if (out.role == "--frames") continue;  // a folder, made by the export
     OutputTarget target;
     try {
       target = outputTargetFor(out.path);
@@ -612,8 +611,8 @@ void checkWritable(const std::vector<NamedFile>& outputs) {
     const std::filesystem::path folder = std::filesystem::path(target.path).parent_path();
     const std::string shown = folder.empty() ? "." : folder.string();
     if (::access(shown.c_str(), W_OK | X_OK) != 0)
-      throw UsageError(out.role + " " + quote(out.path) + ": cannot write in the folder " +
-                       quote(shown) + ": " + std::strerror(errno));
+      throw UsageError(out.role + ": cannot write " + quote(out.path) + ": " +
+                       std::strerror(errno) + " (the folder " + quote(shown) + ")");
   }
 }
 
@@ -730,9 +729,12 @@ void check(ExportOptions& o) {
   // --t-end is the run's t-end (the comparison's step budget counts over it).
   const TimeOptions time{o.tEnd, ""};
   resolveScenario(o.scenario, &time, &o.integrator);
-  const std::vector<NamedFile> outputs = exportOutputs(o);
-  checkOutputFiles(outputs, inputsOf(o.scenario));
-  checkWritable(outputs);
+  checkOutputFiles(exportOutputs(o), inputsOf(o.scenario));
+  // The video, frames and page (and the scenario beside them) are checked by the export as it
+  // starts, before its run; the CSV, written last, here.
+  std::vector<NamedFile> csv;
+  addOutput(csv, "--csv", o.csv);
+  checkWritable(csv);
 }
 
 void check(LinearizeOptions& o) { resolveScenario(o.scenario, nullptr, nullptr); }
