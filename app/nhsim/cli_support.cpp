@@ -100,7 +100,10 @@ namespace {
 bool readDecimal(const std::string& text, double& value, bool& outOfRange) {
   const char* begin = text.data();
   const char* end = begin + text.size();
-  if (begin != end && *begin == '+') ++begin;  // "+1" as "1"; "+-1" stays refused
+  if (begin != end && *begin == '+') {  // "+1" as "1"; "+-1" and "++1" are refused
+    ++begin;
+    if (begin != end && (*begin == '-' || *begin == '+')) return false;
+  }
   const auto r = std::from_chars(begin, end, value, std::chars_format::general);
   outOfRange = r.ec == std::errc::result_out_of_range;
   return begin != end && r.ptr == end && (r.ec == std::errc() || outOfRange);
@@ -113,8 +116,10 @@ double parseNumber(const std::string& text, const std::string& what) {
   if (!readDecimal(text, v, outOfRange))
     throw InputError(what + ": " + quote(text) +
                      " is not a number (write it in decimal, like 0.5, -3 or 1e-6)");
-  if (outOfRange || !std::isfinite(v))
-    throw InputError(what + ": value must be finite, got " + quote(text));
+  if (outOfRange)
+    throw InputError(what + ": " + quote(text) +
+                     " is out of the range of numbers (about 1e-308 to 1e308 in size)");
+  if (!std::isfinite(v)) throw InputError(what + ": value must be finite, got " + quote(text));
   return v;
 }
 

@@ -211,6 +211,7 @@ class CommandLineTest : public QObject {
              {"run", "nh_particle", "--init", "x=1 "},
              {"run", "nh_particle", "--max-steps", "0x100"},
              {"run", "nh_particle", "--max-steps", " 100"},
+             {"run", "nh_particle", "--t-end", "+-1"},
              {"optimize", "nh_particle", "--t-end", "0X2", "--target", "x=1"}}) {
       const QString why = refusal(words);
       QVERIFY2(why.contains("is not a number") || why.contains("is not a whole number") ||
