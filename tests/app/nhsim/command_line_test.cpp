@@ -114,7 +114,7 @@ class CommandLineTest : public QObject {
          "larger than dt-out"},
         {"nh_particle", R"({"version": 1, "compare": {"mode": "integrator", "integrator": "rk4",
            "step": 1e-300}})",
-         "is too small for t-end"},
+         "the comparison integrator: step must be at least 1e-12"},
         {"nh_particle", R"({"version": 1, "plan": {"t_end": 1, "targets": {"bogus": 1}}})",
          "'plan.targets.bogus' is not a coordinate of 'nh_particle'"},
         {"spherical_pendulum", R"({"version": 1, "compare": {"mode": "integrator",
