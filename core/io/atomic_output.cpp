@@ -247,6 +247,10 @@ void AtomicOutput::commit() {
     ::umask(mask);
     if (!error && ::fchmod(fd, 0666 & ~mask) != 0) error = errno;
   }
+  // A second descriptor keeps the temporary's lock until it is renamed or removed: no other
+  // writer takes it for a killed writer's in between (removeStaleTemporaries).
+  const int lockHolder =
+      target_.kind == OutputTarget::Kind::Replace ? ::fcntl(fd, F_DUPFD_CLOEXEC, 0) : -1;
   file_ = nullptr;
   if (std::fclose(file) != 0 && !error) error = errno;
   if (target_.kind == OutputTarget::Kind::Replace) {
@@ -256,6 +260,7 @@ void AtomicOutput::commit() {
     registrySlot_ = -1;
     temporary_.clear();
   }
+  if (lockHolder >= 0) ::close(lockHolder);
   if (error) failWrite(path_, error);
 }
 
