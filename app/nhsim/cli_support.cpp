@@ -1,9 +1,13 @@
 #include "app/nhsim/cli_support.h"
 
+#include <signal.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
+#include <algorithm>
 #include <cctype>
 #include <cerrno>
+#include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -11,6 +15,7 @@
 #include <filesystem>
 #include <string_view>
 
+#include "core/io/atomic_output.h"
 #include "core/io/scenario_file.h"
 #include "core/model/catalogue.h"
 #include "core/model/model_file.h"
@@ -88,23 +93,42 @@ void writeStdout(const std::string& text) {
     throw Error(std::string("cannot write to standard output: ") + std::strerror(errno));
 }
 
+namespace {
+// `text` read whole as a decimal number (an optional sign, digits with an optional point, an
+// optional exponent): false for anything else, hexadecimal ("0x10") and spaces included.
+// from_chars ignores the locale and takes no hexadecimal in its general format.
+bool readDecimal(const std::string& text, double& value, bool& outOfRange) {
+  const char* begin = text.data();
+  const char* end = begin + text.size();
+  if (begin != end && *begin == '+') {  // "+1" as "1"; "+-1" and "++1" are refused
+    ++begin;
+    if (begin != end && (*begin == '-' || *begin == '+')) return false;
+  }
+  const auto r = std::from_chars(begin, end, value, std::chars_format::general);
+  outOfRange = r.ec == std::errc::result_out_of_range;
+  return begin != end && r.ptr == end && (r.ec == std::errc() || outOfRange);
+}
+}  // namespace
+
 double parseNumber(const std::string& text, const std::string& what) {
-  const char* begin = text.c_str();
-  char* end = nullptr;
-  const double v = std::strtod(begin, &end);
-  if (text.empty() || end != begin + text.size())
-    throw InputError(what + ": " + quote(text) + " is not a number");
+  double v = 0;
+  bool outOfRange = false;
+  if (!readDecimal(text, v, outOfRange))
+    throw InputError(what + ": " + quote(text) +
+                     " is not a number (write it in decimal, like 0.5, -3 or 1e-6)");
+  if (outOfRange)
+    throw InputError(what + ": " + quote(text) +
+                     " is out of the range of numbers (about 1e-308 to 1e308 in size)");
   if (!std::isfinite(v)) throw InputError(what + ": value must be finite, got " + quote(text));
   return v;
 }
 
 long parseStepBudget(const std::string& text) {
-  const char* begin = text.c_str();
-  char* end = nullptr;
-  errno = 0;
-  const long long v = std::strtoll(begin, &end, 10);
-  if (text.empty() || end != begin + text.size() || errno == ERANGE || v < 1 || v > kMaxStepBudget)
-    throw InputError("--max-steps: '" + text + "' is not a whole number in [1, 10^12]");
+  long long v = 0;
+  const auto r = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (text.empty() || r.ptr != text.data() + text.size() || r.ec != std::errc() || v < 1 ||
+      v > kMaxStepBudget)
+    throw InputError("--max-steps: " + quote(text) + " is not a whole number in [1, 10^12]");
   return static_cast<long>(v);
 }
 
@@ -200,6 +224,40 @@ std::string shortenQuoted(const std::string& message) {
 }  // namespace
 
 std::string errorLine(const std::string& message) { return shortenQuoted(oneLine(message)); }
+
+namespace {
+constexpr int kStopSignals[] = {SIGINT, SIGTERM, SIGHUP};
+constexpr const char* kStopSignalNames[] = {"SIGINT", "SIGTERM", "SIGHUP"};
+// The line each stop signal prints, composed before the handler is installed (the handler
+// only calls async-signal-safe functions: unlink, write, _exit).
+char stopLines[3][512];
+size_t stopLineSizes[3];
+
+void endOnSignal(int signal) {
+  nh::removeLiveTemporaries();
+  for (int i = 0; i < 3; ++i)
+    if (kStopSignals[i] == signal) {
+      [[maybe_unused]] const ssize_t written =
+          ::write(STDERR_FILENO, stopLines[i], stopLineSizes[i]);
+    }
+  ::_exit(128 + signal);
+}
+}  // namespace
+
+void endOnStopSignals(const std::string& output) {
+  const bool file = !output.empty() && output != "-" && output != "/dev/stdout";
+  const std::string named = file ? "; " + quote(output) + " was not written" : std::string();
+  for (int i = 0; i < 3; ++i) {
+    const int n =
+        std::snprintf(stopLines[i], sizeof stopLines[i], "nhsim: interrupted by signal %d (%s)%s\n",
+                      kStopSignals[i], kStopSignalNames[i], named.c_str());
+    stopLineSizes[i] = std::min(static_cast<size_t>(std::max(n, 0)), sizeof stopLines[i] - 1);
+  }
+  struct sigaction action {};
+  action.sa_handler = endOnSignal;
+  sigemptyset(&action.sa_mask);
+  for (const int signal : kStopSignals) ::sigaction(signal, &action, nullptr);
+}
 
 namespace {
 int runCommand(const std::function<int()>& command) {

@@ -65,6 +65,14 @@ void applyScenarioOptions(const std::vector<std::string>& set, const std::vector
                           const std::string& dynamics, const std::string& formulation,
                           Scenario& scenario);
 
+// SIGINT, SIGTERM and SIGHUP end the command at once, the one way of commands whose output is
+// all or nothing (optimize, export --html, and those that only print): the live temporaries
+// are removed (no hidden ".partial" is left), "nhsim: interrupted by signal N (SIGINT);
+// OUTPUT was not written" goes to standard error ("nhsim: interrupted by signal N (SIGINT)"
+// when `output` is "" or standard output) and the exit code is 128 + N. run, sweep and
+// export --video install their own handlers, which keep what they have written.
+void endOnStopSignals(const std::string& output = "");
+
 // An error message as nhsim reports it, the last defence for messages that echo input: one
 // line whatever the text, and no quoted input longer than quote() shows.
 std::string errorLine(const std::string& message);

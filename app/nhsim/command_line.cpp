@@ -1,13 +1,18 @@
 #include "app/nhsim/command_line.h"
 
+#include <unistd.h>
+
 #include <CLI/CLI.hpp>
 #include <array>
 #include <cctype>
+#include <cerrno>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <system_error>
 
 #include "app/nhsim/export_usage.h"
+#include "core/io/atomic_output.h"
 #include "core/io/scenario_file.h"
 #include "core/model/catalogue.h"
 #include "core/model/model_file.h"
@@ -112,8 +117,13 @@ const char* kOptimizeHelp =
     "\n"
     "Output: the lowest-cost extremal as CSV ('#' lines, then t, coordinates, velocities,\n"
     "controls and costates xi_<velocity>, or mu_<i> when vakonomic, and the running cost).\n"
-    "--json prints every extremal instead, by cost. Exit 0 when an extremal meets --tol\n"
-    "(default 1e-10), 3 when none does (no output file), 2 for bad input.\n";
+    "--json prints every extremal, by cost, as JSON on standard output; with --out FILE the\n"
+    "CSV is written too (--json with --out - is refused: both would be standard output).\n"
+    "An extremal that is no minimum (Legendre's condition fails: a cost concave in the\n"
+    "controls) gets a warning. Exit 0 when an extremal meets --tol (default 1e-10), 3 when\n"
+    "none does (no output file), 2 for bad input (a cost not finite at the start, an\n"
+    "output that cannot be written: checked before the solve). SIGINT, SIGTERM or SIGHUP\n"
+    "end it at once with no output file and exit 130, 143 or 129.\n";
 
 // "list, info, run, …": the commands, as messages name them.
 std::string commandNames() {
@@ -335,8 +345,11 @@ void declare(OptionAdder& add, OptimizeOptions& o) {
   add.value("--tol", o.tol, "TOL", "tolerance on the end conditions (default 1e-10)");
   add.value("--max-iterations", o.maxIterations, "K", "Newton iterations per start (default 60)");
   add.value("--dt-out", o.dtOut, "H", "write a row every H seconds (default T/200)");
-  add.value("--out", o.output.out, "FILE|-", "the CSV file, or - for standard output (default)");
-  add.flag("--json", o.json, "print every extremal found as JSON instead of CSV");
+  o.output.out.clear();  // "" until given: --json with --out - is told apart from --json alone
+  add.value("--out", o.output.out, "FILE|-",
+            "the CSV file, or - for standard output (default unless --json)");
+  add.flag("--json", o.json,
+           "print every extremal found as JSON on standard output (the CSV only with --out FILE)");
   add.flag("--quiet", o.output.quiet, "no summary on standard error");
   add.footer(kOptimizeHelp);
 }
@@ -583,6 +596,26 @@ void checkOutputFiles(const std::vector<NamedFile>& outputs, const std::vector<N
                          quote(outputs[j].path) + ": give two files");
 }
 
+// An output that cannot be written, found before any work (run's own check, for every
+// command): a folder, a path in a folder that does not exist or cannot be written. A FIFO's
+// reader is waited for where the command opens it (optimize and run: before their work).
+void checkWritable(const std::vector<NamedFile>& outputs) {
+  for (const NamedFile& out : outputs) {
+    OutputTarget target;
+    try {
+      target = outputTargetFor(out.path);
+    } catch (const Error& e) {
+      throw UsageError(out.role + ": " + e.what());
+    }
+    if (target.kind != OutputTarget::Kind::Replace) continue;
+    const std::filesystem::path folder = std::filesystem::path(target.path).parent_path();
+    const std::string shown = folder.empty() ? "." : folder.string();
+    if (::access(shown.c_str(), W_OK | X_OK) != 0)
+      throw UsageError(out.role + ": cannot write " + quote(out.path) + ": " +
+                       std::strerror(errno) + " (the folder " + quote(shown) + ")");
+  }
+}
+
 // ---- The scenario
 
 double numberOr(const std::string& text, const std::string& option, double fallback) {
@@ -632,6 +665,8 @@ void validateScenario(const ScenarioOptions& o, const Scenario& s) {
       if (layout.find(name) < 0)
         throw InputError("unknown state variable '" + name + "' for system '" + system->name() +
                          "' (state: " + joined(layout.names) + ")");
+    // The view's ghost, comparison and plan, against this system and this run's t-end.
+    checkScenarioViewFor(s);
   } catch (const InputError& e) {
     rethrowQuoting(e, names);
   }
@@ -679,11 +714,27 @@ void check(RunOptions& o) {
   addOutput(outputs, "--out", out);
   addOutput(outputs, "--save-scenario", o.saveScenario);
   checkOutputFiles(outputs, inputsOf(o.scenario));
+  checkWritable(outputs);
 }
 
 void check(ExportOptions& o) {
-  resolveScenario(o.scenario, nullptr, &o.integrator);
+  auto refuseStandardOutput = [](const std::string& option, const std::string& path) {
+    if (namesStandardOutput(path))
+      throw UsageError(option + ": standard output is not supported for this output; give a " +
+                       (option == "--frames" ? "folder" : "file name"));
+  };
+  refuseStandardOutput("--video", o.video);
+  refuseStandardOutput("--frames", o.frames);
+  refuseStandardOutput("--html", o.html);
+  // --t-end is the run's t-end (the comparison's step budget counts over it).
+  const TimeOptions time{o.tEnd, ""};
+  resolveScenario(o.scenario, &time, &o.integrator);
   checkOutputFiles(exportOutputs(o), inputsOf(o.scenario));
+  // The video, frames and page (and the scenario beside them) are checked by the export as it
+  // starts, before its run; the CSV, written last, here.
+  std::vector<NamedFile> csv;
+  addOutput(csv, "--csv", o.csv);
+  checkWritable(csv);
 }
 
 void check(LinearizeOptions& o) { resolveScenario(o.scenario, nullptr, nullptr); }
@@ -693,6 +744,7 @@ void check(SweepOptions& o) {
   std::vector<NamedFile> outputs;
   addOutput(outputs, "--out", o.output.out);
   checkOutputFiles(outputs, inputsOf(o.scenario));
+  checkWritable(outputs);
 }
 
 // A whole number in [lo, hi] given as `text` for `option`.
@@ -734,10 +786,17 @@ void check(OptimizeOptions& o) {
     if (!o.targetValues.emplace(name, value).second)
       throw UsageError("--target " + quote(name) + " is given twice");
   }
+  // --json prints to standard output: the CSV goes to a file given with --out, or nowhere.
+  if (o.json && namesStandardOutput(o.output.out))
+    throw UsageError(
+        "--json and --out - both write to standard output: give --out a file for the CSV, or "
+        "leave --out out for the JSON alone");
+  if (o.output.out.empty() && !o.json) o.output.out = "-";
   resolveScenario(o.scenario, nullptr, nullptr);
   std::vector<NamedFile> outputs;
-  if (!o.json) addOutput(outputs, "--out", o.output.out);
+  addOutput(outputs, "--out", o.output.out);
   checkOutputFiles(outputs, inputsOf(o.scenario));
+  checkWritable(outputs);
 }
 
 // The long names of `options` (a positional target has none), each with its value's kind.

@@ -216,7 +216,8 @@ std::string writeSidecar(const nh::Scenario& resolved, const std::string& output
 // bad target fails at once; the page appears complete or not at all.
 int runPageExport(const ExportJob& o) {
   const auto started = std::chrono::steady_clock::now();
-  removeTemporariesOnFatalSignals();  // SIGINT, SIGTERM...: no hidden temporary left
+  removeTemporariesOnFatalSignals();  // SIGUSR1, SIGPIPE...: no hidden temporary left
+  endOnStopSignals(o.output);         // SIGINT, SIGTERM, SIGHUP: the same, said, 128 + N
   if (!nhui::interactivePageAvailable()) throw InputError(nhui::kPageUnavailable);
   nh::AtomicOutput out(nhui::checkPageTarget(o.output).string());
   nhui::AnimationExporter exporter(o.scenario, o.settings);
@@ -238,7 +239,7 @@ int runPageExport(const ExportJob& o) {
     const nhui::RunHistory& recorded = exporter.recordedRun();
     nhui::writeHistoryCsv(QString::fromStdString(o.csv), recorded, 0, recorded.size());
   }
-  if (!o.quiet) {
+  if (!o.quiet && o.csv != "-") {  // --csv -: standard output holds the rows alone
     const double seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     std::printf("%s: interactive page, t = %g … %g s, to %s, %s in %.1f s%s%s\n",
@@ -307,7 +308,7 @@ int runExport(const std::vector<std::string>& args) {
     const nhui::RunHistory& run = exporter.recordedRun();
     nhui::writeHistoryCsv(QString::fromStdString(o.csv), run, 0, run.size());
   }
-  if (!o.quiet) {
+  if (!o.quiet && o.csv != "-") {
     const auto& e = o.settings;
     const double videoSeconds = r.frames / e.fps;
     std::printf(

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -42,10 +43,10 @@ Sweep parseSweep(const std::string& text) {
   s.from = parseNumber(rest.substr(0, c1), "--sweep FROM");
   s.to = parseNumber(rest.substr(c1 + 1, c2 - c1 - 1), "--sweep TO");
   const std::string countText = rest.substr(c2 + 1);
-  char* end = nullptr;
-  errno = 0;
-  const long count = std::strtol(countText.c_str(), &end, 10);
-  if (countText.empty() || *end != '\0' || errno == ERANGE || count < 1 || count > 1000000)
+  long count = 0;
+  const char* end = countText.data() + countText.size();
+  const auto read = std::from_chars(countText.data(), end, count);
+  if (read.ptr != end || read.ec != std::errc() || count < 1 || count > 1000000)
     throw UsageError("--sweep: N must be a whole number from 1 to 1000000, got " +
                      quote(countText));
   s.count = count;

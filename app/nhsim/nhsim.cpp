@@ -400,6 +400,9 @@ int main(int argc, char** argv) {
     // nhsim-export parses and checks the same words again
     if (std::holds_alternative<ExportOptions>(words))
       return runHelper("nhsim-export", argv, argc, 2, " (it is built with NH_BUILD_GUI=ON)");
+    // Until a command installs its own (run keeps its rows, optimize names its output):
+    // SIGINT, SIGTERM and SIGHUP end it with a message and 128 + N, leaving no temporary.
+    endOnStopSignals();
     checkCommandLine(words);
     return std::visit(Perform{args}, words);
   });

@@ -1,15 +1,19 @@
 #include "core/io/atomic_output.h"
 
+#include <dirent.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <atomic>
+#include <cctype>
 #include <cerrno>
 #include <climits>
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
 
 #include "core/nh/errors.h"
 
@@ -131,6 +135,41 @@ int openDirect(const std::string& given, const std::string& path) {
   }
 }
 
+// Whether `name` is a temporary that open() makes for `base`: "." base "." six letters or
+// digits ".partial" (mkostemps' pattern); nothing else in the folder is touched.
+bool isTemporaryOf(const std::string& name, const std::string& base) {
+  const std::string head = "." + base + ".", tail = ".partial";
+  if (name.size() != head.size() + 6 + tail.size() || name.compare(0, head.size(), head) != 0 ||
+      name.compare(name.size() - tail.size(), tail.size(), tail) != 0)
+    return false;
+  for (size_t i = head.size(); i < head.size() + 6; ++i)
+    if (!std::isalnum(static_cast<unsigned char>(name[i]))) return false;
+  return true;
+}
+
+// Removes the temporaries of `base` in `folder` that a writer killed outright (SIGKILL, a
+// power cut) left behind. A live writer holds an exclusive lock on its temporary for as long
+// as it writes (open() below); one that no process locks, untouched for a second or more
+// (not one another writer has just made and is about to lock), is stale.
+void removeStaleTemporaries(const std::string& folder, const std::string& base) {
+  DIR* dir = ::opendir(folder.empty() ? "." : folder.c_str());
+  if (!dir) return;
+  const time_t now = ::time(nullptr);
+  while (const dirent* entry = ::readdir(dir)) {
+    const std::string name = entry->d_name;
+    if (!isTemporaryOf(name, base)) continue;
+    const std::string path = folder + name;
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+    if (fd < 0) continue;
+    struct stat st {};
+    if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_mtime + 1 < now &&
+        ::flock(fd, LOCK_EX | LOCK_NB) == 0)
+      ::unlink(path.c_str());
+    ::close(fd);
+  }
+  ::closedir(dir);
+}
+
 }  // namespace
 
 // ---- AtomicOutput --------------------------------------------------------------------------
@@ -166,9 +205,12 @@ void AtomicOutput::open(const std::string& path) {
           slash == std::string::npos ? "" : target_.path.substr(0, slash + 1);
       const std::string base =
           slash == std::string::npos ? target_.path : target_.path.substr(slash + 1);
+      removeStaleTemporaries(folder, base);
       std::string temporary = folder + "." + base + ".XXXXXX.partial";
       const int fd = ::mkostemps(temporary.data(), 8, O_CLOEXEC);
       if (fd < 0) failWrite(path, errno);
+      // Held until the file is closed: the temporary is live (removeStaleTemporaries).
+      ::flock(fd, LOCK_EX | LOCK_NB);
       temporary_ = temporary;
       registrySlot_ = registerTemporary(temporary_);
       file_ = ::fdopen(fd, "w");
@@ -205,6 +247,10 @@ void AtomicOutput::commit() {
     ::umask(mask);
     if (!error && ::fchmod(fd, 0666 & ~mask) != 0) error = errno;
   }
+  // A second descriptor keeps the temporary's lock until it is renamed or removed: no other
+  // writer takes it for a killed writer's in between (removeStaleTemporaries).
+  const int lockHolder =
+      target_.kind == OutputTarget::Kind::Replace ? ::fcntl(fd, F_DUPFD_CLOEXEC, 0) : -1;
   file_ = nullptr;
   if (std::fclose(file) != 0 && !error) error = errno;
   if (target_.kind == OutputTarget::Kind::Replace) {
@@ -214,6 +260,7 @@ void AtomicOutput::commit() {
     registrySlot_ = -1;
     temporary_.clear();
   }
+  if (lockHolder >= 0) ::close(lockHolder);
   if (error) failWrite(path_, error);
 }
 

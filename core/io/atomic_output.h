@@ -34,7 +34,9 @@ std::string writeThroughLink(const std::string& path);
 // A file being written. open() decides by outputTargetFor; data go through file() (stdio) or
 // write(); commit() flushes, fsyncs and renames a temporary over its target (or flushes and
 // closes a device) and throws Error with the write error (ENOSPC, EFBIG, EIO...); abort() and
-// the destructor remove the temporary and leave the target as it was.
+// the destructor remove the temporary and leave the target as it was. The temporary is
+// ".NAME.XXXXXX.partial" beside the target, locked (flock) while it is written; open() first
+// removes the unlocked ones of the same target that a writer killed outright left behind.
 class AtomicOutput {
  public:
   AtomicOutput() = default;

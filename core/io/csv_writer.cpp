@@ -12,7 +12,11 @@ namespace nh {
 
 CsvWriter::CsvWriter(const std::string& path, const std::vector<std::string>& columns,
                      const std::vector<std::string>& comments)
-    : out_(std::make_unique<AtomicOutput>(path)), file_(out_->file()) {
+    : CsvWriter(std::make_unique<AtomicOutput>(path), columns, comments) {}
+
+CsvWriter::CsvWriter(std::unique_ptr<AtomicOutput> opened, const std::vector<std::string>& columns,
+                     const std::vector<std::string>& comments)
+    : out_(std::move(opened)), file_(out_->file()) {
   for (const std::string& c : comments) writeComment(c);
   for (size_t i = 0; i < columns.size(); ++i)
     std::fprintf(file_, "%s%s", i ? "," : "", columns[i].c_str());

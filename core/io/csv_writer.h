@@ -20,6 +20,10 @@ class CsvWriter {
   // `comments` come first, each a "# TEXT" line before the header.
   CsvWriter(const std::string& path, const std::vector<std::string>& columns,
             const std::vector<std::string>& comments = {});
+  // The same on an output opened earlier (a command that checks its output before its work
+  // opens it first: a missing folder or a FIFO without a reader is refused at once).
+  CsvWriter(std::unique_ptr<AtomicOutput> opened, const std::vector<std::string>& columns,
+            const std::vector<std::string>& comments = {});
   ~CsvWriter();
   CsvWriter(const CsvWriter&) = delete;
   CsvWriter& operator=(const CsvWriter&) = delete;

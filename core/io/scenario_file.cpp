@@ -5,12 +5,15 @@
 #include <cstdio>
 #include <filesystem>
 #include <iterator>
+#include <map>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <set>
 
 #include "core/io/atomic_file.h"
 #include "core/model/catalogue.h"
 #include "core/model/model_file.h"
+#include "core/nh/discrete_gradient.h"
 #include "core/nh/errors.h"
 #include "core/nh/messages.h"
 
@@ -351,6 +354,69 @@ void checkScenarioView(const std::string& json) {
     if (p.contains("time_series")) checkViewNames(p["time_series"], "plots.time_series", 0, 12);
   }
   if (o.contains("compare")) checkViewCompare(o["compare"]);
+}
+
+namespace {
+
+void checkGhostFor(const Json& c, const Scenario& scenario, const SystemModel& system) {
+  const std::string name = c["parameter"].get<std::string>();
+  std::vector<std::string> names;
+  for (const auto& p : system.info().parameters) names.push_back(p.name);
+  if (system.parameterIndex(name) < 0)
+    failView("the ghost's parameter '" + echoInput(name) + "' is not a parameter of '" +
+             system.name() + "' (parameters: " + joined(names) + ")");
+  std::map<std::string, double> ghost = scenario.parameters;
+  ghost[name] = c["value"].get<double>();
+  try {
+    resolveParameters(system, ghost);
+  } catch (const InputError& e) {
+    failView(std::string("the ghost's value: ") + e.what());
+  }
+}
+
+// The comparison integrator as the run beside it would take it (the same scenario with the
+// other method and step).
+void checkComparisonIntegratorFor(const Json& c, const Scenario& scenario,
+                                  const std::shared_ptr<const SystemModel>& system) {
+  Scenario other = scenario;
+  other.integrator.method = parseIntegrator(c["integrator"].get<std::string>());
+  if (c.contains("step")) {
+    other.integrator.step = c["step"].get<double>();
+  } else {
+    other.integrator.step = scenario.dtOut;
+    if (isFixedStep(scenario.integrator.method))
+      other.integrator.step = std::min(other.integrator.step, scenario.integrator.step);
+  }
+  try {
+    other.validate();
+    if (other.integrator.method == Integrator::DiscreteGradient) {
+      const EquationsOfMotion equations(system, other.dynamics, other.formulation,
+                                        resolveParameters(*system, other.parameters));
+      checkDiscreteGradientApplies(equations);
+    }
+  } catch (const InputError& e) {
+    failView(std::string("the comparison integrator: ") + e.what());
+  }
+}
+
+}  // namespace
+
+void checkScenarioViewFor(const Scenario& scenario) {
+  if (scenario.view.empty()) return;
+  checkScenarioView(scenario.view);
+  const Json o = Json::parse(scenario.view);
+  const std::shared_ptr<const SystemModel> system = findSystem(scenario.system);
+  if (o.contains("compare")) {
+    const Json& c = o["compare"];
+    const std::string mode = c.contains("mode") && c["mode"].is_string() ? c["mode"] : Json("");
+    if (mode == "ghost") checkGhostFor(c, scenario, *system);
+    if (mode == "integrator") checkComparisonIntegratorFor(c, scenario, system);
+  }
+  if (o.contains("plan"))
+    for (const auto& [name, value] : o["plan"]["targets"].items())
+      if (system->coordinateIndex(name) < 0)
+        failView("'plan.targets." + echoInput(name) + "' is not a coordinate of '" +
+                 system->name() + "' (coordinates: " + joined(system->info().coordinates) + ")");
 }
 
 namespace {

@@ -34,6 +34,16 @@ inline constexpr double kViewPlanTimeMin = 1e-3, kViewPlanTimeMax = 1e4;
 inline constexpr int kViewPlanStartsMax = 64;
 void checkScenarioView(const std::string& json);
 
+// The view's parts that name the system's things or run beside the run, checked against
+// `scenario` (its system, parameters, integrator, dt-out and t-end as the command runs them:
+// an export's --t-end, say) before any work. One check for every command, so that what one
+// refuses another does not write: a ghost's 'parameter' is one of the system's and its
+// 'value' in that parameter's range; a comparison integrator is one the system's equations
+// take (discrete-gradient's conditions) with a step under the rules of the run's own step
+// (at most dt-out, within the step budget over t-end; absent: dt-out, or the run's fixed
+// step when smaller); 'plan.targets' name coordinates. Throws InputError "view: …".
+void checkScenarioViewFor(const Scenario& scenario);
+
 // The keys of the view's "display" part and what each holds: a flag (true or false), a
 // number in [lo, hi], or one of two words (on, off). checkScenarioView reads this table, and
 // so does nhlab, which maps each key to its Display dock's choice.

@@ -33,6 +33,9 @@ struct Registry {
   bool userLoaded = false;
   std::vector<CatalogueEntry> user;
   std::vector<std::string> problems;
+  // The user model files that failed to load, by file name without its extension (the name
+  // a user types): their error, shown instead of "unknown system".
+  std::map<std::string, std::string> failedByStem;
   std::vector<CatalogueEntry> session;
   // Model files loaded by path, by their text (a file edited on disk is loaded anew).
   std::map<std::string, std::pair<std::string, std::shared_ptr<const SystemModel>>> files;
@@ -152,6 +155,7 @@ void loadUser(Registry& r) {
   if (r.userLoaded) return;
   r.user.clear();
   r.problems.clear();
+  r.failedByStem.clear();
   r.userLoaded = true;
   const std::string folder = userModelFolder();
   std::error_code ec;
@@ -179,6 +183,7 @@ void loadUser(Registry& r) {
       r.user.push_back({system, SystemOrigin::UserModel, p.string(), system->text()});
     } catch (const Error& e) {
       r.problems.push_back(e.what());
+      r.failedByStem.emplace(p.stem().string(), e.what());
     }
   }
 }
@@ -288,6 +293,9 @@ std::shared_ptr<const SystemModel> findSystem(const std::string& nameOrPath,
     if (e.system->name() == nameOrPath) return e.system;
     known += (known.empty() ? "" : ", ") + e.system->name();
   }
+  // A model file of the user's folder by that name did not load: its error, not "unknown".
+  if (const auto failed = r.failedByStem.find(nameOrPath); failed != r.failedByStem.end())
+    throw InputError(failed->second);
   throw InputError("unknown system '" + nameOrPath + "' (known systems: " + known +
                    "; or give a model file, NAME.yaml)");
 }

@@ -411,6 +411,7 @@ class Loader {
   double frameResidual(const FormulaSystem& system, const std::vector<double>& gamma, double t,
                        const std::vector<double>& q, int& worst) const;
   void readControls();
+  void refuseOptimizeColumns();
   void readControlSection();
   void readSingular();
   void readOutputs();
@@ -686,6 +687,31 @@ void Loader::readControls() {
       fail(key, root_[key],
            std::string("a control model has no '") + key +
                "': it moves as its controls say (control_section) at the price of its 'cost'");
+}
+
+// The columns `nhsim optimize` adds to the state: cost, and a control model's controls and
+// costates xi_<velocity>, or the multipliers mu_<number> of a vakonomic problem. No
+// coordinate, velocity or control may take one of their names (two columns of one name).
+void Loader::refuseOptimizeColumns() {
+  const bool control = info_.isControlModel();
+  auto reserved = [&](const std::string& n) {
+    if (n == "cost") return true;
+    if (!control)
+      return n.size() > 3 && n.rfind("mu_", 0) == 0 &&
+             n.find_first_not_of("0123456789", 3) == std::string::npos;
+    for (const auto& v : info_.velocities)
+      if (n == "xi_" + v) return true;
+    return false;
+  };
+  for (const char* which : {"coordinates", "velocities", "controls"}) {
+    const YAML::Node names = root_[which];
+    if (!names || !names.IsSequence()) continue;
+    for (size_t i = 0; i < names.size(); ++i)
+      if (reserved(names[i].Scalar()))
+        fail(std::string(which) + "[" + std::to_string(i + 1) + "]", names[i],
+             "'" + names[i].Scalar() + "' is the name of a column that 'nhsim optimize' writes " +
+                 (control ? "(cost, xi_<velocity>)" : "(cost, mu_<number>)") + ": choose another");
+  }
 }
 
 // control_section (every velocity as f(t, q, u)) and cost (L(t, q, u)) of a control model.
@@ -1727,6 +1753,7 @@ std::shared_ptr<const FormulaSystem> Loader::load() {
   readParameters();
   readNames();
   readControls();
+  refuseOptimizeColumns();
   readDefinitions();
   readDynamics();
   readInitial();

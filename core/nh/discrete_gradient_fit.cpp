@@ -170,7 +170,8 @@ std::string staticRefusal(const EquationsOfMotion& equations, bool& frame) {
   RecordedSystem r(equations);
   if (const std::string what = explicitTime(r); !what.empty())
     return "discrete-gradient needs an autonomous system, and " + what + " of " + name +
-           " depend on time explicitly: choose nh-rattle";
+           (what == "the Lagrangian" ? " depends" : " depend") +
+           " on time explicitly: choose nh-rattle";
   if (constraintsNonlinear(r))
     return "discrete-gradient needs constraints linear or affine in the velocities, and those of " +
            name + " are nonlinear: choose nh-rattle";

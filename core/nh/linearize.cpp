@@ -358,13 +358,17 @@ std::vector<int> dependentVelocities(const SystemModel& sys, const Eigen::Matrix
   for (int a = 0; a < m; ++a)
     if (!independent[a]) others.push_back(a);
   std::vector<int> dependent = pivotColumns(A, others);
-  if (dependent.empty()) {
-    std::vector<std::string> names;
-    for (int a : others) names.push_back(info.velocities[a]);
+  if (!dependent.empty()) return dependent;
+  // No declared split that A can be solved for (a model without `independent` keeps every
+  // velocity): any velocities A can be solved for, as a run's start completes them.
+  std::vector<int> every(m);
+  for (int a = 0; a < m; ++a) every[a] = a;
+  dependent = pivotColumns(A, every);
+  if (dependent.empty())
     throw InputError("the constraints of '" + sys.name() +
-                     "' cannot be solved for its dependent velocities (" +
-                     (names.empty() ? std::string("none") : joined(names)) + ") at this state");
-  }
+                     "' cannot be solved for any of its velocities at this state (their "
+                     "matrix A has rank below its " +
+                     std::to_string(A.rows()) + " rows)");
   return dependent;
 }
 

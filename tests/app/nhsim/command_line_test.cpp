@@ -96,6 +96,131 @@ class CommandLineTest : public QObject {
              qPrintable(why3));
   }
 
+  // A scenario's view names things of its system and runs a comparison beside the run: one
+  // check, against the system and the run's own t-end, before any work, by every command. So
+  // run --save-scenario writes nothing that export refuses, and a comparison integrator the
+  // system cannot take is refused instead of drawn as a run of NaN.
+  void viewCheckedAgainstTheSystemByEveryCommand() {
+    const struct {
+      const char* system;
+      const char* view;
+      const char* says;
+    } cases[] = {
+        {"nh_particle", R"({"version": 1, "compare": {"mode": "ghost", "parameter": "bogus",
+           "value": 1}})",
+         "the ghost's parameter 'bogus' is not a parameter of 'nh_particle'"},
+        {"nh_particle", R"({"version": 1, "compare": {"mode": "integrator", "integrator": "rk4",
+           "step": 1e6}})",
+         "larger than dt-out"},
+        {"nh_particle", R"({"version": 1, "compare": {"mode": "integrator", "integrator": "rk4",
+           "step": 1e-300}})",
+         "the comparison integrator: step must be at least 1e-12"},
+        {"nh_particle", R"({"version": 1, "plan": {"t_end": 1, "targets": {"bogus": 1}}})",
+         "'plan.targets.bogus' is not a coordinate of 'nh_particle'"},
+        {"spherical_pendulum", R"({"version": 1, "compare": {"mode": "integrator",
+           "integrator": "discrete-gradient", "step": 0.001}})",
+         "the comparison integrator: discrete-gradient"},
+    };
+    int k = 0;
+    for (const auto& c : cases) {
+      const std::string scenario = path(("view" + std::to_string(++k) + ".json").c_str());
+      QFile f(QString::fromStdString(scenario));
+      QVERIFY(f.open(QIODevice::WriteOnly));
+      f.write(QByteArray("{\"format\": \"nonholonomic-lab-scenario\", \"version\": 2, ") +
+              "\"system\": \"" + c.system + "\", \"view\": " + c.view + "}\n");
+      f.close();
+      const std::string saved = path("saved.json");
+      for (const auto& words : std::vector<std::vector<std::string>>{
+               {"run", scenario, "--save-scenario", saved},
+               {"export", scenario, "--html", path("page.html")},
+               {"linearize", scenario},
+               {"sweep", scenario, "--vary", "m=1:2:2", "--measure", "final(x)"}}) {
+        const QString why = refusal(words);
+        QVERIFY2(why.contains("view: ") && why.contains(c.says),
+                 qPrintable(QString::fromStdString(words[0]) + ": " + why));
+      }
+      QVERIFY(!QFile::exists(QString::fromStdString(saved)));
+    }
+  }
+
+  // The comparison's steps are counted over the run's t-end: --t-end 3 of a scenario whose
+  // own t-end (600) would need more steps than the budget.
+  void comparisonBudgetCountsTheRunsTimeSpan() {
+    const std::string scenario = path("budget.json");
+    QFile f(QString::fromStdString(scenario));
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write(R"({"format": "nonholonomic-lab-scenario", "version": 2, "system": "nh_particle",
+      "t_end": 600, "dt_out": 0.01, "view": {"version": 1, "compare": {"mode": "integrator",
+      "integrator": "rk4", "step": 1e-5}}})");
+    f.close();
+    // 600 / 1e-5 + 600 / 0.01 + 1 = 60060001 steps, over the budget of 2·10^7.
+    const QString whole = refusal({"run", scenario});
+    QVERIFY2(whole.contains("to reach t-end 600"), qPrintable(whole));
+    QCOMPARE(refusal({"run", scenario, "--t-end", "3"}), QString());
+    QCOMPARE(refusal({"export", scenario, "--html", path("budget.html"), "--t-end", "3"}),
+             QString());
+  }
+
+  // Outputs are checked before any work, for every command: a missing folder, a folder given
+  // as a file, standard output where an export cannot write to it, and optimize's --json
+  // (standard output) with --out - (refused: one of them would be lost).
+  void outputsCheckedBeforeAnyWork() {
+    const std::string missing = "/nonexistent-folder-of-nhsim/x.csv";
+    const std::vector<std::vector<std::string>> unwritable = {
+        {"run", "nh_particle", "--out", missing},
+        {"run", "nh_particle", "--save-scenario", missing},
+        {"sweep", "nh_particle", "--vary", "m=1:2:2", "--measure", "final(x)", "--out", missing},
+        {"export", "nh_particle", "--html", path("p.html"), "--csv", missing},
+        {"optimize", "nh_particle", "--t-end", "1", "--target", "x=1", "--out", missing},
+        {"optimize", "nh_particle", "--t-end", "1", "--target", "x=1", "--json", "--out", missing},
+    };
+    for (const auto& words : unwritable) {
+      const QString why = refusal(words);
+      QVERIFY2(why.contains("cannot write '" + QString::fromStdString(missing) + "'") &&
+                   why.contains("(the folder '/nonexistent-folder-of-nhsim')"),
+               qPrintable(why));
+    }
+    const QString folder = refusal({"optimize", "nh_particle", "--t-end", "1", "--target", "x=1",
+                                    "--out", dir_.path().toStdString()});
+    QVERIFY2(folder.startsWith("--out: cannot write") && folder.contains("directory"),
+             qPrintable(folder));
+    for (const char* option : {"--html", "--video", "--frames"}) {
+      const QString why = refusal({"export", "nh_particle", option, "-"});
+      QVERIFY2(why.startsWith(QString(option) + ": standard output is not supported"),
+               qPrintable(why));
+    }
+    const QString both = refusal(
+        {"optimize", "nh_particle", "--t-end", "1", "--target", "x=1", "--json", "--out", "-"});
+    QVERIFY2(both.contains("--json and --out - both write to standard output"), qPrintable(both));
+    using namespace nh::cli;
+    const CommandLine json =
+        parseCommandLine({"optimize", "nh_particle", "--t-end", "1", "--target", "x=1", "--json"});
+    QCOMPARE(std::get<OptimizeOptions>(json).output.out, std::string());  // JSON alone
+    const CommandLine csv =
+        parseCommandLine({"optimize", "nh_particle", "--t-end", "1", "--target", "x=1"});
+    QCOMPARE(std::get<OptimizeOptions>(csv).output.out, std::string("-"));
+  }
+
+  // Numbers are decimal: hexadecimal (0x10 read as 16), spaces and words are refused in
+  // every numeric option.
+  void numbersAreDecimal() {
+    for (const auto& words : std::vector<std::vector<std::string>>{
+             {"run", "nh_particle", "--t-end", "0x10"},
+             {"run", "nh_particle", "--dt-out", " 0.1"},
+             {"run", "nh_particle", "--set", "m=0x1p0"},
+             {"run", "nh_particle", "--init", "x=1 "},
+             {"run", "nh_particle", "--max-steps", "0x100"},
+             {"run", "nh_particle", "--max-steps", " 100"},
+             {"run", "nh_particle", "--t-end", "+-1"},
+             {"optimize", "nh_particle", "--t-end", "0X2", "--target", "x=1"}}) {
+      const QString why = refusal(words);
+      QVERIFY2(why.contains("is not a number") || why.contains("is not a whole number") ||
+                   why.contains("must be a whole number"),
+               qPrintable(QString::fromStdString(words[2] + " " + words[3]) + ": " + why));
+    }
+    QCOMPARE(refusal({"run", "nh_particle", "--t-end", "+1.5e1", "--set", "m=.5"}), QString());
+  }
+
   // Each command's words land in its own options struct; linearize's --sweep is not the
   // sweep command's.
   void eachCommandHasItsOptions() {

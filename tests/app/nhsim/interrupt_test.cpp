@@ -194,6 +194,125 @@ class InterruptTest : public QObject {
     QCOMPARE(rows.count('\n'), 12);  // the header and t = 0, 0.01, …, 0.1
   }
 
+  // optimize: SIGINT, SIGTERM or SIGHUP during the solve end it at once (it had no handler
+  // and died by the signal): a message, 128 + the signal, no hidden temporary, no CSV (its
+  // output is opened before the solve, so the temporary is there to be removed).
+  void optimizeEndsTheOneWay_data() { runKeepsCompleteRows_data(); }
+  void optimizeEndsTheOneWay() {
+    QFETCH(int, signal);
+    QFETCH(int, code);
+    const QString folder = dir_.filePath(QString("optimize%1").arg(signal));
+    QVERIFY(QDir().mkpath(folder));
+    const QString out = folder + "/path.csv";
+    QProcess p;
+    nh::test::startNhsim(p, {"optimize", "nh_particle", "--t-end", "1", "--target", "x=1",
+                             "--target", "z=100", "--starts", "10000", "--out", out});
+    QVERIFY(p.waitForStarted());
+    QTRY_VERIFY_WITH_TIMEOUT(!hiddenPartials(folder).isEmpty(), 30000);
+    QTest::qWait(300);
+    QCOMPARE(::kill(static_cast<pid_t>(p.processId()), signal), 0);
+    QVERIFY(p.waitForFinished(30000));
+    QCOMPARE(p.exitStatus(), QProcess::NormalExit);
+    QCOMPARE(p.exitCode(), code);
+    const QString err = QString::fromUtf8(p.readAllStandardError());
+    QVERIFY2(err.contains(QString("nhsim: interrupted by signal %1 (").arg(signal)) &&
+                 err.contains("'" + out + "' was not written"),
+             qPrintable(err));
+    QVERIFY2(hiddenPartials(folder).isEmpty(), qPrintable(hiddenPartials(folder).join(' ')));
+    QVERIFY(!QFileInfo::exists(out));
+  }
+
+  // A command that prints (linearize over a long sweep; it died by the signal): the same
+  // message and exit code.
+  void printingCommandEndsTheOneWay() {
+    QProcess p;
+    nh::test::startNhsim(p, {"linearize", "nh_particle", "--sweep", "m=1:2:1000000"});
+    QVERIFY(p.waitForStarted());
+    QTest::qWait(1000);  // sweeping (it prints once every point is linearised)
+    QCOMPARE(p.state(), QProcess::Running);
+    QCOMPARE(::kill(static_cast<pid_t>(p.processId()), SIGHUP), 0);
+    QVERIFY(p.waitForFinished(30000));
+    QCOMPARE(p.exitStatus(), QProcess::NormalExit);
+    QCOMPARE(p.exitCode(), 129);
+    const QString err = QString::fromUtf8(p.readAllStandardError());
+    QVERIFY2(err.contains("nhsim: interrupted by signal 1 (SIGHUP)\n"), qPrintable(err));
+  }
+
+  // export --html: the page is all or nothing; a stop signal during its run ends it with the
+  // message and the code --video gives (it died by the signal, its temporary left behind).
+  void pageExportEndsTheOneWay() {
+#ifndef NH_HAVE_EXPORT
+    QSKIP("nhsim-export is built with the GUI only (not in the sanitizer presets)");
+#endif
+    const QString folder = dir_.filePath("page");
+    QVERIFY(QDir().mkpath(folder));
+    const QString page = folder + "/page.html";
+    QProcess p;
+    nh::test::startNhsim(
+        p, {"export", "ball_on_turntable", "--html", page, "--t-end", "20000", "--speed", "400"},
+        nh::test::headlessEnvironment());
+    QVERIFY(p.waitForStarted());
+    // The page's temporary is made before the run.
+    QTRY_VERIFY_WITH_TIMEOUT(!hiddenPartials(folder).isEmpty(), 60000);
+    QTest::qWait(300);
+    QCOMPARE(::kill(static_cast<pid_t>(p.processId()), SIGTERM), 0);
+    QVERIFY(p.waitForFinished(30000));
+    QCOMPARE(p.exitStatus(), QProcess::NormalExit);
+    QCOMPARE(p.exitCode(), 143);
+    const QString err = QString::fromUtf8(p.readAllStandardError());
+    QVERIFY2(
+        err.contains("nhsim: interrupted by signal 15 (SIGTERM); '" + page + "' was not written"),
+        qPrintable(err));
+    QVERIFY2(hiddenPartials(folder).isEmpty(), qPrintable(hiddenPartials(folder).join(' ')));
+    QVERIFY(!QFileInfo::exists(page));
+    QVERIFY(!QFileInfo::exists(page + ".json"));
+  }
+
+  // A writer killed outright (SIGKILL) leaves its hidden temporary; the next write of the
+  // same output removes it. A live writer's temporary (locked) and another output's stay.
+  void staleTemporaryIsRemovedByTheNextWrite() {
+    const QString folder = dir_.filePath("stale");
+    QVERIFY(QDir().mkpath(folder));
+    const QString out = folder + "/run.csv";
+    {
+      QProcess killed;
+      nh::test::startNhsim(killed, {"run", "rigid_body", "--t-end", "1e4", "--out", out});
+      QVERIFY(killed.waitForStarted());
+      QTRY_VERIFY_WITH_TIMEOUT(largestPartialSize(folder) >= 20000, 60000);
+      killed.kill();
+      QVERIFY(killed.waitForFinished(30000));
+    }
+    QCOMPARE(hiddenPartials(folder).size(), 1);
+    const QString stale = hiddenPartials(folder).front();
+    const QString otherName = ".other.csv.AbC123.partial";
+    QFile other(folder + "/" + otherName);
+    QVERIFY(other.open(QIODevice::WriteOnly));
+    other.close();
+    QProcess live;
+    nh::test::startNhsim(live, {"run", "rigid_body", "--t-end", "1e4", "--out", out});
+    QVERIFY(live.waitForStarted());
+    auto liveName = [&] {
+      for (const QString& name : hiddenPartials(folder))
+        if (name != stale && name != otherName) return name;
+      return QString();
+    };
+    QTRY_VERIFY_WITH_TIMEOUT(!liveName().isEmpty(), 30000);
+    const QString running = liveName();
+    QTest::qWait(2500);  // every temporary older than a writer's fresh one
+    const nh::test::ProcessResult next =
+        nh::test::runNhsim({"run", "nh_particle", "--t-end", "0.1", "--quiet", "--out", out});
+    QCOMPARE(next.code, 0);
+    QStringList left = hiddenPartials(folder);
+    left.sort();
+    QStringList kept{running, otherName};
+    kept.sort();
+    QCOMPARE(left, kept);  // the killed writer's is gone; the live one's and the other's stay
+    QCOMPARE(::kill(static_cast<pid_t>(live.processId()), SIGINT), 0);
+    QVERIFY(live.waitForFinished(30000));
+    QCOMPARE(live.exitCode(), 130);
+    QCOMPARE(hiddenPartials(folder), QStringList{otherName});
+  }
+
   // SIGINT after the first frames of a long clip: no ".*.partial*" left, no Xvfb child left.
   void exportRemovesItsTemporaryAndXvfb() {
 #ifndef NH_HAVE_EXPORT

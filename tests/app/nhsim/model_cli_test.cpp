@@ -242,6 +242,47 @@ class ModelCliTest : public QObject {
     QVERIFY2(missing.err.contains("absent.yaml") && missing.err.contains("No such file"),
              qPrintable(missing.err));
   }
+
+  // A model of the user's folder that does not load, run by its name, reports the file's own
+  // error (file, line, column), not "unknown system".
+  void aBrokenUserModelByNameShowsItsError() {
+    writeFile("broken-systems/broken_model.yaml",
+              QByteArray::fromStdString(nh::test::withLine(
+                  nh::test::kParticleModel, "lagrangian:", "lagrangian: 0.5*m*(vx^2 +")));
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert("NH_SYSTEMS_PATH", path("broken-systems"));
+    const Result r = nh::test::runNhsim({"run", "broken_model", "--t-end", "0.1"}, env);
+    QCOMPARE(r.code, 2);
+    QVERIFY2(r.err.contains("broken_model.yaml:8:") && r.err.contains("lagrangian") &&
+                 !r.err.contains("unknown system"),
+             qPrintable(r.err));
+    QCOMPARE(r.err.trimmed().count('\n'), 0);
+  }
+
+  // A model without `independent` keeps every velocity it is given: run completes the start,
+  // and linearize solves the constraints for whichever velocities they can be solved for.
+  void linearizeAModelWithoutIndependentVelocities() {
+    writeFile("free.yaml", QByteArray::fromStdString(nh::test::kParticleModel));
+    const Result run = nhsim({"run", path("free.yaml"), "--t-end", "0.1", "--quiet"});
+    QCOMPARE(run.code, 0);
+    const Result r = nhsim({"linearize", path("free.yaml"), "--json"});
+    QVERIFY2(r.code == 0 && !r.err.contains("cannot be solved"), qPrintable(r.err));
+    QVERIFY2(!QJsonDocument::fromJson(r.out.toUtf8()).isNull(), qPrintable(r.out));
+  }
+
+  // discrete-gradient's refusal of a Lagrangian that reads t is grammatical ("the Lagrangian
+  // of 'driven' depends on time").
+  void aTimeDependentLagrangianIsRefusedInWords() {
+    writeFile("driven.yaml",
+              QByteArray::fromStdString(nh::test::withLine(
+                  nh::test::withLine(nh::test::kParticleModel, "name:", "name: driven"),
+                  "lagrangian:", "lagrangian: 0.5*m*(1 + 0.1*t)*(vx^2 + vy^2 + vz^2)")));
+    const Result r = nhsim({"run", path("driven.yaml"), "--integrator", "discrete-gradient",
+                            "--step", "0.01", "--t-end", "0.1"});
+    QCOMPARE(r.code, 2);
+    QVERIFY2(r.err.contains("the Lagrangian of 'driven' depends on time explicitly"),
+             qPrintable(r.err));
+  }
 };
 
 QTEST_GUILESS_MAIN(ModelCliTest)

@@ -1,6 +1,8 @@
 // `nhsim optimize` as users run it: the CSV (comment lines, columns, the closed form of the
 // double integrator along the path), the JSON of every extremal, the vakonomic problem, and
 // bad input — exit 2 with one line and no output file — or no extremal — exit 3.
+#include <sys/stat.h>
+
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -43,6 +45,29 @@ velocities: [vx]
 controls: [u]
 control_section: {vx: u}
 cost: abs(u)
+)";
+
+// u = 1 moves x from 0 to 1 in T = 1; the cost −u²/2 is concave: the stationary path costs
+// −1/2, and u = 1 + a sin(πt) (same ends) costs −1/2 − a²/4 — there is no lowest cost.
+const char* kConcave = R"(format: nonholonomic-lab-system
+version: 1
+name: concave
+coordinates: [x]
+velocities: [vx]
+controls: [u]
+control_section: {vx: u}
+cost: -0.5*u*u
+)";
+
+// 1/x is infinite at the start x = 0.
+const char* kInfiniteAtStart = R"(format: nonholonomic-lab-system
+version: 1
+name: pole
+coordinates: [x]
+velocities: [vx]
+controls: [u]
+control_section: {vx: u}
+cost: 0.5*u*u + 1/x
 )";
 
 QString write(const QTemporaryDir& dir, const QString& name, const char* text) {
@@ -147,6 +172,131 @@ class OptimizeCliTest : public QObject {
       QVERIFY2(oneLine(r.err) && r.err.contains(c.says), qPrintable(r.err));
       QVERIFY(!QFile::exists(out));
     }
+  }
+
+  // --json with --out FILE writes both: the JSON on standard output, the CSV to the file.
+  void jsonWithOutWritesBoth() {
+    QTemporaryDir dir;
+    const QString model = write(dir, "cart.yaml", kDoubleIntegrator);
+    const QString out = dir.filePath("both.csv");
+    const Result r =
+        nhsim({"optimize", model, "--t-end", "1", "--target", "x=1", "--json", "--out", out});
+    QCOMPARE(r.code, 0);
+    const QJsonObject root = QJsonDocument::fromJson(r.out.toUtf8()).object();
+    QCOMPARE(root["extremals"].toArray().size(), 1);
+    QFile f(out);
+    QVERIFY2(f.open(QIODevice::ReadOnly), "no CSV beside the JSON");
+    QVERIFY(QString(f.readAll()).contains("\nt,x,v,vx,vv,u,xi_vx,xi_vv,cost\n"));
+    const Result pair =
+        nhsim({"optimize", model, "--t-end", "1", "--target", "x=1", "--json", "--out", "-"});
+    QCOMPARE(pair.code, 2);
+    QVERIFY2(oneLine(pair.err) && pair.err.contains("both write to standard output"),
+             qPrintable(pair.err));
+    QVERIFY(pair.out.isEmpty());
+  }
+
+  // The output is checked before the solve (it was after it, exit 1): a missing folder, a
+  // folder, a FIFO that no process reads — exit 2, one line, nothing solved.
+  void outputCheckedBeforeTheSolve() {
+    QTemporaryDir dir;
+    const QString model = write(dir, "cart.yaml", kDoubleIntegrator);
+    const QStringList problem{"optimize", model, "--t-end", "2", "--target", "x=2"};
+    for (const QString& out : {QString("/nonexistent-folder-of-nhsim/x.csv"), dir.path()}) {
+      const Result r = nhsim(problem + QStringList{"--out", out});
+      QCOMPARE(r.code, 2);
+      QVERIFY2(oneLine(r.err) && r.err.contains("cannot write") && !r.err.contains("extremal"),
+               qPrintable(r.err));
+    }
+    const QString fifo = dir.filePath("out.fifo");
+    QCOMPARE(::mkfifo(QFile::encodeName(fifo).constData(), 0600), 0);
+    const Result r = nhsim(problem + QStringList{"--out", fifo});
+    QCOMPARE(r.code, 2);
+    QVERIFY2(oneLine(r.err) && r.err.contains("no process opened this FIFO for reading") &&
+                 !r.err.contains("extremal"),
+             qPrintable(r.err));
+  }
+
+  // Names optimize writes as its columns are refused at load with the file's line and
+  // column: a control named xi_vx (the costate of vx), one named cost.
+  void namesOfItsColumnsAreReserved() {
+    QTemporaryDir dir;
+    const QString xi = write(dir, "xi.yaml", R"(format: nonholonomic-lab-system
+version: 1
+name: xi
+coordinates: [x]
+velocities: [vx]
+controls: [xi_vx]
+control_section: {vx: xi_vx}
+cost: 0.5*xi_vx*xi_vx
+)");
+    const QString cost = write(dir, "cost.yaml", R"(format: nonholonomic-lab-system
+version: 1
+name: costly
+coordinates: [x]
+velocities: [vx]
+controls: [mu_1, cost]
+control_section: {vx: mu_1 + cost}
+cost: 0.5*(mu_1*mu_1 + cost*cost)
+)");
+    const struct {
+      QString model;
+      const char* where;
+      const char* name;
+    } cases[] = {{xi, "xi.yaml:6:", "'xi_vx'"}, {cost, "cost.yaml:6:", "'cost'"}};
+    for (const auto& c : cases) {
+      const Result r = nhsim({"optimize", c.model, "--t-end", "1", "--target", "x=1"});
+      QCOMPARE(r.code, 2);
+      QVERIFY2(oneLine(r.err) && r.err.contains(c.where) && r.err.contains(c.name) &&
+                   r.err.contains("a column that 'nhsim optimize' writes"),
+               qPrintable(r.err));
+    }
+  }
+
+  // A concave cost: the extremal is a stationary path, no minimum; the run says so.
+  void concaveCostIsNoMinimum() {
+    QTemporaryDir dir;
+    const QString model = write(dir, "concave.yaml", kConcave);
+    const QString out = dir.filePath("concave.csv");
+    const Result r = nhsim({"optimize", model, "--t-end", "1", "--target", "x=1", "--out", out});
+    QCOMPARE(r.code, 0);
+    QVERIFY2(
+        r.err.contains("nhsim: warning: the extremal is no minimum") && r.err.contains("Legendre"),
+        qPrintable(r.err));
+    QFile f(out);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    QVERIFY(QString(f.readAll()).contains("# warning: the extremal is no minimum"));
+    // A convex cost keeps its word "lowest" and gets no warning.
+    const QString cart = write(dir, "cart.yaml", kDoubleIntegrator);
+    const Result convex = nhsim(
+        {"optimize", cart, "--t-end", "1", "--target", "x=1", "--out", dir.filePath("cart.csv")});
+    QCOMPARE(convex.code, 0);
+    QVERIFY2(!convex.err.contains("warning") && convex.err.contains("the lowest cost"),
+             qPrintable(convex.err));
+  }
+
+  // A cost that is not finite at the start is bad input (exit 2), not a path that blew up.
+  void costNotFiniteAtTheStartIsBadInput() {
+    QTemporaryDir dir;
+    const QString model = write(dir, "pole.yaml", kInfiniteAtStart);
+    const QString out = dir.filePath("never.csv");
+    const Result r = nhsim({"optimize", model, "--t-end", "1", "--target", "x=1", "--out", out});
+    QCOMPARE(r.code, 2);
+    QVERIFY2(oneLine(r.err) && r.err.contains("is not finite at the start (t = 0, x = 0)"),
+             qPrintable(r.err));
+    QVERIFY(!QFile::exists(out));
+    // Started where it is defined, it solves.
+    const Result moved = nhsim(
+        {"optimize", model, "--t-end", "1", "--init", "x=1", "--target", "x=2", "--out", out});
+    QVERIFY2(moved.code == 0 || moved.code == 3, qPrintable(moved.err));
+  }
+
+  // A start that the constraints move is reported as run reports it.
+  void movedStartIsReported() {
+    const Result r = nhsim({"optimize", "spherical_pendulum", "--t-end", "1", "--init", "x=5",
+                            "--target", "x=0.5", "--starts", "1", "--max-iterations", "1"});
+    QVERIFY2(r.err.contains("nhsim: note: initial x = 5 violates the holonomic constraints; "
+                            "changed to "),
+             qPrintable(r.err));
   }
 
   // Newton cut to one iteration from one start cannot reach a far target: exit 3, one line

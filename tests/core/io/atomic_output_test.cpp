@@ -12,6 +12,8 @@
 #include <unistd.h>
 
 #include <QtTest>
+#include <array>
+#include <ctime>
 #include <string>
 #include <thread>
 
@@ -167,6 +169,43 @@ class AtomicOutputTest : public QObject {
     nh::removeLiveTemporaries();  // what a signal handler calls
     QVERIFY(entries(dir.path()).isEmpty());
     out.abort();
+  }
+
+  // A temporary that a writer killed outright left (unlocked, not fresh) is removed when the
+  // same output is written next; a live writer's (locked), a fresh one, another output's and
+  // a file that only looks alike stay.
+  void staleTemporariesOfTheSameOutputAreRemoved() {
+    QTemporaryDir dir;
+    // Last written a minute ago (a killed writer's temporary is not touched any more).
+    auto age = [](const std::string& file) {
+      const timespec minuteAgo{std::time(nullptr) - 60, 0};
+      const std::array<timespec, 2> times{minuteAgo, minuteAgo};
+      return ::utimensat(AT_FDCWD, file.c_str(), times.data(), 0) == 0;
+    };
+    auto make = [&](const QString& name, bool old) {
+      QFile f(dir.filePath(name));
+      if (!f.open(QIODevice::WriteOnly)) return false;
+      f.close();
+      return !old || age(dir.filePath(name).toStdString());
+    };
+    QVERIFY(make(".run.csv.Stale1.partial", true));
+    QVERIFY(make(".run.csv.Fresh1.partial", false));
+    QVERIFY(make(".other.csv.Stale2.partial", true));
+    QVERIFY(make(".run.csv.not-six.partial", true));
+    // A live writer of run.csv holds its temporary's lock, however old its last write.
+    nh::AtomicOutput live(dir.filePath("run.csv").toStdString());
+    live.write(std::string("rows"));
+    std::fflush(live.file());
+    QVERIFY(age(live.temporaryPath()));
+    const QString liveName = QFileInfo(QString::fromStdString(live.temporaryPath())).fileName();
+    nh::writeOutputFile(dir.filePath("run.csv").toStdString(), "t\n0\n");
+    QStringList expected{".run.csv.Fresh1.partial", ".other.csv.Stale2.partial",
+                         ".run.csv.not-six.partial", liveName, "run.csv"};
+    QStringList left = entries(dir.path());
+    expected.sort();
+    left.sort();
+    QCOMPARE(left, expected);
+    live.abort();
   }
 };
 
