@@ -252,7 +252,7 @@ void SimulationWorker::startJob(Job job, LoopState& state) {
     } catch (const std::exception& e) {
       run.failed = true;
       std::lock_guard relock(mutex_);
-      outbox_.push_back({state.job.epoch, static_cast<int>(i), 0, {}, e.what(), {}});
+      outbox_.push_back({state.job.epoch, static_cast<int>(i), 0, {}, e.what(), {}, {}});
     }
     state.runs.push_back(std::move(run));
   }
