@@ -201,7 +201,8 @@ py::object EquationsText::reprLatex() const {
     at = end + 1;
     if (line.rfind("\\begin{gather", 0) == 0 || line.rfind("\\end{gather", 0) == 0) continue;
     if (line.rfind("% ", 0) == 0) {
-      if (line.find('\\') == std::string::npos) rows.push_back("\\text{" + textEscaped(line.substr(2)) + "}");
+      if (line.find('\\') == std::string::npos)
+        rows.push_back("\\text{" + textEscaped(line.substr(2)) + "}");
       continue;
     }
     if (line.size() >= 3 && line.compare(line.size() - 3, 3, " \\\\") == 0)
