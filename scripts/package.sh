@@ -64,15 +64,16 @@ fail() {
 for deb in "${debs[@]}"; do
   name=$(dpkg-deb -f "$deb" Package)
   depends=$(dpkg-deb -f "$deb" Depends)
+  contents=$(dpkg-deb -c "$deb")
   echo "package: $deb ($(du -h "$deb" | cut -f1)): Depends: $depends"
   case "$name" in
     nonholonomic-lab)
       if grep -qiE '(^|[ ,])(python3?|libpython)[^,]*' <<<"$depends"; then
         fail "nonholonomic-lab depends on Python ($depends); only python3-nonholonomic-lab may"
       fi
-      dpkg-deb -c "$deb" | grep -q 'nonholonomic_lab' &&
+      grep -q 'nonholonomic_lab' <<<"$contents" &&
         fail "nonholonomic-lab holds the Python module; it belongs in python3-nonholonomic-lab"
-      dpkg-deb -c "$deb" | grep -q '/usr/share/doc/nonholonomic-lab/model-format.md' ||
+      grep -q '/usr/share/doc/nonholonomic-lab/model-format.md' <<<"$contents" ||
         fail "nonholonomic-lab holds no documentation in /usr/share/doc/nonholonomic-lab"
       ;;
     python3-nonholonomic-lab)
