@@ -7,7 +7,12 @@
 #   - each of the main documents exists in docs/ and is linked from README.md;
 #   - README.md and docs/ point at nothing outside the repository (../shared, /work/);
 #   - no tracked file speaks of issue or defect numbers;
-#   - every relative link in README.md and docs/*.md leads to a file or folder that exists.
+#   - every relative link in README.md and docs/*.md leads to a file or folder that exists;
+#   - the Python snippets of docs/*.md, run from the repository root as docs/python.md says,
+#     write into no folder of the repository (a quoted path starting with one of its folders);
+#   - README.md's count of the catalogue's systems with dynamics and of its control models is
+#     that of resources/systems/ (model files; those with `controls:` are control models) and
+#     core/systems/ (C++ systems, a file each; one with a model-file twin counted once).
 # Usage: scripts/check-docs.sh [SOURCE_DIR]. Prints one line per problem; exit 1 if any.
 set -euo pipefail
 cd "${1:-$(dirname "$0")/..}"
@@ -88,6 +93,44 @@ for doc in README.md docs/*.md; do
     [ -e "$dir/$target" ] || report "$doc: link to $target, which does not exist"
   done < <(grep -oE '\]\([^)]+\)' "$doc" || true)
 done
+
+# Python snippets write outside the repository (a temporary folder), never over its files.
+top_folders=$(find . -mindepth 1 -maxdepth 1 -type d ! -name '.*' ! -name 'build*' -printf '%f|')
+while IFS= read -r hit; do
+  report "$hit: a Python snippet names a path in the repository (write to a temporary folder)"
+done < <(for doc in docs/*.md; do
+  awk -v doc="$doc" '/^```/ { inside = !inside && /^```python/; next }
+    inside { print doc ":" FNR ": " $0 }' "$doc"
+done | grep -E "[\"'](\./)?(${top_folders%|})/" || true)
+
+# README's count of the catalogue, as English words ("holds twenty-one systems with dynamics",
+# "and five control models").
+number_word() {
+  local n=$1
+  local ones=(zero one two three four five six seven eight nine ten eleven twelve thirteen
+    fourteen fifteen sixteen seventeen eighteen nineteen)
+  local tens=('' '' twenty thirty forty fifty sixty seventy eighty ninety)
+  if [ "$n" -lt 20 ]; then
+    echo "${ones[$n]}"
+  elif [ $((n % 10)) -eq 0 ]; then
+    echo "${tens[$((n / 10))]}"
+  else
+    echo "${tens[$((n / 10))]}-${ones[$((n % 10))]}"
+  fi
+}
+if [ -d resources/systems ] && [ -d core/systems ]; then
+  all=$( (cd resources/systems && ls -- *.yaml) | sed 's/\.yaml$//'
+    (cd core/systems && ls -- *.cpp) | sed 's/\.cpp$//')
+  systems=$(sort -u <<<"$all" | wc -l)
+  controls=$(grep -l '^controls:' resources/systems/*.yaml | wc -l)
+  dynamics=$(number_word $((systems - controls)))
+  controls=$(number_word "$controls")
+  tr '\n' ' ' <README.md |
+    grep -qiE "holds[[:space:]]+$dynamics[[:space:]]+systems[[:space:]]+with[[:space:]]+dynamics" ||
+    report "README.md does not say the catalogue holds $dynamics systems with dynamics"
+  tr '\n' ' ' <README.md | grep -qiE "[[:space:]]$controls[[:space:]]+control[[:space:]]+models" ||
+    report "README.md does not say the catalogue holds $controls control models"
+fi
 
 if [ "$problems" -gt 0 ]; then
   echo "docs: $problems problem(s)"

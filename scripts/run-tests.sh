@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds everything and runs every check, as CI does. Installs missing Debian packages first.
-#   1. source checks: layers (core ← ui ← app), clang-format, the docs against the folders
+#   1. source checks: layers (core ← ui ← app), the licence line in every source
+#      (scripts/check-spdx.sh), clang-format, the docs against the folders
 #      (scripts/check-docs.sh) and no function over 120 lines unless listed with its reason
 #      (scripts/check-function-length.sh)
 #   2. release build with warnings as errors; all suites (GUI and export suites under a
@@ -68,6 +69,7 @@ step() {
 
 step install-deps ./scripts/install-deps.sh
 step check-layers ./scripts/check-layers.sh
+step check-spdx ./scripts/check-spdx.sh
 step check-format ./scripts/check-format.sh
 step check-docs ./scripts/check-docs.sh
 step check-lengths ./scripts/check-function-length.sh

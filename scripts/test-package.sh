@@ -2,10 +2,11 @@
 # Proves the Debian package on a fresh system: creates a minimal Debian 12 (bookworm) root
 # with debootstrap in build/package-test/root (from the Debian archive this machine's apt
 # uses), installs build/release/package/nonholonomic-lab_*.deb there with apt (its Depends
-# and Recommends resolved from the archive), and there runs nhsim list, nhsim run, nhsim
-# export to a GIF (Xvfb started by nhsim itself), nhlab --screenshot under xvfb-run and, when
-# the package holds the Python module, python3 -c 'import nonholonomic_lab'. /proc and
-# /dev/shm are mounted in the root while it runs and unmounted on exit.
+# and Recommends resolved from the archive) after checking that its Depends bring no Python,
+# and there runs nhsim list, nhsim run, nhsim export to a GIF (Xvfb started by nhsim itself),
+# nhlab --screenshot under xvfb-run; then, when python3-nonholonomic-lab_*.deb was built, installs
+# it (NumPy and Python come with it) and runs python3 -c 'import nonholonomic_lab' and a run.
+# /proc and /dev/shm are mounted in the root while it runs and unmounted on exit.
 # Needs root, the network to the archive, and debootstrap. Builds the package first when
 # there is none (scripts/package.sh). Takes ten minutes or more; run before each release.
 # Everything goes to build/package-test/test.log too; the GIF and the screenshot are copied
@@ -63,6 +64,7 @@ if [ -z "$deb" ]; then
   ./scripts/package.sh
   deb=$(ls build/release/package/nonholonomic-lab_*.deb | head -n 1)
 fi
+python_deb=$(ls build/release/package/python3-nonholonomic-lab_*.deb 2>/dev/null | head -n 1 || true)
 echo "test-package: $deb on a fresh Debian 12 root from $mirror"
 
 step() {
@@ -96,12 +98,15 @@ in_root() {
 step "apt-get install ./$(basename "$deb") (Depends and Recommends from the archive)"
 cp "$deb" "$root/tmp/"
 in_root "apt-get update -qq"
+# A user of the command line and the app needs no Python: the package's Depends bring none
+# (apt's simulation without Recommends; some library's Recommends may still bring python3).
+in_root "if apt-get install -s --no-install-recommends /tmp/$(basename "$deb") | grep -E '^Inst (python3|libpython3)'; then echo 'nonholonomic-lab depends on Python'; exit 1; fi; echo 'Depends bring no python3'"
 in_root "apt-get install -y -q /tmp/$(basename "$deb") >/tmp/apt.log 2>&1 || { tail -n 30 /tmp/apt.log; exit 1; }"
 in_root "tail -n 3 /tmp/apt.log; grep -c '^Setting up' /tmp/apt.log | sed 's/^/packages set up: /'"
-in_root "dpkg -s nonholonomic-lab | grep -E '^(Version|Depends|Recommends):'"
+in_root "dpkg -s nonholonomic-lab | grep -E '^(Version|Depends|Recommends|Suggests):'"
 
 step "what the package installed"
-in_root "dpkg -L nonholonomic-lab | grep -vE '/$' | grep -E 'bin/|libexec|man1|completions|applications|metainfo|icons|doc/|python|examples/[a-c]'"
+in_root "dpkg -L nonholonomic-lab | grep -vE '/$' | grep -E 'bin/|libexec|man1|completions|applications|metainfo|icons|doc/[^/]*/[^/]*$|examples/[a-c]'"
 in_root "du -sh /usr/share/nonholonomic-lab; ls /usr/share/nonholonomic-lab/examples | wc -l"
 
 step "nhsim list"
@@ -118,11 +123,14 @@ step "xvfb-run -a nhlab --screenshot"
 in_root "xvfb-run -a nhlab --no-settings --size 800x600 --after 2 --screenshot s.png --system ball_on_turntable && ls -l s.png"
 cp "$root/tmp/s.png" "$work/screenshot.png"
 
-if in_root "dpkg -L nonholonomic-lab | grep -q nonholonomic_lab"; then
-  step "python3 -c 'import nonholonomic_lab'"
-  in_root "python3 -c 'import nonholonomic_lab; print(nonholonomic_lab.__file__)'"
+if [ -n "$python_deb" ]; then
+  step "apt-get install ./$(basename "$python_deb"); python3 -c 'import nonholonomic_lab'"
+  cp "$python_deb" "$root/tmp/"
+  in_root "apt-get install -y -q /tmp/$(basename "$python_deb") >/tmp/apt-python.log 2>&1 || { tail -n 30 /tmp/apt-python.log; exit 1; }"
+  in_root "dpkg -s python3-nonholonomic-lab | grep -E '^(Version|Depends|Suggests):'"
+  in_root "python3 -c 'import nonholonomic_lab as nl; print(nl.__file__); print(len(nl.load(\"chaplygin_sleigh\").run(1, dt_out=0.1)), \"rows\")'"
 else
-  step "no Python module in this package: import not tried"
+  step "no python3-nonholonomic-lab package built: import not tried"
 fi
 
 step "nhsim --version; man page and completion present"

@@ -1,5 +1,6 @@
 // nonholonomic_lab: the engine of Nonholonomic Lab for Python (pybind11). The module-level
 // functions, the classes' Python faces and the mapping of the engine's exceptions to Python's.
+#include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
@@ -143,6 +144,12 @@ PYBIND11_MODULE(nonholonomic_lab, m) {
   using namespace nh::python;
   m.doc() = "Nonholonomic Lab's engine: load a system, run, linearize, sweep, equations.";
   m.attr("__version__") = nh::kVersion;
+  // NumPy imported and pybind11's table of its C API filled here, under the import lock, not
+  // on the first run: that table is a function-local static whose first use imports NumPy,
+  // which lets other threads take the GIL; a second thread making its first run then waits
+  // for the static while holding the GIL the first one needs, and both hang.
+  py::module_::import("numpy");
+  py::detail::npy_api::get();
   simulationError =
       PyErr_NewException("nonholonomic_lab.SimulationError", PyExc_RuntimeError, nullptr);
   m.attr("SimulationError") = py::handle(simulationError);

@@ -26,9 +26,29 @@ namespace nh::python {
 
 namespace {
 
-// `text` as a Python UserWarning (an exception when warnings are errors).
+// `text` as a Python UserWarning (an exception when warnings are errors), attributed to the
+// Python line that called the module (stack level 1: the innermost Python frame; the C++
+// function has none of its own).
 void warn(const std::string& text) {
-  if (PyErr_WarnEx(PyExc_UserWarning, text.c_str(), 2) < 0) throw py::error_already_set();
+  if (PyErr_WarnEx(PyExc_UserWarning, text.c_str(), 1) < 0) throw py::error_already_set();
+}
+
+// `plain` for \text{…}: the characters TeX and KaTeX read as commands there written as
+// themselves (a system's name such as chaplygin_sleigh: "_" alone is a math-mode error).
+std::string textEscaped(const std::string& plain) {
+  std::string out;
+  for (const char c : plain) {
+    if (c == '^') {
+      out += "\\textasciicircum{}";
+    } else if (c == '~') {
+      out += "\\textasciitilde{}";
+    } else {
+      if (c == '_' || c == '&' || c == '%' || c == '#' || c == '$' || c == '{' || c == '}')
+        out += '\\';
+      out += c;
+    }
+  }
+  return out;
 }
 
 // The words checked as nhsim checks its command line: the options of the command, or the
@@ -181,7 +201,8 @@ py::object EquationsText::reprLatex() const {
     at = end + 1;
     if (line.rfind("\\begin{gather", 0) == 0 || line.rfind("\\end{gather", 0) == 0) continue;
     if (line.rfind("% ", 0) == 0) {
-      if (line.find('\\') == std::string::npos) rows.push_back("\\text{" + line.substr(2) + "}");
+      if (line.find('\\') == std::string::npos)
+        rows.push_back("\\text{" + textEscaped(line.substr(2)) + "}");
       continue;
     }
     if (line.size() >= 3 && line.compare(line.size() - 3, 3, " \\\\") == 0)

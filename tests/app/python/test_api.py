@@ -1,7 +1,10 @@
 # The module's own face: the systems nhsim lists, a system's parameters, state and info as
-# `nhsim info --json` gives them, its equations as `nhsim equations` prints them, and a model
-# file written from Python and loaded.
+# `nhsim info --json` gives them, its equations as `nhsim equations` prints them (and shown in a
+# notebook as KaTeX reads them), warnings attributed to the caller's line, and a model file
+# written from Python and loaded.
 import json
+import sys
+import warnings
 
 import numpy as np
 
@@ -59,6 +62,67 @@ def test_equations_match_nhsim(nhsim):
     assert system.equations()._repr_latex_() is None
     hamiltonian = nhsim("equations", "chaplygin_sleigh", "--hamiltonian").stdout
     assert system.equations(hamiltonian=True).text == hamiltonian
+
+
+def text_arguments(latex):
+    """The arguments of every \\text{...} in `latex`, up to its matching brace (escaped braces
+    \\{ \\} counted as text)."""
+    found = []
+    at = latex.find("\\text{")
+    while at >= 0:
+        i, depth = at + len("\\text{"), 1
+        start = i
+        while depth > 0:
+            if latex[i] == "\\":
+                i += 2
+                continue
+            depth += {"{": 1, "}": -1}.get(latex[i], 0)
+            i += 1
+        found.append(latex[start:i - 1])
+        at = latex.find("\\text{", i)
+    return found
+
+
+def unescaped(text):
+    """The characters of `text` that TeX and KaTeX read as commands in \\text{...} (a math
+    subscript, an alignment tab, a comment, ...) and that stand there without a backslash."""
+    bad, i = [], 0
+    while i < len(text):
+        if text[i] == "\\":
+            i += 2
+            continue
+        if text[i] in "_&%#$^~":
+            bad.append(text[i])
+        i += 1
+    return bad
+
+
+def test_latex_headings_are_text_katex_reads(tmp_path):
+    # The heading names the system: chaplygin_sleigh's "_" unescaped in \text{} is an error in
+    # KaTeX (a subscript outside math mode); a title with TeX's other special characters too.
+    titled = SLEIGH_AS_A_MODEL.replace("title: A sleigh written from Python",
+                                       'title: "Sleigh & co: 50% of #1, $2 {a}_b ~ x^2"')
+    path = tmp_path / "python_sleigh.yaml"
+    path.write_text(titled)
+    for system in [nl.load("chaplygin_sleigh"), nl.load(path)]:
+        texts = text_arguments(system.equations(latex=True)._repr_latex_())
+        assert texts and system.name.replace("_", "\\_") in texts[0]
+        for text in texts:
+            assert unescaped(text) == [], text
+    heading = text_arguments(nl.load(path).equations(latex=True)._repr_latex_())[0]
+    assert heading == ("python\\_sleigh: Sleigh \\& co: 50\\% of \\#1, \\$2 \\{a\\}\\_b "
+                       "\\textasciitilde{} x\\textasciicircum{}2")
+
+
+def test_warnings_name_the_line_that_called():
+    # A warning points at the caller's line (as warnings.warn's default does), not at "sys:1",
+    # where Python puts a warning attributed one frame above the outermost one.
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        line = sys._getframe().f_lineno + 1
+        nl.load("whipple_bicycle").linearize()
+    assert caught and "not an equilibrium" in str(caught[0].message)
+    assert (caught[0].filename, caught[0].lineno) == (__file__, line)
 
 
 def test_a_model_written_from_python_loads_and_runs_as_in_nhsim(nhsim, tmp_path):

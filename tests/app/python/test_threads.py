@@ -1,7 +1,10 @@
 # The GIL is released while the engine integrates: Python code runs meanwhile, and a second run
-# on another thread goes on while the first integrates; Ctrl+C stops a long run or sweep.
+# on another thread goes on while the first integrates; many threads making their first runs at
+# once in a fresh interpreter all finish; Ctrl+C stops a long run or sweep.
 import os
 import signal
+import subprocess
+import sys
 import threading
 import time
 
@@ -55,6 +58,44 @@ def test_a_second_run_goes_on_while_the_first_integrates():
     worker.join()
     assert len(short) == 11
     assert second_ended_first
+
+
+# A fresh interpreter (NumPy not imported yet) where 16 threads, released together, each load a
+# system and make their first run; it prints how many runs ended.
+FIRST_RUNS_AT_ONCE = """
+import threading
+import nonholonomic_lab as nl
+
+names = ["chaplygin_sleigh", "nh_particle"]
+start = threading.Barrier(16)
+ended = []
+
+def first_run(i):
+    system = nl.load(names[i % 2])
+    start.wait()
+    ended.append(len(system.run(0.5, dt_out=0.1)))
+
+threads = [threading.Thread(target=first_run, args=(i,)) for i in range(16)]
+for thread in threads:
+    thread.start()
+for thread in threads:
+    thread.join()
+print(len(ended), sorted(set(ended)))
+"""
+
+
+def test_sixteen_threads_making_their_first_runs_at_once_all_finish():
+    # Each run ends by building its NumPy arrays; the first of them, in a process where NumPy
+    # was not yet set up, used to import NumPy while other threads, holding the GIL, waited for
+    # that import to finish: the process hung. Up to 60 s for 16 runs of half a second of a
+    # small system, each a few milliseconds, on a loaded machine.
+    try:
+        done = subprocess.run([sys.executable, "-c", FIRST_RUNS_AT_ONCE], capture_output=True,
+                              text=True, timeout=60, check=False)
+    except subprocess.TimeoutExpired:
+        pytest.fail("16 threads making their first runs at once did not finish in 60 s")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["16", "[6]"]
 
 
 def interrupt_in(seconds):

@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Checks that every source file names the project's licence, GPL-3.0-or-later, with the line
+# "SPDX-License-Identifier: GPL-3.0-or-later" in its first three lines (after a shebang), in
+# the file's own comment syntax. Sources: C++ (*.cpp, *.h, *.hpp and the *.h.in CMake
+# configures), CMake (CMakeLists.txt, *.cmake), shell (*.sh, .ci/run), Python (*.py), the
+# interactive page's and the help's *.js, *.css and *.html, and the desktop entry and metainfo
+# templates (*.desktop.in, *.xml.in). Not sources here: data (model files *.yaml, scenarios
+# and corpora), images, Markdown, and the Debian changelog template, whose format has no
+# comments. scripts/add-spdx.sh inserts the line where it is missing.
+# Usage: scripts/check-spdx.sh [--list]   Prints each file without the line; exit 1 if any.
+#        With --list, prints only their paths, one a line, and exits 0.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+# The sources, tracked (or, outside a git checkout, found outside build folders).
+sources() {
+  local patterns=('*.cpp' '*.h' '*.hpp' '*.h.in' 'CMakeLists.txt' '*.cmake' '*.sh' '*.py' '*.js'
+    '*.css' '*.html' '*.desktop.in' '*.xml.in' '.ci/run')
+  if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+    git ls-files -- "${patterns[@]/#/:(glob)**/}" | sort -u
+  else
+    find . -type d \( -name 'build*' -o -name .git \) -prune -o -type f \( -name '*.cpp' \
+      -o -name '*.h' -o -name '*.hpp' -o -name '*.h.in' -o -name CMakeLists.txt \
+      -o -name '*.cmake' -o -name '*.sh' -o -name '*.py' -o -name '*.js' -o -name '*.css' \
+      -o -name '*.html' -o -name '*.desktop.in' -o -name '*.xml.in' -o -path ./.ci/run \) \
+      -print | sed 's|^\./||' | sort
+  fi
+}
+
+# Whether FILE has the line in its first three lines, a shebang not counted.
+has_identifier() {
+  awk 'NR == 1 && /^#!/ { skip = 1; next }
+    NR > 3 + skip { exit 1 }
+    /SPDX-License-Identifier: GPL-3\.0-or-later/ { found = 1; exit 0 }
+    END { exit !found }' "$1"
+}
+
+list=false
+[ "${1:-}" = "--list" ] && list=true
+count=0
+missing=0
+while IFS= read -r file; do
+  [ -f "$file" ] || continue
+  count=$((count + 1))
+  has_identifier "$file" && continue
+  missing=$((missing + 1))
+  if $list; then
+    echo "$file"
+  else
+    echo "spdx: $file: no 'SPDX-License-Identifier: GPL-3.0-or-later' in its first 3 lines"
+  fi
+done < <(sources)
+$list && exit 0
+if [ "$missing" -gt 0 ]; then
+  echo "spdx: $missing of $count sources without the licence line (scripts/add-spdx.sh adds it)"
+  exit 1
+fi
+echo "spdx: $count sources name GPL-3.0-or-later"
