@@ -418,3 +418,4 @@ int main(int argc, char** argv) {
   nativeCode();
   return 0;
 }
+// SPDX-License-Identifier: GPL-3.0-or-later

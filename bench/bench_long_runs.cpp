@@ -323,3 +323,4 @@ int main(int argc, char** argv) {
   if (!csv.empty()) writeCsv(csv, all);
   return 0;
 }
+// SPDX-License-Identifier: GPL-3.0-or-later

@@ -90,3 +90,4 @@ int main() {
     std::printf("%-28s %10.1f\n", file.c_str(), 1e3 * firstFrame(text, file));
   return 0;
 }
+// SPDX-License-Identifier: GPL-3.0-or-later

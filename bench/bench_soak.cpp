@@ -66,3 +66,4 @@ int main(int argc, char** argv) {
       before, afterFirst, after, after - afterFirst);
   return 0;
 }
+// SPDX-License-Identifier: GPL-3.0-or-later

@@ -103,3 +103,4 @@ int main(int argc, char** argv) {
   std::printf("start-up goals %s\n", met ? "met" : "not met");
   return 0;
 }
+// SPDX-License-Identifier: GPL-3.0-or-later

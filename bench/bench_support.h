@@ -28,3 +28,4 @@ double rate(F&& f, double budget = 0.5) {
 }
 
 }  // namespace nh::bench
+// SPDX-License-Identifier: GPL-3.0-or-later

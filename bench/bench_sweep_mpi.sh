@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Runs/s of `nhsim sweep` for 10^4 sampled runs of ball_on_turntable (t = 0 … 1)
 # and of the largest classic, whipple_bicycle (t = 0 … 0.5), on 1 and 2 threads and on 2 MPI
 # ranks of 1 thread each (mpirun), and the MPI overhead per run against 2 threads. Prints the

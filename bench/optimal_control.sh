@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # `nhsim optimize` against an independent collocation solver: for each of the five bundled
 # control models, the same boundary-value problem solved by nhsim (multiple shooting with
 # Newton's method) and by scipy's solve_bvp (bench/optimal_control_reference.py, the model

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """Reference solutions of the five bundled optimal-control problems with scipy's solve_bvp.
 
 An independent check of `nhsim optimize` (bench/optimal_control.sh runs both side by side):

@@ -6,3 +6,4 @@ int main() {
   std::cout << "hello\n";
   return 0;
 }
+// SPDX-License-Identifier: GPL-3.0-or-later

@@ -68,3 +68,4 @@ nh::Scenario readResourceScenario(const QString& resourcePath) {
 }
 
 }  // namespace nhres
+// SPDX-License-Identifier: GPL-3.0-or-later

@@ -66,3 +66,4 @@ std::vector<Example> examples();
 nh::Scenario readResourceScenario(const QString& resourcePath);
 
 }  // namespace nhres
+// SPDX-License-Identifier: GPL-3.0-or-later

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # Adds the licence line "SPDX-License-Identifier: GPL-3.0-or-later" to every source that
 # scripts/check-spdx.sh finds without it, in the file's comment syntax: first, or after a
-# shebang, an <?xml …?> declaration or an HTML doctype. Files that have it are left as they
+# shebang, an <?xml …?> declaration or an HTML doctype; in C++ sources and headers last (why:
+# scripts/check-spdx.sh). Files that have it are left as they
 # are, so it can be run again at any time (after a merge, say); then check-spdx.sh passes.
 # Usage: scripts/add-spdx.sh   Prints each file it changed.
 set -euo pipefail
@@ -23,6 +24,15 @@ line_for() {
 changed=0
 while IFS= read -r file; do
   line=$(line_for "$file")
+  case "$file" in
+    *.cpp | *.h | *.hpp)
+      [ -z "$(tail -c 1 "$file")" ] || echo >>"$file"  # a last line without its newline
+      printf '%s\n' "$line" >>"$file"
+      echo "add-spdx: $file"
+      changed=$((changed + 1))
+      continue
+      ;;
+  esac
   # Where it goes: after a first line that must stay first, else at the top.
   after=0
   if head -n 1 "$file" | grep -qE '^(#!|<\?xml|<!DOCTYPE)'; then after=1; fi

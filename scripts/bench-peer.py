@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """The Whipple bicycle against a PyDy-style peer (a benchmark helper, not used by the product
 or its tests, never run by CI; Debian's python3 with python3-sympy, python3-scipy, numpy).
 

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """Anchor for bench/bench_reduction (a benchmark helper, not used by the product or
 its tests): scipy's DOP853 on the reduced state (x, y, vx, vy, wx, wy, wz: no attitude) of
 the ball on the turntable with Omega(t) = 1 + 0.2 sin t, 200 s at rtol = atol = 1e-10, from

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Installs missing Debian packages, configures a CMake preset (default `release`, into
 # build/<preset>) and builds the given targets (all when none are given).
 # Usage: scripts/build.sh [--preset NAME] [TARGET]...   Used by run-app.sh and run-tests.sh.

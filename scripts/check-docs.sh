@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Checks that the documentation matches the repository:
 #   - every folder under core/, ui/ and app/ (build folders aside) is named in the drawing of
 #     docs/architecture.md (its first fenced block); the drawing may name a folder that does

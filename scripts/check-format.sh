@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Checks that every C++ source follows .clang-format (Debian 12's clang-format 14).
 # With --fix, formats them in place instead. Exit 1 lists the files that differ.
 set -euo pipefail

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Checks that no function in core/, ui/ or app/ is longer than 120 lines, except those listed
 # with their reason in docs/architecture.md ("Functions longer than 120 lines": a table whose
 # first column names the function as `Scope::name`). Function extents come from

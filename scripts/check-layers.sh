@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Checks that dependencies run one way, core ← ui ← app, folder by folder:
 #   rank 0  core/nh            the engine
 #           resources/systems  the bundled model files (data, compiled in)

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Builds the parsers' libFuzzer targets in the `asan` preset (clang 14: ASan + UBSan, the
 # libraries instrumented for coverage) and runs each (tests/fuzz/) for a bounded time, two at a
 # time (one core each), starting from its checked-in corpus and regressions with its

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Installs the Debian 12 packages Nonholonomic Lab needs; installs nothing that is present.
 set -euo pipefail
 packages=(

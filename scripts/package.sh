@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Builds the Debian packages into build/release/package/ with CPack, from the release build
 # tree, one per install component as Debian splits a program and its Python module:
 # nonholonomic-lab_<version>-1_<arch>.deb (the programs and what app/packaging/ adds: man pages

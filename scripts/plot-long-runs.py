@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """Plots the energy error against time of bench_long_runs' runs (docs/long-runs-energy.png).
 
     build/release/bench/bench_long_runs --csv DIR

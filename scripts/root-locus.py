@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """Draws eigenvalues against a swept quantity as an SVG (the README's root-locus plot).
 
     scripts/root-locus.py OUT.svg -- NHSIM linearize SYSTEM ... --sweep NAME=FROM:TO:N --json

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Builds and launches the nhlab desktop app with the default scenario (a solid ball on a
 # table turning at 1 rad/s), already playing. Installs missing Debian packages first.
 # Extra arguments go to nhlab (see ./build/release/bin/nhlab --help).

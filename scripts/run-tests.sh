@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Builds everything and runs every check, as CI does. Installs missing Debian packages first.
 #   1. source checks: layers (core ← ui ← app), the licence line in every source
 #      (scripts/check-spdx.sh), clang-format, the docs against the folders

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """Draws eigenvalues against a swept quantity as a PNG with matplotlib: real parts above,
 imaginary parts below (the rattleback's root locus in docs/cli.md).
 

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Proves the Debian package on a fresh system: creates a minimal Debian 12 (bookworm) root
 # with debootstrap in build/package-test/root (from the Debian archive this machine's apt
 # uses), installs build/release/package/nonholonomic-lab_*.deb there with apt (its Depends

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Runs a command with an X display: the current one if it answers, else a private Xvfb
 # (GUI tests and benchmarks need one; VTK renders through GLX only). The private server
 # picks a free display number itself (-displayfd), so parallel runs never race for one, and

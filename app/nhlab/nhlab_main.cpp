@@ -294,3 +294,4 @@ int main(int argc, char** argv) {
   nhui::quitOnStopSignals(app, [&window] { return window.close(); });
   return app.exec();
 }
+// SPDX-License-Identifier: GPL-3.0-or-later

@@ -327,3 +327,4 @@ std::string commandEcho(const std::vector<std::string>& args) {
 }
 
 }  // namespace nh::cli
+// SPDX-License-Identifier: GPL-3.0-or-later

@@ -83,3 +83,4 @@ std::string errorLine(const std::string& message);
 int reportErrors(const std::function<int()>& command);
 
 }  // namespace nh::cli
+// SPDX-License-Identifier: GPL-3.0-or-later

@@ -873,3 +873,4 @@ CommandLine parseCommandLine(const std::vector<std::string>& args) {
 }
 
 }  // namespace nh::cli
+// SPDX-License-Identifier: GPL-3.0-or-later

@@ -212,3 +212,4 @@ CommandLine parseCommandLine(const std::vector<std::string>& args);
 void checkCommandLine(CommandLine& line);
 
 }  // namespace nh::cli
+// SPDX-License-Identifier: GPL-3.0-or-later

@@ -120,3 +120,4 @@ std::string bashCompletion(const DeclaredCommandLine& line) {
 }
 
 }  // namespace nh::cli
+// SPDX-License-Identifier: GPL-3.0-or-later

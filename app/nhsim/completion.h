@@ -27,3 +27,4 @@ ValueCompletion valueCompletion(const std::string& type);
 std::string bashCompletion(const DeclaredCommandLine& line);
 
 }  // namespace nh::cli
+// SPDX-License-Identifier: GPL-3.0-or-later

@@ -18,3 +18,4 @@ int main(int argc, char** argv) {
   std::cerr << "nhsim-completion: cannot write '" << argv[1] << "'\n";
   return 1;
 }
+// SPDX-License-Identifier: GPL-3.0-or-later

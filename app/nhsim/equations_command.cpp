@@ -47,3 +47,4 @@ int equationsCommand(const EquationsOptions& line) {
 }
 
 }  // namespace nh::cli
+// SPDX-License-Identifier: GPL-3.0-or-later

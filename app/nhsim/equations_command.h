@@ -18,3 +18,4 @@ std::string equationsText(const EquationsOptions& line);
 int equationsCommand(const EquationsOptions& line);
 
 }  // namespace nh::cli
+// SPDX-License-Identifier: GPL-3.0-or-later

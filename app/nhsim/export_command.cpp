@@ -341,3 +341,4 @@ int exportCommand(const std::vector<std::string>& args) {
 }
 
 }  // namespace nh::cli
+// SPDX-License-Identifier: GPL-3.0-or-later

@@ -16,3 +16,4 @@ namespace nh::cli {
 int exportCommand(const std::vector<std::string>& args);
 
 }  // namespace nh::cli
+// SPDX-License-Identifier: GPL-3.0-or-later

@@ -8,3 +8,4 @@
 int main(int argc, char** argv) {
   return nh::cli::exportCommand(std::vector<std::string>(argv + 1, argv + argc));
 }
+// SPDX-License-Identifier: GPL-3.0-or-later

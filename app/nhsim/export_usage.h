@@ -41,3 +41,4 @@ inline constexpr const char* kExportHelp =
     "it needs no display and ignores --width, --height and --no-overlay.\n";
 
 }  // namespace nh::cli
+// SPDX-License-Identifier: GPL-3.0-or-later

@@ -244,3 +244,4 @@ int linearizeCommand(const LinearizeOptions& command, const std::vector<std::str
 }
 
 }  // namespace nh::cli
+// SPDX-License-Identifier: GPL-3.0-or-later

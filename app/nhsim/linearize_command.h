@@ -13,3 +13,4 @@ namespace nh::cli {
 int linearizeCommand(const LinearizeOptions& command, const std::vector<std::string>& args);
 
 }  // namespace nh::cli
+// SPDX-License-Identifier: GPL-3.0-or-later

@@ -50,3 +50,4 @@ Point linearizeAt(const std::shared_ptr<const SystemModel>& system, const Scenar
 }
 
 }  // namespace nh::cli
+// SPDX-License-Identifier: GPL-3.0-or-later

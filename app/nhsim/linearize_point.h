@@ -31,3 +31,4 @@ Point linearizeAt(const std::shared_ptr<const SystemModel>& system, const Scenar
                   const LinearizeMessages& messages);
 
 }  // namespace nh::cli
+// SPDX-License-Identifier: GPL-3.0-or-later

@@ -409,3 +409,4 @@ int main(int argc, char** argv) {
 }
 
 }  // namespace nh::cli
+// SPDX-License-Identifier: GPL-3.0-or-later

@@ -8,3 +8,4 @@ namespace nh::cli {
 int main(int argc, char** argv);
 
 }  // namespace nh::cli
+// SPDX-License-Identifier: GPL-3.0-or-later

@@ -1,3 +1,4 @@
 #include "app/nhsim/nhsim.h"
 
 int main(int argc, char** argv) { return nh::cli::main(argc, argv); }
+// SPDX-License-Identifier: GPL-3.0-or-later

@@ -214,3 +214,4 @@ int optimizeCommand(const OptimizeOptions& line, const std::vector<std::string>&
 }
 
 }  // namespace nh::cli
+// SPDX-License-Identifier: GPL-3.0-or-later

@@ -13,3 +13,4 @@ namespace nh::cli {
 int optimizeCommand(const OptimizeOptions& options, const std::vector<std::string>& args);
 
 }  // namespace nh::cli
+// SPDX-License-Identifier: GPL-3.0-or-later

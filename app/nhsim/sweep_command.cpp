@@ -168,3 +168,4 @@ int sweepCommand(const SweepOptions& line, const std::vector<std::string>& args)
 }
 
 }  // namespace nh::cli
+// SPDX-License-Identifier: GPL-3.0-or-later

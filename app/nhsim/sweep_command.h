@@ -70,3 +70,4 @@ int launcherRank();
 int sweepCommand(const SweepOptions& line, const std::vector<std::string>& args);
 
 }  // namespace nh::cli
+// SPDX-License-Identifier: GPL-3.0-or-later

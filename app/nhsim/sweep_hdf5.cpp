@@ -187,3 +187,4 @@ std::unique_ptr<SweepOutput> openHdf5Output(const std::string& path, const study
 }
 
 }  // namespace nh::cli
+// SPDX-License-Identifier: GPL-3.0-or-later

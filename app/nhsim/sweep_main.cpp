@@ -37,3 +37,4 @@ int main(int argc, char** argv) {
     throw UsageError("nhsim-sweep runs only 'nhsim sweep'; run the other commands with nhsim");
   });
 }
+// SPDX-License-Identifier: GPL-3.0-or-later

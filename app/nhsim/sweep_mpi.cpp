@@ -426,3 +426,4 @@ int sweepMpiCommand(int argc, char** argv) {
 }
 
 }  // namespace nh::cli
+// SPDX-License-Identifier: GPL-3.0-or-later

@@ -27,3 +27,4 @@ namespace nh::cli {
 int sweepMpiCommand(int argc, char** argv);
 
 }  // namespace nh::cli
+// SPDX-License-Identifier: GPL-3.0-or-later

@@ -54,3 +54,4 @@ std::unique_ptr<SweepOutput> openSweepOutput(const std::string& path, const std:
 }
 
 }  // namespace nh::cli
+// SPDX-License-Identifier: GPL-3.0-or-later

@@ -35,3 +35,4 @@ std::unique_ptr<SweepOutput> openHdf5Output(const std::string& path, const study
 #endif
 
 }  // namespace nh::cli
+// SPDX-License-Identifier: GPL-3.0-or-later

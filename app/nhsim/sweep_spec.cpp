@@ -71,3 +71,4 @@ study::StudySpec studySpecOf(const SweepOptions& line) {
 }
 
 }  // namespace nh::cli
+// SPDX-License-Identifier: GPL-3.0-or-later

@@ -20,3 +20,4 @@ std::unique_ptr<study::Study> studyOf(const SweepOptions& line);
 int jobsOf(const SweepOptions& line, int fallback);
 
 }  // namespace nh::cli
+// SPDX-License-Identifier: GPL-3.0-or-later

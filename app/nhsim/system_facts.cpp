@@ -83,3 +83,4 @@ nlohmann::json infoJson(const SystemInfo& s, const SystemFacts& facts) {
 }
 
 }  // namespace nh::cli
+// SPDX-License-Identifier: GPL-3.0-or-later

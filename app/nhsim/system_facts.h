@@ -31,3 +31,4 @@ SystemFacts factsOf(const std::shared_ptr<const SystemModel>& system);
 nlohmann::json infoJson(const SystemInfo& s, const SystemFacts& facts);
 
 }  // namespace nh::cli
+// SPDX-License-Identifier: GPL-3.0-or-later

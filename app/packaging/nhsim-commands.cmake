@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Writes OUTPUT, a help2man include file for nhsim(1): the SYNOPSIS, the usage lines at the end
 # of `nhsim --help`, and a section COMMANDS with the help of each command (`nhsim COMMAND
 # --help`, the commands as `nhsim --help` lists them), verbatim.

@@ -7,3 +7,4 @@ extern "C" {
 extern FILE* __real_stderr;
 FILE* __wrap_stderr = __real_stderr;  // NOLINT: the name --wrap gives
 }
+// SPDX-License-Identifier: GPL-3.0-or-later

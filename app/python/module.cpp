@@ -166,3 +166,4 @@ PYBIND11_MODULE(nonholonomic_lab, m) {
       "A system by name, or a model file (*.yaml) or scenario file (*.json) by path.",
       py::arg("name_or_path"));
 }
+// SPDX-License-Identifier: GPL-3.0-or-later

@@ -75,3 +75,4 @@ RunRows RowRun::integrate(const std::atomic<bool>& cancel) {
 }
 
 }  // namespace nh::python
+// SPDX-License-Identifier: GPL-3.0-or-later

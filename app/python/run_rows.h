@@ -41,3 +41,4 @@ class RowRun {
 };
 
 }  // namespace nh::python
+// SPDX-License-Identifier: GPL-3.0-or-later

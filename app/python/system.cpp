@@ -326,3 +326,4 @@ std::vector<std::string> systemNames() {
 }
 
 }  // namespace nh::python
+// SPDX-License-Identifier: GPL-3.0-or-later

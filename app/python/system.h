@@ -83,3 +83,4 @@ class System {
 std::vector<std::string> systemNames();
 
 }  // namespace nh::python
+// SPDX-License-Identifier: GPL-3.0-or-later

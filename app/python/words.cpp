@@ -95,3 +95,4 @@ void Words::texts(const char* name, const py::object& given, const char* argumen
 }
 
 }  // namespace nh::python
+// SPDX-License-Identifier: GPL-3.0-or-later

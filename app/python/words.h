@@ -39,3 +39,4 @@ class Words {
 };
 
 }  // namespace nh::python
+// SPDX-License-Identifier: GPL-3.0-or-later

@@ -9,3 +9,4 @@ void writeFileAtomically(const std::string& path, const std::string& contents) {
 }
 
 }  // namespace nh
+// SPDX-License-Identifier: GPL-3.0-or-later

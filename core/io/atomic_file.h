@@ -15,3 +15,4 @@ namespace nh {
 void writeFileAtomically(const std::string& path, const std::string& contents);
 
 }  // namespace nh
+// SPDX-License-Identifier: GPL-3.0-or-later

@@ -304,3 +304,4 @@ void writeOutputFile(const std::string& path, const std::string& contents) {
 }
 
 }  // namespace nh
+// SPDX-License-Identifier: GPL-3.0-or-later

@@ -113,3 +113,4 @@ class TemporaryRegistration {
 };
 
 }  // namespace nh
+// SPDX-License-Identifier: GPL-3.0-or-later

@@ -49,3 +49,4 @@ void CsvWriter::close() {
 }
 
 }  // namespace nh
+// SPDX-License-Identifier: GPL-3.0-or-later

@@ -41,3 +41,4 @@ class CsvWriter {
 };
 
 }  // namespace nh
+// SPDX-License-Identifier: GPL-3.0-or-later

@@ -620,3 +620,4 @@ Scenario resolvedScenario(const Scenario& scenario, const std::vector<double>& p
 }
 
 }  // namespace nh
+// SPDX-License-Identifier: GPL-3.0-or-later

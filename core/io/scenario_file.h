@@ -84,3 +84,4 @@ Scenario resolvedScenario(const Scenario& scenario, const std::vector<double>& p
                           const std::vector<double>& initialState);
 
 }  // namespace nh
+// SPDX-License-Identifier: GPL-3.0-or-later

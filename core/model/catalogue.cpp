@@ -351,3 +351,4 @@ const std::vector<std::pair<std::string, std::string>>& bundledModelFiles() {
 }
 
 }  // namespace nh
+// SPDX-License-Identifier: GPL-3.0-or-later

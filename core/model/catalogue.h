@@ -56,3 +56,4 @@ void registerSessionSystem(std::shared_ptr<const SystemModel> system);
 const std::vector<std::pair<std::string, std::string>>& bundledModelFiles();
 
 }  // namespace nh
+// SPDX-License-Identifier: GPL-3.0-or-later

@@ -134,3 +134,4 @@ ControlEquations deriveControlSymbolic(const SystemModel& system) {
 }
 
 }  // namespace nh::model
+// SPDX-License-Identifier: GPL-3.0-or-later

@@ -51,3 +51,4 @@ struct ControlEquations {
 ControlEquations deriveControlSymbolic(const SystemModel& system);
 
 }  // namespace nh::model
+// SPDX-License-Identifier: GPL-3.0-or-later

@@ -953,3 +953,4 @@ std::string toLatex(const DerivedEquations& equations) {
 }
 
 }  // namespace nh::model
+// SPDX-License-Identifier: GPL-3.0-or-later

@@ -60,3 +60,4 @@ std::string toPlainText(const DerivedEquations& equations);
 std::string toLatex(const DerivedEquations& equations);  // a complete LaTeX fragment
 
 }  // namespace nh::model
+// SPDX-License-Identifier: GPL-3.0-or-later

@@ -364,3 +364,4 @@ int definitionsRead(const SlotLayout& layout, const Expression& e) {
 }
 
 }  // namespace nh::model
+// SPDX-License-Identifier: GPL-3.0-or-later

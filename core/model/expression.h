@@ -204,3 +204,4 @@ S evaluate(const Expression& e, const S* env, S* values) {
 }
 
 }  // namespace nh::model
+// SPDX-License-Identifier: GPL-3.0-or-later

@@ -297,3 +297,4 @@ const FormulaSystem* asFormula(const SystemModel& system) {
 }
 
 }  // namespace nh::model
+// SPDX-License-Identifier: GPL-3.0-or-later

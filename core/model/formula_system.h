@@ -68,3 +68,4 @@ class FormulaSystem final : public SystemModel {
 const FormulaSystem* asFormula(const SystemModel& system);
 
 }  // namespace nh::model
+// SPDX-License-Identifier: GPL-3.0-or-later

@@ -357,3 +357,4 @@ ex bracketOf(const HamiltonianEquations& e, const ex& F, const ex& G) {
 }
 
 }  // namespace nh::model
+// SPDX-License-Identifier: GPL-3.0-or-later

@@ -74,3 +74,4 @@ HamiltonianEquations deriveHamiltonianSymbolic(const SystemModel& system,
 GiNaC::ex bracketOf(const HamiltonianEquations& e, const GiNaC::ex& F, const GiNaC::ex& G);
 
 }  // namespace nh::model
+// SPDX-License-Identifier: GPL-3.0-or-later

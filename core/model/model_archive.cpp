@@ -273,3 +273,4 @@ std::shared_ptr<const FormulaSystem> unarchiveModel(std::string_view bytes) {
 }
 
 }  // namespace nh::model
+// SPDX-License-Identifier: GPL-3.0-or-later

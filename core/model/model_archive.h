@@ -28,3 +28,4 @@ struct CompiledModel {
 const std::vector<CompiledModel>& compiledModels();
 
 }  // namespace nh::model
+// SPDX-License-Identifier: GPL-3.0-or-later

@@ -185,3 +185,4 @@ struct ModelData {
 };
 
 }  // namespace nh::model
+// SPDX-License-Identifier: GPL-3.0-or-later

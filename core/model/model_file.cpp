@@ -1817,3 +1817,4 @@ bool isModelFilePath(const std::string& path) {
 }
 
 }  // namespace nh::model
+// SPDX-License-Identifier: GPL-3.0-or-later

@@ -42,3 +42,4 @@ std::shared_ptr<const FormulaSystem> loadModelFile(const std::string& path);
 bool isModelFilePath(const std::string& path);
 
 }  // namespace nh::model
+// SPDX-License-Identifier: GPL-3.0-or-later

@@ -243,3 +243,4 @@ std::string describe(const StructureClassification& c) {
 }
 
 }  // namespace nh::model
+// SPDX-License-Identifier: GPL-3.0-or-later

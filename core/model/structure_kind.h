@@ -46,3 +46,4 @@ std::string kindName(StructureKind kind);
 std::string describe(const StructureClassification& c);
 
 }  // namespace nh::model
+// SPDX-License-Identifier: GPL-3.0-or-later

@@ -762,3 +762,4 @@ SymbolicEquations deriveSymbolic(const SystemModel& system, const std::vector<do
 }
 
 }  // namespace nh::model
+// SPDX-License-Identifier: GPL-3.0-or-later

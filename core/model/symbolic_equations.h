@@ -127,3 +127,4 @@ int expressionSize(const GiNaC::ex& e, int limit);
 long expansionBound(const GiNaC::ex& e, long limit);
 
 }  // namespace nh::model
+// SPDX-License-Identifier: GPL-3.0-or-later

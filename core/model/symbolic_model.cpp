@@ -407,3 +407,4 @@ Expression fromGinac(const GiNaC::ex& e, const SymbolTable& symbols, const SlotL
 }
 
 }  // namespace nh::model
+// SPDX-License-Identifier: GPL-3.0-or-later

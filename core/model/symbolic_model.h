@@ -44,3 +44,4 @@ GiNaC::ex toGinac(const Expression& expression, const SymbolTable& symbols);
 Expression fromGinac(const GiNaC::ex& e, const SymbolTable& symbols, const SlotLayout& layout);
 
 }  // namespace nh::model
+// SPDX-License-Identifier: GPL-3.0-or-later

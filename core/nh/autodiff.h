@@ -409,3 +409,4 @@ Tangent<S> atan2(const Tangent<S>& y, const Tangent<S>& x) {
 }
 
 }  // namespace nh
+// SPDX-License-Identifier: GPL-3.0-or-later

@@ -588,3 +588,4 @@ std::unique_ptr<Stepper> makeDiscreteGradient(
 }
 
 }  // namespace nh
+// SPDX-License-Identifier: GPL-3.0-or-later

@@ -43,3 +43,4 @@ double relativeEnergyRate(const EquationsOfMotion& equations, bool frameEnergy, 
                           const double* x);
 
 }  // namespace nh
+// SPDX-License-Identifier: GPL-3.0-or-later

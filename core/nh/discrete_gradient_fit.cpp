@@ -239,3 +239,4 @@ std::string discreteGradientSummary(const DiscreteGradientFit& fit) {
 }
 
 }  // namespace nh
+// SPDX-License-Identifier: GPL-3.0-or-later

@@ -393,3 +393,4 @@ inline constexpr double kD[64] = {-8.428938276109013,
                                   -149.72683625798564};
 
 }  // namespace nh::dop853
+// SPDX-License-Identifier: GPL-3.0-or-later

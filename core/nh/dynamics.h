@@ -222,3 +222,4 @@ class EquationsOfMotion {
 };
 
 }  // namespace nh
+// SPDX-License-Identifier: GPL-3.0-or-later

@@ -392,3 +392,4 @@ double EquationsOfMotion::residual(double t, const double* x) const {
 }
 
 }  // namespace nh
+// SPDX-License-Identifier: GPL-3.0-or-later

@@ -119,3 +119,4 @@ struct EquationsWorkspace::Data {
 };
 
 }  // namespace nh
+// SPDX-License-Identifier: GPL-3.0-or-later

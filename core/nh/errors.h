@@ -42,3 +42,4 @@ class IntegrationError : public Error {
 };
 
 }  // namespace nh
+// SPDX-License-Identifier: GPL-3.0-or-later

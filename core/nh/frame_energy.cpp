@@ -11,3 +11,4 @@ double frameEnergy(const EquationsOfMotion& equations, double t, const double* x
 }
 
 }  // namespace nh
+// SPDX-License-Identifier: GPL-3.0-or-later

@@ -18,3 +18,4 @@ double frameEnergy(const EquationsOfMotion& equations, double t, const double* x
                    const Observables& observed);
 
 }  // namespace nh
+// SPDX-License-Identifier: GPL-3.0-or-later

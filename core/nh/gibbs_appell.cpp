@@ -61,3 +61,4 @@ void EquationsOfMotion::solveGibbsAppell(Workspace& w, double t) const {
 }
 
 }  // namespace nh
+// SPDX-License-Identifier: GPL-3.0-or-later

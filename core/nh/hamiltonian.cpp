@@ -132,3 +132,4 @@ void EquationsOfMotion::momentumRhs(EquationsWorkspace& ws, double t, const doub
 }
 
 }  // namespace nh
+// SPDX-License-Identifier: GPL-3.0-or-later

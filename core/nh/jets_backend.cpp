@@ -164,3 +164,4 @@ void EquationsOfMotion::massMatrix(Workspace& w, double t, const double* q, cons
 }
 
 }  // namespace nh
+// SPDX-License-Identifier: GPL-3.0-or-later

@@ -74,3 +74,4 @@ class LandingStepper : public Stepper {
 };
 
 }  // namespace nh::detail
+// SPDX-License-Identifier: GPL-3.0-or-later

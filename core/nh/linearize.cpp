@@ -849,3 +849,4 @@ Linearization linearize(const EquationsOfMotion& equations, double t,
 }
 
 }  // namespace nh
+// SPDX-License-Identifier: GPL-3.0-or-later

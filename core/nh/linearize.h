@@ -83,3 +83,4 @@ struct Linearization {
 Linearization linearize(const EquationsOfMotion& equations, double t, const std::vector<double>& x);
 
 }  // namespace nh
+// SPDX-License-Identifier: GPL-3.0-or-later

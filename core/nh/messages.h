@@ -66,3 +66,4 @@ inline bool isOneLine(std::string_view message) {
 }
 
 }  // namespace nh
+// SPDX-License-Identifier: GPL-3.0-or-later

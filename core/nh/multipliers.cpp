@@ -63,3 +63,4 @@ void EquationsOfMotion::solveMultipliers(Workspace& w, double t) const {
 }
 
 }  // namespace nh
+// SPDX-License-Identifier: GPL-3.0-or-later

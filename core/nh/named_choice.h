@@ -52,3 +52,4 @@ auto parseChoice(const Table& table, const std::string& text, const std::string&
 }
 
 }  // namespace nh
+// SPDX-License-Identifier: GPL-3.0-or-later

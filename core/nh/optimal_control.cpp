@@ -753,3 +753,4 @@ void startFromScenario(const std::shared_ptr<const SystemModel>& systemPtr,
 }
 
 }  // namespace nh
+// SPDX-License-Identifier: GPL-3.0-or-later

@@ -93,3 +93,4 @@ OptimalControlResult solveOptimalControl(std::shared_ptr<const SystemModel> syst
                                          const OptimalControlProgress& progress = {});
 
 }  // namespace nh
+// SPDX-License-Identifier: GPL-3.0-or-later

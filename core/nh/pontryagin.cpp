@@ -251,3 +251,4 @@ void PontryaginSystem::anchorAndDerivative(Workspace& ws, const double* q, Eigen
 }
 
 }  // namespace nh
+// SPDX-License-Identifier: GPL-3.0-or-later

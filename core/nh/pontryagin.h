@@ -81,3 +81,4 @@ class PontryaginSystem {
 };
 
 }  // namespace nh
+// SPDX-License-Identifier: GPL-3.0-or-later

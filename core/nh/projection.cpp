@@ -100,3 +100,4 @@ double EquationsOfMotion::project(EquationsWorkspace& ws, double t, double* x) c
 }
 
 }  // namespace nh
+// SPDX-License-Identifier: GPL-3.0-or-later

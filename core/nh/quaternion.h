@@ -13,8 +13,7 @@ namespace nh {
 // (|‖q‖² − 1| ≤ 8ε) is left as it is: normalising twice moves no bit, so a start saved after
 // normalising runs as the run it came from. A zero or non-finite quaternion is left as it is.
 inline void normaliseQuaternion(double* q) {
-  const double largest =
-      std::max({std::abs(q[0]), std::abs(q[1]), std::abs(q[2]), std::abs(q[3])});
+  const double largest = std::max({std::abs(q[0]), std::abs(q[1]), std::abs(q[2]), std::abs(q[3])});
   if (!(largest > 0) || !std::isfinite(largest)) return;
   const double norm2 = q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3];
   if (std::abs(norm2 - 1) <= 8 * std::numeric_limits<double>::epsilon()) return;

@@ -362,3 +362,4 @@ std::unique_ptr<Stepper> makeNhRattle(const std::shared_ptr<const EquationsOfMot
 }
 
 }  // namespace nh
+// SPDX-License-Identifier: GPL-3.0-or-later

@@ -28,3 +28,4 @@ std::string readRegularFile(const std::string& path, const std::string& what) {
 }
 
 }  // namespace nh
+// SPDX-License-Identifier: GPL-3.0-or-later

@@ -290,3 +290,4 @@ bool Reconstructor::advance(const StateAt& stateAt, double a, double b, double* 
 }
 
 }  // namespace nh
+// SPDX-License-Identifier: GPL-3.0-or-later

@@ -82,3 +82,4 @@ class Reconstructor {
 };
 
 }  // namespace nh
+// SPDX-License-Identifier: GPL-3.0-or-later

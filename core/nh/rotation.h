@@ -47,3 +47,4 @@ inline Eigen::Quaterniond quaternionAt(const double* q, int first) {
 }
 
 }  // namespace nh
+// SPDX-License-Identifier: GPL-3.0-or-later

@@ -152,3 +152,4 @@ std::string ConstraintRankWatch::warning() const {
 }
 
 }  // namespace nh
+// SPDX-License-Identifier: GPL-3.0-or-later

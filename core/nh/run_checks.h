@@ -90,3 +90,4 @@ class ConstraintRankWatch {
 };
 
 }  // namespace nh
+// SPDX-License-Identifier: GPL-3.0-or-later

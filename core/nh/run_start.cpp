@@ -48,3 +48,4 @@ RunStart checkedRunStart(Simulation& simulation, const Scenario& scenario,
 }
 
 }  // namespace nh
+// SPDX-License-Identifier: GPL-3.0-or-later

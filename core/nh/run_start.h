@@ -37,3 +37,4 @@ RunStart checkedRunStart(Simulation& simulation, const Scenario& scenario,
                          std::vector<double>& row);
 
 }  // namespace nh
+// SPDX-License-Identifier: GPL-3.0-or-later

@@ -271,3 +271,4 @@ void outputRow(const EquationsOfMotion& equations, EquationsWorkspace& ws,
 }
 
 }  // namespace nh
+// SPDX-License-Identifier: GPL-3.0-or-later

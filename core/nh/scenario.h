@@ -71,3 +71,4 @@ void outputRow(const EquationsOfMotion& equations, EquationsWorkspace& ws,
 std::string formatValue(double v);  // shortest round-trip representation ("%.17g" trimmed)
 
 }  // namespace nh
+// SPDX-License-Identifier: GPL-3.0-or-later

@@ -872,3 +872,4 @@ bool Simulation::advance(double tEnd, double dtOut, const SampleCallback& onSamp
 }
 
 }  // namespace nh
+// SPDX-License-Identifier: GPL-3.0-or-later

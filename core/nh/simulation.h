@@ -192,3 +192,4 @@ class Simulation {
 };
 
 }  // namespace nh
+// SPDX-License-Identifier: GPL-3.0-or-later

@@ -80,3 +80,4 @@ class SmallLU {
 };
 
 }  // namespace nh
+// SPDX-License-Identifier: GPL-3.0-or-later

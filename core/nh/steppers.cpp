@@ -248,3 +248,4 @@ std::unique_ptr<Stepper> makeOdeintFehlberg78(double atol, double rtol) {
 std::unique_ptr<Stepper> makeOdeintRk4() { return std::make_unique<OdeintRk4>(); }
 
 }  // namespace nh
+// SPDX-License-Identifier: GPL-3.0-or-later

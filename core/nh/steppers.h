@@ -134,3 +134,4 @@ std::unique_ptr<Stepper> makeArkodeFehlberg78(double atol, double rtol);
 std::unique_ptr<Stepper> makeCvodeBdf(double atol, double rtol);
 
 }  // namespace nh
+// SPDX-License-Identifier: GPL-3.0-or-later

@@ -325,3 +325,4 @@ std::unique_ptr<Stepper> makeCvodeBdf(double atol, double rtol) {
 }
 
 }  // namespace nh
+// SPDX-License-Identifier: GPL-3.0-or-later

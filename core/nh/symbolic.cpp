@@ -604,3 +604,4 @@ std::string SymProgram::listing() const {
   return out.str();
 }
 }  // namespace nh
+// SPDX-License-Identifier: GPL-3.0-or-later

@@ -280,3 +280,4 @@ class SymProgram {
 };
 
 }  // namespace nh
+// SPDX-License-Identifier: GPL-3.0-or-later

@@ -517,3 +517,4 @@ void SymProgram::compileNative() {}
 #endif
 
 }  // namespace nh
+// SPDX-License-Identifier: GPL-3.0-or-later

@@ -97,3 +97,4 @@ Sym SystemModel::cost(const double* /*p*/, const Sym& /*t*/, const Sym* /*q*/,
 }
 
 }  // namespace nh
+// SPDX-License-Identifier: GPL-3.0-or-later

@@ -508,3 +508,4 @@ std::shared_ptr<const SystemModel> makeSystem() {
 }
 
 }  // namespace nh
+// SPDX-License-Identifier: GPL-3.0-or-later

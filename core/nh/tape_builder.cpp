@@ -460,3 +460,4 @@ void EquationsOfMotion::loadTaped(Workspace& w, double t, const double* q, const
 }
 
 }  // namespace nh
+// SPDX-License-Identifier: GPL-3.0-or-later

@@ -306,3 +306,4 @@ void MeasureSet::Accumulator::values(double* out) {
 }
 
 }  // namespace nh::study
+// SPDX-License-Identifier: GPL-3.0-or-later

@@ -65,3 +65,4 @@ class MeasureSet {
 };
 
 }  // namespace nh::study
+// SPDX-License-Identifier: GPL-3.0-or-later

@@ -72,3 +72,4 @@ long runStudy(const Study& study, long first, long end, int jobs, const OrderedS
 }
 
 }  // namespace nh::study
+// SPDX-License-Identifier: GPL-3.0-or-later

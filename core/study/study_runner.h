@@ -24,3 +24,4 @@ long runStudy(const Study& study, long first, long end, int jobs, const OrderedS
               const std::atomic<bool>* cancel = nullptr);
 
 }  // namespace nh::study
+// SPDX-License-Identifier: GPL-3.0-or-later

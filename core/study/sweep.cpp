@@ -396,3 +396,4 @@ StudyWorker::StudyWorker(const Study& study) : accumulator_(study.measures_) {
 StudyWorker::~StudyWorker() = default;
 
 }  // namespace nh::study
+// SPDX-License-Identifier: GPL-3.0-or-later

@@ -139,3 +139,4 @@ class StudyWorker {
 };
 
 }  // namespace nh::study
+// SPDX-License-Identifier: GPL-3.0-or-later

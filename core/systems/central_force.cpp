@@ -112,3 +112,4 @@ struct CentralForce {
 std::shared_ptr<const SystemModel> makeCentralForce() { return makeSystem<CentralForce>(); }
 
 }  // namespace nh
+// SPDX-License-Identifier: GPL-3.0-or-later

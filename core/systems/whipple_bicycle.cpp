@@ -616,3 +616,4 @@ struct WhippleBicycle {
 std::shared_ptr<const SystemModel> makeWhippleBicycle() { return makeSystem<WhippleBicycle>(); }
 
 }  // namespace nh
+// SPDX-License-Identifier: GPL-3.0-or-later

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The interactive page of a Nonholonomic Lab run (ui/export/interactive_page.h): draws the
 // embedded samples with three.js as the app's 3D view draws them, plays them back, and plots
 // the view's variables. Opened with #selftest it checks itself and writes the verdict into

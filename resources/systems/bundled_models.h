@@ -11,3 +11,4 @@ namespace nh {
 const std::vector<std::pair<std::string, std::string>>& bundledModelTexts();
 
 }  // namespace nh
+// SPDX-License-Identifier: GPL-3.0-or-later

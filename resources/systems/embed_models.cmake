@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Writes OUTPUT: a C++ file holding each of FILES as a raw string literal.
 set(body "")
 foreach(f IN LISTS FILES)

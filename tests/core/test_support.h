@@ -77,3 +77,4 @@ inline double relativeDifference(double a, double b, double scale = 1.0) {
 }
 
 }  // namespace nh::test
+// SPDX-License-Identifier: GPL-3.0-or-later

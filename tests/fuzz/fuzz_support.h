@@ -19,3 +19,4 @@ inline void requireOneLine(const char* message) {
 }
 
 }  // namespace nh::fuzz
+// SPDX-License-Identifier: GPL-3.0-or-later

@@ -41,3 +41,4 @@ int main(int argc, char** argv) {
   std::printf("replay: %zu inputs, no finding\n", files.size());
   return 0;
 }
+// SPDX-License-Identifier: GPL-3.0-or-later

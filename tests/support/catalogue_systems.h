@@ -26,3 +26,4 @@ inline std::vector<std::shared_ptr<const SystemModel>> controlModels() {
 }
 
 }  // namespace nh::test
+// SPDX-License-Identifier: GPL-3.0-or-later

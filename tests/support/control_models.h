@@ -44,3 +44,4 @@ quaternions: [qw]
 )";
 
 }  // namespace nh::test
+// SPDX-License-Identifier: GPL-3.0-or-later

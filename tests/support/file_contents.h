@@ -21,3 +21,4 @@ inline QStringList entries(const QString& folder) {
 }
 
 }  // namespace nhtest
+// SPDX-License-Identifier: GPL-3.0-or-later

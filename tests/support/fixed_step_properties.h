@@ -90,3 +90,4 @@ inline ReturnTrip returnTrip(const std::string& system, Integrator method, doubl
 }
 
 }  // namespace nh::test
+// SPDX-License-Identifier: GPL-3.0-or-later

@@ -21,3 +21,4 @@ inline void answerNextMessageBox(QMessageBox::StandardButton button) {
 }
 
 }  // namespace nhtest
+// SPDX-License-Identifier: GPL-3.0-or-later

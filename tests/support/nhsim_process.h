@@ -74,3 +74,4 @@ inline bool waitForTemporaryBytes(const QString& dir, const QString& prefix, qin
 }
 
 }  // namespace nh::test
+// SPDX-License-Identifier: GPL-3.0-or-later

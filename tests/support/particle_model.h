@@ -47,3 +47,4 @@ inline std::string withLine(const std::string& text, const std::string& start,
 }
 
 }  // namespace nh::test
+// SPDX-License-Identifier: GPL-3.0-or-later

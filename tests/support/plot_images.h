@@ -58,3 +58,4 @@ inline int rowGroups(const std::vector<int>& rows, int gap) {
 }
 
 }  // namespace nhtest
+// SPDX-License-Identifier: GPL-3.0-or-later

@@ -19,3 +19,4 @@ inline std::unique_ptr<nhui::Session> startSession(
 }
 
 }  // namespace nhtest
+// SPDX-License-Identifier: GPL-3.0-or-later

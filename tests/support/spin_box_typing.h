@@ -20,3 +20,4 @@ inline void typeInto(QDoubleSpinBox* spin, const QString& text, bool enter = tru
 }
 
 }  // namespace nhtest
+// SPDX-License-Identifier: GPL-3.0-or-later

@@ -17,3 +17,4 @@ inline bool showActive(QWidget& window) {
 }
 
 }  // namespace nhtest
+// SPDX-License-Identifier: GPL-3.0-or-later

@@ -1013,3 +1013,4 @@ ExportResult AnimationExporter::run(const std::filesystem::path& output,
 }
 
 }  // namespace nhui
+// SPDX-License-Identifier: GPL-3.0-or-later

@@ -241,3 +241,4 @@ class AnimationExporter {
 };
 
 }  // namespace nhui
+// SPDX-License-Identifier: GPL-3.0-or-later

@@ -668,3 +668,4 @@ void ExportDialog::onFinished() {
 }
 
 }  // namespace nhui
+// SPDX-License-Identifier: GPL-3.0-or-later

@@ -173,3 +173,4 @@ class ExportDialog : public QDialog {
 };
 
 }  // namespace nhui
+// SPDX-License-Identifier: GPL-3.0-or-later

@@ -428,3 +428,4 @@ std::uintmax_t writeInteractivePage(const std::filesystem::path& output, const s
 }
 
 }  // namespace nhui
+// SPDX-License-Identifier: GPL-3.0-or-later

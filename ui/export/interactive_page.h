@@ -80,3 +80,4 @@ std::filesystem::path checkPageTarget(const std::filesystem::path& output);
 std::uintmax_t writeInteractivePage(const std::filesystem::path& output, const std::string& html);
 
 }  // namespace nhui
+// SPDX-License-Identifier: GPL-3.0-or-later

@@ -163,3 +163,4 @@ void OffscreenScene::takeFrame(const std::function<void(const std::uint8_t* pixe
 }
 
 }  // namespace nhui
+// SPDX-License-Identifier: GPL-3.0-or-later

@@ -55,3 +55,4 @@ class OffscreenScene {
 };
 
 }  // namespace nhui
+// SPDX-License-Identifier: GPL-3.0-or-later

@@ -52,3 +52,4 @@ void SampleGrid::add(const double* record) {
 }
 
 }  // namespace nhui
+// SPDX-License-Identifier: GPL-3.0-or-later

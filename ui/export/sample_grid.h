@@ -41,3 +41,4 @@ class SampleGrid {
 };
 
 }  // namespace nhui
+// SPDX-License-Identifier: GPL-3.0-or-later

@@ -196,3 +196,4 @@ QString saveTrajectory(const QString& csvPath, const RunHistory& run, const nh::
 }
 
 }  // namespace nhui
+// SPDX-License-Identifier: GPL-3.0-or-later

@@ -85,3 +85,4 @@ QString saveTrajectory(const QString& csvPath, const RunHistory& run, const nh::
 void writeHistoryCsv(const QString& path, const RunHistory& run, size_t begin, size_t end);
 
 }  // namespace nhui
+// SPDX-License-Identifier: GPL-3.0-or-later

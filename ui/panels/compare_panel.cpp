@@ -258,3 +258,4 @@ void ComparePanel::apply() {
 }
 
 }  // namespace nhui
+// SPDX-License-Identifier: GPL-3.0-or-later

@@ -317,3 +317,4 @@ void EquationsPanel::onDerived() {
 }
 
 }  // namespace nhui
+// SPDX-License-Identifier: GPL-3.0-or-later

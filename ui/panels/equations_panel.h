@@ -96,3 +96,4 @@ class EquationsPanel : public QWidget {
 };
 
 }  // namespace nhui
+// SPDX-License-Identifier: GPL-3.0-or-later

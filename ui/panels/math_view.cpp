@@ -1122,3 +1122,4 @@ void MathView::changeEvent(QEvent* event) {
 }
 
 }  // namespace nhui
+// SPDX-License-Identifier: GPL-3.0-or-later

@@ -73,3 +73,4 @@ class MathView : public QWidget {
 };
 
 }  // namespace nhui
+// SPDX-License-Identifier: GPL-3.0-or-later

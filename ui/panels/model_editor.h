@@ -171,3 +171,4 @@ class ModelEditor : public QWidget {
 int utf16Column(const QString& line, int column);
 
 }  // namespace nhui
+// SPDX-License-Identifier: GPL-3.0-or-later

@@ -498,3 +498,4 @@ CheckedSpinBox* InitialStatePanel::spinBox(const QString& name) const {
 }
 
 }  // namespace nhui
+// SPDX-License-Identifier: GPL-3.0-or-later

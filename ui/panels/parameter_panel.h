@@ -120,3 +120,4 @@ class InitialStatePanel : public QWidget {
 };
 
 }  // namespace nhui
+// SPDX-License-Identifier: GPL-3.0-or-later

@@ -103,3 +103,4 @@ QString SystemChooser::chosenSystem() const {
 }
 
 }  // namespace nhui
+// SPDX-License-Identifier: GPL-3.0-or-later

@@ -38,3 +38,4 @@ class SystemChooser : public QDialog {
 };
 
 }  // namespace nhui
+// SPDX-License-Identifier: GPL-3.0-or-later

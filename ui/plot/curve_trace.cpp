@@ -176,3 +176,4 @@ bool CurveBounds::extend(const PlotCurve& c, double& x0, double& x1, double& y0,
 }
 
 }  // namespace nhui
+// SPDX-License-Identifier: GPL-3.0-or-later

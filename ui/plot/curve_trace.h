@@ -77,3 +77,4 @@ class CurveBounds {
 };
 
 }  // namespace nhui
+// SPDX-License-Identifier: GPL-3.0-or-later

@@ -422,3 +422,4 @@ void TimeSeriesPanel::refresh() {
 }
 
 }  // namespace nhui
+// SPDX-License-Identifier: GPL-3.0-or-later

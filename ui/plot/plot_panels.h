@@ -80,3 +80,4 @@ class TimeSeriesPanel : public QWidget {
 };
 
 }  // namespace nhui
+// SPDX-License-Identifier: GPL-3.0-or-later

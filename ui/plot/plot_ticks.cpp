@@ -174,3 +174,4 @@ AxisTicks axisTicks(double lo, double hi, int maxTicks) {
 }
 
 }  // namespace nhui
+// SPDX-License-Identifier: GPL-3.0-or-later

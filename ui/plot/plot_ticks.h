@@ -43,3 +43,4 @@ constexpr double kMinimumAbsoluteSpan = 1e-280;
 void widenToMinimumSpan(double& lo, double& hi);
 
 }  // namespace nhui
+// SPDX-License-Identifier: GPL-3.0-or-later

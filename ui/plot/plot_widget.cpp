@@ -706,3 +706,4 @@ void PlotWidget::mouseDoubleClickEvent(QMouseEvent*) {
 }
 
 }  // namespace nhui
+// SPDX-License-Identifier: GPL-3.0-or-later

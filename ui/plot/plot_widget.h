@@ -163,3 +163,4 @@ class PlotWidget : public QWidget {
 };
 
 }  // namespace nhui
+// SPDX-License-Identifier: GPL-3.0-or-later

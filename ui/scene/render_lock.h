@@ -13,3 +13,4 @@ inline std::mutex& vtkRenderMutex() {
 }
 
 }  // namespace nhui
+// SPDX-License-Identifier: GPL-3.0-or-later

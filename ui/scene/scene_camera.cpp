@@ -280,3 +280,4 @@ void CameraFramer::settle(const View& view, const std::vector<Sphere>& bodies,
 }
 
 }  // namespace nhui
+// SPDX-License-Identifier: GPL-3.0-or-later

@@ -121,3 +121,4 @@ std::vector<CameraFramer::Sphere> recentTrailSpheres(
     const Eigen::Quaterniond& toReference = Eigen::Quaterniond::Identity());
 
 }  // namespace nhui
+// SPDX-License-Identifier: GPL-3.0-or-later

@@ -316,3 +316,4 @@ vtkSmartPointer<vtkPolyData> groundGrid(double halfSize, double spacing, double 
 }
 
 }  // namespace nhui::geometry
+// SPDX-License-Identifier: GPL-3.0-or-later

@@ -51,3 +51,4 @@ vtkSmartPointer<vtkPolyData> groundGrid(double halfSize, double spacing, double 
                                         double cy = 0, bool forDarkBackground = true);
 
 }  // namespace nhui::geometry
+// SPDX-License-Identifier: GPL-3.0-or-later

@@ -913,3 +913,4 @@ void SceneRenderer::resetCamera() {
 }
 
 }  // namespace nhui
+// SPDX-License-Identifier: GPL-3.0-or-later

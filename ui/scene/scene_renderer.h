@@ -153,3 +153,4 @@ class SceneRenderer {
 };
 
 }  // namespace nhui
+// SPDX-License-Identifier: GPL-3.0-or-later

@@ -584,3 +584,4 @@ bool SceneView::handleMouseRelease(QMouseEvent*) {
 }
 
 }  // namespace nhui
+// SPDX-License-Identifier: GPL-3.0-or-later

@@ -171,3 +171,4 @@ class SceneView : public VtkViewWidget {
 };
 
 }  // namespace nhui
+// SPDX-License-Identifier: GPL-3.0-or-later

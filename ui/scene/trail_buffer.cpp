@@ -192,3 +192,4 @@ void TrailBuffer::publish() {
 }
 
 }  // namespace nhui
+// SPDX-License-Identifier: GPL-3.0-or-later

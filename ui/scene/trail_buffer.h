@@ -70,3 +70,4 @@ class TrailBuffer {
 };
 
 }  // namespace nhui
+// SPDX-License-Identifier: GPL-3.0-or-later

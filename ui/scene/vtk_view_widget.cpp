@@ -284,3 +284,4 @@ void VtkViewWidget::wheelEvent(QWheelEvent* event) {
 }
 
 }  // namespace nhui
+// SPDX-License-Identifier: GPL-3.0-or-later

@@ -83,3 +83,4 @@ class VtkViewWidget : public QOpenGLWidget {
 };
 
 }  // namespace nhui
+// SPDX-License-Identifier: GPL-3.0-or-later

@@ -78,3 +78,4 @@ void writeDisplaySettings(QSettings& settings, const DisplayChoices& choices) {
 }
 
 }  // namespace nhui
+// SPDX-License-Identifier: GPL-3.0-or-later

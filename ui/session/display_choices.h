@@ -58,3 +58,4 @@ void readDisplaySettings(const QSettings& settings, DisplayChoices& choices);
 void writeDisplaySettings(QSettings& settings, const DisplayChoices& choices);
 
 }  // namespace nhui
+// SPDX-License-Identifier: GPL-3.0-or-later

@@ -77,3 +77,4 @@ bool PlanSolver::wait(int timeoutMs) {
 }
 
 }  // namespace nhui
+// SPDX-License-Identifier: GPL-3.0-or-later

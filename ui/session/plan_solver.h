@@ -58,3 +58,4 @@ class PlanSolver : public QObject {
 };
 
 }  // namespace nhui
+// SPDX-License-Identifier: GPL-3.0-or-later

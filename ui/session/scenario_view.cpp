@@ -301,3 +301,4 @@ std::string scenarioViewToJson(const ScenarioView& view) {
 }
 
 }  // namespace nhui
+// SPDX-License-Identifier: GPL-3.0-or-later

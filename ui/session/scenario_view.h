@@ -64,3 +64,4 @@ ScenarioView parseScenarioView(const std::string& json);
 std::string scenarioViewToJson(const ScenarioView& view);
 
 }  // namespace nhui
+// SPDX-License-Identifier: GPL-3.0-or-later

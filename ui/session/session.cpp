@@ -392,3 +392,4 @@ void Session::onFilePlanSolved(std::shared_ptr<const PlanOutcome> outcome) {
 }
 
 }  // namespace nhui
+// SPDX-License-Identifier: GPL-3.0-or-later

@@ -155,3 +155,4 @@ class Session : public QObject {
 };
 
 }  // namespace nhui
+// SPDX-License-Identifier: GPL-3.0-or-later

@@ -278,3 +278,4 @@ QString unsavedChanges(const QUndoStack& stack, int limit) {
 }
 
 }  // namespace nhui
+// SPDX-License-Identifier: GPL-3.0-or-later

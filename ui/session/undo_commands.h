@@ -140,3 +140,4 @@ class SwitchSystemCommand : public QUndoCommand {
 };
 
 }  // namespace nhui
+// SPDX-License-Identifier: GPL-3.0-or-later

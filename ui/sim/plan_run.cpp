@@ -127,3 +127,4 @@ std::unique_ptr<RunHistory> makeNonholonomicCompanion(std::shared_ptr<const nh::
 }
 
 }  // namespace nhui
+// SPDX-License-Identifier: GPL-3.0-or-later

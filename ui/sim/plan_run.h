@@ -47,3 +47,4 @@ std::unique_ptr<RunHistory> makeNonholonomicCompanion(std::shared_ptr<const nh::
                                                       const nh::Extremal& extremal);
 
 }  // namespace nhui
+// SPDX-License-Identifier: GPL-3.0-or-later

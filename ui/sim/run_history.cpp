@@ -204,3 +204,4 @@ void RunHistory::sceneAt(double t, nh::SceneFrame& frame) const {
 }
 
 }  // namespace nhui
+// SPDX-License-Identifier: GPL-3.0-or-later

@@ -41,3 +41,4 @@ std::string comparisonLegendLine(const std::string& primaryLabel, const std::str
 }
 
 }  // namespace nhui
+// SPDX-License-Identifier: GPL-3.0-or-later

@@ -54,3 +54,4 @@ std::string displayName(const nh::ParameterInfo& parameter);
 std::string ghostLabel(const std::string& parameter, double value);
 
 }  // namespace nhui
+// SPDX-License-Identifier: GPL-3.0-or-later

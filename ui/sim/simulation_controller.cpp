@@ -920,3 +920,4 @@ bool SimulationController::waitForTime(double t, int timeoutMs) {
 }
 
 }  // namespace nhui
+// SPDX-License-Identifier: GPL-3.0-or-later

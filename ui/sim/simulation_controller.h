@@ -315,3 +315,4 @@ class SimulationController : public QObject {
 };
 
 }  // namespace nhui
+// SPDX-License-Identifier: GPL-3.0-or-later

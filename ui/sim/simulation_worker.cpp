@@ -286,3 +286,4 @@ void SimulationWorker::runChunk(LoopState& state) {
 }
 
 }  // namespace nhui
+// SPDX-License-Identifier: GPL-3.0-or-later

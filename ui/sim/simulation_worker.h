@@ -109,3 +109,4 @@ class SimulationWorker {
 };
 
 }  // namespace nhui
+// SPDX-License-Identifier: GPL-3.0-or-later

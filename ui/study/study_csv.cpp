@@ -194,3 +194,4 @@ bool gridFromTable(const StudyTable& table, int x, int y, int value, StudyGrid& 
 }
 
 }  // namespace nhui
+// SPDX-License-Identifier: GPL-3.0-or-later

@@ -29,3 +29,4 @@ bool gridFromTable(const StudyTable& table, int x, int y, int value, StudyGrid& 
                    QString& error);
 
 }  // namespace nhui
+// SPDX-License-Identifier: GPL-3.0-or-later

@@ -396,3 +396,4 @@ void StudyMap::setSelectedCell(int cell) {
 }
 
 }  // namespace nhui
+// SPDX-License-Identifier: GPL-3.0-or-later

@@ -75,3 +75,4 @@ class StudyMap : public QWidget {
 };
 
 }  // namespace nhui
+// SPDX-License-Identifier: GPL-3.0-or-later

@@ -794,3 +794,4 @@ void StudyPanel::openCell(int cell) {
 }
 
 }  // namespace nhui
+// SPDX-License-Identifier: GPL-3.0-or-later

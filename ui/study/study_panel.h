@@ -149,3 +149,4 @@ class StudyPanel : public QWidget {
 };
 
 }  // namespace nhui
+// SPDX-License-Identifier: GPL-3.0-or-later

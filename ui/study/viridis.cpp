@@ -31,3 +31,4 @@ QColor viridis(double u) {
 }
 
 }  // namespace nhui
+// SPDX-License-Identifier: GPL-3.0-or-later

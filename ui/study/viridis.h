@@ -12,3 +12,4 @@ namespace nhui {
 QColor viridis(double u);
 
 }  // namespace nhui
+// SPDX-License-Identifier: GPL-3.0-or-later

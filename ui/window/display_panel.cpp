@@ -100,3 +100,4 @@ void DisplayPanel::setTrailPoints(const std::vector<std::string>& names) {
 }
 
 }  // namespace nhui
+// SPDX-License-Identifier: GPL-3.0-or-later

@@ -42,3 +42,4 @@ class DisplayPanel : public QWidget {
 };
 
 }  // namespace nhui
+// SPDX-License-Identifier: GPL-3.0-or-later

@@ -111,3 +111,4 @@ void ExportMenu::exportPage() {
 }
 
 }  // namespace nhui
+// SPDX-License-Identifier: GPL-3.0-or-later

@@ -41,3 +41,4 @@ class ExportMenu : public QObject {
 };
 
 }  // namespace nhui
+// SPDX-License-Identifier: GPL-3.0-or-later

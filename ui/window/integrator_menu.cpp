@@ -72,3 +72,4 @@ void IntegratorMenu::sync() {
 }
 
 }  // namespace nhui
+// SPDX-License-Identifier: GPL-3.0-or-later

@@ -38,3 +38,4 @@ class IntegratorMenu : public QObject {
 };
 
 }  // namespace nhui
+// SPDX-License-Identifier: GPL-3.0-or-later

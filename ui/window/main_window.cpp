@@ -662,3 +662,4 @@ void MainWindow::applyView(const ScenarioView& view) {
 }
 
 }  // namespace nhui
+// SPDX-License-Identifier: GPL-3.0-or-later

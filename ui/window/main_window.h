@@ -191,3 +191,4 @@ class MainWindow : public QMainWindow {
 };
 
 }  // namespace nhui
+// SPDX-License-Identifier: GPL-3.0-or-later

@@ -206,3 +206,4 @@ void ModelEditing::updateTitle() {
 }
 
 }  // namespace nhui
+// SPDX-License-Identifier: GPL-3.0-or-later

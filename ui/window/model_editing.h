@@ -62,3 +62,4 @@ class ModelEditing : public QObject {
 };
 
 }  // namespace nhui
+// SPDX-License-Identifier: GPL-3.0-or-later

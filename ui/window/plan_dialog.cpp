@@ -351,3 +351,4 @@ void PlanDialog::say(const QString& text, bool error) {
 }
 
 }  // namespace nhui
+// SPDX-License-Identifier: GPL-3.0-or-later

@@ -86,3 +86,4 @@ class PlanDialog : public QDialog {
 };
 
 }  // namespace nhui
+// SPDX-License-Identifier: GPL-3.0-or-later

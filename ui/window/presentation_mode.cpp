@@ -136,3 +136,4 @@ void PresentationMode::fitToScreen() {
 }
 
 }  // namespace nhui
+// SPDX-License-Identifier: GPL-3.0-or-later

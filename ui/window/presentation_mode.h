@@ -57,3 +57,4 @@ class PresentationMode : public QObject {
 };
 
 }  // namespace nhui
+// SPDX-License-Identifier: GPL-3.0-or-later

@@ -43,3 +43,4 @@ void StatusMessageFit::fit(const QString& message) {
 }
 
 }  // namespace nhui
+// SPDX-License-Identifier: GPL-3.0-or-later

@@ -29,3 +29,4 @@ class StatusMessageFit : public QObject {
 };
 
 }  // namespace nhui
+// SPDX-License-Identifier: GPL-3.0-or-later

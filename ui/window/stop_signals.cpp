@@ -54,3 +54,4 @@ void quitOnStopSignals(QCoreApplication& app, std::function<bool()> stop) {
 }
 
 }  // namespace nhui
+// SPDX-License-Identifier: GPL-3.0-or-later

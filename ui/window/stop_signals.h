@@ -17,3 +17,4 @@ namespace nhui {
 void quitOnStopSignals(QCoreApplication& app, std::function<bool()> stop = {});
 
 }  // namespace nhui
+// SPDX-License-Identifier: GPL-3.0-or-later

@@ -92,3 +92,4 @@ void TimelineBar::refresh() {
 }
 
 }  // namespace nhui
+// SPDX-License-Identifier: GPL-3.0-or-later

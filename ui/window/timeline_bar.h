@@ -33,3 +33,4 @@ class TimelineBar : public QWidget {
 };
 
 }  // namespace nhui
+// SPDX-License-Identifier: GPL-3.0-or-later

@@ -116,3 +116,4 @@ void WindowActions::refreshSystemBox(const QString& current) {
 }
 
 }  // namespace nhui
+// SPDX-License-Identifier: GPL-3.0-or-later

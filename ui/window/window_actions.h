@@ -36,3 +36,4 @@ class WindowActions : public QObject {
 };
 
 }  // namespace nhui
+// SPDX-License-Identifier: GPL-3.0-or-later

@@ -313,3 +313,4 @@ void RecentFiles::updateMenu() {
 }
 
 }  // namespace nhui
+// SPDX-License-Identifier: GPL-3.0-or-later

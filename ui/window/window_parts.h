@@ -132,3 +132,4 @@ class RecentFiles : public QObject {
 };
 
 }  // namespace nhui
+// SPDX-License-Identifier: GPL-3.0-or-later

@@ -82,3 +82,4 @@ class NhlabCliTest : public QObject {
 
 QTEST_GUILESS_MAIN(NhlabCliTest)
 #include "nhlab_cli_test.moc"
+// SPDX-License-Identifier: GPL-3.0-or-later

@@ -107,3 +107,4 @@ class NhlabScriptedTest : public QObject {
 
 QTEST_GUILESS_MAIN(NhlabScriptedTest)
 #include "nhlab_scripted_test.moc"
+// SPDX-License-Identifier: GPL-3.0-or-later

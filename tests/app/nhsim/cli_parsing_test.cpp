@@ -345,3 +345,4 @@ class CliParsingTest : public QObject {
 
 QTEST_GUILESS_MAIN(CliParsingTest)
 #include "cli_parsing_test.moc"
+// SPDX-License-Identifier: GPL-3.0-or-later

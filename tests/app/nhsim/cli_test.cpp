@@ -475,3 +475,4 @@ class CliTest : public QObject {
 
 QTEST_GUILESS_MAIN(CliTest)
 #include "cli_test.moc"
+// SPDX-License-Identifier: GPL-3.0-or-later

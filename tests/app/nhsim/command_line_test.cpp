@@ -300,3 +300,4 @@ class CommandLineTest : public QObject {
 
 QTEST_GUILESS_MAIN(CommandLineTest)
 #include "command_line_test.moc"
+// SPDX-License-Identifier: GPL-3.0-or-later

@@ -150,3 +150,4 @@ class CompletionTest : public QObject {
 
 QTEST_GUILESS_MAIN(CompletionTest)
 #include "completion_test.moc"
+// SPDX-License-Identifier: GPL-3.0-or-later

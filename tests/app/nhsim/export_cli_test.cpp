@@ -254,3 +254,4 @@ class ExportCliTest : public QObject {
 
 QTEST_GUILESS_MAIN(ExportCliTest)
 #include "export_cli_test.moc"
+// SPDX-License-Identifier: GPL-3.0-or-later

@@ -94,3 +94,4 @@ class ExportHtmlTest : public QObject {
 
 QTEST_GUILESS_MAIN(ExportHtmlTest)
 #include "export_html_test.moc"
+// SPDX-License-Identifier: GPL-3.0-or-later

@@ -133,3 +133,4 @@ class ExportSidecarTest : public QObject {
 
 QTEST_GUILESS_MAIN(ExportSidecarTest)
 #include "export_sidecar_test.moc"
+// SPDX-License-Identifier: GPL-3.0-or-later

@@ -351,3 +351,4 @@ class InterruptTest : public QObject {
 
 QTEST_GUILESS_MAIN(InterruptTest)
 #include "interrupt_test.moc"
+// SPDX-License-Identifier: GPL-3.0-or-later

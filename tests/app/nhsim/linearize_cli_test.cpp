@@ -204,3 +204,4 @@ class LinearizeCliTest : public QObject {
 
 QTEST_GUILESS_MAIN(LinearizeCliTest)
 #include "linearize_cli_test.moc"
+// SPDX-License-Identifier: GPL-3.0-or-later

@@ -287,3 +287,4 @@ class ModelCliTest : public QObject {
 
 QTEST_GUILESS_MAIN(ModelCliTest)
 #include "model_cli_test.moc"
+// SPDX-License-Identifier: GPL-3.0-or-later

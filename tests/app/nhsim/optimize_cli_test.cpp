@@ -315,3 +315,4 @@ cost: 0.5*(mu_1*mu_1 + cost*cost)
 
 QTEST_GUILESS_MAIN(OptimizeCliTest)
 #include "optimize_cli_test.moc"
+// SPDX-License-Identifier: GPL-3.0-or-later

@@ -185,3 +185,4 @@ class OutputFilesTest : public QObject {
 
 QTEST_GUILESS_MAIN(OutputFilesTest)
 #include "output_files_test.moc"
+// SPDX-License-Identifier: GPL-3.0-or-later

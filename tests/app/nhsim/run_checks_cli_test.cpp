@@ -256,3 +256,4 @@ class RunChecksCliTest : public QObject {
 
 QTEST_GUILESS_MAIN(RunChecksCliTest)
 #include "run_checks_cli_test.moc"
+// SPDX-License-Identifier: GPL-3.0-or-later

@@ -183,3 +183,4 @@ class SweepCliTest : public QObject {
 
 QTEST_GUILESS_MAIN(SweepCliTest)
 #include "sweep_cli_test.moc"
+// SPDX-License-Identifier: GPL-3.0-or-later

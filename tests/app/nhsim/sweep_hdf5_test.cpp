@@ -336,3 +336,4 @@ class SweepHdf5Test : public QObject {
 
 QTEST_GUILESS_MAIN(SweepHdf5Test)
 #include "sweep_hdf5_test.moc"
+// SPDX-License-Identifier: GPL-3.0-or-later

@@ -239,3 +239,4 @@ class SweepMpiTest : public QObject {
 
 QTEST_GUILESS_MAIN(SweepMpiTest)
 #include "sweep_mpi_test.moc"
+// SPDX-License-Identifier: GPL-3.0-or-later

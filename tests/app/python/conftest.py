@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Shared by the Python module's suites: the module (the suites are skipped where it is not
 # built) and nhsim, run on the same inputs to compare with.
 import os

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # The module's own face: the systems nhsim lists, a system's parameters, state and info as
 # `nhsim info --json` gives them, its equations as `nhsim equations` prints them (and shown in a
 # notebook as KaTeX reads them), warnings attributed to the caller's line, and a model file

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Bad input raises ValueError with nhsim's one-line message (what nhsim prints after
 # "nhsim: error: ", exit 2); a failed simulation raises SimulationError (exit 3); nothing is
 # left half-done: the system still runs afterwards.

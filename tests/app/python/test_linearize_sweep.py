@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # System.linearize and System.sweep against `nhsim linearize` and `nhsim sweep` on the same
 # inputs, bit for bit.
 import numpy as np

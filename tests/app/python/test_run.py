@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # System.run against `nhsim run` on the same inputs: the same columns and every value the same
 # double, bit for bit; the Trajectory's views (dict, record array, attributes).
 import numpy as np

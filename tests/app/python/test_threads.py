@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # The GIL is released while the engine integrates: Python code runs meanwhile, and a second run
 # on another thread goes on while the first integrates; many threads making their first runs at
 # once in a fresh interpreter all finish; Ctrl+C stops a long run or sweep.

@@ -111,3 +111,4 @@ class AtomicFileTest : public QObject {
 
 QTEST_GUILESS_MAIN(AtomicFileTest)
 #include "atomic_file_test.moc"
+// SPDX-License-Identifier: GPL-3.0-or-later

@@ -211,3 +211,4 @@ class AtomicOutputTest : public QObject {
 
 QTEST_GUILESS_MAIN(AtomicOutputTest)
 #include "atomic_output_test.moc"
+// SPDX-License-Identifier: GPL-3.0-or-later

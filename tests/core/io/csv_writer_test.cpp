@@ -66,3 +66,4 @@ class CsvWriterTest : public QObject {
 
 QTEST_GUILESS_MAIN(CsvWriterTest)
 #include "csv_writer_test.moc"
+// SPDX-License-Identifier: GPL-3.0-or-later

@@ -164,3 +164,4 @@ class ParserMessagesTest : public QObject {
 
 QTEST_APPLESS_MAIN(ParserMessagesTest)
 #include "parser_messages_test.moc"
+// SPDX-License-Identifier: GPL-3.0-or-later

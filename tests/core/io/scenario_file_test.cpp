@@ -252,3 +252,4 @@ class ScenarioFileTest : public QObject {
 
 QTEST_GUILESS_MAIN(ScenarioFileTest)
 #include "scenario_file_test.moc"
+// SPDX-License-Identifier: GPL-3.0-or-later

@@ -224,3 +224,4 @@ class CatalogueTest : public QObject {
 
 QTEST_APPLESS_MAIN(CatalogueTest)
 #include "catalogue_test.moc"
+// SPDX-License-Identifier: GPL-3.0-or-later

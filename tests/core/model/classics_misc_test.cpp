@@ -400,3 +400,4 @@ class ClassicsMiscTest : public QObject {
 
 QTEST_APPLESS_MAIN(ClassicsMiscTest)
 #include "classics_misc_test.moc"
+// SPDX-License-Identifier: GPL-3.0-or-later

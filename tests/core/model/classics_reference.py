@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """Independent reference numbers for tests/core/model/classics_test.cpp (rattleback,
 chaplygin_sphere).
 

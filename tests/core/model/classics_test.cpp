@@ -308,3 +308,4 @@ class ClassicsTest : public QObject {
 
 QTEST_APPLESS_MAIN(ClassicsTest)
 #include "classics_test.moc"
+// SPDX-License-Identifier: GPL-3.0-or-later

@@ -142,3 +142,4 @@ class ControlEquationsTest : public QObject {
 
 QTEST_GUILESS_MAIN(ControlEquationsTest)
 #include "control_equations_test.moc"
+// SPDX-License-Identifier: GPL-3.0-or-later

@@ -551,3 +551,4 @@ class DerivedEquationsTest : public QObject {
 
 QTEST_GUILESS_MAIN(DerivedEquationsTest)
 #include "derived_equations_test.moc"
+// SPDX-License-Identifier: GPL-3.0-or-later

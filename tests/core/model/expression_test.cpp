@@ -202,3 +202,4 @@ class ExpressionTest : public QObject {
 
 QTEST_GUILESS_MAIN(ExpressionTest)
 #include "expression_test.moc"
+// SPDX-License-Identifier: GPL-3.0-or-later

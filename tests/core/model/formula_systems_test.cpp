@@ -333,3 +333,4 @@ class FormulaSystemsTest : public QObject {
 
 QTEST_APPLESS_MAIN(FormulaSystemsTest)
 #include "formula_systems_test.moc"
+// SPDX-License-Identifier: GPL-3.0-or-later

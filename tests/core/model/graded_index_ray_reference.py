@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """Independent reference numbers for tests/core/model/graded_index_ray_test.cpp.
 
 Not run by the build or the tests (they hold the printed numbers as constants): run it by

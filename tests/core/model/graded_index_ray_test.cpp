@@ -138,3 +138,4 @@ class GradedIndexRayTest : public QObject {
 
 QTEST_GUILESS_MAIN(GradedIndexRayTest)
 #include "graded_index_ray_test.moc"
+// SPDX-License-Identifier: GPL-3.0-or-later

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Independent reference for tests/core/model/hamiltonian_equations_test.cpp: the nonholonomic
 # bracket of the particle with ż = y ẋ (nh_particle) and of the Chaplygin sleigh, and their
 # Jacobiators, computed with sympy straight from the definitions. Run once by hand

@@ -274,3 +274,4 @@ class HamiltonianEquationsTest : public QObject {
 
 QTEST_GUILESS_MAIN(HamiltonianEquationsTest)
 #include "hamiltonian_equations_test.moc"
+// SPDX-License-Identifier: GPL-3.0-or-later

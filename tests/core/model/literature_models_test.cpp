@@ -137,3 +137,4 @@ class LiteratureModelsTest : public QObject {
 
 QTEST_APPLESS_MAIN(LiteratureModelsTest)
 #include "literature_models_test.moc"
+// SPDX-License-Identifier: GPL-3.0-or-later

@@ -151,3 +151,4 @@ class ModelArchiveTest : public QObject {
 
 QTEST_APPLESS_MAIN(ModelArchiveTest)
 #include "model_archive_test.moc"
+// SPDX-License-Identifier: GPL-3.0-or-later

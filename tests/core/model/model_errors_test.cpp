@@ -272,3 +272,4 @@ class ModelErrorsTest : public QObject {
 
 QTEST_GUILESS_MAIN(ModelErrorsTest)
 #include "model_errors_test.moc"
+// SPDX-License-Identifier: GPL-3.0-or-later

@@ -105,3 +105,4 @@ class ModelOutputsTest : public QObject {
 
 QTEST_APPLESS_MAIN(ModelOutputsTest)
 #include "model_outputs_test.moc"
+// SPDX-License-Identifier: GPL-3.0-or-later

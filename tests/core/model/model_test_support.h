@@ -36,3 +36,4 @@ inline int indexOf(const SystemModel& system, const std::string& name) {
 }
 
 }  // namespace nh::test
+// SPDX-License-Identifier: GPL-3.0-or-later

@@ -120,3 +120,4 @@ class StructureKindTest : public QObject {
 
 QTEST_GUILESS_MAIN(StructureKindTest)
 #include "structure_kind_test.moc"
+// SPDX-License-Identifier: GPL-3.0-or-later

@@ -439,3 +439,4 @@ class TwinsTest : public QObject {
 
 QTEST_APPLESS_MAIN(TwinsTest)
 #include "twins_test.moc"
+// SPDX-License-Identifier: GPL-3.0-or-later

@@ -166,3 +166,4 @@ class VariableLabelsTest : public QObject {
 
 QTEST_GUILESS_MAIN(VariableLabelsTest)
 #include "variable_labels_test.moc"
+// SPDX-License-Identifier: GPL-3.0-or-later

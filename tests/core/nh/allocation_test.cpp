@@ -202,3 +202,4 @@ class AllocationTest : public QObject {
 
 QTEST_APPLESS_MAIN(AllocationTest)
 #include "allocation_test.moc"
+// SPDX-License-Identifier: GPL-3.0-or-later

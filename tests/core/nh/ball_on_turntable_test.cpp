@@ -188,3 +188,4 @@ class BallOnTurntableTest : public QObject {
 
 QTEST_APPLESS_MAIN(BallOnTurntableTest)
 #include "ball_on_turntable_test.moc"
+// SPDX-License-Identifier: GPL-3.0-or-later

@@ -215,3 +215,4 @@ class BicycleLinearizeTest : public QObject {
 
 QTEST_APPLESS_MAIN(BicycleLinearizeTest)
 #include "bicycle_linearize_test.moc"
+// SPDX-License-Identifier: GPL-3.0-or-later

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """Closed form for tests/core/nh/linearize_test.cpp: Chaplygin's ball spinning about a
 vertical principal axis, linearised.
 

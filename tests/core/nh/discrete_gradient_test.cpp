@@ -299,3 +299,4 @@ class DiscreteGradientTest : public QObject {
 
 QTEST_APPLESS_MAIN(DiscreteGradientTest)
 #include "discrete_gradient_test.moc"
+// SPDX-License-Identifier: GPL-3.0-or-later

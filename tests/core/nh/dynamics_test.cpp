@@ -353,3 +353,4 @@ class DynamicsTest : public QObject {
 
 QTEST_APPLESS_MAIN(DynamicsTest)
 #include "dynamics_test.moc"
+// SPDX-License-Identifier: GPL-3.0-or-later

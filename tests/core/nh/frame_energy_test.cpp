@@ -211,3 +211,4 @@ class FrameEnergyTest : public QObject {
 
 QTEST_GUILESS_MAIN(FrameEnergyTest)
 #include "frame_energy_test.moc"
+// SPDX-License-Identifier: GPL-3.0-or-later

@@ -206,3 +206,4 @@ class HamiltonianTest : public QObject {
 
 QTEST_GUILESS_MAIN(HamiltonianTest)
 #include "hamiltonian_test.moc"
+// SPDX-License-Identifier: GPL-3.0-or-later

@@ -349,3 +349,4 @@ class LinearizeTest : public QObject {
 
 QTEST_APPLESS_MAIN(LinearizeTest)
 #include "linearize_test.moc"
+// SPDX-License-Identifier: GPL-3.0-or-later

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """Independent reference numbers for the Whipple benchmark bicycle.
 
 Derivation record only (the C++ tests do not run this script).

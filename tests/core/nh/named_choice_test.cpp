@@ -121,3 +121,4 @@ class NamedChoiceTest : public QObject {
 
 QTEST_GUILESS_MAIN(NamedChoiceTest)
 #include "named_choice_test.moc"
+// SPDX-License-Identifier: GPL-3.0-or-later

@@ -183,3 +183,4 @@ class NhParticleTest : public QObject {
 
 QTEST_APPLESS_MAIN(NhParticleTest)
 #include "nh_particle_test.moc"
+// SPDX-License-Identifier: GPL-3.0-or-later

@@ -231,3 +231,4 @@ class NumericsRobustnessTest : public QObject {
 
 QTEST_APPLESS_MAIN(NumericsRobustnessTest)
 #include "numerics_robustness_test.moc"
+// SPDX-License-Identifier: GPL-3.0-or-later

@@ -241,3 +241,4 @@ cost: 0.5*u*u
 
 QTEST_GUILESS_MAIN(OptimalControlTest)
 #include "optimal_control_test.moc"
+// SPDX-License-Identifier: GPL-3.0-or-later

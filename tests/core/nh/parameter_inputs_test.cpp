@@ -261,3 +261,4 @@ cyclic: [x]
 
 QTEST_APPLESS_MAIN(ParameterInputsTest)
 #include "parameter_inputs_test.moc"
+// SPDX-License-Identifier: GPL-3.0-or-later

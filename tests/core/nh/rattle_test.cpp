@@ -172,3 +172,4 @@ class RattleTest : public QObject {
 
 QTEST_APPLESS_MAIN(RattleTest)
 #include "rattle_test.moc"
+// SPDX-License-Identifier: GPL-3.0-or-later

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """Independent reference eigenvalues for tests/core/nh/linearize_test.cpp: the rattleback
 spinning steadily about the vertical, linearised.
 

@@ -186,3 +186,4 @@ class ReconstructionTest : public QObject {
 
 QTEST_APPLESS_MAIN(ReconstructionTest)
 #include "reconstruction_test.moc"
+// SPDX-License-Identifier: GPL-3.0-or-later

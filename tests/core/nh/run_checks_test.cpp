@@ -139,3 +139,4 @@ class RunChecksTest : public QObject {
 
 QTEST_GUILESS_MAIN(RunChecksTest)
 #include "run_checks_test.moc"
+// SPDX-License-Identifier: GPL-3.0-or-later

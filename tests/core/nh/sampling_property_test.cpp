@@ -254,3 +254,4 @@ class SamplingPropertyTest : public QObject {
 
 QTEST_APPLESS_MAIN(SamplingPropertyTest)
 #include "sampling_property_test.moc"
+// SPDX-License-Identifier: GPL-3.0-or-later

@@ -369,3 +369,4 @@ class SimulationTest : public QObject {
 
 QTEST_APPLESS_MAIN(SimulationTest)
 #include "simulation_test.moc"
+// SPDX-License-Identifier: GPL-3.0-or-later

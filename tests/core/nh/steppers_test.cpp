@@ -324,3 +324,4 @@ class SteppersTest : public QObject {
 
 QTEST_APPLESS_MAIN(SteppersTest)
 #include "steppers_test.moc"
+// SPDX-License-Identifier: GPL-3.0-or-later

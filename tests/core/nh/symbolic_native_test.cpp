@@ -236,3 +236,4 @@ class SymbolicNativeTest : public QObject {
 
 QTEST_APPLESS_MAIN(SymbolicNativeTest)
 #include "symbolic_native_test.moc"
+// SPDX-License-Identifier: GPL-3.0-or-later

@@ -144,3 +144,4 @@ class SymbolicTest : public QObject {
 
 QTEST_APPLESS_MAIN(SymbolicTest)
 #include "symbolic_test.moc"
+// SPDX-License-Identifier: GPL-3.0-or-later

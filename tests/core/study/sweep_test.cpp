@@ -376,3 +376,4 @@ class SweepTest : public QObject {
 
 QTEST_APPLESS_MAIN(SweepTest)
 #include "sweep_test.moc"
+// SPDX-License-Identifier: GPL-3.0-or-later

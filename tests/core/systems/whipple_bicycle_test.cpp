@@ -275,3 +275,4 @@ class WhippleBicycleTest : public QObject {
 
 QTEST_GUILESS_MAIN(WhippleBicycleTest)
 #include "whipple_bicycle_test.moc"
+// SPDX-License-Identifier: GPL-3.0-or-later

@@ -275,3 +275,4 @@ SystemInfo BallOnPlane<Rotating>::info() {
 }
 
 }  // namespace nh::systems
+// SPDX-License-Identifier: GPL-3.0-or-later

@@ -131,3 +131,4 @@ struct ChaplyginSleigh {
 std::shared_ptr<const SystemModel> makeChaplyginSleigh() { return makeSystem<ChaplyginSleigh>(); }
 
 }  // namespace nh
+// SPDX-License-Identifier: GPL-3.0-or-later

@@ -88,3 +88,4 @@ std::shared_ptr<const SystemModel> makeNonholonomicParticle() {
 }
 
 }  // namespace nh
+// SPDX-License-Identifier: GPL-3.0-or-later

@@ -24,3 +24,4 @@ inline std::vector<std::shared_ptr<const SystemModel>> referenceSystems() {
 }
 
 }  // namespace nh
+// SPDX-License-Identifier: GPL-3.0-or-later

@@ -99,3 +99,4 @@ struct RigidBody {
 std::shared_ptr<const SystemModel> makeRigidBody() { return makeSystem<RigidBody>(); }
 
 }  // namespace nh
+// SPDX-License-Identifier: GPL-3.0-or-later

@@ -102,3 +102,4 @@ struct RollingDisk {
 std::shared_ptr<const SystemModel> makeRollingDisk() { return makeSystem<RollingDisk>(); }
 
 }  // namespace nh
+// SPDX-License-Identifier: GPL-3.0-or-later

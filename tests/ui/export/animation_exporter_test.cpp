@@ -294,3 +294,4 @@ class AnimationExporterTest : public QObject {
 
 QTEST_MAIN(AnimationExporterTest)
 #include "animation_exporter_test.moc"
+// SPDX-License-Identifier: GPL-3.0-or-later

@@ -180,3 +180,4 @@ class ExportDialogSidecarTest : public QObject {
 
 QTEST_MAIN(ExportDialogSidecarTest)
 #include "export_dialog_sidecar_test.moc"
+// SPDX-License-Identifier: GPL-3.0-or-later

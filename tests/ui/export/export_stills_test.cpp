@@ -191,3 +191,4 @@ class ExportStillsTest : public QObject {
 
 QTEST_MAIN(ExportStillsTest)
 #include "export_stills_test.moc"
+// SPDX-License-Identifier: GPL-3.0-or-later

@@ -179,3 +179,4 @@ class InteractivePageTest : public QObject {
 
 QTEST_GUILESS_MAIN(InteractivePageTest)
 #include "interactive_page_test.moc"
+// SPDX-License-Identifier: GPL-3.0-or-later

@@ -207,3 +207,4 @@ class LessonFramesTest : public QObject {
 
 QTEST_MAIN(LessonFramesTest)
 #include "lesson_frames_test.moc"
+// SPDX-License-Identifier: GPL-3.0-or-later

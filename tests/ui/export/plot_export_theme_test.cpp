@@ -63,3 +63,4 @@ class PlotExportThemeTest : public QObject {
 
 QTEST_MAIN(PlotExportThemeTest)
 #include "plot_export_theme_test.moc"
+// SPDX-License-Identifier: GPL-3.0-or-later

@@ -76,3 +76,4 @@ class SampleGridTest : public QObject {
 
 QTEST_APPLESS_MAIN(SampleGridTest)
 #include "sample_grid_test.moc"
+// SPDX-License-Identifier: GPL-3.0-or-later

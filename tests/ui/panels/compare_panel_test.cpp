@@ -94,3 +94,4 @@ class ComparePanelTest : public QObject {
 
 QTEST_MAIN(ComparePanelTest)
 #include "compare_panel_test.moc"
+// SPDX-License-Identifier: GPL-3.0-or-later

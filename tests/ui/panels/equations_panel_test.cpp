@@ -163,3 +163,4 @@ class EquationsPanelTest : public QObject {
 
 QTEST_MAIN(EquationsPanelTest)
 #include "equations_panel_test.moc"
+// SPDX-License-Identifier: GPL-3.0-or-later

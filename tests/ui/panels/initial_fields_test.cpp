@@ -51,3 +51,4 @@ class InitialFieldsTest : public QObject {
 
 QTEST_MAIN(InitialFieldsTest)
 #include "initial_fields_test.moc"
+// SPDX-License-Identifier: GPL-3.0-or-later

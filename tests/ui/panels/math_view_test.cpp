@@ -329,3 +329,4 @@ class MathViewTest : public QObject {
 
 QTEST_MAIN(MathViewTest)
 #include "math_view_test.moc"
+// SPDX-License-Identifier: GPL-3.0-or-later

@@ -496,3 +496,4 @@ class ModelEditorTest : public QObject {
 
 QTEST_MAIN(ModelEditorTest)
 #include "model_editor_test.moc"
+// SPDX-License-Identifier: GPL-3.0-or-later

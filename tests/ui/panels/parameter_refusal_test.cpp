@@ -111,3 +111,4 @@ int main(int argc, char** argv) {
 }
 
 #include "parameter_refusal_test.moc"
+// SPDX-License-Identifier: GPL-3.0-or-later

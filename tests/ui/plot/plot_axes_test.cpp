@@ -150,3 +150,4 @@ class PlotAxesTest : public QObject {
 
 QTEST_MAIN(PlotAxesTest)
 #include "plot_axes_test.moc"
+// SPDX-License-Identifier: GPL-3.0-or-later

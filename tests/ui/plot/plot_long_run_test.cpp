@@ -121,3 +121,4 @@ class PlotLongRunTest : public QObject {
 
 QTEST_MAIN(PlotLongRunTest)
 #include "plot_long_run_test.moc"
+// SPDX-License-Identifier: GPL-3.0-or-later

@@ -175,3 +175,4 @@ class PlotPanelsTest : public QObject {
 
 QTEST_MAIN(PlotPanelsTest)
 #include "plot_panels_test.moc"
+// SPDX-License-Identifier: GPL-3.0-or-later

@@ -232,3 +232,4 @@ class PlotTicksTest : public QObject {
 
 QTEST_APPLESS_MAIN(PlotTicksTest)
 #include "plot_ticks_test.moc"
+// SPDX-License-Identifier: GPL-3.0-or-later

@@ -229,3 +229,4 @@ class PlotWidgetTest : public QObject {
 
 QTEST_MAIN(PlotWidgetTest)
 #include "plot_widget_test.moc"
+// SPDX-License-Identifier: GPL-3.0-or-later

@@ -526,3 +526,4 @@ class SceneCameraTest : public QObject {
 
 QTEST_MAIN(SceneCameraTest)
 #include "scene_camera_test.moc"
+// SPDX-License-Identifier: GPL-3.0-or-later

@@ -413,3 +413,4 @@ class SceneRendererTest : public QObject {
 
 QTEST_GUILESS_MAIN(SceneRendererTest)
 #include "scene_renderer_test.moc"
+// SPDX-License-Identifier: GPL-3.0-or-later

@@ -170,3 +170,4 @@ class TrailBufferTest : public QObject {
 
 QTEST_GUILESS_MAIN(TrailBufferTest)
 #include "trail_buffer_test.moc"
+// SPDX-License-Identifier: GPL-3.0-or-later

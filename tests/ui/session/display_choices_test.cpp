@@ -106,3 +106,4 @@ class DisplayChoicesTest : public QObject {
 
 QTEST_GUILESS_MAIN(DisplayChoicesTest)
 #include "display_choices_test.moc"
+// SPDX-License-Identifier: GPL-3.0-or-later

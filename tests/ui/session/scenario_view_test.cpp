@@ -74,3 +74,4 @@ class ScenarioViewTest : public QObject {
 
 QTEST_APPLESS_MAIN(ScenarioViewTest)
 #include "scenario_view_test.moc"
+// SPDX-License-Identifier: GPL-3.0-or-later

@@ -150,3 +150,4 @@ class SessionTest : public QObject {
 
 QTEST_GUILESS_MAIN(SessionTest)
 #include "session_test.moc"
+// SPDX-License-Identifier: GPL-3.0-or-later

@@ -148,3 +148,4 @@ class UndoCommandsTest : public QObject {
 
 QTEST_GUILESS_MAIN(UndoCommandsTest)
 #include "undo_commands_test.moc"
+// SPDX-License-Identifier: GPL-3.0-or-later

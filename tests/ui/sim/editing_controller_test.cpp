@@ -302,3 +302,4 @@ class EditingControllerTest : public QObject {
 
 QTEST_GUILESS_MAIN(EditingControllerTest)
 #include "editing_controller_test.moc"
+// SPDX-License-Identifier: GPL-3.0-or-later

@@ -100,3 +100,4 @@ class EnergyErrorTest : public QObject {
 
 QTEST_GUILESS_MAIN(EnergyErrorTest)
 #include "energy_error_test.moc"
+// SPDX-License-Identifier: GPL-3.0-or-later

@@ -167,3 +167,4 @@ class RunHistoryTest : public QObject {
 
 QTEST_GUILESS_MAIN(RunHistoryTest)
 #include "run_history_test.moc"
+// SPDX-License-Identifier: GPL-3.0-or-later

@@ -129,3 +129,4 @@ class SimulationWorkerRaceTest : public QObject {
 
 QTEST_GUILESS_MAIN(SimulationWorkerRaceTest)
 #include "simulation_worker_race_test.moc"
+// SPDX-License-Identifier: GPL-3.0-or-later

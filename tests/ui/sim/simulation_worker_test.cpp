@@ -331,3 +331,4 @@ class SimulationWorkerTest : public QObject {
 
 QTEST_GUILESS_MAIN(SimulationWorkerTest)
 #include "simulation_worker_test.moc"
+// SPDX-License-Identifier: GPL-3.0-or-later

@@ -186,3 +186,4 @@ class UndoRestartTest : public QObject {
 
 QTEST_MAIN(UndoRestartTest)
 #include "undo_restart_test.moc"
+// SPDX-License-Identifier: GPL-3.0-or-later

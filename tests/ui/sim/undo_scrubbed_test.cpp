@@ -60,3 +60,4 @@ class UndoScrubbedTest : public QObject {
 
 QTEST_MAIN(UndoScrubbedTest)
 #include "undo_scrubbed_test.moc"
+// SPDX-License-Identifier: GPL-3.0-or-later

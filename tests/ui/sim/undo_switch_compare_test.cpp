@@ -84,3 +84,4 @@ class UndoSwitchCompareTest : public QObject {
 
 QTEST_MAIN(UndoSwitchCompareTest)
 #include "undo_switch_compare_test.moc"
+// SPDX-License-Identifier: GPL-3.0-or-later

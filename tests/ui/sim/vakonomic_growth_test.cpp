@@ -74,3 +74,4 @@ int main(int argc, char** argv) {
 }
 
 #include "vakonomic_growth_test.moc"
+// SPDX-License-Identifier: GPL-3.0-or-later

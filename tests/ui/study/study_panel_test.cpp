@@ -514,3 +514,4 @@ class StudyPanelTest : public QObject {
 
 QTEST_MAIN(StudyPanelTest)
 #include "study_panel_test.moc"
+// SPDX-License-Identifier: GPL-3.0-or-later

@@ -210,3 +210,4 @@ class EditingTest : public QObject {
 
 QTEST_MAIN(EditingTest)
 #include "editing_test.moc"
+// SPDX-License-Identifier: GPL-3.0-or-later

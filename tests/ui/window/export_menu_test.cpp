@@ -71,3 +71,4 @@ class ExportMenuTest : public QObject {
 
 QTEST_MAIN(ExportMenuTest)
 #include "export_menu_test.moc"
+// SPDX-License-Identifier: GPL-3.0-or-later

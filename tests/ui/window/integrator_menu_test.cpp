@@ -101,3 +101,4 @@ class IntegratorMenuTest : public QObject {
 
 QTEST_MAIN(IntegratorMenuTest)
 #include "integrator_menu_test.moc"
+// SPDX-License-Identifier: GPL-3.0-or-later

@@ -481,3 +481,4 @@ class LessonsTest : public QObject {
 
 QTEST_MAIN(LessonsTest)
 #include "lessons_test.moc"
+// SPDX-License-Identifier: GPL-3.0-or-later

@@ -477,3 +477,4 @@ int main(int argc, char** argv) {
 }
 
 #include "main_window_test.moc"
+// SPDX-License-Identifier: GPL-3.0-or-later

@@ -257,3 +257,4 @@ class PlanDialogTest : public QObject {
 
 QTEST_MAIN(PlanDialogTest)
 #include "plan_dialog_test.moc"
+// SPDX-License-Identifier: GPL-3.0-or-later

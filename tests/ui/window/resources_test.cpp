@@ -217,3 +217,4 @@ int main(int argc, char** argv) {
 }
 
 #include "resources_test.moc"
+// SPDX-License-Identifier: GPL-3.0-or-later

@@ -650,3 +650,4 @@ int main(int argc, char** argv) {
 }
 
 #include "soak_test.moc"
+// SPDX-License-Identifier: GPL-3.0-or-later

@@ -68,3 +68,4 @@ class TimelineBarTest : public QObject {
 
 QTEST_MAIN(TimelineBarTest)
 #include "timeline_bar_test.moc"
+// SPDX-License-Identifier: GPL-3.0-or-later

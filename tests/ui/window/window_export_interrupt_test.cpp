@@ -134,3 +134,4 @@ class WindowExportInterruptTest : public QObject {
 
 QTEST_MAIN(WindowExportInterruptTest)
 #include "window_export_interrupt_test.moc"
+// SPDX-License-Identifier: GPL-3.0-or-later

@@ -89,3 +89,4 @@ void EncodingPipe::work() {
 }
 
 }  // namespace nh
+// SPDX-License-Identifier: GPL-3.0-or-later

@@ -53,3 +53,4 @@ class EncodingPipe {
 };
 
 }  // namespace nh
+// SPDX-License-Identifier: GPL-3.0-or-later

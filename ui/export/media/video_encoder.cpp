@@ -1065,3 +1065,4 @@ const VideoSettings& VideoEncoder::settings() const {
 }
 
 }  // namespace nh
+// SPDX-License-Identifier: GPL-3.0-or-later

@@ -135,3 +135,4 @@ class VideoEncoder {
 };
 
 }  // namespace nh
+// SPDX-License-Identifier: GPL-3.0-or-later

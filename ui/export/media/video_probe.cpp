@@ -221,3 +221,4 @@ RgbImage decodeVideoFrame(const fs::path& path, int index) {
 }
 
 }  // namespace nh
+// SPDX-License-Identifier: GPL-3.0-or-later

@@ -35,3 +35,4 @@ int forEachVideoFrame(const std::filesystem::path& path,
 RgbImage decodeVideoFrame(const std::filesystem::path& path, int index);
 
 }  // namespace nh
+// SPDX-License-Identifier: GPL-3.0-or-later

@@ -232,3 +232,4 @@ std::unique_ptr<VirtualDisplay> ensureDisplay() {
 }
 
 }  // namespace nh
+// SPDX-License-Identifier: GPL-3.0-or-later

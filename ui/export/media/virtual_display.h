@@ -42,3 +42,4 @@ class VirtualDisplay {
 std::unique_ptr<VirtualDisplay> ensureDisplay();
 
 }  // namespace nh
+// SPDX-License-Identifier: GPL-3.0-or-later

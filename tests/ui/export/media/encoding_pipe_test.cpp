@@ -113,3 +113,4 @@ class EncodingPipeTest : public QObject {
 
 QTEST_GUILESS_MAIN(EncodingPipeTest)
 #include "encoding_pipe_test.moc"
+// SPDX-License-Identifier: GPL-3.0-or-later

@@ -394,3 +394,4 @@ class VideoEncoderTest : public QObject {
 
 QTEST_APPLESS_MAIN(VideoEncoderTest)
 #include "video_encoder_test.moc"
+// SPDX-License-Identifier: GPL-3.0-or-later

@@ -93,3 +93,4 @@ class VideoProbeTest : public QObject {
 
 QTEST_APPLESS_MAIN(VideoProbeTest)
 #include "video_probe_test.moc"
+// SPDX-License-Identifier: GPL-3.0-or-later

@@ -64,3 +64,4 @@ inline QStringList entriesOf(const QString& folder) {
 }
 
 }  // namespace nh::test
+// SPDX-License-Identifier: GPL-3.0-or-later

@@ -141,3 +141,4 @@ class VirtualDisplayTest : public QObject {
 
 QTEST_APPLESS_MAIN(VirtualDisplayTest)
 #include "virtual_display_test.moc"
+// SPDX-License-Identifier: GPL-3.0-or-later
