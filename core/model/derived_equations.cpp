@@ -795,8 +795,8 @@ EquationBlock constrainedMomentaBlock(const HamiltonianTypesetting& ts) {
   return b.done();
 }
 
-// The bracket's heading: what it is (Poisson only when skew with a zero Jacobiator) and its
-// defining formulas.
+// The bracket's heading: what it is (Poisson when skew with a zero Jacobiator, almost-Poisson
+// when skew with another, neither when not skew) and its defining formulas.
 std::string bracketTitle(const HamiltonianEquations& e) {
   if (!e.skew)
     return e.constrained
@@ -805,8 +805,9 @@ std::string bracketTitle(const HamiltonianEquations& e) {
                : "Bracket of (q, p), not skew-symmetric (general algebroid): {q, p_α} = ρ e_α "
                  "= −{p_α, q}, {p_α, p_β} = C^γ_βα p_γ, every order shown";
   if (e.constrained)
-    return "Nonholonomic (almost-Poisson) bracket of (q, π): {q, π_a} = ρ X_a, "
-           "{π_a, π_b} = −⟨p, [X_a, X_b]⟩";
+    return std::string("Nonholonomic bracket of (q, π), ") +
+           (e.jacobiator.empty() ? "Poisson" : "almost-Poisson") +
+           ": {q, π_a} = ρ X_a, {π_a, π_b} = −⟨p, [X_a, X_b]⟩";
   return std::string(e.jacobiator.empty() ? "Linear Poisson" : "Linear almost-Poisson") +
          " bracket of (q, p): {q, p_α} = ρ e_α, {p_α, p_β} = −C^γ_αβ p_γ";
 }
