@@ -13,11 +13,14 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <set>
 #include <string_view>
 
 #include "core/io/atomic_output.h"
 #include "core/io/scenario_file.h"
 #include "core/model/catalogue.h"
+#include "core/model/formula_system.h"
+#include "core/model/model_data.h"
 #include "core/model/model_file.h"
 
 namespace nh::cli {
@@ -151,11 +154,20 @@ bool existsAsFile(const std::string& path) {
 }  // namespace
 
 std::shared_ptr<const SystemModel> findNamedSystem(const std::string& name) {
+  std::shared_ptr<const SystemModel> system;
   try {
-    return findSystem(name);
+    system = findSystem(name);
   } catch (const InputError& e) {
     rethrowQuoting(e, {name});
   }
+  // What the loader kept but wants said (a structure that contradicts its anchor): once a
+  // run, however often the command looks the system up.
+  static std::set<std::string> warned;
+  if (const model::FormulaSystem* formula = model::asFormula(*system))
+    for (const std::string& warning : formula->data().loadWarnings)
+      if (warned.insert(warning).second)
+        std::fprintf(stderr, "nhsim: warning: %s\n", warning.c_str());
+  return system;
 }
 
 Scenario loadTarget(const std::string& target, bool* fromFile) {

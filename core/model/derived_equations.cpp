@@ -795,23 +795,38 @@ EquationBlock constrainedMomentaBlock(const HamiltonianTypesetting& ts) {
   return b.done();
 }
 
-// The nonzero {z^I, z^J}, I < J.
+// The bracket's heading: what it is (Poisson when skew with a zero Jacobiator, almost-Poisson
+// when skew with another, neither when not skew) and its defining formulas.
+std::string bracketTitle(const HamiltonianEquations& e) {
+  if (!e.skew)
+    return e.constrained
+               ? "Bracket of (q, π) on the constraint, not skew-symmetric (general algebroid): "
+                 "{q, π_a} = ρ X_a = −{π_a, q}, {π_a, π_b} = ⟨p, [X_b, X_a]⟩, every order shown"
+               : "Bracket of (q, p), not skew-symmetric (general algebroid): {q, p_α} = ρ e_α "
+                 "= −{p_α, q}, {p_α, p_β} = C^γ_βα p_γ, every order shown";
+  if (e.constrained)
+    return std::string("Nonholonomic bracket of (q, π), ") +
+           (e.jacobiator.empty() ? "Poisson" : "almost-Poisson") +
+           ": {q, π_a} = ρ X_a, {π_a, π_b} = −⟨p, [X_a, X_b]⟩";
+  return std::string(e.jacobiator.empty() ? "Linear Poisson" : "Linear almost-Poisson") +
+         " bracket of (q, p): {q, p_α} = ρ e_α, {p_α, p_β} = −C^γ_αβ p_γ";
+}
+
+// The nonzero {z^I, z^J}: I < J for a skew bracket; for one that is not skew also J < I and
+// I = J among the momenta ({π, q} = −{q, π} still).
 EquationBlock bracketBlock(const HamiltonianTypesetting& ts) {
   const HamiltonianEquations& e = ts.e;
-  BlockBuilder b{e.constrained ? "Nonholonomic bracket of (q, π): {q, π_a} = ρ X_a, "
-                                 "{π_a, π_b} = −⟨p, [X_a, X_b]⟩"
-                               : "Linear Poisson bracket of (q, p): {q, p_α} = ρ e_α, "
-                                 "{p_α, p_β} = −C^γ_αβ p_γ",
-                 {},
-                 {}};
-  const int N = static_cast<int>(e.z.size());
+  BlockBuilder b{bracketTitle(e), {}, {}};
+  const int N = static_cast<int>(e.z.size()), n = static_cast<int>(e.lagrangian.q.size());
   for (int I = 0; I < N; ++I)
-    for (int J = I + 1; J < N; ++J) {
+    for (int J = e.skew || I < n ? I + 1 : n; J < N; ++J) {
       if (e.Lambda(I, J).is_zero()) continue;
-      b.plain.push_back("{" + coordinatePlain(e, I) + ", " + coordinatePlain(e, J) +
-                        "} = " + ts.pr.plain(e.Lambda(I, J)));
-      b.latex.push_back("\\{" + coordinateLatex(e, I) + ", " + coordinateLatex(e, J) +
-                        "\\} = " + ts.pr.latex(e.Lambda(I, J)));
+      // Appended in steps: GCC 12's -Wrestrict misfires on a literal + std::string here.
+      std::string plain = "{", latex = "\\{";
+      plain += coordinatePlain(e, I) + ", " + coordinatePlain(e, J) + "} = ";
+      latex += coordinateLatex(e, I) + ", " + coordinateLatex(e, J) + "\\} = ";
+      b.plain.push_back(plain + ts.pr.plain(e.Lambda(I, J)));
+      b.latex.push_back(latex + ts.pr.latex(e.Lambda(I, J)));
     }
   if (b.plain.empty()) {
     b.plain.push_back("all brackets of the coordinates are 0");
@@ -823,6 +838,15 @@ EquationBlock bracketBlock(const HamiltonianTypesetting& ts) {
 EquationBlock jacobiatorBlock(const HamiltonianTypesetting& ts) {
   const HamiltonianEquations& e = ts.e;
   BlockBuilder b{"Jacobiator J(f, g, h) = {{f, g}, h} + {{g, h}, f} + {{h, f}, g}", {}, {}};
+  if (!e.skew) {
+    b.plain.push_back(
+        "not formed: the bracket is not skew-symmetric, so it is neither Poisson nor "
+        "almost-Poisson (ż = {z, H} still gives the motion, and {H, H} need not vanish)");
+    b.latex.push_back(
+        "\\mbox{not formed: the bracket is not skew-symmetric, so it is neither Poisson nor "
+        "almost-Poisson}");
+    return b.done();
+  }
   for (const JacobiatorEntry& j : e.jacobiator) {
     b.plain.push_back("J(" + coordinatePlain(e, j.i) + ", " + coordinatePlain(e, j.j) + ", " +
                       coordinatePlain(e, j.l) + ") = " + ts.pr.plain(j.value));

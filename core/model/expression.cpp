@@ -303,8 +303,11 @@ Expression parseExpression(const std::string& text, const NameResolver& names) {
   } catch (const x3::expectation_failure<Iterator>& e) {
     Iterator at = e.where();
     while (at != end && std::isspace(static_cast<unsigned char>(*at))) ++at;
+    // x**2: a power written as in Python or Fortran.
+    const bool doubleStar = at != end && *at == '*' && at != text.begin() && *(at - 1) == '*';
     throw ExpressionError(static_cast<int>(at - text.begin()),
-                          "expected " + e.which() + ", found " + describe(at, end));
+                          "expected " + e.which() + ", found " + describe(at, end) +
+                              (doubleStar ? " (powers are written ^: x^2, not x**2)" : ""));
   }
   if (!ok) {
     while (it != end && std::isspace(static_cast<unsigned char>(*it))) ++it;

@@ -3,7 +3,9 @@
 #include "core/model/hamiltonian_equations.h"
 
 #include <algorithm>
+#include <array>
 #include <bit>
+#include <map>
 
 #include "core/model/symbolic_model.h"
 
@@ -124,8 +126,8 @@ std::vector<int> chooseIndependent(const SymbolicEquations& s, const SystemInfo&
 }
 
 // X_a (1 in its independent velocity, A X_a = 0) and y0 (0 in the independent velocities,
-// A y0 = −a with Φ = A y + a); false when the elimination fails.
-bool solveBasis(HamiltonianEquations& e) {
+// A y0 = −a with Φ = A y + a); false with `why` set when the elimination fails.
+bool solveBasis(HamiltonianEquations& e, std::string& why) {
   const SymbolicEquations& s = e.lagrangian;
   const int m = static_cast<int>(s.y.size()), kt = static_cast<int>(s.constraints.size());
   std::vector<int> dependent;
@@ -133,7 +135,6 @@ bool solveBasis(HamiltonianEquations& e) {
     if (std::find(e.independent.begin(), e.independent.end(), a) == e.independent.end())
       dependent.push_back(a);
   const auto solveFor = [&](const std::vector<ex>& r, std::vector<ex>& column) {
-    std::string why;
     const auto x = solveLinear(columnsOf(s.A, kt, dependent), r, e.order, why);
     if (!x) return false;
     for (int c = 0; c < kt; ++c) column[dependent[c]] = (*x)[c];
@@ -152,8 +153,9 @@ bool solveBasis(HamiltonianEquations& e) {
   return solveFor(r, e.particular);
 }
 
-// π_a = ⟨p, X_a⟩ on the constraint solved for v in y = X v + y0, and p(t, q, π) = M y + p0.
-bool momentaOnConstraint(HamiltonianEquations& e) {
+// π_a = ⟨p, X_a⟩ on the constraint solved for v in y = X v + y0, and p(t, q, π) = M y + p0;
+// false with `why` set when the elimination fails.
+bool momentaOnConstraint(HamiltonianEquations& e, std::string& why) {
   const SymbolicEquations& s = e.lagrangian;
   const int m = static_cast<int>(s.y.size()), d = static_cast<int>(e.independent.size());
   std::vector<ex> p0(m), offset(m);  // p0 and M y0 + p0
@@ -172,7 +174,6 @@ bool momentaOnConstraint(HamiltonianEquations& e) {
         for (int j = 0; j < d; ++j) K[i][j] += e.X[i][a] * s.M(a, b) * e.X[j][b];
     }
   }
-  std::string why;
   const auto v = solveLinear(std::move(K), std::move(r), e.order, why);
   if (!v) return false;
   std::vector<ex> y = e.particular;
@@ -187,6 +188,16 @@ bool momentaOnConstraint(HamiltonianEquations& e) {
   }
   e.constrainedHamiltonian = simplified(e.hamiltonian.subs(at), e.order);
   return true;
+}
+
+// The names of the velocities that are not independent, e.g. "vx, vy".
+std::string dependentNames(const HamiltonianEquations& e) {
+  std::string names;
+  for (size_t a = 0; a < e.lagrangian.y.size(); ++a)
+    if (std::find(e.independent.begin(), e.independent.end(), static_cast<int>(a)) ==
+        e.independent.end())
+      names += (names.empty() ? "" : ", ") + e.lagrangian.velocityNames[a];
+  return names;
 }
 
 // The constraint's basis, π and p(t, q, π); false with noBracketBecause set when they cannot
@@ -212,8 +223,20 @@ bool formConstraint(HamiltonianEquations& e, const SystemInfo& info) {
     e.pi.emplace_back("π_" + name, "\\pi_{" + latexName(name) + "}");
   }
   setOrder(e);
-  if (!solveBasis(e) || !momentaOnConstraint(e)) {
-    e.noBracketBecause = "the constrained momenta π could not be solved for p: " + cappedNote();
+  std::string why;
+  if (!solveBasis(e, why)) {
+    e.noBracketBecause = "the constraints could not be solved for the dependent velocities " +
+                         dependentNames(e) + " (the basis X_a of D): " + why;
+    return false;
+  }
+  if (!momentaOnConstraint(e, why)) {
+    const std::string d = std::to_string(e.independent.size());
+    e.noBracketBecause =
+        "p(q, π) could not be formed: solving π = Xᵀ(M X v + M y0 + p0) for v "
+        "(a " +
+        d + "×" + d + " system with Xᵀ M X, whose entries depend on q) " +
+        (why == kSingularForAllValues ? std::string("failed: Xᵀ M X is singular")
+                                      : "failed: " + why);
     return false;
   }
   return true;
@@ -247,7 +270,30 @@ std::vector<ex> algebroidBracket(const HamiltonianEquations& e, const std::vecto
   return out;
 }
 
-// Λ on (q, π): {q^i, π_a} = (ρ X_a)^i, {π_a, π_b} = −⟨p(q, π), [X_a, X_b]_E⟩.
+// Whether C^γ_αβ = −C^γ_βα for all α, β, γ (so C^γ_αα = 0).
+bool skewStructure(const SymbolicEquations& s) {
+  std::map<std::array<int, 3>, ex> sum;  // (γ, min(α, β), max(α, β)) → C^γ_αβ + C^γ_βα
+  for (const StructureCoefficient& c : s.structure)
+    sum[{c.c, std::min(c.a, c.b), std::max(c.a, c.b)}] += c.a == c.b ? 2 * c.value : c.value;
+  for (const auto& [key, value] : sum)
+    if (!simplified(value, s.order).is_zero()) return false;
+  return true;
+}
+
+// {π_a, π_b} = ⟨p(q, π), [X_b, X_a]_E⟩ (ṗ_α = {p_α, H} ∋ C^γ_βα y^β p_γ, the engine's F),
+// formed as −⟨p, [X_a, X_b]_E⟩ when `skew`.
+ex momentumBracket(const HamiltonianEquations& e, const std::vector<std::vector<ex>>& anchor, int a,
+                   int b, bool skew) {
+  const std::vector<ex> bracket = skew ? algebroidBracket(e, anchor[a], anchor[b], a, b)
+                                       : algebroidBracket(e, anchor[b], anchor[a], b, a);
+  ex value = 0;
+  for (size_t g = 0; g < bracket.size(); ++g) value += e.momentumOnConstraint[g] * bracket[g];
+  return simplified(skew ? -value : value, e.order);
+}
+
+// Λ on (q, π): {q^i, π_a} = (ρ X_a)^i = −{π_a, q^i}, {π_a, π_b} = ⟨p(q, π), [X_b, X_a]_E⟩,
+// which is −⟨p, [X_a, X_b]_E⟩ for a skew structure (then only a < b is formed); for one that
+// is not skew every ordered pair, [X_a, X_a]_E included.
 void formBracket(HamiltonianEquations& e) {
   const SymbolicEquations& s = e.lagrangian;
   const int n = static_cast<int>(s.q.size()), m = static_cast<int>(s.y.size());
@@ -263,14 +309,20 @@ void formBracket(HamiltonianEquations& e) {
       e.Lambda(i, n + a) = anchor[a][i];
       e.Lambda(n + a, i) = -anchor[a][i];
     }
+  if (skewStructure(s)) {
+    for (int a = 0; a < d; ++a)
+      for (int b = a + 1; b < d; ++b) {
+        e.Lambda(n + a, n + b) = momentumBracket(e, anchor, a, b, true);
+        e.Lambda(n + b, n + a) = -e.Lambda(n + a, n + b);
+      }
+    return;
+  }
   for (int a = 0; a < d; ++a)
-    for (int b = a + 1; b < d; ++b) {
-      const std::vector<ex> bracket = algebroidBracket(e, anchor[a], anchor[b], a, b);
-      ex value = 0;
-      for (int g = 0; g < m; ++g) value -= e.momentumOnConstraint[g] * bracket[g];
-      e.Lambda(n + a, n + b) = simplified(value, e.order);
-      e.Lambda(n + b, n + a) = -e.Lambda(n + a, n + b);
-    }
+    for (int b = 0; b < d; ++b) e.Lambda(n + a, n + b) = momentumBracket(e, anchor, a, b, false);
+  for (int a = 0; a < d; ++a)
+    for (int b = a; b < d; ++b)
+      e.skew =
+          e.skew && simplified(e.Lambda(n + a, n + b) + e.Lambda(n + b, n + a), e.order).is_zero();
 }
 
 // {{z^i, z^j}, z^l} = ∂_L Λ^{ij} Λ^{Ll}.
@@ -334,7 +386,7 @@ HamiltonianEquations deriveHamiltonianSymbolic(const SystemModel& system,
     e.noBracketBecause = "the structure functions of this system were not recorded (see the notes)";
   } else if (e.constrained ? formConstraint(e, system.info()) : (unconstrained(e), true)) {
     formBracket(e);
-    formJacobiator(e);
+    if (e.skew) formJacobiator(e);
     e.bracket = true;
   }
   noteOmissions(e);

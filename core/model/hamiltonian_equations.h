@@ -7,13 +7,16 @@
 //   Φ = A y + a(t, q), y0 = 0 for linear constraints); constrained momenta π_a = ⟨p, X_a⟩;
 //   on M* = Leg(constraint) the coordinates (q, π), with p(t, q, π) from π = Xᵀ(M y + p0);
 //
-//   {q^i, q^j} = 0,  {q^i, π_a} = (ρ X_a)^i,  {π_a, π_b} = −⟨p(q, π), [X_a, X_b]_E⟩,
+//   {q^i, q^j} = 0,  {q^i, π_a} = (ρ X_a)^i = −{π_a, q^i},
+//   {π_a, π_b} = ⟨p(q, π), [X_b, X_a]_E⟩  (= −⟨p, [X_a, X_b]_E⟩ for a skew bracket),
 //   [X, Y]_E^γ = ρ(X)(Y^γ) − ρ(Y)(X^γ) + C^γ_{αβ} X^α Y^β,
 //
-// extended to all functions of (q, π) by Leibniz: {F, G} = ∂F/∂z^I Λ^{IJ} ∂G/∂z^J, and its
-// Jacobiator J(f, g, h) = {{f, g}, h} + {{g, h}, f} + {{h, f}, g} on every triple of the
-// coordinates. Without constraints π = p and the bracket is the algebroid's linear Poisson
-// bracket {p_α, p_β} = −C^γ_{αβ} p_γ, whose ṗ = {p, H} are the unconstrained equations.
+// extended to all functions of (q, π) by Leibniz: {F, G} = ∂F/∂z^I Λ^{IJ} ∂G/∂z^J, and, for
+// a skew bracket, its Jacobiator J(f, g, h) = {{f, g}, h} + {{g, h}, f} + {{h, f}, g} on
+// every triple of the coordinates. Without constraints π = p and the bracket is the
+// algebroid's linear bracket {p_α, p_β} = C^γ_{βα} p_γ (= −C^γ_{αβ} p_γ when skew), whose
+// ṗ = {p, H} are the unconstrained equations. A general algebroid's bracket is not skew:
+// then {π_a, π_b} ≠ −{π_b, π_a} and {π_a, π_a} ≠ 0 are formed too, and no Jacobiator.
 // derived_equations.h typesets it; tests compare it with hand-derived brackets.
 #pragma once
 
@@ -58,7 +61,8 @@ struct HamiltonianEquations {
   GiNaC::ex constrainedHamiltonian;             // H(t, q, p(t, q, π))
   std::vector<GiNaC::symbol> z;                 // n + d: the coordinates q, then π
   GiNaC::matrix Lambda;                         // (n + d)²: Λ^{IJ} = {z^I, z^J}
-  std::vector<JacobiatorEntry> jacobiator;      // the nonzero entries
+  bool skew = true;                             // Λ = −Λᵀ (false: a general algebroid's)
+  std::vector<JacobiatorEntry> jacobiator;      // the nonzero entries (skew only)
 
   std::vector<std::string> notes;
   bool derived = true;  // false: nothing derived (a C++ system that cannot be taped)

@@ -86,7 +86,7 @@ void fields(A& a, ModelData& x) {
   a(x.anchorGiven, x.anchorText, x.rho, x.structureGiven, x.structureConstant, x.structure);
   a(x.lagrangian, x.forces, x.constraints, x.holonomic, x.holonomicRate, x.holonomicJacobian);
   a(x.parameterChecks, x.singular, x.outputs, x.referenceFrame, x.hasReferenceFrame);
-  a(x.controlSection, x.cost, x.scene, x.maxNodes, x.definitionsRead);
+  a(x.controlSection, x.cost, x.scene, x.maxNodes, x.definitionsRead, x.loadWarnings);
 }
 template <class A>
 void fields(A& a, ParameterInfo& x) {

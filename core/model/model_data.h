@@ -173,6 +173,10 @@ struct ModelData {
   Expression cost;
   SceneSpec scene;
   size_t maxNodes = 1;  // the longest expression's node count (evaluation scratch)
+  // What the loader accepted but every run must say, one line each naming the file: a skew
+  // structure that contradicts the anchor, kept by `structure_checked: false`. nhsim prints
+  // them on standard error once a run; front ends show them as they show a run's warnings.
+  std::vector<std::string> loadWarnings;
   // How many definitions (the first ones, in order) each group of expressions reads,
   // computed once at load: an evaluation fills only those.
   struct DefinitionsRead {

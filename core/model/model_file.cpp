@@ -8,9 +8,12 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <map>
+#include <optional>
 #include <set>
 #include <sstream>
+#include <string_view>
 
 #include "core/model/expression.h"
 #include "core/model/model_data.h"
@@ -38,18 +41,41 @@ ModelError::ModelError(std::string file, std::string key, int line, int column, 
 
 namespace {
 
-const char* const kTopKeys[] = {"format",          "version",     "name",
-                                "title",           "description", "source",
-                                "initialization",  "parameters",  "coordinates",
-                                "velocities",      "anchor",      "structure",
-                                "definitions",     "lagrangian",  "forces",
-                                "constraints",     "holonomic",   "initial",
-                                "independent",     "state_order", "quaternions",
-                                "state_limits",    "singular",    "scene",
-                                "cyclic",          "dependent",   "parameter_checks",
-                                "labels",          "units",       "controls",
-                                "control_section", "cost",        "reference_frame",
-                                "outputs"};
+const char* const kTopKeys[] = {"format",
+                                "version",
+                                "name",
+                                "title",
+                                "description",
+                                "source",
+                                "initialization",
+                                "parameters",
+                                "coordinates",
+                                "velocities",
+                                "anchor",
+                                "structure",
+                                "definitions",
+                                "lagrangian",
+                                "forces",
+                                "constraints",
+                                "holonomic",
+                                "initial",
+                                "independent",
+                                "state_order",
+                                "quaternions",
+                                "state_limits",
+                                "singular",
+                                "scene",
+                                "cyclic",
+                                "dependent",
+                                "parameter_checks",
+                                "labels",
+                                "units",
+                                "controls",
+                                "control_section",
+                                "cost",
+                                "reference_frame",
+                                "outputs",
+                                "structure_checked"};
 
 std::string joined(const std::vector<std::string>& names) {
   std::string s;
@@ -97,6 +123,41 @@ std::string nestedTooDeep() {
 // An expression with its definitions written out may nest this deeply (treeDepth): GiNaC and
 // the printers of the derived equations recurse once per level.
 constexpr int kMaxInlinedDepth = 500;
+
+// The offset of the first byte of `text` that is not part of well-formed UTF-8 (RFC 3629:
+// no overlong forms, no surrogates, nothing above U+10FFFF); npos when all of it is.
+size_t invalidUtf8At(std::string_view text) {
+  size_t i = 0;
+  while (i < text.size()) {
+    const auto c = static_cast<unsigned char>(text[i]);
+    if (c < 0x80) {
+      ++i;
+      continue;
+    }
+    int length = 0;
+    unsigned char low = 0x80, high = 0xBF;  // the allowed range of the second byte
+    if (c >= 0xC2 && c <= 0xDF) {
+      length = 2;
+    } else if (c >= 0xE0 && c <= 0xEF) {
+      length = 3;
+      if (c == 0xE0) low = 0xA0;
+      if (c == 0xED) high = 0x9F;
+    } else if (c >= 0xF0 && c <= 0xF4) {
+      length = 4;
+      if (c == 0xF0) low = 0x90;
+      if (c == 0xF4) high = 0x8F;
+    } else {
+      return i;
+    }
+    for (int k = 1; k < length; ++k) {
+      if (i + k >= text.size()) return i;
+      const auto b = static_cast<unsigned char>(text[i + k]);
+      if (k == 1 ? (b < low || b > high) : (b & 0xC0) != 0x80) return i;
+    }
+    i += length;
+  }
+  return std::string_view::npos;
+}
 
 // The loader's exact derivations bring an anchor's entries to normal form only below this
 // bound of their expansion (expansionBound): (1 + (x + y)^2)^20 is not expanded.
@@ -404,10 +465,18 @@ class Loader {
   std::pair<int, int> readBracket(const YAML::Node& entry, const std::string& key, bool skew,
                                   BracketsSeen& seen);
   void readStructureEntry(const YAML::Node& entry, const std::string& key, BracketsSeen& seen);
+  // The `bracket` node of each skew entry by its pair (a < b), for messages.
+  std::map<std::pair<int, int>, std::pair<std::string, YAML::Node>> bracketEntries_;
+  void checkStructureAgainstAnchor(const Variables& v, const GiNaC::matrix& rho);
+  bool vanishesAtSamples(const Variables& v, const GiNaC::ex& lhs, const GiNaC::ex& rhs) const;
   void readLagrangianAndForces();
   void readConstraints();
   void readReferenceFrame();
   void checkReferenceFrame(const FormulaSystem& system) const;
+  // Whether Φ(t, q, Γ) = 0 and ġ(t, q, Γ) = 0 were shown identically by GiNaC (the samples
+  // of checkReferenceFrame then are not needed); refuses a frame shown not to satisfy them.
+  bool frameShownExactly_ = false;
+  void checkFrameExactly(const Variables& v);
   double frameResidual(const FormulaSystem& system, const std::vector<double>& gamma, double t,
                        const std::vector<double>& q, int& worst) const;
   void readControls();
@@ -448,6 +517,7 @@ class Loader {
   void findMovingFrame(const Variables& v);
   // load: the file as YAML, then the parts above, then what the evaluation needs.
   void parseYaml();
+  std::optional<SourcePosition> keyWithoutColonBefore(int line) const;
   std::string equationsText() const;
   void measureExpressions();
   std::vector<Expression> vector3(const YAML::Node& node, const std::string& key, int count,
@@ -836,6 +906,7 @@ void Loader::readStructureEntry(const YAML::Node& entry, const std::string& key,
   auto [a, b] = readBracket(entry, key, skew, seen);
   const bool backwards = skew && a > b;  // stored as [e_b, e_a] = −(the given value)
   if (backwards) std::swap(a, b);
+  if (skew) bracketEntries_[{a, b}] = {key + ".bracket", entry["bracket"]};
   const YAML::Node eq = entry["equals"];
   if (!eq || !eq.IsMap())
     fail(key + ".equals", eq.IsDefined() ? eq : entry, "expected a map velocity → expression");
@@ -1392,9 +1463,72 @@ void Loader::derive() {
   const Variables v{sym, data_->layout};
   const GiNaC::matrix rho = deriveAnchor(v);
   deriveStructure(v, rho);
+  checkStructureAgainstAnchor(v, rho);
   deriveHolonomic(v, rho);
   info_.constantStructure = data_->structureConstant;
   findMovingFrame(v);
+  checkFrameExactly(v);
+}
+
+// Whether e is a rational function of its symbols (sums, products, integer powers, numbers):
+// there GiNaC's normal form is 0 exactly when e is, so a nonzero one decides.
+bool isRationalFunction(const GiNaC::ex& e) {
+  if (GiNaC::is_a<GiNaC::symbol>(e) || GiNaC::is_a<GiNaC::numeric>(e)) return true;
+  if (GiNaC::is_a<GiNaC::power>(e))
+    return GiNaC::is_a<GiNaC::numeric>(e.op(1)) &&
+           GiNaC::ex_to<GiNaC::numeric>(e.op(1)).is_integer() && isRationalFunction(e.op(0));
+  if (!GiNaC::is_a<GiNaC::add>(e) && !GiNaC::is_a<GiNaC::mul>(e)) return false;
+  for (size_t i = 0; i < e.nops(); ++i)
+    if (!isRationalFunction(e.op(i))) return false;
+  return true;
+}
+
+// A declared reference frame must satisfy the constraints identically, at every t and q:
+// Φ(t, q, Γ(t, q)) and ġ(t, q, Γ(t, q)) are brought to normal form. Zero: shown. Not zero
+// for a rational function: refused, naming the constraint and the residual (a frame valid
+// near the initial state only, 1 + 10 (x − 0.1)^12 for vy = x vx + 1, would otherwise run
+// another motion). Otherwise (functions normal() cannot simplify, or too large to expand)
+// checkReferenceFrame decides at samples.
+void Loader::checkFrameExactly(const Variables& v) {
+  const ModelData& d = *data_;
+  if (d.referenceFrame.empty()) return;
+  GiNaC::exmap frame;
+  for (int a = 0; a < v.m(); ++a)
+    frame[v.y(a)] =
+        d.referenceFrame[a].empty() ? GiNaC::ex(0) : toGinac(d.referenceFrame[a], v.sym);
+  bool shown = true;
+  const int k = static_cast<int>(d.constraints.size());
+  for (int c = 0; c < k + static_cast<int>(d.holonomicRate.size()); ++c) {
+    const Expression& phi = c < k ? d.constraints[c] : d.holonomicRate[c - k];
+    GiNaC::ex residual;
+    try {
+      residual = toGinac(phi, v.sym).subs(frame);
+    } catch (const std::exception&) {  // GiNaC: a pole at Γ
+      shown = false;
+      continue;
+    }
+    if (residual.is_zero()) continue;
+    if (!cheapToNormalise(residual)) {
+      shown = false;
+      continue;
+    }
+    const GiNaC::ex normalised = GiNaC::normal(residual);
+    if (normalised.is_zero()) continue;
+    if (!isRationalFunction(normalised)) {
+      shown = false;
+      continue;
+    }
+    std::ostringstream text;
+    text << residual;
+    const std::string which = c < k ? "constraints[" + std::to_string(c + 1) + "]"
+                                    : "the rate of holonomic[" + std::to_string(c - k + 1) + "]";
+    fail("reference_frame", root_["reference_frame"],
+         "the frame does not satisfy " + which +
+             " at every t and q: Φ(t, q, Γ) = " + echoInput(text.str(), 80) +
+             " ≠ 0 (Γ must be a velocity the constraints allow everywhere, not only near the "
+             "initial state)");
+  }
+  frameShownExactly_ = shown;
 }
 
 // A derived GiNaC expression as a model expression, its messages naming `key`.
@@ -1473,6 +1607,87 @@ void Loader::deriveStructure(const Variables& v, const GiNaC::matrix& rho) {
   } else if (d.anchorGiven && v.n() > 0) {
     structureFromAnchor(v, rho);
   }
+}
+
+// Whether lhs = rhs at three configurations near the defaults, with the default parameters
+// (identities normal() does not know, such as sin² + cos² = 1): to 1e-10 relative to their
+// size; a configuration where either is not a finite number is passed over.
+bool Loader::vanishesAtSamples(const Variables& v, const GiNaC::ex& lhs,
+                               const GiNaC::ex& rhs) const {
+  GiNaC::exmap at;
+  for (size_t j = 0; j < info_.parameters.size(); ++j)
+    at[v.sym.bySlot[data_->layout.parameter(static_cast<int>(j))]] =
+        GiNaC::numeric(info_.parameters[j].defaultValue);
+  const auto valueAt = [](const GiNaC::ex& e, const GiNaC::exmap& point) {
+    try {
+      const GiNaC::ex x = GiNaC::evalf(e.subs(point));
+      if (GiNaC::is_a<GiNaC::numeric>(x) && GiNaC::ex_to<GiNaC::numeric>(x).is_real())
+        return GiNaC::ex_to<GiNaC::numeric>(x).to_double();
+    } catch (const std::exception&) {  // a pole
+    }
+    return std::nan("");
+  };
+  for (int sample = 1; sample <= 3; ++sample) {
+    for (int i = 0; i < v.n(); ++i) {
+      const double base =
+          i < static_cast<int>(info_.defaultCoordinates.size()) ? info_.defaultCoordinates[i] : 0.0;
+      at[v.q(i)] = GiNaC::numeric(base + 0.1 * sample * (1 + (i % 3)) / 3.0 + 0.013 * i);
+    }
+    const double l = valueAt(lhs, at), r = valueAt(rhs, at);
+    if (!std::isfinite(l) || !std::isfinite(r)) continue;
+    if (std::abs(l - r) > 1e-10 * (1 + std::abs(l) + std::abs(r))) return false;
+  }
+  return true;
+}
+
+// A skew structure given in the file must be one the anchor maps to the brackets of its
+// columns, ρⁱ_d C^d_ab = [ρe_a, ρe_b]ⁱ for a < b (theory: algebroids), exactly (normal form)
+// or, where normal() cannot decide, at sample configurations: else the motion would follow
+// brackets its anchor contradicts. Refused at the pair's entry unless the file says
+// `structure_checked: false`, which keeps the structure and makes every run warn
+// (ModelData::loadWarnings). A general algebroid's (`skew: false` entries) is not checked.
+void Loader::checkStructureAgainstAnchor(const Variables& v, const GiNaC::matrix& rho) {
+  const ModelData& d = *data_;
+  const YAML::Node flag = root_["structure_checked"];
+  const bool checked = !flag || boolean(flag, "structure_checked");
+  if (!d.structureGiven) return;  // derived from the anchor, or none: compatible
+  for (const StructureTerm& term : d.structure)
+    if (!term.skew) return;
+  const int n = v.n(), m = v.m();
+  for (int a = 0; a < m; ++a)
+    for (int b = a + 1; b < m; ++b) {
+      std::vector<GiNaC::ex> C(m, 0);  // C^c_ab
+      for (const StructureTerm& term : d.structure)
+        if (term.a == a && term.b == b) C[term.c] += toGinac(term.value, v.sym);
+      for (int i = 0; i < n; ++i) {
+        GiNaC::ex mapped = 0, columns = 0;
+        for (int c = 0; c < m; ++c) mapped += rho(i, c) * C[c];
+        for (int j = 0; j < n; ++j) {
+          const GiNaC::symbol qj = GiNaC::ex_to<GiNaC::symbol>(v.q(j));
+          columns += rho(j, a) * rho(i, b).diff(qj) - rho(j, b) * rho(i, a).diff(qj);
+        }
+        if (isZeroExactly(mapped - columns) || vanishesAtSamples(v, mapped, columns)) continue;
+        const std::string ea = "e_" + info_.velocities[a], eb = "e_" + info_.velocities[b];
+        const std::string mismatch = "ρ[" + ea + ", " + eb + "] ≠ [ρ" + ea + ", ρ" + eb +
+                                     "] in q̇ of '" + info_.coordinates[i] + "'";
+        if (!checked) {
+          data_->loadWarnings.push_back(escapeControl(
+              file_ + ": the structure contradicts the anchor: " + mismatch +
+              " (kept as given: structure_checked: false); the motion follows the structure"));
+          return;
+        }
+        const auto entry = bracketEntries_.find({a, b});
+        const std::string problem =
+            "the anchor does not map this bracket to the bracket of its columns: " + mismatch +
+            " (a skew structure needs ρ[e_a, e_b] = [ρe_a, ρe_b]); correct the bracket, or add "
+            "`structure_checked: false` if it is meant (every run then warns)";
+        if (entry == bracketEntries_.end())
+          fail("structure", root_["structure"],
+               "[" + info_.velocities[a] + ", " + info_.velocities[b] + "] is not given (0), but " +
+                   problem.substr(problem.find(':') + 2));
+        fail(entry->second.first, entry->second.second, problem);
+      }
+    }
 }
 
 // Each bracket [X_a, X_b] of the anchor's columns solved for C in ρ C = [X_a, X_b] through
@@ -1560,10 +1775,11 @@ void Loader::findMovingFrame(const Variables& v) {
   }
 }
 
-// Samples where a reference frame must satisfy the constraints: the default coordinates and
-// two states moved away from them, each at three times.
-constexpr double kFrameSampleTimes[] = {0.0, 0.37, 1.9};
-constexpr int kFrameSampleStates = 3;
+// Samples where a reference frame must satisfy the constraints when GiNaC cannot show it
+// identically: the default coordinates and states moved away from them, by 0.05 up to 5
+// (where a run may go), each at times up to 20.
+constexpr double kFrameSampleTimes[] = {0.0, 0.37, 1.9, 20.0};
+constexpr double kFrameSampleOffsets[] = {0.0, 0.05, 0.1, 0.5, 1.5, 5.0};
 
 // The largest |Φ(t, q, Γ)| (the constraints, then the rates ġ of the holonomic ones) for the
 // frame's value `gamma` at (t, q), with the default parameters, and in `worst` which
@@ -1590,11 +1806,15 @@ double Loader::frameResidual(const FormulaSystem& system, const std::vector<doub
 // constraints), and the model has none otherwise (affine constraints).
 void Loader::checkReferenceFrame(const FormulaSystem& system) const {
   const bool declared = !data_->referenceFrame.empty();
+  if (declared && frameShownExactly_) {
+    data_->hasReferenceFrame = true;
+    return;
+  }
   const std::vector<double> p = system.defaultParameters();
-  for (int sample = 0; sample < kFrameSampleStates; ++sample) {
+  for (int sample = 0; sample < static_cast<int>(std::size(kFrameSampleOffsets)); ++sample) {
     std::vector<double> q = info_.defaultCoordinates;
     for (size_t i = 0; i < q.size(); ++i)
-      q[i] += 0.05 * sample * std::sin(1.3 * static_cast<double>(i) + 0.7 * sample);
+      q[i] += kFrameSampleOffsets[sample] * std::sin(1.3 * static_cast<double>(i) + 0.7 * sample);
     for (double t : kFrameSampleTimes) {
       std::vector<double> gamma(system.m(), 0.0);
       if (declared) system.referenceFrame(p.data(), t, q.data(), gamma.data());
@@ -1616,7 +1836,10 @@ void Loader::checkReferenceFrame(const FormulaSystem& system) const {
            "the frame does not satisfy " + which + ": Φ(t, q, Γ) = " +
                (std::isnan(residual) ? std::string("nan") : formatValue(residual)) +
                " at t = " + formatValue(t) +
-               (sample == 0 ? " in the initial coordinates" : " near the initial coordinates") +
+               (sample == 0
+                    ? std::string(" in the initial coordinates")
+                    : " with the coordinates moved by up to " +
+                          formatValue(kFrameSampleOffsets[sample]) + " from the initial ones") +
                " (Γ must be a velocity the constraints allow)");
     }
   }
@@ -1646,6 +1869,29 @@ void Loader::checkRegular(const std::shared_ptr<const FormulaSystem>& system) co
   }
 }
 
+// The line before a YAML error at (0-based) `line` that lacks the ':' of its key: yaml-cpp
+// reads `title Ray` and the next line's `coordinates` as one key and stops at the next
+// line's ':' ("illegal map value"). The last non-blank line before `line`, when it is not a
+// comment, a list item or a flow collection and has no ':'; nullopt otherwise.
+std::optional<SourcePosition> Loader::keyWithoutColonBefore(int line) const {
+  std::vector<std::string_view> lines;
+  for (size_t start = 0; start <= text_.size() && static_cast<int>(lines.size()) < line;) {
+    const size_t end = std::min(text_.find('\n', start), text_.size());
+    lines.emplace_back(text_.data() + start, end - start);
+    start = end + 1;
+  }
+  for (int l = static_cast<int>(lines.size()) - 1; l >= 0; --l) {
+    const std::string_view text = lines[l];
+    const size_t first = text.find_first_not_of(" \t\r");
+    if (first == std::string_view::npos) continue;
+    if (std::string_view("#-[{").find(text[first]) != std::string_view::npos ||
+        text.find(':') != std::string_view::npos)
+      return std::nullopt;
+    return positionOf(static_cast<size_t>(text.data() - text_.data()) + first);
+  }
+  return std::nullopt;
+}
+
 // The file as YAML: UTF-8 text without NUL bytes, nested a few levels, each key once, a map.
 void Loader::parseYaml() {
   if (const size_t nul = text_.find('\0'); nul != std::string::npos) {
@@ -1653,12 +1899,26 @@ void Loader::parseYaml() {
     throw ModelError(file_, "", p.line, p.column,
                      "the file contains a NUL byte (a model file is UTF-8 text)");
   }
+  if (const size_t bad = invalidUtf8At(text_); bad != std::string::npos) {
+    const SourcePosition p = positionOf(bad);
+    char hex[8];
+    std::snprintf(hex, sizeof hex, "0x%02X",
+                  static_cast<unsigned>(static_cast<unsigned char>(text_[bad])));
+    throw ModelError(file_, "", p.line, p.column,
+                     "the file is not valid UTF-8: byte " + std::string(hex) + " at byte offset " +
+                         std::to_string(bad) + " (a model file is UTF-8 text)");
+  }
   try {
     root_ = YAML::Load(text_);
   } catch (const YAML::DeepRecursion& e) {
     throw ModelError(file_, "", e.mark.is_null() ? 0 : e.mark.line + 1,
                      e.mark.is_null() ? 0 : e.mark.column + 1, nestedTooDeep());
   } catch (const YAML::Exception& e) {
+    if (!e.mark.is_null() && e.msg == YAML::ErrorMsg::MAP_VALUE)
+      if (const auto p = keyWithoutColonBefore(e.mark.line))
+        throw ModelError(file_, "", p->line, p->column,
+                         "not valid YAML: this line has no ':' after its key (a key and its "
+                         "value are written `key: value`)");
     throw ModelError(file_, "", e.mark.is_null() ? 0 : e.mark.line + 1,
                      e.mark.is_null() ? 0 : e.mark.column + 1, "not valid YAML: " + e.msg);
   }

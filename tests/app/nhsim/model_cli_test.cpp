@@ -11,6 +11,7 @@
 
 #include "nhsim_process.h"
 #include "particle_model.h"
+#include "veselova_model.h"
 
 namespace {
 
@@ -218,6 +219,63 @@ class ModelCliTest : public QObject {
     QFile f(path("appell.csv"));
     QVERIFY(f.open(QIODevice::ReadOnly));
     QVERIFY(f.readAll().trimmed().split('\n').last().startsWith("# partial: stopped at t = 1.06"));
+  }
+
+  // A structure its anchor contradicts (the Veselova system's so(3) with the sign of one
+  // bracket flipped) exits 2 at that entry's line and column, whatever the command; with
+  // `structure_checked: false` the run goes on and says so once on standard error.
+  void aStructureTheAnchorContradictsIsRefusedOrWarned() {
+    const std::string wrong = nh::test::withLine(nh::test::kVeselovaModel, "  - {bracket: [w3, w1]",
+                                                 "  - {bracket: [w3, w1], equals: {w2: -1}}");
+    writeFile("wrong.yaml", QByteArray::fromStdString(wrong));
+    for (const QString& command : {QString("run"), QString("info"), QString("equations")}) {
+      QStringList args{command, path("wrong.yaml")};
+      if (command == "run")
+        args << "--t-end"
+             << "0.1"
+             << "--out" << path("never.csv");
+      const Result r = nhsim(args);
+      QCOMPARE(r.code, 2);
+      QVERIFY2(r.err.startsWith("nhsim: error: " + path("wrong.yaml") +
+                                ":23:15: structure[3].bracket: the anchor does not map this "
+                                "bracket to the bracket of its columns: ρ[e_w1, e_w3] ≠ "
+                                "[ρe_w1, ρe_w3]"),
+               qPrintable(r.err));
+      QCOMPARE(r.err.trimmed().count('\n'), 0);
+      QVERIFY(r.out.isEmpty());
+    }
+    QVERIFY(!QFileInfo::exists(path("never.csv")));
+    writeFile("kept.yaml", QByteArray::fromStdString(wrong + "structure_checked: false\n"));
+    const Result kept = nhsim({"run", path("kept.yaml"), "--t-end", "0.1", "--out", path("k.csv")});
+    QCOMPARE(kept.code, 0);
+    QCOMPARE(kept.err.count("nhsim: warning: "), 1);
+    QVERIFY2(kept.err.contains(path("kept.yaml") + ": the structure contradicts the anchor: "
+                                                   "ρ[e_w1, e_w3] ≠ [ρe_w1, ρe_w3]"),
+             qPrintable(kept.err));
+    QVERIFY(QFileInfo::exists(path("k.csv")));
+  }
+
+  // Bytes that are not UTF-8 (a title holding \xff\xfe\xc3) are refused at load with their
+  // byte offset, exit 2, before info --json or export could write them: the title starts at
+  // offset 32 + 11 + 18 + 7 = 68 ("format: …", "version: 1", "name: my_particle" lines and
+  // "title: "), so "Particle " puts the first bad byte at 77, line 4, column 17.
+  void invalidUtf8IsRefusedAtLoad() {
+    QByteArray bad = kParticle;
+    bad.replace("Particle typed in", "Particle \xff\xfe\xc3");
+    writeFile("bad-utf8.yaml", bad);
+    for (const QStringList& args :
+         {QStringList{"info", path("bad-utf8.yaml"), "--json"},
+          QStringList{"run", path("bad-utf8.yaml"), "--out", path("never.csv")}}) {
+      const Result r = nhsim(args);
+      QCOMPARE(r.code, 2);
+      QVERIFY2(r.err.startsWith("nhsim: error: " + path("bad-utf8.yaml") +
+                                ":4:17: the file is not valid UTF-8: byte 0xFF at byte offset 77 "
+                                "(a model file is UTF-8 text)"),
+               qPrintable(r.err));
+      QCOMPARE(r.err.trimmed().count('\n'), 0);
+      QVERIFY(r.out.isEmpty());
+    }
+    QVERIFY(!QFileInfo::exists(path("never.csv")));
   }
 
   void aBadModelFileExitsTwoAndWritesNothing() {

@@ -152,6 +152,25 @@ class ExpressionTest : public QObject {
     }
   }
 
+  // A power written x**2 (Python, Fortran) is refused at the second '*' with the hint that
+  // powers are written ^; a lone '*' where an operand belongs gets no such hint.
+  void doubleStarHintsAtPowers() {
+    try {
+      nh::model::parseExpression("2*x**2", names());
+      QFAIL("accepted x**2");
+    } catch (const nh::model::ExpressionError& err) {
+      QCOMPARE(QString::fromUtf8(err.what()),
+               QString("expected an operand, found '*' (powers are written ^: x^2, not x**2)"));
+      QCOMPARE(err.offset(), 4);
+    }
+    try {
+      nh::model::parseExpression("x + * y", names());
+      QFAIL("accepted x + * y");
+    } catch (const nh::model::ExpressionError& err) {
+      QCOMPARE(QString::fromUtf8(err.what()), QString("expected an operand, found '*'"));
+    }
+  }
+
   // The deepest accepted expressions and the longest in a model file: loaded, taped and
   // derived; past the limit the file's line and column are named.
   void deepestAndLongestModelsGoThroughEveryPass() {

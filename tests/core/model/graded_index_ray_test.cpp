@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/model/catalogue.h"
+#include "core/model/model_data.h"
 #include "core/model/model_file.h"
 #include "core/nh/scenario.h"
 #include "core/nh/simulation.h"
@@ -125,10 +126,14 @@ class GradedIndexRayTest : public QObject {
   }
 
   // The skew part alone ([e_x, e_y] = b e_x − a e_y, a skew entry): c^l_ij y^i y^j = 0 and the
-  // energy is conserved, while the ray still turns.
+  // energy is conserved, while the ray still turns. The identity anchor does not map this
+  // bracket to [∂_x, ∂_y] = 0: the file says `structure_checked: false`, and carries a warning.
   void theSkewPartAloneConservesEnergy() {
-    const auto system = model::loadModelText(
-        withStructure("  - {bracket: [vx, vy], equals: {vx: b, vy: -a}}\n"), "skew.yaml");
+    const auto system =
+        model::loadModelText(withStructure("  - {bracket: [vx, vy], equals: {vx: b, vy: -a}}\n") +
+                                 "structure_checked: false\n",
+                             "skew.yaml");
+    QCOMPARE(system->data().loadWarnings.size(), size_t(1));
     const Recorded r = runFor(system, 4.0, 0.25, Formulation::Multipliers);
     for (double e : r.energies) QVERIFY(std::abs(e - 0.625) < 1e-10);
     const int vx = indexOf(*system, "vx");

@@ -5,8 +5,10 @@
 #include <cmath>
 #include <string>
 
+#include "core/model/model_data.h"
 #include "core/model/model_file.h"
 #include "particle_model.h"
+#include "veselova_model.h"
 
 namespace {
 
@@ -42,10 +44,76 @@ class ModelErrorsTest : public QObject {
     QElapsedTimer timer;
     timer.start();
     const auto s = nh::model::loadModelText(
-        kGood + "anchor: {x: vx*(1 + (x + y + z)^2)^20, y: vy, z: vz}\nstructure: []\n",
+        kGood +
+            "anchor: {x: vx*(1 + (x + y + z)^2)^20, y: vy, z: vz}\nstructure:\n"
+            // [X_vx, X_vy] = −∂_y f ∂_x = −(∂_y f / f) X_vx for f = (1 + s²)^20, s = x + y + z,
+            // likewise [X_vx, X_vz]: compatible, checked at samples (too large to expand).
+            "  - {bracket: [vx, vy], equals: {vx: -40*(x + y + z)/(1 + (x + y + z)^2)}}\n"
+            "  - {bracket: [vx, vz], equals: {vx: -40*(x + y + z)/(1 + (x + y + z)^2)}}\n",
         "particle.yaml");
     QCOMPARE(s->n(), 3);
     QVERIFY2(timer.elapsed() < 5000, qPrintable(QString::number(timer.elapsed())));
+  }
+
+  // A skew structure the anchor contradicts loads only when the file says so, and then
+  // carries one warning; the bundled so(3) structure of the Veselova system is the
+  // anchor's (q̇ = ½ q ⊗ ω), and flipping one of its brackets is refused at that entry.
+  void structureMustAgreeWithTheAnchor() {
+    const std::string wrong = kGood +
+                              "anchor: {x: vx, y: vy, z: vz}\nstructure:\n"
+                              "  - {bracket: [vx, vy], equals: {vz: 1}}\n";
+    QVERIFY_THROWS_EXCEPTION(nh::model::ModelError, nh::model::loadModelText(wrong, "p.yaml"));
+    const auto kept = nh::model::loadModelText(wrong + "structure_checked: false\n", "p.yaml");
+    QCOMPARE(kept->data().loadWarnings.size(), size_t(1));
+    const std::string& warning = kept->data().loadWarnings[0];
+    QVERIFY2(warning.find("p.yaml: the structure contradicts the anchor: ρ[e_vx, e_vy] ≠ "
+                          "[ρe_vx, ρe_vy] in q̇ of 'z'") == 0,
+             warning.c_str());
+    QVERIFY(nh::model::loadModelText(kGood, "p.yaml")->data().loadWarnings.empty());
+    const auto veselova = nh::model::loadModelText(nh::test::kVeselovaModel, "veselova.yaml");
+    QVERIFY(veselova->data().loadWarnings.empty());
+    try {
+      nh::model::loadModelText(withLine(nh::test::kVeselovaModel, "  - {bracket: [w3, w1]",
+                                        "  - {bracket: [w3, w1], equals: {w2: -1}}"),
+                               "veselova.yaml");
+      QFAIL("loaded a structure the anchor contradicts");
+    } catch (const nh::model::ModelError& e) {
+      QCOMPARE(e.key(), std::string("structure[3].bracket"));
+      QCOMPARE(e.line(), 23);
+      QCOMPARE(e.column(), 15);
+      QVERIFY2(std::string(e.what()).find("ρ[e_w1, e_w3] ≠ [ρe_w1, ρe_w3]") != std::string::npos,
+               e.what());
+    }
+  }
+
+  // Bytes that are not UTF-8 (here in the title) are refused at load with their byte offset:
+  // "format: …\n" (32 bytes), "version: 1\n" (11), "name: particle\n" (15) and "title: A "
+  // (9) put the first at offset 67, line 4, column 10. (Not rows of `errors`: its QString
+  // columns would turn the bytes into U+FFFD.)
+  void invalidUtf8IsRefused() {
+    const std::pair<const char*, const char*> cases[] = {
+        {"\xff\xfe\xc3", "0xFF"},  // not UTF-8 at all
+        {"\xc3", "0xC3"},          // a character cut short
+        {"\xc0\xaf", "0xC0"},      // an overlong '/'
+        {"\xed\xa0\x80", "0xED"},  // a UTF-16 surrogate
+    };
+    for (const auto& [bytes, first] : cases) {
+      try {
+        nh::model::loadModelText(
+            withLine(kGood, "name:", std::string("name: particle\ntitle: A ") + bytes), "bad.yaml");
+        QFAIL("loaded a file that is not UTF-8");
+      } catch (const nh::model::ModelError& e) {
+        QCOMPARE(std::string(e.what()),
+                 std::string("bad.yaml:4:10: the file is not valid UTF-8: byte ") + first +
+                     " at byte offset 67 (a model file is UTF-8 text)");
+        QCOMPARE(e.line(), 4);
+        QCOMPARE(e.column(), 10);
+      }
+    }
+    // Valid UTF-8 of every length still loads: "Ω € 😀".
+    QVERIFY(nh::model::loadModelText(
+        withLine(kGood, "name:", "name: particle\ntitle: \xce\xa9 \xe2\x82\xac \xf0\x9f\x98\x80"),
+        "good.yaml"));
   }
 
   void errors_data() {
@@ -159,6 +227,18 @@ class ModelErrorsTest : public QObject {
         "'w' is neither a coordinate nor a velocity");
     row("NUL byte", withLine(kGood, "name:", std::string("name: part\0icle", 15)), "", 3, 11,
         "the file contains a NUL byte (a model file is UTF-8 text)");
+    // A key without its ':' runs into the next line, where the YAML reader stops: the line
+    // that lacks the ':' is named.
+    row("key without a colon", withLine(kGood, "name:", "name particle"), "", 3, 1,
+        "not valid YAML: this line has no ':' after its key");
+    row("key without a colon before a list",
+        withLine(kGood, "lagrangian:", "lagrangian 0.5*m*(vx^2 + vy^2 + vz^2)"), "", 8, 1,
+        "not valid YAML: this line has no ':' after its key");
+    row("nested key without a colon", kGood + "anchor:\n  x vx\n  y: vy\n  z: vz\n", "", 13, 3,
+        "not valid YAML: this line has no ':' after its key");
+    row("power written **",
+        withLine(kGood, "lagrangian:", "lagrangian: 0.5*m*(vx**2 + vy^2 + vz^2)"), "lagrangian", 8,
+        23, "expected an operand, found '*' (powers are written ^: x^2, not x**2)");
     row("lists nested deeper than the format allows",
         kGood + "scene: " + std::string(70, '[') + std::string(70, ']') + "\n", "", 12, 72,
         "lists and maps nested deeper than 64 levels (a model file needs a few)");
@@ -193,14 +273,36 @@ class ModelErrorsTest : public QObject {
     row("[e_a, e_a] of a skew bracket",
         kGood + "structure:\n  - {bracket: [vx, vx], equals: {vz: 1}}\n", "structure[1].bracket",
         13, 15, "[e_a, e_a] is zero for a skew bracket");
+    row("structure contradicting the anchor",
+        kGood +
+            "anchor: {x: vx, y: vy, z: vz}\nstructure:\n  - {bracket: [vx, vy], equals: {vz: 1}}\n",
+        "structure[1].bracket", 14, 15,
+        "the anchor does not map this bracket to the bracket of its columns: ρ[e_vx, e_vy] ≠ "
+        "[ρe_vx, ρe_vy] in q̇ of 'z'");
+    row("structure missing a bracket the anchor has",
+        kGood + "anchor: {x: vx, y: vy, z: vz + x*vy}\nstructure: []\n", "structure", 13, 12,
+        "[vx, vy] is not given (0), but ρ[e_vx, e_vy] ≠ [ρe_vx, ρe_vy] in q̇ of 'z'");
+    row("structure_checked neither true nor false", kGood + "structure_checked: maybe\n",
+        "structure_checked", 12, 20, "'maybe' is not true or false");
     row("skew neither true nor false",
         kGood + "structure:\n  - {bracket: [vx, vy], equals: {vz: 1}, skew: no}\n",
         "structure[1].skew", 13, 48, "'no' is not true or false");
     // A reference frame must be a velocity the constraints allow: Φ(t, q, Γ) = 0.
     row("reference frame violating a constraint", kGood + "reference_frame: {vx: 1}\n",
         "reference_frame", 12, 18,
-        "the frame does not satisfy constraints[1]: Φ(t, q, Γ) = 0.5 at t = 0 in the initial "
-        "coordinates");
+        "the frame does not satisfy constraints[1] at every t and q: Φ(t, q, Γ) = -y ≠ 0");
+    // A frame valid near the initial state only (vz − y vx − 1 = 10 (y − 0.5)^12 at it) is
+    // refused as GiNaC shows: the frame must satisfy the constraint at every t and q.
+    row("reference frame valid near the start only",
+        withLine(kGood, "  - vz - y*vx", "  - vz - y*vx - 1") +
+            "reference_frame: {vz: \"1 + 10*(y - 0.5)^12\"}\n",
+        "reference_frame", 12, 18,
+        "the frame does not satisfy constraints[1] at every t and q: Φ(t, q, Γ) = ");
+    // Where GiNaC cannot decide (sin¹²), at states moved by up to 5 from the initial one:
+    // 0.001 sin(x)^12 is below 1e-9 within 0.1 of x = 0 and 3e-8 at x = 0.5 sin(2.1).
+    row("reference frame wrong away from the start, with functions",
+        kGood + "reference_frame: {vx: 1, vz: \"y + 0.001*sin(x)^12\"}\n", "reference_frame", 12,
+        18, "the frame does not satisfy constraints[1]: Φ(t, q, Γ) = ");
     row("reference frame of an unknown velocity", kGood + "reference_frame: {w: 1}\n",
         "reference_frame.w", 12, 19, "'w' is not a velocity (velocities: vx, vy, vz)");
     row("reference frame reading a velocity", kGood + "reference_frame: {vx: vy}\n",
@@ -239,6 +341,10 @@ class ModelErrorsTest : public QObject {
                                      "reference_frame: {vx: t, vz: 2 + y*t}\n",
                                  "particle.yaml");
     QVERIFY(framed->hasReferenceFrame());
+    // An identity GiNaC's normal form does not know (sin² + cos² = 1) passes at the samples.
+    QVERIFY(nh::model::loadModelText(
+                kGood + "reference_frame: {vx: \"sin(t)^2 + cos(t)^2\", vz: y}\n", "particle.yaml")
+                ->hasReferenceFrame());
     const double p[] = {1.0}, q[] = {0.1, 0.5, 0.2};
     double gamma[3];
     framed->referenceFrame(p, 3.0, q, gamma);
