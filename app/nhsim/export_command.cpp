@@ -104,7 +104,7 @@ void applyPlotOptions(const ExportOptions& o, const Scenario& s, nhui::ExportSet
     e.plots = true;
   }
   if (!o.plot.empty()) {
-    e.timeSeries = splitList(o.plot);
+    e.timeSeries = distinctTimeSeries(splitList(o.plot), "--plot");
     e.plots = true;
   }
   if (e.plots && !pathGiven) {

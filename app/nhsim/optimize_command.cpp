@@ -194,11 +194,12 @@ int optimizeCommand(const OptimizeOptions& line, const std::vector<std::string>&
   if (r.extremals.empty()) {
     std::fprintf(stderr,
                  "nhsim: error: no extremal met the tolerance %s in %d starts: the best residual "
-                 "was %s (%s); try other --starts, a longer --t-end or nearer targets\n",
+                 "was %s (%s); %s\n",
                  formatValue(o.tolerance).c_str(), r.startsTried,
-                 formatValue(r.bestResidual).c_str(), oneLine(r.failure).c_str());
+                 formatValue(r.bestResidual).c_str(), oneLine(r.failure).c_str(), r.advice.c_str());
     return kSimulationError;
   }
+  if (!r.note.empty()) std::fprintf(stderr, "nhsim: warning: %s\n", r.note.c_str());
   const std::string warning = legendreWarning(problem, r.extremals.front());
   if (!warning.empty()) std::fprintf(stderr, "nhsim: warning: %s\n", warning.c_str());
   if (out) writeCsv(std::move(out), args, *system, r, warning);

@@ -1,5 +1,7 @@
 #include "app/python/run_rows.h"
 
+#include <cmath>
+
 #include "core/model/catalogue.h"
 #include "core/nh/errors.h"
 #include "core/nh/run_checks.h"
@@ -47,6 +49,17 @@ RowRun::RowRun(const Scenario& scenario) : state_(std::make_unique<State>(scenar
   s.simulation.setState(0.0, start.x0);
   s.out.columns = outputColumns(s.simulation.equations());
   s.out.notes = std::move(start.notes);
+  // A row every dt-out from 0 and one at t-end: known before any step.
+  const double rows = std::floor(scenario.tEnd / scenario.dtOut) + 2;
+  const double bytes = rows * static_cast<double>(s.out.columns.size()) * sizeof(double);
+  if (bytes > kMaxRunBytes)
+    throw InputError("a run of " + formatValue(rows) + " rows × " +
+                     std::to_string(s.out.columns.size()) + " columns would need " +
+                     formatValue(std::round(bytes / 1e8) / 10) + " GB in memory, more than the " +
+                     formatValue(kMaxRunBytes / 1e9) +
+                     " GB a run may hold: a larger dt_out or a shorter t_end (nhsim run --out "
+                     "FILE writes rows as they come)");
+  s.out.values.reserve(static_cast<size_t>(rows) * s.out.columns.size());
 }
 
 RowRun::~RowRun() = default;

@@ -20,8 +20,14 @@ struct RunRows {
   std::vector<std::string> warnings;  // energy drift, constraints losing rank
 };
 
+// The rows one run may hold in memory (rows × columns × 8 bytes; the array handed to Python
+// is made from them, so a run peaks at twice this). `nhsim run --out FILE` writes rows as they
+// come and has no such ceiling.
+inline constexpr double kMaxRunBytes = 2e9;
+
 // A run of `scenario` (validated as parseCommandLine does), set up and checked: construction
-// compiles the equations and checks the start (InputError, as `nhsim run` does, exit 2).
+// compiles the equations and checks the start (InputError, as `nhsim run` does, exit 2) and
+// refuses a run whose rows would pass kMaxRunBytes (InputError with the size it would need).
 // Thrown out of RowRun::integrate when its cancel flag is seen.
 struct RunCancelled {};
 

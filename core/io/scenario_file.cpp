@@ -351,9 +351,23 @@ void checkScenarioView(const std::string& json) {
     if (!p.is_object()) failView("'plots' must be an object");
     checkViewKeys(p, {"phase", "time_series"}, "'plots'");
     if (p.contains("phase")) checkViewNames(p["phase"], "plots.phase", 2, 2);
-    if (p.contains("time_series")) checkViewNames(p["time_series"], "plots.time_series", 0, 12);
+    if (p.contains("time_series"))
+      checkViewNames(p["time_series"], "plots.time_series", 0, kViewTimeSeriesMax);
   }
   if (o.contains("compare")) checkViewCompare(o["compare"]);
+}
+
+std::vector<std::string> distinctTimeSeries(const std::vector<std::string>& names,
+                                            const std::string& where) {
+  std::vector<std::string> out;
+  std::set<std::string> seen;
+  for (const std::string& name : names)
+    if (seen.insert(name).second) out.push_back(name);
+  if (out.size() > kViewTimeSeriesMax)
+    throw InputError(where + " names " + std::to_string(out.size()) +
+                     " different variables; at most " + std::to_string(kViewTimeSeriesMax) +
+                     " are plotted over time");
+  return out;
 }
 
 namespace {

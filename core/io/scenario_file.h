@@ -32,6 +32,7 @@ inline constexpr double kViewTrailSecondsMin = 0.1, kViewTrailSecondsMax = 1e6;
 inline constexpr long kViewTitleMax = 120, kViewNoteMax = 1000;  // characters
 inline constexpr double kViewPlanTimeMin = 1e-3, kViewPlanTimeMax = 1e4;
 inline constexpr int kViewPlanStartsMax = 64;
+inline constexpr size_t kViewTimeSeriesMax = 12;  // variables plotted over time
 void checkScenarioView(const std::string& json);
 
 // The view's parts that name the system's things or run beside the run, checked against
@@ -43,6 +44,12 @@ void checkScenarioView(const std::string& json);
 // (at most dt-out, within the step budget over t-end; absent: dt-out, or the run's fixed
 // step when smaller); 'plan.targets' name coordinates. Throws InputError "view: …".
 void checkScenarioViewFor(const Scenario& scenario);
+
+// The variables plotted over time (a view's plots.time_series, export's --plot): each once,
+// in the order first named; more than kViewTimeSeriesMax different ones are refused with
+// InputError "`where` names N different variables; at most 12 are plotted".
+std::vector<std::string> distinctTimeSeries(const std::vector<std::string>& names,
+                                            const std::string& where);
 
 // The keys of the view's "display" part and what each holds: a flag (true or false), a
 // number in [lo, hi], or one of two words (on, off). checkScenarioView reads this table, and

@@ -123,6 +123,13 @@ ControlEquations deriveControlSymbolic(const SystemModel& system) {
     return e;
   }
   readControlModel(*formula, e);
+  std::vector<std::pair<std::string, ex>> read{{"cost", e.cost}};
+  for (const ex& f : e.f) read.emplace_back("control section", f);
+  if (std::string why = tooLargeToDerive(read); !why.empty()) {
+    e.derived = false;
+    e.notes.push_back(std::move(why));
+    return e;
+  }
   simplifyGeometry(e.geometry);
   for (ex& f : e.f) f = simplified(f, e.order);
   e.cost = simplified(e.cost, e.order);

@@ -163,6 +163,10 @@ size_t invalidUtf8At(std::string_view text) {
 // bound of their expansion (expansionBound): (1 + (x + y)^2)^20 is not expanded.
 constexpr long kLoaderExpandLimit = 5000;
 
+// A control model's controls: ∂²H/∂u² is factorised at every point of every path, and its
+// symbolic equations have one per control (5000 controls took minutes and gigabytes).
+constexpr size_t kMaxControls = 24;
+
 // A parameter's label is shown where its name would be: one short line.
 constexpr size_t kMaxLabelBytes = 64;
 constexpr size_t kMaxTitleBytes = 200;  // about 100 characters of Greek or accented text
@@ -746,6 +750,10 @@ void Loader::readControls() {
   }
   sequence(list, "controls");
   if (list.size() == 0) fail("controls", list, "name at least one control");
+  if (list.size() > kMaxControls)
+    fail("controls", list,
+         std::to_string(list.size()) + " controls; at most " + std::to_string(kMaxControls) +
+             " are supported");
   for (size_t i = 0; i < list.size(); ++i) {
     const std::string key = "controls[" + std::to_string(i + 1) + "]";
     const std::string n = identifier(list[i], key);

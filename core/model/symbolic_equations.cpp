@@ -46,6 +46,11 @@ constexpr int kSolveMaxSize = 10;  // m + k + h
 constexpr long kExpandLimit = 5000;
 // The symbolic work of one derivation: past this, what is left is shown as derived.
 constexpr int kTimeBudgetSeconds = 10;
+// What the derivations read may have at most this many nodes with its definitions written out
+// (tooLargeToDerive). GiNaC's diff() walks that written-out tree, and no point inside it can
+// stop for the time budget: each definition that uses the one before twice doubles it (a chain
+// of 24 took minutes and gigabytes). The bundled models have at most a few thousand.
+constexpr int kDeriveSizeLimit = 20000;
 
 void checkCancelled() {
   if (tCancel && tCancel->load(std::memory_order_relaxed))
@@ -637,6 +642,31 @@ std::string cappedNote() {
          "): they are shown as derived; the numbers are unaffected";
 }
 
+std::string tooLargeToDerive(const std::vector<std::pair<std::string, GiNaC::ex>>& read) {
+  for (const auto& [what, e] : read)
+    if (expressionSize(e, kDeriveSizeLimit) > kDeriveSizeLimit)
+      return "nothing derived: the " + what + " with its definitions written out has more than " +
+             std::to_string(kDeriveSizeLimit) +
+             " terms, too large to derive symbolically within the " +
+             std::to_string(kTimeBudgetSeconds) + " s budget; the numbers are unaffected";
+  return "";
+}
+
+namespace {
+
+// The first expression read that is too large to derive (tooLargeToDerive), or "".
+std::string tooLargeRead(const SymbolicEquations& s) {
+  std::vector<std::pair<std::string, ex>> read{{"Lagrangian", s.lagrangian}};
+  for (const ex& e : s.constraints) read.emplace_back("constraint", e);
+  for (const ex& e : s.holonomic) read.emplace_back("holonomic constraint", e);
+  for (const ex& e : s.forces) read.emplace_back("force", e);
+  for (size_t i = 0; i < s.rho.nops(); ++i) read.emplace_back("anchor", s.rho.op(i));
+  for (const auto& c : s.structure) read.emplace_back("structure", c.value);
+  return tooLargeToDerive(read);
+}
+
+}  // namespace
+
 // ρ (and whether it is the identity) and C simplified.
 void simplifyGeometry(SymbolicEquations& s) {
   const int n = static_cast<int>(s.q.size()), m = static_cast<int>(s.y.size());
@@ -754,6 +784,11 @@ SymbolicEquations deriveSymbolic(const SystemModel& system, const std::vector<do
     for (const ParameterInfo& p : info.parameters) s.parameterNames.push_back(p.name);
     readRecordedSystem(system, values, s);
     if (!s.recorded) return s;
+  }
+  if (std::string why = tooLargeRead(s); !why.empty()) {
+    s.recorded = false;
+    s.notes.push_back(std::move(why));
+    return s;
   }
   simplifyRead(s);
   formEquations(s);

@@ -55,7 +55,9 @@ struct SymbolicEquations {
   std::string notSolvedBecause;  // when !solved
 
   std::vector<std::string> notes;
-  bool recorded = true;  // false: a C++ system that cannot be taped (nothing derived)
+  // false: nothing derived (a C++ system that cannot be taped, or what was read is too large
+  // to derive: tooLargeToDerive); the notes say why.
+  bool recorded = true;
 };
 
 // Derives the equations. `parameters`: the values of a C++ system's parameters (empty: the
@@ -117,6 +119,11 @@ class DerivationBudget {
 // The note that some entries were kept unsimplified (too large, or out of time) in the
 // current budget; "" when none were.
 std::string cappedNote();
+
+// "" when every expression read (named by what it is) may be derived; otherwise the note why
+// nothing is: one of them has more nodes than the derivations' limit with its definitions
+// written out (so that the time budget holds: diff() cannot be stopped half-way).
+std::string tooLargeToDerive(const std::vector<std::pair<std::string, GiNaC::ex>>& read);
 
 // Node count of `e`, counting stops soon after `limit` (cheap size guard).
 int expressionSize(const GiNaC::ex& e, int limit);

@@ -87,23 +87,41 @@ struct Flow {
   double cost = 0;    // ∫ L dt over the segment
 };
 
+// The sizes the flow measures the path by: per component of z, and of the cost.
+struct Scales {
+  Eigen::VectorXd state;
+  double cost = 1;
+};
+
 using Sample = std::function<void(double t, const double* x)>;
 
-// Integrates ż (and, with sensitivities, Ṡ = J S; and the cost) from t0 to t1 by DOP853.
+// Integrates ż (and, with sensitivities, Ṡ = J S; and the cost) from t0 to t1 by DOP853, on
+// the state divided by its scales (and the cost by its own): the step control then holds
+// every component to the tolerance relative to its size, however small (costates go as
+// 1/T³ at large T). Ŝ = D⁻¹ S D for D = diag(scales) obeys dŜ/dt = D⁻¹ J D Ŝ.
 Flow flow(const PontryaginSystem& P, PontryaginSystem::Workspace& ws, double t0, double t1,
-          const Eigen::VectorXd& z0, bool sensitivities, const std::vector<double>& sampleAt = {},
-          const Sample& sample = {}) {
+          const Eigen::VectorXd& z0, const Scales& scales, bool sensitivities,
+          const std::vector<double>& sampleAt = {}, const Sample& sample = {}) {
   const int N = P.N();
   const int size = N + 1 + (sensitivities ? N * N : 0);
-  std::vector<double> x(size, 0.0);
-  std::copy(z0.data(), z0.data() + N, x.begin());
+  const Eigen::ArrayXd s = scales.state.array();
+  std::vector<double> x(size, 0.0), z(N + 1);
+  Eigen::Map<Eigen::ArrayXd>(x.data(), N) = z0.array() / s;
   if (sensitivities)
     for (int i = 0; i < N; ++i) x[N + 1 + i + N * i] = 1;
-  const StepperRhs f = [&](double t, const double* s, double* ds) {
-    ds[N] = P.rates(ws, t, s, ds, sensitivities);
+  const auto unscale = [&](const double* y) {
+    Eigen::Map<Eigen::ArrayXd>(z.data(), N) = Eigen::Map<const Eigen::ArrayXd>(y, N) * s;
+    z[N] = y[N] * scales.cost;
+  };
+  const StepperRhs f = [&](double t, const double* y, double* dy) {
+    unscale(y);
+    dy[N] = P.rates(ws, t, z.data(), dy, sensitivities) / scales.cost;
+    Eigen::Map<Eigen::ArrayXd>(dy, N) /= s;
     if (!sensitivities) return;
-    Eigen::Map<const Eigen::MatrixXd> S(s + N + 1, N, N);
-    Eigen::Map<Eigen::MatrixXd>(ds + N + 1, N, N).noalias() = ws.jacobian * S;
+    ws.jacobian.array().colwise() /= s;
+    ws.jacobian.array().rowwise() *= s.transpose();
+    Eigen::Map<const Eigen::MatrixXd> S(y + N + 1, N, N);
+    Eigen::Map<Eigen::MatrixXd>(dy + N + 1, N, N).noalias() = ws.jacobian * S;
   };
   auto stepper = makeDop853(kFlowTolerance, kFlowTolerance);
   stepper->initialize(x.data(), size, t0, (t1 - t0) * 1e-3);
@@ -113,14 +131,19 @@ Flow flow(const PontryaginSystem& P, PontryaginSystem::Workspace& ws, double t0,
     const auto [a, b] = stepper->doStep(f);
     for (; next < sampleAt.size() && sampleAt[next] <= std::min(b, t1); ++next) {
       stepper->calcState(f, sampleAt[next], dense.data());
-      sample(sampleAt[next], dense.data());
+      unscale(dense.data());
+      sample(sampleAt[next], z.data());
     }
     if (b < t1) continue;
     stepper->calcState(f, t1, dense.data());
+    unscale(dense.data());
     Flow out;
-    out.z = Eigen::Map<const Eigen::VectorXd>(dense.data(), N);
-    out.cost = dense[N];
-    if (sensitivities) out.S = Eigen::Map<const Eigen::MatrixXd>(dense.data() + N + 1, N, N);
+    out.z = Eigen::Map<const Eigen::VectorXd>(z.data(), N);
+    out.cost = z[N];
+    if (sensitivities)
+      out.S = s.matrix().asDiagonal() *
+              Eigen::Map<const Eigen::MatrixXd>(dense.data() + N + 1, N, N) *
+              s.inverse().matrix().asDiagonal();
     if (!out.z.allFinite() || !std::isfinite(out.cost)) throw StepFailure("the path blew up");
     return out;
   }
@@ -141,6 +164,7 @@ class Shooting {
         targets_(std::move(targets)) {
     for (const Target& t : targets_) r_ += t.rows();
     w0_ = Eigen::VectorXd::Zero(P.unknownsW());
+    scales_.state = Eigen::VectorXd::Ones(P.N());
   }
 
   int size() const { return P_.m() + (K_ - 1) * P_.N() + r_; }
@@ -166,7 +190,7 @@ class Shooting {
     for (int i = 1; i <= K_; ++i) {
       try {
         ws_.w = w0_;
-        z = flow(P_, ws_, nodeTime(i - 1), nodeTime(i), z, false).z;
+        z = flow(P_, ws_, nodeTime(i - 1), nodeTime(i), z, scales_, false).z;
       } catch (const std::exception&) {  // keep the last good state
       }
       if (i < K_) X.segment(m + (i - 1) * N, N) = z;
@@ -180,6 +204,9 @@ class Shooting {
     P_.anchorAndDerivative(ws_, z.data(), rho, dRho);
     const Eigen::MatrixXd Bt = (DR * rho).transpose();
     if (r_ > 0) X.tail(r_) = Bt.completeOrthogonalDecomposition().solve(z.tail(m));
+    end_ = z;
+    lastCost_ = 0;
+    rescale(X);
     return X;
   }
 
@@ -207,7 +234,7 @@ class Shooting {
     Flow last;
     for (int i = 0; i < K_; ++i) {
       ws_.w = w0_;
-      Flow s = flow(P_, ws_, nodeTime(i), nodeTime(i + 1), nodeState(X, i), J != nullptr);
+      Flow s = flow(P_, ws_, nodeTime(i), nodeTime(i + 1), nodeState(X, i), scales_, J != nullptr);
       total += s.cost;
       if (i + 1 < K_) {
         R.segment(i * N, N) = s.z - nodeState(X, i + 1);
@@ -220,8 +247,56 @@ class Shooting {
       }
     }
     endConditions(X, last, R, J);
+    end_ = last.z;
+    lastCost_ = total;
     if (cost) *cost = total;
     return R;
+  }
+
+  // The sizes the residuals are measured by, from the path at X (evaluated last): per
+  // component of z its largest size at the nodes and the end (and a coordinate's target), at
+  // least 1e-6 of the largest of its kind (coordinates, costates) so that a component that
+  // stays near zero is measured against its neighbours; 1 for a kind that is zero throughout.
+  // Gaps and end conditions relative to these mean the same at every T: the costates of a
+  // motion over a distance d in a time T go as d/T² and d/T³.
+  void rescale(const Eigen::VectorXd& X) {
+    const int n = P_.n(), N = P_.N();
+    Eigen::VectorXd s = Eigen::VectorXd::Zero(N);
+    if (end_.size() == N) s = end_.cwiseAbs();
+    for (int i = 0; i < K_; ++i) s = s.cwiseMax(nodeState(X, i).cwiseAbs());
+    for (const Target& t : targets_)
+      if (!t.quaternion) s[t.index] = std::max(s[t.index], std::abs(t.value));
+    for (const auto& [from, count] : {std::pair{0, n}, std::pair{n, N - n}}) {
+      if (count == 0) continue;
+      const double top = s.segment(from, count).maxCoeff();
+      for (int k = from; k < from + count; ++k) s[k] = top > 0 ? std::max(s[k], 1e-6 * top) : 1;
+    }
+    scales_.state = s;
+    // The cost is integrated to the tolerance relative to its size (it feeds back into
+    // nothing, so a scale below it only makes the control relative).
+    scales_.cost = std::max(std::abs(lastCost_) / K_, 1e-100);
+  }
+
+  const Scales& scales() const { return scales_; }
+  void setScales(const Scales& s) { scales_ = s; }
+
+  // Per residual row, one over the size it is measured by (rescale).
+  Eigen::VectorXd residualWeights() const {
+    const int m = P_.m(), N = P_.N();
+    const Eigen::VectorXd inverse = scales_.state.cwiseInverse();
+    Eigen::VectorXd W(size());
+    for (int i = 0; i + 1 < K_; ++i) W.segment(i * N, N) = inverse;
+    int row = (K_ - 1) * N;
+    for (const Target& t : targets_) {
+      if (t.quaternion) {
+        W.segment<3>(row).setOnes();  // an attitude's residual is an angle
+        row += 3;
+      } else {
+        W[row++] = inverse[t.index];
+      }
+    }
+    W.segment(row, m) = inverse.tail(m);
+    return W;
   }
 
   // The sampled path of a converged X: rows of the result's columns, one per sample time.
@@ -236,7 +311,7 @@ class Shooting {
       for (; next < times.size() && (times[next] < nodeTime(i + 1) || i + 1 == K_); ++next)
         here.push_back(times[next]);
       ws_.w = w0_;
-      Flow s = flow(P_, ws_, nodeTime(i), nodeTime(i + 1), nodeState(X, i), false, here,
+      Flow s = flow(P_, ws_, nodeTime(i), nodeTime(i + 1), nodeState(X, i), scales_, false, here,
                     [&](double t, const double* x) { record(t, x, before, out); });
       before += s.cost;
     }
@@ -301,10 +376,14 @@ class Shooting {
   Eigen::VectorXd q0_, w0_;
   std::vector<Target> targets_;
   int r_ = 0;
+  Scales scales_;
+  Eigen::VectorXd end_;  // z(T) of the last evaluation
+  double lastCost_ = 0;
 };
 
 struct NewtonOutcome {
   bool converged = false;
+  bool singular = false;  // the failure: ∂²H/∂w² singular (SingularControl)
   double residual = 0;
   int iterations = 0;
   double cost = 0;
@@ -330,8 +409,9 @@ class Newton {
   NewtonOutcome run(Eigen::VectorXd& X) {
     try {
       R_ = S_.evaluate(X, &J_, &o_.cost);
+      reweigh(X);
     } catch (const std::exception& e) {
-      o_.failure = e.what();
+      noteFailure(e);
       o_.residual = std::numeric_limits<double>::infinity();
       return o_;
     }
@@ -358,55 +438,84 @@ class Newton {
   }
 
  private:
+  void noteFailure(const std::exception& e) {
+    o_.failure = e.what();
+    o_.singular = dynamic_cast<const SingularControl*>(&e) != nullptr;
+  }
+
   NewtonOutcome fail(std::string why) {
     if (o_.failure.empty()) o_.failure = std::move(why);
     return o_;
+  }
+
+  // The residuals and their Jacobian measured relative to the path's sizes at X (rows
+  // divided by the scales of Shooting::rescale), and the columns of the Jacobian brought to
+  // one size for the linear solves (a step is found in those units and scaled back).
+  void reweigh(const Eigen::VectorXd& X) {
+    S_.rescale(X);
+    W_ = S_.residualWeights();
+    R_ = R_.cwiseProduct(W_);
+    J_ = W_.asDiagonal() * J_;
+    columns_.resize(J_.cols());
+    for (Eigen::Index j = 0; j < J_.cols(); ++j) {
+      const double top = J_.col(j).lpNorm<Eigen::Infinity>();
+      columns_[j] = top > 0 && std::isfinite(top) ? 1 / top : 1;
+    }
   }
 
   // Accepts X + step when it reduces ‖R‖ by at least the factor given.
   bool tryStep(Eigen::VectorXd& X, const Eigen::VectorXd& step, double factor) {
     const Eigen::VectorXd trial = X + step;
     try {
-      const Eigen::VectorXd Rt = S_.evaluate(trial, nullptr, nullptr);
+      const Eigen::VectorXd Rt = S_.evaluate(trial, nullptr, nullptr).cwiseProduct(W_);
       if (!(Rt.norm() <= factor * R_.norm())) return false;
       R_ = S_.evaluate(trial, &J_, &o_.cost);
       X = trial;
+      reweigh(X);
       o_.failure.clear();
+      o_.singular = false;
       return true;
     } catch (const std::exception& e) {
-      o_.failure = e.what();
+      noteFailure(e);
       return false;
     }
   }
 
   // −J⁻¹R; where J is (nearly) singular — extremals in a family, such as Brockett's circles
-  // turned about the axis — the least-squares step of least norm.
+  // turned about the axis — the least-squares step of least norm. The full step is tried
+  // first (the unknowns' sizes differ by powers of T), then the capped one, halved.
   bool newtonStep(Eigen::VectorXd& X) {
-    Eigen::FullPivLU<Eigen::MatrixXd> lu(J_);
+    const Eigen::MatrixXd A = J_ * columns_.asDiagonal();
+    Eigen::FullPivLU<Eigen::MatrixXd> lu(A);
     lu.setThreshold(1e-10);
     Eigen::VectorXd step;
     if (lu.isInvertible()) {
       step = lu.solve(-R_);
     } else {
-      Eigen::CompleteOrthogonalDecomposition<Eigen::MatrixXd> cod(J_);
+      Eigen::CompleteOrthogonalDecomposition<Eigen::MatrixXd> cod(A);
       cod.setThreshold(1e-10);
       step = cod.solve(-R_);
     }
+    step = step.cwiseProduct(columns_);
+    const Eigen::VectorXd full = step;
     capStep(step, X);
+    if (step != full && tryStep(X, full, 0.75)) return true;
     for (double alpha = 1; alpha >= 0.125; alpha /= 2)
       if (tryStep(X, alpha * step, 1 - alpha / 4)) return true;
     return false;
   }
 
   bool levenbergStep(Eigen::VectorXd& X) {
-    const Eigen::MatrixXd JtJ = J_.transpose() * J_;
-    const Eigen::VectorXd g = J_.transpose() * R_;
+    const Eigen::MatrixXd Js = J_ * columns_.asDiagonal();
+    const Eigen::MatrixXd JtJ = Js.transpose() * Js;
+    const Eigen::VectorXd g = Js.transpose() * R_;
     const Eigen::VectorXd d = JtJ.diagonal().cwiseMax(1e-12 * JtJ.diagonal().maxCoeff());
     // A few λ per iteration (λ keeps growing across iterations while steps fail).
     for (int tries = 0; tries < 4 && lambda_ <= 1e10; ++tries, lambda_ *= 10) {
       Eigen::MatrixXd A = JtJ;
       A.diagonal() += lambda_ * d;
       Eigen::VectorXd step = -A.ldlt().solve(g);
+      step = step.cwiseProduct(columns_);
       capStep(step, X);
       if (tryStep(X, step, 1 - 1e-4)) {
         lambda_ = std::max(1e-6, lambda_ / 100);
@@ -422,8 +531,9 @@ class Newton {
   int maxIterations_;
   const std::function<void()>& tick_;
   NewtonOutcome o_;
-  Eigen::MatrixXd J_;
-  Eigen::VectorXd R_;
+  Eigen::MatrixXd J_;      // weighted
+  Eigen::VectorXd R_, W_;  // R_ weighted by W_
+  Eigen::VectorXd columns_;
   double lambda_ = 1e-3;
 };
 
@@ -580,12 +690,13 @@ void describeUnknowns(const PontryaginSystem& P, Shooting& S, const Eigen::Vecto
 }
 
 // The same extremal, or one of a symmetric family (equal cost): reported once.
+// Both relative: costs and costates are tiny at large T.
 bool sameExtremal(const Extremal& a, const Extremal& b) {
-  if (std::abs(a.cost - b.cost) <= 1e-8 * std::max(1.0, std::abs(a.cost))) return true;
-  double diff = 0, scale = 1;
+  if (std::abs(a.cost - b.cost) <= 1e-8 * std::max(std::abs(a.cost), std::abs(b.cost))) return true;
+  double diff = 0, scale = 0;
   for (size_t i = 0; i < a.unknowns.size(); ++i) {
     diff = std::max(diff, std::abs(a.unknowns[i] - b.unknowns[i]));
-    scale = std::max(scale, std::abs(a.unknowns[i]));
+    scale = std::max({scale, std::abs(a.unknowns[i]), std::abs(b.unknowns[i])});
   }
   return diff <= 1e-6 * scale;
 }
@@ -646,6 +757,62 @@ Eigen::VectorXd startCostate(const PontryaginSystem& P, Shooting& S, const Eigen
   return P.vakonomic() ? momentumOf(P, S, q0, v) : v;
 }
 
+constexpr const char* kOtherStartsAdvice = "try other --starts, a longer --t-end or nearer targets";
+
+// When ∂²H/∂w² is singular no start helps: the problem is not regular.
+std::string singularAdvice(const PontryaginSystem& P) {
+  if (P.vakonomic())
+    return "the Lagrangian and the constraints do not determine the velocities and "
+           "multipliers (the Hessian of L + mu*Phi in them is singular): a Lagrangian strictly "
+           "convex in the velocities with independent constraints is needed; other starts "
+           "cannot help";
+  return "the cost is singular in the controls (its Hessian in u is not invertible, so u "
+         "cannot be solved from the costate): a cost strictly convex in every control, such "
+         "as 0.5*u^2 for each, is needed; other starts cannot help";
+}
+
+// A converged start: its extremal (not yet sampled), unknowns and the scales of its path.
+struct Found {
+  Extremal e;
+  Eigen::VectorXd X;
+  Scales scales;
+};
+
+// The memory one sampled path holds: its rows (a vector of the columns each, with the
+// allocator's overhead) and their times.
+double pathBytes(double T, double dt, size_t columns) {
+  const double samples = std::floor(T / dt) + 2;
+  return samples * (double(columns) * sizeof(double) + 3 * sizeof(void*) + 16 + sizeof(double));
+}
+
+std::string formatBytes(double bytes) {
+  return bytes >= 1e9 ? formatValue(std::round(bytes / 1e8) / 10) + " GB"
+                      : formatValue(std::round(bytes / 1e5) / 10) + " MB";
+}
+
+// The extremals found, by cost, sampled every dt while their paths fit the ceiling
+// kMaxPathBytes together; the costlier ones past it are left out, and the result says so.
+void keepPaths(Shooting& S, const std::vector<Target>& targets, std::vector<Found>& found,
+               double dt, double bytesEach, OptimalControlResult& result) {
+  std::stable_sort(found.begin(), found.end(),
+                   [](const Found& a, const Found& b) { return a.e.cost < b.e.cost; });
+  S.setTargets(targets);
+  double held = 0;
+  for (Found& f : found) {
+    if (held + bytesEach > kMaxPathBytes) {
+      const size_t left = found.size() - result.extremals.size();
+      result.note = std::to_string(left) + " costlier extremal" + (left == 1 ? "" : "s") +
+                    " left out: their paths would pass the " + formatBytes(kMaxPathBytes) +
+                    " an optimisation keeps (a larger --dt-out keeps them)";
+      return;
+    }
+    S.setScales(f.scales);
+    S.sample(f.X, dt, f.e);
+    held += bytesEach;
+    result.extremals.push_back(std::move(f.e));
+  }
+}
+
 // How far the targets are from the start: the largest change of a coordinate, or the angle
 // of an attitude's turn.
 double targetDistance(const std::vector<Target>& targets, const Eigen::VectorXd& q0) {
@@ -682,6 +849,14 @@ OptimalControlResult solveOptimalControl(std::shared_ptr<const SystemModel> syst
   result.vakonomic = P.vakonomic();
   result.columns = resultColumns(sys, P);
   result.bestResidual = std::numeric_limits<double>::infinity();
+  const double dt = o.dtOut > 0 ? o.dtOut : o.tEnd / 200;
+  const double rowBytes = pathBytes(o.tEnd, dt, result.columns.size());
+  if (!(rowBytes <= kMaxPathBytes))
+    throw InputError("a path sampled every " + formatValue(dt) +
+                     " over T = " + formatValue(o.tEnd) + " would hold " + formatBytes(rowBytes) +
+                     " in memory, more than the " + formatBytes(kMaxPathBytes) +
+                     " an optimisation keeps: sample it less often (a larger --dt-out)");
+  std::vector<Found> found;
   const int segments = o.segments > 0 ? o.segments : 8;
   Shooting S(P, o.tEnd, segments, q0, targets);
   const double spread = 2 * std::numbers::pi * (1 + targetDistance(targets, q0)) / o.tEnd;
@@ -709,20 +884,18 @@ OptimalControlResult solveOptimalControl(std::shared_ptr<const SystemModel> syst
       if (out.residual < result.bestResidual || result.failure.empty()) {
         result.bestResidual = std::min(result.bestResidual, out.residual);
         result.failure = out.failure;
+        result.advice = out.singular ? singularAdvice(P) : kOtherStartsAdvice;
       }
       continue;
     }
-    Extremal e;
-    e.cost = out.cost, e.residual = out.residual, e.iterations = out.iterations;
-    describeUnknowns(P, S, X, e);
-    if (std::any_of(result.extremals.begin(), result.extremals.end(),
-                    [&](const Extremal& x) { return sameExtremal(x, e); }))
-      continue;
-    S.sample(X, o.dtOut > 0 ? o.dtOut : o.tEnd / 200, e);
-    result.extremals.push_back(std::move(e));
+    Found f{Extremal{}, X, S.scales()};
+    f.e.cost = out.cost, f.e.residual = out.residual, f.e.iterations = out.iterations;
+    describeUnknowns(P, S, X, f.e);
+    if (std::none_of(found.begin(), found.end(),
+                     [&](const Found& x) { return sameExtremal(x.e, f.e); }))
+      found.push_back(std::move(f));
   }
-  std::sort(result.extremals.begin(), result.extremals.end(),
-            [](const Extremal& a, const Extremal& b) { return a.cost < b.cost; });
+  keepPaths(S, targets, found, dt, rowBytes, result);
   if (!result.extremals.empty()) result.bestResidual = result.extremals.front().residual;
   if (progress) progress(1);
   return result;

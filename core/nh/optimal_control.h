@@ -66,8 +66,19 @@ struct OptimalControlResult {
   std::vector<Extremal> extremals;  // those meeting the tolerance, distinct, lowest cost first
   double bestResidual = 0;          // of the best start when none met the tolerance
   std::string failure;              // why no start converged (when extremals is empty)
+  // What may help then: other starts, T or targets; or, when ∂²H/∂u² was singular (no start
+  // can help), what cost is allowed.
+  std::string advice;
+  // When the paths of all the extremals found would pass kMaxPathBytes: how many of the
+  // costliest were left out.
+  std::string note;
   int startsTried = 0;
 };
+
+// The memory the sampled paths of one solve may hold together (rows of the columns, 8 bytes a
+// value, with the allocator's overhead): a sampling that one path would pass it with is refused,
+// and of several extremals the costliest that would pass it are left out.
+inline constexpr double kMaxPathBytes = 1e9;
 
 struct Scenario;
 // The parameters, start coordinates and (vakonomic) seed velocities of a scenario: its

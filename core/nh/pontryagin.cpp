@@ -2,6 +2,7 @@
 #include "core/nh/pontryagin.h"
 
 #include <cmath>
+#include <limits>
 #include <string>
 
 #include "core/nh/errors.h"
@@ -171,22 +172,32 @@ void PontryaginSystem::factorise(Workspace& ws) const {
 }
 
 // Newton's method for ∂H/∂w = 0 from ws.w, with the variables (t, z) already loaded; one step
-// when G is linear in w. Leaves the program's outputs at the solution.
+// when G is linear in w. Leaves the program's outputs at the solution. Both tests are relative
+// to the size of w (and G to ∂²H/∂w² times it): at large T the controls are tiny (6d/T²), and
+// an absolute test would stop with them wrong in the second digit.
 void PontryaginSystem::solveW(Workspace& ws) const {
   const int N = this->N(), c = c_;
+  double lastStep = std::numeric_limits<double>::infinity();
   for (int iteration = 0; iteration < 40; ++iteration) {
     for (int j = 0; j < c; ++j) ws.variables[1 + N + j] = ws.w[j];
     program_.run(ws.registers.data(), ws.variables.data());
     loadG(ws);
     // Linear in w: Gw does not change with w, so the factorisation stays current.
     ws.luCurrent = linear_ && iteration > 0;
-    const double scale = 1 + ws.w.lpNorm<Eigen::Infinity>();
-    if (iteration > 0 && ws.G.lpNorm<Eigen::Infinity>() <= 1e-13 * scale) return;
+    const double size = ws.w.lpNorm<Eigen::Infinity>();
+    if (iteration > 0 &&
+        ws.G.lpNorm<Eigen::Infinity>() <= 1e-13 * ws.Gw.lpNorm<Eigen::Infinity>() * size)
+      return;
     factorise(ws);
     ws.step.noalias() = ws.lu.solve(-ws.G);
     ws.w += ws.step;
     if (!ws.w.allFinite()) throw SingularControl("∂H/∂u = 0 has no finite solution");
-    if (ws.step.lpNorm<Eigen::Infinity>() <= 1e-15 * scale) {
+    // A step no longer shrinking fast (past the second) is rounding: w is as good as it gets.
+    const double stepSize = ws.step.lpNorm<Eigen::Infinity>();
+    const bool rounding = iteration >= 2 && stepSize >= 0.5 * lastStep &&
+                          stepSize <= 1e-10 * ws.w.lpNorm<Eigen::Infinity>();
+    lastStep = stepSize;
+    if (stepSize <= 1e-15 * ws.w.lpNorm<Eigen::Infinity>() || rounding) {
       for (int j = 0; j < c; ++j) ws.variables[1 + N + j] = ws.w[j];
       program_.run(ws.registers.data(), ws.variables.data());
       loadG(ws);

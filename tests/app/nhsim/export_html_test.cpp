@@ -88,6 +88,30 @@ class ExportHtmlTest : public QObject {
     QVERIFY2(r.err.contains("give one of --video, --frames and --html, once"), qPrintable(r.err));
   }
 
+  // --plot plots each variable once (x named 5000 times made an 82 MB page): the page is the
+  // size of the one with x named once; more than 12 different variables, as a scenario's
+  // plots.time_series allows, are refused in one line (exit 2) before any work.
+  void plotSeriesAreDistinctAndCapped() {
+    const QString once = dir_.filePath("once.html"), repeated = dir_.filePath("repeated.html");
+    const QStringList base{"nh_particle", "--t-end", "1", "--no-scenario", "--quiet", "--html"};
+    const Result a = nhsim(base + QStringList{once, "--plot", "x"});
+    const Result b =
+        nhsim(base + QStringList{repeated, "--plot", QStringList(5000, "x").join(',')});
+    QVERIFY2(a.code == 0 && b.code == 0, qPrintable(a.err + b.err));
+    const qsizetype sizeOnce = contentsOf(once).size(), sizeRepeated = contentsOf(repeated).size();
+    QVERIFY2(sizeOnce > 0 && sizeRepeated < sizeOnce + 1000,
+             qPrintable(QString("%1 %2").arg(sizeOnce).arg(sizeRepeated)));
+    QStringList thirteen;
+    for (int k = 1; k <= 13; ++k) thirteen << QString("v%1").arg(k);
+    const Result c =
+        nhsim(base + QStringList{dir_.filePath("c.html"), "--plot", thirteen.join(',')});
+    QCOMPARE(c.code, 2);
+    QVERIFY2(c.err.trimmed().count('\n') == 0 &&
+                 c.err.contains("--plot names 13 different variables; at most 12"),
+             qPrintable(c.err));
+    QVERIFY(!QFile::exists(dir_.filePath("c.html")));
+  }
+
  private:
   QTemporaryDir dir_;
 };

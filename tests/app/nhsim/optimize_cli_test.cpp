@@ -70,6 +70,17 @@ control_section: {vx: u}
 cost: 0.5*u*u + 1/x
 )";
 
+// The cost does not read u2: ∂²H/∂u² is singular everywhere.
+const char* kSingularCost = R"(format: nonholonomic-lab-system
+version: 1
+name: singular_cost
+coordinates: [x, y]
+velocities: [vx, vy]
+controls: [u1, u2]
+control_section: {vx: u1, vy: u2}
+cost: 0.5*u1*u1
+)";
+
 QString write(const QTemporaryDir& dir, const QString& name, const char* text) {
   const QString path = dir.filePath(name);
   QFile f(path);
@@ -310,6 +321,31 @@ cost: 0.5*(mu_1*mu_1 + cost*cost)
     QCOMPARE(r.code, 3);
     QVERIFY2(oneLine(r.err) && r.err.contains("best residual"), qPrintable(r.err));
     QVERIFY(!QFile::exists(out));
+  }
+
+  // A cost singular in a control: exit 3 with one line that says so and what cost is
+  // allowed, not advice to try other starts (none can help).
+  void singularCostSaysWhatIsAllowed() {
+    QTemporaryDir dir;
+    const QString model = write(dir, "singular.yaml", kSingularCost);
+    const Result r = nhsim({"optimize", model, "--t-end", "1", "--target", "x=1", "--target", "y=1",
+                            "--starts", "2", "--out", dir.filePath("never.csv")});
+    QCOMPARE(r.code, 3);
+    QVERIFY2(oneLine(r.err) && r.err.contains("singular in the controls") &&
+                 r.err.contains("strictly convex in every control") &&
+                 !r.err.contains("try other --starts"),
+             qPrintable(r.err));
+  }
+
+  // The paths kept are bounded in bytes: a sampling one path would pass the ceiling with is
+  // refused at once (exit 2, one line with the size), before any solving.
+  void pathMemoryCeilingRefusedAtOnce() {
+    QTemporaryDir dir;
+    const QString model = write(dir, "cart.yaml", kDoubleIntegrator);
+    const Result r = nhsim({"optimize", model, "--t-end", "1", "--target", "x=1", "--dt-out",
+                            "1e-7", "--out", dir.filePath("never.csv")});
+    QCOMPARE(r.code, 2);
+    QVERIFY2(oneLine(r.err) && r.err.contains("GB in memory"), qPrintable(r.err));
   }
 };
 

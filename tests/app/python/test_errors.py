@@ -2,6 +2,8 @@
 # Bad input raises ValueError with nhsim's one-line message (what nhsim prints after
 # "nhsim: error: ", exit 2); a failed simulation raises SimulationError (exit 3); nothing is
 # left half-done: the system still runs afterwards.
+import time
+
 import pytest
 
 from conftest import nl
@@ -98,3 +100,17 @@ def test_a_failed_simulation_raises_simulation_error(nhsim):
         nl.load("whipple_bicycle").run(100, max_steps=50)
     assert isinstance(raised.value, RuntimeError)
     assert str(raised.value) == message
+
+
+def test_a_run_too_large_for_memory_is_refused_at_once():
+    # 10⁸ rows of the sleigh (nhsim's row limit, which streams them to a file) would need
+    # over 8 GB here (17.2 GB at its peak): refused before any step, with the size, in one line.
+    system = nl.load("chaplygin_sleigh")
+    start = time.monotonic()
+    with pytest.raises(ValueError) as raised:
+        system.run(1e5, dt_out=1e-3)
+    assert time.monotonic() - start < 10
+    message = str(raised.value)
+    assert "GB in memory, more than the 2 GB a run may hold" in message, message
+    assert "\n" not in message
+    assert len(system.run(0.5, dt_out=0.1)) > 0  # the system is unharmed

@@ -248,6 +248,31 @@ class ScenarioFileTest : public QObject {
       }
     }
   }
+
+  // The variables plotted over time: each once in the order first named, at most 12
+  // different ones (the scenario's plots.time_series and export's --plot share this).
+  void timeSeriesAreDistinctAndCapped() {
+    const std::vector<std::string> many(5000, "x");
+    QCOMPARE(nh::distinctTimeSeries(many, "--plot"), std::vector<std::string>{"x"});
+    QCOMPARE(nh::distinctTimeSeries({"y", "x", "y", "energy", "x"}, "--plot"),
+             (std::vector<std::string>{"y", "x", "energy"}));
+    std::vector<std::string> names;
+    for (int k = 1; k <= 12; ++k) {
+      std::string name = "v";
+      name += std::to_string(k);
+      names.push_back(name);
+    }
+    QCOMPARE(nh::distinctTimeSeries(names, "--plot").size(), size_t(12));
+    names.push_back("v13");
+    try {
+      nh::distinctTimeSeries(names, "--plot");
+      QFAIL("13 accepted");
+    } catch (const nh::InputError& e) {
+      QCOMPARE(std::string(e.what()),
+               std::string("--plot names 13 different variables; at most 12 are plotted "
+                           "over time"));
+    }
+  }
 };
 
 QTEST_GUILESS_MAIN(ScenarioFileTest)

@@ -116,6 +116,26 @@ class ModelErrorsTest : public QObject {
         "good.yaml"));
   }
 
+  // The controls are bounded (5000 took minutes and gigabytes and produced nothing): 24
+  // load, 25 are refused at the list in one line, at once.
+  void controlsAreCapped() {
+    const auto model = [](int count) {
+      std::string controls;
+      for (int k = 1; k <= count; ++k) controls += (k > 1 ? ", u" : "u") + std::to_string(k);
+      return "format: nonholonomic-lab-system\nversion: 1\nname: many\ncoordinates: [x]\n"
+             "velocities: [vx]\ncontrols: [" +
+             controls + "]\ncontrol_section: {vx: u1}\ncost: 0.5*u1*u1\n";
+    };
+    QCOMPARE(nh::model::loadModelText(model(24), "many.yaml")->info().controls.size(), size_t(24));
+    try {
+      nh::model::loadModelText(model(25), "many.yaml");
+      QFAIL("25 controls loaded");
+    } catch (const nh::model::ModelError& e) {
+      QCOMPARE(QString::fromStdString(e.key()), QString("controls"));
+      QVERIFY2(QString(e.what()).contains("25 controls; at most 24 are supported"), e.what());
+    }
+  }
+
   void errors_data() {
     QTest::addColumn<QString>("text");
     QTest::addColumn<QString>("key");

@@ -73,6 +73,81 @@ class OptimalControlTest : public QObject {
     QCOMPARE(e.times.back(), T);
   }
 
+  // The end conditions and gaps are measured relative to the sizes of the path, so the
+  // tolerance means the same at every T: rest to rest over d = 1 the costates go as 6d/T² and
+  // 12d/T³ (at T = 1e6: 6e-12 and 1.2e-17, far below an absolute tolerance; eight rest-to-rest
+  // segments, 64 times the cost, then passed as converged) and as 6e4 and 1.2e7 at T = 1e-2.
+  // J = ½∫u² = ½ ∫₀ᵀ (6d/T²)²(1 − 2t/T)² dt = ½ (36d²/T⁴)(T/3) = 6d²/T³.
+  void doubleIntegratorAtEveryTimeScale() {
+    const double d = 1;
+    for (const double T : {1e-2, 1.0, 1e6}) {
+      OptimalControlOptions o;
+      o.tEnd = T;
+      o.targets = {{"x", d}, {"v", 0}};
+      o.starts = 1;
+      const auto r = solveOptimalControl(load(kDoubleIntegrator), o);
+      QVERIFY2(r.extremals.size() == 1,
+               qPrintable(QString("T = %1: %2").arg(T).arg(QString::fromStdString(r.failure))));
+      const Extremal& e = r.extremals.front();
+      const double J = 6 * d * d / (T * T * T);
+      QVERIFY2(std::abs(e.cost - J) <= 1e-8 * J,
+               qPrintable(QString("T = %1: cost %2, expected %3").arg(T).arg(e.cost).arg(J)));
+      for (size_t k = 0; k < e.times.size(); k += 10) {
+        const double t = e.times[k], peak = 6 * d / (T * T);
+        QVERIFY2(std::abs(column(r, e, k, "u") - peak * (1 - 2 * t / T)) <= 1e-8 * peak,
+                 qPrintable(QString("T = %1: u(%2)").arg(T).arg(t)));
+      }
+      QVERIFY(std::abs(column(r, e, e.rows.size() - 1, "x") - d) <= 1e-9 * d);
+      QVERIFY(std::abs(column(r, e, e.rows.size() - 1, "v")) <= 1e-9 * d / T);
+    }
+  }
+
+  // A cost singular in a control (∂²H/∂u² not invertible): no start can help, and the advice
+  // says what cost is allowed instead of suggesting other starts.
+  void singularCostAdvice() {
+    const char* singular = R"(format: nonholonomic-lab-system
+version: 1
+name: singular_cost
+coordinates: [x, y]
+velocities: [vx, vy]
+controls: [u1, u2]
+control_section: {vx: u1, vy: u2}
+cost: 0.5*u1*u1
+)";
+    OptimalControlOptions o;
+    o.targets = {{"x", 1}, {"y", 1}};
+    o.starts = 3;
+    const auto r = solveOptimalControl(load(singular), o);
+    QVERIFY(r.extremals.empty());
+    QVERIFY2(r.failure.find("singular") != std::string::npos, qPrintable(r.failure.c_str()));
+    QVERIFY2(r.advice.find("singular in the controls") != std::string::npos,
+             qPrintable(r.advice.c_str()));
+    QVERIFY(r.advice.find("--starts") == std::string::npos);
+    o.targets = {{"x", 100}};
+    o.maxIterations = 0;  // no Newton step: not converged, for want of iterations
+    const auto far = solveOptimalControl(load(kDoubleIntegrator), o);
+    QVERIFY(far.extremals.empty());
+    QVERIFY2(far.advice.find("--starts") != std::string::npos, qPrintable(far.advice.c_str()));
+  }
+
+  // The sampled paths are bounded in bytes: a sampling whose one path would pass the ceiling
+  // is refused before any work, with the size it would need.
+  void pathMemoryCeiling() {
+    OptimalControlOptions o;
+    o.tEnd = 1;
+    o.targets = {{"x", 1}, {"v", 0}};
+    o.dtOut = 1e-7;  // 10⁷ rows of 8 columns and their vectors: 1.1 GB
+    try {
+      solveOptimalControl(load(kDoubleIntegrator), o);
+      QFAIL("accepted");
+    } catch (const InputError& e) {
+      const std::string what = e.what();
+      QVERIFY2(what.find("GB in memory") != std::string::npos &&
+                   what.find("--dt-out") != std::string::npos,
+               e.what());
+    }
+  }
+
   // From 0 to (0, 0, z): circles traversed k times, J_k = kπ|z|/T; several are found.
   void brockettExtremals() {
     OptimalControlOptions o;
