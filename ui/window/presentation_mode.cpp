@@ -40,7 +40,8 @@ void PresentationMode::enter() {
   keepLayout();
 }
 
-// Short names keep the bar slim; each button shows or hides its panel.
+// Short names keep the bar slim; each button brings its panel to the front (or hides the one
+// in front), and the button of the panel in front is the one marked.
 void PresentationMode::buildSideBar() {
   QMainWindow* w = parts_.window;
   sideBar_ = new QToolBar(tr("Panels"), w);
@@ -59,9 +60,11 @@ void PresentationMode::buildSideBar() {
       if (shown) dock->raise();
       keepLayout();
     });
-    connect(dock, &QDockWidget::visibilityChanged, a, [a, dock = dock] {
+    // Marked while the panel is in front: a panel opened beside the plot puts the plot's
+    // tab behind it, and the plot's button is unmarked then (one panel marked at a time).
+    connect(dock, &QDockWidget::visibilityChanged, a, [a, dock = dock](bool visible) {
       QSignalBlocker block(a);
-      a->setChecked(!dock->isHidden());
+      a->setChecked(visible && !dock->isHidden());
     });
   }
   w->addToolBar(Qt::LeftToolBarArea, sideBar_);
