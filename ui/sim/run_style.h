@@ -49,7 +49,20 @@ QString runLabel(const SimulationController& controller, int run);
 // orange: Omega0 = 2"; labels as runLabel gives them.
 std::string comparisonLegendLine(const std::string& primaryLabel, const std::string& otherLabel);
 // A parameter's name as shown: the model's `label` ("Ω₀") where it gives one, else its name.
+// Every place that names a parameter to the user takes it from here (the parameter panel, the
+// Compare panel's list, undo texts, legends); the identifier ("Omega0") is for files, --set
+// and tool tips.
 std::string displayName(const nh::ParameterInfo& parameter);
+// Its unit as shown: "" for none (a model's "-" means none too).
+std::string displayUnit(const nh::ParameterInfo& parameter);
+// The name with its unit, as a field or a list names it: "Ω₀ [rad/s]" ("m" without a unit).
+std::string displayHeading(const nh::ParameterInfo& parameter);
+// A value of it, as a sentence says it: "Ω₀ = 3 rad/s" ("e = 0.5" without a unit).
+std::string displayValue(const nh::ParameterInfo& parameter, double value);
+// The overlay's words when the comparison run has left the scene (the view and exports stop
+// drawing it there, the plots go on): "orange run (vakonomic) left the scene at t = 27.80 s:
+// over 10 scene sizes from the blue run, it is no longer drawn; the plots show it on".
+std::string leftSceneLine(const std::string& otherLabel, double leftAt, double extents);
 // runLabel's ghost form, for callers without a controller (the exporter).
 std::string ghostLabel(const std::string& parameter, double value);
 
