@@ -4,12 +4,14 @@
 #include "ui/scene/scene_renderer.h"
 
 #include <vtkActor.h>
+#include <vtkActor2DCollection.h>
 #include <vtkActorCollection.h>
 #include <vtkMapper.h>
 #include <vtkNew.h>
 #include <vtkRenderStepsPass.h>
 #include <vtkRenderWindow.h>
 #include <vtkRenderer.h>
+#include <vtkTextActor.h>
 #include <vtkUnsignedCharArray.h>
 
 #include <QtTest>
@@ -19,6 +21,7 @@
 #include "resources/app_resources.h"
 #include "tests/support/catalogue_systems.h"
 #include "ui/sim/run_history.h"
+#include "ui/sim/run_style.h"
 
 namespace {
 
@@ -381,6 +384,42 @@ class SceneRendererTest : public QObject {
       if (a->GetVisibility()) radius = std::max(radius, 0.5 * (bounds[1] - bounds[0]));
     }
     QVERIFY2(radius > 15, qPrintable(QString("table drawn %1 m").arg(radius)));
+  }
+
+  // An overlay line wider than the view is broken at spaces (continuations indented) instead
+  // of being cut at the right edge ("vakonomic run left the scene at t = 27.8…" in
+  // presentation mode at 1024×768); every word stays, and short lines stay as they are.
+  void longOverlayLinesWrapToTheView() {
+    Offscreen view;
+    view.window->SetSize(420, 400);
+    nhui::SceneRenderer scene(view.renderer);
+    nhui::SceneDisplayOptions options;
+    options.textScale = 1.6;  // presentation mode
+    scene.setOptions(options);
+    const auto run = record("nh_particle", 0.5);
+    nh::SceneFrame frame;
+    run->sceneAt(0.5, frame);
+    scene.update(frame, {});
+    const std::string text = "t = 0.50 s\nblue: nonholonomic   orange: vakonomic\n" +
+                             nhui::leftSceneLine("vakonomic", 27.8, 10);
+    scene.setOverlayText(text);
+    view.render();
+    vtkTextActor* overlay = nullptr;
+    vtkActor2DCollection* actors = view.renderer->GetActors2D();
+    actors->InitTraversal();
+    while (vtkActor2D* a = actors->GetNextActor2D())
+      if (auto* t = vtkTextActor::SafeDownCast(a);
+          t && t->GetInput() && std::string(t->GetInput()).rfind("t = ", 0) == 0)
+        overlay = t;
+    QVERIFY(overlay);
+    double extent[2] = {0, 0};
+    overlay->GetSize(view.renderer, extent);
+    QVERIFY2(extent[0] <= 420 * (1 - 0.015),
+             qPrintable(QString("overlay %1 px wide in a 420 px view").arg(extent[0])));
+    std::string drawn = overlay->GetInput();
+    QVERIFY(drawn.rfind("t = 0.50 s\n", 0) == 0);  // the short line unchanged
+    for (size_t at; (at = drawn.find("\n  ")) != std::string::npos;) drawn.replace(at, 3, " ");
+    QCOMPARE(drawn, text);
   }
 
   void translucentActorsSkipOrderIndependentTranslucency() {
