@@ -29,14 +29,17 @@ struct RunStyle {
 
 // [0] the primary run, [1] the comparison run (vakonomic, or the ghost).
 inline constexpr std::array<RunStyle, 2> kRunStyles{{
+    // A run's first two trails (the turntable ball's centre, and its contact seen from the
+    // table) differ in lightness as well as hue: two oranges 55 apart were one line on the
+    // dark background.
     {"blue",
      {86, 180, 255},
      {20, 100, 200},
-     {{{0, 145, 225}, {60, 110, 235}, {0, 175, 200}, {95, 150, 255}}}},
+     {{{0, 145, 225}, {70, 60, 220}, {0, 175, 200}, {95, 150, 255}}}},
     {"orange",
      {255, 150, 40},
      {214, 95, 0},
-     {{{255, 130, 0}, {230, 90, 30}, {255, 170, 60}, {200, 110, 20}}}},
+     {{{255, 130, 0}, {255, 215, 140}, {200, 80, 10}, {255, 175, 70}}}},
 }};
 
 // The run's name in legends: its dynamics ("nonholonomic", "vakonomic") when the comparison

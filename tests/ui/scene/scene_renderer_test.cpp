@@ -14,6 +14,7 @@
 #include <vtkTextActor.h>
 #include <vtkUnsignedCharArray.h>
 
+#include <QColor>
 #include <QtTest>
 
 #include "core/model/catalogue.h"
@@ -130,6 +131,48 @@ class SceneRendererTest : public QObject {
           qPrintable(
               QString("%1: %2 pixels").arg(QString::fromStdString(system->name())).arg(covered)));
     }
+  }
+
+  // No body is drawn in the comparison run's orange (the sleigh's and the rattleback's wood
+  // was that orange, so a comparison beside them could not be told from the body): pixels
+  // of the comparison's hue (±7°), saturated and bright, cover almost nothing of any
+  // system's bodies. Red balls (7°), amber disks (43°) and yellow points (46°) stay out.
+  void noBodyIsDrawnInTheComparisonsOrange() {
+    const nhui::Rgb8 orange = nhui::kRunStyles[1].onDark;
+    const int hue = QColor(orange.r, orange.g, orange.b).hsvHue();
+    for (const auto& system : nh::test::systemsWithDynamics()) {
+      Offscreen view;
+      nhui::SceneRenderer scene(view.renderer);
+      scene.setOptions(bareOptions());
+      const auto run = record(system->name(), 0.5);
+      nh::SceneFrame frame;
+      run->sceneAt(0.5, frame);
+      scene.update(frame, {});
+      scene.resetCamera();
+      const auto rgb = view.render();
+      long orangePixels = 0;
+      for (size_t i = 0; i + 2 < rgb.size(); i += 3) {
+        const QColor c(rgb[i], rgb[i + 1], rgb[i + 2]);
+        if (c.hsvSaturationF() > 0.5 && c.valueF() > 0.35 && std::abs(c.hsvHue() - hue) <= 7)
+          ++orangePixels;
+      }
+      QVERIFY2(orangePixels < 300, qPrintable(QString("%1: %2 pixels of the comparison's orange")
+                                                  .arg(QString::fromStdString(system->name()))
+                                                  .arg(orangePixels)));
+    }
+  }
+
+  // A run's trails are told apart: the ghost's table-frame trail (its second) and its first
+  // trail were two oranges about 55 apart in RGB, one line on the dark background; a run's
+  // first two trails now differ by at least 90, and none is near the other run's.
+  void aRunsTrailsAreToldApart() {
+    auto distance = [](const nhui::Rgb8& a, const nhui::Rgb8& b) {
+      return std::hypot(a.r - b.r, a.g - b.g, a.b - b.b);
+    };
+    for (const nhui::RunStyle& style : nhui::kRunStyles)
+      QVERIFY2(distance(style.trails[0], style.trails[1]) >= 90, style.colourName);
+    for (const nhui::Rgb8& a : nhui::kRunStyles[0].trails)
+      for (const nhui::Rgb8& b : nhui::kRunStyles[1].trails) QVERIFY(distance(a, b) >= 90);
   }
 
   // The legend gives each arrow's unit: a model file's `unit` where the kind alone would say
