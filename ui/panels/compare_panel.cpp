@@ -4,6 +4,8 @@
 #include <QDoubleSpinBox>
 #include <QFormLayout>
 #include <QLabel>
+#include <QStyle>
+#include <QStyleOptionComboBox>
 #include <algorithm>
 
 #include "core/nh/errors.h"
@@ -44,6 +46,10 @@ QDoubleSpinBox* stepBox() {
 ComparePanel::ComparePanel(Session* session, QWidget* parent)
     : QWidget(parent), session_(session), controller_(session->controller()) {
   auto* form = new QFormLayout(this);
+  // Labels above their fields, and the fields as wide as the dock: beside their labels the
+  // boxes kept their ten-character size hint and cut "Nonholonomic vs vakonomic".
+  form->setRowWrapPolicy(QFormLayout::WrapAllRows);
+  form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
   mode_ = new QComboBox;
   mode_->setObjectName("compareMode");
   mode_->addItem(tr("Off"));
@@ -136,6 +142,18 @@ void ComparePanel::updateEnabled() {
   const bool other = mode_->currentIndex() == rowOf(CompareMode::Integrator);
   integrator_->setEnabled(other);
   integratorStep_->setEnabled(other && nh::isFixedStep(chosenIntegrator().method));
+}
+
+int ComparePanel::wholeWidth() const {
+  int text = 0;
+  for (int i = 0; i < mode_->count(); ++i)
+    text = std::max(text, mode_->fontMetrics().horizontalAdvance(mode_->itemText(i)));
+  QStyleOptionComboBox option;
+  option.initFrom(mode_);
+  const QSize box = mode_->style()->sizeFromContents(
+      QStyle::CT_ComboBox, &option, QSize(text, mode_->fontMetrics().height()), mode_);
+  const QMargins margins = layout()->contentsMargins();
+  return box.width() + margins.left() + margins.right();
 }
 
 CompareMode ComparePanel::chosenMode() const {

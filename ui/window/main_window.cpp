@@ -16,6 +16,7 @@
 #include <QMimeData>
 #include <QResizeEvent>
 #include <QScrollArea>
+#include <QScrollBar>
 #include <QSettings>
 #include <QStatusBar>
 #include <QTabWidget>
@@ -256,7 +257,15 @@ void MainWindow::createDocks() {
   parametersDock_->raise();
   timeDock_->raise();
   resizeDocks({parametersDock_}, {380}, Qt::Horizontal);
-  resizeDocks({displayDock_}, {230}, Qt::Horizontal);
+  // The left docks as wide as their longest lines ("Fixed arrow scale" beside a scroll bar,
+  // the Compare box's "Nonholonomic vs vakonomic"): they were cut at 230 px.
+  auto* displayArea = static_cast<QScrollArea*>(displayDock_->widget());
+  displayArea->setMinimumWidth(displayPanel_->minimumSizeHint().width() +
+                               displayArea->verticalScrollBar()->sizeHint().width() +
+                               2 * displayArea->frameWidth());
+  resizeDocks({displayDock_},
+              {std::max({230, displayArea->minimumWidth(), comparePanel_->wholeWidth()})},
+              Qt::Horizontal);
   resizeDocks({phaseDock_, timeDock_}, {330, 330}, Qt::Vertical);
 }
 

@@ -10,6 +10,7 @@
 
 #include <QAction>
 #include <QApplication>
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDir>
 #include <QDockWidget>
@@ -24,6 +25,7 @@
 #include <QPushButton>
 #include <QRegularExpression>
 #include <QScreen>
+#include <QScrollArea>
 #include <QSlider>
 #include <QStatusBar>
 #include <QTemporaryDir>
@@ -489,6 +491,31 @@ class LessonsTest : public QObject {
     QTRY_VERIFY(window_->findChild<QDockWidget*>("timeDock")->isVisible());
     QTRY_VERIFY(plots->isChecked());
     QVERIFY(!values->isChecked());
+  }
+
+  // At 1600×1000 the left docks show their lines whole: "Fixed arrow scale" was cut at the
+  // Display dock's edge and the Compare box read "Nonholonomic vs vako".
+  void leftDocksShowTheirLinesWhole() {
+    QTRY_COMPARE(window_->size(), QSize(1600, 1000));
+    QTest::qWait(100);
+    auto* fixed = window_->findChild<QCheckBox*>("arrowScaleFixed");
+    QVERIFY(fixed && fixed->isVisible());
+    auto* area =
+        qobject_cast<QScrollArea*>(window_->findChild<QDockWidget*>("displayDock")->widget());
+    QVERIFY(area);
+    const int right = fixed->mapTo(area->viewport(), QPoint(fixed->sizeHint().width(), 0)).x();
+    QVERIFY2(right <= area->viewport()->width(),
+             qPrintable(QString("'Fixed arrow scale' ends at %1, the dock shows %2 px")
+                            .arg(right)
+                            .arg(area->viewport()->width())));
+    auto* mode = window_->findChild<QComboBox*>("compareMode");
+    QVERIFY(mode && mode->isVisible());
+    const int text =
+        mode->fontMetrics().horizontalAdvance(QStringLiteral("Nonholonomic vs vakonomic"));
+    QVERIFY2(
+        mode->width() >= text + 20,
+        qPrintable(
+            QString("the Compare box is %1 px for %2 px of text").arg(mode->width()).arg(text)));
   }
 
   // The speed box: presets, typed factors with or without ×, refused nonsense; the slider
