@@ -871,6 +871,14 @@ void SceneRenderer::updateLegend() {
       }
       colours.push_back(legendColour(sa.kind, options_.darkBackground));
     }
+    // The trails drawn, each in its colour ("━━ trail: centre"): which line is which point
+    // (the turntable ball's centre, its contact seen from the table).
+    for (size_t i = 0; i < trails_.size(); ++i) {
+      if (!trails_[i]->actor->GetVisibility()) continue;
+      const Rgb c = trailColour(i, false, compared_);
+      lines.push_back("\u2501\u2501 trail: " + trails_[i]->name);
+      colours.push_back({c.r / 255.0, c.g / 255.0, c.b / 255.0});
+    }
   }
   while (legend_.size() > lines.size()) {
     renderer_->RemoveActor2D(legend_.back());

@@ -220,6 +220,37 @@ class SceneRendererTest : public QObject {
     QVERIFY2(line.endsWith(" " + unit), qPrintable(line));
   }
 
+  // The legend names the trails drawn, one line each (they had none: which line was the
+  // turntable ball's centre and which its contact seen from the table was not said); a
+  // trail switched off leaves the legend.
+  void trailsHaveALegend() {
+    Offscreen view;
+    nhui::SceneRenderer scene(view.renderer);
+    nhui::SceneDisplayOptions options;
+    options.legend = options.trails = true;
+    scene.setOptions(options);
+    const auto run = record("ball_on_turntable", 2.0);
+    nh::SceneFrame frame;
+    run->sceneAt(2.0, frame);
+    scene.update(frame, trails(*run));
+    QStringList trailLines;
+    for (const std::string& l : scene.legendLines())
+      if (QString::fromStdString(l).contains("trail: "))
+        trailLines << QString::fromStdString(l).section("trail: ", 1);
+    QStringList names;
+    for (const auto& p : run->layout().points) names << QString::fromStdString(p.name);
+    QCOMPARE(trailLines, names);
+    QVERIFY(names.contains("contact (table frame)"));
+    options.hiddenTrails = {"centre"};
+    scene.setOptions(options);
+    scene.update(frame, trails(*run));
+    trailLines.clear();
+    for (const std::string& l : scene.legendLines())
+      if (QString::fromStdString(l).contains("trail: ")) trailLines << QString::fromStdString(l);
+    QCOMPARE(trailLines.size(), names.size() - 1);
+    QVERIFY(!trailLines.join('|').contains("trail: centre"));
+  }
+
   void cylinderAndSolidColours() {
     Offscreen view;
     nhui::SceneRenderer scene(view.renderer);
