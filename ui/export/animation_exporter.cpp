@@ -556,9 +556,9 @@ std::string AnimationExporter::comparisonLegend() const {
                                   nh::toString(d.comparisonDynamics));
     case CompareMode::Ghost: {
       const int index = d.system->parameterIndex(settings_.ghostParameter);
-      const std::string shown = displayName(d.system->info().parameters[index]);
-      return comparisonLegendLine(ghostLabel(shown, d.parameters[index]),
-                                  ghostLabel(shown, settings_.ghostValue));
+      const nh::ParameterInfo& parameter = d.system->info().parameters[index];
+      return comparisonLegendLine(displayValue(parameter, d.parameters[index]),
+                                  displayValue(parameter, settings_.ghostValue));
     }
     case CompareMode::Integrator:
       return comparisonLegendLine(nh::toString(scenario_.integrator.method),

@@ -25,8 +25,8 @@ QString runLabel(const SimulationController& c, int run) {
   const std::string& name = c.ghostParameter();
   const int i = c.system().parameterIndex(name);
   const double value = run == 0 && i >= 0 ? c.parameters()[i] : c.ghostValue();
-  const std::string shown = i >= 0 ? displayName(c.system().info().parameters[i]) : name;
-  return QString::fromStdString(ghostLabel(shown, value));
+  return QString::fromStdString(i >= 0 ? displayValue(c.system().info().parameters[i], value)
+                                       : ghostLabel(name, value));
 }
 
 std::string displayName(const nh::ParameterInfo& parameter) {

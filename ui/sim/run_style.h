@@ -44,7 +44,8 @@ inline constexpr std::array<RunStyle, 2> kRunStyles{{
 
 // The run's name in legends: its dynamics ("nonholonomic", "vakonomic") when the comparison
 // is of dynamics, and "NAME = VALUE" with the run's value of the ghost parameter when it is a
-// ghost (the primary run "Omega0 = 1", the ghost "Omega0 = 2"); "" for a run that is not there.
+// ghost, the parameter as displayValue says it (the primary run "Ω₀ = 1 rad/s", the ghost
+// "Ω₀ = 2 rad/s"); "" for a run that is not there.
 QString runLabel(const SimulationController& controller, int run);
 
 // The line under the time in the 3D view and in exports that says which run is which, in the
