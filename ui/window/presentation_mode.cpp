@@ -54,10 +54,15 @@ void PresentationMode::buildSideBar() {
     a->setCheckable(true);
     a->setChecked(dock->isVisible() || dock == parts_.plot);
     a->setToolTip(dock->windowTitle());
-    connect(a, &QAction::toggled, dock, [this, dock = dock](bool shown) {
+    connect(a, &QAction::toggled, dock, [this, a, dock = dock](bool shown) {
       if (shown && dock != parts_.plot) presentPanel(dock);
       dock->setVisible(shown);
       if (shown) dock->raise();
+      {
+        // Tabifying the panel reported it hidden for a moment: the button keeps the choice.
+        QSignalBlocker block(a);
+        a->setChecked(shown);
+      }
       keepLayout();
     });
     // Marked while the panel is in front: a panel opened beside the plot puts the plot's
