@@ -165,7 +165,7 @@ PlanDialog::PlanDialog(Session* session, QWidget* parent) : QDialog(parent), ses
   connect(solver, &PlanSolver::solved, this, &PlanDialog::showOutcome);
   connect(solver, &PlanSolver::failed, this, &PlanDialog::showFailure);
   setRunning(solver->running());
-  resize(460, 620);
+  resize(480, 620);
   reload();
 }
 
@@ -248,7 +248,7 @@ void PlanDialog::addAttitudeRow(int first, const double* start) {
   gridRows_ += 2;
   rowsLayout_->addWidget(row.fixed, r, 0);
   for (int k = 0; k < 3; ++k) {
-    row.axis[k] = numberBox(-1, 1, 4, axis[k]);
+    row.axis[k] = numberBox(-1, 1, 3, axis[k]);
     row.axis[k]->setPrefix(QStringLiteral("xyz").mid(k, 1) + " ");
     row.axis[k]->setToolTip(tr("Axis of the turn at T (a direction; its length does not matter)"));
     rowsLayout_->addWidget(row.axis[k], r, 1 + k);
