@@ -814,8 +814,14 @@ EquationBlock bracketBlock(const HamiltonianTypesetting& ts) {
   for (int I = 0; I < N; ++I)
     for (int J = I + 1; J < N; ++J) {
       if (e.Lambda(I, J).is_zero()) continue;
-      b.plain.push_back("{" + coordinatePlain(e, I) + ", " + coordinatePlain(e, J) +
-                        "} = " + ts.pr.plain(e.Lambda(I, J)));
+      // Appended in steps: a literal plus a temporary trips GCC 12's -Wrestrict (style.md).
+      std::string plain = "{";
+      plain += coordinatePlain(e, I);
+      plain += ", ";
+      plain += coordinatePlain(e, J);
+      plain += "} = ";
+      plain += ts.pr.plain(e.Lambda(I, J));
+      b.plain.push_back(std::move(plain));
       b.latex.push_back("\\{" + coordinateLatex(e, I) + ", " + coordinateLatex(e, J) +
                         "\\} = " + ts.pr.latex(e.Lambda(I, J)));
     }

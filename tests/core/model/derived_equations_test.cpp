@@ -449,11 +449,13 @@ lagrangian: 0.5*(vx^2 + wyaw^2 + w1^2 + omega^2)
 )";
     const auto eq = nh::model::deriveEquations(*nh::model::loadModelText(model, "dots.yaml"));
     const QString plain = QString::fromStdString(nh::model::toPlainText(eq));
-    for (const char* line : {"ẋ = vx", "yaw' = ", "q̇1 = w1", "theta' = omega",
-                             "v̇x = ", "wyaw' = ", "ẇ1 = ", "omega' = "})
-      QVERIFY2(plain.contains(QString::fromUtf8(line)), line);
-    for (const char* wrong : {"ẏaw", "ṫheta", "ẇyaw", "ȯmega", "x' ", "q1' "})
-      QVERIFY2(!plain.contains(QString::fromUtf8(wrong)), wrong);
+    // The dot is U+0307, combining, after the letter it sits on.
+    for (const char* line : {"x\u0307 = vx", "yaw' = ", "q\u03071 = w1", "theta' = omega",
+                             "v\u0307x = ", "wyaw' = ", "w\u03071 = ", "omega' = "})
+      QVERIFY2(plain.contains(QString::fromUtf8(line)), qPrintable(line + ("\n" + plain)));
+    for (const char* wrong :
+         {"y\u0307aw", "t\u0307heta", "w\u0307yaw", "o\u0307mega", "x' ", "q1' "})
+      QVERIFY2(!plain.contains(QString::fromUtf8(wrong)), qPrintable(wrong + ("\n" + plain)));
   }
 
   // An entry too large to read is replaced by a remark, in both forms.
