@@ -206,11 +206,12 @@ void checkViewNames(const Json& v, const std::string& where, size_t minCount, si
                        std::to_string(maxCount) + " variable names");
 }
 
-// "plan": {"t_end": T, "targets": {NAME: VALUE, …}, "starts": N}; the names are checked
-// against the system when the plan is solved.
+// "plan": {"t_end": T, "targets": {NAME: VALUE, …}, "starts": N, "played": K}; the names
+// are checked against the system when the plan is solved; K (1 = the lowest cost) is the
+// extremal shown, the first when the solve finds fewer.
 void checkViewPlan(const Json& p) {
   if (!p.is_object()) failView("'plan' must be an object");
-  checkViewKeys(p, {"t_end", "targets", "starts"}, "'plan'");
+  checkViewKeys(p, {"t_end", "targets", "starts", "played"}, "'plan'");
   if (!p.contains("t_end") || !p.contains("targets"))
     failView("'plan' needs 't_end' (the time T) and 'targets' (coordinate: value at T)");
   checkViewNumber(p, "t_end", "plan", kViewPlanTimeMin, kViewPlanTimeMax);
@@ -224,6 +225,23 @@ void checkViewPlan(const Json& p) {
         p["starts"].get<long long>() <= kViewPlanStartsMax))
     failView("'plan.starts' must be a whole number from 1 to " +
              std::to_string(kViewPlanStartsMax));
+  if (p.contains("played") &&
+      !(p["played"].is_number_integer() && p["played"].get<long long>() >= 1 &&
+        p["played"].get<long long>() <= kViewPlanStartsMax))
+    failView("'plan.played' must be a whole number from 1 to " +
+             std::to_string(kViewPlanStartsMax) + " (the extremal shown, 1 = the lowest cost)");
+}
+
+// "arrow_scales": {ARROW NAME: the magnitude drawn at the reference length, …}, the fixed
+// scales a view was saved with (the names are matched against the system's arrows when drawn).
+void checkViewArrowScales(const Json& a) {
+  if (!a.is_object()) failView("'arrow_scales' must be an object of arrow name: scale");
+  if (a.size() > static_cast<size_t>(kViewArrowScalesMax))
+    failView("'arrow_scales' has " + std::to_string(a.size()) + " entries; at most " +
+             std::to_string(kViewArrowScalesMax) + " are allowed");
+  for (const auto& [name, value] : a.items())
+    if (!value.is_number() || !std::isfinite(value.get<double>()) || !(value.get<double>() > 0))
+      failView("'arrow_scales." + echoInput(name) + "' must be a positive number");
 }
 
 constexpr ViewDisplayKey kViewDisplayKeys[] = {
@@ -313,7 +331,7 @@ void checkScenarioView(const std::string& json) {
   if (!o.is_object()) failView("not a JSON object");
   checkViewKeys(o,
                 {"version", "title", "note", "energy_drift_expected", "speed", "step", "camera",
-                 "display", "plots", "compare", "study", "plan"},
+                 "display", "plots", "compare", "study", "plan", "arrow_scales"},
                 "the view");
   if (o.contains("energy_drift_expected") && !o["energy_drift_expected"].is_boolean())
     failView("'energy_drift_expected' must be true or false");
@@ -336,6 +354,7 @@ void checkScenarioView(const std::string& json) {
   }
   if (o.contains("study") && !o["study"].is_object()) failView("'study' must be an object");
   if (o.contains("plan")) checkViewPlan(o["plan"]);
+  if (o.contains("arrow_scales")) checkViewArrowScales(o["arrow_scales"]);
   checkViewNumber(o, "speed", "", kViewSpeedMin, kViewSpeedMax);
   checkViewNumber(o, "step", "", kViewStepMin, kViewStepMax);
   if (o.contains("camera")) {

@@ -22,7 +22,9 @@ inline constexpr int kScenarioFormatVersion = 2;
 // characters (a title is one line of the lesson bar and the window title, a note a few lines;
 // the bundled lessons use 53 and 224), study an object (the Study panel checks its contents),
 // plan an object {t_end in [kViewPlanTimeMin, kViewPlanTimeMax] s, targets {name: number},
-// starts 1 … kViewPlanStartsMax} (the names are checked when the plan is solved).
+// starts 1 … kViewPlanStartsMax, played 1 … kViewPlanStartsMax} (the names are checked when
+// the plan is solved), arrow_scales an object {arrow name: positive number} of at most
+// kViewArrowScalesMax entries (the fixed arrow scales the view was saved with).
 // Throws InputError "view: …" naming the key and what is allowed.
 // parseScenarioJson applies it, so a file with view.speed -1 is refused when read.
 inline constexpr int kScenarioViewVersion = 1;
@@ -33,6 +35,7 @@ inline constexpr long kViewTitleMax = 120, kViewNoteMax = 1000;  // characters
 inline constexpr double kViewPlanTimeMin = 1e-3, kViewPlanTimeMax = 1e4;
 inline constexpr int kViewPlanStartsMax = 64;
 inline constexpr size_t kViewTimeSeriesMax = 12;  // variables plotted over time
+inline constexpr int kViewArrowScalesMax = 64;
 void checkScenarioView(const std::string& json);
 
 // The view's parts that name the system's things or run beside the run, checked against

@@ -365,12 +365,18 @@ std::string subscript(int number) {
   return digits(number, glyphs);
 }
 
-// The time derivative of a named quantity in plain text: a dot over a short name's first
-// letter (ẋ, v̇x, ω̇_z), a prime after a longer one (theta').
+// The time derivative of a named quantity in plain text, by one rule: a dot over a name that
+// is one letter with at most a subscript after it — digits, an axis x, y or z, or `_…` (ẋ,
+// v̇x, ẇ1, ω̇_z) — and a prime after any other name, a word (yaw', theta', omega'). A dot
+// over a word's first letter read as that letter's rate ("ẏaw").
 std::string dotPlain(const std::string& name) {
-  const bool shortName = name.size() <= 3 || (name.size() > 1 && name[1] == '_');
-  if (!name.empty() && shortName && std::isalpha(static_cast<unsigned char>(name[0])))
-    return name.substr(0, 1) + "\u0307" + name.substr(1);
+  if (name.empty() || !std::isalpha(static_cast<unsigned char>(name[0]))) return name + "'";
+  const std::string rest = name.substr(1);
+  const bool digits = std::all_of(
+      rest.begin(), rest.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
+  const bool subscript =
+      digits || rest[0] == '_' || (rest.size() == 1 && (rest == "x" || rest == "y" || rest == "z"));
+  if (subscript) return name.substr(0, 1) + "\u0307" + rest;
   return name + "'";
 }
 
@@ -821,12 +827,16 @@ EquationBlock bracketBlock(const HamiltonianTypesetting& ts) {
   for (int I = 0; I < N; ++I)
     for (int J = e.skew || I < n ? I + 1 : n; J < N; ++J) {
       if (e.Lambda(I, J).is_zero()) continue;
-      // Appended in steps: GCC 12's -Wrestrict misfires on a literal + std::string here.
-      std::string plain = "{", latex = "\\{";
-      plain += coordinatePlain(e, I) + ", " + coordinatePlain(e, J) + "} = ";
-      latex += coordinateLatex(e, I) + ", " + coordinateLatex(e, J) + "\\} = ";
-      b.plain.push_back(plain + ts.pr.plain(e.Lambda(I, J)));
-      b.latex.push_back(latex + ts.pr.latex(e.Lambda(I, J)));
+      // Appended in steps: a literal plus a temporary trips GCC 12's -Wrestrict (style.md).
+      std::string plain = "{";
+      plain += coordinatePlain(e, I);
+      plain += ", ";
+      plain += coordinatePlain(e, J);
+      plain += "} = ";
+      plain += ts.pr.plain(e.Lambda(I, J));
+      b.plain.push_back(std::move(plain));
+      b.latex.push_back("\\{" + coordinateLatex(e, I) + ", " + coordinateLatex(e, J) +
+                        "\\} = " + ts.pr.latex(e.Lambda(I, J)));
     }
   if (b.plain.empty()) {
     b.plain.push_back("all brackets of the coordinates are 0");

@@ -153,7 +153,7 @@
     var hull = new THREE.ExtrudeBufferGeometry(shape, { depth: 2 * Z, bevelEnabled: false });
     hull.translate(0, 0, -Z);
     hull.computeVertexNormals();
-    var top = rgb(214, 126, 58), side = rgb(150, 82, 36);
+    var top = rgb(112, 150, 96), side = rgb(72, 100, 60);  // as the app (scene_geometry.cpp)
     var stripe = new THREE.BoxBufferGeometry(1.7 * L, 0.24 * W, 0.04 * Z);
     stripe.translate(-0.1 * L, 0, 1.02 * Z);
     var stripeColour = rgb(245, 236, 210);

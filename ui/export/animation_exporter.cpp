@@ -556,9 +556,9 @@ std::string AnimationExporter::comparisonLegend() const {
                                   nh::toString(d.comparisonDynamics));
     case CompareMode::Ghost: {
       const int index = d.system->parameterIndex(settings_.ghostParameter);
-      const std::string shown = displayName(d.system->info().parameters[index]);
-      return comparisonLegendLine(ghostLabel(shown, d.parameters[index]),
-                                  ghostLabel(shown, settings_.ghostValue));
+      const nh::ParameterInfo& parameter = d.system->info().parameters[index];
+      return comparisonLegendLine(displayValue(parameter, d.parameters[index]),
+                                  displayValue(parameter, settings_.ghostValue));
     }
     case CompareMode::Integrator:
       return comparisonLegendLine(nh::toString(scenario_.integrator.method),
@@ -745,12 +745,13 @@ size_t AnimationExporter::prepareFrame(int i) {
               (settings_.speed < 1 ? "slow motion)" : "time-lapse)");
     if (settings_.compare != CompareMode::None) text += "\n" + comparisonLegend();
     if (settings_.compare != CompareMode::None && !std::isnan(d.comparisonLeftAt) &&
-        t >= d.comparisonLeftAt)
-      text += std::string("\n") +
-              (settings_.compare == CompareMode::Vakonomic    ? "vakonomic"
-               : settings_.compare == CompareMode::Integrator ? "comparison"
-                                                              : "ghost") +
-              " run left the scene at t = " + fixed(d.comparisonLeftAt, 2) + " s";
+        t >= d.comparisonLeftAt) {
+      text += '\n';
+      text += leftSceneLine(settings_.compare == CompareMode::Vakonomic    ? "vakonomic"
+                            : settings_.compare == CompareMode::Integrator ? "comparison"
+                                                                           : "ghost",
+                            d.comparisonLeftAt, SceneView::kLeaveExtents);
+    }
     scene.setOverlayText(text + "\n" + d.overlayTail);
   } else {
     scene.setOverlayText("");

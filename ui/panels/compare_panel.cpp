@@ -4,6 +4,8 @@
 #include <QDoubleSpinBox>
 #include <QFormLayout>
 #include <QLabel>
+#include <QStyle>
+#include <QStyleOptionComboBox>
 #include <algorithm>
 
 #include "core/nh/errors.h"
@@ -44,6 +46,10 @@ QDoubleSpinBox* stepBox() {
 ComparePanel::ComparePanel(Session* session, QWidget* parent)
     : QWidget(parent), session_(session), controller_(session->controller()) {
   auto* form = new QFormLayout(this);
+  // Labels above their fields, and the fields as wide as the dock: beside their labels the
+  // boxes kept their ten-character size hint and cut "Nonholonomic vs vakonomic".
+  form->setRowWrapPolicy(QFormLayout::WrapAllRows);
+  form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
   mode_ = new QComboBox;
   mode_->setObjectName("compareMode");
   mode_->addItem(tr("Off"));
@@ -58,8 +64,8 @@ ComparePanel::ComparePanel(Session* session, QWidget* parent)
     box->setMinimumContentsLength(10);
   }
   ghostValue_ = new CheckedSpinBox([this](double v) {
-    const int i =
-        controller_->system().parameterIndex(ghostParameter_->currentText().toStdString());
+    const int i = controller_->system().parameterIndex(
+        ghostParameter_->currentData().toString().toStdString());
     if (i < 0) return QString();
     const auto& info = controller_->system().info().parameters[i];
     return info.allows(v) ? QString()
@@ -85,8 +91,8 @@ ComparePanel::ComparePanel(Session* session, QWidget* parent)
   connect(mode_, &QComboBox::activated, this, &ComparePanel::apply);
   connect(mode_, &QComboBox::currentIndexChanged, this, &ComparePanel::updateEnabled);
   connect(ghostParameter_, &QComboBox::activated, this, [this] {
-    const int i =
-        controller_->system().parameterIndex(ghostParameter_->currentText().toStdString());
+    const int i = controller_->system().parameterIndex(
+        ghostParameter_->currentData().toString().toStdString());
     if (i >= 0) {
       QSignalBlocker block(ghostValue_);
       const double p = controller_->parameters()[i];
@@ -138,6 +144,18 @@ void ComparePanel::updateEnabled() {
   integratorStep_->setEnabled(other && nh::isFixedStep(chosenIntegrator().method));
 }
 
+int ComparePanel::wholeWidth() const {
+  int text = 0;
+  for (int i = 0; i < mode_->count(); ++i)
+    text = std::max(text, mode_->fontMetrics().horizontalAdvance(mode_->itemText(i)));
+  QStyleOptionComboBox option;
+  option.initFrom(mode_);
+  const QSize box = mode_->style()->sizeFromContents(
+      QStyle::CT_ComboBox, &option, QSize(text, mode_->fontMetrics().height()), mode_);
+  const QMargins margins = layout()->contentsMargins();
+  return box.width() + margins.left() + margins.right();
+}
+
 CompareMode ComparePanel::chosenMode() const {
   return static_cast<CompareMode>(std::max(0, mode_->currentIndex()));
 }
@@ -168,7 +186,7 @@ void ComparePanel::setCompare(CompareMode mode, const QString& parameter, double
   {
     const QSignalBlocker blockMode(mode_), blockParameter(ghostParameter_), blockValue(ghostValue_);
     if (mode == CompareMode::Ghost) {
-      const int index = ghostParameter_->findText(parameter);
+      const int index = ghostParameter_->findData(parameter);
       if (index < 0) {
         session_->reportError(tr("unknown parameter '%1' for the ghost run").arg(parameter));
         return;
@@ -186,8 +204,10 @@ void ComparePanel::rebuild() {
   builtFor_ = controller_->systemPtr();
   QSignalBlocker block(ghostParameter_);
   ghostParameter_->clear();
+  // Named as the Parameters panel names them ("Ω₀ [rad/s]"); the identifier is the data.
   for (const auto& p : controller_->system().info().parameters)
-    ghostParameter_->addItem(QString::fromStdString(p.name));
+    ghostParameter_->addItem(QString::fromStdString(displayHeading(p)),
+                             QString::fromStdString(p.name));
   if (!controller_->parameters().empty()) {
     QSignalBlocker blockValue(ghostValue_);
     const double p0 = controller_->parameters()[0];
@@ -203,7 +223,7 @@ void ComparePanel::syncMode() {
   updateEnabled();
   if (controller_->compareMode() != CompareMode::Ghost) return;
   const int index =
-      ghostParameter_->findText(QString::fromStdString(controller_->ghostParameter()));
+      ghostParameter_->findData(QString::fromStdString(controller_->ghostParameter()));
   if (index >= 0) ghostParameter_->setCurrentIndex(index);
   ghostValue_->setValue(controller_->ghostValue());
 }
@@ -214,8 +234,13 @@ QString ComparePanel::describe(CompareMode mode, const std::string& parameter, d
       return tr("Compare: off");
     case CompareMode::Vakonomic:
       return tr("Compare: nonholonomic vs vakonomic");
-    case CompareMode::Ghost:
-      return tr("Compare: ghost %1 = %2").arg(QString::fromStdString(parameter)).arg(value);
+    case CompareMode::Ghost: {
+      const int i = controller_->system().parameterIndex(parameter);
+      const std::string said = i >= 0
+                                   ? displayValue(controller_->system().info().parameters[i], value)
+                                   : parameter + " = " + nh::formatValue(value);
+      return tr("Compare: ghost %1").arg(QString::fromStdString(said));
+    }
     case CompareMode::Integrator: {
       const IntegratorChoice other = chosenIntegrator();
       const QString name = QString::fromStdString(nh::toString(other.method));
@@ -230,8 +255,9 @@ QString ComparePanel::describe(CompareMode mode, const std::string& parameter, d
 
 void ComparePanel::apply() {
   const CompareMode mode = chosenMode();
-  const std::string parameter =
-      mode == CompareMode::Ghost ? ghostParameter_->currentText().toStdString() : std::string();
+  const std::string parameter = mode == CompareMode::Ghost
+                                    ? ghostParameter_->currentData().toString().toStdString()
+                                    : std::string();
   const double value = mode == CompareMode::Ghost ? ghostValue_->value() : 0.0;
   const IntegratorChoice other = chosenIntegrator();
   // The comparison in force already: nothing to restart.

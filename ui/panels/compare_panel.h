@@ -38,6 +38,9 @@ class ComparePanel : public QWidget {
   // Shows the controller's comparison (after a scenario was loaded or a history restored),
   // starting nothing.
   void syncMode();
+  // The width at which the mode box shows its longest choice whole ("Nonholonomic vs
+  // vakonomic"), with the panel's margins: the window gives the dock at least this.
+  int wholeWidth() const;
 
  private:
   void addIntegratorRows(QFormLayout* form);

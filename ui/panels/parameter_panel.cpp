@@ -13,6 +13,7 @@
 
 #include "core/nh/errors.h"
 #include "ui/session/session.h"
+#include "ui/sim/run_style.h"
 #include "ui/sim/simulation_controller.h"
 
 namespace nhui {
@@ -64,6 +65,37 @@ QLabel* makeMessageLabel(QWidget* parent) {
   return label;
 }
 
+// Keys a committed field still takes: what edits a number (digits, sign, point, exponent, erasing)
+// and the spin box's own steps. Any other key without a modifier (Space, ← →, R, C) belongs
+// to the window's playback shortcuts once the value has been committed with Enter.
+bool editsANumber(const QKeyEvent* key) {
+  switch (key->key()) {
+    case Qt::Key_Backspace:
+    case Qt::Key_Delete:
+    case Qt::Key_Up:
+    case Qt::Key_Down:
+    case Qt::Key_PageUp:
+    case Qt::Key_PageDown:
+    case Qt::Key_Home:
+    case Qt::Key_End:
+    case Qt::Key_Return:
+    case Qt::Key_Enter:
+    case Qt::Key_Tab:
+    case Qt::Key_Backtab:
+    case Qt::Key_Escape:
+      return true;
+    default:
+      break;
+  }
+  const QString text = key->text();
+  return text.size() == 1 && (text[0].isDigit() || QStringLiteral(".,-+eE").contains(text[0]));
+}
+
+bool isPlaybackKey(const QKeyEvent* key) {
+  const Qt::KeyboardModifiers mods = key->modifiers() & ~Qt::KeypadModifier;
+  return (mods == Qt::NoModifier || mods == Qt::ShiftModifier) && !editsANumber(key);
+}
+
 bool isUndoOrRedo(const QKeyEvent* key) {
   return key->matches(QKeySequence::Undo) || key->matches(QKeySequence::Redo) ||
          (key->key() == Qt::Key_Z && (key->modifiers() & Qt::ControlModifier)) ||
@@ -90,7 +122,20 @@ CheckedSpinBox::CheckedSpinBox(std::function<QString(double)> check, QWidget* pa
   setAccelerated(true);
   setMinimumWidth(90);
   connect(lineEdit(), &QLineEdit::textEdited, this, &CheckedSpinBox::onTextEdited);
+  connect(lineEdit(), &QLineEdit::returnPressed, this, [this] { committed_ = true; });
   lineEdit()->installEventFilter(this);
+}
+
+// Whether the window's shortcut gets `event` (a ShortcutOverride): undo and redo always; the
+// playback keys once the field's value is committed and nothing has been typed since.
+bool CheckedSpinBox::letsShortcutThrough(QEvent* event) {
+  if (event->type() != QEvent::ShortcutOverride) return false;
+  const auto* key = static_cast<QKeyEvent*>(event);
+  if (isUndoOrRedo(key)) {
+    interpretText();
+    return true;
+  }
+  return committed_ && isPlaybackKey(key);
 }
 
 // Ctrl+Z / Ctrl+Shift+Z / Ctrl+Y belong to the window's undo stack, not to the line edit's
@@ -98,22 +143,30 @@ CheckedSpinBox::CheckedSpinBox(std::function<QString(double)> check, QWidget* pa
 // the spin box, whose QAbstractSpinBox::event would hand it to the line edit again, which
 // accepts it and so blocks the window's shortcut: both places refuse it. What was typed is
 // committed first, so the undo undoes it and redo brings it back.
+// After Enter the field keeps the keyboard with its text selected: Space would replace the
+// value with a blank and never reach Play. Until the field is clicked or typed into again,
+// the playback keys go to the window as they do from the 3D view.
 bool CheckedSpinBox::eventFilter(QObject* watched, QEvent* event) {
-  if (event->type() == QEvent::ShortcutOverride && isUndoOrRedo(static_cast<QKeyEvent*>(event))) {
-    interpretText();
+  if (letsShortcutThrough(event)) {
     event->ignore();
     return true;
   }
+  if (event->type() == QEvent::MouseButtonPress) committed_ = false;
   return QDoubleSpinBox::eventFilter(watched, event);
 }
 
 bool CheckedSpinBox::event(QEvent* event) {
-  if (event->type() == QEvent::ShortcutOverride && isUndoOrRedo(static_cast<QKeyEvent*>(event))) {
-    interpretText();
+  if (letsShortcutThrough(event)) {
     event->ignore();
     return true;
   }
+  if (event->type() == QEvent::FocusIn || event->type() == QEvent::FocusOut) committed_ = false;
   return QDoubleSpinBox::event(event);
+}
+
+void CheckedSpinBox::keyPressEvent(QKeyEvent* event) {
+  QDoubleSpinBox::keyPressEvent(event);
+  if (event->key() == Qt::Key_Return || event->key() == Qt::Key_Enter) committed_ = true;
 }
 
 void CheckedSpinBox::clearRefusal() {
@@ -163,6 +216,7 @@ QValidator::State CheckedSpinBox::validate(QString& text, int&) const {
 void CheckedSpinBox::fixup(QString&) const {}
 
 void CheckedSpinBox::onTextEdited(const QString& text) {
+  committed_ = false;
   bool ok = false;
   const double v = QLocale::c().toDouble(text.trimmed(), &ok);
   QString reason;
@@ -232,13 +286,11 @@ void ParameterPanel::rebuild() {
     if (info.maxExclusive && hi >= info.max) hi = info.max - 1e-3 * (info.max - lo);
     row.lo = lo;
     row.hi = hi;
-    const QString unit = QString::fromStdString(info.unit);
-    // The model's display name ("Ω₀") where it gives one; the identifier (for --set and the
-    // files) stays in the tooltip.
-    const QString shown = info.label.empty() || info.label == info.name
-                              ? row.name
-                              : QString::fromStdString(info.label);
-    auto* label = new QLabel(unit.isEmpty() ? shown : QStringLiteral("%1 [%2]").arg(shown, unit));
+    const QString unit = QString::fromStdString(displayUnit(info));
+    // The model's display name ("Ω₀") where it gives one (run_style.h, the one source of the
+    // names shown); the identifier (for --set and the files) stays in the tooltip.
+    const QString shown = QString::fromStdString(displayName(info));
+    auto* label = new QLabel(QString::fromStdString(displayHeading(info)));
     label->setObjectName("label_" + row.name);
     const QString tip =
         QStringLiteral("<b>%1</b>%2%3<br>%4<br>allowed: %5, default %6")

@@ -3,7 +3,8 @@
 // range are refused in the widget (red border) with the reason in the panel's message line at
 // its top, whose height is reserved so that no row moves; the message clears when a value is
 // accepted. Every edit goes through the undo stack; Ctrl+Z in a spin box commits what was
-// typed and then undoes through the stack.
+// typed and then undoes through the stack. After Enter, the playback keys (Space, ← →, R, C)
+// reach the window until the field is typed into or clicked again.
 #pragma once
 
 #include <QDoubleSpinBox>
@@ -45,6 +46,7 @@ class CheckedSpinBox : public QDoubleSpinBox {
  protected:
   bool event(QEvent* event) override;
   bool eventFilter(QObject* watched, QEvent* event) override;
+  void keyPressEvent(QKeyEvent* event) override;
 
  signals:
   void refusalChanged(const QString& reason);
@@ -53,8 +55,10 @@ class CheckedSpinBox : public QDoubleSpinBox {
   void onTextEdited(const QString& text);
   void markRefused(bool refused);
   QString reasonFor(double v) const;  // "" if v is allowed
+  bool letsShortcutThrough(QEvent* event);
   std::function<QString(double)> check_;
   QString refusal_;
+  bool committed_ = false;  // Enter pressed and nothing typed or clicked since
 };
 
 class ParameterPanel : public QWidget {

@@ -166,10 +166,13 @@ AxisTicks axisTicks(double lo, double hi, int maxTicks) {
   if (out.offset != 0) {
     // The offset's digits down to its block 10^q: those that the ticks share.
     const int lead = static_cast<int>(std::floor(std::log10(std::abs(out.offset)) + 1e-12));
-    corner << (out.offset > 0 ? QStringLiteral("+") : QString()) +
-                  significant(out.offset, lead, std::min(q, lead));
+    // Named and signed, with a true minus: "×10⁻¹¹ -0.068" read as a subtraction from the
+    // power of ten.
+    QString digits = significant(out.offset, lead, std::min(q, lead));
+    digits = digits.startsWith('-') ? QStringLiteral("\u2212") + digits.mid(1) : "+" + digits;
+    corner << QStringLiteral("offset ") + digits;
   }
-  out.corner = corner.join(' ');
+  out.corner = corner.join(QStringLiteral(", "));
   return out;
 }
 

@@ -16,8 +16,9 @@ struct AxisTicks {
   double step = 0;
   double offset = 0;  // subtracted from every value before labelling
   int exponent = 0;   // labels are in units of 10^exponent
-  // What the labels leave out, shown once at the axis corner: "×1e-12", "+4.0008",
-  // "×1e-9 +4.0008"; empty when the labels are the values.
+  // What the labels leave out, shown once at the axis corner: "×10⁻¹²", "offset +4.0008",
+  // "×10⁻¹¹, offset −0.068" (a value is its label × the power of ten, plus the offset);
+  // empty when the labels are the values.
   QString corner;
 };
 

@@ -116,6 +116,15 @@ double CameraFramer::fitDistance(const View& view, const std::vector<Sphere>& sp
   return radius / (fraction * std::min(b.tanX, b.tanY)) + radius;
 }
 
+double CameraFramer::fitDistanceAround(const View& view, const Eigen::Vector3d& focus,
+                                       const std::vector<Sphere>& spheres, double fraction) {
+  double radius = 0;
+  for (const Sphere& s : spheres) radius = std::max(radius, (s.centre - focus).norm() + s.radius);
+  if (!(radius > 0)) return 0;
+  const Basis b = basisOf(view);
+  return radius / (fraction * std::min(b.tanX, b.tanY)) + radius;
+}
+
 CameraFramer::Range CameraFramer::shiftRange(const View& view, const Eigen::Vector3d& focus,
                                              double distance, const std::vector<Sphere>& spheres,
                                              double fraction) {

@@ -48,6 +48,12 @@ class CameraFramer {
   void settle(const View& view, const std::vector<Sphere>& bodies,
               const std::vector<Sphere>& trail);
 
+  // The least camera distance at which the spheres fit inside `fraction` of the half-view
+  // around `focus`, however the camera turns about it (a following camera: the followed body
+  // is one part of the system, the bicycle's rider, and its wheels must stay in view).
+  static double fitDistanceAround(const View& view, const Eigen::Vector3d& focus,
+                                  const std::vector<Sphere>& spheres, double fraction);
+
   const Eigen::Vector3d& focus() const { return focus_; }
   double distance() const { return distance_; }
   // Still easing towards its target (a caller that paints only on change keeps painting).

@@ -248,7 +248,8 @@ vtkSmartPointer<vtkPolyData> sleigh(const Eigen::Vector3d& h) {
   const double L = h.x(), W = h.y(), Z = h.z();
   const std::vector<Eigen::Vector2d> outline = {
       {-L, -W}, {0.55 * L, -W}, {L, 0}, {0.55 * L, W}, {-L, W}};
-  const Rgb top{214, 126, 58}, side{150, 82, 36}, stripe{245, 236, 210};
+  // Sage green: no run colour (run_style.h; its wooden orange was the comparison's orange).
+  const Rgb top{112, 150, 96}, side{72, 100, 60}, stripe{245, 236, 210};
   MeshBuilder mesh;
   const int n = static_cast<int>(outline.size());
   // Top and bottom as fans from the centre.

@@ -26,6 +26,7 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <functional>
 
 #include "ui/scene/scene_camera.h"
 #include "ui/scene/scene_geometry.h"
@@ -398,6 +399,7 @@ void SceneRenderer::beforeRender() {
   if (!axesRenderer_) return;
   if (haveFrame_) updateGrid();
   layoutLegend();
+  layoutOverlay();
   vtkCamera* main = renderer_->GetActiveCamera();
   vtkCamera* cam = axesRenderer_->GetActiveCamera();
   double dop[3], up[3];
@@ -416,6 +418,7 @@ void SceneRenderer::setSystem(const nh::SystemModel*) {
   bodies_.clear();
   for (auto& [name, a] : arrows_) renderer_->RemoveActor(a->actor);
   arrows_.clear();
+  presetReferences_.clear();
   for (auto& t : trails_) renderer_->RemoveActor(t->actor);
   trails_.clear();
   for (auto& l : legend_) renderer_->RemoveActor2D(l);
@@ -467,14 +470,79 @@ void SceneRenderer::setVisible(bool visible) {
   if (haveFrame_) updateArrows();
 }
 
+namespace {
+
+// `line` broken at spaces into lines no wider than `room` as `widthOf` measures them (a word
+// wider than that stays whole); continuations are indented by two spaces.
+std::string wrappedLine(const std::string& line, double room,
+                        const std::function<double(const std::string&)>& widthOf) {
+  if (line.empty() || widthOf(line) <= room) return line;
+  std::string out, current;
+  bool first = true;  // the line's first word: taken whatever its width
+  size_t word = 0;
+  while (word <= line.size()) {
+    const size_t space = std::min(line.find(' ', word), line.size());
+    const std::string next = line.substr(word, space - word);
+    const std::string joined = first ? next : current + " " + next;
+    if (first || widthOf(joined) <= room) {
+      first = false;
+      current = joined;
+    } else {
+      out += current;
+      out += '\n';
+      current = "  " + next;
+    }
+    word = space + 1;
+  }
+  return out + current;
+}
+
+}  // namespace
+
 void SceneRenderer::setOverlayText(const std::string& text) {
   if (!overlay_) return;
+  overlayText_ = text;
   overlay_->SetInput(text.c_str());
   overlay_->SetVisibility(options_.overlayText && !text.empty());
   overlay_->GetPositionCoordinate()->SetCoordinateSystemToNormalizedViewport();
   overlay_->SetTextScaleModeToNone();
   overlay_->GetTextProperty()->SetVerticalJustificationToTop();
   overlay_->SetPosition(0.015, 0.975);
+  layoutOverlay();
+}
+
+void SceneRenderer::layoutOverlay() {
+  vtkRenderWindow* w = renderer_->GetRenderWindow();
+  if (!overlay_ || !w || overlayText_.empty() || w->GetSize()[0] <= 0) return;
+  const double scale = options_.textScale * std::max(0.1, options_.pixelRatio);
+  // The overlay starts at 1.5 % of the width; a margin of its own on the right.
+  const double room = w->GetSize()[0] * (1 - 0.015) - 12 * scale;
+  const int fontSize = overlay_->GetTextProperty()->GetFontSize();
+  if (overlayLayout_.room != room || overlayLayout_.fontSize != fontSize ||
+      overlayLayout_.lines.size() > 64) {
+    overlayLayout_.lines.clear();
+    overlayLayout_.room = room;
+    overlayLayout_.fontSize = fontSize;
+  }
+  auto widthOf = [&](const std::string& text) {
+    overlay_->SetInput(text.c_str());
+    double extent[2] = {0, 0};
+    overlay_->GetSize(renderer_, extent);
+    return extent[0];
+  };
+  std::string out;
+  size_t start = 0;
+  while (start <= overlayText_.size()) {
+    const size_t end = std::min(overlayText_.find('\n', start), overlayText_.size());
+    const std::string line = overlayText_.substr(start, end - start);
+    auto known = overlayLayout_.lines.find(line);
+    if (known == overlayLayout_.lines.end())
+      known = overlayLayout_.lines.emplace(line, wrappedLine(line, room, widthOf)).first;
+    out += known->second;
+    if (end < overlayText_.size()) out += '\n';
+    start = end + 1;
+  }
+  overlay_->SetInput(out.c_str());
 }
 
 bool SceneRenderer::arrowShown(nh::ArrowKind kind) const { return options_.shows(kind); }
@@ -579,6 +647,11 @@ void SceneRenderer::updateArrows() {
       slot->actor->GetProperty()->SetSpecular(0.4);
       slot->actor->GetProperty()->SetAmbient(0.25);
       renderer_->AddActor(slot->actor);
+      // A scale given before the arrow was first drawn (a reopened scenario's fixed scales).
+      if (const auto preset = presetReferences_.find(sa.name); preset != presetReferences_.end()) {
+        slot->reference = preset->second;
+        slot->largest = preset->second;
+      }
     }
     Arrow& a = *slot;
     const double magnitude = sa.vector.norm();
@@ -592,11 +665,12 @@ void SceneRenderer::updateArrows() {
         fixedValue->second > 0) {
       a.reference = fixedValue->second;
     } else if (options_.arrowScaleFixed && a.reference > 0) {
-      // Fixed without a value: the scale the arrow had when it was fixed, unless a new run's
-      // vectors would be drawn absurdly long or too short to see with it.
+      // Fixed without a value: the scale the arrow had when it was fixed, through edits and
+      // restarts, unless a new run's vectors would be drawn absurdly with it (a hundred
+      // reference lengths, or a thousandth of one: after an extreme start).
       if (a.recheck && !isZero) {
         a.recheck = false;
-        if (magnitude > 3 * a.reference || magnitude < a.reference / 20)
+        if (magnitude > 100 * a.reference || magnitude < a.reference / 1000)
           a.reference = niceCeil(magnitude);
       }
     } else if (!isZero) {
@@ -641,6 +715,9 @@ std::map<std::string, double> SceneRenderer::arrowReferences() const {
 }
 
 void SceneRenderer::setArrowReferences(const std::map<std::string, double>& references) {
+  presetReferences_.clear();
+  for (const auto& [name, value] : references)
+    if (value > 0 && std::isfinite(value)) presetReferences_[name] = value;
   for (const auto& [name, value] : references) {
     auto it = arrows_.find(name);
     if (it == arrows_.end() || !(value > 0)) continue;
@@ -793,6 +870,14 @@ void SceneRenderer::updateLegend() {
         lines.push_back("\u2192 " + sa.name + ":  0" + unit);  // never nonzero so far
       }
       colours.push_back(legendColour(sa.kind, options_.darkBackground));
+    }
+    // The trails drawn, each in its colour ("━━ trail: centre"): which line is which point
+    // (the turntable ball's centre, its contact seen from the table).
+    for (size_t i = 0; i < trails_.size(); ++i) {
+      if (!trails_[i]->actor->GetVisibility()) continue;
+      const Rgb c = trailColour(i, false, compared_);
+      lines.push_back("\u2501\u2501 trail: " + trails_[i]->name);
+      colours.push_back({c.r / 255.0, c.g / 255.0, c.b / 255.0});
     }
   }
   while (legend_.size() > lines.size()) {

@@ -94,7 +94,8 @@ class SceneRenderer {
   // Length in world units drawn for a vector of magnitude `value` of the named arrow.
   double arrowLength(const std::string& arrowName, double value) const;
   // The current scale of each arrow (magnitude drawn with the reference length; 0: none yet),
-  // and setting them (an export shows the scales the view shows).
+  // and setting them (an export shows the scales the view shows; a reopened scenario the
+  // fixed scales it was saved with). A name not drawn yet takes its value when it first is.
   std::map<std::string, double> arrowReferences() const;
   void setArrowReferences(const std::map<std::string, double>& references);
   // Bodies of another run on this scene's tables (the comparison run's, drawn by another
@@ -105,9 +106,9 @@ class SceneRenderer {
   // gets a colour of its own.
   void setCompared(bool compared) { compared_ = compared; }
   // A new run (a reset, a restart after an edit): the arrows forget the magnitudes shown so
-  // far. Auto scales are taken afresh from the next frame; a fixed scale without a value is
-  // kept while the new run's vectors draw readably with it (from 1/20 to 3 reference
-  // lengths) and taken afresh otherwise.
+  // far. Auto scales are taken afresh from the next frame; a fixed scale stays fixed through
+  // edits, unless the new run's first vector would be drawn absurdly (over 100 reference
+  // lengths, or under 1/1000 of one: an extreme start and back) — then it is taken afresh.
   void newRun();
   // The legend's lines as drawn (tests, exports).
   std::vector<std::string> legendLines() const;
@@ -125,6 +126,9 @@ class SceneRenderer {
   void updateLegend();
   void beforeRender();  // corner axes, endless grid and legend layout for this camera and size
   void layoutLegend();
+  // Breaks overlay lines wider than the view at spaces (continuations indented), so that a
+  // long line ("orange run … left the scene at t = 27.80 s …") is not cut at the right edge.
+  void layoutOverlay();
   void restyleText();
   bool arrowShown(nh::ArrowKind kind) const;
 
@@ -136,6 +140,7 @@ class SceneRenderer {
   std::vector<nh::SceneBody> tableGuests_;
   std::vector<std::unique_ptr<Body>> bodies_;
   std::map<std::string, std::unique_ptr<Arrow>> arrows_;
+  std::map<std::string, double> presetReferences_;  // for arrows not drawn yet (by name)
   std::vector<std::unique_ptr<Trail>> trails_;
   vtkSmartPointer<vtkActor> grid_;
   double gridZ_ = 0;
@@ -146,6 +151,12 @@ class SceneRenderer {
   vtkSmartPointer<vtkRenderer> axesRenderer_;
   vtkSmartPointer<vtkAxesActor> axesActor_;
   vtkSmartPointer<vtkTextActor> overlay_;
+  std::string overlayText_;  // as given; drawn wrapped to the view's width (layoutOverlay)
+  struct {
+    std::map<std::string, std::string> lines;  // a line as given → as drawn
+    double room = -1;
+    int fontSize = 0;
+  } overlayLayout_;                          // wrapped lines, reused while the width and font stay
   vtkSmartPointer<vtkTextActor> emptyNote_;  // "no scene", centred, for a system without one
   std::vector<vtkSmartPointer<vtkTextActor>> legend_;
   unsigned long startObserver_ = 0;

@@ -145,8 +145,32 @@ void SceneView::resetCamera() {
   needCameraReset_ = false;
   captureCamera();
   if (!follow_) frameBodies(true);  // with or without keep-in-view: Reset shows the bodies
+  if (follow_) fitAroundFollowedBody();
   applyCamera();
   update();
+}
+
+// A following camera looks at one body (the bicycle's rider) from the reset's distance, which
+// was chosen for the bodies' centre: far enough back that every part around it fits (the
+// front wheel was cut at the bottom of a projector's view).
+void SceneView::fitAroundFollowedBody() {
+  const std::string& follow = controller_->system().info().editing.followBody;
+  const nh::SceneBody* body = findBody(follow);
+  if (!body) return;
+  const Eigen::Quaterniond toRef = referenceRotation().conjugate();
+  std::vector<CameraFramer::Sphere> parts = movingBodySpheres(frame_, follow);
+  for (auto& s : parts) s.centre = toRef * s.centre;
+  CameraFramer::View view;
+  view.direction = -cameraOffset_.normalized();
+  view.up = cameraUp_;
+  view.viewAngleDegrees = renderer()->GetActiveCamera()->GetViewAngle();
+  view.aspect = height() > 0 ? static_cast<double>(width()) / height() : 1.0;
+  const double need =
+      CameraFramer::fitDistanceAround(view, toRef * body->position, parts, CameraFramer::kTrail);
+  if (cameraOffset_.norm() < need) {
+    cameraOffset_ = cameraOffset_.normalized() * need;
+    framer_.adopt(cameraFocus_, need);
+  }
 }
 
 Eigen::Quaterniond SceneView::referenceRotation() const {
@@ -324,11 +348,9 @@ void SceneView::refresh() {
                                     runLabel(*controller_, 1).toStdString());
   }
   if (left) {
-    char buf[160];
-    std::snprintf(buf, sizeof buf, "\n%s run left the scene at t = %.2f s",
-                  controller_->compareMode() == CompareMode::Vakonomic ? "vakonomic" : "ghost",
-                  comparisonLeftAt_);
-    overlay += buf;
+    overlay += '\n';
+    overlay +=
+        leftSceneLine(runLabel(*controller_, 1).toStdString(), comparisonLeftAt_, kLeaveExtents);
   }
   if (tableFrame_) overlay += "\nview: rotating table frame";
   if (editInitial_) overlay += "\nedit: drag the body (position) or the green knob (velocity)";

@@ -97,6 +97,7 @@ class SceneView : public VtkViewWidget {
  private:
   void captureCamera();
   void applyCamera();
+  void fitAroundFollowedBody();  // a following camera's distance: every part in view
   void frameBodies(bool settle);
   void scanComparison();
   void updatePlanGhosts();

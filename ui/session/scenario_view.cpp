@@ -111,6 +111,7 @@ PlanSettings planPart(const QJsonObject& p) {
   for (auto it = targets.begin(); it != targets.end(); ++it)
     plan.targets[it.key().toStdString()] = it.value().toDouble();
   plan.starts = p.value("starts").toInt(plan.starts);
+  plan.played = p.value("played").toInt(1) - 1;  // 1 for the first extremal
   return plan;
 }
 
@@ -169,7 +170,7 @@ ScenarioView parseScenarioView(const std::string& json) {
   const QJsonObject o = doc.object();
   checkKeys(o,
             {"version", "title", "note", "energy_drift_expected", "speed", "step", "camera",
-             "display", "plots", "compare", "study", "plan"},
+             "display", "plots", "compare", "study", "plan", "arrow_scales"},
             "the view");
   const QJsonValue version = o.value("version");
   if (!version.isDouble() || version.toDouble() != std::floor(version.toDouble()) ||
@@ -203,6 +204,10 @@ ScenarioView parseScenarioView(const std::string& json) {
   }
   if (o.contains("compare")) readCompare(o.value("compare"), view);
   if (o.contains("plan")) view.plan = planPart(o.value("plan").toObject());
+  // Checked by nh::checkScenarioView already (positive numbers).
+  const QJsonObject scales = o.value("arrow_scales").toObject();
+  for (auto it = scales.begin(); it != scales.end(); ++it)
+    view.arrowScales[it.key().toStdString()] = it.value().toDouble();
   if (o.contains("study")) {
     if (!o.value("study").isObject()) fail("'study' must be an object");
     const QJsonObject st = o.value("study").toObject();
@@ -294,8 +299,16 @@ std::string scenarioViewToJson(const ScenarioView& view) {
     QJsonObject targets;
     for (const auto& [name, value] : view.plan->targets)
       targets[QString::fromStdString(name)] = value;
-    o["plan"] = QJsonObject{
+    QJsonObject plan{
         {"t_end", view.plan->tEnd}, {"targets", targets}, {"starts", view.plan->starts}};
+    if (view.plan->played > 0) plan["played"] = view.plan->played + 1;
+    o["plan"] = plan;
+  }
+  if (!view.arrowScales.empty()) {
+    QJsonObject scales;
+    for (const auto& [name, value] : view.arrowScales)
+      if (value > 0 && std::isfinite(value)) scales[QString::fromStdString(name)] = value;
+    if (!scales.isEmpty()) o["arrow_scales"] = scales;
   }
   return QJsonDocument(o).toJson(QJsonDocument::Compact).toStdString();
 }

@@ -7,6 +7,7 @@
 
 #include <QString>
 #include <QStringList>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -56,6 +57,9 @@ struct ScenarioView {
   // "plan": {"t_end", "targets": {name: value}, "starts"}: opened, it is solved and its
   // lowest-cost extremal played.
   std::optional<PlanSettings> plan;
+  // "arrow_scales": {arrow name: magnitude drawn at the reference length}: the fixed arrow
+  // scales in force when saved, so that a reopened view draws its arrows as long again.
+  std::map<std::string, double> arrowScales;
 };
 
 // Throws nh::InputError naming the key and what is allowed. Empty text: an empty view.

@@ -365,8 +365,9 @@ bool Session::playPlan(const PlanOutcome& outcome, size_t index, QString& error)
       emit notice(tr("No nonholonomic comparison: %1").arg(QString::fromUtf8(e.what())), 8000);
     }
   }
-  auto replaced =
-      controller_->swapTimeline(controller_->planTimeline(std::move(runs), outcome.settings));
+  PlanSettings shown = outcome.settings;
+  shown.played = static_cast<int>(index);
+  auto replaced = controller_->swapTimeline(controller_->planTimeline(std::move(runs), shown));
   controller_->seek(0);
   undo_->push(new ReplaceTimelineCommand(
       this, std::move(replaced),
@@ -383,8 +384,12 @@ void Session::onFilePlanSolved(std::shared_ptr<const PlanOutcome> outcome) {
     return;
   }
   const bool fresh = undo_->count() == 0;  // nothing edited since the file was opened
+  // The extremal the file was saved playing, when the solve found as many again.
+  const int played = outcome->settings.played;
+  const size_t index =
+      played > 0 && static_cast<size_t>(played) < outcome->result.extremals.size() ? played : 0;
   QString error;
-  if (!playPlan(*outcome, 0, error)) {
+  if (!playPlan(*outcome, index, error)) {
     reportError(tr("The scenario's plan could not be played: %1").arg(error));
     return;
   }

@@ -7,6 +7,7 @@
 
 #include "core/nh/errors.h"
 #include "ui/session/session.h"
+#include "ui/sim/run_style.h"
 #include "ui/sim/simulation_controller.h"
 
 namespace nhui {
@@ -42,8 +43,13 @@ SetParameterCommand::SetParameterCommand(Session* session, std::string name, dou
   updateText();
 }
 
+// "Set Ω₀ = 3 rad/s": the parameter as the panel names it (run_style.h).
 void SetParameterCommand::updateText() {
-  setText(QObject::tr("Set %1 = %2").arg(QString::fromStdString(name_)).arg(after_));
+  const nh::SystemModel& system = session_->controller()->system();
+  const int i = system.parameterIndex(name_);
+  const std::string said = i >= 0 ? displayValue(system.info().parameters[i], after_)
+                                  : name_ + " = " + nh::formatValue(after_);
+  setText(QObject::tr("Set %1").arg(QString::fromStdString(said)));
 }
 
 void SetParameterCommand::apply(double value, const char* action) {

@@ -21,6 +21,7 @@ struct PlanSettings {
   double tEnd = 1;
   std::map<std::string, double> targets;  // coordinate → value at T (quaternions: all four)
   int starts = 8;
+  int played = 0;  // the extremal shown (0: the lowest cost), kept in a saved scenario
   static constexpr int kMaxStarts = 64;
   bool operator==(const PlanSettings&) const = default;
 };

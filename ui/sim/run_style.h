@@ -29,19 +29,23 @@ struct RunStyle {
 
 // [0] the primary run, [1] the comparison run (vakonomic, or the ghost).
 inline constexpr std::array<RunStyle, 2> kRunStyles{{
+    // A run's first two trails (the turntable ball's centre, and its contact seen from the
+    // table) differ in lightness as well as hue: two oranges 55 apart were one line on the
+    // dark background.
     {"blue",
      {86, 180, 255},
      {20, 100, 200},
-     {{{0, 145, 225}, {60, 110, 235}, {0, 175, 200}, {95, 150, 255}}}},
+     {{{0, 145, 225}, {70, 60, 220}, {0, 175, 200}, {95, 150, 255}}}},
     {"orange",
      {255, 150, 40},
      {214, 95, 0},
-     {{{255, 130, 0}, {230, 90, 30}, {255, 170, 60}, {200, 110, 20}}}},
+     {{{255, 130, 0}, {255, 215, 140}, {200, 80, 10}, {255, 175, 70}}}},
 }};
 
 // The run's name in legends: its dynamics ("nonholonomic", "vakonomic") when the comparison
 // is of dynamics, and "NAME = VALUE" with the run's value of the ghost parameter when it is a
-// ghost (the primary run "Omega0 = 1", the ghost "Omega0 = 2"); "" for a run that is not there.
+// ghost, the parameter as displayValue says it (the primary run "Ω₀ = 1 rad/s", the ghost
+// "Ω₀ = 2 rad/s"); "" for a run that is not there.
 QString runLabel(const SimulationController& controller, int run);
 
 // The line under the time in the 3D view and in exports that says which run is which, in the
@@ -49,7 +53,20 @@ QString runLabel(const SimulationController& controller, int run);
 // orange: Omega0 = 2"; labels as runLabel gives them.
 std::string comparisonLegendLine(const std::string& primaryLabel, const std::string& otherLabel);
 // A parameter's name as shown: the model's `label` ("Ω₀") where it gives one, else its name.
+// Every place that names a parameter to the user takes it from here (the parameter panel, the
+// Compare panel's list, undo texts, legends); the identifier ("Omega0") is for files, --set
+// and tool tips.
 std::string displayName(const nh::ParameterInfo& parameter);
+// Its unit as shown: "" for none (a model's "-" means none too).
+std::string displayUnit(const nh::ParameterInfo& parameter);
+// The name with its unit, as a field or a list names it: "Ω₀ [rad/s]" ("m" without a unit).
+std::string displayHeading(const nh::ParameterInfo& parameter);
+// A value of it, as a sentence says it: "Ω₀ = 3 rad/s" ("e = 0.5" without a unit).
+std::string displayValue(const nh::ParameterInfo& parameter, double value);
+// The overlay's words when the comparison run has left the scene (the view and exports stop
+// drawing it there, the plots go on): "orange run (vakonomic) left the scene at t = 27.80 s:
+// over 10 scene sizes from the blue run, it is no longer drawn; the plots show it on".
+std::string leftSceneLine(const std::string& otherLabel, double leftAt, double extents);
 // runLabel's ghost form, for callers without a controller (the exporter).
 std::string ghostLabel(const std::string& parameter, double value);
 

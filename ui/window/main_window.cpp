@@ -16,6 +16,7 @@
 #include <QMimeData>
 #include <QResizeEvent>
 #include <QScrollArea>
+#include <QScrollBar>
 #include <QSettings>
 #include <QStatusBar>
 #include <QTabWidget>
@@ -39,6 +40,7 @@
 #include "ui/study/study_panel.h"
 #include "ui/window/display_panel.h"
 #include "ui/window/export_menu.h"
+#include "ui/window/formulation_menu.h"
 #include "ui/window/integrator_menu.h"
 #include "ui/window/model_editing.h"
 #include "ui/window/plan_dialog.h"
@@ -85,6 +87,7 @@ MainWindow::MainWindow(bool useSettings, QWidget* parent)
   connect(controller_, &SimulationController::scenarioChanged, this,
           &MainWindow::onScenarioChanged);
   connect(controller_, &SimulationController::playingChanged, this, &MainWindow::updatePlayAction);
+  connect(controller_, &SimulationController::planChanged, this, &MainWindow::showLessonNote);
   updateTitle();
   setTheme(theme_);
   resize(1600, 1000);
@@ -254,7 +257,15 @@ void MainWindow::createDocks() {
   parametersDock_->raise();
   timeDock_->raise();
   resizeDocks({parametersDock_}, {380}, Qt::Horizontal);
-  resizeDocks({displayDock_}, {230}, Qt::Horizontal);
+  // The left docks as wide as their longest lines ("Fixed arrow scale" beside a scroll bar,
+  // the Compare box's "Nonholonomic vs vakonomic"): they were cut at 230 px.
+  auto* displayArea = static_cast<QScrollArea*>(displayDock_->widget());
+  displayArea->setMinimumWidth(displayPanel_->minimumSizeHint().width() +
+                               displayArea->verticalScrollBar()->sizeHint().width() +
+                               2 * displayArea->frameWidth());
+  resizeDocks({displayDock_},
+              {std::max({230, displayArea->minimumWidth(), comparePanel_->wholeWidth()})},
+              Qt::Horizontal);
   resizeDocks({phaseDock_, timeDock_}, {330, 330}, Qt::Vertical);
 }
 
@@ -333,12 +344,7 @@ void MainWindow::createMenus() {
     studyDock_->show();
     studyDock_->raise();
   });
-  QMenu* formulation = simMenu->addMenu(tr("Formulation"));
-  for (auto [label, f] : {std::pair{tr("Multipliers (KKT)"), nh::Formulation::Multipliers},
-                          std::pair{tr("Gibbs–Appell"), nh::Formulation::GibbsAppell},
-                          std::pair{tr("Hamiltonian (q, p)"), nh::Formulation::Hamiltonian}})
-    formulation->addAction(label, this,
-                           [this, f = f, label = label] { session_->setFormulation(f, label); });
+  new FormulationMenu(session_, simMenu->addMenu(tr("&Formulation")));
   new IntegratorMenu(this, session_, simMenu->addMenu(tr("&Integrator")));
 
   QMenu* viewMenu = menuBar()->addMenu(tr("&View"));
@@ -620,6 +626,11 @@ ScenarioView MainWindow::currentView() const {
   v.follow = actions_->follow->isChecked();
   if (actions_->tableFrame->isEnabled()) v.tableFrame = actions_->tableFrame->isChecked();
   v.display = displayValues(displayPanel_->options());
+  // Fixed arrow scales are saved with their values, so that the reopened view draws the
+  // arrows as long as now (a fixed scale taken afresh from the first frames differed).
+  if (displayPanel_->options().arrowScaleFixed)
+    for (const auto& [name, value] : view_->primaryRenderer().arrowReferences())
+      if (value > 0) v.arrowScales[name] = value;
   v.phase = QStringList{phase_->xVariable(), phase_->yVariable()};
   v.timeSeries = timeSeries_->variables();
   v.compare = controller_->compareMode();
@@ -641,6 +652,7 @@ void MainWindow::applyView(const ScenarioView& view) {
   applyDisplayValues(view.display, d);
   displayPanel_->setOptions(d);
   applyDisplayOptions();
+  view_->primaryRenderer().setArrowReferences(view.arrowScales);  // none given: none preset
   // Variables this system does not record are left out (the panels keep their choice).
   if (view.phase) phase_->setVariables(view.phase->at(0), view.phase->at(1));
   if (view.timeSeries) timeSeries_->setVariables(*view.timeSeries);
@@ -657,8 +669,30 @@ void MainWindow::applyView(const ScenarioView& view) {
     setCompare(*view.compare, view.ghostParameter, view.ghostValue);
   }
   if (view.study) study_->applySettings(*view.study);
-  lessonBar_->setLesson(view.title, view.note);
+  lessonTitle_ = view.title;
+  lessonText_ = view.note;
+  lessonPlan_ = view.plan;
+  showLessonNote();
   banner_->expectEnergyDrift(view.energyDriftExpected);
+}
+
+void MainWindow::showLessonNote() {
+  const PlanSettings* shown = controller_->plan();
+  const auto same = [](const PlanSettings& a, const PlanSettings& b) {
+    return a.tEnd == b.tEnd && a.targets == b.targets && a.played == b.played;
+  };
+  if (!lessonPlan_ || lessonText_.isEmpty() || !shown || same(*shown, *lessonPlan_)) {
+    lessonBar_->setLesson(lessonTitle_, lessonText_);
+    return;
+  }
+  const nh::SystemInfo& info = controller_->system().info();
+  lessonBar_->setLesson(
+      lessonTitle_,
+      tr("Shown now: your plan, to %1 (extremal %2). The lesson's note is about its own plan, "
+         "to %3: %4 brings it back.")
+          .arg(describeTargets(info, *shown))
+          .arg(shown->played + 1)
+          .arg(describeTargets(info, *lessonPlan_), Session::undoKey()));
 }
 
 }  // namespace nhui

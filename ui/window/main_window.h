@@ -142,6 +142,9 @@ class MainWindow : public QMainWindow {
   // A control model was chosen: the hint in the banner, and the Plan dialog offered.
   void offerPlan();
   void updateTitle();
+  // The lesson's note, or, while a plan other than the lesson's is shown, what that plan is
+  // (the note's numbers are about the lesson's own plan).
+  void showLessonNote();
   void updatePlayAction(bool playing);
   void applyDisplayOptions();
   void refreshSystemBox();
@@ -186,6 +189,9 @@ class MainWindow : public QMainWindow {
 
   // The system the panels were last built for (held, so that its address stays its own).
   std::shared_ptr<const nh::SystemModel> lastSystem_;
+  // The opened lesson: its title, note and the plan the note describes.
+  QString lessonTitle_, lessonText_;
+  std::optional<PlanSettings> lessonPlan_;
   Theme theme_ = Theme::Light;
   QPalette normalPalette_;
 };

@@ -18,6 +18,7 @@
 #include <cmath>
 
 #include "core/nh/messages.h"
+#include "core/nh/scenario.h"
 #include "ui/session/session.h"
 
 namespace nhui {
@@ -50,9 +51,50 @@ bool toQuaternion(const double axis[3], double degrees, double q[4]) {
   return true;
 }
 
-QString number(double value) { return QString::number(value, 'g', 6); }
+// A coordinate's unit and words from the model's `labels` (the plots' "heading [rad]").
+const nh::VariableLabel* labelOf(const nh::SystemInfo& info, const std::string& name) {
+  return nh::findVariableLabel(info, name);
+}
+
+QString unitOf(const nh::SystemInfo& info, const std::string& name) {
+  if (const nh::VariableLabel* l = labelOf(info, name); l && !l->unit.empty())
+    return QString::fromStdString(l->unit);
+  const auto it = info.stateUnits.find(name);
+  return it == info.stateUnits.end() ? QString() : QString::fromStdString(it->second);
+}
 
 }  // namespace
+
+QStringList costTexts(const std::vector<double>& costs) {
+  double largest = 0;
+  for (double c : costs)
+    if (std::isfinite(c)) largest = std::max(largest, std::abs(c));
+  // Fixed decimals when the largest cost reads well so (6 significant digits of it), else
+  // every cost in scientific notation with the same 5 digits.
+  const bool fixed = largest >= 1e-3 && largest < 1e7;
+  const int decimals =
+      fixed ? std::clamp(5 - static_cast<int>(std::floor(std::log10(std::max(largest, 1e-300)))), 0,
+                         8)
+            : 4;
+  QStringList out;
+  for (double c : costs) out << QString::number(c, fixed ? 'f' : 'e', decimals);
+  return out;
+}
+
+QString describeTargets(const nh::SystemInfo& info, const PlanSettings& plan) {
+  QStringList parts;
+  for (const std::string& name : info.coordinates) {
+    const auto it = plan.targets.find(name);
+    if (it == plan.targets.end()) continue;
+    const QString unit = unitOf(info, name);
+    parts << QStringLiteral("%1 = %2%3")
+                 .arg(QString::fromStdString(name),
+                      QString::fromStdString(nh::formatValue(it->second)),
+                      unit.isEmpty() ? QString() : " " + unit);
+  }
+  return QObject::tr("%1 at T = %2 s")
+      .arg(parts.join(QStringLiteral(", ")), QString::fromStdString(nh::formatValue(plan.tEnd)));
+}
 
 PlanDialog::PlanDialog(Session* session, QWidget* parent) : QDialog(parent), session_(session) {
   setWindowTitle(tr("Plan a motion"));
@@ -123,7 +165,7 @@ PlanDialog::PlanDialog(Session* session, QWidget* parent) : QDialog(parent), ses
   connect(solver, &PlanSolver::solved, this, &PlanDialog::showOutcome);
   connect(solver, &PlanSolver::failed, this, &PlanDialog::showFailure);
   setRunning(solver->running());
-  resize(460, 620);
+  resize(480, 620);
   reload();
 }
 
@@ -148,6 +190,7 @@ void PlanDialog::reload() {
 void PlanDialog::buildRows() {
   for (QWidget* w : rowsWidget_->findChildren<QWidget*>(Qt::FindDirectChildrenOnly)) delete w;
   rows_.clear();
+  gridRows_ = 0;
   const SimulationController* c = session_->controller();
   const nh::SystemModel& system = c->system();
   const std::vector<double>& x0 = c->initialState();
@@ -163,19 +206,27 @@ void PlanDialog::buildRows() {
     else if (!inQuaternion[i])
       addCoordinateRow(i, i < static_cast<int>(x0.size()) ? x0[i] : 0.0);
   }
-  rowsLayout_->setRowStretch(static_cast<int>(rows_.size()), 1);
+  rowsLayout_->setRowStretch(gridRows_, 1);
 }
 
+// The value at T carries the coordinate's unit, as the plots name it ("heading [rad]").
 void PlanDialog::addCoordinateRow(int index, double start) {
+  const nh::SystemInfo& info = session_->controller()->system().info();
   Row row;
-  row.name = QString::fromStdString(session_->controller()->system().info().coordinates[index]);
+  row.name = QString::fromStdString(info.coordinates[index]);
   row.fixed = new QCheckBox(row.name);
   row.fixed->setChecked(true);
-  row.fixed->setToolTip(tr("Fixed at T: %1 must equal the value at T").arg(row.name));
+  const nh::VariableLabel* label = labelOf(info, info.coordinates[index]);
+  const QString words =
+      label && !label->label.empty() ? QString::fromStdString(label->label) : row.name;
+  const QString unit = unitOf(info, info.coordinates[index]);
+  row.fixed->setToolTip(tr("Fixed at T: %1 (%2) must equal the value at T").arg(row.name, words));
   row.value = numberBox(-1e6, 1e6, 6, start);
-  const int r = static_cast<int>(rows_.size());
+  if (!unit.isEmpty()) row.value->setSuffix(" " + unit);
+  row.value->setToolTip(unit.isEmpty() ? words : QStringLiteral("%1 [%2]").arg(words, unit));
+  const int r = gridRows_++;
   rowsLayout_->addWidget(row.fixed, r, 0);
-  rowsLayout_->addWidget(row.value, r, 1, 1, 4);
+  rowsLayout_->addWidget(row.value, r, 1, 1, 3);
   connect(row.fixed, &QCheckBox::toggled, row.value, &QWidget::setEnabled);
   rows_.push_back(row);
 }
@@ -191,19 +242,25 @@ void PlanDialog::addAttitudeRow(int first, const double* start) {
                             .arg(row.name, QString::fromStdString(names[first + 3])));
   double axis[3], degrees = 0;
   toAxisAngle(start, axis, degrees);
-  const int r = static_cast<int>(rows_.size());
+  // Two lines, so that the row fits the dialog: the axis (a direction: its components in
+  // [−1, 1], normalised when solved), then the angle under it.
+  const int r = gridRows_;
+  gridRows_ += 2;
   rowsLayout_->addWidget(row.fixed, r, 0);
   for (int k = 0; k < 3; ++k) {
-    row.axis[k] = numberBox(-1e3, 1e3, 4, axis[k]);
+    row.axis[k] = numberBox(-1, 1, 3, axis[k]);
     row.axis[k]->setPrefix(QStringLiteral("xyz").mid(k, 1) + " ");
-    row.axis[k]->setToolTip(tr("Axis of the turn at T"));
+    row.axis[k]->setToolTip(tr("Axis of the turn at T (a direction; its length does not matter)"));
     rowsLayout_->addWidget(row.axis[k], r, 1 + k);
     connect(row.fixed, &QCheckBox::toggled, row.axis[k], &QWidget::setEnabled);
   }
+  auto* angleLabel = new QLabel(tr("angle"));
+  angleLabel->setAlignment(Qt::AlignRight | Qt::AlignVCenter);
+  rowsLayout_->addWidget(angleLabel, r + 1, 0);
   row.angle = numberBox(-3600, 3600, 3, degrees);
   row.angle->setSuffix(QStringLiteral("°"));
   row.angle->setToolTip(tr("Angle of the turn at T (degrees)"));
-  rowsLayout_->addWidget(row.angle, r, 4);
+  rowsLayout_->addWidget(row.angle, r + 1, 1, 1, 3);
   connect(row.fixed, &QCheckBox::toggled, row.angle, &QWidget::setEnabled);
   rows_.push_back(row);
 }
@@ -316,16 +373,21 @@ void PlanDialog::showOutcome(std::shared_ptr<const PlanOutcome> outcome) {
   if (outcome_->system == session_->controller()->systemPtr()) setSettings(outcome_->settings);
   results_->clear();
   const nh::OptimalControlResult& r = outcome_->result;
+  std::vector<double> costs;
+  for (const nh::Extremal& e : r.extremals) costs.push_back(e.cost);
+  const QStringList costText = costTexts(costs);  // one format for the whole list
   for (size_t k = 0; k < r.extremals.size(); ++k) {
     const nh::Extremal& e = r.extremals[k];
     auto* item =
-        new QTreeWidgetItem({QString::number(k + 1), number(e.cost),
-                             QString::number(e.residual, 'g', 2), QString::number(e.iterations)});
+        new QTreeWidgetItem({QString::number(k + 1), costText[static_cast<int>(k)],
+                             QString::number(e.residual, 'e', 1), QString::number(e.iterations)});
     for (int c = 1; c < 4; ++c) item->setTextAlignment(c, Qt::AlignRight | Qt::AlignVCenter);
     results_->addTopLevelItem(item);
   }
   if (!r.extremals.empty()) {
-    results_->setCurrentItem(results_->topLevelItem(0));
+    const int played = outcome_->settings.played;
+    results_->setCurrentItem(
+        results_->topLevelItem(played >= 0 && played < results_->topLevelItemCount() ? played : 0));
     say(tr("%n extremal(s) from %1 starts, lowest cost first: choose one and Play "
            "(or double-click it).",
            nullptr, static_cast<int>(r.extremals.size()))

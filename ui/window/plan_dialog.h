@@ -8,10 +8,12 @@
 #pragma once
 
 #include <QDialog>
+#include <QStringList>
 #include <memory>
 #include <optional>
 #include <vector>
 
+#include "core/nh/system.h"
 #include "ui/session/plan_solver.h"
 
 class QCheckBox;
@@ -26,6 +28,13 @@ class QTreeWidget;
 namespace nhui {
 
 class Session;
+
+// The costs of a list of extremals, all in one format (the same decimals, or all in
+// scientific notation when the largest is tiny or huge): "3.1416", "6.2832", "12.5664".
+QStringList costTexts(const std::vector<double>& costs);
+// A plan's targets with their units, as a note says them: "x = 0 m, y = 0.5 m, theta = 0 rad
+// at T = 4 s" (a quaternion's components each).
+QString describeTargets(const nh::SystemInfo& info, const PlanSettings& plan);
 
 class PlanDialog : public QDialog {
   Q_OBJECT
@@ -78,6 +87,7 @@ class PlanDialog : public QDialog {
   QWidget* rowsWidget_ = nullptr;
   QGridLayout* rowsLayout_ = nullptr;
   std::vector<Row> rows_;
+  int gridRows_ = 0;  // rows of rowsLayout_ used (an attitude takes two)
   QPushButton *solveButton_ = nullptr, *cancelButton_ = nullptr, *playButton_ = nullptr;
   QProgressBar* progress_ = nullptr;
   QLabel* message_ = nullptr;

@@ -40,7 +40,8 @@ void PresentationMode::enter() {
   keepLayout();
 }
 
-// Short names keep the bar slim; each button shows or hides its panel.
+// Short names keep the bar slim; each button brings its panel to the front (or hides the one
+// in front), and the button of the panel in front is the one marked.
 void PresentationMode::buildSideBar() {
   QMainWindow* w = parts_.window;
   sideBar_ = new QToolBar(tr("Panels"), w);
@@ -53,15 +54,22 @@ void PresentationMode::buildSideBar() {
     a->setCheckable(true);
     a->setChecked(dock->isVisible() || dock == parts_.plot);
     a->setToolTip(dock->windowTitle());
-    connect(a, &QAction::toggled, dock, [this, dock = dock](bool shown) {
+    connect(a, &QAction::toggled, dock, [this, a, dock = dock](bool shown) {
       if (shown && dock != parts_.plot) presentPanel(dock);
       dock->setVisible(shown);
       if (shown) dock->raise();
+      {
+        // Tabifying the panel reported it hidden for a moment: the button keeps the choice.
+        QSignalBlocker block(a);
+        a->setChecked(shown);
+      }
       keepLayout();
     });
-    connect(dock, &QDockWidget::visibilityChanged, a, [a, dock = dock] {
+    // Marked while the panel is in front: a panel opened beside the plot puts the plot's
+    // tab behind it, and the plot's button is unmarked then (one panel marked at a time).
+    connect(dock, &QDockWidget::visibilityChanged, a, [a, dock = dock](bool visible) {
       QSignalBlocker block(a);
-      a->setChecked(!dock->isHidden());
+      a->setChecked(visible && !dock->isHidden());
     });
   }
   w->addToolBar(Qt::LeftToolBarArea, sideBar_);

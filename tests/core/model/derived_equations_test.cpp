@@ -435,6 +435,29 @@ class DerivedEquationsTest : public QObject {
     QVERIFY(holonomic);
   }
 
+  // One rule for the dot of a rate in plain text: over a one-letter name with at most a
+  // subscript (ẋ, v̇x, q̇1, ẇ1), a prime after a word (yaw', theta'); "ẏaw" (the dot on a word's
+  // first letter) and "theta'" used to stand side by side.
+  void ratesOfNamesFollowOneRule() {
+    const char* model = R"(format: nonholonomic-lab-system
+version: 1
+name: dots
+coordinates: [x, yaw, q1, theta]
+velocities: [vx, wyaw, w1, omega]
+anchor: {x: vx, yaw: wyaw + vx, q1: w1, theta: omega}
+lagrangian: 0.5*(vx^2 + wyaw^2 + w1^2 + omega^2)
+)";
+    const auto eq = nh::model::deriveEquations(*nh::model::loadModelText(model, "dots.yaml"));
+    const QString plain = QString::fromStdString(nh::model::toPlainText(eq));
+    // The dot is U+0307, combining, after the letter it sits on.
+    for (const char* line : {"x\u0307 = vx", "yaw' = ", "q\u03071 = w1", "theta' = omega",
+                             "v\u0307x = ", "wyaw' = ", "w\u03071 = ", "omega' = "})
+      QVERIFY2(plain.contains(QString::fromUtf8(line)), qPrintable(line + ("\n" + plain)));
+    for (const char* wrong :
+         {"y\u0307aw", "t\u0307heta", "w\u0307yaw", "o\u0307mega", "x' ", "q1' "})
+      QVERIFY2(!plain.contains(QString::fromUtf8(wrong)), qPrintable(wrong + ("\n" + plain)));
+  }
+
   // An entry too large to read is replaced by a remark, in both forms.
   void hugeEntriesAreNotShown() {
     std::string potential = "0";  // 100 terms that do not simplify

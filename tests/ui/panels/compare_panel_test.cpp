@@ -1,7 +1,8 @@
 // The Compare panel on a real controller: the ghost run's parameter and value can be edited
 // only while the ghost comparison is chosen, whether it was chosen in the panel, by a
 // scenario (setCompare) or brought back by undo (the panel follows the controller by itself);
-// the comparison with another integrator steps the second run with it.
+// the comparison with another integrator steps the second run with it. The ghost's parameters
+// are listed by their display names and units, the identifier kept as the item's data.
 #include "ui/panels/compare_panel.h"
 
 #include <QComboBox>
@@ -27,10 +28,18 @@ class ComparePanelTest : public QObject {
     auto* value = panel.findChild<QDoubleSpinBox*>("ghostValue");
     QVERIFY(mode && parameter && value);
     QCOMPARE(mode->currentIndex(), 0);  // Off
+    // The ghost's parameters are named as the Parameters panel names them (the model's label
+    // and unit), not by their identifiers (the list said "Omega0").
+    const int omega = parameter->findData(QStringLiteral("Omega0"));
+    QVERIFY(omega >= 0);
+    QCOMPARE(parameter->itemText(omega), QStringLiteral("Ω₀ [rad/s]"));
     QVERIFY(!parameter->isEnabled());
     QVERIFY(!value->isEnabled());
     panel.setCompare(nhui::CompareMode::Ghost, "Omega0", 2.0);
     QCOMPARE(controller->compareMode(), nhui::CompareMode::Ghost);
+    QCOMPARE(controller->ghostParameter(), std::string("Omega0"));
+    QCOMPARE(parameter->currentIndex(), omega);
+    QCOMPARE(undo.text(undo.count() - 1), QStringLiteral("Compare: ghost Ω₀ = 2 rad/s"));
     QVERIFY(parameter->isEnabled());
     QVERIFY(value->isEnabled());
     panel.setCompare(nhui::CompareMode::Vakonomic);

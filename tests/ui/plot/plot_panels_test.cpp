@@ -159,8 +159,9 @@ class PlotPanelsTest : public QObject {
     series->refresh();
     const auto& curves = series->plot()->panes()[0].curves;
     QCOMPARE(curves.size(), size_t(2));
-    QCOMPARE(curves[0].name, QStringLiteral("Ω₀ = 1"));  // the model's label for Omega0
-    QCOMPARE(curves[1].name, QStringLiteral("Ω₀ = 2"));
+    // The model's label for Omega0, with its unit, as the Parameters panel names it.
+    QCOMPARE(curves[0].name, QStringLiteral("Ω₀ = 1 rad/s"));
+    QCOMPARE(curves[1].name, QStringLiteral("Ω₀ = 2 rad/s"));
     const nhui::Rgb8 blue = nhui::kRunStyles[0].onDark, orange = nhui::kRunStyles[1].onDark;
     QCOMPARE(curves[0].colour, QColor(blue.r, blue.g, blue.b));
     QCOMPARE(curves[1].colour, QColor(orange.r, orange.g, orange.b));

@@ -68,7 +68,21 @@ class PlotTicksTest : public QObject {
     checkAxis(0.45 - 1e-13, 0.45 + 1e-13, 4);
     QVERIFY(nhui::axisTicks(0.45 - 1e-13, 0.45 + 1e-13, 4).corner.contains("+0.45"));
     checkAxis(-12.5 - 1e-6, -12.5 + 1e-6, 6);
-    QVERIFY(nhui::axisTicks(-12.5 - 1e-6, -12.5 + 1e-6, 6).corner.contains("-12.5"));
+    QVERIFY(nhui::axisTicks(-12.5 - 1e-6, -12.5 + 1e-6, 6).corner.contains("offset −12.5"));
+  }
+
+  // A power of ten and a negative offset together: "×10⁻¹¹ -0.068" read as a subtraction;
+  // the offset is named and takes a true minus (checkAxis reads every label back as
+  // label × 10^exponent + offset).
+  void offsetBesideAPowerOfTenReadsUnambiguously() {
+    const double v = -0.068, h = 3e-11;
+    checkAxis(v - h, v + h, 5);
+    const nhui::AxisTicks t = nhui::axisTicks(v - h, v + h, 5);
+    QVERIFY2(t.exponent != 0 && t.offset != 0, qPrintable(t.corner));
+    QVERIFY2(t.corner.startsWith(QStringLiteral("×10")) &&
+                 t.corner.contains(QStringLiteral(", offset −0.068")),
+             qPrintable(t.corner));
+    QVERIFY2(!t.corner.contains('-'), qPrintable(t.corner));  // no hyphen for a minus
   }
 
   // A residual is legitimately tiny around 0: its scale is shown (×10⁻¹²), no offset.
@@ -88,7 +102,8 @@ class PlotTicksTest : public QObject {
     checkAxis(v - h, v + h, 4);
     const nhui::AxisTicks t = nhui::axisTicks(v - h, v + h, 4);
     QVERIFY2(t.corner.contains("+2.8×10⁻¹⁷"), qPrintable(t.corner));
-    QVERIFY2(t.corner.size() < 24, qPrintable(t.corner));
+    // "×10⁻²⁶, offset +2.8×10⁻¹⁷": short enough for the corner row of a narrow pane.
+    QVERIFY2(t.corner.size() < 32, qPrintable(t.corner));
   }
 
   // Before, a time axis to 40 s read "2e+01" next to "40".
@@ -195,7 +210,9 @@ class PlotTicksTest : public QObject {
     const nhui::AxisTicks time = nhui::axisTicks(3800.1, 3800.4, 5);
     QVERIFY2(time.corner.endsWith("+3800"), qPrintable(time.corner));
     for (const nhui::AxisTicks& t : {big, digits, time})
-      QVERIFY2(!t.corner.contains("0000000") && !t.corner.contains('e'), qPrintable(t.corner));
+      QVERIFY2(
+          !t.corner.contains("0000000") && !t.corner.contains("e+") && !t.corner.contains("e-"),
+          qPrintable(t.corner));
   }
 
   void minimumSpan() {

@@ -1,7 +1,8 @@
 // The 3D view's camera and overlays in the running app: travelling bodies stay in
 // view with an endless grid and no camera jumps, a diverging comparison run neither blanks
 // the view nor stays unexplained, the legend is not duplicated, arrow scales are fixed on
-// request and never absurd, scale afresh for a new run, exports match the view, and text
+// request and never absurd, stay fixed through an edit and are saved with the scenario,
+// scale afresh for a new run, exports match the view, and text
 // scales with the output.
 #include "ui/scene/scene_camera.h"
 
@@ -47,6 +48,13 @@ std::vector<std::string> texts(vtkRenderer* renderer, const std::string& prefix)
     if (s.rfind(prefix, 0) == 0 || (prefix.empty() && !s.empty())) out.push_back(s);
   }
   return out;
+}
+
+// The overlay's text with the view's line breaks of long lines undone (a continuation starts
+// with two spaces).
+std::string unwrapped(std::string text) {
+  for (size_t at; (at = text.find("\n  ")) != std::string::npos;) text.replace(at, 3, " ");
+  return text;
 }
 
 // The ground grid: the one unpickable actor of the main renderer.
@@ -243,7 +251,7 @@ class SceneCameraTest : public QObject {
     vtkRenderer* renderer = view->renderer();
     QTRY_VERIFY_WITH_TIMEOUT(
         !texts(renderer, "t = ").empty() &&
-            texts(renderer, "t = ").front().find("left the scene") != std::string::npos,
+            unwrapped(texts(renderer, "t = ").front()).find("left the scene") != std::string::npos,
         90000);
     QVERIFY(!std::isnan(view->comparisonLeftAt()));
     QTest::qWait(1500);  // play on after it left
@@ -453,6 +461,80 @@ class SceneCameraTest : public QObject {
     }
     for (const std::string& line : texts(renderer, "\u2192 friction"))
       QVERIFY2(line.find("e-") == std::string::npos, line.c_str());
+  }
+
+  // The bicycle lesson follows the rider; in presentation mode on a 1024×768 projector every
+  // part of the bicycle is on screen, the front wheel too (it was cut at the bottom: the
+  // camera's distance was chosen for the bodies' centre, not for the followed rider).
+  void followedBicycleFitsThePresentationView() {
+    window_->setPresentationMode(true);
+    window_->setGeometry(0, 0, 1024, 768);
+    QTRY_COMPARE(window_->size(), QSize(1024, 768));
+    QVERIFY(window_->openScenario(":/examples/bicycle_self_stable.json"));
+    nhui::SimulationController* c = window_->controller();
+    nhui::SceneView* view = window_->sceneView();
+    c->pause();
+    QTest::qWait(200);
+    view->resetCamera();
+    view->repaint();
+    vtkRenderer* renderer = view->renderer();
+    const int* size = view->renderWindow()->GetSize();
+    double up[3];
+    renderer->GetActiveCamera()->GetViewUp(up);
+    const Eigen::Vector3d viewUp(up[0], up[1], up[2]);
+    const std::string follow = c->system().info().editing.followBody;
+    const auto parts = nhui::movingBodySpheres(view->primaryRenderer().lastFrame(), follow);
+    QVERIFY(parts.size() >= 3);
+    for (const auto& s : parts)
+      for (double side : {-1.0, 1.0}) {
+        const Eigen::Vector2d d = toDisplay(renderer, s.centre + side * s.radius * viewUp);
+        QVERIFY2(d.x() >= 0 && d.x() <= size[0] && d.y() >= 0 && d.y() <= size[1],
+                 qPrintable(QString("a part's edge drawn at (%1, %2) in %3×%4")
+                                .arg(d.x())
+                                .arg(d.y())
+                                .arg(size[0])
+                                .arg(size[1])));
+      }
+    window_->setPresentationMode(false);
+  }
+
+  // A fixed arrow scale stays fixed through an edit (a start ten times as fast was rescaled)
+  // and comes back as saved when the scenario is reopened in another window (taken afresh
+  // from the first frames, it differed).
+  void fixedArrowScaleIsKeptAndSaved() {
+    window_->chooseSystem("nh_particle");
+    auto* fixedBox = window_->findChild<QCheckBox*>("arrowScaleFixed");
+    QVERIFY(fixedBox);
+    fixedBox->setChecked(true);
+    nhui::SimulationController* c = window_->controller();
+    nhui::SceneView* view = window_->sceneView();
+    QVERIFY(view->options().arrowScaleFixed);
+    QVERIFY(c->waitForTime(0.5, 10000));
+    c->tick();
+    view->refresh();
+    const double before = view->primaryRenderer().arrowReferences().at("velocity");
+    QVERIFY(before > 0);
+    c->pause();
+    c->setInitialOverrides({{"vx", 10.0}, {"vy", 5.0}});  // |v| over 5 times the scale
+    c->reset();
+    QVERIFY(c->waitForTime(0.1, 10000));
+    c->tick();
+    view->refresh();
+    QCOMPARE(view->primaryRenderer().arrowReferences().at("velocity"), before);
+
+    QTemporaryDir dir;
+    const QString path = dir.filePath("fixed.json");
+    QVERIFY2(window_->saveScenario(path), qPrintable(window_->lastErrorMessage()));
+    MainWindow other(false);
+    other.resize(1024, 768);
+    other.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&other));
+    QVERIFY2(other.openScenario(path), qPrintable(other.lastErrorMessage()));
+    QVERIFY(other.sceneView()->options().arrowScaleFixed);
+    QVERIFY(other.controller()->waitForTime(0.1, 10000));
+    other.controller()->tick();
+    other.sceneView()->refresh();
+    QCOMPARE(other.sceneView()->primaryRenderer().arrowReferences().at("velocity"), before);
   }
 
   // An extreme initial velocity sets huge arrow scales; back to the defaults and Reset, the

@@ -4,14 +4,17 @@
 #include "ui/scene/scene_renderer.h"
 
 #include <vtkActor.h>
+#include <vtkActor2DCollection.h>
 #include <vtkActorCollection.h>
 #include <vtkMapper.h>
 #include <vtkNew.h>
 #include <vtkRenderStepsPass.h>
 #include <vtkRenderWindow.h>
 #include <vtkRenderer.h>
+#include <vtkTextActor.h>
 #include <vtkUnsignedCharArray.h>
 
+#include <QColor>
 #include <QtTest>
 
 #include "core/model/catalogue.h"
@@ -19,6 +22,7 @@
 #include "resources/app_resources.h"
 #include "tests/support/catalogue_systems.h"
 #include "ui/sim/run_history.h"
+#include "ui/sim/run_style.h"
 
 namespace {
 
@@ -129,6 +133,48 @@ class SceneRendererTest : public QObject {
     }
   }
 
+  // No body is drawn in the comparison run's orange (the sleigh's and the rattleback's wood
+  // was that orange, so a comparison beside them could not be told from the body): pixels
+  // of the comparison's hue (±7°), saturated and bright, cover almost nothing of any
+  // system's bodies. Red balls (7°), amber disks (43°) and yellow points (46°) stay out.
+  void noBodyIsDrawnInTheComparisonsOrange() {
+    const nhui::Rgb8 orange = nhui::kRunStyles[1].onDark;
+    const int hue = QColor(orange.r, orange.g, orange.b).hsvHue();
+    for (const auto& system : nh::test::systemsWithDynamics()) {
+      Offscreen view;
+      nhui::SceneRenderer scene(view.renderer);
+      scene.setOptions(bareOptions());
+      const auto run = record(system->name(), 0.5);
+      nh::SceneFrame frame;
+      run->sceneAt(0.5, frame);
+      scene.update(frame, {});
+      scene.resetCamera();
+      const auto rgb = view.render();
+      long orangePixels = 0;
+      for (size_t i = 0; i + 2 < rgb.size(); i += 3) {
+        const QColor c(rgb[i], rgb[i + 1], rgb[i + 2]);
+        if (c.hsvSaturationF() > 0.5 && c.valueF() > 0.35 && std::abs(c.hsvHue() - hue) <= 7)
+          ++orangePixels;
+      }
+      QVERIFY2(orangePixels < 300, qPrintable(QString("%1: %2 pixels of the comparison's orange")
+                                                  .arg(QString::fromStdString(system->name()))
+                                                  .arg(orangePixels)));
+    }
+  }
+
+  // A run's trails are told apart: the ghost's table-frame trail (its second) and its first
+  // trail were two oranges about 55 apart in RGB, one line on the dark background; a run's
+  // first two trails now differ by at least 90, and none is near the other run's.
+  void aRunsTrailsAreToldApart() {
+    auto distance = [](const nhui::Rgb8& a, const nhui::Rgb8& b) {
+      return std::hypot(a.r - b.r, a.g - b.g, a.b - b.b);
+    };
+    for (const nhui::RunStyle& style : nhui::kRunStyles)
+      QVERIFY2(distance(style.trails[0], style.trails[1]) >= 90, style.colourName);
+    for (const nhui::Rgb8& a : nhui::kRunStyles[0].trails)
+      for (const nhui::Rgb8& b : nhui::kRunStyles[1].trails) QVERIFY(distance(a, b) >= 90);
+  }
+
   // The legend gives each arrow's unit: a model file's `unit` where the kind alone would say
   // nothing or the wrong thing (a weight is a force, an angular momentum is not, a constraint
   // torque is a reaction in N·m), else the kind's.
@@ -172,6 +218,37 @@ class SceneRendererTest : public QObject {
       if (QString::fromStdString(l).contains(" " + arrow + ":")) line = QString::fromStdString(l);
     QVERIFY2(!line.isEmpty(), qPrintable(arrow + " is not in the legend"));
     QVERIFY2(line.endsWith(" " + unit), qPrintable(line));
+  }
+
+  // The legend names the trails drawn, one line each (they had none: which line was the
+  // turntable ball's centre and which its contact seen from the table was not said); a
+  // trail switched off leaves the legend.
+  void trailsHaveALegend() {
+    Offscreen view;
+    nhui::SceneRenderer scene(view.renderer);
+    nhui::SceneDisplayOptions options;
+    options.legend = options.trails = true;
+    scene.setOptions(options);
+    const auto run = record("ball_on_turntable", 2.0);
+    nh::SceneFrame frame;
+    run->sceneAt(2.0, frame);
+    scene.update(frame, trails(*run));
+    QStringList trailLines;
+    for (const std::string& l : scene.legendLines())
+      if (QString::fromStdString(l).contains("trail: "))
+        trailLines << QString::fromStdString(l).section("trail: ", 1);
+    QStringList names;
+    for (const auto& p : run->layout().points) names << QString::fromStdString(p.name);
+    QCOMPARE(trailLines, names);
+    QVERIFY(names.contains("contact (table frame)"));
+    options.hiddenTrails = {"centre"};
+    scene.setOptions(options);
+    scene.update(frame, trails(*run));
+    trailLines.clear();
+    for (const std::string& l : scene.legendLines())
+      if (QString::fromStdString(l).contains("trail: ")) trailLines << QString::fromStdString(l);
+    QCOMPARE(trailLines.size(), names.size() - 1);
+    QVERIFY(!trailLines.join('|').contains("trail: centre"));
   }
 
   void cylinderAndSolidColours() {
@@ -381,6 +458,42 @@ class SceneRendererTest : public QObject {
       if (a->GetVisibility()) radius = std::max(radius, 0.5 * (bounds[1] - bounds[0]));
     }
     QVERIFY2(radius > 15, qPrintable(QString("table drawn %1 m").arg(radius)));
+  }
+
+  // An overlay line wider than the view is broken at spaces (continuations indented) instead
+  // of being cut at the right edge ("vakonomic run left the scene at t = 27.8…" in
+  // presentation mode at 1024×768); every word stays, and short lines stay as they are.
+  void longOverlayLinesWrapToTheView() {
+    Offscreen view;
+    view.window->SetSize(420, 400);
+    nhui::SceneRenderer scene(view.renderer);
+    nhui::SceneDisplayOptions options;
+    options.textScale = 1.6;  // presentation mode
+    scene.setOptions(options);
+    const auto run = record("nh_particle", 0.5);
+    nh::SceneFrame frame;
+    run->sceneAt(0.5, frame);
+    scene.update(frame, {});
+    const std::string text = "t = 0.50 s\nblue: nonholonomic   orange: vakonomic\n" +
+                             nhui::leftSceneLine("vakonomic", 27.8, 10);
+    scene.setOverlayText(text);
+    view.render();
+    vtkTextActor* overlay = nullptr;
+    vtkActor2DCollection* actors = view.renderer->GetActors2D();
+    actors->InitTraversal();
+    while (vtkActor2D* a = actors->GetNextActor2D())
+      if (auto* t = vtkTextActor::SafeDownCast(a);
+          t && t->GetInput() && std::string(t->GetInput()).rfind("t = ", 0) == 0)
+        overlay = t;
+    QVERIFY(overlay);
+    double extent[2] = {0, 0};
+    overlay->GetSize(view.renderer, extent);
+    QVERIFY2(extent[0] <= 420 * (1 - 0.015),
+             qPrintable(QString("overlay %1 px wide in a 420 px view").arg(extent[0])));
+    std::string drawn = overlay->GetInput();
+    QVERIFY(drawn.rfind("t = 0.50 s\n", 0) == 0);  // the short line unchanged
+    for (size_t at; (at = drawn.find("\n  ")) != std::string::npos;) drawn.replace(at, 3, " ");
+    QCOMPARE(drawn, text);
   }
 
   void translucentActorsSkipOrderIndependentTranslucency() {

@@ -10,9 +10,11 @@
 
 #include <QAction>
 #include <QApplication>
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDir>
 #include <QDockWidget>
+#include <QDoubleSpinBox>
 #include <QElapsedTimer>
 #include <QFile>
 #include <QLabel>
@@ -23,6 +25,7 @@
 #include <QPushButton>
 #include <QRegularExpression>
 #include <QScreen>
+#include <QScrollArea>
 #include <QSlider>
 #include <QStatusBar>
 #include <QTemporaryDir>
@@ -34,8 +37,10 @@
 #include "core/io/scenario_file.h"
 #include "message_boxes.h"
 #include "resources/app_resources.h"
+#include "spin_box_typing.h"
 #include "ui/export/animation_exporter.h"
 #include "ui/export/export_dialog.h"
+#include "ui/panels/parameter_panel.h"
 #include "ui/plot/plot_panels.h"
 #include "ui/scene/scene_view.h"
 #include "ui/session/undo_commands.h"
@@ -421,6 +426,98 @@ class LessonsTest : public QObject {
     QTest::keyClick(focus, Qt::Key_Space);
     QCOMPARE(window_->controller()->playing(), !playing);
     QCOMPARE(box->currentText(), QStringLiteral("3.0×"));
+  }
+
+  // In presentation mode, a value typed into a parameter's field and committed with Enter
+  // leaves the playback keys to playback: Space pauses and plays again (it used to replace
+  // the selected value with a blank while the run went on), → steps; typing again edits.
+  void playbackKeysReachPlayAfterAParameterIsTyped() {
+    window_->chooseSystem("ball_on_turntable");
+    window_->setPresentationMode(true);
+    QVERIFY(nhtest::showActive(*window_));  // shortcuts reach an active window only
+    auto* side = window_->findChild<QToolBar*>("presentationSideBar");
+    QVERIFY(side);
+    side->actions().at(0)->trigger();  // Values
+    nhui::SimulationController* c = window_->controller();
+    c->play();
+    QDoubleSpinBox* tilt = window_->parameterPanel()->spinBox("tilt");
+    QVERIFY(tilt);
+    QTRY_VERIFY(tilt->isVisible());
+    nhtest::typeInto(tilt, "0.05");
+    QCOMPARE(c->parameter("tilt"), 0.05);
+    QWidget* focus = QApplication::focusWidget();
+    QVERIFY(focus);
+    const bool playing = c->playing();  // the edit may restart the run paused or playing
+    QTest::keyClick(focus, Qt::Key_Space);
+    QVERIFY2(c->playing() != playing, "Space after Enter did not reach Play/Pause");
+    if (c->playing()) QTest::keyClick(QApplication::focusWidget(), Qt::Key_Space);
+    QVERIFY2(!c->playing(), "Space after Enter did not pause");
+    QCOMPARE(tilt->text(), QStringLiteral("0.05"));
+    QCOMPARE(c->parameter("tilt"), 0.05);
+    const double t = c->displayTime();
+    QTest::keyClick(QApplication::focusWidget(), Qt::Key_Right);
+    QTRY_VERIFY(c->displayTime() > t);
+    QTest::keyClick(QApplication::focusWidget(), Qt::Key_Space);
+    QVERIFY2(c->playing(), "Space again did not play");
+    // Typing again edits the field: its keys are the field's.
+    nhtest::typeInto(tilt, "0.07", false);
+    QTest::keyClick(QApplication::focusWidget(), Qt::Key_Space);
+    QVERIFY(c->playing());
+    QTest::keyClick(QApplication::focusWidget(), Qt::Key_Return);
+    QCOMPARE(c->parameter("tilt"), 0.07);
+  }
+
+  // The presentation side bar marks the one panel in front: opening Values behind the plot's
+  // tab unmarks Plots (both stayed marked), and Plots brings the plot back to the front.
+  void sideBarMarksThePanelInFront() {
+    window_->setPresentationMode(true);
+    window_->setGeometry(0, 0, 1024, 768);
+    QTRY_COMPARE(window_->size(), QSize(1024, 768));
+    auto* side = window_->findChild<QToolBar*>("presentationSideBar");
+    QVERIFY(side);
+    QAction *values = nullptr, *plots = nullptr;
+    for (QAction* a : side->actions()) {
+      if (a->text() == QStringLiteral("Values")) values = a;
+      if (a->text() == QStringLiteral("Plots")) plots = a;
+    }
+    QVERIFY(values && plots);
+    QVERIFY(plots->isChecked() && !values->isChecked());
+    values->trigger();
+    QTRY_VERIFY(window_->findChild<QDockWidget*>("parametersDock")->isVisible());
+    QTRY_VERIFY(!plots->isChecked());
+    QVERIFY(values->isChecked());
+    int marked = 0;
+    for (QAction* a : side->actions()) marked += a->isChecked() ? 1 : 0;
+    QCOMPARE(marked, 1);
+    plots->trigger();
+    QTRY_VERIFY(window_->findChild<QDockWidget*>("timeDock")->isVisible());
+    QTRY_VERIFY(plots->isChecked());
+    QVERIFY(!values->isChecked());
+  }
+
+  // At 1600×1000 the left docks show their lines whole: "Fixed arrow scale" was cut at the
+  // Display dock's edge and the Compare box read "Nonholonomic vs vako".
+  void leftDocksShowTheirLinesWhole() {
+    QTRY_COMPARE(window_->size(), QSize(1600, 1000));
+    QTest::qWait(100);
+    auto* fixed = window_->findChild<QCheckBox*>("arrowScaleFixed");
+    QVERIFY(fixed && fixed->isVisible());
+    auto* area =
+        qobject_cast<QScrollArea*>(window_->findChild<QDockWidget*>("displayDock")->widget());
+    QVERIFY(area);
+    const int right = fixed->mapTo(area->viewport(), QPoint(fixed->sizeHint().width(), 0)).x();
+    QVERIFY2(right <= area->viewport()->width(),
+             qPrintable(QString("'Fixed arrow scale' ends at %1, the dock shows %2 px")
+                            .arg(right)
+                            .arg(area->viewport()->width())));
+    auto* mode = window_->findChild<QComboBox*>("compareMode");
+    QVERIFY(mode && mode->isVisible());
+    const int text =
+        mode->fontMetrics().horizontalAdvance(QStringLiteral("Nonholonomic vs vakonomic"));
+    QVERIFY2(
+        mode->width() >= text + 20,
+        qPrintable(
+            QString("the Compare box is %1 px for %2 px of text").arg(mode->width()).arg(text)));
   }
 
   // The speed box: presets, typed factors with or without ×, refused nonsense; the slider

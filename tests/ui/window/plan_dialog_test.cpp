@@ -4,7 +4,9 @@
 // worker thread, listed, played as the run (controls, costates and cost as columns, offered
 // by the plots; the start and target drawn faint in the 3D view) and undone; Cancel; a refused plan
 // leaves the running simulation untouched; a scenario file with a plan opens, plays its lowest-cost
-// extremal and saves the plan again.
+// extremal (or the one it was saved playing) and saves the plan again; the rows fit the dialog
+// and show their units, the costs share one format; a re-planned lesson's bar and scene
+// follow the new target.
 #include "ui/window/plan_dialog.h"
 
 #include <QAction>
@@ -15,6 +17,8 @@
 #include <QLabel>
 #include <QListWidget>
 #include <QPushButton>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QSpinBox>
 #include <QTemporaryDir>
 #include <QTreeWidget>
@@ -219,6 +223,127 @@ class PlanDialogTest : public QObject {
     QVERIFY(!window_->openScenario(scenario));
     QVERIFY2(window_->lastErrorMessage().contains("plan.t_end"),
              qPrintable(window_->lastErrorMessage()));
+  }
+
+  // Saved after playing extremal 2, a scenario reopens playing extremal 2 (it reopened
+  // playing the first).
+  void savedScenarioReopensTheExtremalPlayed() {
+    QTemporaryDir dir;
+    const QString model = dir.filePath("brockett.yaml");
+    QFile m(model);
+    QVERIFY(m.open(QIODevice::WriteOnly));
+    m.write(kBrockett);
+    m.close();
+    const QString scenario = dir.filePath("plan.json");
+    QFile s(scenario);
+    QVERIFY(s.open(QIODevice::WriteOnly));
+    s.write(R"({"format": "nonholonomic-lab-scenario", "version": 2, "system": "brockett.yaml",
+      "view": {"version": 1, "plan": {"t_end": 1, "targets": {"x": 0, "y": 0, "z": 1},
+      "starts": 24}}})");
+    s.close();
+    QVERIFY2(window_->openScenario(scenario), qPrintable(window_->lastErrorMessage()));
+    QVERIFY(window_->session()->planSolver()->wait(60000));
+    SimulationController* c = window_->controller();
+    QVERIFY(c->plan());
+    QCOMPARE(c->plan()->played, 0);
+    PlanDialog* dialog = window_->showPlanDialog();
+    dialog->solve();
+    QVERIFY(window_->session()->planSolver()->wait(60000));
+    QVERIFY2(dialog->results()->topLevelItemCount() >= 2, qPrintable(dialog->message()->text()));
+    // J_k = kπ|z|/T: the second extremal costs more than the first (π).
+    const double second = dialog->outcome()->result.extremals[1].cost;
+    QVERIFY(second > dialog->outcome()->result.extremals[0].cost + 1e-3);
+    QVERIFY(dialog->play(1));
+    QCOMPARE(c->plan()->played, 1);
+    const QString saved = dir.filePath("saved.json");
+    QVERIFY2(window_->saveScenario(saved), qPrintable(window_->lastErrorMessage()));
+    QFile back(saved);
+    QVERIFY(back.open(QIODevice::ReadOnly));
+    QVERIFY2(back.readAll().contains("\"played\": 2"), "the saved plan does not say which plays");
+    back.close();
+    QVERIFY2(window_->openScenario(saved), qPrintable(window_->lastErrorMessage()));
+    QVERIFY(window_->session()->planSolver()->wait(60000));
+    QTRY_VERIFY(c->plan() && c->plan()->played == 1);
+    const int cost = c->primary().columnIndex("cost");
+    QVERIFY(cost >= 0);
+    // Along an extremal of Brockett's integrator |u| is constant: the cost column holds J / T
+    // = J (T = 1), the second extremal's, not the first's π.
+    QVERIFY2(std::abs(c->primary().column(cost).back() - second) < 1e-6,
+             qPrintable(QString::number(c->primary().column(cost).back())));
+  }
+
+  // The plate ball's attitude row fits the dialog (its angle hid behind a scroll bar), and a
+  // coordinate's value at T shows its unit, as the plots do ("heading [rad]").
+  void rowsFitAndShowUnits() {
+    window_->chooseSystem("plate_ball");
+    PlanDialog* dialog = window_->showPlanDialog();
+    QVERIFY(QTest::qWaitForWindowExposed(dialog));
+    QTest::qWait(50);
+    auto* scroll = dialog->findChild<QScrollArea*>();
+    QVERIFY(scroll);
+    QVERIFY2(!scroll->horizontalScrollBar()->isVisible(),
+             qPrintable(QString("rows want %1 px, the dialog shows %2")
+                            .arg(scroll->widget()->minimumSizeHint().width())
+                            .arg(scroll->viewport()->width())));
+    QDoubleSpinBox* angle = nullptr;
+    for (QDoubleSpinBox* box : dialog->findChildren<QDoubleSpinBox*>())
+      if (box->suffix() == QStringLiteral("°")) angle = box;
+    QVERIFY(angle && angle->isVisible());
+    const QRect inViewport(angle->mapTo(scroll->viewport(), QPoint(0, 0)), angle->size());
+    QVERIFY2(scroll->viewport()->rect().contains(inViewport),
+             qPrintable(QString("angle at x %1..%2, viewport %3 wide")
+                            .arg(inViewport.left())
+                            .arg(inViewport.right())
+                            .arg(scroll->viewport()->width())));
+    QCOMPARE(dialog->valueBox("x")->suffix(), QStringLiteral(" m"));
+    window_->chooseSystem("unicycle");
+    dialog->reload();
+    QCOMPARE(dialog->valueBox("theta")->suffix(), QStringLiteral(" rad"));
+    QCOMPARE(dialog->valueBox("y")->suffix(), QStringLiteral(" m"));
+  }
+
+  // The costs of one list share one format: π, 2π, … printed by 'g' read 3.14159 and 12.5664
+  // side by side; tiny or huge costs all go to scientific notation.
+  void costsShareOneFormat() {
+    const QStringList k = nhui::costTexts({M_PI, 2 * M_PI, 3 * M_PI, 4 * M_PI});
+    QCOMPARE(k, (QStringList{"3.1416", "6.2832", "9.4248", "12.5664"}));
+    const QStringList mixed = nhui::costTexts({0.401, 0.5, 2.0});
+    QCOMPARE(mixed, (QStringList{"0.40100", "0.50000", "2.00000"}));
+    const QStringList tiny = nhui::costTexts({3.84e-16, 6e-18});
+    QCOMPARE(tiny, (QStringList{"3.8400e-16", "6.0000e-18"}));
+  }
+
+  // Parallel parking re-planned to y = 0.5: the lesson bar says where this plan goes (the
+  // note said 1 m still), and no parking place stays painted at y = 1; the car ends at 0.5.
+  void replannedLessonFollowsTheTarget() {
+    QVERIFY(window_->openScenario(QStringLiteral(":/examples/parallel_parking.json")));
+    QVERIFY(window_->session()->planSolver()->wait(60000));
+    SimulationController* c = window_->controller();
+    QTRY_VERIFY(c->plan());
+    auto* note = window_->findChild<QLabel*>("lessonNote");
+    QVERIFY(note);
+    QVERIFY(note->text().contains("1 m to its left"));
+    PlanDialog* dialog = window_->showPlanDialog();
+    dialog->valueBox("y")->setValue(0.5);
+    dialog->solve();
+    QVERIFY(window_->session()->planSolver()->wait(60000));
+    QVERIFY2(dialog->play(0), qPrintable(dialog->message()->text()));
+    QTRY_VERIFY(c->plan() && c->plan()->targets.at("y") == 0.5);
+    QVERIFY2(note->text().contains("y = 0.5 m"), qPrintable(note->text()));
+    QVERIFY2(!note->text().contains("1 m to its left"), qPrintable(note->text()));
+    nh::SceneFrame end;
+    c->seek(c->primary().lastTime());
+    QVERIFY(c->displayedScene(0, end));
+    bool carThere = false;
+    for (const nh::SceneBody& b : end.bodies) {
+      QVERIFY2(std::abs(b.position.y() - 1) > 0.2, b.name.c_str());  // nothing left at y = 1
+      if (b.name == "car") carThere = std::abs(b.position.y() - 0.5) < 1e-3;
+    }
+    QVERIFY(carThere);
+    // Undo brings back the lesson's plan and its note.
+    window_->undoStack()->undo();
+    QTRY_VERIFY(c->plan() && c->plan()->targets.at("y") == 1);
+    QVERIFY(note->text().contains("1 m to its left"));
   }
 
  private:
