@@ -20,6 +20,7 @@
 #include "app/python/run_rows.h"
 #include "app/python/words.h"
 #include "core/model/catalogue.h"
+#include "core/model/formula_system.h"
 #include "core/study/study_runner.h"
 
 namespace nh::python {
@@ -219,6 +220,10 @@ System::System(const std::string& nameOrPath) {
   const cli::RunOptions o = checked<cli::RunOptions>(Words("run", nameOrPath));
   scenario_ = o.scenario.resolved;
   model_ = cli::findNamedSystem(scenario_.system);
+  // What the loader kept but wants said (a structure its anchor contradicts, kept under
+  // structure_checked: false): a Python warning at every load.
+  if (const model::FormulaSystem* formula = model::asFormula(*model_))
+    for (const std::string& warning : formula->data().loadWarnings) warn(warning);
   std::error_code ec;
   const bool file = std::filesystem::exists(nameOrPath, ec) && !ec;
   target_ = file ? std::filesystem::absolute(nameOrPath).lexically_normal().string() : nameOrPath;

@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "core/model/catalogue.h"
+#include "core/model/formula_system.h"
 #include "core/nh/errors.h"
 #include "ui/sim/run_style.h"
 
@@ -61,6 +62,11 @@ void SimulationController::install(std::shared_ptr<const nh::SystemModel> system
   x0_ = x0;
   reportNewNotes(notes);
   initialNotes_ = notes;
+  // What the loader kept but wants said (a structure its anchor contradicts, kept under
+  // structure_checked: false).
+  if (const nh::model::FormulaSystem* formula = nh::model::asFormula(*system_))
+    for (const std::string& warning : formula->data().loadWarnings)
+      emit warningOccurred(QString::fromStdString(warning));
   dtOut_ = s.dtOut;
   if (compareMode_ == CompareMode::Ghost && system_->parameterIndex(ghostParameter_) < 0)
     compareMode_ = CompareMode::None;

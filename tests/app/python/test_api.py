@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # The module's own face: the systems nhsim lists, a system's parameters, state and info as
 # `nhsim info --json` gives them, its equations as `nhsim equations` prints them (and shown in a
-# notebook as KaTeX reads them), warnings attributed to the caller's line, and a model file
-# written from Python and loaded.
+# notebook as KaTeX reads them), warnings attributed to the caller's line, a model file
+# written from Python and loaded, and the loader's warnings said at load.
 import json
 import sys
 import warnings
@@ -140,3 +140,15 @@ def test_a_model_written_from_python_loads_and_runs_as_in_nhsim(nhsim, tmp_path)
     # The same physics as the bundled sleigh.
     bundled = nl.load("chaplygin_sleigh").run(2, dt_out=0.1, set={"a": 0.3})
     assert np.allclose(run.omega, bundled.omega, rtol=1e-9, atol=1e-12)
+
+
+def test_a_structure_kept_against_its_anchor_warns_at_load(tmp_path):
+    # A structure its anchor contradicts loads only under structure_checked: false, and then
+    # every load says so, as nhsim does at every run.
+    path = tmp_path / "python_sleigh.yaml"
+    path.write_text(SLEIGH_AS_A_MODEL.replace("equals: {u: 1}", "equals: {u: -1}") +
+                    "structure_checked: false\n")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        nl.load(path)
+    assert any("contradicts the anchor" in str(w.message) for w in caught), caught
