@@ -7,6 +7,8 @@
 
 #include "core/model/catalogue.h"
 #include "core/model/formula_system.h"
+#include "core/model/model_data.h"
+#include "core/model/model_file.h"
 #include "core/nh/errors.h"
 #include "ui/sim/run_style.h"
 
@@ -56,7 +58,9 @@ void SimulationController::install(std::shared_ptr<const nh::SystemModel> system
 
   system_ = std::move(system);
   scenario_ = s;
-  scenario_.system = system_->name();
+  // A system from a model file keeps its path: the catalogue does not know it by its name,
+  // and saving writes the path back (relative to the scenario file).
+  if (!nh::model::isModelFilePath(s.system)) scenario_.system = system_->name();
   parameters_ = parameters;
   initialOverrides_ = s.initial;
   x0_ = x0;
@@ -96,7 +100,9 @@ void SimulationController::installControlModel(std::shared_ptr<const nh::SystemM
   ++epoch_;
   system_ = std::move(system);
   scenario_ = s;
-  scenario_.system = system_->name();
+  // A system from a model file keeps its path: the catalogue does not know it by its name,
+  // and saving writes the path back (relative to the scenario file).
+  if (!nh::model::isModelFilePath(s.system)) scenario_.system = system_->name();
   parameters_ = parameters;
   initialOverrides_ = s.initial;
   x0_ = x0;
@@ -159,7 +165,7 @@ std::shared_ptr<SimulationController::Timeline> SimulationController::planTimeli
 
 nh::Scenario SimulationController::scenario() const {
   nh::Scenario s = scenario_;
-  s.system = system_->name();
+  if (!nh::model::isModelFilePath(s.system)) s.system = system_->name();  // (see install)
   s.parameters.clear();
   const auto& infos = system_->info().parameters;
   for (size_t i = 0; i < infos.size(); ++i) s.parameters[infos[i].name] = parameters_[i];

@@ -52,9 +52,18 @@ std::vector<std::string> texts(vtkRenderer* renderer, const std::string& prefix)
 
 // The overlay's text with the view's line breaks of long lines undone (a continuation starts
 // with two spaces).
-std::string unwrapped(std::string text) {
-  for (size_t at; (at = text.find("\n  ")) != std::string::npos;) text.replace(at, 3, " ");
-  return text;
+// (Copied character by character: std::string::replace here trips GCC 12's -Wrestrict.)
+std::string unwrapped(const std::string& text) {
+  std::string out;
+  for (size_t i = 0; i < text.size(); ++i) {
+    if (text.compare(i, 3, "\n  ") == 0) {
+      out += ' ';
+      i += 2;
+    } else {
+      out += text[i];
+    }
+  }
+  return out;
 }
 
 // The ground grid: the one unpickable actor of the main renderer.
