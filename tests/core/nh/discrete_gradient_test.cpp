@@ -21,6 +21,7 @@
 #include "core/nh/scenario.h"
 #include "core/nh/simulation.h"
 #include "tests/support/fixed_step_properties.h"
+#include "tests/support/veselova_model.h"
 
 using namespace nh;
 using nh::test::quaternionResidual;
@@ -72,43 +73,20 @@ RunMeasure measureRun(const std::string& system, long steps, double h) {
   return measureRun(findSystem(system), steps, h);
 }
 
-// Veselova's system, as a user typed it in (a rigid body about a fixed point whose angular
-// velocity stays orthogonal to the vertical: ⟨ω, γ⟩ = 0, γ = Rᵀe_z). Its one constraint can be
-// solved for w3 only where γ₃ ≠ 0, for w1 only where γ₁ ≠ 0: from this start γ₃ crosses 0 at
-// t ≈ 0.68 and γ₁ at t ≈ 0.4, where a split of the velocities kept too long made Newton's
-// method fail at every step size. `independent` is the declared choice.
+// Veselova's system, as a user typed it in (tests/support/veselova_model.h: a rigid body about
+// a fixed point whose angular velocity stays orthogonal to the vertical, ⟨ω, γ⟩ = 0). Its one
+// constraint can be solved for w3 only where γ₃ ≠ 0, for w1 only where γ₁ ≠ 0: from its start
+// γ₃ crosses 0 at t ≈ 0.68 and γ₁ at t ≈ 0.4, where a split of the velocities kept too long
+// made Newton's method fail at every step size. `independent` is the declared choice.
 std::string veselova(const std::string& independent) {
-  return R"(format: nonholonomic-lab-system
-version: 1
-name: veselova
-title: Veselova system (rigid body, omega orthogonal to the vertical)
-parameters:
-  - {name: I1, default: 1.0, unit: kg·m², min: 0, min_exclusive: true}
-  - {name: I2, default: 2.0, unit: kg·m², min: 0, min_exclusive: true}
-  - {name: I3, default: 3.5, unit: kg·m², min: 0, min_exclusive: true}
-coordinates: [qw, qx, qy, qz]
-velocities: [w1, w2, w3]
-anchor:
-  qw: -0.5*qx*w1 - 0.5*qy*w2 - 0.5*qz*w3
-  qx: 0.5*qw*w1 - 0.5*qz*w2 + 0.5*qy*w3
-  qy: 0.5*qz*w1 + 0.5*qw*w2 - 0.5*qx*w3
-  qz: -0.5*qy*w1 + 0.5*qx*w2 + 0.5*qw*w3
-structure:
-  - {bracket: [w1, w2], equals: {w3: 1}}
-  - {bracket: [w2, w3], equals: {w1: 1}}
-  - {bracket: [w3, w1], equals: {w2: 1}}
-definitions:
-  qq: qw*qw + qx*qx + qy*qy + qz*qz
-  g1: 2*(qx*qz - qw*qy)/qq
-  g2: 2*(qy*qz + qw*qx)/qq
-  g3: (qw*qw - qx*qx - qy*qy + qz*qz)/qq
-lagrangian: 0.5*(I1*w1^2 + I2*w2^2 + I3*w3^2)
-constraints:
-  - w1*g1 + w2*g2 + w3*g3
-quaternions: [qw]
-initial: {qw: 0.9, qx: 0.3, qy: 0.2, qz: 0.1, w1: 1.0, w2: -0.5, w3: 0.7}
-independent: )" +
-         independent + "\n";
+  const std::string& text = nh::test::kVeselovaModel;
+  const std::string declared = "[w1, w2]\n";
+  const size_t at = text.find("independent: " + declared) + 13;
+  std::string out = text.substr(0, at);  // appended in steps (GCC 12's -Wrestrict)
+  out += independent;
+  out += "\n";
+  out += text.substr(at + declared.size());
+  return out;
 }
 
 // What the method refuses among the bundled systems, by a word of the reason.
