@@ -1,17 +1,14 @@
 // nhlab: the Nonholonomic Lab desktop app. Starts with the default scenario (a solid ball on
 // a table turning at Ω = 1 rad/s) already playing, or with a scenario file.
-#include <QAction>
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QDir>
-#include <QDockWidget>
-#include <QLabel>
+#include <QImage>
 #include <QRegularExpression>
 #include <QScreen>
 #include <QSize>
 #include <QSurfaceFormat>
 #include <QTimer>
-#include <QUndoStack>
 #include <clocale>
 #include <cstdio>
 #include <optional>
@@ -23,13 +20,9 @@
 #include "core/nh/read_file.h"
 #include "core/nh/version.h"
 #include "resources/app_resources.h"
-#include "ui/panels/equations_panel.h"
-#include "ui/scene/scene_view.h"
 #include "ui/scene/vtk_view_widget.h"
-#include "ui/sim/simulation_controller.h"
-#include "ui/study/study_panel.h"
+#include "ui/session/session.h"
 #include "ui/window/main_window.h"
-#include "ui/window/plan_dialog.h"
 #include "ui/window/stop_signals.h"
 
 namespace {
@@ -156,100 +149,97 @@ void setUpApplication() {
   QApplication::setWindowIcon(nhres::applicationIcon());
 }
 
-// What the window starts with: a scenario file, else a catalogue system; then the model
+// The session's last error, for a line on stderr (the banner shows the same message).
+struct LastError {
+  QString message;
+  explicit LastError(nhui::Session* session) {
+    QObject::connect(session, &nhui::Session::errorOccurred,
+                     [this](const QString& m) { message = m; });
+  }
+  // Prints "nhlab: error: …" when an error came since the last call; true then.
+  bool print() {
+    if (message.isEmpty()) return false;
+    std::fprintf(stderr, "nhlab: error: %s\n", nh::cli::oneLine(message.toStdString()).c_str());
+    message.clear();
+    return true;
+  }
+};
+
+// What the session starts with: a scenario file, else a catalogue system; then the model
 // editor on a model file or on the system's own.
-void openStart(nhui::MainWindow& window, const Options& o) {
+void openStart(nhui::MainWindow& window, const Options& o, LastError& error) {
+  nhui::Session* session = window.session();
   const QCommandLineParser& parser = o.parser;
   if (!parser.positionalArguments().isEmpty()) {
     // The reason, as the window's banner gives it ("Could not open F: …"), in one line.
-    if (!window.openScenario(parser.positionalArguments().first()))
-      std::fprintf(stderr, "nhlab: error: %s\n",
-                   nh::cli::oneLine(window.lastErrorMessage().toStdString()).c_str());
+    if (!session->openScenario(parser.positionalArguments().first())) error.print();
   } else if (parser.isSet(o.system)) {
-    window.chooseSystem(parser.value(o.system));
+    session->chooseSystem(parser.value(o.system));
   }
   if (parser.isSet(o.openModel)) {
     window.openModelFile(parser.value(o.openModel));
   } else if (parser.isSet(o.edit)) {
-    if (nh::catalogueEntry(window.controller()->system()).modelText.empty())
+    const nh::SystemModel& system = session->controller()->system();
+    if (nh::catalogueEntry(system).modelText.empty())
       std::fprintf(stderr, "nhlab: %s has no model file to edit (it is written in C++ only)\n",
-                   window.controller()->system().name().c_str());
+                   system.name().c_str());
     else
       window.editSystem();
   }
 }
 
-// The parameter values, the playback speed and the comparison asked for. False (the error
-// printed) when a value is refused.
-bool applyValues(nhui::MainWindow& window, const Options& o, const Request& request) {
-  nhui::SimulationController* controller = window.controller();
+// The parameter values, the playback speed and the comparison asked for, through the
+// session. False (the error printed) when a value is refused.
+bool applyValues(nhui::Session* session, const Options& o, const Request& request,
+                 LastError& error) {
+  error.message.clear();
   for (const auto& [name, value] : request.assignments) {
-    try {
-      controller->setParameter(name, value);
-    } catch (const nh::Error& e) {
-      std::fprintf(stderr, "nhlab: error: %s\n", e.what());
-      return false;
-    }
+    session->setParameter(name, value);
+    if (error.print()) return false;
   }
-  if (o.parser.isSet(o.speed)) controller->setSpeed(o.parser.value(o.speed).toDouble());
-  if (request.vakonomic) window.setCompare(nhui::CompareMode::Vakonomic);
+  nhui::ViewState view = session->view();
+  if (o.parser.isSet(o.speed)) {
+    view.speed = o.parser.value(o.speed).toDouble();
+    session->setView(view, nhui::kViewSpeed);
+  }
+  if (request.vakonomic) session->setComparison(nhui::CompareMode::Vakonomic);
   if (request.ghost)
-    window.setCompare(nhui::CompareMode::Ghost, QString::fromStdString(request.ghost->first),
-                      request.ghost->second);
+    session->setComparison(nhui::CompareMode::Ghost, request.ghost->first, request.ghost->second);
   return true;
 }
 
 // The extras of --show that apply before the run starts (all but "edit"), and presentation
-// mode.
+// mode: the view's through the session, the docks and dialogs through the window.
 void showExtras(nhui::MainWindow& window, const Options& o, const QStringList& extras) {
-  if (extras.contains("angular")) {
-    nhui::SceneDisplayOptions options = window.sceneView()->options();
-    options.angularVelocityArrows = true;
-    window.sceneView()->setOptions(options);
-  }
-  if (extras.contains("follow")) window.sceneView()->setFollow(true);
-  if (extras.contains("hamiltonian")) window.equationsPanel()->setHamiltonian(true);
-  if (extras.contains("equations") || extras.contains("hamiltonian")) window.showEquations();
-  if (extras.contains("plan")) {
-    nhui::PlanDialog* dialog = window.showPlanDialog();
-    // A scenario's plan being solved shows in the dialog when done.
-    if (!window.session()->planSolver()->running()) dialog->solve();
-  }
-  if (extras.contains("table-frame") && window.tableFrameAction()->isEnabled())
-    window.tableFrameAction()->setChecked(true);
+  nhui::Session* session = window.session();
+  nhui::ViewState view = session->view();
+  if (extras.contains("angular")) view.display.angularVelocityArrows = true;
+  if (extras.contains("follow")) view.follow = true;
+  // The session keeps the moving frame off for a scene without one.
+  if (extras.contains("table-frame")) view.tableFrame = true;
+  session->setView(view, nhui::kViewDisplay | nhui::kViewCamera);
+  if (extras.contains("equations") || extras.contains("hamiltonian"))
+    window.showEquations(extras.contains("hamiltonian"));
+  // A scenario's plan being solved shows in the dialog when done.
+  if (extras.contains("plan")) window.showPlan(!session->planSolver()->running());
   if (o.parser.isSet(o.presentation)) window.setPresentationMode(true);
 }
 
-// --study: the Study dock shown with the CSV. False (the error printed) when it cannot be read.
-bool openStudy(nhui::MainWindow& window, const QString& path) {
-  window.studyDock()->show();
-  window.studyDock()->raise();
-  window.resizeDocks({window.studyDock()}, {window.height() / 2}, Qt::Vertical);
-  if (window.studyPanel()->openCsv(path)) return true;
-  std::fprintf(stderr, "nhlab: error: %s\n",
-               qPrintable(window.studyPanel()->messageLabel()->text()));
-  return false;
-}
-
-// --screenshot, --view-screenshot: saved after --after seconds, then nhlab quits.
+// --screenshot, --view-screenshot, --plan-screenshot: saved after --after seconds, then nhlab
+// quits.
 void scheduleScreenshots(QApplication& app, nhui::MainWindow& window, const Options& o) {
   const int ms = static_cast<int>(1000 * o.parser.value(o.after).toDouble());
   QTimer::singleShot(ms, &app, [&app, &window, &o] {
-    if (o.parser.isSet(o.screenshot)) {
-      const QString path = o.parser.value(o.screenshot);
-      if (!window.grab().save(path))
-        std::fprintf(stderr, "nhlab: could not write %s\n", qPrintable(path));
-    }
-    if (o.parser.isSet(o.planShot) && window.planDialog()) {
-      const QString path = o.parser.value(o.planShot);
-      if (!window.planDialog()->grab().save(path))
-        std::fprintf(stderr, "nhlab: could not write %s\n", qPrintable(path));
-    }
-    if (o.parser.isSet(o.viewShot)) {
-      const QString path = o.parser.value(o.viewShot);
-      if (!window.sceneView()->grabFramebuffer().save(path))
-        std::fprintf(stderr, "nhlab: could not write %s\n", qPrintable(path));
-    }
+    const auto save = [](const QImage& image, const QString& path) {
+      if (!image.save(path)) std::fprintf(stderr, "nhlab: could not write %s\n", qPrintable(path));
+    };
+    using Shot = nhui::MainWindow::Shot;
+    if (o.parser.isSet(o.screenshot))
+      save(window.screenshot(Shot::Window), o.parser.value(o.screenshot));
+    const QImage plan = window.screenshot(Shot::PlanDialog);
+    if (o.parser.isSet(o.planShot) && !plan.isNull()) save(plan, o.parser.value(o.planShot));
+    if (o.parser.isSet(o.viewShot))
+      save(window.screenshot(Shot::SceneView), o.parser.value(o.viewShot));
     app.quit();
   });
 }
@@ -272,21 +262,27 @@ int main(int argc, char** argv) {
   }
 
   nhui::MainWindow window(!options.parser.isSet(options.noSettings) && !options.scripted());
+  nhui::Session* session = window.session();
+  LastError error(session);
   if (request.size) window.resize(*request.size);
   window.show();
-  openStart(window, options);
-  if (!applyValues(window, options, request)) return nh::cli::kInputError;
+  openStart(window, options, error);
+  if (!applyValues(session, options, request, error)) return nh::cli::kInputError;
   const QStringList extras = options.parser.value(options.show).split(',', Qt::SkipEmptyParts);
   showExtras(window, options, extras);
-  if (options.parser.isSet(options.study) &&
-      !openStudy(window, options.parser.value(options.study)))
-    return nh::cli::kInputError;
+  if (options.parser.isSet(options.study)) {
+    QString message;
+    if (!window.openStudy(options.parser.value(options.study), &message)) {
+      std::fprintf(stderr, "nhlab: error: %s\n", qPrintable(message));
+      return nh::cli::kInputError;
+    }
+  }
   // What the command line asked for (system, values, comparison) is where the session starts:
   // nothing to undo and nothing unsaved, so quitting does not ask to save it.
-  window.undoStack()->clear();
-  window.controller()->play();
+  session->startHere();
+  session->controller()->play();
   // Editing the start pauses at t = 0, so it comes after play().
-  if (extras.contains("edit")) window.editInitialAction()->setChecked(true);
+  if (extras.contains("edit")) window.setEditStart(true);
   if (options.scripted()) scheduleScreenshots(app, window, options);
   // Ctrl+C, SIGTERM or SIGHUP: the window is closed as by its close button (unsaved changes
   // are asked about; a running export is cancelled and its temporary removed), then nhlab

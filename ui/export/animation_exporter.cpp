@@ -248,9 +248,10 @@ void applyScenarioView(const std::string& viewJson, ExportSettings& settings) {
     settings.framing =
         *view.follow ? ExportSettings::Framing::Follow : ExportSettings::Framing::KeepInView;
   // The display keys through the display choices' one table.
-  DisplayChoices d = displayChoicesOf(settings);
-  applyDisplayValues(view.display, d);
-  setDisplayChoices(d, settings);
+  ViewState shown;
+  shown.display = displayChoicesOf(settings);
+  applyDisplayValues(view.display, shown);
+  setDisplayChoices(shown.display, settings);
   if (view.compare) {
     settings.compare = *view.compare;
     settings.ghostParameter = view.ghostParameter.toStdString();

@@ -27,6 +27,7 @@
 #include "core/nh/scenario.h"
 #include "ui/export/media/video_encoder.h"
 #include "ui/session/display_choices.h"
+#include "ui/session/view_state.h"  // CameraPose
 #include "ui/sim/simulation_controller.h"
 
 namespace nh {
@@ -36,14 +37,6 @@ class EncodingPipe;
 namespace nhui {
 
 class RunHistory;
-
-// A camera for the 3D view, in world coordinates (the app passes its view's camera).
-struct CameraPose {
-  std::array<double, 3> position{};
-  std::array<double, 3> focalPoint{};
-  std::array<double, 3> viewUp{0, 0, 1};
-  double viewAngle = 30;  // degrees
-};
 
 struct ExportSettings {
   int width = 1280;  // output pixels, up to 1920 × 1080 (even for MP4 and WebM)

@@ -314,15 +314,15 @@ void ExportDialog::addTimeRows(QFormLayout* form) {
 void ExportDialog::addShowRows(QFormLayout* form) {
   trails_ = new QCheckBox(tr("Trails"));
   trails_->setObjectName("exportTrails");
-  trails_->setChecked(defaults_.view.trails);
+  trails_->setChecked(defaults_.view.display.trails);
   trailSeconds_ = new QDoubleSpinBox;
   trailSeconds_->setRange(0.1, 1e5);
   trailSeconds_->setSuffix(tr(" s"));
-  trailSeconds_->setValue(std::clamp(defaults_.view.trailSeconds, 0.1, 1e5));
+  trailSeconds_->setValue(std::clamp(defaults_.view.display.trailSeconds, 0.1, 1e5));
   forces_ = new QCheckBox(tr("Force arrows"));
-  forces_->setChecked(defaults_.view.reactionArrows);
+  forces_->setChecked(defaults_.view.display.reactionArrows);
   velocities_ = new QCheckBox(tr("Velocity arrows"));
-  velocities_->setChecked(defaults_.view.velocityArrows);
+  velocities_->setChecked(defaults_.view.display.velocityArrows);
   overlay_ = new QCheckBox(tr("Time and parameters"));
   overlay_->setChecked(true);
   plots_ = new QCheckBox(tr("Plots beside the 3D view (path and time series)"));
@@ -446,19 +446,21 @@ ExportSettings ExportDialog::settings() const {
   s.velocityArrows = velocities_->isChecked();
   s.overlay = overlay_->isChecked();
   s.plots = plots_->isChecked();
-  s.pathX = defaults_.pathX;
-  s.pathY = defaults_.pathY;
-  s.timeSeries = defaults_.timeSeries;
+  const ViewState& v = defaults_.view;
+  s.pathX = v.phaseX.toStdString();
+  s.pathY = v.phaseY.toStdString();
+  s.timeSeries.clear();
+  for (const QString& name : v.timeSeries) s.timeSeries.push_back(name.toStdString());
   s.camera = defaults_.camera;
-  s.angularVelocityArrows = defaults_.view.angularVelocityArrows;
-  s.fixedArrowScale = defaults_.view.arrowScaleFixed;
-  s.framing = defaults_.follow            ? ExportSettings::Framing::Follow
-              : defaults_.view.keepInView ? ExportSettings::Framing::KeepInView
-                                          : ExportSettings::Framing::Fixed;
-  s.compare = defaults_.compare;
-  s.ghostParameter = defaults_.ghostParameter;
-  s.ghostValue = defaults_.ghostValue;
-  s.otherIntegrator = defaults_.otherIntegrator;
+  s.angularVelocityArrows = v.display.angularVelocityArrows;
+  s.fixedArrowScale = v.display.arrowScaleFixed;
+  s.framing = v.follow               ? ExportSettings::Framing::Follow
+              : v.display.keepInView ? ExportSettings::Framing::KeepInView
+                                     : ExportSettings::Framing::Fixed;
+  s.compare = v.compare;
+  s.ghostParameter = v.ghostParameter;
+  s.ghostValue = v.ghostValue;
+  s.otherIntegrator = v.otherIntegrator;
   return s;
 }
 

@@ -47,18 +47,10 @@ struct ExportDefaults {
   QString directory;               // where the file chooser opens (empty: home)
   QString baseName = "animation";  // file name without extension
   double tEnd = 10;                // e.g. the time simulated so far
-  SceneDisplayOptions view;        // trails (and their length), arrows, overlay as in the view
-  std::optional<CameraPose>
-      camera;  // the view's camera (cameraPoseOf(renderer->GetActiveCamera()))
-  // The view's camera mode (Follow when on, else view.keepInView) and comparison run: the
-  // export frames each moment and draws the comparison as the view does.
-  bool follow = false;
-  CompareMode compare = CompareMode::None;
-  std::string ghostParameter;
-  double ghostValue = 0;
-  IntegratorChoice otherIntegrator;
-  std::string pathX = "x", pathY = "y";              // phase portrait variables of the plot panel
-  std::vector<std::string> timeSeries = {"energy"};  // variables of the time-series panel
+  // The view (the session's): display choices, camera mode, comparison and plots, which the
+  // export frames, draws and plots as the window shows them.
+  ViewState view;
+  std::optional<CameraPose> camera;  // the 3D view's camera (cameraPoseOf)
   // The scenario file the window has open ("" for none): the scenario written beside the
   // export never replaces it.
   QString inputScenario;

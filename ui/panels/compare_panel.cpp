@@ -113,6 +113,10 @@ ComparePanel::ComparePanel(Session* session, QWidget* parent)
   };
   connect(controller_, &SimulationController::scenarioChanged, this, follow);
   connect(controller_, &SimulationController::comparisonChanged, this, follow);
+  // A comparison refused after it was chosen (made once the run's first sample came).
+  connect(session_, &Session::viewChanged, this, [this](ViewParts parts) {
+    if (parts & kViewComparison) syncMode();
+  });
 }
 
 // The other integrator and its step; a change restarts the comparison when it is chosen.
@@ -228,59 +232,13 @@ void ComparePanel::syncMode() {
   ghostValue_->setValue(controller_->ghostValue());
 }
 
-QString ComparePanel::describe(CompareMode mode, const std::string& parameter, double value) const {
-  switch (mode) {
-    case CompareMode::None:
-      return tr("Compare: off");
-    case CompareMode::Vakonomic:
-      return tr("Compare: nonholonomic vs vakonomic");
-    case CompareMode::Ghost: {
-      const int i = controller_->system().parameterIndex(parameter);
-      const std::string said = i >= 0
-                                   ? displayValue(controller_->system().info().parameters[i], value)
-                                   : parameter + " = " + nh::formatValue(value);
-      return tr("Compare: ghost %1").arg(QString::fromStdString(said));
-    }
-    case CompareMode::Integrator: {
-      const IntegratorChoice other = chosenIntegrator();
-      const QString name = QString::fromStdString(nh::toString(other.method));
-      return nh::isFixedStep(other.method)
-                 ? tr("Compare: integrator %1, step %2 s")
-                       .arg(name, QString::fromStdString(nh::formatValue(other.step)))
-                 : tr("Compare: integrator %1").arg(name);
-    }
-  }
-  return {};
-}
-
 void ComparePanel::apply() {
   const CompareMode mode = chosenMode();
-  const std::string parameter = mode == CompareMode::Ghost
-                                    ? ghostParameter_->currentData().toString().toStdString()
-                                    : std::string();
-  const double value = mode == CompareMode::Ghost ? ghostValue_->value() : 0.0;
-  const IntegratorChoice other = chosenIntegrator();
-  // The comparison in force already: nothing to restart.
-  if (!controller_->comparing(mode, parameter, value, other)) {
-    // The steps of one ghost parameter's value merge into one undo step.
-    const QString mergeKey =
-        mode == CompareMode::Ghost ? "ghost " + QString::fromStdString(parameter) : QString();
-    const bool done = session_->changeTimeline(
-        describe(mode, parameter, value),
-        [&] {
-          if (mode == CompareMode::Integrator)
-            controller_->setCompareIntegrator(other);
-          else
-            controller_->setCompare(mode, parameter, value);
-        },
-        mergeKey);
-    if (!done) {
-      // A refused integrator or step is not shown as if in force.
-      if (mode == CompareMode::Integrator) syncMode();
-      return;
-    }
-  }
-  controller_->play();
+  const bool done =
+      session_->setComparison(mode, ghostParameter_->currentData().toString().toStdString(),
+                              ghostValue_->value(), chosenIntegrator());
+  // A refused integrator or step is not shown as if in force.
+  if (!done && mode == CompareMode::Integrator) syncMode();
 }
 
 }  // namespace nhui

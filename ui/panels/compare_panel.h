@@ -49,7 +49,6 @@ class ComparePanel : public QWidget {
   CompareMode chosenMode() const;
   IntegratorChoice chosenIntegrator() const;
   void showIntegrator(const IntegratorChoice& other);
-  QString describe(CompareMode mode, const std::string& parameter, double value) const;
 
   Session* session_;
   SimulationController* controller_;

@@ -459,18 +459,15 @@ void InitialStatePanel::rebuild() {
     });
     connect(spin, &QDoubleSpinBox::valueChanged, this, [this, name, reason, spin](double v) {
       if (syncing_) return;
-      auto before = controller_->initialOverrides();
-      auto after = before;
+      auto after = controller_->initialOverrides();
       after[name.toStdString()] = v;
-      try {
-        // Check first: a state the constraints cannot complete is refused here.
-        controller_->setInitialOverrides(after);
-        controller_->setInitialOverrides(before);
-        session_->setInitial(after, false);
+      // A state the constraints cannot complete is refused by the session, nothing changed.
+      QString error;
+      if (session_->setInitial(after, false, &error)) {
         spin->clearRefusal();
         reason->hide();
-      } catch (const nh::Error& e) {
-        reason->setText(tr("Refused: %1").arg(QString::fromStdString(e.what())));
+      } else {
+        reason->setText(tr("Refused: %1").arg(error));
         reason->show();
         syncValues();
       }

@@ -189,6 +189,7 @@ PhasePortraitPanel::PhasePortraitPanel(SimulationController* controller, QWidget
     plot_->setAutoscale(true);
     plot_->setPanes({});
     refresh();
+    emit variablesChanged();
   };
   connect(xBox_, &QComboBox::currentIndexChanged, this, changed);
   connect(yBox_, &QComboBox::currentIndexChanged, this, changed);
@@ -250,6 +251,7 @@ void PhasePortraitPanel::resetVariables() {
   plot_->setAutoscale(true);
   plot_->setPanes({});
   refresh();
+  emit variablesChanged();
 }
 
 namespace {
@@ -323,6 +325,7 @@ TimeSeriesPanel::TimeSeriesPanel(SimulationController* controller, QWidget* pare
   connect(list_, &QListWidget::itemChanged, this, [this] {
     plot_->setPanes({});
     refresh();
+    emit variablesChanged();
   });
   connect(controller_, &SimulationController::historyReset, this, [this] { ++revision_; });
   // A new system or a plan offers its own variables; a loaded scenario or restored comparison
@@ -378,6 +381,7 @@ void TimeSeriesPanel::setVariables(const QStringList& chosen) {
   plot_->setAutoscale(true);
   plot_->setPanes({});
   refresh();
+  emit variablesChanged();
 }
 
 QStringList TimeSeriesPanel::variables() const {

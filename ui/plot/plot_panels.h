@@ -37,6 +37,9 @@ class PhasePortraitPanel : public QWidget {
   QString xVariable() const;
   QString yVariable() const;
 
+ signals:
+  void variablesChanged();  // the pair plotted changed (chosen, set or reset)
+
  private:
   // A new system or other recorded columns (a plan shown or left): the variables offered
   // follow, those chosen are kept where the new columns have them.
@@ -63,6 +66,9 @@ class TimeSeriesPanel : public QWidget {
   // Compact (presentation mode): the plot alone, without the variable list.
   void setCompact(bool compact);
   PlotWidget* plot() const { return plot_; }
+
+ signals:
+  void variablesChanged();  // the variables plotted changed (chosen, set or reset)
 
  private:
   // A new system or other recorded columns (a plan shown or left): the variables offered

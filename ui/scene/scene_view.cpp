@@ -493,11 +493,9 @@ void SceneView::setEditInitial(bool edit) {
     hover_ = DragTarget::None;
     unsetCursor();
   }
-  if (editInitial_) {
+  if (editInitial_) {  // the start is shown once the worker has recorded it (next tick)
     controller_->pause();
     controller_->reset();
-    controller_->waitForTime(0, 2000);
-    controller_->tick();
   }
   refresh();
 }
@@ -524,7 +522,6 @@ bool SceneView::handleMousePress(QMouseEvent* event) {
   if (ix < 0 || iy < 0) return false;
   startX_ = x0[layout.index[ix]];
   startY_ = x0[layout.index[iy]];
-  dragBefore_ = controller_->initialOverrides();
   emit initialDragStarted();
   velocityAxes_ = handle->velocityInBodyAxes ? body->orientation.toRotationMatrix()
                                              : Eigen::Matrix3d::Identity();
@@ -575,24 +572,7 @@ bool SceneView::handleMouseMove(QMouseEvent* event) {
     if (!handle->vx.empty()) overrides[handle->vx] = v.x();
     if (!handle->vy.empty()) overrides[handle->vy] = v.y();
   }
-  try {
-    controller_->setInitialOverrides(overrides);
-    if (drag_ == Drag::Velocity) {
-      // The constraints may not allow the dragged velocity (a sleigh cannot slide sideways):
-      // what they allow becomes the value set, so no note reports a value nobody typed.
-      const nh::StateLayout& layout = controller_->primary().layout().state;
-      const auto& x0 = controller_->initialState();
-      for (const std::string& name : {handle->vx, handle->vy})
-        if (const int pos = name.empty() ? -1 : layout.find(name); pos >= 0)
-          overrides[name] = x0[layout.index[pos]];
-      controller_->setInitialOverrides(overrides);
-    }
-    controller_->reset();
-    controller_->waitForTime(0, 1000);
-    controller_->tick();
-  } catch (const nh::Error&) {
-    // An unreachable state while dragging: keep the last good one.
-  }
+  emit initialDragMoved(overrides);
   return true;
 }
 
@@ -600,8 +580,7 @@ bool SceneView::handleMouseRelease(QMouseEvent*) {
   if (drag_ == Drag::None) return false;
   drag_ = Drag::None;
   updateHandle();
-  if (controller_->initialOverrides() != dragBefore_)
-    emit initialDragged(dragBefore_, controller_->initialOverrides());
+  emit initialDragEnded();
   return true;
 }
 

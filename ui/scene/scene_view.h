@@ -83,10 +83,11 @@ class SceneView : public VtkViewWidget {
 
  signals:
   // A drag of the start begins (its restarts will replace the history shown: the session
-  // keeps that history for the undo stack), and finishes: overrides before and after.
+  // keeps that history for the undo stack), moves (the initial overrides it asks for: the
+  // session applies them, the view writes nothing itself) and finishes.
   void initialDragStarted();
-  void initialDragged(const std::map<std::string, double>& before,
-                      const std::map<std::string, double>& after);
+  void initialDragMoved(const std::map<std::string, double>& overrides);
+  void initialDragEnded();
 
  protected:
   bool handleMousePress(QMouseEvent* event) override;
@@ -165,7 +166,6 @@ class SceneView : public VtkViewWidget {
   Eigen::Vector3d velocityStart_ = Eigen::Vector3d::Zero();  // the velocity when the drag began
   double velocityPerLength_ = 1;
   Eigen::Matrix3d velocityAxes_ = Eigen::Matrix3d::Identity();  // columns: the axes of vx, vy
-  std::map<std::string, double> dragBefore_;
   double startX_ = 0, startY_ = 0;
   vtkSmartPointer<vtkActor> knob_;
   DragTarget hover_ = DragTarget::None;

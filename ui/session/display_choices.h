@@ -1,13 +1,10 @@
 // The display choices a user makes in the Display dock — trails, arrows, grid, axes, legend,
-// keeping the bodies in view, the arrow scale — and the one table that says where each is
-// kept: its key in a scenario file's "display" part and in the app's settings. The scene's
-// options (SceneDisplayOptions) extend these; the Display dock, the settings, the scenario
-// view and the export dialog all copy them through this table.
+// keeping the bodies in view, the arrow scale. The scene's options (SceneDisplayOptions)
+// extend these; where each is kept (a scenario file's "display" part, the settings, the
+// exports) is said by the view's one field table (view_state.h).
 #pragma once
 
-#include <QSettings>
 #include <map>
-#include <span>
 #include <string>
 
 #include "core/nh/system.h"
@@ -35,27 +32,12 @@ struct DisplayChoices {
 
   // Whether arrows of this kind are drawn (forces go with the reactions).
   bool shows(nh::ArrowKind kind) const;
+  bool operator==(const DisplayChoices&) const = default;
 };
-
-// One display choice: a switch (flag) or a number, with its key in a scenario's "display"
-// part (whose kind and bounds core/io's viewDisplayKeys() give) and in the settings.
-struct DisplayField {
-  const char* viewKey;      // in a scenario's "display" part
-  const char* settingsKey;  // in the settings, under "display/"
-  bool DisplayChoices::*flag = nullptr;
-  double DisplayChoices::*number = nullptr;
-};
-std::span<const DisplayField> displayFields();
 
 // A scenario's "display" part as read: the value of each key it gives (a switch as 0 or 1).
+// Its keys are the "display." rows of the view's field table (view_state.h).
 using DisplayValues = std::map<std::string, double>;
-
-DisplayValues displayValues(const DisplayChoices& choices);                     // every field
-void applyDisplayValues(const DisplayValues& values, DisplayChoices& choices);  // those given
-
-// The settings (QSettings "display/…"): what they leave out keeps `choices`' value.
-void readDisplaySettings(const QSettings& settings, DisplayChoices& choices);
-void writeDisplaySettings(QSettings& settings, const DisplayChoices& choices);
 
 }  // namespace nhui
 // SPDX-License-Identifier: GPL-3.0-or-later

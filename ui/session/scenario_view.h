@@ -26,10 +26,12 @@ struct StudySettings {
     QString name;
     double from = 0, to = 1;
     int count = 2;
+    bool operator==(const Axis&) const = default;
   };
   std::vector<Axis> axes;
   QString measure;
   double tEnd = 10;
+  bool operator==(const StudySettings&) const = default;
 };
 
 struct ScenarioView {

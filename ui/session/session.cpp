@@ -3,6 +3,7 @@
 #include <QFileInfo>
 #include <QGuiApplication>
 #include <QKeySequence>
+#include <QTimer>
 #include <QUndoStack>
 #include <algorithm>
 #include <utility>
@@ -12,6 +13,7 @@
 #include "core/nh/errors.h"
 #include "resources/app_resources.h"
 #include "ui/session/undo_commands.h"
+#include "ui/sim/run_style.h"
 
 namespace nhui {
 
@@ -40,6 +42,14 @@ Session::Session(QObject* parent)
   connect(controller_, &SimulationController::historyForked, this, &Session::onHistoryForked);
   connect(undo_, &QUndoStack::cleanChanged, this, &Session::documentChanged);
   connect(planSolver_, &PlanSolver::solved, this, &Session::onFilePlanSolved);
+  connect(controller_, &SimulationController::speedChanged, this,
+          [this] { followController(kViewSpeed); });
+  connect(controller_, &SimulationController::comparisonChanged, this,
+          [this] { followController(kViewComparison); });
+  connect(controller_, &SimulationController::scenarioChanged, this,
+          [this] { followController(kViewComparison | kViewCamera); });
+  connect(controller_, &SimulationController::ticked, this, &Session::runPendingChanges);
+  followController(kViewSpeed | kViewComparison);
   connect(planSolver_, &PlanSolver::failed, this, [this](const QString& message, bool cancelled) {
     if (!std::exchange(filePlanPending_, false) || cancelled) return;
     reportError(tr("The scenario's plan could not be solved: %1").arg(message));
@@ -59,6 +69,7 @@ void Session::setCurrentFile(const QString& path, const QString& title, const Sc
   lessonTitle_ = view.title;
   lessonNote_ = view.note;
   lessonDriftExpected_ = view.energyDriftExpected;
+  lessonPlan_ = view.plan;
   title_ = view.title.isEmpty() ? title : view.title;
   emit documentChanged();
 }
@@ -75,9 +86,13 @@ bool Session::openScenario(const QString& path) {
     return false;
   }
   const bool bundled = path.startsWith(":/");  // nothing to save back to: Save asks
+  undo_->clear();                              // the steps of the document left behind
+  pendingChanges_.clear();
+  startAfterPending_ = false;
   setCurrentFile(bundled ? QString() : path, QFileInfo(path).fileName(), view);
-  emit viewLoaded(view);
-  undo_->clear();  // after the view's comparison: the file's state is the start, not an edit
+  ViewState next = view_;
+  setView(next, applyScenarioView(view, next));
+  startFileComparison(view);
   controller_->play();
   if (view.plan) {
     planSolver_->cancel();
@@ -89,7 +104,11 @@ bool Session::openScenario(const QString& path) {
   return true;
 }
 
-bool Session::saveScenario(const QString& path, ScenarioView view) {
+bool Session::saveScenario(const QString& path) {
+  ViewState shown = view_;
+  if (arrowScaleSource_) shown.arrowScales = arrowScaleSource_();
+  ScenarioView view = scenarioViewOf(shown, controller_->system().info().editing.movingFrame);
+  if (controller_->plan()) view.plan = *controller_->plan();
   view.title = lessonTitle_;
   view.note = lessonNote_;
   view.energyDriftExpected = lessonDriftExpected_;
@@ -113,6 +132,72 @@ bool Session::saveScenario(const QString& path, ScenarioView view) {
   return true;
 }
 
+// ---- The view -----------------------------------------------------------------------------
+
+void Session::setView(const ViewState& view, ViewParts parts) {
+  parts &= ~kViewComparison;                                  // the controller's: changeTimeline
+  if (parts & kViewSpeed) controller_->setSpeed(view.speed);  // speedChanged brings it back
+  parts &= ~kViewSpeed;
+  ViewState next = view_;
+  copyViewParts(view, parts, next);
+  if (!controller_->system().info().editing.movingFrame) next.tableFrame = false;
+  // Arrow scales given are always said: "none" presets none.
+  const ViewParts changed = differingViewParts(view_, next) | (parts & kViewArrowScales);
+  view_ = std::move(next);
+  if (changed) emit viewChanged(changed);
+}
+
+void Session::setArrowScaleSource(std::function<std::map<std::string, double>()> source) {
+  arrowScaleSource_ = std::move(source);
+}
+
+void Session::followController(ViewParts parts) {
+  ViewState next = view_;
+  if (parts & kViewSpeed) next.speed = controller_->speed();
+  if (parts & kViewComparison) {
+    next.compare = controller_->compareMode();
+    next.ghostParameter = controller_->ghostParameter();
+    next.ghostValue = controller_->ghostValue();
+    next.otherIntegrator = controller_->otherIntegrator();
+    // A comparison with another integrator is about the energy: its error is plotted for both.
+    if (next.compare == CompareMode::Integrator && !next.timeSeries.contains("energy_error"))
+      next.timeSeries.prepend("energy_error");
+  }
+  if ((parts & kViewCamera) && !controller_->system().info().editing.movingFrame)
+    next.tableFrame = false;
+  const ViewParts changed = differingViewParts(view_, next);
+  view_ = std::move(next);
+  if (changed) emit viewChanged(changed);
+}
+
+void Session::startFileComparison(const ScenarioView& file) {
+  if (!file.compare) return;
+  try {
+    if (*file.compare == CompareMode::Integrator) {
+      IntegratorChoice other = file.otherIntegrator;
+      // No step given: the output step, or the primary's fixed step when that is smaller.
+      if (!file.otherStepGiven) {
+        const nh::IntegratorOptions primary = controller_->scenario().integrator;
+        other.step = nh::isFixedStep(primary.method) ? std::min(primary.step, controller_->dtOut())
+                                                     : controller_->dtOut();
+      }
+      if (!controller_->comparing(CompareMode::Integrator, {}, 0, other))
+        controller_->setCompareIntegrator(other);
+      return;
+    }
+    const std::string parameter = file.ghostParameter.toStdString();
+    if (*file.compare == CompareMode::Ghost && controller_->system().parameterIndex(parameter) < 0)
+      return reportError(tr("unknown parameter '%1' for the ghost run").arg(file.ghostParameter));
+    const bool ghost = *file.compare == CompareMode::Ghost;
+    const double value = ghost ? file.ghostValue : 0.0;
+    if (!controller_->comparing(*file.compare, ghost ? parameter : std::string(), value,
+                                controller_->otherIntegrator()))
+      controller_->setCompare(*file.compare, ghost ? parameter : std::string(), value);
+  } catch (const nh::Error& e) {
+    reportError(QString::fromUtf8(e.what()));
+  }
+}
+
 // ---- Systems ------------------------------------------------------------------------------
 
 namespace {
@@ -123,8 +208,11 @@ SwitchSystemCommand::Run leaving(const SimulationController& c) {
 
 void Session::switched(QUndoCommand* command, const QString& message) {
   undo_->push(command);
+  // A lesson's note and fixed arrow scales described the previous system.
   setCurrentFile({}, {}, ScenarioView{});
-  emit viewLoaded(ScenarioView{});  // a lesson's note described the previous system
+  ViewState next = view_;
+  next.arrowScales.clear();
+  setView(next, kViewArrowScales);  // none preset, as when a scenario gives none
   controller_->play();
   emit notice(message, 8000);
 }
@@ -201,18 +289,35 @@ void Session::setParameter(const std::string& name, double value, long mergeKey)
   undo_->push(new SetParameterCommand(this, name, before, value, mergeKey));
 }
 
-void Session::setInitial(const std::map<std::string, double>& overrides, bool resetAfter) {
-  undo_->push(
-      new SetInitialCommand(this, controller_->initialOverrides(), overrides, resetAfter, false));
+bool Session::setInitial(const std::map<std::string, double>& overrides, bool resetAfter,
+                         QString* error) {
+  const std::map<std::string, double> before = controller_->initialOverrides();
+  // Applied here, once: a state the constraints cannot complete is refused before any step.
+  try {
+    controller_->setInitialOverrides(overrides);
+  } catch (const nh::Error& e) {
+    if (error)
+      *error = QString::fromUtf8(e.what());
+    else
+      reportError(QString::fromUtf8(e.what()));
+    return false;
+  }
+  std::shared_ptr<SimulationController::Timeline> kept;
+  if (resetAfter) {
+    kept = controller_->copyTimeline();
+    controller_->reset();
+  }
+  undo_->push(new SetInitialCommand(this, before, overrides, resetAfter, true, std::move(kept)));
+  return true;
 }
 
 bool Session::changeTimeline(const QString& text, const std::function<void()>& change,
                              const QString& mergeKey) {
   // Before the first sample of a run has arrived (a change right after a switch) there is
-  // nothing to keep yet: wait for it (up to 2 s), so the change is undoable too.
-  if (controller_->primary().empty()) {
-    controller_->waitForTime(0, 2000);
-    controller_->tick();
+  // nothing to keep yet: the change waits for it (runPendingChanges), so it is undoable too.
+  if (controller_->primary().empty() || !pendingChanges_.empty()) {
+    pendingChanges_.push_back({text, change, mergeKey});
+    return true;
   }
   auto kept = controller_->copyTimeline();
   try {
@@ -225,6 +330,62 @@ bool Session::changeTimeline(const QString& text, const std::function<void()>& c
   return true;
 }
 
+QString Session::comparisonText(CompareMode mode, const std::string& parameter, double value,
+                                const IntegratorChoice& other) const {
+  switch (mode) {
+    case CompareMode::None:
+      return tr("Compare: off");
+    case CompareMode::Vakonomic:
+      return tr("Compare: nonholonomic vs vakonomic");
+    case CompareMode::Ghost: {
+      const int i = controller_->system().parameterIndex(parameter);
+      const std::string said = i >= 0
+                                   ? displayValue(controller_->system().info().parameters[i], value)
+                                   : parameter + " = " + nh::formatValue(value);
+      return tr("Compare: ghost %1").arg(QString::fromStdString(said));
+    }
+    case CompareMode::Integrator: {
+      const QString name = QString::fromStdString(nh::toString(other.method));
+      return nh::isFixedStep(other.method)
+                 ? tr("Compare: integrator %1, step %2 s")
+                       .arg(name, QString::fromStdString(nh::formatValue(other.step)))
+                 : tr("Compare: integrator %1").arg(name);
+    }
+  }
+  return {};
+}
+
+bool Session::setComparison(CompareMode mode, const std::string& ghostParameter, double ghostValue,
+                            std::optional<IntegratorChoice> otherChoice) {
+  const bool ghost = mode == CompareMode::Ghost;
+  const std::string parameter = ghost ? ghostParameter : std::string();
+  const double value = ghost ? ghostValue : 0.0;
+  const IntegratorChoice other = otherChoice.value_or(controller_->otherIntegrator());
+  if (ghost && controller_->system().parameterIndex(parameter) < 0) {
+    reportError(
+        tr("unknown parameter '%1' for the ghost run").arg(QString::fromStdString(parameter)));
+    return false;
+  }
+  // The comparison in force already: nothing to restart (unless a restart waits, which the
+  // comparison asked for now must follow).
+  if (!pendingChanges_.empty() || !controller_->comparing(mode, parameter, value, other)) {
+    // The steps of one ghost parameter's value merge into one undo step.
+    const QString mergeKey = ghost ? "ghost " + QString::fromStdString(parameter) : QString();
+    const bool done = changeTimeline(
+        comparisonText(mode, parameter, value, other),
+        [this, mode, parameter, value, other] {
+          if (mode == CompareMode::Integrator)
+            controller_->setCompareIntegrator(other);
+          else
+            controller_->setCompare(mode, parameter, value);
+        },
+        mergeKey);
+    if (!done) return false;
+  }
+  controller_->play();
+  return true;
+}
+
 void Session::reset() {
   changeTimeline(tr("Reset (restart from t = 0)"), [this] { controller_->reset(); });
 }
@@ -232,7 +393,7 @@ void Session::reset() {
 void Session::setFormulation(nh::Formulation formulation, const QString& label) {
   if (controller_->scenario().formulation == formulation) return;
   changeTimeline(tr("Formulation: %1").arg(label),
-                 [&] { controller_->setFormulation(formulation); });
+                 [this, formulation] { controller_->setFormulation(formulation); });
 }
 
 void Session::setIntegrator(const nh::IntegratorOptions& options) {
@@ -243,7 +404,7 @@ void Session::setIntegrator(const nh::IntegratorOptions& options) {
   const QString step = QString::fromStdString(nh::formatValue(options.step));
   const QString text =
       fixed ? tr("Integrator: %1, step %2 s").arg(name, step) : tr("Integrator: %1").arg(name);
-  if (!changeTimeline(text, [&] { controller_->setIntegrator(options); })) return;
+  if (!changeTimeline(text, [this, options] { controller_->setIntegrator(options); })) return;
   if (fixed)
     emit notice(tr("%1 steps with a fixed step of %2 s (Simulation ▸ Integrator step… changes it)")
                     .arg(name, step),
@@ -252,14 +413,74 @@ void Session::setIntegrator(const nh::IntegratorOptions& options) {
 
 void Session::setStepSize(double dt) {
   if (dt == controller_->dtOut()) return;
-  changeTimeline(tr("Step size %1 s").arg(dt), [&] { controller_->setStepSize(dt); });
+  changeTimeline(tr("Step size %1 s").arg(dt), [this, dt] { controller_->setStepSize(dt); });
 }
 
-void Session::beginInitialDrag() { dragKept_ = controller_->copyTimeline(); }
+void Session::startHere() {
+  startAfterPending_ = !pendingChanges_.empty();
+  undo_->clear();
+}
 
-void Session::endInitialDrag(const std::map<std::string, double>& before,
-                             const std::map<std::string, double>& after) {
-  undo_->push(new SetInitialCommand(this, before, after, true, true, std::move(dragKept_)));
+void Session::runPendingChanges() {
+  if (pendingChanges_.empty() || controller_->primary().empty()) return;
+  std::vector<PendingChange> changes = std::move(pendingChanges_);
+  pendingChanges_.clear();
+  for (const PendingChange& c : changes)
+    if (!changeTimeline(c.text, c.change, c.mergeKey))
+      emit viewChanged(kViewComparison);  // a refused comparison is not shown as in force
+  if (startAfterPending_ && pendingChanges_.empty()) {
+    startAfterPending_ = false;
+    undo_->clear();
+  }
+}
+
+void Session::beginInitialDrag() {
+  dragKept_ = controller_->copyTimeline();
+  dragBefore_ = controller_->initialOverrides();
+  dragPending_.reset();
+}
+
+void Session::dragInitial(const std::map<std::string, double>& overrides) {
+  const bool scheduled = dragPending_.has_value();
+  dragPending_ = overrides;
+  if (!scheduled) QTimer::singleShot(0, this, &Session::applyDrag);
+}
+
+void Session::applyDrag() {
+  if (!dragPending_) return;
+  std::map<std::string, double> overrides = std::move(*dragPending_);
+  dragPending_.reset();
+  const std::map<std::string, double> before = controller_->initialOverrides();
+  try {
+    controller_->setInitialOverrides(overrides);
+    // The constraints may not allow a dragged velocity (a sleigh cannot slide sideways): what
+    // they allow becomes the value set, so no note reports a value nobody typed.
+    const nh::StateLayout& layout = controller_->primary().layout().state;
+    const std::vector<double>& x0 = controller_->initialState();
+    bool completed = false;
+    for (auto& [name, value] : overrides) {
+      const auto was = before.find(name);
+      if (was != before.end() && was->second == value) continue;  // not dragged
+      if (const int pos = layout.find(name); pos >= 0 && x0[layout.index[pos]] != value) {
+        value = x0[layout.index[pos]];
+        completed = true;
+      }
+    }
+    if (completed) controller_->setInitialOverrides(overrides);
+    controller_->reset();  // the worker records the new start; the next tick shows it
+  } catch (const nh::Error&) {
+    // An unreachable state while dragging: keep the last good one.
+  }
+}
+
+void Session::endInitialDrag() {
+  applyDrag();
+  const std::map<std::string, double> after = controller_->initialOverrides();
+  if (after == dragBefore_) {
+    dragKept_.reset();
+    return;
+  }
+  undo_->push(new SetInitialCommand(this, dragBefore_, after, true, true, std::move(dragKept_)));
 }
 
 void Session::restartForEditing(const std::function<void()>& start) {

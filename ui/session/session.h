@@ -1,9 +1,12 @@
 // The document the app works on, as Step's WorldModel is for Step: the simulation (the
 // controller, which owns the worker), its undo history, the scenario file it came from or was
-// saved to, the title the window shows and the lesson's note. Every edit the user makes goes
-// through here as an undoable command; the histories an edit or a restart replaces are kept
-// on the undo stack here, never handed back to the window. Panels and the window subscribe to
-// its signals (and to its controller's); errors reach them by one signal, errorOccurred.
+// saved to, the title the window shows, the lesson's note and the view (view_state.h: display
+// choices, plots, camera mode, comparison, study, theme). Every edit the user makes goes
+// through here, an undoable command where it changes the run; the histories an edit or a
+// restart replaces are kept on the undo stack here, never handed back to the window. No edit
+// waits for the simulation thread: it is posted, and the worker picks it up. Panels and the
+// window subscribe to its signals (and to its controller's); the view's parts changed reach
+// them by viewChanged, errors by errorOccurred.
 // Qt Core and Qt Gui's undo stack only: no widgets.
 #pragma once
 
@@ -14,11 +17,13 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "core/nh/scenario.h"
 #include "ui/session/plan_solver.h"
 #include "ui/session/scenario_view.h"
+#include "ui/session/view_state.h"
 #include "ui/sim/simulation_controller.h"
 
 class QUndoCommand;
@@ -48,15 +53,33 @@ class Session : public QObject {
   const QString& title() const { return title_; }
   const QString& lessonTitle() const { return lessonTitle_; }
   const QString& lessonNote() const { return lessonNote_; }
+  // The plan the lesson's note is about (none: the lesson has none), and whether the lesson
+  // is about an integrator's energy drift (said in the status bar, not as a warning).
+  const std::optional<PlanSettings>& lessonPlan() const { return lessonPlan_; }
+  bool lessonDriftExpected() const { return lessonDriftExpected_; }
   bool isModified() const;
 
   // Reads a scenario file (a path under ":/" is a bundled example: it has no file to save
-  // back to) and runs it; its view part goes out on viewLoaded before the undo history is
-  // cleared (the file's state is the start, not an edit). False (errorOccurred, nothing
-  // changed) if it cannot be read.
+  // back to) and runs it; its view part is taken into the view (viewChanged) and its
+  // comparison started, none of it an undoable step (the file's state is the start, not an
+  // edit). False (errorOccurred, nothing changed) if it cannot be read.
   bool openScenario(const QString& path);
-  // Writes the running scenario with `view` (its lesson title and note are the session's).
-  bool saveScenario(const QString& path, ScenarioView view);
+  // Writes the running scenario with the view and the lesson's title and note.
+  bool saveScenario(const QString& path);
+
+  // What has been done so far (a command line's values and comparison, also one still
+  // waiting for the run's first sample) is where the document starts: nothing to undo,
+  // nothing unsaved.
+  void startHere();
+
+  // ---- The view ---------------------------------------------------------------------------
+  const ViewState& view() const { return view_; }
+  // Takes the parts `parts` of `view` (viewChanged names those that differ). The speed goes
+  // to the controller; the comparison is not taken (it restarts the run: changeTimeline).
+  void setView(const ViewState& view, ViewParts parts);
+  // Where the arrow scales in force come from (the 3D view's renderer): a saved scenario
+  // keeps them when they are fixed.
+  void setArrowScaleSource(std::function<std::map<std::string, double>()> source);
 
   // ---- Systems ----------------------------------------------------------------------------
   // Runs catalogue system `name` with its defaults (undoable; undo returns to the previous
@@ -75,25 +98,39 @@ class Session : public QObject {
   // Steps with the same mergeKey ≠ 0 (one slider drag) merge.
   void setParameter(const std::string& name, double value, long mergeKey = 0);
   // Replaces the initial-condition overrides; with `resetAfter` the run restarts from them.
-  void setInitial(const std::map<std::string, double>& overrides, bool resetAfter);
+  // False with `error` set (nothing changed, nothing reported: the panel shows it) when the
+  // constraints cannot complete the state.
+  bool setInitial(const std::map<std::string, double>& overrides, bool resetAfter,
+                  QString* error = nullptr);
   // Runs `change`, a restart that replaces the shown history (a comparison, formulation or
   // step-size change), as one step that brings the history before it back on undo. An
   // nh::Error from `change` goes out on errorOccurred and nothing is pushed. Steps with the
   // same non-empty mergeKey merge (the ghost value's spin box).
   // False if `change` was refused.
+  // Before the run's first sample has arrived (right after a switch) there is nothing to keep
+  // yet: the change is made once it has (true then; a refusal is reported when it is made).
   bool changeTimeline(const QString& text, const std::function<void()>& change,
                       const QString& mergeKey = {});
+  // Starts a comparison (changeTimeline's step; the steps of one ghost parameter's value
+  // merge) and plays; nothing to restart when it is in force already. The ghost's parameter
+  // and value count for CompareMode::Ghost only, `other` for CompareMode::Integrator only. An
+  // unknown ghost parameter changes nothing (errorOccurred). False if refused.
+  bool setComparison(CompareMode mode, const std::string& parameter = {}, double value = 0,
+                     std::optional<IntegratorChoice> other = std::nullopt);
   void reset();  // restart from the initial conditions with the parameters shown
   void setFormulation(nh::Formulation formulation, const QString& label);
   // Steps the runs with `options` from the displayed moment (one undoable step); a fixed-step
   // method's step is said in the status bar (notice).
   void setIntegrator(const nh::IntegratorOptions& options);
   void setStepSize(double dt);
-  // Editing the start by dragging in the view: begin keeps the history shown; end makes the
-  // drag (already in effect) one step whose undo brings that history back.
+  // Editing the start by dragging in the view: begin keeps the history shown; each move
+  // posts its overrides (moves coalesce: the latest is applied once the event loop is free,
+  // and the run restarts from it without waiting for the simulation thread); end applies the
+  // last move and makes the drag one step whose undo brings the history back. A state the
+  // constraints cannot complete keeps the last good one.
   void beginInitialDrag();
-  void endInitialDrag(const std::map<std::string, double>& before,
-                      const std::map<std::string, double>& after);
+  void dragInitial(const std::map<std::string, double>& overrides);
+  void endInitialDrag();
   // Edit start switched on: `start` restarts the run from its initial state (the view does);
   // the history it replaced becomes one undoable step.
   void restartForEditing(const std::function<void()>& start);
@@ -126,15 +163,24 @@ class Session : public QObject {
   void errorOccurred(const QString& message);
   // Something done that deserves a line in the status bar (for `milliseconds`).
   void notice(const QString& message, int milliseconds);
-  // A scenario's view part to apply (openScenario), or an empty one after a system switch
-  // (a lesson's note described the previous system).
-  void viewLoaded(const ScenarioView& view);
-  // The file or the title changed (the window title and recent files follow).
+  // The parts of the view that changed (ViewPart bits).
+  void viewChanged(ViewParts parts);
+  // The file, the title or the lesson changed (the window title, recent files and the
+  // lesson's note follow).
   void documentChanged();
 
  private:
   // The one place the file, title and lesson change.
   void setCurrentFile(const QString& path, const QString& title, const ScenarioView& view);
+  // A scenario file's comparison, started on the controller (no undoable step).
+  void startFileComparison(const ScenarioView& file);
+  // The view follows what the controller owns: speed, comparison, a system without a frame.
+  void followController(ViewParts parts);
+  void applyDrag();  // the latest posted drag move
+  // What a comparison is called on the undo stack ("Compare: ghost Ω₀ = 2 rad/s").
+  QString comparisonText(CompareMode mode, const std::string& parameter, double value,
+                         const IntegratorChoice& other) const;
+  void runPendingChanges();  // changeTimeline's, once the first sample is there
   // After a system switch (chosen or applied): the switch is one step, the lesson and file
   // belong to the previous system, and the run plays.
   void switched(QUndoCommand* command, const QString& message);
@@ -149,7 +195,19 @@ class Session : public QObject {
   QString lessonTitle_;
   QString lessonNote_;
   bool lessonDriftExpected_ = false;
+  std::optional<PlanSettings> lessonPlan_;
+  ViewState view_;
+  std::function<std::map<std::string, double>()> arrowScaleSource_;
   std::shared_ptr<SimulationController::Timeline> dragKept_;  // beginInitialDrag's
+  std::map<std::string, double> dragBefore_;                  // the overrides it started with
+  std::optional<std::map<std::string, double>> dragPending_;  // the move not applied yet
+  struct PendingChange {
+    QString text;
+    std::function<void()> change;
+    QString mergeKey;
+  };
+  std::vector<PendingChange> pendingChanges_;
+  bool startAfterPending_ = false;  // startHere() once the pending changes are made
   PlanSolver* planSolver_;
   bool filePlanPending_ = false;  // the running solve is the opened file's plan
 };

@@ -337,7 +337,10 @@ StudyPanel::~StudyPanel() {
 void StudyPanel::rebuildChoices() {
   const nh::SystemModel& system = controller_->system();
   // Another system: the last study was of the one before (its names may not exist here).
-  if (system.name() != systemName_) lastSettings_.reset();
+  if (system.name() != systemName_ && lastSettings_) {
+    lastSettings_.reset();
+    emit settingsChanged(lastSettings_);
+  }
   systemName_ = system.name();
   const nh::Scenario scenario = controller_->scenario();
   for (int a = 0; a < 2; ++a) {
@@ -542,6 +545,7 @@ bool StudyPanel::run() {
   study_ = study;
   command_ = sweepCommandLine(spec);
   lastSettings_ = settingsOf(spec, measure);
+  emit settingsChanged(lastSettings_);
   results_.clear();
   results_.reserve(static_cast<size_t>(study->runCount()));
   partial_ = false;

@@ -88,6 +88,9 @@ class StudyPanel : public QWidget {
   // The user picked a run: set these parameters / initial values (by name) in the main view.
   void runChosen(const QStringList& names, const QVector<double>& values);
   void studyFinished();
+  // The last study changed (a study started, or another system made it void); not emitted
+  // by applySettings.
+  void settingsChanged(const std::optional<StudySettings>& settings);
 
  private:
   struct Job;  // one background study: its thread's shared state

@@ -7,31 +7,38 @@
 #include <QVBoxLayout>
 #include <algorithm>
 
+#include "ui/session/session.h"
+
 namespace nhui {
 
-DisplayPanel::DisplayPanel(QWidget* parent) : QWidget(parent) {
+namespace {
+#define NH_DISPLAY_FLAG(member) [](ViewState& v) -> bool& { return v.display.member; }
+}  // namespace
+
+DisplayPanel::DisplayPanel(Session* session, QWidget* parent) : QWidget(parent), session_(session) {
   layout_ = new QVBoxLayout(this);
   layout_->addWidget(new QLabel(tr("<b>Arrows</b>")));
-  addCheck(tr("Constraint && applied forces"), &SceneDisplayOptions::reactionArrows, "forceArrows");
-  addCheck(tr("Velocity"), &SceneDisplayOptions::velocityArrows, "velocityArrows");
-  addCheck(tr("Angular velocity"), &SceneDisplayOptions::angularVelocityArrows, "angularArrows");
-  addCheck(tr("Scale legend"), &SceneDisplayOptions::legend, "legend");
-  addCheck(tr("Fixed arrow scale"), &SceneDisplayOptions::arrowScaleFixed, "arrowScaleFixed")
+  addCheck(tr("Constraint && applied forces"), NH_DISPLAY_FLAG(reactionArrows), "forceArrows");
+  addCheck(tr("Velocity"), NH_DISPLAY_FLAG(velocityArrows), "velocityArrows");
+  addCheck(tr("Angular velocity"), NH_DISPLAY_FLAG(angularVelocityArrows), "angularArrows");
+  addCheck(tr("Scale legend"), NH_DISPLAY_FLAG(legend), "legend");
+  addCheck(tr("Fixed arrow scale"), NH_DISPLAY_FLAG(arrowScaleFixed), "arrowScaleFixed")
       ->setToolTip(tr("Keep the arrows' scales as they are now, so that a faster motion "
                       "shows a longer arrow"));
   layout_->addWidget(new QLabel(tr("<b>Trails</b>")));
-  addCheck(tr("Show trails"), &SceneDisplayOptions::trails, "trails");
+  addCheck(tr("Show trails"), NH_DISPLAY_FLAG(trails), "trails");
   auto* lengthRow = new QHBoxLayout;
   trailLength_ = new QDoubleSpinBox;
   trailLength_->setObjectName("trailLength");
   trailLength_->setRange(0.1, 100000);
   trailLength_->setDecimals(1);
   trailLength_->setSuffix(" s");
-  trailLength_->setValue(options_.trailSeconds);
+  trailLength_->setValue(session_->view().display.trailSeconds);
   trailLength_->setToolTip(tr("Length of the trails in simulated seconds"));
   connect(trailLength_, &QDoubleSpinBox::valueChanged, this, [this](double v) {
-    options_.trailSeconds = v;
-    emit optionsChanged(options_);
+    ViewState view = session_->view();
+    view.display.trailSeconds = v;
+    write(view);
   });
   lengthRow->addWidget(new QLabel(tr("length")));
   lengthRow->addWidget(trailLength_, 1);
@@ -41,61 +48,71 @@ DisplayPanel::DisplayPanel(QWidget* parent) : QWidget(parent) {
   trailChecksLayout_->setContentsMargins(12, 0, 0, 0);
   layout_->addWidget(trailChecks);
   layout_->addWidget(new QLabel(tr("<b>Scene</b>")));
-  addCheck(tr("Keep bodies in view"), &SceneDisplayOptions::keepInView, "keepInView")
+  addCheck(tr("Keep bodies in view"), NH_DISPLAY_FLAG(keepInView), "keepInView")
       ->setToolTip(tr("Move the camera along when the moving bodies near the edge of the view "
                       "(Follow locks it on the body instead)"));
-  addCheck(tr("Ground grid"), &SceneDisplayOptions::grid, "grid");
-  addCheck(tr("Axes"), &SceneDisplayOptions::axes, "axes");
-  addCheck(tr("Time overlay"), &SceneDisplayOptions::overlayText, "timeOverlay");
+  addCheck(tr("Ground grid"), NH_DISPLAY_FLAG(grid), "grid");
+  addCheck(tr("Axes"), NH_DISPLAY_FLAG(axes), "axes");
+  addCheck(
+      tr("Time overlay"), [](ViewState& v) -> bool& { return v.overlayText; }, "timeOverlay");
   layout_->addStretch(1);
+  connect(session_, &Session::viewChanged, this, [this](ViewParts parts) {
+    if (parts & kViewDisplay) syncWidgets();
+  });
 }
+#undef NH_DISPLAY_FLAG
 
-QCheckBox* DisplayPanel::addCheck(const QString& text, bool SceneDisplayOptions::*member,
-                                  const char* name) {
+void DisplayPanel::write(const ViewState& view) { session_->setView(view, kViewDisplay); }
+
+QCheckBox* DisplayPanel::addCheck(const QString& text, Flag flag, const char* name) {
   auto* box = new QCheckBox(text);
   box->setObjectName(name);
-  box->setChecked(options_.*member);
-  connect(box, &QCheckBox::toggled, this, [this, member](bool on) {
-    options_.*member = on;
-    emit optionsChanged(options_);
+  ViewState shown = session_->view();
+  box->setChecked(flag(shown));
+  connect(box, &QCheckBox::toggled, this, [this, flag](bool on) {
+    ViewState view = session_->view();
+    flag(view) = on;
+    write(view);
   });
   layout_->addWidget(box);
-  checks_.emplace_back(box, member);
+  checks_.emplace_back(box, flag);
   return box;
 }
 
-void DisplayPanel::setOptions(const SceneDisplayOptions& options) {
-  options_ = options;
-  syncWidgets();
-  setTrailPoints(trailPoints_);
-}
-
 void DisplayPanel::syncWidgets() {
-  for (auto& [box, member] : checks_) {
+  ViewState view = session_->view();
+  for (auto& [box, flag] : checks_) {
     QSignalBlocker block(box);
-    box->setChecked(options_.*member);
+    box->setChecked(flag(view));
   }
   QSignalBlocker block(trailLength_);
-  trailLength_->setValue(options_.trailSeconds);
+  trailLength_->setValue(view.display.trailSeconds);
+  const auto& hidden = view.hiddenTrails;
+  for (auto& [box, name] : trailBoxes_) {
+    QSignalBlocker blockBox(box);
+    box->setChecked(std::find(hidden.begin(), hidden.end(), name) == hidden.end());
+  }
 }
 
 void DisplayPanel::setTrailPoints(const std::vector<std::string>& names) {
-  trailPoints_ = names;
+  trailBoxes_.clear();
   while (QLayoutItem* item = trailChecksLayout_->takeAt(0)) {
     delete item->widget();
     delete item;
   }
   for (const std::string& name : names) {
     auto* box = new QCheckBox(QString::fromStdString(name));
-    const auto& hiddenNow = options_.hiddenTrails;
+    const auto& hiddenNow = session_->view().hiddenTrails;
     box->setChecked(std::find(hiddenNow.begin(), hiddenNow.end(), name) == hiddenNow.end());
     connect(box, &QCheckBox::toggled, this, [this, name](bool on) {
-      auto& hidden = options_.hiddenTrails;
+      ViewState view = session_->view();
+      auto& hidden = view.hiddenTrails;
       hidden.erase(std::remove(hidden.begin(), hidden.end(), name), hidden.end());
       if (!on) hidden.push_back(name);
-      emit optionsChanged(options_);
+      write(view);
     });
     trailChecksLayout_->addWidget(box);
+    trailBoxes_.emplace_back(box, name);
   }
 }
 

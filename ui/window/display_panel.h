@@ -1,12 +1,12 @@
-// The Display dock: which arrows, trails and scene helpers the 3D view draws. It owns the
-// display options the user picks; the window adds presentation settings and hands them on.
+// The Display dock: which arrows, trails and scene helpers the 3D view draws. It shows the
+// session's view (its display part) and writes each choice through the session.
 #pragma once
 
 #include <QWidget>
 #include <string>
 #include <vector>
 
-#include "ui/scene/scene_renderer.h"
+#include "ui/session/view_state.h"
 
 class QCheckBox;
 class QDoubleSpinBox;
@@ -14,31 +14,29 @@ class QVBoxLayout;
 
 namespace nhui {
 
+class Session;
+
 class DisplayPanel : public QWidget {
   Q_OBJECT
 
  public:
-  explicit DisplayPanel(QWidget* parent = nullptr);
+  explicit DisplayPanel(Session* session, QWidget* parent = nullptr);
 
-  const SceneDisplayOptions& options() const { return options_; }
-  // Shows `options` in the widgets (e.g. restored settings) without emitting optionsChanged.
-  void setOptions(const SceneDisplayOptions& options);
   // One check box per trail point (the run's recorded scene points), checked unless hidden.
   void setTrailPoints(const std::vector<std::string>& names);
 
- signals:
-  void optionsChanged(const SceneDisplayOptions& options);
-
  private:
-  QCheckBox* addCheck(const QString& text, bool SceneDisplayOptions::*member, const char* name);
-  void syncWidgets();
+  using Flag = bool& (*)(ViewState&);
+  QCheckBox* addCheck(const QString& text, Flag flag, const char* name);
+  void syncWidgets();                 // the session's display choices shown (after viewChanged)
+  void write(const ViewState& view);  // a choice made: through the session
 
-  SceneDisplayOptions options_;
+  Session* session_;
   QVBoxLayout* layout_ = nullptr;
-  std::vector<std::pair<QCheckBox*, bool SceneDisplayOptions::*>> checks_;
+  std::vector<std::pair<QCheckBox*, Flag>> checks_;
   QDoubleSpinBox* trailLength_ = nullptr;
   QVBoxLayout* trailChecksLayout_ = nullptr;
-  std::vector<std::string> trailPoints_;
+  std::vector<std::pair<QCheckBox*, std::string>> trailBoxes_;
 };
 
 }  // namespace nhui

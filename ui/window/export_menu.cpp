@@ -42,19 +42,9 @@ void ExportMenu::exportAnimation() {
   ExportDefaults defaults;
   defaults.baseName = QString::fromStdString(c->scenario().system);
   defaults.tEnd = std::max(1.0, c->primary().lastTime());
-  defaults.view = s_.view->options();
+  defaults.view = s_.session->view();
   if (vtkRenderer* renderer = s_.view->renderer())
     defaults.camera = cameraPoseOf(renderer->GetActiveCamera());
-  defaults.follow = s_.view->follow();
-  defaults.compare = c->compareMode();
-  defaults.ghostParameter = c->ghostParameter();
-  defaults.ghostValue = c->ghostValue();
-  defaults.otherIntegrator = c->otherIntegrator();
-  defaults.pathX = s_.phase->xVariable().toStdString();
-  defaults.pathY = s_.phase->yVariable().toStdString();
-  defaults.timeSeries.clear();
-  for (const QString& v : s_.timeSeries->variables())
-    defaults.timeSeries.push_back(v.toStdString());
   defaults.inputScenario = s_.session->currentFile();
   defaults.rememberSettings = s_.rememberSettings;
   showExportDialog(s_.window, c->scenario(), defaults);
@@ -87,14 +77,14 @@ void ExportMenu::exportPage() {
   page.note = s_.session->lessonNote().toStdString();
   page.tStart = run.firstTime();
   page.tEnd = run.lastTime();
-  page.speed = c->speed();
-  const SceneDisplayOptions& o = s_.view->options();
-  page.display = o;
-  page.dark = o.darkBackground;
-  page.follow = s_.view->follow();
-  page.pathX = s_.phase->xVariable().toStdString();
-  page.pathY = s_.phase->yVariable().toStdString();
-  for (const QString& v : s_.timeSeries->variables()) page.timeSeries.push_back(v.toStdString());
+  const ViewState& v = s_.session->view();
+  page.speed = v.speed;
+  page.display = v.display;
+  page.dark = v.dark;
+  page.follow = v.follow;
+  page.pathX = v.phaseX.toStdString();
+  page.pathY = v.phaseY.toStdString();
+  for (const QString& name : v.timeSeries) page.timeSeries.push_back(name.toStdString());
   // The comparison run as the view draws it, where it has samples.
   ComparisonScene comparison;
   if (const RunHistory* other = c->comparison(); other && !other->empty()) {

@@ -1,6 +1,6 @@
 // File › Export: an animation, a screenshot of the 3D view, the plots, the trajectory data —
-// each dialog of ui/export fed with what the window shows at that moment (camera, display
-// choices, comparison, plotted variables, the scenario file).
+// each dialog of ui/export fed with the session's view (display choices, camera mode,
+// comparison, plotted variables), the 3D view's camera and the scenario file.
 #pragma once
 
 #include <QObject>
@@ -24,7 +24,7 @@ class ExportMenu : public QObject {
     QWidget* window = nullptr;
     Session* session = nullptr;
     SceneView* view = nullptr;
-    PhasePortraitPanel* phase = nullptr;
+    PhasePortraitPanel* phase = nullptr;  // the plots, for their pictures
     TimeSeriesPanel* timeSeries = nullptr;
     bool rememberSettings = true;  // the export dialog keeps its choices in the settings
   };

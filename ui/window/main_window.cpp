@@ -46,6 +46,7 @@
 #include "ui/window/plan_dialog.h"
 #include "ui/window/presentation_mode.h"
 #include "ui/window/timeline_bar.h"
+#include "ui/window/view_binding.h"
 #include "ui/window/window_actions.h"
 #include "ui/window/window_parts.h"
 
@@ -81,15 +82,21 @@ MainWindow::MainWindow(bool useSettings, QWidget* parent)
   statusLine_ = new StatusLine(statusBar(), controller_, view_);
   connect(session_, &Session::errorOccurred, this, &MainWindow::reportError);
   connect(session_, &Session::notice, statusBar(), &QStatusBar::showMessage);
-  connect(session_, &Session::documentChanged, this, &MainWindow::updateTitle);
-  connect(session_, &Session::viewLoaded, this, &MainWindow::applyView);
+  connect(session_, &Session::documentChanged, this, [this] {
+    updateTitle();
+    showLessonNote();
+    banner_->expectEnergyDrift(session_->lessonDriftExpected());
+  });
+  connect(session_, &Session::viewChanged, this, [this](ViewParts parts) {
+    if (parts & kViewDisplay) applyDisplayOptions();
+  });
   connect(controller_, &SimulationController::ticked, this, &MainWindow::onTick);
   connect(controller_, &SimulationController::scenarioChanged, this,
           &MainWindow::onScenarioChanged);
   connect(controller_, &SimulationController::playingChanged, this, &MainWindow::updatePlayAction);
   connect(controller_, &SimulationController::planChanged, this, &MainWindow::showLessonNote);
   updateTitle();
-  setTheme(theme_);
+  setTheme(theme());
   resize(1600, 1000);
   if (useSettings_) readSettings();
   applyDisplayOptions();
@@ -126,8 +133,6 @@ void MainWindow::connectActions() {
   });
   connect(actions_->resetCamera, &QAction::triggered, view_, &SceneView::resetCamera);
   connect(actions_->planMotion, &QAction::triggered, this, &MainWindow::showPlanDialog);
-  connect(actions_->follow, &QAction::toggled, view_, &SceneView::setFollow);
-  connect(actions_->tableFrame, &QAction::toggled, view_, &SceneView::setTableFrame);
   connect(actions_->editInitial, &QAction::toggled, this, [this](bool on) {
     if (on && !view_->canEditInitial()) {
       reportError(
@@ -174,7 +179,7 @@ void MainWindow::createPanels() {
   parameters_ = new ParameterPanel(session_);
   initial_ = new InitialStatePanel(session_);
   systemText_ = new QTextBrowser;
-  displayPanel_ = new DisplayPanel;
+  displayPanel_ = new DisplayPanel(session_);
   comparePanel_ = new ComparePanel(session_);
   modelEditor_ = new ModelEditor;
   equations_ = new EquationsPanel;
@@ -270,9 +275,11 @@ void MainWindow::createDocks() {
 }
 
 void MainWindow::connectPanels() {
-  connect(displayPanel_, &DisplayPanel::optionsChanged, this, &MainWindow::applyDisplayOptions);
+  bindView(session_, {view_, actions_->follow, actions_->tableFrame, phase_, timeSeries_, study_},
+           this);
   connect(view_, &SceneView::initialDragStarted, session_, &Session::beginInitialDrag);
-  connect(view_, &SceneView::initialDragged, session_, &Session::endInitialDrag);
+  connect(view_, &SceneView::initialDragMoved, session_, &Session::dragInitial);
+  connect(view_, &SceneView::initialDragEnded, session_, &Session::endInitialDrag);
   connect(study_, &StudyPanel::runChosen, session_, &Session::openStudyRun);
   // The editor's check waits on GiNaC's lock: a derivation of the Equations dock pauses.
   connect(modelEditor_, &ModelEditor::aboutToCheck, equations_, &EquationsPanel::pauseDerivation);
@@ -289,18 +296,6 @@ void MainWindow::connectPanels() {
     if (!nh::model::asFormula(controller_->system()))
       equations_->showSystem(controller_->systemPtr(), controller_->parameters());
   });
-  // A comparison with another integrator is about the energy: its error is plotted for both.
-  connect(controller_, &SimulationController::comparisonChanged, this, [this] {
-    if (controller_->compareMode() != CompareMode::Integrator) return;
-    QStringList variables = timeSeries_->variables();
-    if (variables.contains("energy_error")) return;
-    variables.prepend("energy_error");
-    timeSeries_->setVariables(variables);
-  });
-}
-
-void MainWindow::setCompare(CompareMode mode, const QString& parameter, double value) {
-  comparePanel_->setCompare(mode, parameter, value);
 }
 
 void MainWindow::createMenus() {
@@ -361,7 +356,7 @@ void MainWindow::createMenus() {
        {std::pair{tr("&Light"), Theme::Light}, std::pair{tr("&Dark"), Theme::Dark}}) {
     QAction* a = themeMenu->addAction(label);
     a->setCheckable(true);
-    a->setChecked(theme == theme_);
+    a->setChecked(theme == this->theme());
     a->setData(static_cast<int>(theme));
     themeActions_->addAction(a);
     connect(a, &QAction::triggered, this, [this, theme = theme] { setTheme(theme); });
@@ -396,11 +391,10 @@ void MainWindow::readSettings() {
     restoreGeometry(settings.value("window/geometry").toByteArray());
   if (settings.contains("window/state")) restoreState(settings.value("window/state").toByteArray());
   recentFiles_->read(settings);
-  SceneDisplayOptions display = displayPanel_->options();
-  readDisplaySettings(settings, display);
-  displayPanel_->setOptions(display);
-  controller_->setSpeed(settings.value("simulation/speed", 1.0).toDouble());
-  setTheme(settings.value("view/theme").toString() == "dark" ? Theme::Dark : Theme::Light);
+  ViewState view = session_->view();
+  readViewSettings(settings, view);
+  session_->setView(view, kViewAll);
+  setTheme(theme());
 }
 
 void MainWindow::writeSettings() {
@@ -408,9 +402,7 @@ void MainWindow::writeSettings() {
   settings.setValue("window/geometry", saveGeometry());
   settings.setValue("window/state", saveState());
   recentFiles_->write(settings);
-  writeDisplaySettings(settings, displayPanel_->options());
-  settings.setValue("simulation/speed", controller_->speed());
-  settings.setValue("view/theme", theme_ == Theme::Dark ? "dark" : "light");
+  writeViewSettings(settings, session_->view());
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {
@@ -434,9 +426,7 @@ bool MainWindow::openScenario(const QString& path) {
   return maybeSaveScenario() && session_->openScenario(path);
 }
 
-bool MainWindow::saveScenario(const QString& path) {
-  return session_->saveScenario(path, currentView());
-}
+bool MainWindow::saveScenario(const QString& path) { return session_->saveScenario(path); }
 
 void MainWindow::openDialog() {
   const QString path = QFileDialog::getOpenFileName(this, tr("Open scenario"),
@@ -503,9 +493,38 @@ void MainWindow::refreshSystemBox() {
 
 // ---- Updates ------------------------------------------------------------------------------
 
-void MainWindow::showEquations() {
+void MainWindow::showEquations(bool hamiltonian) {
+  if (hamiltonian) equations_->setHamiltonian(true);
   equationsDock_->show();
   equationsDock_->raise();
+}
+
+void MainWindow::showPlan(bool solve) {
+  PlanDialog* dialog = showPlanDialog();
+  if (solve) dialog->solve();
+}
+
+bool MainWindow::openStudy(const QString& path, QString* error) {
+  studyDock_->show();
+  studyDock_->raise();
+  resizeDocks({studyDock_}, {height() / 2}, Qt::Vertical);
+  if (study_->openCsv(path)) return true;
+  if (error) *error = study_->messageLabel()->text();
+  return false;
+}
+
+void MainWindow::setEditStart(bool on) { actions_->editInitial->setChecked(on); }
+
+QImage MainWindow::screenshot(Shot shot) {
+  switch (shot) {
+    case Shot::Window:
+      return grab().toImage();
+    case Shot::SceneView:
+      return view_->grabFramebuffer();
+    case Shot::PlanDialog:
+      return planDialog_ ? planDialog_->grab().toImage() : QImage();
+  }
+  return {};
 }
 
 void MainWindow::reportError(const QString& message) { banner_->report(message); }
@@ -581,14 +600,24 @@ void MainWindow::onTick() {
 }
 
 void MainWindow::applyDisplayOptions() {
-  SceneDisplayOptions o = displayPanel_->options();
+  const ViewState& v = session_->view();
+  SceneDisplayOptions o;
+  static_cast<DisplayChoices&>(o) = v.display;
+  o.hiddenTrails = v.hiddenTrails;
+  o.overlayText = v.overlayText;
   o.textScale = presentationMode() ? 1.6 : 1.0;
-  o.darkBackground = theme_ == Theme::Dark;
+  o.darkBackground = v.dark;
   view_->setOptions(o);
 }
 
+MainWindow::Theme MainWindow::theme() const {
+  return session_->view().dark ? Theme::Dark : Theme::Light;
+}
+
 void MainWindow::setTheme(Theme theme) {
-  theme_ = theme;
+  ViewState v = session_->view();
+  v.dark = theme == Theme::Dark;
+  session_->setView(v, kViewTheme);
   if (themeActions_)
     for (QAction* a : themeActions_->actions()) a->setChecked(a->data().toInt() == int(theme));
   const bool dark = theme == Theme::Dark;
@@ -609,7 +638,7 @@ void MainWindow::setPresentationMode(bool on) {
     actions_->presentation->setChecked(on);
   }
   on ? presentation_->enter() : presentation_->leave();
-  setTheme(theme_);  // plot line widths and text sizes follow the mode
+  setTheme(theme());  // plot line widths and text sizes follow the mode
 }
 
 void MainWindow::resizeEvent(QResizeEvent* event) {
@@ -618,81 +647,28 @@ void MainWindow::resizeEvent(QResizeEvent* event) {
   if (event->size().width() != event->oldSize().width()) presentation_->keepLayout();
 }
 
-// ---- The scenario's view part -------------------------------------------------------------
-
-ScenarioView MainWindow::currentView() const {
-  ScenarioView v;
-  v.speed = controller_->speed();
-  v.follow = actions_->follow->isChecked();
-  if (actions_->tableFrame->isEnabled()) v.tableFrame = actions_->tableFrame->isChecked();
-  v.display = displayValues(displayPanel_->options());
-  // Fixed arrow scales are saved with their values, so that the reopened view draws the
-  // arrows as long as now (a fixed scale taken afresh from the first frames differed).
-  if (displayPanel_->options().arrowScaleFixed)
-    for (const auto& [name, value] : view_->primaryRenderer().arrowReferences())
-      if (value > 0) v.arrowScales[name] = value;
-  v.phase = QStringList{phase_->xVariable(), phase_->yVariable()};
-  v.timeSeries = timeSeries_->variables();
-  v.compare = controller_->compareMode();
-  v.ghostParameter = QString::fromStdString(controller_->ghostParameter());
-  v.ghostValue = controller_->ghostValue();
-  v.otherIntegrator = controller_->otherIntegrator();
-  v.otherStepGiven = true;
-  v.study = study_->lastSettings();
-  if (controller_->plan()) v.plan = *controller_->plan();
-  return v;
-}
-
-void MainWindow::applyView(const ScenarioView& view) {
-  if (view.speed) controller_->setSpeed(*view.speed);
-  if (view.follow) actions_->follow->setChecked(*view.follow);
-  if (view.tableFrame && actions_->tableFrame->isEnabled())
-    actions_->tableFrame->setChecked(*view.tableFrame);
-  SceneDisplayOptions d = displayPanel_->options();
-  applyDisplayValues(view.display, d);
-  displayPanel_->setOptions(d);
-  applyDisplayOptions();
-  view_->primaryRenderer().setArrowReferences(view.arrowScales);  // none given: none preset
-  // Variables this system does not record are left out (the panels keep their choice).
-  if (view.phase) phase_->setVariables(view.phase->at(0), view.phase->at(1));
-  if (view.timeSeries) timeSeries_->setVariables(*view.timeSeries);
-  if (view.compare == CompareMode::Integrator) {
-    IntegratorChoice other = view.otherIntegrator;
-    // No step given: the output step, or the primary's fixed step when that is smaller.
-    if (!view.otherStepGiven) {
-      const nh::IntegratorOptions primary = controller_->scenario().integrator;
-      other.step = nh::isFixedStep(primary.method) ? std::min(primary.step, controller_->dtOut())
-                                                   : controller_->dtOut();
-    }
-    comparePanel_->setCompareIntegrator(other);
-  } else if (view.compare) {
-    setCompare(*view.compare, view.ghostParameter, view.ghostValue);
-  }
-  if (view.study) study_->applySettings(*view.study);
-  lessonTitle_ = view.title;
-  lessonText_ = view.note;
-  lessonPlan_ = view.plan;
-  showLessonNote();
-  banner_->expectEnergyDrift(view.energyDriftExpected);
-}
+// ---- The lesson ---------------------------------------------------------------------------
 
 void MainWindow::showLessonNote() {
   const PlanSettings* shown = controller_->plan();
+  const QString& lessonTitle = session_->lessonTitle();
+  const QString& lessonText = session_->lessonNote();
+  const std::optional<PlanSettings>& lessonPlan = session_->lessonPlan();
   const auto same = [](const PlanSettings& a, const PlanSettings& b) {
     return a.tEnd == b.tEnd && a.targets == b.targets && a.played == b.played;
   };
-  if (!lessonPlan_ || lessonText_.isEmpty() || !shown || same(*shown, *lessonPlan_)) {
-    lessonBar_->setLesson(lessonTitle_, lessonText_);
+  if (!lessonPlan || lessonText.isEmpty() || !shown || same(*shown, *lessonPlan)) {
+    lessonBar_->setLesson(lessonTitle, lessonText);
     return;
   }
   const nh::SystemInfo& info = controller_->system().info();
   lessonBar_->setLesson(
-      lessonTitle_,
+      lessonTitle,
       tr("Shown now: your plan, to %1 (extremal %2). The lesson's note is about its own plan, "
          "to %3: %4 brings it back.")
           .arg(describeTargets(info, *shown))
           .arg(shown->played + 1)
-          .arg(describeTargets(info, *lessonPlan_), Session::undoKey()));
+          .arg(describeTargets(info, *lessonPlan), Session::undoKey()));
 }
 
 }  // namespace nhui

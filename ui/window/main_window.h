@@ -1,10 +1,12 @@
 // The nhlab main window. It assembles: the session (ui/session: the simulation, its undo
 // history, the file and lesson) is the document; the panels, the 3D view and the plots
-// subscribe to it; this class builds the actions, tool bars, menus and docks (from one dock
-// table), routes every error to one place (the banner and the status bar), and maps the
-// display choices to settings and to the scenario's view part through their one table.
+// subscribe to it and to its view (view_state.h, bound in view_binding.h); this class builds
+// the actions, tool bars, menus and docks (from one dock table), routes every error to one
+// place (the banner and the status bar), and hands the view's display choices to the 3D view
+// with the presentation mode's text size.
 #pragma once
 
+#include <QImage>
 #include <QMainWindow>
 #include <memory>
 #include <vector>
@@ -76,7 +78,19 @@ class MainWindow : public QMainWindow {
   PlanDialog* showPlanDialog();
   PlanDialog* planDialog() const { return planDialog_; }  // nullptr until first shown
   QDockWidget* studyDock() const { return studyDock_; }
-  void showEquations();  // the Equations dock, in front of its tab group
+  // The Equations dock, in front of its tab group (on its Hamiltonian side with `hamiltonian`).
+  void showEquations(bool hamiltonian = false);
+  // The Plan dialog shown; with `solve` it solves what it shows.
+  void showPlan(bool solve);
+  // The Study dock shown (half the window high) with a CSV of nhsim sweep or nhsim linearize
+  // --sweep; false with `error` set when it cannot be read.
+  bool openStudy(const QString& path, QString* error);
+  // Edit start (View ▸ Edit start by dragging) on or off, as its action does.
+  void setEditStart(bool on);
+  // What a screenshot shows: the window, the 3D view alone, the Plan dialog (a null image
+  // when it was not shown).
+  enum class Shot { Window, SceneView, PlanDialog };
+  QImage screenshot(Shot shot);
   // Checkable View actions: "view from the moving frame" (enabled only when the system's scene
   // has one) and "edit the start by dragging".
   QAction* tableFrameAction() const;
@@ -103,17 +117,10 @@ class MainWindow : public QMainWindow {
   bool presentationMode() const;
   enum class Theme { Light, Dark };
   void setTheme(Theme theme);
-  Theme theme() const { return theme_; }
+  Theme theme() const;  // the session's view's
   // The opened lesson's "what to watch" note (empty: none) and the bar that shows it.
   QString lessonNote() const { return session_->lessonNote(); }
   QWidget* lessonBar() const;
-  // What a saved scenario's "view" part holds now (speed, camera mode, display, plots,
-  // comparison, study); the session adds the lesson's title and note.
-  ScenarioView currentView() const;
-  // Applies a scenario's view part (what it leaves out stays as it is).
-  void applyView(const ScenarioView& view);
-  // Sets the Compare panel (mode, ghost parameter and value) and starts the comparison.
-  void setCompare(CompareMode mode, const QString& parameter = {}, double value = 0);
 
  protected:
   void closeEvent(QCloseEvent* event) override;
@@ -189,10 +196,6 @@ class MainWindow : public QMainWindow {
 
   // The system the panels were last built for (held, so that its address stays its own).
   std::shared_ptr<const nh::SystemModel> lastSystem_;
-  // The opened lesson: its title, note and the plan the note describes.
-  QString lessonTitle_, lessonText_;
-  std::optional<PlanSettings> lessonPlan_;
-  Theme theme_ = Theme::Light;
   QPalette normalPalette_;
 };
 

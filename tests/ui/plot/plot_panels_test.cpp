@@ -152,7 +152,9 @@ class PlotPanelsTest : public QObject {
     window.show();
     QVERIFY(QTest::qWaitForWindowExposed(&window));
     nhui::SimulationController* c = window.controller();
-    window.setCompare(nhui::CompareMode::Ghost, "Omega0", 2.0);
+    window.session()->setComparison(nhui::CompareMode::Ghost, "Omega0", 2.0);
+    // Before the run's first sample the comparison waits for it (without blocking).
+    QTRY_COMPARE_WITH_TIMEOUT(c->compareMode(), nhui::CompareMode::Ghost, 20000);
     QVERIFY(c->waitForTime(0.5, 30000));
     c->tick();
     nhui::TimeSeriesPanel* series = window.timeSeriesPanel();
@@ -165,7 +167,8 @@ class PlotPanelsTest : public QObject {
     const nhui::Rgb8 blue = nhui::kRunStyles[0].onDark, orange = nhui::kRunStyles[1].onDark;
     QCOMPARE(curves[0].colour, QColor(blue.r, blue.g, blue.b));
     QCOMPARE(curves[1].colour, QColor(orange.r, orange.g, orange.b));
-    window.setCompare(nhui::CompareMode::Vakonomic);
+    window.session()->setComparison(nhui::CompareMode::Vakonomic);
+    QTRY_COMPARE_WITH_TIMEOUT(c->compareMode(), nhui::CompareMode::Vakonomic, 20000);
     QVERIFY(c->waitForTime(0.5, 30000));
     c->tick();
     series->refresh();

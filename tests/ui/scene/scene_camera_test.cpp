@@ -254,7 +254,7 @@ class SceneCameraTest : public QObject {
   void divergingComparisonIsMarkedNotBlanking() {
     nhui::SimulationController* c = window_->controller();
     nhui::SceneView* view = window_->sceneView();
-    window_->setCompare(nhui::CompareMode::Vakonomic);
+    window_->session()->setComparison(nhui::CompareMode::Vakonomic);
     c->setSpeed(10);
     c->play();
     vtkRenderer* renderer = view->renderer();
@@ -324,7 +324,7 @@ class SceneCameraTest : public QObject {
   // Toggling presentation mode with a ghost run does not duplicate the legend.
   void legendNotDuplicatedByPresentationToggle() {
     nhui::SimulationController* c = window_->controller();
-    window_->setCompare(nhui::CompareMode::Ghost, "m", 2.0);
+    window_->session()->setComparison(nhui::CompareMode::Ghost, "m", 2.0);
     c->play();
     QTRY_VERIFY_WITH_TIMEOUT(c->displayTime() > 0.5, 20000);
     vtkRenderer* renderer = window_->sceneView()->renderer();

@@ -1,8 +1,10 @@
 // The session (no window): the histories an edit or Play replaces at a scrubbed moment stay
 // on the session's undo stack and come back on undo; a refused edit says why on the one error
-// signal and leaves no step; a scenario file sets the file, title and lesson in one place and
-// its view part goes out before the undo history starts; choosing a system forgets the file
-// and lesson and is one undoable step.
+// signal and leaves no step; a scenario file sets the file, title and lesson in one place,
+// its view part becomes the session's view and its comparison starts without any undo step;
+// choosing a system forgets the file and lesson and is one undoable step; a drag of the start
+// posts its moves (coalesced, applied once the event loop is free) and ends as one step; a
+// restart asked before the run's first sample is made once it has come, without waiting.
 #include "ui/session/session.h"
 
 #include <QSignalSpy>
@@ -95,16 +97,19 @@ class SessionTest : public QObject {
         << R"( "parameters": {"m": 2},)"
         << R"( "view": {"version": 1, "title": "Sleigh", "note": "Watch the contact point.",)"
         << R"( "display": {"keep_in_view": false}}})";
-    QSignalSpy views(session_.get(), &Session::viewLoaded);
+    QSignalSpy views(session_.get(), &Session::viewChanged);
     QSignalSpy changed(session_.get(), &Session::documentChanged);
     session_->setParameter("Omega0", 2.0);  // an edit of the previous document
     QVERIFY(session_->openScenario(path));
     QCOMPARE(session_->currentFile(), path);
     QCOMPARE(session_->title(), QStringLiteral("Sleigh"));
     QCOMPARE(session_->lessonNote(), QStringLiteral("Watch the contact point."));
-    QCOMPARE(views.count(), 1);
-    const auto view = views.at(0).at(0).value<nhui::ScenarioView>();
-    QCOMPARE(view.display.at("keep_in_view"), 0.0);
+    // The file's view part is the session's view: its display choice, said once.
+    QVERIFY(!session_->view().display.keepInView);
+    int displayChanges = 0;
+    for (const auto& args : views)
+      displayChanges += (args.at(0).toUInt() & nhui::kViewDisplay) ? 1 : 0;
+    QCOMPARE(displayChanges, 1);
     QVERIFY(changed.count() >= 1);
     QCOMPARE(session_->undoStack()->count(), 0);
     QVERIFY(!session_->isModified());
@@ -112,7 +117,7 @@ class SessionTest : public QObject {
 
     // Saved elsewhere: the file and the name follow, the lesson stays.
     const QString copy = dir.filePath("copy.json");
-    QVERIFY(session_->saveScenario(copy, nhui::ScenarioView{}));
+    QVERIFY(session_->saveScenario(copy));
     QCOMPARE(session_->currentFile(), copy);
     QCOMPARE(session_->title(), QStringLiteral("Sleigh"));
 
@@ -128,13 +133,15 @@ class SessionTest : public QObject {
   void choosingASystemForgetsTheFileAndIsUndoable() {
     QTemporaryDir dir;
     const QString path = dir.filePath("s.json");
-    QVERIFY(session_->saveScenario(path, nhui::ScenarioView{}));
+    QVERIFY(session_->saveScenario(path));
     QCOMPARE(session_->currentFile(), path);
-    QSignalSpy views(session_.get(), &Session::viewLoaded);
+    QSignalSpy views(session_.get(), &Session::viewChanged);
     QVERIFY(session_->chooseSystem("chaplygin_sleigh"));
     QVERIFY(session_->currentFile().isEmpty());
     QVERIFY(session_->title().isEmpty());
-    QCOMPARE(views.count(), 1);
+    // The fixed arrow scales of the previous system are let go (none preset).
+    QVERIFY(!views.isEmpty());
+    QVERIFY(views.last().at(0).toUInt() & nhui::kViewArrowScales);
     QCOMPARE(session_->undoStack()->count(), 1);
     QCOMPARE(session_->controller()->system().name(), std::string("chaplygin_sleigh"));
     session_->undoStack()->undo();
@@ -142,6 +149,62 @@ class SessionTest : public QObject {
     QSignalSpy errors(session_.get(), &Session::errorOccurred);
     QVERIFY(!session_->chooseSystem("no_such_system"));
     QCOMPARE(errors.count(), 1);
+  }
+
+  // A scenario file's comparison is the file's state: no step is pushed (and thrown away).
+  void openingAComparisonPushesNoStep() {
+    QTemporaryDir dir;
+    const QString path = dir.filePath("compare.json");
+    std::ofstream(path.toStdString())
+        << R"({"format": "nonholonomic-lab-scenario", "version": 2, "system": "chaplygin_sleigh",)"
+        << R"( "view": {"version": 1, "compare": {"mode": "ghost", "parameter": "m",)"
+        << R"( "value": 3}, "plots": {"time_series": ["energy"]}}})";
+    QSignalSpy indexes(session_->undoStack(), &QUndoStack::indexChanged);
+    QVERIFY(session_->openScenario(path));
+    for (const auto& args : indexes) QCOMPARE(args.at(0).toInt(), 0);
+    QCOMPARE(session_->undoStack()->count(), 0);
+    QCOMPARE(session_->controller()->compareMode(), nhui::CompareMode::Ghost);
+    QCOMPARE(session_->controller()->ghostValue(), 3.0);
+    // The view says the comparison in force.
+    QCOMPARE(session_->view().compare, nhui::CompareMode::Ghost);
+    QCOMPARE(session_->view().ghostParameter, std::string("m"));
+    QCOMPARE(session_->view().timeSeries, QStringList{"energy"});
+  }
+
+  // A drag's moves are posted: none is applied at once, those made before the event loop
+  // runs again are applied once (the last), and the drag is one undoable step.
+  void aDragIsPostedCoalescedAndOneStep() {
+    SimulationController& c = *session_->controller();
+    QVERIFY(c.waitForTime(1.0, 30000));
+    const auto before = c.initialOverrides();
+    QSignalSpy applied(&c, &SimulationController::initialChanged);
+    session_->beginInitialDrag();
+    session_->dragInitial({{"x", 0.1}});
+    session_->dragInitial({{"x", 0.2}});
+    session_->dragInitial({{"x", 0.3}});
+    QCOMPARE(applied.count(), 0);  // nothing done in the mouse's event: the GUI goes on
+    QCoreApplication::processEvents();
+    QCOMPARE(applied.count(), 1);
+    QCOMPARE(c.initialOverrides().at("x"), 0.3);
+    session_->dragInitial({{"x", 0.4}});
+    session_->endInitialDrag();  // the last move applied, then the step
+    QCOMPARE(c.initialOverrides().at("x"), 0.4);
+    QCOMPARE(session_->undoStack()->count(), 1);
+    session_->undoStack()->undo();
+    QVERIFY(c.initialOverrides() == before);
+  }
+
+  // A restart asked right after a switch (no sample yet) returns at once and is made, as one
+  // undoable step, when the first sample has come.
+  void aRestartBeforeTheFirstSampleWaitsForItWithoutBlocking() {
+    SimulationController& c = *session_->controller();
+    QVERIFY(session_->chooseSystem("chaplygin_sleigh"));
+    session_->undoStack()->clear();
+    QVERIFY(c.primary().empty());
+    session_->setStepSize(0.02);
+    QCOMPARE(session_->undoStack()->count(), 0);  // not made yet: nothing to keep
+    QTRY_COMPARE_WITH_TIMEOUT(session_->undoStack()->count(), 1, 30000);
+    QCOMPARE(c.dtOut(), 0.02);
   }
 
  private:

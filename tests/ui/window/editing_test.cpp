@@ -99,6 +99,9 @@ class EditingTest : public QObject {
     window_->editInitialAction()->trigger();
     QVERIFY(window_->sceneView()->editInitial());
     nhui::SceneView* view = window_->sceneView();
+    // The restart is posted: the start is shown once the worker has recorded it.
+    QVERIFY(c->waitForTime(0, 10000));
+    c->tick();
     view->refresh();
     QCoreApplication::processEvents();
     nh::SceneFrame frame;
@@ -128,6 +131,9 @@ class EditingTest : public QObject {
     window_->editInitialAction()->trigger();
     nhui::SceneView* view = window_->sceneView();
     QVERIFY(view->editInitial());
+    // The restart is posted: the start is shown once the worker has recorded it.
+    QVERIFY(c->waitForTime(0, 10000));
+    c->tick();
     view->refresh();
     QCoreApplication::processEvents();
     nh::SceneFrame frame;

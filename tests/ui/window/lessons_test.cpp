@@ -310,7 +310,9 @@ class LessonsTest : public QObject {
   void savedViewRoundTrips() {
     window_->controller()->setSpeed(4);
     window_->timeSeriesPanel()->setVariables({"vx", "energy"});
-    window_->setCompare(nhui::CompareMode::Vakonomic);
+    window_->session()->setComparison(nhui::CompareMode::Vakonomic);
+    QTRY_COMPARE_WITH_TIMEOUT(window_->controller()->compareMode(), nhui::CompareMode::Vakonomic,
+                              20000);
     const QString path = dir_.filePath("saved.json");
     QVERIFY(window_->saveScenario(path));
     const nh::Scenario s = nh::readScenarioFile(path.toStdString());

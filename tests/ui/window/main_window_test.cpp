@@ -4,6 +4,7 @@
 #include "ui/window/main_window.h"
 
 #include <QAction>
+#include <QCheckBox>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMouseEvent>
@@ -19,6 +20,7 @@
 #include "spin_box_typing.h"
 #include "tests/support/catalogue_systems.h"
 #include "ui/panels/parameter_panel.h"
+#include "ui/plot/plot_panels.h"
 #include "ui/scene/scene_view.h"
 #include "ui/sim/simulation_controller.h"
 #include "ui/window/status_fit.h"
@@ -68,6 +70,29 @@ class MainWindowTest : public QObject {
     QVERIFY(nhtest::showActive(*window_));
   }
   void cleanup() { window_.reset(); }
+
+  // The view has one owner: a choice in the Display dock is the session's and the 3D view
+  // draws it; a view set on the session shows in the dock, the 3D view and the plots.
+  void theDisplayDockAndThePlotsShowTheSessionsView() {
+    nhui::Session* session = window_->session();
+    auto* grid = window_->findChild<QCheckBox*>("grid");
+    QVERIFY(grid);
+    const bool was = session->view().display.grid;
+    grid->click();
+    QCOMPARE(session->view().display.grid, !was);
+    QCOMPARE(window_->sceneView()->options().grid, !was);
+    nhui::ViewState v = session->view();
+    v.display.grid = was;
+    v.timeSeries = {"energy"};
+    session->setView(v, nhui::kViewDisplay | nhui::kViewPlots);
+    QCOMPARE(grid->isChecked(), was);
+    QCOMPARE(window_->sceneView()->options().grid, was);
+    QCOMPARE(window_->timeSeriesPanel()->variables(), QStringList{"energy"});
+    // A variable chosen in the plot panel is written back to the session (in the panel's order).
+    window_->timeSeriesPanel()->setVariables({"energy", "x"});
+    QCOMPARE(session->view().timeSeries, window_->timeSeriesPanel()->variables());
+    QVERIFY(session->view().timeSeries.contains("x"));
+  }
 
   void defaultScenarioPlays() {
     SimulationController* c = window_->controller();
@@ -348,6 +373,7 @@ class MainWindowTest : public QObject {
     nhui::SceneView* view = window_->sceneView();
     view->setEditInitial(true);
     QVERIFY(view->editInitial());
+    QVERIFY(c->waitForTime(0, 10000));  // the restart is posted: its start comes next
     QTest::qWait(100);
     nh::SceneFrame frame;
     QVERIFY(c->displayedScene(0, frame));
@@ -390,6 +416,7 @@ class MainWindowTest : public QObject {
       const nh::DragHandle& drag = *editing.drag;
       auto bodyPosition = [&] {
         nh::SceneFrame frame;
+        c->waitForTime(0, 10000);  // a drag's restart is posted: its start comes next
         c->tick();
         if (!c->displayedScene(0, frame)) return Eigen::Vector3d(Eigen::Vector3d::Zero());
         for (const auto& b : frame.bodies)

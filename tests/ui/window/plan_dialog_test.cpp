@@ -12,6 +12,7 @@
 #include <QAction>
 #include <QCheckBox>
 #include <QComboBox>
+#include <QDir>
 #include <QDoubleSpinBox>
 #include <QFile>
 #include <QLabel>
@@ -26,6 +27,7 @@
 #include <QtTest>
 #include <algorithm>
 
+#include "core/io/scenario_file.h"
 #include "core/model/model_file.h"
 #include "ui/plot/plot_panels.h"
 #include "ui/scene/scene_view.h"
@@ -210,9 +212,11 @@ class PlanDialogTest : public QObject {
     QVERIFY(std::abs(c->primary().lastTime() - 2) < 1e-12);
     QVERIFY(!window_->undoStack()->canUndo());  // the file's state, not an edit
     // Saving writes the plan played (the view's JSON reads back to the same settings).
-    const nhui::ScenarioView view = window_->currentView();
-    QVERIFY(view.plan);
-    const nhui::ScenarioView back = nhui::parseScenarioView(nhui::scenarioViewToJson(view));
+    const QString saved = QDir(QDir::tempPath()).filePath("nh_plan_dialog_saved_plan.json");
+    QVERIFY2(window_->saveScenario(saved), qPrintable(window_->lastErrorMessage()));
+    const nhui::ScenarioView back =
+        nhui::parseScenarioView(nh::readScenarioFile(saved.toStdString()).view);
+    QFile::remove(saved);
     QVERIFY(back.plan && *back.plan == *c->plan());
     // A bad plan value is refused with one line.
     QFile bad(scenario);

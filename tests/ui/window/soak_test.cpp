@@ -455,7 +455,7 @@ void SoakTest::switchCompare() {
     double v = info.defaultValue * (1 + 0.2 * random_.generateDouble());
     if (!info.allows(v)) v = info.defaultValue;
     log(QStringLiteral("compare ghost %1 = %2").arg(QString::fromStdString(info.name)).arg(v));
-    window_->setCompare(nhui::CompareMode::Ghost, QString::fromStdString(info.name), v);
+    window_->session()->setComparison(nhui::CompareMode::Ghost, info.name, v);
   } else {
     auto* box = window_->findChild<QComboBox*>("compareMode");
     const int i = mode == 2 ? 0 : mode;

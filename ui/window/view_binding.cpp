@@ -1,0 +1,96 @@
+#include "ui/window/view_binding.h"
+
+#include <QAction>
+
+#include "ui/plot/plot_panels.h"
+#include "ui/scene/scene_view.h"
+#include "ui/session/session.h"
+#include "ui/study/study_panel.h"
+
+namespace nhui {
+
+namespace {
+// The camera mode: the actions and the 3D view show the view's; a toggled action writes it.
+void bindCamera(Session* session, const ViewWidgets& w, QObject* context) {
+  QObject::connect(w.follow, &QAction::toggled, context, [session](bool on) {
+    ViewState v = session->view();
+    v.follow = on;
+    session->setView(v, kViewCamera);
+  });
+  QObject::connect(w.tableFrame, &QAction::toggled, context, [session](bool on) {
+    ViewState v = session->view();
+    v.tableFrame = on;
+    session->setView(v, kViewCamera);
+  });
+  QObject::connect(session, &Session::viewChanged, context, [session, w](ViewParts parts) {
+    const ViewState v = session->view();
+    if (parts & kViewCamera) {
+      {
+        const QSignalBlocker blockFollow(w.follow), blockTable(w.tableFrame);
+        w.follow->setChecked(v.follow);
+        w.tableFrame->setChecked(v.tableFrame);
+      }
+      w.scene->setFollow(v.follow);
+      w.scene->setTableFrame(v.tableFrame);
+    }
+    if (parts & kViewArrowScales) w.scene->primaryRenderer().setArrowReferences(v.arrowScales);
+  });
+  // A saved scenario keeps the scales the view draws with.
+  session->setArrowScaleSource(
+      [scene = w.scene] { return scene->primaryRenderer().arrowReferences(); });
+}
+
+// The plotted variables: a panel shows the view's (those its system records); what it plots
+// after a choice, a set or a reset is written back.
+void bindPlots(Session* session, const ViewWidgets& w, QObject* context) {
+  // Each panel writes its own variables only: a panel set from the view writes back before
+  // the other has been set, and must not write the other's old variables over the view's.
+  auto writePhase = [session, w] {
+    ViewState v = session->view();
+    v.phaseX = w.phase->xVariable();
+    v.phaseY = w.phase->yVariable();
+    session->setView(v, kViewPlots);
+  };
+  auto writeTimeSeries = [session, w] {
+    ViewState v = session->view();
+    v.timeSeries = w.timeSeries->variables();
+    session->setView(v, kViewPlots);
+  };
+  QObject::connect(w.phase, &PhasePortraitPanel::variablesChanged, context, writePhase);
+  QObject::connect(w.timeSeries, &TimeSeriesPanel::variablesChanged, context, writeTimeSeries);
+  QObject::connect(session, &Session::viewChanged, context, [session, w](ViewParts parts) {
+    if (!(parts & kViewPlots)) return;
+    const ViewState v = session->view();  // a copy: setting a panel writes back to the view
+    if (v.phaseX != w.phase->xVariable() || v.phaseY != w.phase->yVariable())
+      w.phase->setVariables(v.phaseX, v.phaseY);
+    if (v.timeSeries != w.timeSeries->variables()) w.timeSeries->setVariables(v.timeSeries);
+  });
+  writePhase();
+  writeTimeSeries();
+}
+
+// The Study panel's last study: shown when the view brings one (a scenario file's), kept in
+// the view when a study starts or another system voids it.
+void bindStudy(Session* session, const ViewWidgets& w, QObject* context) {
+  QObject::connect(w.study, &StudyPanel::settingsChanged, context,
+                   [session](const std::optional<StudySettings>& settings) {
+                     ViewState v = session->view();
+                     v.study = settings;
+                     session->setView(v, kViewStudy);
+                   });
+  QObject::connect(session, &Session::viewChanged, context, [session, w](ViewParts parts) {
+    const std::optional<StudySettings>& study = session->view().study;
+    if ((parts & kViewStudy) && study && w.study->lastSettings() != study)
+      w.study->applySettings(*study);
+  });
+}
+}  // namespace
+
+void bindView(Session* session, const ViewWidgets& widgets, QObject* context) {
+  bindCamera(session, widgets, context);
+  bindPlots(session, widgets, context);
+  bindStudy(session, widgets, context);
+}
+
+}  // namespace nhui
+// SPDX-License-Identifier: GPL-3.0-or-later
