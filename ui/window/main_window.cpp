@@ -6,44 +6,27 @@
 #include <QCloseEvent>
 #include <QComboBox>
 #include <QDockWidget>
-#include <QDragEnterEvent>
-#include <QFileDialog>
-#include <QFileInfo>
-#include <QInputDialog>
 #include <QLabel>
-#include <QMenuBar>
-#include <QMessageBox>
-#include <QMimeData>
 #include <QResizeEvent>
-#include <QScrollArea>
-#include <QScrollBar>
 #include <QSettings>
 #include <QStatusBar>
-#include <QTabWidget>
 #include <QTextBrowser>
 #include <QTimer>
-#include <QToolBar>
-#include <QUndoStack>
 #include <QVBoxLayout>
-#include <algorithm>
 
 #include "resources/app_resources.h"
 #include "ui/export/export_dialog.h"  // ExportDialog::cancelAndWait
 #include "ui/panels/compare_panel.h"
+#include "ui/panels/display_panel.h"
 #include "ui/panels/equations_panel.h"
 #include "ui/panels/model_editor.h"
 #include "ui/panels/parameter_panel.h"
+#include "ui/panels/plan_dialog.h"
 #include "ui/panels/system_chooser.h"  // SystemChooser, systemHtml
 #include "ui/plot/plot_panels.h"
 #include "ui/scene/scene_view.h"
-#include "ui/session/undo_commands.h"
 #include "ui/study/study_panel.h"
-#include "ui/window/display_panel.h"
-#include "ui/window/export_menu.h"
-#include "ui/window/formulation_menu.h"
-#include "ui/window/integrator_menu.h"
 #include "ui/window/model_editing.h"
-#include "ui/window/plan_dialog.h"
 #include "ui/window/presentation_mode.h"
 #include "ui/window/timeline_bar.h"
 #include "ui/window/view_binding.h"
@@ -51,16 +34,6 @@
 #include "ui/window/window_parts.h"
 
 namespace nhui {
-
-namespace {
-QWidget* scrolled(QWidget* w) {
-  auto* area = new QScrollArea;
-  area->setWidget(w);
-  area->setWidgetResizable(true);
-  area->setFrameShape(QFrame::NoFrame);
-  return area;
-}
-}  // namespace
 
 MainWindow::MainWindow(bool useSettings, QWidget* parent)
     : QMainWindow(parent),
@@ -84,7 +57,7 @@ MainWindow::MainWindow(bool useSettings, QWidget* parent)
   connect(session_, &Session::notice, statusBar(), &QStatusBar::showMessage);
   connect(session_, &Session::documentChanged, this, [this] {
     updateTitle();
-    showLessonNote();
+    lessonBar_->showLessonOf(*session_);
     banner_->expectEnergyDrift(session_->lessonDriftExpected());
   });
   connect(session_, &Session::viewChanged, this, [this](ViewParts parts) {
@@ -94,7 +67,8 @@ MainWindow::MainWindow(bool useSettings, QWidget* parent)
   connect(controller_, &SimulationController::scenarioChanged, this,
           &MainWindow::onScenarioChanged);
   connect(controller_, &SimulationController::playingChanged, this, &MainWindow::updatePlayAction);
-  connect(controller_, &SimulationController::planChanged, this, &MainWindow::showLessonNote);
+  connect(controller_, &SimulationController::planChanged, this,
+          [this] { lessonBar_->showLessonOf(*session_); });
   updateTitle();
   setTheme(theme());
   resize(1600, 1000);
@@ -188,92 +162,6 @@ void MainWindow::createPanels() {
   study_ = new StudyPanel(controller_);
 }
 
-// The one table of docks. Its order is the View menu's; `tabWith` puts a dock behind another
-// (the first of a group stays in front); the side-bar name gives it a button in presentation
-// mode, which shows the plot dock alone and hides every other.
-void MainWindow::createDocks() {
-  auto* tabs = new QTabWidget;
-  tabs->addTab(scrolled(parameters_), tr("Parameters"));
-  tabs->addTab(scrolled(initial_), tr("Initial conditions"));
-  const struct {
-    QDockWidget* MainWindow::*dock;
-    const char* name;
-    QString title;
-    QWidget* content;
-    Qt::DockWidgetArea area;
-    QDockWidget* MainWindow::*tabWith;
-    QString sideBar;
-    bool shown;
-  } docks[] = {
-      {&MainWindow::parametersDock_, "parametersDock", tr("Parameters"), tabs,
-       Qt::RightDockWidgetArea, nullptr, tr("Values"), true},
-      {&MainWindow::systemDock_,
-       "systemDock",
-       tr("System"),
-       systemText_,
-       Qt::RightDockWidgetArea,
-       &MainWindow::parametersDock_,
-       {},
-       true},
-      {&MainWindow::equationsDock_,
-       "equationsDock",
-       tr("Equations"),
-       equations_,
-       Qt::RightDockWidgetArea,
-       &MainWindow::parametersDock_,
-       {},
-       true},
-      {&MainWindow::modelEditorDock_,
-       "modelEditorDock",
-       tr("Model editor"),
-       modelEditor_,
-       Qt::RightDockWidgetArea,
-       &MainWindow::parametersDock_,
-       {},
-       false},
-      {&MainWindow::phaseDock_, "phaseDock", tr("Phase portrait"), phase_, Qt::BottomDockWidgetArea,
-       nullptr, tr("Phase"), true},
-      {&MainWindow::timeDock_, "timeDock", tr("Time series"), timeSeries_, Qt::BottomDockWidgetArea,
-       nullptr, tr("Plots"), true},
-      {&MainWindow::displayDock_, "displayDock", tr("Display"), scrolled(displayPanel_),
-       Qt::LeftDockWidgetArea, nullptr, tr("Display"), true},
-      {&MainWindow::compareDock_, "compareDock", tr("Compare"), comparePanel_,
-       Qt::LeftDockWidgetArea, nullptr, tr("Compare"), true},
-      // Scrolled: its rows of fields must not widen the dock area (and the window) it shares.
-      {&MainWindow::studyDock_,
-       "studyDock",
-       tr("Study"),
-       scrolled(study_),
-       Qt::BottomDockWidgetArea,
-       &MainWindow::timeDock_,
-       {},
-       false},
-  };
-  for (const auto& d : docks) {
-    auto* dock = this->*d.dock = new QDockWidget(d.title, this);
-    dock->setObjectName(d.name);
-    dock->setWidget(d.content);
-    addDockWidget(d.area, dock);
-    if (d.tabWith) tabifyDockWidget(this->*d.tabWith, dock);
-    if (!d.shown) dock->hide();
-    docks_.push_back({dock, d.sideBar});
-    if (d.dock == &MainWindow::timeDock_) splitDockWidget(phaseDock_, timeDock_, Qt::Horizontal);
-  }
-  parametersDock_->raise();
-  timeDock_->raise();
-  resizeDocks({parametersDock_}, {380}, Qt::Horizontal);
-  // The left docks as wide as their longest lines ("Fixed arrow scale" beside a scroll bar,
-  // the Compare box's "Nonholonomic vs vakonomic"): they were cut at 230 px.
-  auto* displayArea = static_cast<QScrollArea*>(displayDock_->widget());
-  displayArea->setMinimumWidth(displayPanel_->minimumSizeHint().width() +
-                               displayArea->verticalScrollBar()->sizeHint().width() +
-                               2 * displayArea->frameWidth());
-  resizeDocks({displayDock_},
-              {std::max({230, displayArea->minimumWidth(), comparePanel_->wholeWidth()})},
-              Qt::Horizontal);
-  resizeDocks({phaseDock_, timeDock_}, {330, 330}, Qt::Vertical);
-}
-
 void MainWindow::connectPanels() {
   bindView(session_, {view_, actions_->follow, actions_->tableFrame, phase_, timeSeries_, study_},
            this);
@@ -295,79 +183,6 @@ void MainWindow::connectPanels() {
   connect(controller_, &SimulationController::parametersChanged, this, [this] {
     if (!nh::model::asFormula(controller_->system()))
       equations_->showSystem(controller_->systemPtr(), controller_->parameters());
-  });
-}
-
-void MainWindow::createMenus() {
-  QMenu* file = menuBar()->addMenu(tr("&File"));
-  file->addAction(actions_->chooseSystem);
-  modelEditing_->fillMenu(file->addMenu(tr("S&ystem model")));
-  file->addSeparator();
-  file->addAction(actions_->open);
-  QMenu* examples = file->addMenu(tr("Open e&xample"));
-  examples->setObjectName("examplesMenu");
-  examples->setToolTipsVisible(true);
-  for (const nhres::Example& example : nhres::examples()) {
-    QAction* a = examples->addAction(example.title, this,
-                                     [this, example] { openScenario(example.resourcePath()); });
-    a->setToolTip(example.note);
-    a->setStatusTip(example.note);
-  }
-  recentFiles_ = new RecentFiles(file->addMenu(tr("Open &recent")));
-  connect(recentFiles_, &RecentFiles::chosen, this, &MainWindow::openScenario);
-  file->addActions({actions_->save, actions_->saveAs});
-  file->addSeparator();
-  new ExportMenu({this, session_, view_, phase_, timeSeries_, useSettings_},
-                 file->addMenu(tr("&Export")), actions_->exportAnimation);
-  file->addSeparator();
-  file->addAction(tr("&Quit"), this, &QWidget::close)->setShortcut(QKeySequence::Quit);
-
-  menuBar()->addMenu(tr("&Edit"))->addActions({actions_->undo, actions_->redo});
-
-  QMenu* simMenu = menuBar()->addMenu(tr("&Simulation"));
-  simMenu->addActions({actions_->play, actions_->step, actions_->stepBack, actions_->reset});
-  simMenu->addAction(tr("Step si&ze…"), this, [this] {
-    bool ok = false;
-    const double dt = QInputDialog::getDouble(
-        this, tr("Step size"), tr("Output step (the spacing of samples and of Step) [s]:"),
-        controller_->dtOut(), SimulationController::kMinStepSize,
-        SimulationController::kMaxStepSize, 4, &ok, Qt::WindowFlags(), 0.001);
-    if (ok) session_->setStepSize(dt);
-  });
-  simMenu->addAction(actions_->planMotion);
-  simMenu->addAction(tr("St&udy…"), this, [this] {
-    studyDock_->show();
-    studyDock_->raise();
-  });
-  new FormulationMenu(session_, simMenu->addMenu(tr("&Formulation")));
-  new IntegratorMenu(this, session_, simMenu->addMenu(tr("&Integrator")));
-
-  QMenu* viewMenu = menuBar()->addMenu(tr("&View"));
-  for (const PresentationMode::Panel& d : docks_) viewMenu->addAction(d.dock->toggleViewAction());
-  viewMenu->addSeparator();
-  viewMenu->addActions(
-      {actions_->resetCamera, actions_->follow, actions_->tableFrame, actions_->editInitial});
-  viewMenu->addSeparator();
-  viewMenu->addAction(actions_->presentation);
-  QMenu* themeMenu = viewMenu->addMenu(tr("&Theme"));
-  themeMenu->setObjectName("themeMenu");
-  themeActions_ = new QActionGroup(this);
-  for (auto [label, theme] :
-       {std::pair{tr("&Light"), Theme::Light}, std::pair{tr("&Dark"), Theme::Dark}}) {
-    QAction* a = themeMenu->addAction(label);
-    a->setCheckable(true);
-    a->setChecked(theme == this->theme());
-    a->setData(static_cast<int>(theme));
-    themeActions_->addAction(a);
-    connect(a, &QAction::triggered, this, [this, theme = theme] { setTheme(theme); });
-  }
-
-  QMenu* help = menuBar()->addMenu(tr("&Help"));
-  help->addAction(actions_->shortcuts);
-  help->addAction(tr("&About Nonholonomic Lab"), this, [this] {
-    QMessageBox::about(this, tr("About Nonholonomic Lab"),
-                       tr("<b>Nonholonomic Lab</b><br>Mechanical systems with nonholonomic "
-                          "constraints: nonholonomic and vakonomic dynamics on Lie algebroids."));
   });
 }
 
@@ -420,63 +235,7 @@ void MainWindow::cancelExports() {
   for (ExportDialog* dialog : findChildren<ExportDialog*>()) dialog->cancelAndWait();
 }
 
-// ---- Files and systems --------------------------------------------------------------------
-
-bool MainWindow::openScenario(const QString& path) {
-  return maybeSaveScenario() && session_->openScenario(path);
-}
-
-bool MainWindow::saveScenario(const QString& path) { return session_->saveScenario(path); }
-
-void MainWindow::openDialog() {
-  const QString path = QFileDialog::getOpenFileName(this, tr("Open scenario"),
-                                                    QFileInfo(session_->currentFile()).path(),
-                                                    tr("Scenarios (*.json);;All files (*)"));
-  if (!path.isEmpty()) openScenario(path);
-}
-
-bool MainWindow::saveAsDialog() {
-  const QString current = session_->currentFile();
-  QString path = QFileDialog::getSaveFileName(
-      this, tr("Save scenario"),
-      current.isEmpty() ? QString::fromStdString(controller_->system().name()) + ".json" : current,
-      tr("Scenarios (*.json)"));
-  if (path.isEmpty()) return false;
-  if (!path.endsWith(".json")) path += ".json";
-  return saveScenario(path);
-}
-
-bool MainWindow::maybeSaveScenario() {
-  if (!session_->isModified()) return true;
-  QMessageBox box(QMessageBox::Warning, tr("Unsaved changes"),
-                  tr("%1 Save the scenario first?").arg(unsavedChanges(*undoStack())),
-                  QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, this);
-  box.setObjectName("unsavedScenarioBox");
-  box.setTextFormat(Qt::PlainText);
-  box.setDefaultButton(QMessageBox::Save);
-  const int answer = box.exec();
-  if (answer == QMessageBox::Save)
-    return session_->currentFile().isEmpty() ? saveAsDialog()
-                                             : saveScenario(session_->currentFile());
-  return answer == QMessageBox::Discard;
-}
-
-void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
-  for (const QUrl& url : event->mimeData()->urls())
-    if (url.isLocalFile() && url.toLocalFile().endsWith(".json", Qt::CaseInsensitive)) {
-      event->acceptProposedAction();
-      return;
-    }
-}
-
-void MainWindow::dropEvent(QDropEvent* event) {
-  for (const QUrl& url : event->mimeData()->urls())
-    if (url.isLocalFile() && url.toLocalFile().endsWith(".json", Qt::CaseInsensitive)) {
-      openScenario(url.toLocalFile());
-      event->acceptProposedAction();
-      return;
-    }
-}
+// ---- Files and systems (opening and saving: window_files.cpp) -----------------------------
 
 void MainWindow::chooseSystem(const QString& name) { session_->chooseSystem(name); }
 bool MainWindow::newSystem() { return modelEditing_->newSystem(); }
@@ -645,30 +404,6 @@ void MainWindow::resizeEvent(QResizeEvent* event) {
   QMainWindow::resizeEvent(event);
   shortcutOverlay_->place();
   if (event->size().width() != event->oldSize().width()) presentation_->keepLayout();
-}
-
-// ---- The lesson ---------------------------------------------------------------------------
-
-void MainWindow::showLessonNote() {
-  const PlanSettings* shown = controller_->plan();
-  const QString& lessonTitle = session_->lessonTitle();
-  const QString& lessonText = session_->lessonNote();
-  const std::optional<PlanSettings>& lessonPlan = session_->lessonPlan();
-  const auto same = [](const PlanSettings& a, const PlanSettings& b) {
-    return a.tEnd == b.tEnd && a.targets == b.targets && a.played == b.played;
-  };
-  if (!lessonPlan || lessonText.isEmpty() || !shown || same(*shown, *lessonPlan)) {
-    lessonBar_->setLesson(lessonTitle, lessonText);
-    return;
-  }
-  const nh::SystemInfo& info = controller_->system().info();
-  lessonBar_->setLesson(
-      lessonTitle,
-      tr("Shown now: your plan, to %1 (extremal %2). The lesson's note is about its own plan, "
-         "to %3: %4 brings it back.")
-          .arg(describeTargets(info, *shown))
-          .arg(shown->played + 1)
-          .arg(describeTargets(info, *lessonPlan), Session::undoKey()));
 }
 
 }  // namespace nhui

@@ -133,9 +133,9 @@ class MainWindow : public QMainWindow {
   void createCentral();
   void createToolBars();
   void createPanels();
-  void createDocks();
+  void createDocks();  // window_docks.cpp
   void connectPanels();
-  void createMenus();
+  void createMenus();  // window_menus.cpp
   void createPresentationMode();
   void readSettings();
   void writeSettings();
@@ -149,9 +149,6 @@ class MainWindow : public QMainWindow {
   // A control model was chosen: the hint in the banner, and the Plan dialog offered.
   void offerPlan();
   void updateTitle();
-  // The lesson's note, or, while a plan other than the lesson's is shown, what that plan is
-  // (the note's numbers are about the lesson's own plan).
-  void showLessonNote();
   void updatePlayAction(bool playing);
   void applyDisplayOptions();
   void refreshSystemBox();

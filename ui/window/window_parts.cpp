@@ -17,6 +17,7 @@
 #include <cmath>
 
 #include "resources/app_resources.h"
+#include "ui/panels/plan_dialog.h"  // describeTargets
 #include "ui/plot/plot_widget.h"
 #include "ui/scene/scene_view.h"
 #include "ui/session/session.h"
@@ -97,6 +98,28 @@ void LessonBar::setLesson(const QString& title, const QString& note) {
                           title.isEmpty() ? QString() : QStringLiteral(" — "),
                           note.toHtmlEscaped()));
   show();
+}
+
+void LessonBar::showLessonOf(const Session& session) {
+  const SimulationController* controller = session.controller();
+  const PlanSettings* shown = controller->plan();
+  const QString& title = session.lessonTitle();
+  const QString& note = session.lessonNote();
+  const std::optional<PlanSettings>& lessonPlan = session.lessonPlan();
+  const auto same = [](const PlanSettings& a, const PlanSettings& b) {
+    return a.tEnd == b.tEnd && a.targets == b.targets && a.played == b.played;
+  };
+  if (!lessonPlan || note.isEmpty() || !shown || same(*shown, *lessonPlan)) {
+    setLesson(title, note);
+    return;
+  }
+  const nh::SystemInfo& info = controller->system().info();
+  setLesson(title,
+            tr("Shown now: your plan, to %1 (extremal %2). The lesson's note is about its own "
+               "plan, to %3: %4 brings it back.")
+                .arg(describeTargets(info, *shown))
+                .arg(shown->played + 1)
+                .arg(describeTargets(info, *lessonPlan), Session::undoKey()));
 }
 
 void LessonBar::setDark(bool dark) {

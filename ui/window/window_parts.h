@@ -37,6 +37,9 @@ class LessonBar : public QFrame {
  public:
   explicit LessonBar(QWidget* parent = nullptr);
   void setLesson(const QString& title, const QString& note);  // an empty note hides the bar
+  // The session's lesson: its note, or, while a plan other than the lesson's is shown, what
+  // that plan is (the note's numbers are about the lesson's own plan).
+  void showLessonOf(const Session& session);
   void setDark(bool dark);
 
  private:

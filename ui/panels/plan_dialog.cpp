@@ -1,4 +1,4 @@
-#include "ui/window/plan_dialog.h"
+#include "ui/panels/plan_dialog.h"
 
 #include <QCheckBox>
 #include <QDialogButtonBox>

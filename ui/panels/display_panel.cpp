@@ -1,4 +1,4 @@
-#include "ui/window/display_panel.h"
+#include "ui/panels/display_panel.h"
 
 #include <QCheckBox>
 #include <QDoubleSpinBox>

@@ -1,4 +1,4 @@
-// Simulation ▸ Plan a motion… end to end (ui/window/plan_dialog, ui/session's PlanSolver and
+// Simulation ▸ Plan a motion… end to end (ui/panels/plan_dialog, ui/session's PlanSolver and
 // Session::playPlan, the controller's planned runs): a control model chosen shows its start
 // with a hint instead of an error and opens the dialog; Brockett's integrator solved on the
 // worker thread, listed, played as the run (controls, costates and cost as columns, offered
@@ -7,7 +7,7 @@
 // extremal (or the one it was saved playing) and saves the plan again; the rows fit the dialog
 // and show their units, the costs share one format; a re-planned lesson's bar and scene
 // follow the new target.
-#include "ui/window/plan_dialog.h"
+#include "ui/panels/plan_dialog.h"
 
 #include <QAction>
 #include <QCheckBox>
