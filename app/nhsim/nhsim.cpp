@@ -387,7 +387,7 @@ int main(int argc, char** argv) {
   return reportErrors([&]() -> int {
     // sweep (with MPI and HDF5, which no other command loads) is nhsim-sweep's, whole: it
     // parses the same words, under mpirun on every rank.
-    if (args[0] == commandName(Command::Sweep)) return runHelper("nhsim-sweep", argv, argc, 1, "");
+    if (args[0] == SweepOptions::kRow.name) return runHelper("nhsim-sweep", argv, argc, 1, "");
     CommandLine words = parseArguments(args);
     if (const auto* help = std::get_if<HelpRequest>(&words)) {
       std::fputs(help->text.c_str(), stdout);

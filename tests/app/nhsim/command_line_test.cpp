@@ -288,7 +288,7 @@ class CommandLineTest : public QObject {
                  "(allowed: " + nh::joined(nh::choiceNames(nh::kIntegratorChoices)) + ")")),
              qPrintable(integrator));
     std::vector<std::string> commands;
-    for (const CommandRow& row : kCommandRows) {
+    for (const CommandRow& row : kCommands) {
       commands.emplace_back(row.name);
       QVERIFY2(contains(helpOf({"--help"}), row.summary), row.name);
     }

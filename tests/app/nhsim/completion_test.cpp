@@ -93,7 +93,7 @@ class CompletionTest : public QObject {
   // Every command and every option its help lists is declared for the completion.
   void everyOptionOfTheHelpIsDeclared() {
     const nh::cli::DeclaredCommandLine line = nh::cli::declaredCommandLine();
-    QCOMPARE(line.commands.size(), std::size(nh::cli::kCommandRows));
+    QCOMPARE(line.commands.size(), std::size(nh::cli::kCommands));
     for (const nh::cli::DeclaredCommand& command : line.commands) {
       QStringList declared;
       for (const nh::cli::DeclaredOption& option : command.options)
@@ -116,7 +116,7 @@ class CompletionTest : public QObject {
   // The first word: the commands and nhsim's own options.
   void completesTheCommands() {
     const QStringList words = complete({""});
-    for (const nh::cli::CommandRow& row : nh::cli::kCommandRows)
+    for (const nh::cli::CommandRow& row : nh::cli::kCommands)
       QVERIFY2(words.contains(row.name), row.name);
     QVERIFY(words.contains("--version"));
     QCOMPARE(complete({"ru"}), QStringList{"run"});
