@@ -1,6 +1,6 @@
 // Checks on the samples of a run that the integration itself does not make: every value of
 // an output row finite, and the energy of a system that conserves it kept (numerical drift).
-// Used by nhsim run and sweep; nhlab's worker can call the same functions on its samples.
+// The run loop (scenario_run.h) makes them on every sample of every front end's runs.
 #pragma once
 
 #include <string>

@@ -1,6 +1,6 @@
-// The start of a run as `nhsim run` checks it before anything is written, shared by nhsim and
-// the Python module: the parameters set, the initial state completed, the integrator's
-// conditions met and the first output row finite.
+// The start of a scenario's run as it is checked before anything is written (ScenarioRun,
+// scenario_run.h, for nhsim and the Python module): the parameters set, the initial state
+// completed, the integrator's conditions met and the first output row finite.
 #pragma once
 
 #include <string>
