@@ -20,6 +20,7 @@
 #include "core/model/symbolic_equations.h"
 #include "core/model/symbolic_model.h"
 #include "core/nh/dynamics.h"
+#include "core/nh/frame_residual.h"
 #include "core/nh/messages.h"
 #include "core/nh/read_file.h"
 #include "core/nh/scenario.h"
@@ -481,8 +482,6 @@ class Loader {
   // of checkReferenceFrame then are not needed); refuses a frame shown not to satisfy them.
   bool frameShownExactly_ = false;
   void checkFrameExactly(const Variables& v);
-  double frameResidual(const FormulaSystem& system, const std::vector<double>& gamma, double t,
-                       const std::vector<double>& q, int& worst) const;
   void readControls();
   void refuseOptimizeColumns();
   void readControlSection();
@@ -1789,25 +1788,6 @@ void Loader::findMovingFrame(const Variables& v) {
 constexpr double kFrameSampleTimes[] = {0.0, 0.37, 1.9, 20.0};
 constexpr double kFrameSampleOffsets[] = {0.0, 0.05, 0.1, 0.5, 1.5, 5.0};
 
-// The largest |Φ(t, q, Γ)| (the constraints, then the rates ġ of the holonomic ones) for the
-// frame's value `gamma` at (t, q), with the default parameters, and in `worst` which
-// constraint it is. NaN when a value is not finite.
-double Loader::frameResidual(const FormulaSystem& system, const std::vector<double>& gamma,
-                             double t, const std::vector<double>& q, int& worst) const {
-  const std::vector<double> p = system.defaultParameters();
-  std::vector<double> phi(system.constraintsTotal(), 0.0);
-  system.constraints(p.data(), t, q.data(), gamma.data(), phi.data());
-  double largest = 0;
-  for (int c = 0; c < system.constraintsTotal(); ++c) {
-    if (!std::isfinite(phi[c])) return std::nan("");
-    if (std::abs(phi[c]) > largest) {
-      largest = std::abs(phi[c]);
-      worst = c;
-    }
-  }
-  return largest;
-}
-
 // Whether the model has a reference frame (ModelData::hasReferenceFrame): a declared Γ must
 // satisfy every constraint at the sample states, or the file is refused naming the constraint
 // and the residual; without one, Γ = 0 is the frame when it satisfies them (linear
@@ -1826,12 +1806,11 @@ void Loader::checkReferenceFrame(const FormulaSystem& system) const {
     for (double t : kFrameSampleTimes) {
       std::vector<double> gamma(system.m(), 0.0);
       if (declared) system.referenceFrame(p.data(), t, q.data(), gamma.data());
-      double scale = 1;
-      for (double g : gamma) scale = std::max(scale, std::abs(g));
-      int worst = 0;
-      const double residual = frameResidual(system, gamma, t, q, worst);
+      const FrameResidual r = frameResidual(system, p.data(), t, q.data(), gamma.data());
+      const double residual = r.largest;
+      const int worst = r.worst;
       if (std::isnan(residual) && sample > 0) continue;  // outside the model's domain
-      if (residual <= 1e-9 * scale) continue;
+      if (r.holds) continue;
       if (!declared) {
         data_->hasReferenceFrame = false;
         return;

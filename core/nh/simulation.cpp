@@ -10,6 +10,7 @@
 #include "core/nh/errors.h"
 #include "core/nh/messages.h"
 #include "core/nh/reconstruction.h"
+#include "core/nh/run_checks.h"
 #include "core/nh/scenario.h"
 #include "core/nh/steppers.h"
 
@@ -469,6 +470,13 @@ struct Simulation::Run {
   void deliverLanded();
   void endWithinRounding();
   void deliver(double ts);
+  // discrete-gradient steps relative to the reference frame: at a sample where the frame no
+  // longer satisfies the constraints the run stops (checkReferenceFrame), the samples before
+  // delivered.
+  void checkFrame(double t) const {
+    if (options.method == Integrator::DiscreteGradient)
+      checkReferenceFrame(*sim.equations_, t, sample.data());
+  }
   [[noreturn]] void throwStepBudget(double t) const;
   [[noreturn]] void throwStepUnderflow(double t) const;
   // A step the stepper gave up on (StepFailure): an underflow, or its own reason.
@@ -583,6 +591,7 @@ bool Simulation::Run::execute() {
 void Simulation::Run::deliverInitial() {
   if (options.projection) sim.equations_->project(sim.workspace_, sim.t_, sim.x_.data());
   sample = sim.x_;
+  checkFrame(sim.t_);
   if (onSample) onSample(sim.t_, sample.data());
   sim.nextSample_ = 1;
   deliveredEnd = sim.t_ == tEnd;
@@ -814,6 +823,7 @@ void Simulation::Run::endWithinRounding() {
 // Hands `sample`, the state at ts, to the callback: projected first with dense output (an
 // interpolated state is off the manifold); without, it is a state projected after its step.
 void Simulation::Run::deliver(double ts) {
+  checkFrame(ts);
   if (dense)
     sim.emitSample(ts, sample, onSample);
   else if (onSample)

@@ -129,8 +129,10 @@ class Simulation {
   // sample was delivered at tEnd itself (false when tEnd is off the grid: a caller that wants
   // a last row at tEnd takes time() and state()). Throws InputError when dtOut is below
   // 4·machine epsilon·|t| (output times would not be distinct doubles), or an rk4 step is.
-  // Throws IntegrationError (with the time) on a blow-up, SingularSystemError if the
-  // system stops being regular or reaches a point where its equations are not defined
+  // Throws IntegrationError (with the time) on a blow-up or, stepping with discrete-gradient,
+  // at a sample where the reference frame no longer satisfies the constraints
+  // (checkReferenceFrame, run_checks.h; the samples before are delivered), SingularSystemError
+  // if the system stops being regular or reaches a point where its equations are not defined
   // (SystemInfo::singularities: one of s_i(t, q, y) reaches 0 on a step; the samples before
   // that time are delivered, the state stays at the start of that step).
   bool advance(double tEnd, double dtOut, const SampleCallback& onSample);
