@@ -24,6 +24,7 @@
 #include "core/nh/messages.h"
 #include "core/nh/read_file.h"
 #include "core/nh/scenario.h"
+#include "core/nh/scene_table.h"
 
 namespace nh::model {
 
@@ -1372,21 +1373,9 @@ SceneBodySpec Loader::readBody(const YAML::Node& b, const std::string& key,
   if (!bodyNames.insert(body.name).second)
     fail(key + ".name", b["name"], "two bodies are called '" + body.name + "'");
   const std::string shape = scalar(b["shape"], key + ".shape", "a shape");
-  static const std::pair<const char*, ShapeKind> kShapes[] = {
-      {"sphere", ShapeKind::Sphere}, {"box", ShapeKind::Body},
-      {"disk", ShapeKind::Disk},     {"cylinder", ShapeKind::Cylinder},
-      {"plane", ShapeKind::Table},   {"point", ShapeKind::Particle},
-      {"sleigh", ShapeKind::Sleigh}, {"guide", ShapeKind::Guide}};
-  bool found = false;
-  for (const auto& [nm, kind] : kShapes)
-    if (shape == nm) {
-      body.kind = kind;
-      found = true;
-    }
-  if (!found)
+  if (!shapeOfModelName(shape, body.kind))
     fail(key + ".shape", b["shape"],
-         "unknown shape '" + shape +
-             "' (allowed: sphere, box, disk, cylinder, plane, point, sleigh, guide)");
+         "unknown shape '" + shape + "' (allowed: " + joined(modelShapeNames()) + ")");
   body.position = vector3(b["position"], key + ".position", 3, Scope{});
   body.orientation = rotations(b["orientation"], key + ".orientation", Scope{});
   body.size = vector3(b["size"], key + ".size", 3, Scope{});
