@@ -110,7 +110,8 @@ void printInfoText(const SystemInfo& s, const SystemFacts& facts) {
   if (facts.reconstructed.empty()) {
     std::printf("\nReconstructed: none (%s)\n", facts.notReconstructed.c_str());
   } else {
-    std::printf("\nReconstructed over each step (dopri5, dop853; not read by the equations): ");
+    std::printf("\nReconstructed over each step (%s; not read by the equations): ",
+                joined(integratorNames(&IntegratorRow::reconstructs)).c_str());
     for (const auto& coordinate : facts.reconstructed) std::printf("%s ", coordinate.c_str());
     std::printf("\n");
   }
@@ -208,7 +209,7 @@ class RunJob {
   // exit 2 and no file). Prints the notes of the completion of the initial values.
   std::vector<double> checkedStart() {
     RunStart start = checkedRunStart(sim_, s_, params_, layout_, hint_, obs_, row_);
-    conserved_ = start.conserved;
+    fit_ = start.fit;
     for (const auto& note : start.notes) std::fprintf(stderr, "nhsim: note: %s\n", note.c_str());
     return std::move(start.x0);
   }
@@ -293,26 +294,26 @@ class RunJob {
                 sim_.stepsTaken(), r.rows, o_.output.out.c_str());
     std::printf("  energy %s → %s;  max |constraint residual| %.3g;  max |lambda| %.6g\n",
                 formatValue(r.e0).c_str(), formatValue(r.e1).c_str(), r.maxResidual, r.maxLambda);
-    if (s_.integrator.method == Integrator::DiscreteGradient) printConserved();
+    if (!fit_.conserved.empty()) printConserved();
     std::printf("  final state:");
     for (size_t i = 0; i < layout_.names.size(); ++i)
       std::printf(" %s=%.6g", layout_.names[i].c_str(), r.last[1 + i]);
     std::printf("\n");
   }
 
-  // The quantity discrete-gradient conserves, from the first row to the last.
+  // The quantity the integrator conserves, from the first row to the last.
   void printConserved() const {
-    const std::string column = conserved_.frameEnergy ? "energy_frame" : "energy";
+    const std::string& column = fit_.conserved;
     const auto at = std::find(columns_.begin(), columns_.end(), column) - columns_.begin();
     if (at >= static_cast<long>(record_.first.size()) || record_.last.empty()) return;
-    std::printf("  %s: %s %s → %s\n", discreteGradientSummary(conserved_).c_str(), column.c_str(),
+    std::printf("  %s: %s %s → %s\n", fit_.summary.c_str(), column.c_str(),
                 formatValue(record_.first[at]).c_str(), formatValue(record_.last[at]).c_str());
   }
 
   const RunOptions& o_;
   const Scenario& s_;
   const std::shared_ptr<const SystemModel> system_;
-  DiscreteGradientFit conserved_;  // discrete-gradient runs: what the run conserves
+  IntegratorFit fit_;  // what the integrator conserves (its row's fit at the start)
   Simulation sim_;
   const std::vector<double> params_;
   const std::string hint_;
