@@ -34,7 +34,7 @@ std::string runUsage() {
          "NAME=VALUE]...\n"
          "                 [--t-end T] [--dt-out H]\n"
          "                 [--integrator " +
-         alternatives(kIntegratorChoices) +
+         alternatives(kIntegrators) +
          "] [--rtol R]\n"
          "                 [--atol A] [--step H] [--max-steps N]\n"
          "                 [--dynamics " +
@@ -47,16 +47,27 @@ std::string runUsage() {
          "                 [--out FILE|-] [--save-scenario FILE] [--quiet]\n";
 }
 
-const char* kRunHelp =
-    "\nrtol must be below 0.1 and atol below 1; an rk4, nh-rattle or discrete-gradient step may\n"
-    "not exceed dt-out.\n"
-    "A run whose equations conserve energy but whose energy changed by more than 1 % gets a\n"
-    "warning on standard error (tighten the tolerance). A non-finite state, energy or\n"
-    "multiplier stops the run (exit 3, the column named); at t = 0 it is refused (exit 2, no\n"
-    "file). nh-rattle and discrete-gradient stop (exit 3, with the time) where their Newton\n"
-    "iteration fails; discrete-gradient refuses (exit 2) what it cannot conserve energy on.\n"
-    "SIGINT, SIGTERM or SIGHUP keep the rows written so far, each complete, end the file with\n"
-    "'# partial: interrupted at t = T …' and exit 130, 143 or 129.\n";
+// The integrators named from their rows (core/nh/integrators.h).
+std::string runHelp() {
+  const std::string fixedStep = joined(integratorNames(&IntegratorRow::fixedStep));
+  return "\nrtol must be below 0.1 and atol below 1; the step of a fixed-step integrator (" +
+         fixedStep +
+         ")\n"
+         "may not exceed dt-out.\n"
+         "A run whose equations conserve energy but whose energy changed by more than 1 % gets a\n"
+         "warning on standard error (tighten the tolerance). A non-finite state, energy or\n"
+         "multiplier stops the run (exit 3, the column named); at t = 0 it is refused (exit 2, no\n"
+         "file). The integrators that step the whole state (" +
+         joined(integratorNames(&IntegratorRow::wholeState)) +
+         ") stop (exit 3, with the\n"
+         "time) where their Newton iteration fails; those that keep the energy (" +
+         joined(integratorNames(&IntegratorRow::conservesEnergy)) +
+         ")\n"
+         "refuse (exit 2) what they cannot conserve it on.\n"
+         "SIGINT, SIGTERM or SIGHUP keep the rows written so far, each complete, end the file "
+         "with\n"
+         "'# partial: interrupted at t = T …' and exit 130, 143 or 129.\n";
+}
 
 const char* kEquationsUsage =
     "       nhsim equations SYSTEM|MODEL.yaml [--latex] [--hamiltonian] [--set NAME=VALUE]...\n";
@@ -211,12 +222,13 @@ void scenarioOptions(OptionAdder& add, ScenarioOptions& o) {
 
 // The integrator and its accuracy, as run and sweep take them; `budget` explains --max-steps.
 void integratorOptions(OptionAdder& add, IntegratorWords& o, const std::string& budget) {
-  add.value("--integrator", o.method, alternatives(kIntegratorChoices),
+  add.value("--integrator", o.method, alternatives(kIntegrators),
             "the integrator (default " + toString(IntegratorOptions{}.method) + ")");
   add.value("--rtol", o.rtol, "R", "relative tolerance of the adaptive integrators");
   add.value("--atol", o.atol, "A", "absolute tolerance of the adaptive integrators");
-  add.value("--step", o.step, "H",
-            "step of the fixed-step integrators rk4, nh-rattle and discrete-gradient");
+  add.value(
+      "--step", o.step, "H",
+      "step of the fixed-step integrators " + joined(integratorNames(&IntegratorRow::fixedStep)));
   add.value("--max-steps", o.maxSteps, "N", budget);
   add.flag("--no-projection", o.noProjection, "do not project the state back onto the constraints");
   add.flag("--no-reconstruction", o.noReconstruction,
@@ -242,7 +254,7 @@ void declare(OptionAdder& add, RunOptions& o) {
   add.value("--save-scenario", o.saveScenario, "FILE",
             "also write the resolved scenario (JSON) to FILE");
   add.flag("--quiet", o.output.quiet, "no summary on standard output");
-  add.footer(kRunHelp);
+  add.footer(runHelp());
 }
 
 // What export draws, and the plots beside it.

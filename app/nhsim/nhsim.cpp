@@ -111,7 +111,8 @@ void printInfoText(const SystemInfo& s, const SystemFacts& facts) {
   if (facts.reconstructed.empty()) {
     std::printf("\nReconstructed: none (%s)\n", facts.notReconstructed.c_str());
   } else {
-    std::printf("\nReconstructed over each step (dopri5, dop853; not read by the equations): ");
+    std::printf("\nReconstructed over each step (%s; not read by the equations): ",
+                joined(integratorNames(&IntegratorRow::reconstructs)).c_str());
     for (const auto& coordinate : facts.reconstructed) std::printf("%s ", coordinate.c_str());
     std::printf("\n");
   }
@@ -223,22 +224,21 @@ class RunJob {
                 run_.simulation().stepsTaken(), r.rows, o_.output.out.c_str());
     std::printf("  energy %s → %s;  max |constraint residual| %.3g;  max |lambda| %.6g\n",
                 formatValue(r.e0).c_str(), formatValue(r.e1).c_str(), r.maxResidual, r.maxLambda);
-    if (s_.integrator.method == Integrator::DiscreteGradient) printConserved();
+    if (!run_.start().fit.conserved.empty()) printConserved();
     std::printf("  final state:");
     for (size_t i = 0; i < layout.names.size(); ++i)
       std::printf(" %s=%.6g", layout.names[i].c_str(), r.last[1 + i]);
     std::printf("\n");
   }
 
-  // The quantity discrete-gradient conserves, from the first row to the last.
+  // The quantity the integrator conserves, from the first row to the last.
   void printConserved() const {
     const RunTally& r = run_.tally();
-    const DiscreteGradientFit& conserved = run_.start().conserved;
     const std::vector<std::string>& columns = run_.columns();
-    const std::string column = conserved.frameEnergy ? "energy_frame" : "energy";
+    const std::string& column = run_.start().fit.conserved;
     const auto at = std::find(columns.begin(), columns.end(), column) - columns.begin();
     if (at >= static_cast<long>(r.first.size()) || r.last.empty()) return;
-    std::printf("  %s: %s %s → %s\n", discreteGradientSummary(conserved).c_str(), column.c_str(),
+    std::printf("  %s: %s %s → %s\n", run_.start().fit.summary.c_str(), column.c_str(),
                 formatValue(r.first[at]).c_str(), formatValue(r.last[at]).c_str());
   }
 

@@ -7,6 +7,7 @@
 #include "app/nhsim/cli_support.h"
 #include "app/python/system.h"
 #include "core/nh/errors.h"
+#include "core/nh/integrators.h"
 #include "core/nh/messages.h"
 #include "core/nh/version.h"
 
@@ -103,8 +104,18 @@ void bindResults(py::module_& m) {
       .def("__repr__", [](const EquationsText& e) { return e.text; });
 }
 
+// The docstrings of run and sweep: what 'nhsim' does, and the integrators by name (their rows).
+std::string runDoc(const std::string& what) {
+  return what + " integrator: one of " + joined(choiceNames(kIntegrators)) + " (default " +
+         toString(IntegratorOptions{}.method) + "); step: the step of " +
+         joined(integratorNames(&IntegratorRow::fixedStep)) + ".";
+}
+
 void bindSystem(py::module_& m) {
   const py::none none;
+  const std::string runHelp = runDoc("Simulates as 'nhsim run' does; returns a Trajectory.");
+  const std::string sweepHelp =
+      runDoc("A parameter study as 'nhsim sweep' does; returns a NumPy structured array.");
   py::class_<System>(m, "System", "A system, model file or scenario file, loaded and checked.")
       .def_property_readonly("name", &System::name)
       .def_property_readonly("title", &System::title)
@@ -113,23 +124,21 @@ void bindSystem(py::module_& m) {
       .def_property_readonly("state_names", &System::stateNames)
       .def("info", &System::info, "What 'nhsim info --json' prints, as a dict.")
       .def("__repr__", &System::repr)
-      .def("run", &System::run, "Simulates as 'nhsim run' does; returns a Trajectory.",
-           py::arg("t_end") = none, py::kw_only(), py::arg("dt_out") = none, py::arg("set") = none,
-           py::arg("init") = none, py::arg("integrator") = none, py::arg("rtol") = none,
-           py::arg("atol") = none, py::arg("step") = none, py::arg("max_steps") = none,
-           py::arg("dynamics") = none, py::arg("formulation") = none, py::arg("projection") = true,
+      .def("run", &System::run, runHelp.c_str(), py::arg("t_end") = none, py::kw_only(),
+           py::arg("dt_out") = none, py::arg("set") = none, py::arg("init") = none,
+           py::arg("integrator") = none, py::arg("rtol") = none, py::arg("atol") = none,
+           py::arg("step") = none, py::arg("max_steps") = none, py::arg("dynamics") = none,
+           py::arg("formulation") = none, py::arg("projection") = true,
            py::arg("reconstruction") = true)
       .def("linearize", &System::linearize,
            "Linearises at the initial state as 'nhsim linearize' does.", py::kw_only(),
            py::arg("set") = none, py::arg("init") = none)
-      .def("sweep", &System::sweep,
-           "A parameter study as 'nhsim sweep' does; returns a NumPy structured array.",
-           py::kw_only(), py::arg("vary") = none, py::arg("sample") = none, py::arg("count") = none,
-           py::arg("seed") = none, py::arg("measures") = none, py::arg("jobs") = none,
-           py::arg("t_end") = none, py::arg("dt_out") = none, py::arg("set") = none,
-           py::arg("init") = none, py::arg("integrator") = none, py::arg("rtol") = none,
-           py::arg("atol") = none, py::arg("step") = none, py::arg("max_steps") = none,
-           py::arg("force") = false)
+      .def("sweep", &System::sweep, sweepHelp.c_str(), py::kw_only(), py::arg("vary") = none,
+           py::arg("sample") = none, py::arg("count") = none, py::arg("seed") = none,
+           py::arg("measures") = none, py::arg("jobs") = none, py::arg("t_end") = none,
+           py::arg("dt_out") = none, py::arg("set") = none, py::arg("init") = none,
+           py::arg("integrator") = none, py::arg("rtol") = none, py::arg("atol") = none,
+           py::arg("step") = none, py::arg("max_steps") = none, py::arg("force") = false)
       .def("equations", &System::equations,
            "The derived equations as 'nhsim equations' prints them (LaTeX with latex=True).",
            py::kw_only(), py::arg("latex") = false, py::arg("hamiltonian") = false,
