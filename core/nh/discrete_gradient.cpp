@@ -18,10 +18,10 @@
 
 #include "core/nh/errors.h"
 #include "core/nh/landing_stepper.h"
-#include "core/nh/linearize.h"
 #include "core/nh/messages.h"
 #include "core/nh/scenario.h"
 #include "core/nh/simulation.h"
+#include "core/nh/state_derivatives.h"
 #include "core/nh/symbolic.h"
 
 namespace nh {
@@ -453,7 +453,7 @@ class DiscreteGradient final : public detail::LandingStepper {
     s.z0 = coordinates_->reduce(x.data());
     coordinates_->evaluate(s.t0, s.z0, false, p0);
     s.energy0 = p0.energy;
-    guess(f, p0, s);
+    guess(f, p0, derivativesWork_, s);
     if (!solve(f, s, outcome)) return false;
     Point p1;
     coordinates_->evaluate(s.t0, s.z1, false, p1);
@@ -464,7 +464,8 @@ class DiscreteGradient final : public detail::LandingStepper {
   // The explicit midpoint rule's step as the first iterate, and Newton's matrix
   // I − (h/2) ∂g/∂z at its midpoint, ∂g/∂z = P (∂f/∂x) (∂x/∂z) with the tape's exact ∂f/∂x.
   // `start`: the reduced coordinates evaluated at s.z0 (step() has them).
-  void guess(const StepperRhs& f, const Point& start, DiscreteStep& s) const {
+  void guess(const StepperRhs& f, const Point& start, StateDerivativesWorkspace& work,
+             DiscreteStep& s) const {
     const ReducedCoordinates& rc = *coordinates_;
     const int n = rc.n(), size = rc.size(), d = size - n;
     const Eigen::VectorXd half = s.z0 + 0.5 * s.h * velocityField(f, s.t0, start, rc.independent());
@@ -472,7 +473,7 @@ class DiscreteGradient final : public detail::LandingStepper {
     rc.evaluate(s.t0, half, true, p);
     s.z1 = s.z0 + s.h * velocityField(f, s.t0, p, rc.independent());
     Eigen::MatrixXd J(p.x.size(), p.x.size());
-    derivatives_->jacobian(s.t0, p.x.data(), J);
+    derivatives_->jacobian(work, s.t0, p.x.data(), J);
     Eigen::MatrixXd T = Eigen::MatrixXd::Zero(p.x.size(), size), P(size, p.x.size());
     T.topLeftCorner(n, n).setIdentity();
     T.bottomLeftCorner(p.x.size() - n, n) = p.dydq;
@@ -552,6 +553,7 @@ class DiscreteGradient final : public detail::LandingStepper {
   std::shared_ptr<const EquationsOfMotion> compiledFor_;  // what coordinates_ were made for
   std::unique_ptr<ReducedCoordinates> coordinates_;
   std::unique_ptr<StateDerivatives> derivatives_;
+  StateDerivativesWorkspace derivativesWork_;  // where derivatives_ evaluates
   bool affine_ = false;
 };
 

@@ -10,10 +10,10 @@
 #include "core/nh/dynamics.h"
 #include "core/nh/errors.h"
 #include "core/nh/landing_stepper.h"
-#include "core/nh/linearize.h"
 #include "core/nh/scenario.h"
 #include "core/nh/simulation.h"
 #include "core/nh/small_lu.h"
+#include "core/nh/state_derivatives.h"
 
 namespace nh {
 
@@ -52,12 +52,14 @@ class RattleConstraint {
   }
   int size() const { return size_; }
 
-  // c and G at (t, x), both sized by the caller (size() and size() × (n + m)).
-  void at(double t, const double* x, Eigen::VectorXd& c, Eigen::MatrixXd& G) const {
+  // c and G at (t, x), both sized by the caller (size() and size() × (n + m)); `work`: the
+  // storage of the derivatives' evaluation.
+  void at(StateDerivativesWorkspace& work, double t, const double* x, Eigen::VectorXd& c,
+          Eigen::MatrixXd& G) const {
     const SystemModel& sys = equations_.system();
     const int n = sys.n(), kt = sys.constraintsTotal(), h = sys.h();
     G.setZero();
-    derivatives_.constraints(t, x, c.head(kt), G.topRows(kt));
+    derivatives_.constraints(work, t, x, c.head(kt), G.topRows(kt));
     if (h > 0) {
       const double* par = equations_.parameters().data();
       sys.holonomic(par, t, x, c.data() + kt);
@@ -171,6 +173,8 @@ struct RattleWork {
   int history = 0;
   Eigen::MatrixXd G0, G1;  // ∂c/∂x at (t0, x0) and (t1, x1)
   Eigen::MatrixXd J;       // ∂f/∂x at a recent midpoint
+  // Where the constraint's derivatives evaluate (sized at the first step).
+  StateDerivativesWorkspace derivatives;
   // The Newton matrix [A B; G1 0] by blocks (factor()): A, G0ᵀ − 2 A⁻¹G0ᵀ, A⁻¹B, and the
   // Schur complement S = G1 A⁻¹B.
   Eigen::MatrixXd A, AinvG0, AinvB, S;
@@ -225,7 +229,7 @@ class NhRattle final : public detail::LandingStepper {
     s.t0 = t_;
     s.h = dt;
     s.x0 = Eigen::Map<const Eigen::VectorXd>(start_.data(), start_.size());
-    constraint_->at(s.t0, s.x0.data(), s.c, s.G0);
+    constraint_->at(s.derivatives, s.t0, s.x0.data(), s.c, s.G0);
     int iterations = solve(f, s, false);
     if (iterations < 0) iterations = solve(f, s, true);
     if (iterations < 0) {
@@ -268,7 +272,7 @@ class NhRattle final : public detail::LandingStepper {
   // (Coefficient-wise products: Eigen's blocked ones cost more in packing at these sizes.)
   void factor(RattleWork& s, bool refresh) const {
     if (refresh) {
-      constraint_->derivatives().jacobian(s.t0 + 0.5 * s.h, s.mid.data(), s.J);
+      constraint_->derivatives().jacobian(s.derivatives, s.t0 + 0.5 * s.h, s.mid.data(), s.J);
       s.A = -0.5 * s.h * s.J;
       s.A.diagonal().array() += 1;
       s.Ainv.compute(s.A);
@@ -302,7 +306,7 @@ class NhRattle final : public detail::LandingStepper {
   //   R1 = (x1 − G1ᵀμ) − (x0 + G0ᵀμ) − h f(t½, ((x0 + G0ᵀμ) + (x1 − G1ᵀμ))/2),  R2 = c(t1, x1).
   void residual(const StepperRhs& f, RattleWork& s) const {
     const int size = static_cast<int>(s.x0.size()), kc = constraint_->size();
-    constraint_->at(s.t0 + s.h, s.x1.data(), s.c, s.G1);
+    constraint_->at(s.derivatives, s.t0 + s.h, s.x1.data(), s.c, s.G1);
     s.hat0 = s.x0;
     s.hat0.noalias() += s.G0.transpose().lazyProduct(s.mu);
     s.hat1 = s.x1;
