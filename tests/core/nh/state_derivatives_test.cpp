@@ -54,7 +54,7 @@ class StateDerivativesTest : public QObject {
   void derivativesMatchTheEngine() {
     std::mt19937 rng(11);
     int checked = 0;
-    for (const auto& entry : model::catalogueEntries()) {
+    for (const auto& entry : catalogueEntries()) {
       const auto& sys = entry.system;
       if (sys->info().isControlModel()) continue;  // no equations of motion
       const EquationsOfMotion eq(sys, DynamicsKind::Nonholonomic);
@@ -94,10 +94,8 @@ class StateDerivativesTest : public QObject {
   // A workspace used with another StateDerivatives is sized anew for it: the sleigh's, the
   // particle's (other sizes), then the sleigh's again, each right.
   void oneWorkspaceServesTwoSystemsInTurn() {
-    const EquationsOfMotion sleigh(model::findSystem("chaplygin_sleigh"),
-                                   DynamicsKind::Nonholonomic);
-    const EquationsOfMotion ball(model::findSystem("ball_on_turntable"),
-                                 DynamicsKind::Nonholonomic);
+    const EquationsOfMotion sleigh(findSystem("chaplygin_sleigh"), DynamicsKind::Nonholonomic);
+    const EquationsOfMotion ball(findSystem("ball_on_turntable"), DynamicsKind::Nonholonomic);
     const StateDerivatives ofSleigh(sleigh), ofBall(ball);
     StateDerivativesWorkspace work;
     QVERIFY(jacobianGap(ofSleigh, work, sleigh) < 1e-10);
@@ -108,7 +106,7 @@ class StateDerivativesTest : public QObject {
   // One compiled object, two workspaces (as two threads would hold): each evaluation reads
   // only its own workspace, so interleaved states do not mix.
   void oneObjectServesTwoWorkspaces() {
-    const EquationsOfMotion eq(model::findSystem("ball_on_turntable"), DynamicsKind::Nonholonomic);
+    const EquationsOfMotion eq(findSystem("ball_on_turntable"), DynamicsKind::Nonholonomic);
     const StateDerivatives derivatives(eq);
     StateDerivativesWorkspace first, second;
     std::mt19937 rng(3);
@@ -126,7 +124,7 @@ class StateDerivativesTest : public QObject {
 
   // Vakonomic equations have no such derivatives here: refused in one line.
   void vakonomicEquationsRefused() {
-    const EquationsOfMotion eq(model::findSystem("chaplygin_sleigh"), DynamicsKind::Vakonomic);
+    const EquationsOfMotion eq(findSystem("chaplygin_sleigh"), DynamicsKind::Vakonomic);
     try {
       const StateDerivatives derivatives(eq);
       QFAIL("vakonomic equations accepted");
