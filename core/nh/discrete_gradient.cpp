@@ -21,6 +21,7 @@
 #include "core/nh/linearize.h"
 #include "core/nh/messages.h"
 #include "core/nh/scenario.h"
+#include "core/nh/state_derivatives.h"
 #include "core/nh/symbolic.h"
 
 namespace nh {
@@ -477,7 +478,7 @@ class DiscreteGradient final : public detail::LandingStepper {
     rc.evaluate(s.t0, half, true, p);
     s.z1 = s.z0 + s.h * velocityField(f, s.t0, p, rc.independent());
     Eigen::MatrixXd J(p.x.size(), p.x.size());
-    derivatives_->jacobian(s.t0, p.x.data(), J);
+    derivatives_->jacobian(derivativesWork_, s.t0, p.x.data(), J);
     Eigen::MatrixXd T = Eigen::MatrixXd::Zero(p.x.size(), size), P(size, p.x.size());
     T.topLeftCorner(n, n).setIdentity();
     T.bottomLeftCorner(p.x.size() - n, n) = p.dydq;
@@ -557,6 +558,7 @@ class DiscreteGradient final : public detail::LandingStepper {
   // Made for them (none: at the next initialize).
   std::unique_ptr<ReducedCoordinates> coordinates_;
   std::unique_ptr<StateDerivatives> derivatives_;
+  StateDerivativesWorkspace derivativesWork_;  // the derivatives' evaluation storage
   bool affine_ = false;
 };
 

@@ -14,6 +14,7 @@
 #include "core/nh/linearize.h"
 #include "core/nh/scenario.h"
 #include "core/nh/small_lu.h"
+#include "core/nh/state_derivatives.h"
 
 namespace nh {
 
@@ -49,7 +50,7 @@ class RattleConstraint {
     const SystemModel& sys = equations_.system();
     const int n = sys.n(), kt = sys.constraintsTotal(), h = sys.h();
     G.setZero();
-    derivatives_.constraints(t, x, c.head(kt), G.topRows(kt));
+    derivatives_.constraints(work_, t, x, c.head(kt), G.topRows(kt));
     if (h > 0) {
       const double* par = equations_.parameters().data();
       sys.holonomic(par, t, x, c.data() + kt);
@@ -66,11 +67,15 @@ class RattleConstraint {
       c[row++] = 0.5 * (norm2 - 1);
     }
   }
-  const StateDerivatives& derivatives() const { return derivatives_; }
+  // ∂f/∂x at (t, x) into J, (n + m) square.
+  void jacobian(double t, const double* x, Eigen::MatrixXd& J) {
+    derivatives_.jacobian(work_, t, x, J);
+  }
 
  private:
   const EquationsOfMotion& equations_;
   StateDerivatives derivatives_;
+  StateDerivativesWorkspace work_;  // the derivatives' evaluation storage
   int size_ = 0;
   Eigen::MatrixXd Gq_;  // ∂g/∂q
 };
@@ -266,7 +271,7 @@ class NhRattle final : public detail::LandingStepper {
   // (Coefficient-wise products: Eigen's blocked ones cost more in packing at these sizes.)
   void factor(RattleWork& s, bool refresh) const {
     if (refresh) {
-      constraint_->derivatives().jacobian(s.t0 + 0.5 * s.h, s.mid.data(), s.J);
+      constraint_->jacobian(s.t0 + 0.5 * s.h, s.mid.data(), s.J);
       s.A = -0.5 * s.h * s.J;
       s.A.diagonal().array() += 1;
       s.Ainv.compute(s.A);
