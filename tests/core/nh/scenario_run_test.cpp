@@ -24,7 +24,8 @@ std::shared_ptr<const SystemModel> sliderWithRoot() {
       "format: nonholonomic-lab-system\nversion: 1\nname: sqrt_slider\nparameters:\n"
       "  - {name: m, default: 1.0, min: 0, min_exclusive: true}\ncoordinates: [x, y]\n"
       "velocities: [vx, vy]\nlagrangian: 0.5*m*(vx*vx + vy*vy)\n"
-      "outputs: {root: sqrt(1 - x)}\nconstraints:\n  - vy\ninitial: {x: 0, y: 0, vx: 1, vy: 0}\nindependent: [vx]\n",
+      "outputs: {root: sqrt(1 - x)}\nconstraints:\n  - vy\ninitial: {x: 0, y: 0, vx: 1, vy: "
+      "0}\nindependent: [vx]\n",
       "sqrt_slider.yaml");
 }
 
