@@ -157,12 +157,15 @@ void setUpApplication() {
 }
 
 // What the window starts with: a scenario file, else a catalogue system; then the model
-// editor on a model file or on the system's own.
-void openStart(nhui::MainWindow& window, const Options& o) {
+// editor on a model file or on the system's own. False when the scenario file could not be
+// opened (the window shows why; stderr gets the same line).
+bool openStart(nhui::MainWindow& window, const Options& o) {
   const QCommandLineParser& parser = o.parser;
+  bool opened = true;
   if (!parser.positionalArguments().isEmpty()) {
     // The reason, as the window's banner gives it ("Could not open F: …"), in one line.
-    if (!window.openScenario(parser.positionalArguments().first()))
+    opened = window.openScenario(parser.positionalArguments().first());
+    if (!opened)
       std::fprintf(stderr, "nhlab: error: %s\n",
                    nh::cli::oneLine(window.lastErrorMessage().toStdString()).c_str());
   } else if (parser.isSet(o.system)) {
@@ -177,6 +180,7 @@ void openStart(nhui::MainWindow& window, const Options& o) {
     else
       window.editSystem();
   }
+  return opened;
 }
 
 // The parameter values, the playback speed and the comparison asked for. False (the error
@@ -274,7 +278,9 @@ int main(int argc, char** argv) {
   nhui::MainWindow window(!options.parser.isSet(options.noSettings) && !options.scripted());
   if (request.size) window.resize(*request.size);
   window.show();
-  openStart(window, options);
+  // A scripted run (a screenshot) of a file that cannot be opened fails rather than showing
+  // the previous system as if it were the file's.
+  if (!openStart(window, options) && options.scripted()) return nh::cli::kInputError;
   if (!applyValues(window, options, request)) return nh::cli::kInputError;
   const QStringList extras = options.parser.value(options.show).split(',', Qt::SkipEmptyParts);
   showExtras(window, options, extras);

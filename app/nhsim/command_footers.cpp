@@ -2,20 +2,34 @@
 // --help (CommandRow::footer), and in nhsim(1) under COMMANDS.
 #include "app/nhsim/command_footers.h"
 
+#include "core/nh/integrators.h"
+#include "core/nh/named_choice.h"
+
 namespace nh::cli {
 
-const char kRunFooter[] =
-    "\nrtol must be below 0.1 and atol below 1; an rk4, nh-rattle or discrete-gradient step may\n"
-    "not exceed dt-out.\n"
-    "A run whose equations conserve energy but whose energy changed by more than 1 % gets a\n"
-    "warning on standard error (tighten the tolerance). A non-finite state, energy or\n"
-    "multiplier stops the run (exit 3, the column named); at t = 0 it is refused (exit 2, no\n"
-    "file). nh-rattle and discrete-gradient stop (exit 3, with the time) where their Newton\n"
-    "iteration fails; discrete-gradient refuses (exit 2) what it cannot conserve energy on.\n"
-    "SIGINT, SIGTERM or SIGHUP keep the rows written so far, each complete, end the file with\n"
-    "'# partial: interrupted at t = T …' and exit 130, 143 or 129.\n";
+// The integrators named from their rows (core/nh/integrators.h).
+std::string runFooter() {
+  return "\nrtol must be below 0.1 and atol below 1; the step of a fixed-step integrator (" +
+         joined(integratorNames(&IntegratorRow::fixedStep)) +
+         ")\n"
+         "may not exceed dt-out.\n"
+         "A run whose equations conserve energy but whose energy changed by more than 1 % gets a\n"
+         "warning on standard error (tighten the tolerance). A non-finite state, energy or\n"
+         "multiplier stops the run (exit 3, the column named); at t = 0 it is refused (exit 2, no\n"
+         "file). The integrators that step the whole state (" +
+         joined(integratorNames(&IntegratorRow::wholeState)) +
+         ") stop (exit 3, with the\n"
+         "time) where their Newton iteration fails; those that keep the energy (" +
+         joined(integratorNames(&IntegratorRow::conservesEnergy)) +
+         ")\n"
+         "refuse (exit 2) what they cannot conserve it on.\n"
+         "SIGINT, SIGTERM or SIGHUP keep the rows written so far, each complete, end the file "
+         "with\n"
+         "'# partial: interrupted at t = T …' and exit 130, 143 or 129.\n";
+}
 
-const char kExportFooter[] =
+std::string exportFooter() {
+  return
     "Renders the 3D view (optionally with plots beside it) at fixed simulated times:\n"
     "frame i shows t = T0 + i*S/F, and the clip has round((T - T0)*F/S) frames, so it plays\n"
     "(T - T0)/S seconds. Defaults: 1280x720, 30 fps, T0 = 0, T = the scenario's t_end (10 s),\n"
@@ -30,8 +44,10 @@ const char kExportFooter[] =
     "inlined, no network): the 3D scene with an orbit camera, play/pause, speed, a time slider\n"
     "and the plots (those of --plot-path and --plot, else a lesson's), with a lesson's note;\n"
     "it needs no display and refuses --width, --height and --no-overlay.\n";
+}
 
-const char kSweepFooter[] =
+std::string sweepFooter() {
+  return
     "\nEach run integrates as 'nhsim run' does; its row holds the varied values, the measures\n"
     "and a status (ok, blow-up at t=T, singular point at t=T, non-regular at t=T,\n"
     "failed at t=T: ..., error: ...). A non-finite state, energy or multiplier is a blow-up.\n"
@@ -59,8 +75,10 @@ const char kSweepFooter[] =
     "--mpi: 'mpirun -n P nhsim sweep ... --mpi' shares the runs among P ranks (rank 0 too)\n"
     "in chunks handed out on request, each rank on --jobs threads (default 1 per rank);\n"
     "rank 0 writes the same bytes as without --mpi.\n";
+}
 
-const char kOptimizeFooter[] =
+std::string optimizeFooter() {
+  return
     "\nExtremals of the action ∫₀ᵀ L dt from the start (--init, else the model's) to the\n"
     "targets at T. A control model (controls, control_section, cost) gives Pontryagin's\n"
     "equations on its algebroid; any other system the vakonomic problem (admissible curves,\n"
@@ -78,6 +96,7 @@ const char kOptimizeFooter[] =
     "none does (no output file), 2 for bad input (a cost not finite at the start, an\n"
     "output that cannot be written: checked before the solve). SIGINT, SIGTERM or SIGHUP\n"
     "end it at once with no output file and exit 130, 143 or 129.\n";
+}
 
 }  // namespace nh::cli
 // SPDX-License-Identifier: GPL-3.0-or-later

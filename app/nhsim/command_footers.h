@@ -2,12 +2,14 @@
 // their rows of kCommands (CommandRow::footer, app/nhsim/command_line.h).
 #pragma once
 
+#include <string>
+
 namespace nh::cli {
 
-extern const char kRunFooter[];
-extern const char kExportFooter[];
-extern const char kSweepFooter[];
-extern const char kOptimizeFooter[];
+std::string runFooter();
+std::string exportFooter();
+std::string sweepFooter();
+std::string optimizeFooter();
 
 }  // namespace nh::cli
 // SPDX-License-Identifier: GPL-3.0-or-later

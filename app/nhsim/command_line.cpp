@@ -111,7 +111,7 @@ void declareOptions(CLI::App& command, const CommandRow& row, const Fields& fiel
       oneOf.push_back(declared);
     }
   }
-  command.footer(row.footer);
+  command.footer(row.footer ? row.footer() : std::string());
 }
 
 // The fields `options` binds (none for a command without options).

@@ -144,7 +144,7 @@ struct RunOptions {
                                    "run needs a system name or a scenario file",
                                    kRunTarget,
                                    kRunTargetHelp,
-                                   kRunFooter};
+                                   runFooter};
   ScenarioOptions scenario;
   TimeOptions time;
   IntegratorWords integrator;
@@ -168,7 +168,7 @@ struct ExportOptions {
       "export needs a system name or a scenario file (see 'nhsim export --help')",
       kRunTarget,
       kRunTargetHelp,
-      kExportFooter};
+      exportFooter};
   ScenarioOptions scenario;
   std::string video, frames, html;  // one of them
   std::string width, height, fps, tStart, tEnd, speed, trail, plotPath, plot, csv;
@@ -222,7 +222,7 @@ struct SweepOptions {
                                    "sweep needs a system name, a model file or a scenario file",
                                    kRunTarget,
                                    kRunTargetHelp,
-                                   kSweepFooter};
+                                   sweepFooter};
   ScenarioOptions scenario;
   TimeOptions time;
   IntegratorWords integrator;
@@ -244,7 +244,7 @@ struct OptimizeOptions {
       "optimize needs a system name, a model file or a scenario file",
       kRunTarget,
       kRunTargetHelp,
-      kOptimizeFooter};
+      optimizeFooter};
   ScenarioOptions scenario;          // --set, --init (the start)
   std::vector<std::string> targets;  // --target NAME=VALUE
   std::string tEnd, dtOut, starts, seed, tol, maxIterations;

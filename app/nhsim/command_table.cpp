@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "core/nh/dynamics.h"
+#include "core/nh/integrators.h"
 #include "core/nh/named_choice.h"
 #include "core/nh/scenario.h"
 #include "core/nh/simulation.h"
@@ -16,7 +17,10 @@ namespace {
 // The commands that take the system or scenario options, and those that run a simulation.
 #define NH_SCENARIO_COMMANDS "run export linearize sweep"
 
-std::string integrators() { return alternatives(kIntegratorChoices); }
+std::string integrators() { return alternatives(kIntegrators); }
+std::string stepHelp() {
+  return "step of the fixed-step integrators " + joined(integratorNames(&IntegratorRow::fixedStep));
+}
 std::string defaultIntegrator() { return toString(IntegratorOptions{}.method); }
 std::string dynamicsKinds() { return alternatives(kDynamicsChoices); }
 std::string defaultDynamics() { return toString(Scenario{}.dynamics); }
@@ -166,7 +170,7 @@ constexpr OptionRow kOptionRows[] = {
     {.name = "--step",
      .commands = "run sweep",
      .type = "H",
-     .help = "step of the fixed-step integrators rk4, nh-rattle and discrete-gradient",
+     .helpFrom = stepHelp,
      .python = "step",
      .pythonWord = Word},
     {.name = "--max-steps",
@@ -430,7 +434,7 @@ std::vector<const OptionRow*> optionsOf(const std::string& command) {
 std::string valueKind(const OptionRow& row) { return row.choices ? row.choices() : row.type; }
 
 std::string helpLine(const OptionRow& row) {
-  std::string help = row.help;
+  std::string help = row.helpFrom ? row.helpFrom() : row.help;
   if (row.fallback) help.append(" (default ").append(row.fallback()).append(")");
   if (row.usage == Usage::Needed) help += " (needed)";
   return help;

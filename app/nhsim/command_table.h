@@ -23,7 +23,7 @@ struct CommandRow {
   const char* missingTarget;  // the message when its target is missing ("" for none needed)
   const char* target = "";    // its target's kind as the help shows it ("" for none)
   const char* targetHelp = "";
-  const char* footer = "";  // what the options mean together: the end of its --help
+  std::string (*footer)() = nullptr;  // what the options mean together: the end of its --help
 };
 
 // What an option takes on the command line.
@@ -62,6 +62,7 @@ struct OptionRow {
   const char* type = "";               // its value's kind as the help shows it ("T", "FILE|-")
   std::string (*choices)() = nullptr;  // the words of a fixed choice: "a|b|c", shown as type
   const char* help = "";
+  std::string (*helpFrom)() = nullptr;  // a help written from another table, instead of `help`
   std::string (*fallback)() = nullptr;  // the default, said after the help: " (default …)"
   Usage usage = Usage::Optional;
   const char* needed = "";  // Usage::Needed: what it is ("the time of the motion")

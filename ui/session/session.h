@@ -53,7 +53,8 @@ class Session : public QObject {
   // Reads a scenario file (a path under ":/" is a bundled example: it has no file to save
   // back to) and runs it; its view part goes out on viewLoaded before the undo history is
   // cleared (the file's state is the start, not an edit). False (errorOccurred, nothing
-  // changed) if it cannot be read.
+  // changed) if it cannot be read or its view is refused against its system
+  // (nh::checkScenarioViewFor, the check nhsim makes).
   bool openScenario(const QString& path);
   // Writes the running scenario with `view` (its lesson title and note are the session's).
   bool saveScenario(const QString& path, ScenarioView view);

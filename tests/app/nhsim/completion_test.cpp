@@ -83,7 +83,7 @@ class CompletionTest : public QObject {
     QCOMPARE(valueCompletion("OUT.mp4|OUT.webm|OUT.gif"), ValueCompletion::Files);
     QCOMPARE(valueCompletion("DIR"), ValueCompletion::Folders);
     QCOMPARE(valueCompletion("csv|hdf5"), ValueCompletion::Words);
-    QCOMPARE(valueCompletion(nh::alternatives(nh::kIntegratorChoices)), ValueCompletion::Words);
+    QCOMPARE(valueCompletion(nh::alternatives(nh::kIntegrators)), ValueCompletion::Words);
     QCOMPARE(valueCompletion("VAR[,VAR]..."), ValueCompletion::None);
     QCOMPARE(valueCompletion("X,Y|none"), ValueCompletion::None);
     QCOMPARE(valueCompletion("NAME=VALUE"), ValueCompletion::None);
@@ -127,7 +127,7 @@ class CompletionTest : public QObject {
   void completesOptionsAndTheirValues() {
     QCOMPARE(complete({"run", "ball_on_turntable", "--integ"}), QStringList{"--integrator"});
     const QStringList integrators = complete({"run", "x", "--integrator", ""});
-    for (const std::string& name : nh::choiceNames(nh::kIntegratorChoices))
+    for (const std::string& name : nh::choiceNames(nh::kIntegrators))
       QVERIFY2(integrators.contains(QString::fromStdString(name)), name.c_str());
     QCOMPARE(complete({"sweep", "x", "--format", ""}), (QStringList{"csv", "hdf5"}));
     QCOMPARE(complete({"run", "x", "--out", ""}), QStringList{"<files>"});
