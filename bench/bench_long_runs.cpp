@@ -1,5 +1,5 @@
 // Long-run benchmark (not a test): for each system of kSystems, 10⁶ steps (--steps N to
-// shorten) of each integrator of kIntegrators — the geometric ones and rk4 at the system's
+// shorten) of each integrator of kLongRunIntegrators — the geometric ones and rk4 at the system's
 // step, dopri5 and DOP853 at tolerances calibrated on a short run to cost about what
 // nh-rattle costs ("equal work") — without drift control, printing per run the CPU time, the
 // largest relative energy error, the largest constraint residual, the drift criterion (the
@@ -50,7 +50,7 @@ struct LongRunIntegrator {
   Work work;
   bool geometric;  // counted on the geometric side of the goal
 };
-const LongRunIntegrator kIntegrators[] = {
+const LongRunIntegrator kLongRunIntegrators[] = {
     {Integrator::NhRattle, Work::Reference, true},
     {Integrator::DiscreteGradient, Work::SameStep, true},
     {Integrator::Rk4, Work::SameStep, false},
@@ -174,7 +174,7 @@ double calibrate(const std::shared_ptr<const EquationsOfMotion>& eq, const std::
 
 struct SystemRuns {
   const LongRunSystem* system;
-  std::vector<RunResult> runs;  // in the order of kIntegrators
+  std::vector<RunResult> runs;  // in the order of kLongRunIntegrators
   double rk4PerStep = 0;
 };
 
@@ -191,7 +191,7 @@ SystemRuns runSystem(const LongRunSystem& row, long steps) {
   SystemRuns out{&row, {}, 0};
   double referenceRate = 0;  // CPU seconds per simulated second of the reference
   Samples samples;
-  for (const LongRunIntegrator& integrator : kIntegrators) {
+  for (const LongRunIntegrator& integrator : kLongRunIntegrators) {
     IntegratorOptions options;
     options.method = integrator.method;
     options.step = row.step;
@@ -225,12 +225,12 @@ void printTable(const std::vector<SystemRuns>& all) {
   for (const SystemRuns& s : all)
     for (size_t i = 0; i < s.runs.size(); ++i) {
       const RunResult& r = s.runs[i];
-      const std::string setting = kIntegrators[i].work == Work::EqualWork
+      const std::string setting = kLongRunIntegrators[i].work == Work::EqualWork
                                       ? "tol " + formatValue(r.tolerance)
                                       : "h " + formatValue(s.system->step);
       const double perStep = r.steps > 0 ? r.cpu / r.steps : 0;
       std::printf("| %s | %s | %s | %ld | %.2f | %.1e | %.1e | %.2f | %.2f |%s\n", s.system->name,
-                  toString(kIntegrators[i].method).c_str(), setting.c_str(), r.steps, r.cpu,
+                  toString(kLongRunIntegrators[i].method).c_str(), setting.c_str(), r.steps, r.cpu,
                   r.energyError, r.residual, r.drift,
                   s.rk4PerStep > 0 ? perStep / s.rk4PerStep : 0.0,
                   r.failure.empty() ? "" : " (stopped early)");
@@ -245,15 +245,16 @@ void printGoals(const std::vector<SystemRuns>& all) {
     double classical = INFINITY, rattlePerStep = 0;
     for (size_t i = 0; i < s.runs.size(); ++i) {
       const RunResult& r = s.runs[i];
-      if (kIntegrators[i].work == Work::EqualWork) classical = std::min(classical, r.energyError);
-      if (kIntegrators[i].method == Integrator::NhRattle && r.steps > 0)
+      if (kLongRunIntegrators[i].work == Work::EqualWork)
+        classical = std::min(classical, r.energyError);
+      if (kLongRunIntegrators[i].method == Integrator::NhRattle && r.steps > 0)
         rattlePerStep = r.cpu / r.steps;
     }
     // Each geometric method on its own: the best classical error at equal work over its error.
     std::string energy;
     for (size_t i = 0; i < s.runs.size(); ++i) {
       const RunResult& r = s.runs[i];
-      if (!kIntegrators[i].geometric) continue;
+      if (!kLongRunIntegrators[i].geometric) continue;
       const double ratio = r.energyError > 0 ? classical / r.energyError : INFINITY;
       const std::string verdict = !r.failure.empty() ? "stopped early"
                                   : std::max(classical, r.energyError) <= kRounding
@@ -262,7 +263,7 @@ void printGoals(const std::vector<SystemRuns>& all) {
                                                  : "not met";
       char part[160];
       std::snprintf(part, sizeof part, "%s%s %.3g (%s)", energy.empty() ? "" : ", ",
-                    toString(kIntegrators[i].method).c_str(), ratio, verdict.c_str());
+                    toString(kLongRunIntegrators[i].method).c_str(), ratio, verdict.c_str());
       energy += part;
     }
     const double cost = s.rk4PerStep > 0 ? rattlePerStep / s.rk4PerStep : 0;
@@ -280,7 +281,7 @@ void writeCsv(const std::string& dir, const std::vector<SystemRuns>& all) {
   for (const SystemRuns& s : all)
     for (size_t i = 0; i < s.runs.size(); ++i) {
       const RunResult& r = s.runs[i];
-      std::ofstream out(dir + "/" + s.system->name + "_" + toString(kIntegrators[i].method) +
+      std::ofstream out(dir + "/" + s.system->name + "_" + toString(kLongRunIntegrators[i].method) +
                         ".csv");
       out << "t,energy_error\n";
       const size_t window = std::max<size_t>(1, r.t.size() / kCsvPoints);

@@ -15,7 +15,7 @@
 #      model on several threads, sweeps on worker threads, the app's simulation worker and the
 #      export's encoding thread), and those suites
 #   6. libFuzzer on the scenario, model-file and expression parsers and nhsim's command line,
-#      60 s each from the checked-in corpus (scripts/fuzz.sh, with the asan build's targets)
+#      30 s each from the checked-in corpus (scripts/fuzz.sh, with the asan build's targets)
 # At the end, also when a step fails, prints how long each step took: wall seconds and the
 # processor seconds of its processes (user + system).
 # Usage: ./scripts/run-tests.sh
@@ -81,4 +81,4 @@ step build-asan ./scripts/build.sh --preset asan
 step test-asan ctest --preset asan
 step build-tsan ./scripts/build.sh --preset tsan
 step test-tsan ctest --preset tsan
-step fuzz ./scripts/fuzz.sh 60
+step fuzz ./scripts/fuzz.sh 30

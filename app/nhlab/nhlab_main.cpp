@@ -166,13 +166,16 @@ struct LastError {
 };
 
 // What the session starts with: a scenario file, else a catalogue system; then the model
-// editor on a model file or on the system's own.
-void openStart(nhui::MainWindow& window, const Options& o, LastError& error) {
+// editor on a model file or on the system's own. False when the scenario file could not be
+// opened (the window shows why; stderr gets the same line).
+bool openStart(nhui::MainWindow& window, const Options& o, LastError& error) {
   nhui::Session* session = window.session();
   const QCommandLineParser& parser = o.parser;
+  bool opened = true;
   if (!parser.positionalArguments().isEmpty()) {
     // The reason, as the window's banner gives it ("Could not open F: …"), in one line.
-    if (!session->openScenario(parser.positionalArguments().first())) error.print();
+    opened = session->openScenario(parser.positionalArguments().first());
+    if (!opened) error.print();
   } else if (parser.isSet(o.system)) {
     session->chooseSystem(parser.value(o.system));
   }
@@ -186,6 +189,7 @@ void openStart(nhui::MainWindow& window, const Options& o, LastError& error) {
     else
       window.editSystem();
   }
+  return opened;
 }
 
 // The parameter values, the playback speed and the comparison asked for, through the
@@ -266,7 +270,9 @@ int main(int argc, char** argv) {
   LastError error(session);
   if (request.size) window.resize(*request.size);
   window.show();
-  openStart(window, options, error);
+  // A scripted run (a screenshot) of a file that cannot be opened fails rather than showing
+  // the previous system as if it were the file's.
+  if (!openStart(window, options, error) && options.scripted()) return nh::cli::kInputError;
   if (!applyValues(session, options, request, error)) return nh::cli::kInputError;
   const QStringList extras = options.parser.value(options.show).split(',', Qt::SkipEmptyParts);
   showExtras(window, options, extras);

@@ -11,7 +11,6 @@
 #include <filesystem>
 #include <system_error>
 
-#include "app/nhsim/export_usage.h"
 #include "core/io/atomic_output.h"
 #include "core/io/scenario_file.h"
 #include "core/model/catalogue.h"
@@ -25,110 +24,10 @@ namespace nh::cli {
 
 namespace {
 
-// ---- Usage and help texts
-
-std::string runUsage() {
-  return "usage: nhsim list\n"
-         "       nhsim info SYSTEM|MODEL.yaml [--json]\n"
-         "       nhsim run SYSTEM|MODEL.yaml|SCENARIO.json [--set NAME=VALUE]... [--init "
-         "NAME=VALUE]...\n"
-         "                 [--t-end T] [--dt-out H]\n"
-         "                 [--integrator " +
-         alternatives(kIntegratorChoices) +
-         "] [--rtol R]\n"
-         "                 [--atol A] [--step H] [--max-steps N]\n"
-         "                 [--dynamics " +
-         alternatives(kDynamicsChoices) +
-         "]\n"
-         "                 [--formulation " +
-         alternatives(kFormulationChoices) +
-         "] [--no-projection]\n"
-         "                 [--no-reconstruction]\n"
-         "                 [--out FILE|-] [--save-scenario FILE] [--quiet]\n";
-}
-
-const char* kRunHelp =
-    "\nrtol must be below 0.1 and atol below 1; an rk4, nh-rattle or discrete-gradient step may\n"
-    "not exceed dt-out.\n"
-    "A run whose equations conserve energy but whose energy changed by more than 1 % gets a\n"
-    "warning on standard error (tighten the tolerance). A non-finite state, energy or\n"
-    "multiplier stops the run (exit 3, the column named); at t = 0 it is refused (exit 2, no\n"
-    "file). nh-rattle and discrete-gradient stop (exit 3, with the time) where their Newton\n"
-    "iteration fails; discrete-gradient refuses (exit 2) what it cannot conserve energy on.\n"
-    "SIGINT, SIGTERM or SIGHUP keep the rows written so far, each complete, end the file with\n"
-    "'# partial: interrupted at t = T …' and exit 130, 143 or 129.\n";
-
-const char* kEquationsUsage =
-    "       nhsim equations SYSTEM|MODEL.yaml [--latex] [--hamiltonian] [--set NAME=VALUE]...\n";
-
-const char* kLinearizeUsage =
-    "       nhsim linearize SYSTEM|MODEL.yaml|SCENARIO.json [--set NAME=VALUE]...\n"
-    "                 [--init NAME=VALUE]... [--sweep NAME=FROM:TO:N] [--json]\n";
-
-const char* kSweepUsage =
-    "       nhsim sweep SYSTEM|MODEL.yaml|SCENARIO.json [options of run]\n"
-    "                 (--vary NAME=FROM:TO:N... | --sample NAME=uniform:LO:HI|normal:MU:SIGMA...\n"
-    "                  --count N [--seed S]) --measure [NAME=]EXPR... [--out FILE|-]\n"
-    "                 [--format csv|hdf5] [--jobs J] [--mpi] [--force] [--quiet]\n";
-
-const char* kSweepHelp =
-    "\nEach run integrates as 'nhsim run' does; its row holds the varied values, the measures\n"
-    "and a status (ok, blow-up at t=T, singular point at t=T, non-regular at t=T,\n"
-    "failed at t=T: ..., error: ...). A non-finite state, energy or multiplier is a blow-up.\n"
-    "A failing run is a row, never the end of the sweep.\n"
-    "\n"
-    "--vary axes form a grid (their product; the first axis varies slowest), N values from\n"
-    "FROM to TO (FROM < TO; N = 1 takes FROM). --sample draws each run's values from a\n"
-    "generator keyed by (seed, run, axis): run i gets the same values whatever --jobs is.\n"
-    "NAME is a parameter, else a state variable (its initial value; see 'nhsim info').\n"
-    "\n"
-    "A measure is an expression in the model-file syntax over final(E), initial(E), min(E),\n"
-    "max(E), mean(E) (time average, trapezoid) and first_crossing(E) (first time E changes\n"
-    "sign, interpolated; nan if never), E an expression of the columns 'nhsim run' writes:\n"
-    "  --measure 'reversal=first_crossing(w3)' --measure 'max(abs(lambda_1))'\n"
-    "\n"
-    "Output: CSV with '#' comment lines (command, system, axes, measures), a header, one\n"
-    "row per run in run order: the same bytes for any --jobs. More than 10^7 runs need\n"
-    "--force. Ctrl+C keeps the finished rows and ends the file with '# partial: N of M runs'.\n"
-    "Progress (runs done, runs/s, time left) goes to standard error unless --quiet.\n"
-    "\n"
-    "HDF5 (--out FILE.h5 or --format hdf5; a regular file, not - or a device): a 2-D\n"
-    "dataset 'values' (one row per run: the varied values, the measures), 'columns' (their\n"
-    "names), 'status', and the comment lines as attributes.\n"
-    "\n"
-    "--mpi: 'mpirun -n P nhsim sweep ... --mpi' shares the runs among P ranks (rank 0 too)\n"
-    "in chunks handed out on request, each rank on --jobs threads (default 1 per rank);\n"
-    "rank 0 writes the same bytes as without --mpi.\n";
-
-const char* kOptimizeUsage =
-    "       nhsim optimize SYSTEM|MODEL.yaml|SCENARIO.json --t-end T --target NAME=VALUE...\n"
-    "                 [--init NAME=VALUE]... [--set NAME=VALUE]... [--starts N] [--seed S]\n"
-    "                 [--tol TOL] [--max-iterations K] [--dt-out H] [--out FILE|-] [--json]\n"
-    "                 [--quiet]\n";
-
-const char* kOptimizeHelp =
-    "\nExtremals of the action ∫₀ᵀ L dt from the start (--init, else the model's) to the\n"
-    "targets at T. A control model (controls, control_section, cost) gives Pontryagin's\n"
-    "equations on its algebroid; any other system the vakonomic problem (admissible curves,\n"
-    "Φ = 0), whose unknowns are the free initial velocities and μ(0). Coordinates not\n"
-    "targeted are free at T (transversality); a quaternion is targeted by its four\n"
-    "components. Multiple shooting, Newton on exact sensitivities; --starts N tries the\n"
-    "plain start and N-1 random costates (--seed); distinct extremals are kept.\n"
-    "\n"
-    "Output: the lowest-cost extremal as CSV ('#' lines, then t, coordinates, velocities,\n"
-    "controls and costates xi_<velocity>, or mu_<i> when vakonomic, and the running cost).\n"
-    "--json prints every extremal, by cost, as JSON on standard output; with --out FILE the\n"
-    "CSV is written too (--json with --out - is refused: both would be standard output).\n"
-    "An extremal that is no minimum (Legendre's condition fails: a cost concave in the\n"
-    "controls) gets a warning. Exit 0 when an extremal meets --tol (default 1e-10), 3 when\n"
-    "none does (no output file), 2 for bad input (a cost not finite at the start, an\n"
-    "output that cannot be written: checked before the solve). SIGINT, SIGTERM or SIGHUP\n"
-    "end it at once with no output file and exit 130, 143 or 129.\n";
-
 // "list, info, run, …": the commands, as messages name them.
 std::string commandNames() {
   std::vector<std::string> names;
-  for (const CommandRow& row : kCommandRows) names.emplace_back(row.name);
+  for (const CommandRow& row : kCommands) names.emplace_back(row.name);
   return joined(names);
 }
 
@@ -160,201 +59,70 @@ CLI::Validator valueCheck() {
       "");
 }
 
-// Declares the options of one command, every value checked by valueCheck().
-class OptionAdder {
- public:
-  OptionAdder(CLI::App& command, const CLI::Validator& check) : command_(command), check_(check) {}
+// "a, b and c".
+std::string spokenList(const std::vector<std::string>& words) {
+  std::string text;
+  for (size_t i = 0; i < words.size(); ++i)
+    text += (i == 0 ? "" : i + 1 == words.size() ? " and " : ", ") + words[i];
+  return text;
+}
 
-  // The command's one positional argument, the system or file it works on.
-  void target(std::string& target, const std::string& type, const std::string& description) {
-    command_.add_option("target", target, description)->type_name(type)->check(check_);
+// The options of `command` that exclude each other (Usage::OneOf), as a message names them.
+std::string oneOfNames(const std::string& command) {
+  std::vector<std::string> names;
+  for (const OptionRow* row : optionsOf(command))
+    if (row->usage == Usage::OneOf) names.emplace_back(row->name);
+  return spokenList(names);
+}
+
+// ---- The parser
+
+// Declares the options of the command `row` names on `command`, as kOptions has them, each
+// bound to the field its options struct binds for it and every value checked by `check`.
+// A row whose option the struct keeps nowhere, or in a field of another kind, is a
+// programming mistake (std::logic_error), found by the first parse of that command.
+void declareOptions(CLI::App& command, const CommandRow& row, const Fields& fields,
+                    const CLI::Validator& check) {
+  if (*row.target) {
+    if (!fields.target()) throw std::logic_error(std::string(row.name) + " keeps no target");
+    command.add_option("target", *fields.target(), row.targetHelp)
+        ->type_name(row.target)
+        ->check(check);
   }
-  CLI::Option* value(const std::string& name, std::string& target, const std::string& type,
-                     const std::string& description) {
-    return command_.add_option(name, target, description)->type_name(type)->check(check_);
+  std::vector<CLI::Option*> oneOf;
+  for (const OptionRow* option : optionsOf(row.name)) {
+    const Fields::Field* field = fields.find(option->name);
+    const std::string what = std::string(row.name) + " " + option->name;
+    if (!field) throw std::logic_error(what + ": its options struct keeps it nowhere");
+    CLI::Option* declared = nullptr;
+    if (auto* const* flag = std::get_if<bool*>(field); flag && option->takes == Takes::Flag)
+      declared = command.add_flag(option->name, **flag, helpLine(*option));
+    else if (auto* const* value = std::get_if<std::string*>(field);
+             value && option->takes == Takes::Value)
+      declared = command.add_option(option->name, **value, helpLine(*option));
+    else if (auto* const* values = std::get_if<std::vector<std::string>*>(field);
+             values && option->takes == Takes::Values)
+      declared =
+          command.add_option(option->name, **values, helpLine(*option))->allow_extra_args(false);
+    if (!declared) throw std::logic_error(what + ": kept in a field of another kind");
+    if (option->takes != Takes::Flag) declared->type_name(valueKind(*option))->check(check);
+    if (option->usage == Usage::OneOf) {
+      for (CLI::Option* other : oneOf) declared->excludes(other);
+      oneOf.push_back(declared);
+    }
   }
-  // Repeatable: one value per occurrence, kept in order.
-  void repeated(const std::string& name, std::vector<std::string>& target, const std::string& type,
-                const std::string& description) {
-    command_.add_option(name, target, description)
-        ->type_name(type)
-        ->allow_extra_args(false)
-        ->check(check_);
-  }
-  void flag(const std::string& name, bool& target, const std::string& description) {
-    command_.add_flag(name, target, description);
-  }
-  void footer(const std::string& text) { command_.footer(text); }
-
- private:
-  CLI::App& command_;
-  const CLI::Validator& check_;
-};
-
-// ---- The option groups several commands share
-
-const char* kRunTarget = "SYSTEM|MODEL.yaml|SCENARIO.json";
-const char* kRunTargetHelp = "a system name, a model file or a scenario file (*.json)";
-
-// --set, --init, --dynamics and --formulation (the target is declared apart: export's comes
-// before its own options).
-void scenarioOptions(OptionAdder& add, ScenarioOptions& o) {
-  add.repeated("--set", o.set, "NAME=VALUE",
-               "set a parameter (repeatable; see 'nhsim info SYSTEM')");
-  add.repeated("--init", o.init, "NAME=VALUE",
-               "set an initial state value (repeatable; the others are completed)");
-  add.value("--dynamics", o.dynamics, alternatives(kDynamicsChoices),
-            "the equations of motion (default " + toString(Scenario{}.dynamics) + ")");
-  add.value("--formulation", o.formulation, alternatives(kFormulationChoices),
-            "how they are formed (default " + toString(Scenario{}.formulation) + ")");
+  command.footer(row.footer ? row.footer() : std::string());
 }
 
-// The integrator and its accuracy, as run and sweep take them; `budget` explains --max-steps.
-void integratorOptions(OptionAdder& add, IntegratorWords& o, const std::string& budget) {
-  add.value("--integrator", o.method, alternatives(kIntegratorChoices),
-            "the integrator (default " + toString(IntegratorOptions{}.method) + ")");
-  add.value("--rtol", o.rtol, "R", "relative tolerance of the adaptive integrators");
-  add.value("--atol", o.atol, "A", "absolute tolerance of the adaptive integrators");
-  add.value("--step", o.step, "H",
-            "step of the fixed-step integrators rk4, nh-rattle and discrete-gradient");
-  add.value("--max-steps", o.maxSteps, "N", budget);
-  add.flag("--no-projection", o.noProjection, "do not project the state back onto the constraints");
-  add.flag("--no-reconstruction", o.noReconstruction,
-           "step every coordinate (no reconstruction over each step)");
+// The fields `options` binds (none for a command without options).
+template <class Options>
+Fields fieldsOf(Options& options) {
+  Fields fields;
+  if constexpr (requires { options.bind(fields); }) options.bind(fields);
+  return fields;
 }
 
-// ---- The options of each command
-
-void declare(OptionAdder& add, InfoOptions& o) {
-  add.target(o.target, "SYSTEM|MODEL.yaml", "a system name (see 'nhsim list') or a model file");
-  add.flag("--json", o.json, "print the description as JSON");
-}
-
-void declare(OptionAdder& add, RunOptions& o) {
-  add.target(o.scenario.target, kRunTarget, kRunTargetHelp);
-  scenarioOptions(add, o.scenario);
-  add.value("--t-end", o.time.tEnd, "T", "simulate t = 0 … T seconds (default 10)");
-  add.value("--dt-out", o.time.dtOut, "H", "write a row every H seconds (default 0.01)");
-  integratorOptions(
-      add, o.integrator,
-      "step budget of the run (default 20000000); a run needing more is refused or stops");
-  add.value("--out", o.output.out, "FILE|-", "the CSV file, or - for standard output (default)");
-  add.value("--save-scenario", o.saveScenario, "FILE",
-            "also write the resolved scenario (JSON) to FILE");
-  add.flag("--quiet", o.output.quiet, "no summary on standard output");
-  add.footer(kRunHelp);
-}
-
-// What export draws, and the plots beside it.
-void drawingOptions(OptionAdder& add, ExportOptions& o) {
-  add.value("--trail", o.trail, "SECONDS", "length of the trails (default 10 s)");
-  add.flag("--no-trails", o.noTrails, "draw no trails");
-  add.flag("--no-forces", o.noForces, "draw no force arrows");
-  add.flag("--velocities", o.velocities, "draw velocity arrows");
-  add.flag("--no-overlay", o.noOverlay, "no time/parameter overlay");
-  add.flag("--plots", o.plots, "show plots beside the 3D view");
-  add.value("--plot-path", o.plotPath, "X,Y|none", "the path plot's variables (implies --plots)");
-  add.value("--plot", o.plot, "VAR[,VAR]...", "variables plotted over time (implies --plots)");
-}
-
-void declare(OptionAdder& add, ExportOptions& o) {
-  add.target(o.scenario.target, kRunTarget, kRunTargetHelp);
-  auto* video = add.value("--video", o.video, "OUT.mp4|OUT.webm|OUT.gif",
-                          "write a video (the format from the ending)");
-  auto* frames = add.value("--frames", o.frames, "DIR", "write PNG frames to DIR");
-  auto* html = add.value("--html", o.html, "OUT.html",
-                         "write an interactive page (one self-contained HTML file)");
-  video->excludes(frames);
-  html->excludes(video);
-  html->excludes(frames);
-  add.value("--width", o.width, "W", "width in pixels (default 1280)");
-  add.value("--height", o.height, "H", "height in pixels (default 720)");
-  add.value("--fps", o.fps, "F", "frames per second (default 30)");
-  add.value("--t-start", o.tStart, "T0", "first simulated time shown (default 0)");
-  add.value("--t-end", o.tEnd, "T", "last simulated time (default: the scenario's)");
-  add.value("--speed", o.speed, "S", "simulated seconds per video second (default 1)");
-  scenarioOptions(add, o.scenario);
-  drawingOptions(add, o);
-  add.value("--csv", o.csv, "FILE", "also write the recorded run as CSV");
-  add.value("--max-steps", o.integrator.maxSteps, "N", "step budget of the run (default 20000000)");
-  add.flag("--force", o.force,
-           "replace an existing scenario file beside the output not written by an export to that "
-           "output");
-  add.flag("--no-scenario", o.noScenario, "do not write the scenario next to the output");
-  add.flag("--quiet", o.quiet, "no summary on standard output");
-  add.footer(kExportHelp);
-}
-
-void declare(OptionAdder& add, EquationsOptions& o) {
-  add.target(o.target, "SYSTEM|MODEL.yaml", "a system name or a model file");
-  add.flag("--latex", o.latex, "print LaTeX instead of plain text");
-  add.flag("--hamiltonian", o.hamiltonian,
-           "the Hamiltonian side: H = p·y − L, the nonholonomic bracket of (q, π) on the "
-           "constraint and its Jacobiator (not for a control model)");
-  add.repeated("--set", o.set, "NAME=VALUE", "set a parameter of a built-in system (repeatable)");
-}
-
-void declare(OptionAdder& add, LinearizeOptions& o) {
-  add.target(o.scenario.target, kRunTarget, kRunTargetHelp);
-  scenarioOptions(add, o.scenario);
-  add.value("--sweep", o.sweep, "NAME=FROM:TO:N",
-            "N points from FROM to TO of a parameter or independent state variable");
-  add.flag("--json", o.json, "print JSON instead of text");
-}
-
-// The study: its axes and measures.
-void studyOptions(OptionAdder& add, SweepOptions& o) {
-  add.repeated("--vary", o.vary, "NAME=FROM:TO:N",
-               "a grid axis: N values of a parameter or initial value (repeatable)");
-  add.repeated("--sample", o.sample, "NAME=uniform:LO:HI|normal:MU:SIGMA",
-               "a random axis (repeatable; with --count)");
-  add.value("--count", o.count, "N", "the number of sampled runs");
-  add.value("--seed", o.seed, "S", "the sample's seed, 0 … 2^64-1 (default 0)");
-  add.repeated("--measure", o.measure, "[NAME=]EXPR",
-               "a column computed from each run (repeatable; see below)");
-}
-
-void declare(OptionAdder& add, SweepOptions& o) {
-  add.target(o.scenario.target, kRunTarget, kRunTargetHelp);
-  scenarioOptions(add, o.scenario);
-  add.value("--t-end", o.time.tEnd, "T", "simulate each run t = 0 … T seconds (default 10)");
-  add.value("--dt-out", o.time.dtOut, "H", "sample every H seconds for the measures");
-  integratorOptions(add, o.integrator, "step budget of each run (default 20000000)");
-  studyOptions(add, o);
-  add.value("--out", o.output.out, "FILE|-",
-            "the CSV file (HDF5 for *.h5, *.hdf5), or - for standard output (default)");
-  add.value("--format", o.format, "csv|hdf5", "the output format (default: by --out)");
-  add.value("--jobs", o.jobs, "J",
-            "worker threads (default: all hardware threads; with --mpi, 1 per rank)");
-  add.flag("--mpi", o.mpi, "under mpirun/srun: every rank computes runs, rank 0 writes the output");
-  add.flag("--force", o.force, "run more than 10^7 runs");
-  add.flag("--quiet", o.output.quiet, "no progress and no summary");
-  add.footer(kSweepHelp);
-}
-
-void declare(OptionAdder& add, OptimizeOptions& o) {
-  add.target(o.scenario.target, kRunTarget, kRunTargetHelp);
-  add.repeated("--set", o.scenario.set, "NAME=VALUE",
-               "set a parameter (repeatable; see 'nhsim info SYSTEM')");
-  add.repeated("--init", o.scenario.init, "NAME=VALUE",
-               "set a start coordinate (repeatable; the others are the model's)");
-  add.repeated("--target", o.targets, "NAME=VALUE", "a coordinate's value at T (repeatable)");
-  add.value("--t-end", o.tEnd, "T", "the time T of the motion (needed)");
-  add.value("--starts", o.starts, "N", "Newton starts: the plain one and N-1 random (default 8)");
-  add.value("--seed", o.seed, "S", "seed of the random starts (default 1)");
-  add.value("--tol", o.tol, "TOL", "tolerance on the end conditions (default 1e-10)");
-  add.value("--max-iterations", o.maxIterations, "K", "Newton iterations per start (default 60)");
-  add.value("--dt-out", o.dtOut, "H", "write a row every H seconds (default T/200)");
-  o.output.out.clear();  // "" until given: --json with --out - is told apart from --json alone
-  add.value("--out", o.output.out, "FILE|-",
-            "the CSV file, or - for standard output (default unless --json)");
-  add.flag("--json", o.json,
-           "print every extremal found as JSON on standard output (the CSV only with --out FILE)");
-  add.flag("--quiet", o.output.quiet, "no summary on standard error");
-  add.footer(kOptimizeHelp);
-}
-
-// Every command of kCommandRows, each with its options bound to its own struct: parsing fills
+// Every command of kCommands, each with its options bound to its own struct: parsing fills
 // the struct of the command given, and take() hands it over. Only the commands that the words
 // name get their options declared (CLI11 enters no other; declaring all of them was most of
 // a short command's start-up).
@@ -365,94 +133,64 @@ class Parser {
       "or your model files, and write what happens.",
       "nhsim"};
 
-  explicit Parser(const std::vector<std::string>& words) : words_(words) {
+  explicit Parser(const std::vector<std::string>& words) {
     app.set_help_flag("-h,--help", "print this help and exit");
     app.set_version_flag("--version", std::string("nhsim ") + kVersion,
                          "print \"nhsim VERSION\" and exit");
     app.allow_extras();
     app.get_formatter()->column_width(34);
-    for (size_t i = 0; i < std::size(kCommandRows); ++i) {
-      commands_[i] = app.add_subcommand(kCommandRows[i].name, kCommandRows[i].summary);
+    forEach([&](const CommandRow& row, auto& options, size_t i) {
+      commands_[i] = app.add_subcommand(row.name, row.summary);
       commands_[i]->allow_extras();
       commands_[i]->footer("");
-    }
-    declareOn(Command::Info, info_);
-    declareOn(Command::Run, run_);
-    declareOn(Command::Export, export_);
-    declareOn(Command::Equations, equations_);
-    declareOn(Command::Linearize, linearize_);
-    declareOn(Command::Sweep, sweep_);
-    declareOn(Command::Optimize, optimize_);
+      if (std::find(words.begin(), words.end(), row.name) != words.end())
+        declareOptions(*commands_[i], row, fieldsOf(options), check_);
+    });
     app.footer(usageText());
   }
   Parser(const Parser&) = delete;  // CLI11 holds pointers into the option structs
   Parser& operator=(const Parser&) = delete;
 
-  // The row of the command given, null when none was.
-  const CommandRow* chosen() const {
+  // The index in kCommands of the command given, or kCommands' size when none was.
+  size_t chosen() const {
     const std::vector<CLI::App*> given = app.get_subcommands();
-    if (given.empty()) return nullptr;
-    for (size_t i = 0; i < std::size(kCommandRows); ++i)
-      if (commands_[i] == given.front()) return &kCommandRows[i];
-    return nullptr;
+    const auto at =
+        std::find(commands_.begin(), commands_.end(), given.empty() ? nullptr : given.front());
+    return static_cast<size_t>(at - commands_.begin());
   }
-  const CLI::App& commandApp(const CommandRow& row) const {
-    return *commands_[indexOf(row.command)];
-  }
+  const CLI::App& commandApp(size_t index) const { return *commands_[index]; }
 
-  // The options of `command` as parsed (once: they are moved out).
-  CommandLine take(Command command) {
-    switch (command) {
-      case Command::List:
-        return ListOptions{};
-      case Command::Info:
-        return std::move(info_);
-      case Command::Run:
-        return std::move(run_);
-      case Command::Export:
-        return std::move(export_);
-      case Command::Equations:
-        return std::move(equations_);
-      case Command::Linearize:
-        return std::move(linearize_);
-      case Command::Sweep:
-        return std::move(sweep_);
-      case Command::Optimize:
-        return std::move(optimize_);
-    }
-    return ListOptions{};  // not reached: every command is a case above
+  // The options of the command `index` as parsed (once: they are moved out).
+  CommandLine take(size_t index) {
+    CommandLine line;
+    forEach([&](const CommandRow&, auto& options, size_t i) {
+      if (i == index) line = std::move(options);
+    });
+    return line;
   }
 
  private:
-  static size_t indexOf(Command command) {
-    for (size_t i = 0; i < std::size(kCommandRows); ++i)
-      if (kCommandRows[i].command == command) return i;
-    return 0;
+  // Calls f(row, options struct, index) for every command of kCommands.
+  template <class F>
+  void forEach(F&& f) {
+    std::apply(
+        [&](auto&... options) {
+          size_t i = 0;
+          ((f(std::remove_reference_t<decltype(options)>::kRow, options, i), ++i), ...);
+        },
+        structs_);
   }
-  template <class Struct>
-  void declareOn(Command command, Struct& options) {
-    if (std::find(words_.begin(), words_.end(), commandName(command)) == words_.end()) return;
-    OptionAdder add(*commands_[indexOf(command)], check_);
-    declare(add, options);
-  }
-
-  const std::vector<std::string>& words_;
 
   CLI::Validator check_ = valueCheck();
-  std::array<CLI::App*, std::size(kCommandRows)> commands_{};
-  InfoOptions info_;
-  RunOptions run_;
-  ExportOptions export_;
-  EquationsOptions equations_;
-  LinearizeOptions linearize_;
-  SweepOptions sweep_;
-  OptimizeOptions optimize_;
+  std::array<CLI::App*, std::size(kCommands)> commands_{};
+  Commands::Structs structs_;
 };
 
 // ---- Syntax errors
 
 // What CLI11 reports, as one line naming the option (CLI11's messages start "NAME: ").
-[[noreturn]] void throwUsage(const CLI::ParseError& e) {
+// `command`: the first word, which names the command when one is given.
+[[noreturn]] void throwUsage(const CLI::ParseError& e, const std::string& command) {
   const std::string what = e.what();
   const size_t colon = what.find(": ");
   const std::string option = colon == std::string::npos ? "" : what.substr(0, colon);
@@ -464,7 +202,7 @@ class Parser {
   if (dynamic_cast<const CLI::ValidationError*>(&e))
     throw UsageError("option " + option + oneLine(what.substr(colon + 1)));
   if (dynamic_cast<const CLI::ExcludesError*>(&e))
-    throw UsageError("give one of --video, --frames and --html, once");
+    throw UsageError("give one of " + oneOfNames(command) + ", once");
   throw UsageError(oneLine(what));
 }
 
@@ -484,7 +222,7 @@ void refuseExtras(const CLI::App& command, const std::string& name, const std::s
 // A first word that is neither an option nor a command.
 void refuseUnknownCommand(const std::string& first) {
   if (!first.empty() && first[0] == '-') return;
-  for (const CommandRow& row : kCommandRows)
+  for (const CommandRow& row : kCommands)
     if (first == row.name) return;
   throw UsageError("unknown command " + quote(first) + " (commands: " + commandNames() +
                    "; see --help)");
@@ -686,9 +424,6 @@ void resolveScenario(ScenarioOptions& o, const TimeOptions* time,
 
 // ---- The checks of each command (parseCommandLine)
 
-void check(HelpRequest&) {}
-void check(VersionRequest&) {}
-void check(ListOptions&) {}
 void check(InfoOptions& o) { findNamedSystem(o.target); }
 
 void check(EquationsOptions& o) {
@@ -701,17 +436,9 @@ void check(EquationsOptions& o) {
 }
 
 void check(RunOptions& o) {
-  const std::string& out = o.output.out;
-  if (!o.saveScenario.empty() && sameOutput(out, o.saveScenario)) {
-    if (namesStandardOutput(out) || namesStandardOutput(o.saveScenario))
-      throw UsageError(
-          "--out and --save-scenario both write to standard output: give a file to one of them");
-    throw UsageError("--out and --save-scenario name the same file " + quote(o.saveScenario) +
-                     ": give two files");
-  }
   resolveScenario(o.scenario, &o.time, &o.integrator);
   std::vector<NamedFile> outputs;
-  addOutput(outputs, "--out", out);
+  addOutput(outputs, "--out", o.output.out);
   addOutput(outputs, "--save-scenario", o.saveScenario);
   checkOutputFiles(outputs, inputsOf(o.scenario));
   checkWritable(outputs);
@@ -757,9 +484,6 @@ long wholeNumber(const std::string& text, const std::string& option, long lo, lo
 }
 
 void check(OptimizeOptions& o) {
-  if (o.tEnd.empty()) throw UsageError("optimize needs --t-end T, the time of the motion");
-  if (o.targets.empty())
-    throw UsageError("optimize needs at least one --target NAME=VALUE (a coordinate at T)");
   o.tEndValue = parseNumber(o.tEnd, "--t-end");
   if (!(o.tEndValue > 0) || !std::isfinite(o.tEndValue))
     throw UsageError("--t-end must be a positive number, got " + quote(o.tEnd));
@@ -786,11 +510,8 @@ void check(OptimizeOptions& o) {
     if (!o.targetValues.emplace(name, value).second)
       throw UsageError("--target " + quote(name) + " is given twice");
   }
-  // --json prints to standard output: the CSV goes to a file given with --out, or nowhere.
-  if (o.json && namesStandardOutput(o.output.out))
-    throw UsageError(
-        "--json and --out - both write to standard output: give --out a file for the CSV, or "
-        "leave --out out for the JSON alone");
+  // --json prints to standard output (kRules refuses --out - with it): the CSV goes to a file
+  // given with --out, or nowhere.
   if (o.output.out.empty() && !o.json) o.output.out = "-";
   resolveScenario(o.scenario, nullptr, nullptr);
   std::vector<NamedFile> outputs;
@@ -808,11 +529,116 @@ std::vector<DeclaredOption> declaredOptions(const std::vector<const CLI::Option*
   return declared;
 }
 
+// ---- The rules of the option table
+
+// Whether `field` is given, or given as standard output.
+bool matches(const Fields::Field& field, When when) {
+  if (const auto* value = std::get_if<std::string*>(&field))
+    return when == When::StandardOutput ? namesStandardOutput(**value) : !(*value)->empty();
+  if (when == When::StandardOutput) return false;
+  if (const auto* values = std::get_if<std::vector<std::string>*>(&field))
+    return !(*values)->empty();
+  return *std::get<bool*>(field);
+}
+
+// The options `command` needs (Usage::Needed) and the combinations kRules refuses, each in
+// one line.
+void checkRules(const std::string& command, const Fields& fields) {
+  for (const OptionRow* row : optionsOf(command)) {
+    if (row->usage != Usage::Needed) continue;
+    const Fields::Field* field = fields.find(row->name);
+    if (field && !matches(*field, When::Given))
+      throw UsageError(command + " needs " + (row->takes == Takes::Values ? "at least one " : "") +
+                       row->name + " " + valueKind(*row) + ", " + row->needed);
+  }
+  for (const OptionRule& rule : kRules) {
+    if (!names(rule.commands, command)) continue;
+    const Fields::Field* option = fields.find(rule.option);
+    const Fields::Field* other = fields.find(rule.other);
+    if (!option || !other)
+      throw std::logic_error(command + ": a rule names an option it keeps nowhere");
+    const bool both = matches(*other, rule.otherWhen);
+    if (matches(*option, rule.when) && (rule.kind == OptionRule::Excludes ? both : !both))
+      throw UsageError(rule.message);
+  }
+}
+
 }  // namespace
 
+const Fields::Field* Fields::find(const std::string& option) const {
+  for (const auto& [name, field] : fields_)
+    if (name == option) return &field;
+  return nullptr;
+}
+
+void ExportOptions::bind(Fields& f) {
+  scenario.bind(f);
+  integrator.bind(f);
+  for (auto [name, field] : {std::pair{"--video", &video},
+                             {"--frames", &frames},
+                             {"--html", &html},
+                             {"--width", &width},
+                             {"--height", &height},
+                             {"--fps", &fps},
+                             {"--t-start", &tStart},
+                             {"--t-end", &tEnd},
+                             {"--speed", &speed},
+                             {"--trail", &trail},
+                             {"--plot-path", &plotPath},
+                             {"--plot", &plot},
+                             {"--csv", &csv}})
+    f(name, *field);
+  for (auto [name, flag] : {std::pair{"--no-trails", &noTrails},
+                            {"--no-forces", &noForces},
+                            {"--velocities", &velocities},
+                            {"--no-overlay", &noOverlay},
+                            {"--plots", &plots},
+                            {"--no-scenario", &noScenario},
+                            {"--force", &force},
+                            {"--quiet", &quiet}})
+    f(name, *flag);
+}
+
+void SweepOptions::bind(Fields& f) {
+  scenario.bind(f);
+  time.bind(f);
+  integrator.bind(f);
+  output.bind(f);
+  f("--vary", vary);
+  f("--sample", sample);
+  f("--measure", measure);
+  f("--count", count);
+  f("--seed", seed);
+  f("--jobs", jobs);
+  f("--format", format);
+  f("--mpi", mpi);
+  f("--force", force);
+}
+
+void OptimizeOptions::bind(Fields& f) {
+  scenario.bind(f);
+  output.bind(f);
+  f("--target", targets);
+  for (auto [name, field] : {std::pair{"--t-end", &tEnd},
+                             {"--dt-out", &dtOut},
+                             {"--starts", &starts},
+                             {"--seed", &seed},
+                             {"--tol", &tol},
+                             {"--max-iterations", &maxIterations}})
+    f(name, *field);
+  f("--json", json);
+}
+
 std::string usageText() {
-  return runUsage() + exportUsage() + kEquationsUsage + kLinearizeUsage + kSweepUsage +
-         kOptimizeUsage;
+  std::string text;
+  for (const CommandRow& row : kCommands) {
+    std::string usage = usageOf(row);
+    // Every line under "usage: ", the first one's after it.
+    for (size_t at = 0; at < usage.size(); at = usage.find('\n', at) + 1)
+      usage.insert(at, text.empty() && at == 0 ? "usage: " : "       ");
+    text += usage;
+  }
+  return text;
 }
 
 CommandLine parseArguments(const std::vector<std::string>& args) {
@@ -833,32 +659,38 @@ CommandLine parseArguments(const std::vector<std::string>& args) {
   } catch (const CLI::CallForVersion&) {
     return VersionRequest{};
   } catch (const CLI::ParseError& e) {
-    throwUsage(e);
+    throwUsage(e, args[0]);
   }
-  const CommandRow* row = parser.chosen();
-  if (!row) {
+  const size_t chosen = parser.chosen();
+  if (chosen == std::size(kCommands)) {
     refuseExtras(parser.app, "", "takes a command");
     throw UsageError("a command is needed (commands: " + commandNames() + "; see --help)");
   }
+  const CommandRow& row = kCommands[chosen];
   refuseExtras(parser.app, "", "takes one command");
-  refuseExtras(parser.commandApp(*row), row->name, row->takes);
-  CommandLine line = parser.take(row->command);
-  if (*row->missingTarget && targetOf(line).empty()) throw UsageError(row->missingTarget);
+  refuseExtras(parser.commandApp(chosen), row.name, row.takes);
+  CommandLine line = parser.take(chosen);
+  if (*row.missingTarget && targetOf(line).empty()) throw UsageError(row.missingTarget);
   return line;
 }
 
 void checkCommandLine(CommandLine& line) {
-  std::visit([](auto& options) { check(options); }, line);
+  std::visit(
+      [](auto& options) {
+        if constexpr (requires { options.kRow; }) checkRules(options.kRow.name, fieldsOf(options));
+        if constexpr (requires { check(options); }) check(options);
+      },
+      line);
 }
 
 DeclaredCommandLine declaredCommandLine() {
   std::vector<std::string> words;
-  for (const CommandRow& row : kCommandRows) words.emplace_back(row.name);
+  for (const CommandRow& row : kCommands) words.emplace_back(row.name);
   const Parser parser(words);  // every command named: every command's options declared
   DeclaredCommandLine line{declaredOptions(parser.app.get_options()), {}};
-  for (const CommandRow& row : kCommandRows) {
-    const CLI::App& command = parser.commandApp(row);
-    DeclaredCommand declared{row.name, "", declaredOptions(command.get_options())};
+  for (size_t i = 0; i < std::size(kCommands); ++i) {
+    const CLI::App& command = parser.commandApp(i);
+    DeclaredCommand declared{kCommands[i].name, "", declaredOptions(command.get_options())};
     for (const CLI::Option* option : command.get_options())
       if (option->get_positional()) declared.target = option->get_type_name();
     line.commands.push_back(std::move(declared));

@@ -251,7 +251,7 @@ int runPageExport(const ExportJob& o) {
 }
 
 int runExport(const std::vector<std::string>& args) {
-  std::vector<std::string> words{commandName(Command::Export)};
+  std::vector<std::string> words{ExportOptions::kRow.name};
   words.insert(words.end(), args.begin(), args.end());
   const CommandLine parsed = parseArguments(words);
   if (const auto* help = std::get_if<HelpRequest>(&parsed)) {  // before any display is looked for

@@ -35,6 +35,7 @@
 #include "core/nh/run_checks.h"
 #include "core/nh/run_start.h"
 #include "core/nh/scenario.h"
+#include "core/nh/scenario_run.h"
 #include "core/nh/version.h"
 
 namespace nh::cli {
@@ -110,7 +111,8 @@ void printInfoText(const SystemInfo& s, const SystemFacts& facts) {
   if (facts.reconstructed.empty()) {
     std::printf("\nReconstructed: none (%s)\n", facts.notReconstructed.c_str());
   } else {
-    std::printf("\nReconstructed over each step (dopri5, dop853; not read by the equations): ");
+    std::printf("\nReconstructed over each step (%s; not read by the equations): ",
+                joined(integratorNames(&IntegratorRow::reconstructs)).c_str());
     for (const auto& coordinate : facts.reconstructed) std::printf("%s ", coordinate.c_str());
     std::printf("\n");
   }
@@ -147,130 +149,65 @@ void catchStopSignals() {
   for (const int signal : {SIGINT, SIGTERM, SIGHUP}) ::sigaction(signal, &action, nullptr);
 }
 
-// What the rows of a run showed: the summary's numbers and the checks behind its warnings.
-struct RunRecord {
-  EnergyDriftWatch drift;
-  ConstraintRankWatch rank;
-  long rows = 0;
-  double maxResidual = 0, maxLambda = 0, e0 = 0, e1 = 0;
-  std::vector<double> first, last;  // the first and the last row written
-
-  void add(const EquationsOfMotion& eq, EquationsWorkspace& ws, double t, const double* x,
-           const Observables& obs, const std::vector<double>& row) {
-    drift.add(eq, ws, t, x, obs.energy);
-    rank.add(t, obs);
-    if (rows == 0) {
-      e0 = obs.energy;
-      first = row;
-    }
-    e1 = obs.energy;
-    ++rows;
-    for (int c = 0; c < obs.phi.size(); ++c)
-      maxResidual = std::max(maxResidual, std::abs(obs.phi[c]));
-    for (int c = 0; c < obs.g.size(); ++c) maxResidual = std::max(maxResidual, std::abs(obs.g[c]));
-    for (int c = 0; c < obs.lambda.size(); ++c)
-      maxLambda = std::max(maxLambda, std::abs(obs.lambda[c]));
-    last = row;
-  }
-};
-
 // One `nhsim run`: the start checked, the rows written as CSV, then the warnings and the
-// summary.
+// summary. The run itself is the core's ScenarioRun.
 class RunJob {
  public:
   explicit RunJob(const RunOptions& o)
-      : o_(o),
-        s_(o.scenario.resolved),
-        system_(findSystem(s_.system)),
-        // Taped once, with the run's parameters (checkedStart's setParameters then keeps it).
-        sim_(std::make_shared<const EquationsOfMotion>(system_, s_.dynamics, s_.formulation,
-                                                       resolveParameters(*system_, s_.parameters)),
-             s_.integrator),
-        params_(resolveParameters(*system_, s_.parameters)),
-        hint_(runValuesHint(*system_, params_, s_)),
-        layout_(stateLayout(*system_, s_.dynamics)) {}
+      : o_(o), s_(o.scenario.resolved), run_(findSystem(s_.system), s_) {}
 
   int run() {
-    const std::vector<double> x0 = checkedStart();
-    sim_.setState(0.0, x0);
+    // The start was checked when run_ was made (bad input is exit 2 and no file).
+    for (const auto& note : run_.start().notes)
+      std::fprintf(stderr, "nhsim: note: %s\n", note.c_str());
     if (!o_.saveScenario.empty())
-      writeScenarioFile(resolvedScenario(s_, params_, x0), o_.saveScenario);
+      writeScenarioFile(resolvedScenario(s_, run_.parameters(), run_.start().x0), o_.saveScenario);
     openOutput();
     const int code = integrate();
     if (code != kOk) return code;
-    printWarnings();
+    for (const auto& warning : run_.tally().warnings())
+      std::fprintf(stderr, "nhsim: warning: %s\n", warning.c_str());
     if (!o_.output.quiet && o_.output.out != "-") printSummary();
     return kOk;
   }
 
  private:
-  // The initial state, checked before any file is written (checkedRunStart: bad input is
-  // exit 2 and no file). Prints the notes of the completion of the initial values.
-  std::vector<double> checkedStart() {
-    RunStart start = checkedRunStart(sim_, s_, params_, layout_, hint_, obs_, row_);
-    conserved_ = start.conserved;
-    for (const auto& note : start.notes) std::fprintf(stderr, "nhsim: note: %s\n", note.c_str());
-    return std::move(start.x0);
-  }
-
   void openOutput() {
-    columns_ = outputColumns(sim_.equations());
     try {
-      csv_ = std::make_unique<CsvWriter>(o_.output.out, columns_);
+      csv_ = std::make_unique<CsvWriter>(o_.output.out, run_.columns());
     } catch (const Error& e) {  // before any row: a path that cannot be written is bad input
       throw InputError(e.what());
     }
   }
 
-  // The row at (t, x): checked, written and recorded; then a pending stop signal ends the run.
-  void writeRow(double t, const double* x) {
-    const EquationsOfMotion& eq = sim_.equations();
-    outputRow(eq, sim_.workspace(), layout_, t, x, obs_, row_);
-    checkFiniteRow(system_->name(), columns_, row_, t);  // the rows before it are kept
-    csv_->write(row_);
-    record_.add(eq, sim_.workspace(), t, x, obs_, row_);
-    if (pendingSignal) throw RunInterrupted{t};
-  }
-
-  // Integrates to t-end, a row every dt-out. A stop signal, a singular point or a failed
-  // integration keep the rows written so far, each complete, and end the file with a
-  // "# partial" line saying why: an interruption returns 128 + the signal, the others are
-  // rethrown (with the hint). kOk when the run completed.
+  // Integrates to t-end, a row every dt-out and one at t-end. A stop signal, a singular point
+  // or a failed integration keep the rows written so far, each complete, and end the file with
+  // a "# partial" line saying why: an interruption returns 128 + the signal, the others are
+  // rethrown. kOk when the run completed.
   int integrate() {
     CsvWriter& csv = *csv_;
-    const long& rows = record_.rows;
-    auto onSample = [this](double t, const double* x) { writeRow(t, x); };
     catchStopSignals();
-    // A signal also stops an integration that delivers no row for a long time (a motion too
-    // fast for the time span): the rows so far are kept as after any interruption.
-    sim_.setStepCheck([](double t) {
+    // Checked after every row and at the integration's step checks, so that a signal also
+    // stops a run that delivers no row for a long time (a motion too fast for the time span).
+    run_.setStopCheck([](double t) {
       if (pendingSignal) throw RunInterrupted{t};
     });
     try {
-      // A t-end off the output grid still gets its row: the run's final state.
-      if (!sim_.advance(s_.tEnd, s_.dtOut, onSample)) onSample(sim_.time(), sim_.state().data());
+      run_.advance(
+          s_.tEnd, s_.dtOut, [&csv](const ScenarioRun::Sample& sample) { csv.write(sample.row); },
+          true);
     } catch (const RunInterrupted& stop) {
-      csv.writeComment("partial: interrupted at t = " + formatValue(stop.t) + " by signal " +
-                       std::to_string(pendingSignal) + ", " + std::to_string(rows) + " rows");
+      const long rows = run_.tally().rows;
+      csv.writeComment(interruptedLine(stop.t, pendingSignal, rows));
       csv.close();                  // the rows written so far are kept, each complete
       nh::removeLiveTemporaries();  // any other output still half-written
       std::fprintf(stderr, "nhsim: interrupted at t = %s (%ld rows kept in %s)\n",
                    formatValue(stop.t).c_str(), rows,
                    o_.output.out == "-" ? "standard output" : o_.output.out.c_str());
       return 128 + pendingSignal;
-    } catch (const SingularSystemError& e) {
+    } catch (const Error& e) {
       // The rows written so far are kept, and the file says it ends early and why.
-      csv.writeComment("partial: stopped at t = " + formatValue(e.time()) + ", " +
-                       std::to_string(rows) + " rows (not regular or a singular point)");
-      csv.close();
-      throw SingularSystemError(withHint(e.what(), hint_), e.time(), e.conditionNumber());
-    } catch (const IntegrationError& e) {
-      csv.writeComment("partial: stopped at t = " + formatValue(e.time()) + ", " +
-                       std::to_string(rows) + " rows (the integration failed)");
-      csv.close();
-      throw IntegrationError(withHint(e.what(), hint_), e.time());
-    } catch (const Error&) {
-      csv.writeComment("partial: stopped after " + std::to_string(rows) + " rows");
+      csv.writeComment(partialLine(e, run_.tally().rows));
       csv.close();
       throw;
     }
@@ -278,50 +215,37 @@ class RunJob {
     return kOk;
   }
 
-  void printWarnings() const {
-    const std::string driftWarning = record_.drift.warning();
-    if (!driftWarning.empty()) std::fprintf(stderr, "nhsim: warning: %s\n", driftWarning.c_str());
-    const std::string rankWarning = record_.rank.warning();
-    if (!rankWarning.empty()) std::fprintf(stderr, "nhsim: warning: %s\n", rankWarning.c_str());
-  }
-
   void printSummary() const {
-    const RunRecord& r = record_;
+    const RunTally& r = run_.tally();
+    const StateLayout& layout = run_.layout();
     std::printf("%s (%s, %s, %s): t = 0 … %s, %ld steps, %ld rows written to %s\n",
                 s_.system.c_str(), toString(s_.dynamics).c_str(), toString(s_.formulation).c_str(),
                 toString(s_.integrator.method).c_str(), formatValue(s_.tEnd).c_str(),
-                sim_.stepsTaken(), r.rows, o_.output.out.c_str());
+                run_.simulation().stepsTaken(), r.rows, o_.output.out.c_str());
     std::printf("  energy %s → %s;  max |constraint residual| %.3g;  max |lambda| %.6g\n",
                 formatValue(r.e0).c_str(), formatValue(r.e1).c_str(), r.maxResidual, r.maxLambda);
-    if (s_.integrator.method == Integrator::DiscreteGradient) printConserved();
+    if (!run_.start().fit.conserved.empty()) printConserved();
     std::printf("  final state:");
-    for (size_t i = 0; i < layout_.names.size(); ++i)
-      std::printf(" %s=%.6g", layout_.names[i].c_str(), r.last[1 + i]);
+    for (size_t i = 0; i < layout.names.size(); ++i)
+      std::printf(" %s=%.6g", layout.names[i].c_str(), r.last[1 + i]);
     std::printf("\n");
   }
 
-  // The quantity discrete-gradient conserves, from the first row to the last.
+  // The quantity the integrator conserves, from the first row to the last.
   void printConserved() const {
-    const std::string column = conserved_.frameEnergy ? "energy_frame" : "energy";
-    const auto at = std::find(columns_.begin(), columns_.end(), column) - columns_.begin();
-    if (at >= static_cast<long>(record_.first.size()) || record_.last.empty()) return;
-    std::printf("  %s: %s %s → %s\n", discreteGradientSummary(conserved_).c_str(), column.c_str(),
-                formatValue(record_.first[at]).c_str(), formatValue(record_.last[at]).c_str());
+    const RunTally& r = run_.tally();
+    const std::vector<std::string>& columns = run_.columns();
+    const std::string& column = run_.start().fit.conserved;
+    const auto at = std::find(columns.begin(), columns.end(), column) - columns.begin();
+    if (at >= static_cast<long>(r.first.size()) || r.last.empty()) return;
+    std::printf("  %s: %s %s → %s\n", run_.start().fit.summary.c_str(), column.c_str(),
+                formatValue(r.first[at]).c_str(), formatValue(r.last[at]).c_str());
   }
 
   const RunOptions& o_;
   const Scenario& s_;
-  const std::shared_ptr<const SystemModel> system_;
-  DiscreteGradientFit conserved_;  // discrete-gradient runs: what the run conserves
-  Simulation sim_;
-  const std::vector<double> params_;
-  const std::string hint_;
-  const StateLayout layout_;
-  Observables obs_;
-  std::vector<double> row_;
-  std::vector<std::string> columns_;
+  ScenarioRun run_;
   std::unique_ptr<CsvWriter> csv_;
-  RunRecord record_;
 };
 
 // A helper executable `name` beside this one (build tree) or in libexec (installed), or "".
@@ -387,7 +311,7 @@ int main(int argc, char** argv) {
   return reportErrors([&]() -> int {
     // sweep (with MPI and HDF5, which no other command loads) is nhsim-sweep's, whole: it
     // parses the same words, under mpirun on every rank.
-    if (args[0] == commandName(Command::Sweep)) return runHelper("nhsim-sweep", argv, argc, 1, "");
+    if (args[0] == SweepOptions::kRow.name) return runHelper("nhsim-sweep", argv, argc, 1, "");
     CommandLine words = parseArguments(args);
     if (const auto* help = std::get_if<HelpRequest>(&words)) {
       std::fputs(help->text.c_str(), stdout);

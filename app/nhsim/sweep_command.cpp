@@ -64,7 +64,7 @@ std::atomic<bool>& catchSweepStopSignals() {
 int sweepStopSignal() { return static_cast<int>(stopSignal); }
 
 bool isMpiSweep(const std::vector<std::string>& args) {
-  return !args.empty() && args[0] == commandName(Command::Sweep) &&
+  return !args.empty() && args[0] == SweepOptions::kRow.name &&
          std::find(args.begin(), args.end(), "--mpi") != args.end();
 }
 

@@ -5,7 +5,9 @@
 #include <pybind11/stl.h>
 
 #include "app/nhsim/cli_support.h"
+#include "app/nhsim/command_table.h"
 #include "app/python/system.h"
+#include "app/python/words.h"
 #include "core/nh/errors.h"
 #include "core/nh/messages.h"
 #include "core/nh/version.h"
@@ -103,37 +105,52 @@ void bindResults(py::module_& m) {
       .def("__repr__", [](const EquationsText& e) { return e.text; });
 }
 
+// A method of System named as the nhsim command it runs: its arguments and docstring (with
+// the signature inspect reads) from the option table.
+template <class Result>
+void bindCommand(py::class_<System>& system, const char* command,
+                 Result (System::*method)(const py::args&, const py::kwargs&) const,
+                 const std::string& summary, const std::vector<std::string>& positional = {}) {
+  // The docstring is all of the method's doc (no signature of pybind11's before it): its
+  // first line is the signature.
+  py::options options;
+  options.disable_function_signatures();
+  const std::string doc = methodDoc(command, positional, summary);
+  system.def(
+      command,
+      [method](const System& s, const py::args& args, const py::kwargs& kwargs) {
+        return (s.*method)(args, kwargs);
+      },
+      py::doc(doc.c_str()));  // pybind11 keeps a copy
+}
+
 void bindSystem(py::module_& m) {
-  const py::none none;
-  py::class_<System>(m, "System", "A system, model file or scenario file, loaded and checked.")
-      .def_property_readonly("name", &System::name)
+  py::class_<System> system(m, "System",
+                            "A system, model file or scenario file, loaded and checked.");
+  system.def_property_readonly("name", &System::name)
       .def_property_readonly("title", &System::title)
       .def_property_readonly("parameters", &System::parameters,
                              "The parameters' values by name (defaults, or the scenario's).")
       .def_property_readonly("state_names", &System::stateNames)
       .def("info", &System::info, "What 'nhsim info --json' prints, as a dict.")
-      .def("__repr__", &System::repr)
-      .def("run", &System::run, "Simulates as 'nhsim run' does; returns a Trajectory.",
-           py::arg("t_end") = none, py::kw_only(), py::arg("dt_out") = none, py::arg("set") = none,
-           py::arg("init") = none, py::arg("integrator") = none, py::arg("rtol") = none,
-           py::arg("atol") = none, py::arg("step") = none, py::arg("max_steps") = none,
-           py::arg("dynamics") = none, py::arg("formulation") = none, py::arg("projection") = true,
-           py::arg("reconstruction") = true)
-      .def("linearize", &System::linearize,
-           "Linearises at the initial state as 'nhsim linearize' does.", py::kw_only(),
-           py::arg("set") = none, py::arg("init") = none)
-      .def("sweep", &System::sweep,
-           "A parameter study as 'nhsim sweep' does; returns a NumPy structured array.",
-           py::kw_only(), py::arg("vary") = none, py::arg("sample") = none, py::arg("count") = none,
-           py::arg("seed") = none, py::arg("measures") = none, py::arg("jobs") = none,
-           py::arg("t_end") = none, py::arg("dt_out") = none, py::arg("set") = none,
-           py::arg("init") = none, py::arg("integrator") = none, py::arg("rtol") = none,
-           py::arg("atol") = none, py::arg("step") = none, py::arg("max_steps") = none,
-           py::arg("force") = false)
-      .def("equations", &System::equations,
-           "The derived equations as 'nhsim equations' prints them (LaTeX with latex=True).",
-           py::kw_only(), py::arg("latex") = false, py::arg("hamiltonian") = false,
-           py::arg("set") = none);
+      .def("__repr__", &System::repr);
+  bindCommand(system, "run", &System::run, "Simulates as 'nhsim run' does; returns a Trajectory.",
+              kRunPositional);
+  bindCommand(system, "linearize", &System::linearize,
+              "Linearises at the initial state as 'nhsim linearize' does.");
+  bindCommand(system, "sweep", &System::sweep,
+              "A parameter study as 'nhsim sweep' does; returns a NumPy structured array.");
+  bindCommand(system, "equations", &System::equations,
+              "The derived equations as 'nhsim equations' prints them (LaTeX with latex=True).");
+}
+
+// The keyword arguments of the method `command` (run, linearize, sweep, equations): for each,
+// its name, the nhsim option it stands for and its help, in the order of nhsim's help.
+py::list keywordArguments(const std::string& command) {
+  py::list out;
+  for (const cli::PythonArgument& a : cli::pythonArguments(command))
+    out.append(py::make_tuple(a.name, a.option, a.help));
+  return out;
 }
 
 }  // namespace
@@ -158,6 +175,10 @@ PYBIND11_MODULE(nonholonomic_lab, m) {
   bindResults(m);
   bindSystem(m);
   m.def("systems", &systemNames, "The names of the known systems ('nhsim list').");
+  m.def("keyword_arguments", &keywordArguments,
+        "The keyword arguments of System.run, linearize, sweep or equations: (name, nhsim "
+        "option, help) each.",
+        py::arg("method"));
   m.def(
       "load",
       [](const py::object& nameOrPath) {

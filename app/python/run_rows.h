@@ -1,6 +1,5 @@
 // The rows of a run held in memory for the Python module: `nhsim run` without the CSV. The
-// same engine calls (checkedRunStart, Simulation::advance, outputRow, checkFiniteRow) give the
-// same numbers, bit for bit.
+// same run loop (the core's ScenarioRun) gives the same numbers, bit for bit.
 #pragma once
 
 #include <atomic>

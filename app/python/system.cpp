@@ -84,23 +84,6 @@ auto withoutGil(Work work, std::atomic<bool>& cancel) -> decltype(work()) {
   return done.get();
 }
 
-// A time span, integrator and scenario options, as run and sweep take them.
-struct RunWords {
-  const py::object &tEnd, &dtOut, &set, &init, &integrator, &rtol, &atol, &step, &maxSteps;
-
-  void addTo(Words& words) const {
-    words.option("--t-end", tEnd, "t_end");
-    words.option("--dt-out", dtOut, "dt_out");
-    words.assignments("--set", set, "set");
-    words.assignments("--init", init, "init");
-    words.option("--integrator", integrator, "integrator");
-    words.option("--rtol", rtol, "rtol");
-    words.option("--atol", atol, "atol");
-    words.option("--step", step, "step");
-    words.option("--max-steps", maxSteps, "max_steps");
-  }
-};
-
 Trajectory trajectoryOf(const std::string& system, RunRows rows) {
   Trajectory t{
       system, std::move(rows.columns), {}, std::move(rows.notes), std::move(rows.warnings)};
@@ -217,7 +200,7 @@ py::object EquationsText::reprLatex() const {
 }
 
 System::System(const std::string& nameOrPath) {
-  const cli::RunOptions o = checked<cli::RunOptions>(Words("run", nameOrPath));
+  const cli::RunOptions o = checked<cli::RunOptions>(Words(cli::RunOptions::kRow.name, nameOrPath));
   scenario_ = o.scenario.resolved;
   model_ = cli::findNamedSystem(scenario_.system);
   // What the loader kept but wants said (a structure its anchor contradicts, kept under
@@ -253,17 +236,9 @@ std::string System::repr() const {
   return "<nonholonomic_lab.System '" + name() + "': " + title() + ">";
 }
 
-Trajectory System::run(const py::object& tEnd, const py::object& dtOut, const py::object& set,
-                       const py::object& init, const py::object& integrator, const py::object& rtol,
-                       const py::object& atol, const py::object& step, const py::object& maxSteps,
-                       const py::object& dynamics, const py::object& formulation, bool projection,
-                       bool reconstruction) const {
-  Words words("run", target_);
-  RunWords{tEnd, dtOut, set, init, integrator, rtol, atol, step, maxSteps}.addTo(words);
-  words.option("--dynamics", dynamics, "dynamics");
-  words.option("--formulation", formulation, "formulation");
-  words.flag("--no-projection", !projection);
-  words.flag("--no-reconstruction", !reconstruction);
+Trajectory System::run(const py::args& args, const py::kwargs& kwargs) const {
+  Words words(cli::RunOptions::kRow.name, target_);
+  words.arguments(args, kwargs, kRunPositional);
   const cli::RunOptions o = checked<cli::RunOptions>(words);
   RowRun job(o.scenario.resolved);  // compiles and checks the start
   std::atomic<bool> cancel{false};
@@ -273,10 +248,9 @@ Trajectory System::run(const py::object& tEnd, const py::object& dtOut, const py
   return trajectoryOf(name(), std::move(rows));
 }
 
-LinearizationResult System::linearize(const py::object& set, const py::object& init) const {
-  Words words("linearize", target_);
-  words.assignments("--set", set, "set");
-  words.assignments("--init", init, "init");
+LinearizationResult System::linearize(const py::args& args, const py::kwargs& kwargs) const {
+  Words words(cli::LinearizeOptions::kRow.name, target_);
+  words.arguments(args, kwargs);
   const cli::LinearizeOptions o = checked<cli::LinearizeOptions>(words);
   const Scenario& scenario = o.scenario.resolved;
   cli::requireNonholonomic(scenario);
@@ -293,21 +267,9 @@ LinearizationResult System::linearize(const py::object& set, const py::object& i
   return linearizationOf(*system, point);
 }
 
-py::object System::sweep(const py::object& vary, const py::object& sample, const py::object& count,
-                         const py::object& seed, const py::object& measures, const py::object& jobs,
-                         const py::object& tEnd, const py::object& dtOut, const py::object& set,
-                         const py::object& init, const py::object& integrator,
-                         const py::object& rtol, const py::object& atol, const py::object& step,
-                         const py::object& maxSteps, bool force) const {
-  Words words("sweep", target_);
-  words.axes("--vary", vary, "vary");
-  words.axes("--sample", sample, "sample");
-  words.option("--count", count, "count");
-  words.option("--seed", seed, "seed");
-  words.texts("--measure", measures, "measures");
-  words.option("--jobs", jobs, "jobs");
-  RunWords{tEnd, dtOut, set, init, integrator, rtol, atol, step, maxSteps}.addTo(words);
-  words.flag("--force", force);
+py::object System::sweep(const py::args& args, const py::kwargs& kwargs) const {
+  Words words(cli::SweepOptions::kRow.name, target_);
+  words.arguments(args, kwargs);
   const cli::SweepOptions o = checked<cli::SweepOptions>(words);
   const std::unique_ptr<study::Study> study = cli::studyOf(o);
   const unsigned hardware = std::thread::hardware_concurrency();
@@ -315,12 +277,11 @@ py::object System::sweep(const py::object& vary, const py::object& sample, const
   return sweepArray(*study, runRows(*study, workers));
 }
 
-EquationsText System::equations(bool latex, bool hamiltonian, const py::object& set) const {
-  Words words("equations", scenario_.system);
-  words.flag("--latex", latex);
-  words.flag("--hamiltonian", hamiltonian);
-  words.assignments("--set", set, "set");
-  return {cli::equationsText(checked<cli::EquationsOptions>(words)), latex};
+EquationsText System::equations(const py::args& args, const py::kwargs& kwargs) const {
+  Words words(cli::EquationsOptions::kRow.name, scenario_.system);
+  words.arguments(args, kwargs);
+  const cli::EquationsOptions o = checked<cli::EquationsOptions>(words);
+  return {cli::equationsText(o), o.latex};
 }
 
 std::vector<std::string> systemNames() {

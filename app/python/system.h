@@ -47,6 +47,9 @@ struct EquationsText {
   py::object reprLatex() const;
 };
 
+// The arguments of System.run that may be given by position.
+inline const std::vector<std::string> kRunPositional = {"t_end"};
+
 // A system, model file or scenario file, loaded and checked.
 class System {
  public:
@@ -59,19 +62,13 @@ class System {
   py::object info() const;
   std::string repr() const;
 
-  Trajectory run(const py::object& tEnd, const py::object& dtOut, const py::object& set,
-                 const py::object& init, const py::object& integrator, const py::object& rtol,
-                 const py::object& atol, const py::object& step, const py::object& maxSteps,
-                 const py::object& dynamics, const py::object& formulation, bool projection,
-                 bool reconstruction) const;
-  LinearizationResult linearize(const py::object& set, const py::object& init) const;
-  py::object sweep(const py::object& vary, const py::object& sample, const py::object& count,
-                   const py::object& seed, const py::object& measures, const py::object& jobs,
-                   const py::object& tEnd, const py::object& dtOut, const py::object& set,
-                   const py::object& init, const py::object& integrator, const py::object& rtol,
-                   const py::object& atol, const py::object& step, const py::object& maxSteps,
-                   bool force) const;
-  EquationsText equations(bool latex, bool hamiltonian, const py::object& set) const;
+  // The methods named as nhsim's commands take that command's keyword arguments, as the option
+  // table declares them (cli::pythonArguments, app/nhsim/command_table.h); run takes t_end
+  // positionally too (kRunPositional).
+  Trajectory run(const py::args& args, const py::kwargs& kwargs) const;
+  LinearizationResult linearize(const py::args& args, const py::kwargs& kwargs) const;
+  py::object sweep(const py::args& args, const py::kwargs& kwargs) const;
+  EquationsText equations(const py::args& args, const py::kwargs& kwargs) const;
 
  private:
   std::string target_;  // as nhsim is given it: a system name or an absolute file path

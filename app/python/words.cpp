@@ -1,5 +1,9 @@
 #include "app/python/words.h"
 
+#include <algorithm>
+#include <map>
+
+#include "app/nhsim/command_table.h"
 #include "core/nh/scenario.h"
 
 namespace nh::python {
@@ -33,6 +37,22 @@ std::string joinedParts(const py::handle& parts, const std::string& what) {
     text += word(part, what);
   }
   return text;
+}
+
+// True or False (what Python takes for a truth value) for a flag argument.
+bool truth(const py::handle& value, const std::string& what) {
+  try {
+    return value.cast<bool>();
+  } catch (const py::cast_error&) {
+    throw py::type_error(what + " must be True or False, got " + typeName(value));
+  }
+}
+
+// The value of an argument not given, as the signature shows it.
+const char* defaultOf(cli::PythonWord word) {
+  return word == cli::PythonWord::IfTrue    ? "False"
+         : word == cli::PythonWord::IfFalse ? "True"
+                                            : "None";
 }
 
 }  // namespace
@@ -92,6 +112,74 @@ void Words::texts(const char* name, const py::object& given, const char* argumen
     return;
   }
   for (const py::handle text : given) add(text, "");
+}
+
+void Words::arguments(const py::args& args, const py::kwargs& kwargs,
+                      const std::vector<std::string>& positional) {
+  const std::string method = words_.front();
+  const std::vector<cli::PythonArgument> table = cli::pythonArguments(method);
+  if (args.size() > positional.size())
+    throw py::type_error(method + "() takes " + std::to_string(positional.size()) +
+                         " positional argument(s), got " + std::to_string(args.size()));
+  std::map<std::string, py::object> given;
+  for (size_t i = 0; i < args.size(); ++i) given.emplace(positional[i], args[i]);
+  for (const auto& [key, value] : kwargs) {
+    const std::string name = py::str(key);
+    const bool known = std::any_of(table.begin(), table.end(),
+                                   [&](const cli::PythonArgument& a) { return a.name == name; });
+    if (!known) {
+      std::vector<std::string> names;
+      for (const cli::PythonArgument& a : table) names.push_back(a.name);
+      throw py::type_error(method + "() got an unexpected keyword argument '" + name +
+                           "' (it takes: " + joined(names) + ")");
+    }
+    if (!given.emplace(name, py::reinterpret_borrow<py::object>(value)).second)
+      throw py::type_error(method + "() got multiple values for argument '" + name + "'");
+  }
+  for (const cli::PythonArgument& a : table) {
+    const auto at = given.find(a.name);
+    if (at == given.end()) continue;
+    const char* spelled = a.option.c_str();
+    const char* name = a.name.c_str();
+    switch (a.word) {
+      case cli::PythonWord::Word:
+        option(spelled, at->second, name);
+        break;
+      case cli::PythonWord::Assignments:
+        assignments(spelled, at->second, name);
+        break;
+      case cli::PythonWord::Axes:
+        axes(spelled, at->second, name);
+        break;
+      case cli::PythonWord::Texts:
+        texts(spelled, at->second, name);
+        break;
+      case cli::PythonWord::IfTrue:
+        flag(spelled, truth(at->second, a.name));
+        break;
+      case cli::PythonWord::IfFalse:
+        flag(spelled, !truth(at->second, a.name));
+        break;
+      case cli::PythonWord::None:
+        break;
+    }
+  }
+}
+
+std::string methodDoc(const std::string& command, const std::vector<std::string>& positional,
+                      const std::string& summary) {
+  const std::vector<cli::PythonArgument> table = cli::pythonArguments(command);
+  std::string signature = command + "($self", keywords, arguments;
+  for (const std::string& name : positional)
+    for (const cli::PythonArgument& a : table)
+      if (a.name == name) signature += ", " + a.name + "=" + defaultOf(a.word);
+  for (const cli::PythonArgument& a : table) {
+    if (std::find(positional.begin(), positional.end(), a.name) == positional.end())
+      keywords += ", " + a.name + "=" + defaultOf(a.word);
+    arguments += "\n" + a.name + " (" + a.option + "): " + a.help;
+  }
+  if (!keywords.empty()) signature += ", *" + keywords;
+  return signature + ")\n--\n\n" + summary + "\n" + arguments;
 }
 
 }  // namespace nh::python

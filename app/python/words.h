@@ -1,6 +1,7 @@
 // Python arguments as the words nhsim takes: numbers in shortest round-trip form (the same
 // double comes back), strings as given, so that nhsim's parser checks them and its messages
-// name them.
+// name them. A method's keyword arguments are the option table's (cli::pythonArguments,
+// app/nhsim/command_table.h): their names, their conversion, their help and the signature.
 #pragma once
 
 #include <pybind11/pybind11.h>
@@ -31,12 +32,23 @@ class Words {
   void axes(const char* name, const py::object& given, const char* argument);
   // `--name TEXT` for a string, each string of a list, or "KEY=TEXT" for a dict.
   void texts(const char* name, const py::object& given, const char* argument);
+  // The arguments of the Python method named as the command, each as its row of the option
+  // table says, in table order: `args` are the first of `positional`. TypeError for an
+  // argument the command does not take, or one given twice.
+  void arguments(const py::args& args, const py::kwargs& kwargs,
+                 const std::vector<std::string>& positional = {});
 
   const std::vector<std::string>& list() const { return words_; }
 
  private:
   std::vector<std::string> words_;
 };
+
+// The docstring of the Python method for `command`: its signature as inspect reads it
+// ("run($self, t_end=None, *, dt_out=None, …)"; `positional` before the "*"), `summary`, and
+// each argument with the option it stands for and its help.
+std::string methodDoc(const std::string& command, const std::vector<std::string>& positional,
+                      const std::string& summary);
 
 }  // namespace nh::python
 // SPDX-License-Identifier: GPL-3.0-or-later

@@ -13,8 +13,8 @@
 #include "core/io/atomic_file.h"
 #include "core/model/catalogue.h"
 #include "core/model/model_file.h"
-#include "core/nh/discrete_gradient.h"
 #include "core/nh/errors.h"
+#include "core/nh/integrators.h"
 #include "core/nh/messages.h"
 
 namespace nh {
@@ -304,7 +304,7 @@ void checkViewCompare(const Json& c) {
   } else if (mode == "integrator") {
     if (!c.contains("integrator") || !c["integrator"].is_string())
       failView("a comparison with another integrator needs 'integrator' (one of " +
-               joined(choiceNames(kIntegratorChoices)) + ")");
+               joined(choiceNames(kIntegrators)) + ")");
     try {
       parseIntegrator(c["integrator"].get<std::string>());
     } catch (const InputError& e) {
@@ -422,10 +422,12 @@ void checkComparisonIntegratorFor(const Json& c, const Scenario& scenario,
   }
   try {
     other.validate();
-    if (other.integrator.method == Integrator::DiscreteGradient) {
+    // A method that steps the whole state checks the system too (the tape, and what
+    // discrete-gradient needs to conserve energy).
+    if (integratorRow(other.integrator.method).wholeState) {
       const EquationsOfMotion equations(system, other.dynamics, other.formulation,
                                         resolveParameters(*system, other.parameters));
-      checkDiscreteGradientApplies(equations);
+      checkIntegratorApplies(other.integrator.method, equations);
     }
   } catch (const InputError& e) {
     failView(std::string("the comparison integrator: ") + e.what());

@@ -43,9 +43,10 @@ void checkScenarioView(const std::string& json);
 // an export's --t-end, say) before any work. One check for every command, so that what one
 // refuses another does not write: a ghost's 'parameter' is one of the system's and its
 // 'value' in that parameter's range; a comparison integrator is one the system's equations
-// take (discrete-gradient's conditions) with a step under the rules of the run's own step
-// (at most dt-out, within the step budget over t-end; absent: dt-out, or the run's fixed
-// step when smaller); 'plan.targets' name coordinates. Throws InputError "view: …".
+// take (its row's refusal: the tape, discrete-gradient's conditions) with a step under the
+// rules of the run's own step (at most dt-out, within the step budget over t-end; absent:
+// dt-out, or the run's fixed step when smaller); 'plan.targets' name coordinates. Throws
+// InputError "view: …".
 void checkScenarioViewFor(const Scenario& scenario);
 
 // The variables plotted over time (a view's plots.time_series, export's --plot): each once,

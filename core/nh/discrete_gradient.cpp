@@ -21,7 +21,7 @@
 #include "core/nh/linearize.h"
 #include "core/nh/messages.h"
 #include "core/nh/scenario.h"
-#include "core/nh/simulation.h"
+#include "core/nh/state_derivatives.h"
 #include "core/nh/symbolic.h"
 
 namespace nh {
@@ -79,7 +79,8 @@ std::vector<Sym> pointExpressions(const EquationsOfMotion& equations, Tape& tape
   return out;
 }
 
-// The functions of PointFunctions, compiled once from the tape and evaluated at any (q, y).
+// The functions of PointFunctions, compiled once from the tape and evaluated at any (q, y)
+// (into its own registers: one per stepper).
 class PointProgram {
  public:
   explicit PointProgram(const EquationsOfMotion& equations)
@@ -93,7 +94,7 @@ class PointProgram {
     variables_.resize(1 + n_ + m_);
   }
 
-  void at(double t, const double* q, const double* y, PointFunctions& f) const {
+  void at(double t, const double* q, const double* y, PointFunctions& f) {
     variables_[0] = t;
     std::copy(q, q + n_, variables_.begin() + 1);
     std::copy(y, y + m_, variables_.begin() + 1 + n_);
@@ -122,7 +123,7 @@ class PointProgram {
   double output(int i) const { return program_.output(registers_.data(), i); }
   int n_, m_, k_;
   SymProgram program_;
-  mutable std::vector<double> registers_, variables_;
+  std::vector<double> registers_, variables_;
 };
 
 // What the step reads at one z = (q, v).
@@ -170,7 +171,7 @@ class ReducedCoordinates {
     return z;
   }
   // The point at z: always x and 𝓔; with `gradient` also u, X, ∂y/∂q, ρ and M.
-  void evaluate(double t, const Eigen::VectorXd& z, bool gradient, Point& out) const;
+  void evaluate(double t, const Eigen::VectorXd& z, bool gradient, Point& out);
 
  private:
   void split(const std::vector<int>& dependent);
@@ -191,7 +192,7 @@ class ReducedCoordinates {
   bool frame_;
   int n_ = 0, m_ = 0, k_ = 0;
   std::vector<int> independent_, dependent_;
-  mutable PointFunctions atRest_, atPoint_;
+  PointFunctions atRest_, atPoint_;  // scratch of choose and evaluate
 };
 
 // How well the dependent velocities D are determined by the constraints A(q) y + b = 0: the
@@ -275,8 +276,7 @@ Eigen::MatrixXd ReducedCoordinates::frameJacobian(double t, const Eigen::VectorX
   return J;
 }
 
-void ReducedCoordinates::evaluate(double t, const Eigen::VectorXd& z, bool gradient,
-                                  Point& out) const {
+void ReducedCoordinates::evaluate(double t, const Eigen::VectorXd& z, bool gradient, Point& out) {
   const int d = size() - n_;
   const Eigen::VectorXd q = z.head(n_), v = z.tail(d);
   const Eigen::VectorXd zero = Eigen::VectorXd::Zero(m_);
@@ -401,18 +401,24 @@ struct NewtonOutcome {
 
 class DiscreteGradient final : public detail::LandingStepper {
  public:
-  explicit DiscreteGradient(const std::shared_ptr<const EquationsOfMotion>& equations)
-      : equations_(equations) {}
+  explicit DiscreteGradient(const EquationsOfMotion& equations) : equations_(&equations) {}
+
+  // The reduced coordinates are made for the equations (their fit checked at the state then)
+  // at the next initialize.
+  void bind(const EquationsOfMotion& equations) override {
+    if (&equations == equations_) return;  // (the same ones again: all made stays)
+    equations_ = &equations;
+    coordinates_.reset();
+    derivatives_.reset();
+  }
 
   void initialize(const double* x, int size, double t, double dt) override {
-    if (compiledFor_ != equations_) {
-      coordinates_.reset();
+    if (!coordinates_) {
       const DiscreteGradientFit fit = discreteGradientFit(*equations_, x, t);
       if (!fit.refusal.empty()) throw InputError(fit.refusal);
       affine_ = fit.frameEnergy;
       coordinates_ = std::make_unique<ReducedCoordinates>(*equations_, affine_);
       derivatives_ = std::make_unique<StateDerivatives>(*equations_);
-      compiledFor_ = equations_;
     }
     LandingStepper::initialize(x, size, t, dt);
   }
@@ -464,15 +470,15 @@ class DiscreteGradient final : public detail::LandingStepper {
   // The explicit midpoint rule's step as the first iterate, and Newton's matrix
   // I − (h/2) ∂g/∂z at its midpoint, ∂g/∂z = P (∂f/∂x) (∂x/∂z) with the tape's exact ∂f/∂x.
   // `start`: the reduced coordinates evaluated at s.z0 (step() has them).
-  void guess(const StepperRhs& f, const Point& start, DiscreteStep& s) const {
-    const ReducedCoordinates& rc = *coordinates_;
+  void guess(const StepperRhs& f, const Point& start, DiscreteStep& s) {
+    ReducedCoordinates& rc = *coordinates_;
     const int n = rc.n(), size = rc.size(), d = size - n;
     const Eigen::VectorXd half = s.z0 + 0.5 * s.h * velocityField(f, s.t0, start, rc.independent());
     Point p;
     rc.evaluate(s.t0, half, true, p);
     s.z1 = s.z0 + s.h * velocityField(f, s.t0, p, rc.independent());
     Eigen::MatrixXd J(p.x.size(), p.x.size());
-    derivatives_->jacobian(s.t0, p.x.data(), J);
+    derivatives_->jacobian(derivativesWork_, s.t0, p.x.data(), J);
     Eigen::MatrixXd T = Eigen::MatrixXd::Zero(p.x.size(), size), P(size, p.x.size());
     T.topLeftCorner(n, n).setIdentity();
     T.bottomLeftCorner(p.x.size() - n, n) = p.dydq;
@@ -484,8 +490,8 @@ class DiscreteGradient final : public detail::LandingStepper {
   }
 
   // R = z1 − z0 − h S(z̄) ∇̄𝓔(z0, z1), ∇̄𝓔 = u(z̄) + (𝓔(z1) − 𝓔(z0) − u(z̄)·Δz)/|Δz|² Δz.
-  Eigen::VectorXd residual(const StepperRhs& f, const DiscreteStep& s) const {
-    const ReducedCoordinates& rc = *coordinates_;
+  Eigen::VectorXd residual(const StepperRhs& f, const DiscreteStep& s) {
+    ReducedCoordinates& rc = *coordinates_;
     Point mid, end;
     rc.evaluate(s.t0, 0.5 * (s.z0 + s.z1), true, mid);
     rc.evaluate(s.t0, s.z1, false, end);
@@ -499,7 +505,7 @@ class DiscreteGradient final : public detail::LandingStepper {
 
   // The Jacobian of the residual at s.z1 by forward differences (where the motion is so fast
   // within a step that I − (h/2) ∂g/∂z leaves Newton's method slow).
-  void differencedJacobian(const StepperRhs& f, DiscreteStep& s, const Eigen::VectorXd& R) const {
+  void differencedJacobian(const StepperRhs& f, DiscreteStep& s, const Eigen::VectorXd& R) {
     const Eigen::VectorXd z1 = s.z1;
     for (int j = 0; j < z1.size(); ++j) {
       const double step = 1e-7 * std::max(1.0, std::abs(z1[j]));
@@ -514,7 +520,7 @@ class DiscreteGradient final : public detail::LandingStepper {
   // after every iteration by Broyden's rank-one formula, and differenced anew where the
   // updates still shrink by less than a factor of 10. It ends at round-off (true), or after
   // kMaxNewtonIterations, or at a singular matrix (false, with what it saw in `outcome`).
-  bool solve(const StepperRhs& f, DiscreteStep& s, NewtonOutcome& outcome) const {
+  bool solve(const StepperRhs& f, DiscreteStep& s, NewtonOutcome& outcome) {
     double previous = std::numeric_limits<double>::infinity();
     outcome = NewtonOutcome();
     Eigen::VectorXd R = residual(f, s);
@@ -548,10 +554,11 @@ class DiscreteGradient final : public detail::LandingStepper {
     return false;
   }
 
-  const std::shared_ptr<const EquationsOfMotion>& equations_;
-  std::shared_ptr<const EquationsOfMotion> compiledFor_;  // what coordinates_ were made for
+  const EquationsOfMotion* equations_;  // bound (bind)
+  // Made for them (none: at the next initialize).
   std::unique_ptr<ReducedCoordinates> coordinates_;
   std::unique_ptr<StateDerivatives> derivatives_;
+  StateDerivativesWorkspace derivativesWork_;  // the derivatives' evaluation storage
   bool affine_ = false;
 };
 
@@ -582,8 +589,7 @@ double relativeEnergyRate(const EquationsOfMotion& equations, bool frameEnergy, 
   return worst;
 }
 
-std::unique_ptr<Stepper> makeDiscreteGradient(
-    const std::shared_ptr<const EquationsOfMotion>& equations) {
+std::unique_ptr<Stepper> makeDiscreteGradient(const EquationsOfMotion& equations) {
   return std::make_unique<DiscreteGradient>(equations);
 }
 

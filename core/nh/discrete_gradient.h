@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "core/nh/dynamics.h"
+#include "core/nh/integrators.h"
 
 namespace nh {
 
@@ -36,6 +37,11 @@ void checkDiscreteGradientApplies(const EquationsOfMotion& equations, const doub
 // "discrete-gradient: conserves the energy in the constraints' reference frame
 // (energy_frame)" or "discrete-gradient: not applicable: <reason>".
 std::string discreteGradientSummary(const DiscreteGradientFit& fit);
+
+// The row's fit (integrators.h): with equations, discreteGradientFit's refusal, or the column it
+// conserves ("energy" or "energy_frame") and discreteGradientSummary's line; without, nothing
+// beyond what the row's flags refuse.
+IntegratorFit discreteGradientIntegratorFit(const IntegratorTarget& target);
 
 // |d𝓔/dt| / (|∇𝓔| |ẋ|) at (t, x), 𝓔 and its gradient in the coordinates (q, v) of the method
 // (discrete_gradient.cpp); 0 where either vanishes. For a system the static checks accept.

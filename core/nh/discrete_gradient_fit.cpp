@@ -198,9 +198,9 @@ DiscreteGradientFit discreteGradientFit(const EquationsOfMotion& equations, cons
                                         double t) {
   DiscreteGradientFit fit;
   try {
-    checkIntegratorApplies(Integrator::DiscreteGradient, equations.dynamics(),
-                           equations.formulation());
-    fit.refusal = staticRefusal(equations, fit.frameEnergy);
+    fit.refusal = wholeStateRefusal(toString(Integrator::DiscreteGradient),
+                                    {equations.dynamics(), equations.formulation()});
+    if (fit.refusal.empty()) fit.refusal = staticRefusal(equations, fit.frameEnergy);
   } catch (const InputError& e) {
     fit.refusal = e.what();
   } catch (const TapeError& e) {
@@ -236,6 +236,13 @@ std::string discreteGradientSummary(const DiscreteGradientFit& fit) {
     return "discrete-gradient: conserves the energy in the constraints' reference frame "
            "(energy_frame)";
   return "discrete-gradient: conserves the energy";
+}
+
+IntegratorFit discreteGradientIntegratorFit(const IntegratorTarget& target) {
+  if (!target.equations) return {};
+  const DiscreteGradientFit fit = discreteGradientFit(*target.equations, target.x, target.t);
+  if (!fit.refusal.empty()) return {fit.refusal, "", ""};
+  return {"", fit.frameEnergy ? "energy_frame" : "energy", discreteGradientSummary(fit)};
 }
 
 }  // namespace nh

@@ -3,9 +3,11 @@
 //
 // The Jacobian of the right-hand side ẋ = f(t, x), x = (q, y), is exact: the system's
 // functions are recorded on a tape (symbolic.h), M, F, A, b and Φ and their first
-// derivatives with respect to every q and y are compiled from it, and the derivative of
-// the solution of M ẏ − Aᵀλ = F, A ẏ = b follows from differentiating that linear system:
-//   M dẏ − Aᵀ dλ = dF − dM ẏ + dAᵀ λ,   A dẏ = db − dA ẏ.
+// derivatives with respect to every q and y are compiled from it (equation_pieces.h), and the
+// derivative of the solution of M ẏ − Aᵀλ = F, A ẏ = b follows from differentiating that
+// linear system:
+//   M dẏ − Aᵀ dλ = dF − dM ẏ + dAᵀ λ,   A dẏ = db − dA ẏ
+// (stateJacobian and StateDerivatives, state_derivatives.h, give the Jacobian alone).
 // The reduction keeps the coordinates the equations read and the independent velocities:
 // cyclic coordinates (SystemInfo::cyclicCoordinates) are dropped, coordinates fixed by the
 // holonomic constraints (dependentCoordinates, or chosen by pivoting) and the dependent
@@ -25,42 +27,12 @@
 
 #include <Eigen/Dense>
 #include <complex>
-#include <memory>
 #include <string>
 #include <vector>
 
 #include "core/nh/dynamics.h"
 
 namespace nh {
-
-// ∂f/∂x of the nonholonomic right-hand side at (t, x) (size n + m square, state order q, y).
-// Throws InputError for vakonomic equations or when the system cannot be taped.
-Eigen::MatrixXd stateJacobian(const EquationsOfMotion& equations, double t, const double* x);
-
-// The derivatives a Newton iteration on the equations needs, compiled once from the tape
-// (native code where available) and evaluated at any state: ∂f/∂x (as stateJacobian) and
-// the velocity-level constraints Φ then ġ (k + h entries, as Observables::phi) with their
-// Jacobian ∂/∂x, from a program of those alone. Evaluation allocates nothing: it works in
-// storage of its own, so one object serves one thread. Throws InputError as stateJacobian
-// does when constructed.
-class StateDerivatives {
- public:
-  explicit StateDerivatives(const EquationsOfMotion& equations);
-  ~StateDerivatives();
-  StateDerivatives(const StateDerivatives&) = delete;
-  StateDerivatives& operator=(const StateDerivatives&) = delete;
-
-  // ∂f/∂x at (t, x) into J, (n + m) square.
-  void jacobian(double t, const double* x, Eigen::Ref<Eigen::MatrixXd> J) const;
-  // Φ then ġ at (t, x) into phi (k + h), and their derivatives into dphi ((k + h) × (n + m)).
-  void constraints(double t, const double* x, Eigen::Ref<Eigen::VectorXd> phi,
-                   Eigen::Ref<Eigen::MatrixXd> dphi) const;
-
- private:
-  struct Program;
-  const EquationsOfMotion& equations_;
-  std::unique_ptr<Program> program_;
-};
 
 struct Linearization {
   std::vector<std::string> variables;  // kept coordinates, chart ξ, velocities

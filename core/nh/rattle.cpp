@@ -9,11 +9,12 @@
 
 #include "core/nh/dynamics.h"
 #include "core/nh/errors.h"
+#include "core/nh/integrators.h"
 #include "core/nh/landing_stepper.h"
 #include "core/nh/linearize.h"
 #include "core/nh/scenario.h"
-#include "core/nh/simulation.h"
 #include "core/nh/small_lu.h"
+#include "core/nh/state_derivatives.h"
 
 namespace nh {
 
@@ -32,16 +33,8 @@ constexpr double kSlowContraction = 0.25;
 // have decayed by 10⁴ (the sleigh's rotation rate), and time symmetry holds to round-off.
 constexpr double kNegligibleUpdate = 1e-18;
 
-// Refuses, in one line, the equations nh-rattle does not step.
-void checkRattleApplies(const EquationsOfMotion& equations) {
-  checkIntegratorApplies(Integrator::NhRattle, equations.dynamics(), equations.formulation());
-  if (!equations.isTaped())
-    throw InputError("nh-rattle needs the exact derivatives of the tape, and the functions of '" +
-                     equations.system().name() +
-                     "' cannot be recorded on it; choose another integrator");
-}
-
-// The constraint c(t, x) and G = ∂c/∂x of one system, evaluated without allocating.
+// The constraint c(t, x) and G = ∂c/∂x of one system, evaluated without allocating (into its
+// own scratch: one per stepper).
 class RattleConstraint {
  public:
   explicit RattleConstraint(const EquationsOfMotion& equations)
@@ -53,11 +46,11 @@ class RattleConstraint {
   int size() const { return size_; }
 
   // c and G at (t, x), both sized by the caller (size() and size() × (n + m)).
-  void at(double t, const double* x, Eigen::VectorXd& c, Eigen::MatrixXd& G) const {
+  void at(double t, const double* x, Eigen::VectorXd& c, Eigen::MatrixXd& G) {
     const SystemModel& sys = equations_.system();
     const int n = sys.n(), kt = sys.constraintsTotal(), h = sys.h();
     G.setZero();
-    derivatives_.constraints(t, x, c.head(kt), G.topRows(kt));
+    derivatives_.constraints(work_, t, x, c.head(kt), G.topRows(kt));
     if (h > 0) {
       const double* par = equations_.parameters().data();
       sys.holonomic(par, t, x, c.data() + kt);
@@ -74,13 +67,17 @@ class RattleConstraint {
       c[row++] = 0.5 * (norm2 - 1);
     }
   }
-  const StateDerivatives& derivatives() const { return derivatives_; }
+  // ∂f/∂x at (t, x) into J, (n + m) square.
+  void jacobian(double t, const double* x, Eigen::MatrixXd& J) {
+    derivatives_.jacobian(work_, t, x, J);
+  }
 
  private:
   const EquationsOfMotion& equations_;
   StateDerivatives derivatives_;
+  StateDerivativesWorkspace work_;  // the derivatives' evaluation storage
   int size_ = 0;
-  mutable Eigen::MatrixXd Gq_;  // ∂g/∂q
+  Eigen::MatrixXd Gq_;  // ∂g/∂q
 };
 
 // The inverse of a small square matrix, applied as a product (a step's solves then need no
@@ -190,15 +187,21 @@ struct RattleWork {
 
 class NhRattle final : public detail::LandingStepper {
  public:
-  explicit NhRattle(const std::shared_ptr<const EquationsOfMotion>& equations)
-      : equations_(equations) {}
+  explicit NhRattle(const EquationsOfMotion& equations) : equations_(&equations) {}
+
+  // The constraint and the step's scratch are made for the equations at the next initialize.
+  void bind(const EquationsOfMotion& equations) override {
+    if (&equations == equations_) return;  // (the same ones again: all made stays)
+    equations_ = &equations;
+    constraint_.reset();
+    work_.reset();
+  }
 
   void initialize(const double* x, int size, double t, double dt) override {
-    checkRattleApplies(*equations_);
-    if (compiledFor_ != equations_) {
+    checkIntegratorApplies(Integrator::NhRattle, *equations_);
+    if (!constraint_) {
       constraint_ = std::make_unique<RattleConstraint>(*equations_);
       work_ = std::make_unique<RattleWork>(size, constraint_->size());
-      compiledFor_ = equations_;
     }
     // A restart where the last step ended (after the projection, which moves the state by
     // round-off) keeps ∂f/∂x; a jump elsewhere does not.
@@ -268,7 +271,7 @@ class NhRattle final : public detail::LandingStepper {
   // (Coefficient-wise products: Eigen's blocked ones cost more in packing at these sizes.)
   void factor(RattleWork& s, bool refresh) const {
     if (refresh) {
-      constraint_->derivatives().jacobian(s.t0 + 0.5 * s.h, s.mid.data(), s.J);
+      constraint_->jacobian(s.t0 + 0.5 * s.h, s.mid.data(), s.J);
       s.A = -0.5 * s.h * s.J;
       s.A.diagonal().array() += 1;
       s.Ainv.compute(s.A);
@@ -300,7 +303,7 @@ class NhRattle final : public detail::LandingStepper {
 
   // The residual of the step's equations at the iterate (x1, μ), c(t1, x1) and G1 included:
   //   R1 = (x1 − G1ᵀμ) − (x0 + G0ᵀμ) − h f(t½, ((x0 + G0ᵀμ) + (x1 − G1ᵀμ))/2),  R2 = c(t1, x1).
-  void residual(const StepperRhs& f, RattleWork& s) const {
+  void residual(const StepperRhs& f, RattleWork& s) {
     const int size = static_cast<int>(s.x0.size()), kc = constraint_->size();
     constraint_->at(s.t0 + s.h, s.x1.data(), s.c, s.G1);
     s.hat0 = s.x0;
@@ -319,7 +322,7 @@ class NhRattle final : public detail::LandingStepper {
   // else ∂f/∂x (and A⁻¹) of the first iterate or kept from earlier steps when current, G1
   // at every iterate, given up (−1) as soon as it contracts slowly. Returns the iterations
   // taken, or −1 when it did not converge.
-  int solve(const StepperRhs& f, RattleWork& s, bool full) const {
+  int solve(const StepperRhs& f, RattleWork& s, bool full) {
     const int size = static_cast<int>(s.x0.size()), kc = constraint_->size();
     const int limit = full ? kMaxNewtonIterations : kSimplifiedIterations;
     guess(f, s, !full && s.history == 2 && s.hBefore + s.hBefore2 > 0);
@@ -349,15 +352,14 @@ class NhRattle final : public detail::LandingStepper {
     return -1;
   }
 
-  const std::shared_ptr<const EquationsOfMotion>& equations_;
-  std::shared_ptr<const EquationsOfMotion> compiledFor_;  // what constraint_ was made for
-  std::unique_ptr<RattleConstraint> constraint_;
+  const EquationsOfMotion* equations_;            // bound (bind)
+  std::unique_ptr<RattleConstraint> constraint_;  // made for them (none: at the next initialize)
   std::unique_ptr<RattleWork> work_;
 };
 
 }  // namespace
 
-std::unique_ptr<Stepper> makeNhRattle(const std::shared_ptr<const EquationsOfMotion>& equations) {
+std::unique_ptr<Stepper> makeNhRattle(const EquationsOfMotion& equations) {
   return std::make_unique<NhRattle>(equations);
 }
 

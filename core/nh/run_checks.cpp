@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include "core/nh/errors.h"
+#include "core/nh/frame_residual.h"
 #include "core/nh/messages.h"
 #include "core/nh/scenario.h"
 
@@ -149,6 +150,23 @@ std::string ConstraintRankWatch::warning() const {
          " the constraints' gradient in the velocities is below 1e-6 of its size at the start "
          "(they lose rank there, as a cone at its apex), so the motion stalls and the "
          "multipliers there are not meaningful";
+}
+
+void checkReferenceFrame(const EquationsOfMotion& equations, double t, const double* x) {
+  const SystemModel& system = equations.system();
+  if (!system.hasReferenceFrame()) return;
+  const double* p = equations.parameters().data();
+  VecY gamma = VecY::Zero(system.m());
+  system.referenceFrame(p, t, x, gamma.data());  // the coordinates lead the state
+  const FrameResidual r = frameResidual(system, p, t, x, gamma.data());
+  if (r.holds) return;
+  throw IntegrationError(
+      "the reference_frame of '" + echoInput(system.name()) +
+          "' no longer satisfies the constraints at t = " + formatValue(t) + ": Φ(t, q, Γ) = " +
+          formatValue(r.largest) + " in " + frameConstraintName(system, r.worst) +
+          " (Γ must be a velocity the constraints allow at every t and q, not only near the "
+          "initial state: the motion stepped relative to it is another one from here)",
+      t);
 }
 
 }  // namespace nh

@@ -1,6 +1,7 @@
 // Checks on the samples of a run that the integration itself does not make: every value of
-// an output row finite, and the energy of a system that conserves it kept (numerical drift).
-// Used by nhsim run and sweep; nhlab's worker can call the same functions on its samples.
+// an output row finite, the energy of a system that conserves it kept (numerical drift), the
+// constraints kept by the multipliers' rank and by the model's reference frame. The run loop
+// (scenario_run.h) makes them on every sample of every front end's runs.
 #pragma once
 
 #include <string>
@@ -88,6 +89,19 @@ class ConstraintRankWatch {
   double degenerateAt_ = -1;  // the first time the ratio fell below 1e-6 of it
   double maxLambda_ = 0;
 };
+
+// Rechecks a model's reference frame Γ(t, q) along a run. The loader shows Φ(t, q, Γ) = 0
+// symbolically where GiNaC can, and otherwise tests it at sample points only: a frame right
+// near them alone (Γ_vy = 1 + 10 (y − 0.5 + |y − 0.5|)³ for vy − x vx − 1, wrong past y = 0.5)
+// loads, and discrete-gradient, which steps the motion relative to Γ, then computes another
+// motion where it is wrong. This applies the loader's test (frameResidual, frame_residual.h)
+// at the state x (equations.stateSize() entries) at time t, with the run's parameters, and
+// throws IntegrationError(…, t) where it fails: "the reference_frame of 'S' no longer
+// satisfies the constraints at t = T: Φ(t, q, Γ) = R in constraints[1] (…)". Nothing for a
+// system without a reference frame. Costs one evaluation of Γ and one of the constraints;
+// allocates nothing unless it throws. Simulation calls it at every sample of a
+// discrete-gradient run.
+void checkReferenceFrame(const EquationsOfMotion& equations, double t, const double* x);
 
 }  // namespace nh
 // SPDX-License-Identifier: GPL-3.0-or-later

@@ -27,9 +27,9 @@ RunStart checkedRunStart(Simulation& simulation, const Scenario& scenario,
     simulation.setParameters(parameters);  // new equations: eq is taken after this
     const EquationsOfMotion& eq = simulation.equations();
     start.x0 = initialState(eq, 0.0, scenario.initial, &start.notes);
-    if (scenario.integrator.method == Integrator::DiscreteGradient)
-      start.conserved = discreteGradientFit(eq, start.x0.data(), 0.0);
-    if (!start.conserved.refusal.empty()) throw InputError(start.conserved.refusal);
+    start.fit = integratorFit(scenario.integrator.method,
+                              {eq.dynamics(), eq.formulation(), &eq, start.x0.data(), 0.0});
+    if (!start.fit.refusal.empty()) throw InputError(start.fit.refusal);
     outputRow(eq, simulation.workspace(), layout, 0.0, start.x0.data(), observables, row);
     const std::string entry = nonFiniteEntry(outputColumns(eq), row);
     if (!entry.empty())

@@ -1,7 +1,9 @@
+// Simulation (simulation.h): its state and equations, the stepper its integrator's row makes,
+// and the loop of advance() that drives the stepper to the end time, delivers the samples and
+// carries the reconstructed coordinates.
 #include "core/nh/simulation.h"
 
 #include <algorithm>
-#include <array>
 #include <cmath>
 #include <cstdio>
 #include <limits>
@@ -10,6 +12,7 @@
 #include "core/nh/errors.h"
 #include "core/nh/messages.h"
 #include "core/nh/reconstruction.h"
+#include "core/nh/run_checks.h"
 #include "core/nh/scenario.h"
 #include "core/nh/steppers.h"
 
@@ -17,65 +20,15 @@ namespace nh {
 
 using State = std::vector<double>;
 
-std::string toString(Integrator integrator) { return choiceName(kIntegratorChoices, integrator); }
-
-Integrator parseIntegrator(const std::string& text) {
-  return parseChoice(kIntegratorChoices, text, "integrator");
-}
-
 namespace {
 std::string fmt(double v) {
   char buf[64];
   std::snprintf(buf, sizeof buf, "%.6g", v);
   return buf;
 }
+// Reconstruction pieces that count as one step against the step budget.
+constexpr long kPiecesPerStep = 4;
 }  // namespace
-
-void checkIntegratorApplies(Integrator integrator, DynamicsKind dynamics, Formulation formulation) {
-  if (integrator != Integrator::NhRattle && integrator != Integrator::DiscreteGradient) return;
-  const std::string name = toString(integrator);
-  if (dynamics != DynamicsKind::Nonholonomic)
-    throw InputError(name +
-                     " integrates nonholonomic dynamics only, not vakonomic; choose "
-                     "another integrator");
-  if (formulation == Formulation::Hamiltonian)
-    throw InputError(name +
-                     " steps (q, y), not the hamiltonian formulation's (q, p); choose "
-                     "the multipliers or gibbs-appell formulation");
-}
-
-void IntegratorOptions::validate() const {
-  auto positive = [](const char* name, double v) {
-    if (!std::isfinite(v) || v <= 0)
-      throw InputError(std::string(name) + " must be a finite number > 0, got " + fmt(v));
-  };
-  positive("rtol", rtol);
-  positive("atol", atol);
-  positive("step", step);
-  if (step < 1e-12) throw InputError("step must be at least 1e-12, got " + fmt(step));
-  // Tolerances below these ask for more than doubles hold: refused as input instead of
-  // failing later as a step-size underflow.
-  constexpr double kEps = std::numeric_limits<double>::epsilon();
-  if (rtol < 10 * kEps)
-    throw InputError("rtol " + fmt(rtol) + " is below machine precision; give at least " +
-                     fmt(10 * kEps) + " (10·machine epsilon)");
-  // Tolerances this loose let the error grow to the size of the solution: a bound orbit
-  // escapes, energy grows several-fold, and nothing says so.
-  if (rtol >= 0.1)
-    throw InputError("rtol " + fmt(rtol) +
-                     " allows errors of 10 % and more per step; give less than 0.1 (default "
-                     "1e-10)");
-  if (atol >= 1)
-    throw InputError("atol " + fmt(atol) +
-                     " allows absolute errors as large as the state itself; give less than 1 "
-                     "(default 1e-12)");
-  if (atol < 1e-200)
-    throw InputError("atol " + fmt(atol) +
-                     " is below any meaningful absolute error; give at least 1e-200");
-  if (maxSteps < 1 || maxSteps > kMaxStepBudget)
-    throw InputError("the step budget must be a whole number in [1, 10^12], got " +
-                     std::to_string(maxSteps));
-}
 
 // The stepper in use (steppers.h) and the reduction it integrates (reconstruction.h).
 struct Simulation::Integration {
@@ -172,33 +125,7 @@ void Simulation::setOptions(const IntegratorOptions& options) {
   options.validate();
   options_ = options;
   Integration& s = *integration_;
-  s.stepper.reset();
-  switch (options_.method) {
-    case Integrator::Dopri5:
-      s.stepper = makeOdeintDopri5(options_.atol, options_.rtol);
-      break;
-    case Integrator::Dop853:
-      s.stepper = makeDop853(options_.atol, options_.rtol);
-      break;
-    case Integrator::Rk78:
-      s.stepper = makeOdeintFehlberg78(options_.atol, options_.rtol);
-      break;
-    case Integrator::Rk4:
-      s.stepper = makeOdeintRk4();
-      break;
-    case Integrator::Fehlberg78Arkode:
-      s.stepper = makeArkodeFehlberg78(options_.atol, options_.rtol);
-      break;
-    case Integrator::BdfCvode:
-      s.stepper = makeCvodeBdf(options_.atol, options_.rtol);
-      break;
-    case Integrator::NhRattle:
-      s.stepper = makeNhRattle(equations_);
-      break;
-    case Integrator::DiscreteGradient:
-      s.stepper = makeDiscreteGradient(equations_);
-      break;
-  }
+  s.stepper = integratorRow(options_.method).make(*equations_, options_);
   s.dt = options_.step;
   s.initialised = false;
 }
@@ -220,18 +147,14 @@ void Simulation::setState(double t, const std::vector<double>& x) {
   nextSample_ = 0;
   lastDtOut_ = 0;
   steps_ = 0;
-  growthMarks_ = 0;
-  growthLevel_ = 0;
+  growth_.reset();
   reconstructionRejections_ = 0;
   integration_->initialised = false;
   integration_->dt = options_.step;
 }
 
 void Simulation::setParameters(const std::vector<double>& values) {
-  auto equations = std::make_shared<const EquationsOfMotion>(equations_->withParameters(values));
-  integration_->carryPlanTo(equations->reconstructionPlan());
-  equations_ = std::move(equations);
-  integration_->initialised = false;  // the stepper's cached derivative is stale
+  useEquations(std::make_shared<const EquationsOfMotion>(equations_->withParameters(values)));
   // Constraints may depend on parameters (the table's Ω): the velocities jump onto the new
   // constraint manifold, as under an impulsive reaction (least change in kinetic energy).
   equations_->project(workspace_, t_, x_.data());
@@ -241,16 +164,19 @@ void Simulation::setEquations(std::shared_ptr<const EquationsOfMotion> equations
   if (equations->stateSize() != equations_->stateSize() ||
       &equations->system() != &equations_->system())
     throw std::logic_error("Simulation::setEquations: equations of another system");
-  integration_->carryPlanTo(equations->reconstructionPlan());
-  equations_ = std::move(equations);
-  integration_->initialised = false;
+  useEquations(std::move(equations));
 }
 
 void Simulation::setFormulation(Formulation formulation) {
-  auto equations =
-      std::make_shared<const EquationsOfMotion>(equations_->withFormulation(formulation));
+  useEquations(std::make_shared<const EquationsOfMotion>(equations_->withFormulation(formulation)));
+}
+
+// The equations before are let go after the stepper is bound to the new ones (it never holds
+// a pointer to equations that are gone). The stepper's cached derivative is stale.
+void Simulation::useEquations(std::shared_ptr<const EquationsOfMotion> equations) {
   integration_->carryPlanTo(equations->reconstructionPlan());
-  equations_ = std::move(equations);
+  equations_.swap(equations);
+  integration_->stepper->bind(*equations_);
   integration_->initialised = false;
 }
 
@@ -288,159 +214,9 @@ void Simulation::checkState(double t, const double* x, int size,
   }
 }
 
-void Simulation::watchGrowth(double t, const double* x, double tEnd, long stepsThisCall) {
-  tEnd = std::max(tEnd, t + growthLookahead_);
-  const SystemModel& system = equations_->system();
-  const int first = system.n() + system.m(), size = equations_->stateSize();
-  if (first >= size) return;
-  double mu = 0;
-  for (int i = first; i < size; ++i) mu = std::max(mu, std::abs(x[i]));
-  if (growthLevel_ == 0) growthLevel_ = 10 * std::max(1.0, mu);
-  if (mu >= growthLevel_) {  // a tenfold increase: marked
-    while (growthLevel_ <= mu) growthLevel_ *= 10;
-    if (growthMarks_ == 2) growth_[0] = growth_[1];
-    growthMarks_ = std::min(growthMarks_ + 1, 2);
-    growth_[growthMarks_ - 1] = {t, std::log(mu), steps_};
-  }
-  // Every 256 steps from the second mark on: the last two marks and this step.
-  if (growthMarks_ < 2 || (steps_ & 255) != 0) return;
-  const GrowthMark &a = growth_[0], &b = growth_[1];
-  const GrowthMark c{t, std::log(mu), steps_};
-  if (!(b.t > a.t && c.t > b.t && c.logMu - b.logMu > 0.5)) return;
-  const double tau1 = (b.t - a.t) / (b.logMu - a.logMu), tau2 = (c.t - b.t) / (c.logMu - b.logMu);
-  if (!(tau2 > 0 && tau1 > 0 && tau2 < 2 * tau1 && tau2 > 0.5 * tau1)) return;  // not e^{t/τ}
-  const double rate1 = (b.steps - a.steps) / (b.t - a.t), rate2 = (c.steps - b.steps) / (c.t - b.t);
-  if (!(rate2 >= rate1 && rate2 > 0)) return;  // the cost of a unit of time does not grow
-  // The steps from t to tEnd at no more than today's rate (a lower bound while the rate does
-  // not fall), or, when it grows, extrapolated like e^{t/σ} from the last two intervals.
-  const double remaining = static_cast<double>(options_.maxSteps - stepsThisCall);
-  double predicted = rate2 * (tEnd - t);
-  double reachable = t + remaining / rate2;  // where the budget ends, by the same estimate
-  if (rate2 > rate1) {
-    const double sigma = 0.5 * (c.t - a.t) / std::log(rate2 / rate1);
-    const double growing = rate2 * sigma * std::expm1((tEnd - t) / sigma);
-    if (growing > predicted) {
-      predicted = growing;
-      reachable = t + sigma * std::log1p(remaining / (rate2 * sigma));
-    }
-  }
-  if (!(predicted > remaining)) return;
-  throw IntegrationError(
-      "the multipliers of '" + echoInput(system.name()) + "' grow like e^{t/τ} with τ = " +
-          fmt(tau2) + " s (max |mu| = " + fmt(mu) + " at t = " + fmt(t) +
-          "), and the steps per second with them: the vakonomic solution is unstable here. "
-          "Reaching t = " +
-          fmt(tEnd) + " would take at least about " + fmt(predicted) +
-          " steps, more than the budget of " + std::to_string(options_.maxSteps) +
-          " (it lasts to about t = " + fmt(reachable) +
-          "); shorten t-end, raise --max-steps, or use nonholonomic dynamics",
-      t);
-}
-
 void Simulation::emitSample(double t, std::vector<double>& x, const SampleCallback& onSample) {
   if (options_.projection) equations_->project(workspace_, t, x.data());
   if (onSample) onSample(t, x.data());
-}
-
-// A singular function s(τ) of the state along a step is sampled at kSingularSamples + 1
-// equally spaced times. It reaches 0 where it changes sign (the zero is bisected) or where
-// it has a local minimum not above kSingularDip times the samples around it: a function such
-// as vx² + vy² only touches 0 (the velocity passes through 0 between two samples), which the
-// minimum (golden-section search on the step's interpolant) finds. A dip that deep within
-// one accepted step is a zero at the integrator's resolution. A zero just beyond the step is
-// found by a look-ahead (below).
-namespace {
-// Reconstruction pieces that count as one step against the step budget.
-constexpr long kPiecesPerStep = 4;
-constexpr int kSingularSamples = 16;
-constexpr double kSingularDip = 1e-8;
-constexpr int kSingularIterations = 80;
-}  // namespace
-
-template <class StateAt>
-double Simulation::firstSingularity(double t0, double t1, StateAt&& stateAt) {
-  const SystemModel& system = equations_->system();
-  const int count = static_cast<int>(system.info().singularities.size());
-  const int n = system.n();
-  probe_.resize(x_.size());
-  singularValues_.resize(count);
-  const double* p = equations_->parameters().data();
-  auto value = [&](int i, double tau) {
-    stateAt(tau, probe_);
-    system.singularities(p, tau, probe_.data(), probe_.data() + n, singularValues_.data());
-    return singularValues_[i];
-  };
-  double first = -1;
-  for (int i = 0; i < count; ++i) {
-    std::array<double, kSingularSamples + 1> tau, v;
-    for (int j = 0; j <= kSingularSamples; ++j) {
-      tau[j] = j == kSingularSamples ? t1 : t0 + (t1 - t0) * j / kSingularSamples;
-      v[j] = value(i, tau[j]);
-    }
-    double hit = -1;
-    for (int j = 0; j <= kSingularSamples && hit < 0; ++j) {
-      if (v[j] > 0) continue;  // not NaN and positive
-      if (j == 0) {
-        hit = t0;
-        break;
-      }
-      double lo = tau[j - 1], hi = tau[j];  // s(lo) > 0 ≥ s(hi) (or NaN)
-      for (int it = 0; it < kSingularIterations && hi - lo > 0; ++it) {
-        const double mid = 0.5 * (lo + hi);
-        (value(i, mid) > 0 ? lo : hi) = mid;
-      }
-      hit = hi;
-    }
-    for (int j = 1; j < kSingularSamples && hit < 0; ++j) {
-      if (!(v[j] <= v[j - 1] && v[j] <= v[j + 1])) continue;
-      // Three equal samples (a motion settled, s constant to rounding): no dip to look for.
-      // Searching there cost the bicycle 400 interpolations a step once it had come upright.
-      if (v[j] == v[j - 1] && v[j] == v[j + 1]) continue;
-      double a = tau[j - 1], b = tau[j + 1];
-      const double golden = 0.5 * (std::sqrt(5.0) - 1);
-      double c = b - golden * (b - a), d = a + golden * (b - a);
-      double vc = value(i, c), vd = value(i, d);
-      for (int it = 0; it < kSingularIterations && b - a > 0; ++it) {
-        if (vc <= vd) {
-          b = d, d = c, vd = vc;
-          c = b - golden * (b - a);
-          vc = value(i, c);
-        } else {
-          a = c, c = d, vc = vd;
-          d = a + golden * (b - a);
-          vd = value(i, d);
-        }
-      }
-      const double least = std::min(vc, vd);
-      if (!(least > kSingularDip * std::max(v[j - 1], v[j + 1]))) hit = vc <= vd ? c : d;
-    }
-    // Look-ahead: the parabola through the step's start, middle and end. An adaptive stepper
-    // cannot step across such a point (its trial steps fail ever closer to it), a fixed one
-    // steps over it: if the parabola touches 0 within the next step's length, that is where
-    // s reaches 0 (to the accuracy of the parabola: exact for s = |v|² with v linear in t).
-    if (hit < 0) {
-      const double v0 = v[0], vm = v[kSingularSamples / 2], v1 = v[kSingularSamples];
-      const double A = 2 * (v1 - 2 * vm + v0), B = v1 - v0 - A;
-      if (A > 0) {
-        const double u = -B / (2 * A), least = v0 - B * B / (4 * A);
-        if (u > 1 && u <= 2 && !(least > kSingularDip * std::max(v0, v1))) hit = t0 + u * (t1 - t0);
-      }
-    }
-    if (hit < 0 && v[kSingularSamples] <= kSingularDip * v[0]) hit = t1;
-    if (hit >= 0 && (first < 0 || hit < first)) {
-      first = hit;
-      singularIndex_ = i;
-    }
-  }
-  return first;
-}
-
-void Simulation::throwSingularity(double t) const {
-  const SystemModel& system = equations_->system();
-  throw SingularSystemError(
-      "'" + echoInput(system.name()) + "' reached a singular point at t = " + fmt(t) + ": " +
-          system.info().singularities[singularIndex_] + " (the equations are not defined there)",
-      t, std::numeric_limits<double>::infinity());
 }
 
 // One call of advance(): its output grid, the reduction in use, and the loop that drives
@@ -469,6 +245,13 @@ struct Simulation::Run {
   void deliverLanded();
   void endWithinRounding();
   void deliver(double ts);
+  // discrete-gradient steps relative to the reference frame: at a sample where the frame no
+  // longer satisfies the constraints the run stops (checkReferenceFrame), the samples before
+  // delivered.
+  void checkFrame(double t) const {
+    if (options.method == Integrator::DiscreteGradient)
+      checkReferenceFrame(*sim.equations_, t, sample.data());
+  }
   [[noreturn]] void throwStepBudget(double t) const;
   [[noreturn]] void throwStepUnderflow(double t) const;
   // A step the stepper gave up on (StepFailure): an underflow, or its own reason.
@@ -560,7 +343,8 @@ bool Simulation::Run::execute() {
         }
         keep(t1);
       }
-      sim.watchGrowth(sim.t_, sim.x_.data(), tEnd, stepsThisCall);
+      sim.growth_.check(*sim.equations_, sim.t_, sim.x_.data(), tEnd, sim.steps_, stepsThisCall,
+                        options.maxSteps);
       integration.dt = stepper.currentTimeStep();
       projectAfterStep();
       if (!dense) deliverLanded();
@@ -583,6 +367,7 @@ bool Simulation::Run::execute() {
 void Simulation::Run::deliverInitial() {
   if (options.projection) sim.equations_->project(sim.workspace_, sim.t_, sim.x_.data());
   sample = sim.x_;
+  checkFrame(sim.t_);
   if (onSample) onSample(sim.t_, sample.data());
   sim.nextSample_ = 1;
   deliveredEnd = sim.t_ == tEnd;
@@ -713,8 +498,7 @@ bool Simulation::Run::carryReconstructed(double t0, double t1) {
 // length of the next step when a point lies just ahead (with dense output: integrate up to
 // just short of it and look again from there), else 0.
 double Simulation::Run::watchSingularities(double t0, double t1) {
-  const double ts = sim.firstSingularity(
-      t0, t1, [&](double tau, State& x) { integration.stateAt(tau, x.data()); });
+  const double ts = sim.singularities_.first(*sim.equations_, t0, t1, integration.stateAt);
   // (a point beyond tEnd is no concern of this call: the next one finds it again)
   const bool inRun = ts <= tEnd + endTolerance;
   if (dense && inRun && ts > t1 + 1e-9 * std::max(1.0, std::abs(ts))) return (1 - 1e-6) * (ts - t1);
@@ -730,7 +514,7 @@ double Simulation::Run::watchSingularities(double t0, double t1) {
     sim.t_ = t0;
   }
   integration.initialised = false;
-  sim.throwSingularity(ts);
+  sim.singularities_.throwAt(sim.equations_->system(), ts);
 }
 
 // The samples of a step with dense output, up to `reach`: the reconstructed entries from
@@ -814,6 +598,7 @@ void Simulation::Run::endWithinRounding() {
 // Hands `sample`, the state at ts, to the callback: projected first with dense output (an
 // interpolated state is off the manifold); without, it is a state projected after its step.
 void Simulation::Run::deliver(double ts) {
+  checkFrame(ts);
   if (dense)
     sim.emitSample(ts, sample, onSample);
   else if (onSample)

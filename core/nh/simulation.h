@@ -1,6 +1,7 @@
-// Time integration of the equations of motion (the steppers of steppers.h), with constraint-drift
-// control after every accepted step (project y onto Φ = 0, q onto g = 0, renormalise
-// quaternions).
+// Time integration of the equations of motion (the steppers of steppers.h, made by the rows of
+// integrators.h), with constraint-drift control after every accepted step (project y onto
+// Φ = 0, q onto g = 0, renormalise quaternions), the singularity search (singularity_watch.h)
+// and the growth watch of vakonomic runs (growth_watch.h).
 #pragma once
 
 #include <functional>
@@ -9,73 +10,11 @@
 #include <vector>
 
 #include "core/nh/dynamics.h"
+#include "core/nh/growth_watch.h"
+#include "core/nh/integrators.h"
+#include "core/nh/singularity_watch.h"
 
 namespace nh {
-
-enum class Integrator {
-  Dopri5,
-  Dop853,
-  Rk78,
-  Rk4,
-  Fehlberg78Arkode,
-  BdfCvode,
-  NhRattle,
-  DiscreteGradient
-};
-// The integrators by name (named_choice.h), as the command line, scenario files and the app
-// name them. The default is IntegratorOptions'.
-inline constexpr NamedChoice<Integrator> kIntegratorChoices[] = {
-    {Integrator::Dopri5, "dopri5", "Dormand–Prince 5(4), adaptive, dense output"},
-    {Integrator::Dop853, "dop853", "Dormand–Prince 8(5,3), adaptive, dense output"},
-    {Integrator::Rk78, "rk78", "Runge–Kutta–Fehlberg 7(8), adaptive"},
-    {Integrator::Rk4, "rk4", "classical Runge–Kutta 4, fixed step"},
-    {Integrator::Fehlberg78Arkode, "arkode78",
-     "Fehlberg 7(8) of SUNDIALS ARKODE, adaptive, dense output"},
-    {Integrator::BdfCvode, "bdf", "BDF of SUNDIALS CVODE, for stiff systems"},
-    {Integrator::NhRattle, "nh-rattle",
-     "nonholonomic RATTLE: symmetric projection around the implicit midpoint rule, fixed step, "
-     "second order, time-symmetric, constraints held to round-off"},
-    {Integrator::DiscreteGradient, "discrete-gradient",
-     "Gonzalez midpoint discrete gradient on the almost-Poisson form, fixed step, second "
-     "order, energy (or the energy in the constraints' reference frame) kept to round-off"},
-};
-std::string toString(Integrator integrator);  // its name in kIntegratorChoices
-// Whether the integrator takes the fixed step IntegratorOptions::step (rk4, nh-rattle,
-// discrete-gradient), landing on every output time, rather than choosing its steps.
-inline bool isFixedStep(Integrator integrator) {
-  return integrator == Integrator::Rk4 || integrator == Integrator::NhRattle ||
-         integrator == Integrator::DiscreteGradient;
-}
-// The integrator named `text`; throws InputError "unknown integrator 'TEXT' (allowed: …)".
-Integrator parseIntegrator(const std::string& text);
-
-// Throws InputError, in one line, when `integrator` cannot step `dynamics` in `formulation`:
-// nh-rattle and discrete-gradient step nonholonomic dynamics in (q, y) only (not vakonomic,
-// not hamiltonian). What discrete-gradient refuses besides depends on the system
-// (discrete_gradient.h).
-void checkIntegratorApplies(Integrator integrator, DynamicsKind dynamics, Formulation formulation);
-
-// The largest step budget (--max-steps, a scenario's integrator.max_steps) accepted.
-inline constexpr long kMaxStepBudget = 1'000'000'000'000;
-
-struct IntegratorOptions {
-  // Adaptive with dense output: Dormand–Prince 5(4) (odeint) or 8(5,3) (DOP853,
-  // steppers.h); rk78: odeint's Fehlberg 7(8), controlled; rk4: fixed step; arkode78:
-  // SUNDIALS ARKODE's Fehlberg 7(8) with dense output; bdf: SUNDIALS CVODE's BDF (stiff).
-  Integrator method = Integrator::Dopri5;
-  double rtol = 1e-10;
-  double atol = 1e-12;
-  double step = 1e-3;  // fixed step (rk4) or first trial step (adaptive)
-  bool projection = true;
-  // With the dense-output steppers: coordinates the equations do not read are reconstructed
-  // over each step instead of being stepped (reconstruction.h).
-  bool reconstruction = true;
-  long maxSteps = 20'000'000;  // per advance() call: a run that needs more stops with an error
-  // Throws InputError for non-positive, non-finite or tiny values (a step below 1e-12,
-  // rtol below 10·machine epsilon, atol below 1e-200) and a step budget outside
-  // [1, kMaxStepBudget].
-  void validate() const;
-};
 
 class Simulation {
  public:
@@ -114,7 +53,7 @@ class Simulation {
   // For callers that advance in short pieces without an end (nhlab's worker): the growth
   // watch of vakonomic runs (watchGrowth) then estimates the steps to at least t + seconds
   // instead of to the piece's tEnd. 0 (the default): to tEnd only.
-  void setGrowthLookahead(double seconds) { growthLookahead_ = seconds; }
+  void setGrowthLookahead(double seconds) { growth_.setLookahead(seconds); }
   // Called with the current time every kCheckSteps step attempts of advance() (accepted or
   // rejected), between samples too: a caller that must be able to stop a long integration (a
   // signal in nhsim, a new job in nhlab's worker) throws from it; advance() lets the exception
@@ -128,9 +67,11 @@ class Simulation {
   // exactly: every t ≤ tEnd). The state afterwards is exactly at tEnd. Returns whether a
   // sample was delivered at tEnd itself (false when tEnd is off the grid: a caller that wants
   // a last row at tEnd takes time() and state()). Throws InputError when dtOut is below
-  // 4·machine epsilon·|t| (output times would not be distinct doubles), or an rk4 step is.
-  // Throws IntegrationError (with the time) on a blow-up, SingularSystemError if the
-  // system stops being regular or reaches a point where its equations are not defined
+  // 4·machine epsilon·|t| (output times would not be distinct doubles), or a fixed step is.
+  // Throws IntegrationError (with the time) on a blow-up or, stepping with discrete-gradient,
+  // at a sample where the reference frame no longer satisfies the constraints
+  // (checkReferenceFrame, run_checks.h; the samples before are delivered), SingularSystemError
+  // if the system stops being regular or reaches a point where its equations are not defined
   // (SystemInfo::singularities: one of s_i(t, q, y) reaches 0 on a step; the samples before
   // that time are delivered, the state stays at the start of that step).
   bool advance(double tEnd, double dtOut, const SampleCallback& onSample);
@@ -149,19 +90,8 @@ class Simulation {
   void checkState(double t, const double* x, int size,
                   const std::vector<int>* reduced = nullptr) const;
   void emitSample(double t, std::vector<double>& x, const SampleCallback& onSample);
-  // The first time where a singular function (SystemInfo::singularities) reaches 0 on the
-  // step [t0, t1], or, by the look-ahead, within one more step length (up to t0 + 2(t1 − t0)),
-  // the state along it given by stateAt(τ, x); -1 if none does.
-  // Sets singularIndex_ to the function's index.
-  template <class StateAt>
-  double firstSingularity(double t0, double t1, StateAt&& stateAt);
-  [[noreturn]] void throwSingularity(double t) const;
-  // Vakonomic runs: watches max |μ| after every accepted step. Where it grows exponentially
-  // (e^{t/τ}, measured from its last two tenfold increases to now, every 256 steps) and the
-  // steps per unit time do not fall, the steps to tEnd are estimated (at least today's rate
-  // times the time left); more than the remaining step budget stops the run now with
-  // IntegrationError naming τ, instead of when the budget is spent.
-  void watchGrowth(double t, const double* x, double tEnd, long stepsThisCall);
+  // New equations of the same system: the stepper is bound to them, the run restarts there.
+  void useEquations(std::shared_ptr<const EquationsOfMotion> equations);
 
   std::shared_ptr<const EquationsOfMotion> equations_;
   EquationsWorkspace workspace_;
@@ -172,22 +102,14 @@ class Simulation {
   double lastDtOut_ = 0;
   std::vector<double> x_;
   std::vector<double> sample_;  // the state at an output time, handed to the callback
-  std::vector<double> probe_, singularValues_;  // scratch of firstSingularity
   // The state before a step of a stepper without dense output (where a singular point sends
   // the state back to).
   std::vector<double> previous_;
-  int singularIndex_ = 0;
+  SingularityWatch singularities_;
   std::unique_ptr<Integration> integration_;
   long steps_ = 0;
-  struct GrowthMark {
-    double t = 0, logMu = 0;
-    long steps = 0;
-  };
-  GrowthMark growth_[2];  // the last two tenfold increases of max |μ|
-  int growthMarks_ = 0;
-  double growthLevel_ = 0;  // the next level of max |μ| to mark (0: set at the first step)
+  GrowthWatch growth_;
   StepCheck stepCheck_;
-  double growthLookahead_ = 0;  // setGrowthLookahead
   long reconstructionRejections_ = 0;
 };
 

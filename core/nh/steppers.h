@@ -28,7 +28,7 @@ class StepFailure : public std::runtime_error {
 // What a stepper provides. Simulation::advance drives every stepper through the same loop
 // with these calls only, so a new method (a geometric integrator such as nonholonomic RATTLE
 // or a discrete-gradient method: fixed step, acting on the whole state with the constraint)
-// is one more class and one more case in Simulation::setOptions:
+// is one more class and one more row of kIntegrators (integrators.h), which makes it:
 //  - initialize, doStep, currentState, currentTimeStep: its own state, stepped one accepted
 //    step at a time (rejected trials are retried inside doStep); the loop initializes it
 //    again wherever the simulation's state moved under it (a projection, new parameters);
@@ -41,9 +41,10 @@ class StepFailure : public std::runtime_error {
 //    pass it, so every sample is a step's end;
 //  - the properties below the pure functions, each with a default that suits most methods.
 // A method that needs more than f (RATTLE needs the constraint Φ, its Jacobian and the mass
-// matrix) takes it when Simulation::setOptions makes it: a reference to the simulation's
-// equations pointer (which setParameters and setFormulation replace) and its workspace. Such
-// a method says no to denseOutputCarriesReconstruction, so it is always given the whole state.
+// matrix) is bound to the equations it steps: made for them, and bound again by bind() when
+// the simulation's equations change (setParameters, setFormulation), before the old ones are
+// let go. Such a method says no to denseOutputCarriesReconstruction, so it is always given
+// the whole state.
 class Stepper {
  public:
   virtual ~Stepper() = default;
@@ -62,6 +63,10 @@ class Stepper {
   virtual void rejectLast(double shorterStep) = 0;
   virtual int order() const = 0;
 
+  // The equations to step from the next initialize on (the stepper keeps a reference to them,
+  // which stays valid until the next bind): for a method that reads more than f. The
+  // default: f is all it reads.
+  virtual void bind(const EquationsOfMotion& /*equations*/) {}
   // Whether calcState is a continuous extension of the method (see above).
   virtual bool hasDenseOutput() const { return true; }
   // The next output time or the end of the run, before each step: a stepper without dense
@@ -106,21 +111,19 @@ std::unique_ptr<Stepper> makeOdeintRk4();
 // nh-rattle (rattle.cpp): symmetric projection around the implicit midpoint rule, second
 // order, time-symmetric, fixed step, landing on the stop times like rk4; it holds the
 // velocity constraints, the holonomic ones and the unit norm of each attitude quaternion to
-// round-off at every step. It reads the simulation's equations through `equations` (a
-// reference to the pointer that setParameters and setFormulation replace). initialize throws
-// InputError in one line for vakonomic dynamics, the hamiltonian formulation and systems that
-// cannot be taped; doStep throws StepFailure naming the step when Newton's method does not
-// converge.
-std::unique_ptr<Stepper> makeNhRattle(const std::shared_ptr<const EquationsOfMotion>& equations);
+// round-off at every step. Bound to `equations` (Stepper::bind); initialize throws InputError
+// in one line with the refusal of its row (vakonomic dynamics, the hamiltonian formulation,
+// systems that cannot be taped); doStep throws StepFailure naming the step when Newton's
+// method does not converge.
+std::unique_ptr<Stepper> makeNhRattle(const EquationsOfMotion& equations);
 // discrete-gradient (discrete_gradient.cpp): the Gonzalez midpoint discrete gradient on the
 // almost-Poisson form of the equations in (q, v), v the independent velocities, second order,
 // symmetric, fixed step, landing on the stop times like rk4. The conserved quantity (the energy,
 // or with affine constraints the energy in the declared reference frame) changes only by
-// round-off, the velocity constraints hold by construction. initialize throws InputError in
-// one line for what discrete_gradient.h refuses; doStep throws StepFailure naming the step when
-// Newton's method does not converge.
-std::unique_ptr<Stepper> makeDiscreteGradient(
-    const std::shared_ptr<const EquationsOfMotion>& equations);
+// round-off, the velocity constraints hold by construction. Bound to `equations`
+// (Stepper::bind); initialize throws InputError in one line for what discrete_gradient.h
+// refuses; doStep throws StepFailure naming the step when Newton's method does not converge.
+std::unique_ptr<Stepper> makeDiscreteGradient(const EquationsOfMotion& equations);
 
 // SUNDIALS 6.4 (sundials_steppers.cpp), one internal step per doStep, the solver's own dense
 // output and step-size control (weighted RMS norm over rtol·|y| + atol); errors the solver

@@ -10,6 +10,7 @@
 #include "core/nh/errors.h"
 #include "core/nh/messages.h"
 #include "core/nh/run_checks.h"
+#include "core/nh/scenario_run.h"
 
 namespace nh::study {
 
@@ -290,42 +291,41 @@ void Study::run(long i, StudyWorker& worker, RunResult& out,
         if (isParameter_[a]) overrides[names_[a]] = out.varied[a];
       resolveParameters(*system_, overrides);
     }
-    if (!worker.simulation_ || parameters != worker.parameters_) {
-      // The base equations when only initial values vary; otherwise the equations with the
-      // varied parameters as tape inputs, given this run's values (no tape of its own).
-      auto equations = parameters == baseParameters_
-                           ? baseEquations_
-                           : std::make_shared<const EquationsOfMotion>(
-                                 parametricEquations_->withParameters(parameters));
-      if (worker.simulation_) {
-        worker.simulation_->setEquations(std::move(equations));
-      } else {
-        worker.simulation_ = std::make_unique<Simulation>(equations, spec_.base.integrator);
-      }
-      worker.parameters_ = parameters;
+    // The base equations when only initial values vary; otherwise the equations with the
+    // varied parameters as tape inputs, given this run's values (no tape of its own).
+    std::shared_ptr<const EquationsOfMotion> equations;
+    if (!worker.run_ || parameters != worker.parameters_)
+      equations = parameters == baseParameters_
+                      ? baseEquations_
+                      : std::make_shared<const EquationsOfMotion>(
+                            parametricEquations_->withParameters(parameters));
+    const std::vector<double> x0 =
+        initialState(equations ? *equations : worker.run_->simulation().equations(), 0.0, initial);
+    if (!worker.run_) {
+      RunSetup setup{
+          system_, spec_.base.dynamics, spec_.base.formulation, spec_.base.integrator, parameters,
+          x0};
+      worker.run_ = std::make_unique<ScenarioRun>(setup, 0.0, equations);
     }
-    Simulation& sim = *worker.simulation_;
-    sim.setState(0.0, initialState(sim.equations(), 0.0, initial));
+    worker.parameters_ = parameters;
+    ScenarioRun& run = *worker.run_;
+    // Every run starts at its initial state as given (restart sets it, without projecting).
+    run.restart(equations, 0.0, x0);
     worker.accumulator_.reset();
-    const EquationsOfMotion& eq = sim.equations();
-    const std::vector<std::string> columns = outputColumns(eq);
-    EnergyDriftWatch drift;
-    auto onSample = [&](double t, const double* x) {
-      outputRow(eq, sim.workspace(), layout_, t, x, worker.observables_, worker.row_);
-      // A non-finite energy, state or multiplier ends the run as a blow-up, as in `nhsim run`.
-      checkFiniteRow(system_->name(), columns, worker.row_, t);
-      drift.add(eq, sim.workspace(), t, x, worker.observables_.energy);
-      worker.accumulator_.add(t, worker.row_.data());
-      if (cancel && cancel->load(std::memory_order_relaxed)) throw RunCancelled{};
-    };
     // A run that delivers no sample for long (a motion too fast for its steps) is stopped at
     // its step checks too.
-    sim.setStepCheck([cancel](double) {
+    run.setStopCheck([cancel](double) {
       if (cancel && cancel->load(std::memory_order_relaxed)) throw RunCancelled{};
     });
-    // A t-end off the output grid still gets its sample, as in `nhsim run`.
-    if (!sim.advance(spec_.base.tEnd, spec_.base.dtOut, onSample))
-      onSample(sim.time(), sim.state().data());
+    // A non-finite energy, state or multiplier ends the run as a blow-up, as in `nhsim run`;
+    // a t-end off the output grid still gets its sample.
+    run.advance(
+        spec_.base.tEnd, spec_.base.dtOut,
+        [&worker](const ScenarioRun::Sample& sample) {
+          worker.accumulator_.add(sample.t, sample.row.data());
+        },
+        true);
+    const EnergyDriftWatch& drift = run.tally().drift;
     worker.accumulator_.values(out.measures.data());
     out.energyDrift = drift.conservative() ? drift.relativeChange() : 0;
     out.status = "ok";
@@ -341,13 +341,13 @@ void Study::run(long i, StudyWorker& worker, RunResult& out,
                      ? "blow-up at t=" + formatValue(e.time())
                      : "failed at t=" + formatValue(e.time()) + ": " + oneLineOf(message);
   } catch (const RunCancelled&) {
-    worker.simulation_.reset();
+    worker.run_.reset();
     throw;
   } catch (const std::exception& e) {
     out.status = "error: " + oneLineOf(e.what());
   }
   // A failed run leaves its simulation mid-step: the next run starts on a new one.
-  if (!ok) worker.simulation_.reset();
+  if (!ok) worker.run_.reset();
 }
 
 std::string Study::headerText(const std::string& commandLine) const {
@@ -389,9 +389,7 @@ std::string Study::partialText(long written, long total) {
          " runs (interrupted)\n";
 }
 
-StudyWorker::StudyWorker(const Study& study) : accumulator_(study.measures_) {
-  row_.reserve(study.outputColumns_.size());
-}
+StudyWorker::StudyWorker(const Study& study) : accumulator_(study.measures_) {}
 
 StudyWorker::~StudyWorker() = default;
 

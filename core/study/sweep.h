@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "core/nh/scenario.h"
+#include "core/nh/scenario_run.h"
 #include "core/study/measures.h"
 
 namespace nh::study {
@@ -131,10 +132,8 @@ class StudyWorker {
 
  private:
   friend class Study;
-  std::unique_ptr<Simulation> simulation_;
-  std::vector<double> parameters_;  // those simulation_'s equations were compiled with
-  std::vector<double> row_;
-  Observables observables_;
+  std::unique_ptr<ScenarioRun> run_;
+  std::vector<double> parameters_;  // those run_'s equations were compiled with
   MeasureSet::Accumulator accumulator_;
 };
 

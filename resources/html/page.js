@@ -1,12 +1,17 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The interactive page of a Nonholonomic Lab run (ui/export/interactive_page.h): draws the
 // embedded samples with three.js as the app's 3D view draws them, plays them back, and plots
-// the view's variables. Opened with #selftest it checks itself and writes the verdict into
-// the element #selftest (tests/ui/export/interactive_page_test.cpp reads it).
+// the view's variables. Body kinds, sizes, bounds, colours and the samples' layout come with
+// the data (data.scene: the scene table, core/nh/scene_table.h). Opened with #selftest it
+// checks itself and writes the verdict into the element #selftest
+// (tests/ui/export/interactive_page_test.cpp reads it).
 (function () {
   "use strict";
 
   var data = JSON.parse(document.getElementById("nh-data").textContent);
+  // The scene table (core/nh/scene_table.h): the body kinds, their sizes, bounds and colours,
+  // the arrows', trails' and runs' colours, the page's stage and the layout of a sample.
+  var table = data.scene;
 
   // ---- The embedded samples ------------------------------------------------------------------
 
@@ -21,13 +26,25 @@
   var samples = floats(data.samples);
   var count = data.count;
   var bodies = data.bodies, arrows = data.arrows, points = data.points;
-  var width = bodies.length * 7 + arrows.length * 6 + points.length * 3 + 4;
-  var arrowsAt = bodies.length * 7, pointsAt = arrowsAt + arrows.length * 6;
 
-  function bodyOffset(k, i) { return k * width + i * 7; }
-  function arrowOffset(k, i) { return k * width + arrowsAt + i * 6; }
-  function pointOffset(k, i) { return k * width + pointsAt + i * 3; }
-  function frameOffset(k) { return k * width + width - 4; }
+  // Where sample k's record of the i-th body, arrow or point, and of the moving frame, starts,
+  // for `counts` of each item: the items' records one after another in the table's order.
+  var RECORD = table.record;
+  function recordLayout(counts) {
+    var at = {}, width = 0;
+    RECORD.order.forEach(function (item) {
+      at[item] = width;
+      width += counts[item] * RECORD[item].width;
+    });
+    function offset(item) {
+      return function (k, i) { return k * width + at[item] + (i || 0) * RECORD[item].width; };
+    }
+    return { width: width, body: offset("body"), arrow: offset("arrow"), point: offset("point"),
+             frame: offset("frame") };
+  }
+  var layout = recordLayout({ body: bodies.length, arrow: arrows.length, point: points.length, frame: 1 });
+  var bodyOffset = layout.body, arrowOffset = layout.arrow, pointOffset = layout.point;
+  var frameOffset = layout.frame;
 
   // The last sample at or before time t.
   function sampleAt(t) {
@@ -40,23 +57,20 @@
     return lo;
   }
 
-  // ---- Colours (ui/scene/scene_renderer.cpp and scene_geometry.cpp) -----------------------------
+  // ---- Colours (the scene table's; the app draws with the same) ------------------------------
 
-  function rgb(r, g, b) { return new THREE.Color(r / 255, g / 255, b / 255); }
-  var ARROW_COLOURS = {
-    Reaction: [0.95, 0.28, 0.24], Force: [0.98, 0.78, 0.18],
-    Velocity: [0.25, 0.85, 0.40], AngularVelocity: [0.35, 0.62, 1.00]
-  };
-  var TRAIL_COLOURS = [rgb(225, 30, 140), rgb(0, 145, 225), rgb(30, 165, 60), rgb(135, 80, 230)];
-  // Beside a comparison, each run's trails in its own colours (ui/sim/run_style.h).
-  var RUN_TRAIL_COLOURS = [
-    [rgb(0, 145, 225), rgb(60, 110, 235), rgb(0, 175, 200), rgb(95, 150, 255)],
-    [rgb(255, 130, 0), rgb(230, 90, 30), rgb(255, 170, 60), rgb(200, 110, 20)]];
-  var COMPARISON_COLOUR = [255 / 255, 150 / 255, 40 / 255];
-  var BOX_COLOURS = [rgb(235, 110, 95), rgb(200, 150, 140), rgb(110, 200, 120),
-                     rgb(150, 195, 155), rgb(110, 150, 235), rgb(150, 165, 210)];
-  var GUIDE_COLOURS = [rgb(200, 205, 215), rgb(200, 205, 215), rgb(170, 175, 185),
-                       rgb(170, 175, 185), rgb(230, 232, 240), rgb(120, 120, 130)];
+  // A colour of the table: [r, g, b] in bytes.
+  function rgb(c) { return new THREE.Color(c[0] / 255, c[1] / 255, c[2] / 255); }
+  var ARROW_COLOURS = table.arrows;
+  var TRAIL_COLOURS = table.trails.map(rgb);
+  // Beside a comparison, each run's trails in its own colours.
+  var RUN_TRAIL_COLOURS = table.runs.map(function (run) { return run.trails.map(rgb); });
+  var COMPARISON_COLOUR = table.runs[1].onDark.map(function (v) { return v / 255; });
+  var FACES = ["+x", "-x", "+y", "-y", "+z", "-z"];
+
+  // The row of body `b`'s kind, and the colour of `role` in it.
+  function kindOf(b) { return table.kinds[b.kind]; }
+  function colourOf(b, role) { return rgb(kindOf(b).colours[role]); }
 
   function isDark() { return document.documentElement.getAttribute("data-theme") === "dark"; }
 
@@ -95,17 +109,25 @@
 
   function mix(a, b, f) { return a.clone().lerp(b, f); }
 
-  function sphereGeometry(size) {
-    var r = size[0], g = new THREE.SphereBufferGeometry(1, 48, 32);
-    g.scale(r, size[1] > 0 ? size[1] : r, size[2] > 0 ? size[2] : r);
-    var a = rgb(236, 84, 62), b = rgb(246, 242, 232);
-    return paint(g, function (c) { return ((c.x > 0) !== (c.y > 0)) !== (c.z > 0) ? a : b; });
+  // The size body `b` is drawn with: a component at or below zero takes another's value where
+  // the kind says so (an ellipsoid's y or z take its x).
+  function drawnSize(b) {
+    var or = kindOf(b).orComponent;
+    return b.size.map(function (v, i) { return or[i] >= 0 && !(v > 0) ? b.size[or[i]] : v; });
   }
 
-  function tableGeometry(radius, thickness, modelRadius) {
+  function sphereGeometry(b) {
+    var size = drawnSize(b), g = new THREE.SphereBufferGeometry(1, 48, 32);
+    g.scale(size[0], size[1], size[2]);
+    var a = colourOf(b, "a"), c2 = colourOf(b, "b");
+    return paint(g, function (c) { return ((c.x > 0) !== (c.y > 0)) !== (c.z > 0) ? a : c2; });
+  }
+
+  function tableGeometry(b, radius) {
+    var thickness = b.size[2], modelRadius = Math.abs(b.size[0]);
     var grown = radius / Math.max(1e-12, modelRadius);
     var rings = Math.max(6, Math.min(96, Math.round(6 * grown))), sectors = 24;
-    var light = rgb(172, 182, 198), dark = rgb(136, 150, 172), marker = rgb(222, 92, 60);
+    var light = colourOf(b, "light"), dark = colourOf(b, "dark"), marker = colourOf(b, "marker");
     var top = paint(new THREE.RingBufferGeometry(1e-6 * radius, radius, sectors, rings),
       function (c) {
         var s = sectorOf(c.x, c.y, sectors);
@@ -120,29 +142,30 @@
     var bottom = new THREE.CircleBufferGeometry(radius, 64);
     bottom.rotateX(Math.PI);
     bottom.translate(0, 0, -depth);
-    var rimColour = rgb(70, 78, 92);
+    var rimColour = colourOf(b, "rim");
     return [top, paint(rim, function () { return rimColour; }),
             paint(bottom, function () { return rimColour; })];
   }
 
-  function diskGeometry(size) {
-    var g = new THREE.CylinderBufferGeometry(size[0], size[0], 2 * size[1], 64);  // axis y
-    var a = rgb(236, 190, 70), b = rgb(120, 90, 200);
-    return paint(g, function (c) { return sectorOf(c.x, c.z, 16) % 2 === 0 ? a : b; });
+  function diskGeometry(b) {
+    var size = b.size, g = new THREE.CylinderBufferGeometry(size[0], size[0], 2 * size[1], 64);  // axis y
+    var a = colourOf(b, "a"), c2 = colourOf(b, "b");
+    return paint(g, function (c) { return sectorOf(c.x, c.z, 16) % 2 === 0 ? a : c2; });
   }
 
-  function cylinderGeometry(size) {
-    var g = new THREE.CylinderBufferGeometry(size[0], size[0], 2 * size[1], 48);
+  function cylinderGeometry(b) {
+    var size = b.size, g = new THREE.CylinderBufferGeometry(size[0], size[0], 2 * size[1], 48);
     g.rotateX(Math.PI / 2);  // axis z
-    var a = rgb(90, 170, 210), b = rgb(240, 236, 222), cap = mix(a, rgb(30, 30, 30), 0.1);
+    var a = colourOf(b, "side"), stripe = colourOf(b, "stripe");
+    var cap = mix(a, rgb(table.shade), table.capShade);
     return paint(g, function (c, n) {
       if (Math.abs(n.z) > 0.5) return cap;
-      return sectorOf(c.x, c.y, 12) === 0 ? b : a;
+      return sectorOf(c.x, c.y, 12) === 0 ? stripe : a;
     });
   }
 
-  function sleighGeometry(size) {
-    var L = size[0], W = size[1], Z = size[2];
+  function sleighGeometry(b) {
+    var L = b.size[0], W = b.size[1], Z = b.size[2];
     var shape = new THREE.Shape();
     shape.moveTo(-L, -W);
     shape.lineTo(0.55 * L, -W);
@@ -153,47 +176,50 @@
     var hull = new THREE.ExtrudeBufferGeometry(shape, { depth: 2 * Z, bevelEnabled: false });
     hull.translate(0, 0, -Z);
     hull.computeVertexNormals();
-    var top = rgb(112, 150, 96), side = rgb(72, 100, 60);  // as the app (scene_geometry.cpp)
+    var top = colourOf(b, "top"), side = colourOf(b, "side");
     var stripe = new THREE.BoxBufferGeometry(1.7 * L, 0.24 * W, 0.04 * Z);
     stripe.translate(-0.1 * L, 0, 1.02 * Z);
-    var stripeColour = rgb(245, 236, 210);
+    var stripeColour = colourOf(b, "stripe");
     return [paint(hull, function (c, n) { return Math.abs(n.z) > 0.5 ? top : side; }),
             paint(stripe, function () { return stripeColour; })];
   }
 
-  function boxGeometry(size, colours) {
+  function boxGeometry(b) {
+    var size = b.size, colours = FACES.map(function (face) { return colourOf(b, face); });
     var g = new THREE.BoxBufferGeometry(2 * size[0], 2 * size[1], 2 * Math.max(size[2], 1e-6));
     return paint(g, function (c, n) { return colours[boxFace(n)]; });
   }
 
   function material(options) {
-    var m = new THREE.MeshPhongMaterial(Object.assign({ shininess: 40, specular: 0x333333 }, options));
+    var m = new THREE.MeshPhongMaterial(Object.assign({ shininess: 40, specular: rgb(table.stage.specular) }, options));
     return m;
   }
 
-  // The meshes of body `b` (a group at the body's pose); `look` overrides its colour and
-  // opacity (the comparison run's bodies).
+  // The meshes of body `b` (a group at the body's pose), by how its kind is drawn; `look`
+  // overrides its colour and opacity (the comparison run's bodies).
   function bodyObject(b, tableRadius, look) {
     var s = b.size, geometries, opacity = 1, shininess = 40;
-    switch (b.kind) {
-      case "Sphere": geometries = [sphereGeometry(s)]; break;
-      case "Particle": geometries = [paint(new THREE.SphereBufferGeometry(s[0], 32, 20),
-                                           function () { return rgb(250, 210, 70); })]; break;
-      case "Table": geometries = tableGeometry(tableRadius, s[2], Math.abs(s[0])); shininess = 8; break;
-      case "Disk": geometries = [diskGeometry(s)]; break;
-      case "Sleigh": geometries = sleighGeometry(s); break;
-      case "Cylinder": geometries = [cylinderGeometry(s)]; break;
-      case "Guide":
+    switch (kindOf(b).geometry) {
+      case "ellipsoid": geometries = [sphereGeometry(b)]; break;
+      case "ball":
+        var ball = colourOf(b, "body");
+        geometries = [paint(new THREE.SphereBufferGeometry(s[0], 32, 20), function () { return ball; })];
+        break;
+      case "table": geometries = tableGeometry(b, tableRadius); shininess = 8; break;
+      case "disk": geometries = [diskGeometry(b)]; break;
+      case "sleigh": geometries = sleighGeometry(b); break;
+      case "cylinder": geometries = [cylinderGeometry(b)]; break;
+      case "guide":
         if (s[2] === 0) {
-          var blue = rgb(120, 200, 255);
-          geometries = [paint(new THREE.PlaneBufferGeometry(2 * s[0], 2 * s[1]), function () { return blue; })];
-          opacity = 0.35;
+          var plane = colourOf(b, "plane");
+          geometries = [paint(new THREE.PlaneBufferGeometry(2 * s[0], 2 * s[1]), function () { return plane; })];
+          opacity = table.flatGuideOpacity;
         } else {
-          geometries = [boxGeometry(s, GUIDE_COLOURS)];
+          geometries = [boxGeometry(b)];
           shininess = 90;
         }
         break;
-      default: geometries = [boxGeometry(s, BOX_COLOURS)];
+      default: geometries = [boxGeometry(b)];
     }
     var group = new THREE.Group(), colour = b.colour;
     if (look) colour = look.colour, opacity = look.opacity;
@@ -208,10 +234,30 @@
     return group;
   }
 
+  // The radius of a sphere that holds body `b` however it turns, by its kind's rule: over the
+  // size components the rule names, the largest magnitude or the Euclidean length (the app's
+  // camera and tables use the same rule; the self-test compares with the app's value, b.bound).
   function boundingRadius(b) {
-    var s = b.size;
-    if (b.kind === "Body" || b.kind === "Sleigh" || b.kind === "Guide") return Math.hypot(s[0], s[1], s[2]);
-    return Math.max(Math.abs(s[0]), Math.abs(s[1]), Math.abs(s[2]));
+    var rule = kindOf(b).bound, largest = 0, squares = 0;
+    for (var i = 0; i < 3; ++i) {
+      if (!rule.of[i]) continue;
+      largest = Math.max(largest, Math.abs(b.size[i]));
+      squares += b.size[i] * b.size[i];
+    }
+    return rule.combine === "largest" ? largest : Math.sqrt(squares);
+  }
+
+  // Whether body `b` is scenery (a table, a guide): not framed, not a body on a table.
+  function scenery(b) { return kindOf(b).scenery; }
+
+  // Sets `object` to the body pose in `values` at offset `o` (hidden where it is not drawn).
+  var BODY = RECORD.body;
+  function placeBody(object, values, o) {
+    var p = o + BODY.position, q = o + BODY.orientation;
+    object.visible = isFinite(values[p] + values[p + 1] + values[p + 2] + values[q + 3]);
+    if (!object.visible) return;
+    object.position.set(values[p], values[p + 1], values[p + 2]);
+    object.quaternion.set(values[q], values[q + 1], values[q + 2], values[q + 3]);
   }
 
   // A table is drawn with its model radius, doubled until every body on it over the whole run
@@ -220,13 +266,13 @@
     var table = bodies[i], size = Math.abs(table.size[0]), needed = 0;
     var q = new THREE.Quaternion(), n = new THREE.Vector3(), rel = new THREE.Vector3();
     for (var k = 0; k < count; ++k) {
-      var o = bodyOffset(k, i);
-      q.set(samples[o + 3], samples[o + 4], samples[o + 5], samples[o + 6]);
+      var o = bodyOffset(k, i) + BODY.position, oq = bodyOffset(k, i) + BODY.orientation;
+      q.set(samples[oq], samples[oq + 1], samples[oq + 2], samples[oq + 3]);
       n.set(0, 0, 1).applyQuaternion(q);
       for (var j = 0; j < bodies.length; ++j) {
         var b = bodies[j];
-        if (b.kind === "Table" || b.kind === "Guide") continue;
-        var p = bodyOffset(k, j);
+        if (scenery(b)) continue;
+        var p = bodyOffset(k, j) + BODY.position;
         rel.set(samples[p] - samples[o], samples[p + 1] - samples[o + 1], samples[p + 2] - samples[o + 2]);
         if (!isFinite(rel.x + rel.y + rel.z)) continue;
         var normal = rel.dot(n), r = boundingRadius(b);
@@ -258,7 +304,7 @@
     arrows.forEach(function (a, i) {
       var m = largest[a.unit] || 0;
       for (var k = 0; k < count; ++k) {
-        var o = arrowOffset(k, i) + 3, v = Math.hypot(samples[o], samples[o + 1], samples[o + 2]);
+        var o = arrowOffset(k, i) + RECORD.arrow.vector, v = Math.hypot(samples[o], samples[o + 1], samples[o + 2]);
         if (isFinite(v)) m = Math.max(m, v);
       }
       largest[a.unit] = m;
@@ -314,14 +360,15 @@
   var camera = new THREE.PerspectiveCamera(30, 1, extent * 1e-2, extent * 1e3);
   camera.up.set(0, 0, 1);
   scene.add(camera);
-  scene.add(new THREE.AmbientLight(0xffffff, 0.5));
-  scene.add(new THREE.HemisphereLight(0xffffff, 0x445566, 0.25));
-  var headlight = new THREE.DirectionalLight(0xffffff, 0.55);
+  var stage = table.stage;
+  scene.add(new THREE.AmbientLight(rgb(stage.ambient), 0.5));
+  scene.add(new THREE.HemisphereLight(rgb(stage.sky), rgb(stage.ground), 0.25));
+  var headlight = new THREE.DirectionalLight(rgb(stage.headlight), 0.55);
   headlight.position.set(0.3, 0.6, 1);
   camera.add(headlight);
 
   var bodyObjects = bodies.map(function (b, i) {
-    var o = bodyObject(b, b.kind === "Table" ? tableRadius(i) : 0);
+    var o = bodyObject(b, kindOf(b).geometry === "table" ? tableRadius(i) : 0);
     scene.add(o);
     return o;
   });
@@ -360,7 +407,7 @@
   scene.add(movingGroup);
   var trailObjects = points.map(function (p, i) {
     var colour = compared ? RUN_TRAIL_COLOURS[0][i % 4] : TRAIL_COLOURS[i % 4];
-    return trailLine(samples, function (k) { return pointOffset(k, i); }, colour,
+    return trailLine(samples, function (k) { return pointOffset(k, i) + RECORD.point.position; }, colour,
                      p.moving ? movingGroup : scene);
   });
 
@@ -368,16 +415,15 @@
   var other = null;
   if (compared) {
     other = { values: floats(compared.samples), bodies: compared.bodies, group: new THREE.Group() };
-    other.width = other.bodies.length * 7 + compared.points.length * 3 + 4;
-    other.pointsAt = other.bodies.length * 7;
+    other.layout = recordLayout({ body: other.bodies.length, arrow: 0, point: compared.points.length, frame: 1 });
     scene.add(other.group);
     other.objects = other.bodies.map(function (b) {
-      var o = bodyObject(b, 0, { colour: COMPARISON_COLOUR, opacity: 0.45 });
+      var o = bodyObject(b, 0, { colour: COMPARISON_COLOUR, opacity: table.comparisonOpacity });
       scene.add(o);
       return o;
     });
     other.trails = compared.points.map(function (p, i) {
-      return trailLine(other.values, function (k) { return k * other.width + other.pointsAt + i * 3; },
+      return trailLine(other.values, function (k) { return other.layout.point(k, i) + RECORD.point.position; },
                        RUN_TRAIL_COLOURS[1][i % 4], p.moving ? other.group : scene);
     });
   }
@@ -386,9 +432,9 @@
   function movingBox(first, last) {
     var box = new THREE.Box3(), p = new THREE.Vector3();
     for (var i = 0; i < bodies.length; ++i) {
-      if (bodies[i].kind === "Table" || bodies[i].kind === "Guide") continue;
+      if (scenery(bodies[i])) continue;
       for (var k = first; k <= last; k += Math.max(1, Math.floor((last - first) / 400))) {
-        var o = bodyOffset(k, i);
+        var o = bodyOffset(k, i) + BODY.position;
         p.set(samples[o], samples[o + 1], samples[o + 2]);
         if (isFinite(p.x + p.y + p.z)) box.expandByPoint(p);
       }
@@ -429,12 +475,12 @@
   // The ground grid where no table is drawn: lines every 1-2-5 step near half the scene's
   // size, over everything the bodies reach.
   var grid = null;
-  if (!bodies.some(function (b) { return b.kind === "Table"; })) {
+  if (!bodies.some(function (b) { return kindOf(b).geometry === "table"; })) {
     var reach = wholeRun.isEmpty() ? extent : wholeRun.getSize(new THREE.Vector3()).length();
     var cell = niceCeil(extent / 2), half = Math.ceil((reach / 2 + 2 * extent) / cell);
     half = Math.min(half, 100);
     var centre = wholeRun.isEmpty() ? new THREE.Vector3() : wholeRun.getCenter(new THREE.Vector3());
-    grid = new THREE.GridHelper(2 * half * cell, 2 * half, 0x7f8898, 0x7f8898);
+    grid = new THREE.GridHelper(2 * half * cell, 2 * half, rgb(stage.grid), rgb(stage.grid));
     grid.rotateX(Math.PI / 2);
     grid.position.set(Math.round(centre.x / cell) * cell, Math.round(centre.y / cell) * cell, 0);
     grid.material.transparent = true;
@@ -456,13 +502,7 @@
   }
 
   function showBodies(k) {
-    bodyObjects.forEach(function (o, i) {
-      var s = bodyOffset(k, i);
-      o.visible = isFinite(samples[s] + samples[s + 1] + samples[s + 2] + samples[s + 6]);
-      if (!o.visible) return;
-      o.position.set(samples[s], samples[s + 1], samples[s + 2]);
-      o.quaternion.set(samples[s + 3], samples[s + 4], samples[s + 5], samples[s + 6]);
-    });
+    bodyObjects.forEach(function (o, i) { placeBody(o, samples, bodyOffset(k, i)); });
   }
 
   function showArrows(k) {
@@ -470,12 +510,13 @@
     var lines = [];
     arrowObjects.forEach(function (o, i) {
       var s = arrowOffset(k, i), a = arrows[i], reference = references[a.unit];
-      origin.set(samples[s], samples[s + 1], samples[s + 2]);
-      v.set(samples[s + 3], samples[s + 4], samples[s + 5]);
+      var so = s + RECORD.arrow.origin, sv = s + RECORD.arrow.vector;
+      origin.set(samples[so], samples[so + 1], samples[so + 2]);
+      v.set(samples[sv], samples[sv + 1], samples[sv + 2]);
       var magnitude = v.length();
       o.visible = isFinite(magnitude + origin.x + origin.y + origin.z) && magnitude > 1e-9 * reference;
       if (o.visible) placeArrow(o, origin, v, 0.35 * extent * magnitude / reference, arrowThickness);
-      var c = (ARROW_COLOURS[a.kind] || [1, 1, 1]).map(function (x) { return Math.round(255 * x * (isDark() ? 1 : 0.62)); });
+      var c = (ARROW_COLOURS[a.kind] || [1, 1, 1]).map(function (x) { return Math.round(255 * x * (isDark() ? 1 : table.legendOnLight)); });
       lines.push('<div><span class="swatch" style="background:rgb(' + c.join(",") + ')"></span>' +
                  '<span style="color:rgb(' + c.join(",") + ')">' + escapeHtml(a.name) + "</span> " +
                  formatNumber(magnitude) + " " + escapeHtml(a.unit) + "</div>");
@@ -495,28 +536,22 @@
       line.visible = data.trails;
       line.geometry.setDrawRange(first, k - first + 1);
     });
-    var f = frameOffset(k);
+    var f = frameOffset(k) + RECORD.frame.orientation;
     movingGroup.quaternion.set(samples[f], samples[f + 1], samples[f + 2], samples[f + 3]);
   }
 
   // The comparison run at sample k: hidden where it is not drawn (failed or left).
   function showComparison(k) {
     if (!other) return;
-    var v = other.values, shownFrom = k;
-    other.objects.forEach(function (o, i) {
-      var s = k * other.width + i * 7;
-      o.visible = isFinite(v[s] + v[s + 1] + v[s + 2] + v[s + 6]);
-      if (!o.visible) return;
-      o.position.set(v[s], v[s + 1], v[s + 2]);
-      o.quaternion.set(v[s + 3], v[s + 4], v[s + 5], v[s + 6]);
-    });
-    var f = k * other.width + other.width - 4;
+    var v = other.values, shownFrom = k, frameAt = RECORD.frame.orientation;
+    other.objects.forEach(function (o, i) { placeBody(o, v, other.layout.body(k, i)); });
+    var f = other.layout.frame(k) + frameAt;
     var drawn = isFinite(v[f]);
     if (drawn) other.group.quaternion.set(v[f], v[f + 1], v[f + 2], v[f + 3]);
     if (data.trails) {
       // The trail back to where the run was last not drawn (or the trail's length).
       var first = sampleAt(times[k] - data.trailSeconds);
-      while (shownFrom > first && isFinite(v[(shownFrom - 1) * other.width + other.width - 4])) --shownFrom;
+      while (shownFrom > first && isFinite(v[other.layout.frame(shownFrom - 1) + frameAt])) --shownFrom;
     }
     other.trails.forEach(function (line) {
       line.visible = data.trails && drawn;
@@ -767,6 +802,13 @@
       var moved = pixels();
       check("slider changes the canvas", current === count - 1 && differing(played, moved) > 0);
     }
+    // Each body's bounding radius by the page's rule is the app's (b.bound, the core's value):
+    // the page grows its tables and the app frames its bodies by one rule.
+    bodies.concat(other ? other.bodies : []).forEach(function (b) {
+      var mine = boundingRadius(b);
+      check("bound of " + b.kind + " " + b.name + " as the app's",
+            Math.abs(mine - b.bound) <= 1e-12 * Math.max(1, Math.abs(b.bound)), mine + " against " + b.bound);
+    });
     var requests = performance.getEntriesByType("resource").length;
     check("no network request", window.nhBlocked.length === 0 && requests === 0,
           window.nhBlocked.length + " blocked, " + requests + " loaded");

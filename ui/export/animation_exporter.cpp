@@ -17,6 +17,7 @@
 #include "core/io/scenario_file.h"
 #include "core/model/catalogue.h"
 #include "core/nh/errors.h"
+#include "core/nh/scenario_run.h"
 #include "ui/export/media/encoding_pipe.h"
 #include "ui/export/offscreen_scene.h"
 #include "ui/export/sample_grid.h"
@@ -317,8 +318,7 @@ struct AnimationExporter::Impl {
   // The comparison run (settings.compare), on the same grid; it may end early (a diverging
   // vakonomic run fails) and is hidden from the sample where it left the scene.
   std::unique_ptr<RunHistory> comparison;
-  std::vector<double> comparisonParameters;
-  nh::DynamicsKind comparisonDynamics = nh::DynamicsKind::Nonholonomic;
+  nh::RunSetup primarySetup, comparisonSetup;  // the runs, as the view's are set up
   double comparisonLeftAt = std::numeric_limits<double>::quiet_NaN();
   nh::SceneFrame comparisonFrame;
 
@@ -348,26 +348,18 @@ AnimationExporter::AnimationExporter(const nh::Scenario& scenario, const ExportS
   const nh::EquationsOfMotion equations(d.system, scenario_.dynamics, scenario_.formulation,
                                         d.parameters);
   d.x0 = nh::initialState(equations, 0.0, scenario_.initial);
+  d.primarySetup = {
+      d.system, scenario_.dynamics, scenario_.formulation, scenario_.integrator, d.parameters,
+      d.x0};
   if (settings_.compare != CompareMode::None) {
-    d.comparisonParameters = d.parameters;
-    d.comparisonDynamics = scenario_.dynamics;
-    if (settings_.compare == CompareMode::Vakonomic) {
-      d.comparisonDynamics = scenario_.dynamics == nh::DynamicsKind::Nonholonomic
-                                 ? nh::DynamicsKind::Vakonomic
-                                 : nh::DynamicsKind::Nonholonomic;
-    } else if (settings_.compare == CompareMode::Ghost) {
-      const int index = d.system->parameterIndex(settings_.ghostParameter);
-      if (index < 0)
-        throw nh::InputError("the ghost run's parameter '" +
-                             settings_.ghostParameter.substr(0, 60) + "' is not a parameter of " +
-                             d.system->name());
-      requireFinite(settings_.ghostValue, "the ghost run's value");
-      d.comparisonParameters[index] = settings_.ghostValue;
-    } else {
+    requireFinite(settings_.ghostValue, "the ghost run's value");
+    d.comparisonSetup = nh::comparisonSetup(
+        d.primarySetup, {settings_.compare, settings_.ghostParameter, settings_.ghostValue,
+                         settings_.otherIntegrator.method, settings_.otherIntegrator.step});
+    if (settings_.compare == CompareMode::Integrator) {
       // The other integrator under the rules a scenario is read with (its step, say).
       nh::Scenario other = scenario_;
-      other.integrator.method = settings_.otherIntegrator.method;
-      other.integrator.step = settings_.otherIntegrator.step;
+      other.integrator = d.comparisonSetup.options;
       other.validate();
     }
   }
@@ -417,15 +409,12 @@ void AnimationExporter::simulate(const ProgressCallback& progress,
                                  const std::atomic<bool>* cancel) {
   Impl& d = *impl_;
   const auto started = std::chrono::steady_clock::now();
-  nh::Simulation sim(d.system, scenario_.dynamics, scenario_.formulation, scenario_.integrator);
-  sim.setParameters(d.parameters);
-  sim.setState(0.0, d.x0);
-  const RecordLayout layout = makeRecordLayout(sim.equations());
+  nh::ScenarioRun sim(d.primarySetup, 0.0);
+  const RecordLayout layout = makeRecordLayout(sim.simulation().equations());
   auto history = std::make_unique<RunHistory>(d.system, scenario_.dynamics, layout);
   history->setParametersFrom(0, d.parameters);
 
-  nh::Observables obs;
-  std::vector<double> row, record(layout.stride());
+  std::vector<double> record(layout.stride());
   nh::SceneFrame scratch;
   const double tStart = settings_.tStart, h = d.sampleStep;
   const double tLast = settings_.frameTime(d.frames);  // end of the video
@@ -454,8 +443,9 @@ void AnimationExporter::simulate(const ProgressCallback& progress,
     steps = std::make_unique<RunHistory>(d.system, scenario_.dynamics, layout);
     steps->setParametersFrom(0, d.parameters);
   }
-  auto add = [&](double t, const double* x) {
-    fillRecord(sim.equations(), sim.workspace(), layout, t, x, obs, row, scratch, record.data());
+  auto add = [&](const nh::ScenarioRun::Sample& sample) {
+    nh::recordFromRow(sim.simulation().equations(), layout, sample.t, sample.x, sample.observed,
+                      sample.row, scratch, record.data());
     if (!grid) return keep(record.data());
     steps->append(record.data(), 1);
     grid->add(record.data());
@@ -467,7 +457,8 @@ void AnimationExporter::simulate(const ProgressCallback& progress,
     if (tStart > 0) {
       sim.advance(tStart, h, add);
       // A start off the sampling grid: a new grid from there (the next advance reports tStart).
-      if (std::abs(history->lastTime() - tStart) > 1e-9 * h) sim.setState(tStart, sim.state());
+      if (std::abs(history->lastTime() - tStart) > 1e-9 * h)
+        sim.simulation().setState(tStart, sim.simulation().state());
     }
     // A little past the end, so the last frame's sample exists despite rounding of the grid.
     sim.advance(tLast + 0.5 * h, h, add);
@@ -484,25 +475,13 @@ void AnimationExporter::simulate(const ProgressCallback& progress,
 void AnimationExporter::simulateComparison(const std::atomic<bool>* cancel) {
   Impl& d = *impl_;
   const RunHistory& primary = *d.history;
-  nh::IntegratorOptions options = scenario_.integrator;
-  if (settings_.compare == CompareMode::Integrator) {
-    options.method = settings_.otherIntegrator.method;
-    options.step = settings_.otherIntegrator.step;
-  }
-  nh::Simulation sim(d.system, d.comparisonDynamics,
-                     nh::formulationFor(d.comparisonDynamics, scenario_.formulation), options);
-  const RecordLayout layout = makeRecordLayout(sim.equations());
-  // The same start as the primary run; the vakonomic multipliers start at 0 (as in the view).
-  // State first, as the view's worker does: setting the ghost's parameters then projects that
-  // start onto the constraints as they read with them (the table's Ω, say).
-  std::vector<double> x0 = d.x0;
-  x0.resize(layout.stateSize, 0.0);
-  sim.setState(0.0, x0);
-  sim.setParameters(d.comparisonParameters);
-  auto run = std::make_unique<RunHistory>(d.system, d.comparisonDynamics, layout);
-  run->setParametersFrom(0, d.comparisonParameters);
-  nh::Observables obs;
-  std::vector<double> row, record(layout.stride());
+  const nh::IntegratorOptions& options = d.comparisonSetup.options;
+  // The same start as the primary run, set up as the view's comparison is (core/nh/comparison.h).
+  nh::ScenarioRun sim(d.comparisonSetup, 0.0);
+  const RecordLayout layout = makeRecordLayout(sim.simulation().equations());
+  auto run = std::make_unique<RunHistory>(d.system, d.comparisonSetup.dynamics, layout);
+  run->setParametersFrom(0, d.comparisonSetup.parameters);
+  std::vector<double> record(layout.stride());
   nh::SceneFrame scratch;
   long count = 0;
   const double h = d.sampleStep, tLast = primary.lastTime();
@@ -516,8 +495,9 @@ void AnimationExporter::simulateComparison(const std::atomic<bool>* cancel) {
     std::optional<SampleGrid> grid;
     if (takesOwnSteps(options, h)) grid.emplace(layout.stride(), h, keep);
     const double dt = grid ? options.step : h;
-    sim.advance(tLast + (grid ? dt : 0.5 * h), dt, [&](double t, const double* x) {
-      fillRecord(sim.equations(), sim.workspace(), layout, t, x, obs, row, scratch, record.data());
+    sim.advance(tLast + (grid ? dt : 0.5 * h), dt, [&](const nh::ScenarioRun::Sample& sample) {
+      nh::recordFromRow(sim.simulation().equations(), layout, sample.t, sample.x, sample.observed,
+                        sample.row, scratch, record.data());
       if (grid)
         grid->add(record.data());
       else
@@ -554,7 +534,7 @@ std::string AnimationExporter::comparisonLegend() const {
   switch (settings_.compare) {
     case CompareMode::Vakonomic:
       return comparisonLegendLine(nh::toString(scenario_.dynamics),
-                                  nh::toString(d.comparisonDynamics));
+                                  nh::toString(d.comparisonSetup.dynamics));
     case CompareMode::Ghost: {
       const int index = d.system->parameterIndex(settings_.ghostParameter);
       const nh::ParameterInfo& parameter = d.system->info().parameters[index];

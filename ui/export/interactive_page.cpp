@@ -12,6 +12,7 @@
 #include "core/io/atomic_output.h"
 #include "core/model/catalogue.h"
 #include "core/nh/errors.h"
+#include "core/nh/scene_table.h"
 #include "core/nh/system.h"
 #include "ui/export/animation_exporter.h"
 #include "ui/export/media/video_encoder.h"
@@ -40,40 +41,70 @@ std::string resourceText(const char* path) {
   return std::string(bytes.constData(), static_cast<size_t>(bytes.size()));
 }
 
-const char* shapeName(nh::ShapeKind kind) {
-  switch (kind) {
-    case nh::ShapeKind::Sphere:
-      return "Sphere";
-    case nh::ShapeKind::Table:
-      return "Table";
-    case nh::ShapeKind::Disk:
-      return "Disk";
-    case nh::ShapeKind::Sleigh:
-      return "Sleigh";
-    case nh::ShapeKind::Particle:
-      return "Particle";
-    case nh::ShapeKind::Body:
-      return "Body";
-    case nh::ShapeKind::Guide:
-      return "Guide";
-    case nh::ShapeKind::Cylinder:
-      return "Cylinder";
-  }
-  return "Body";
+Json rgbJson(nh::Rgb c) { return Json::array({c.r, c.g, c.b}); }
+
+template <size_t N>
+Json rgbListJson(const std::array<nh::Rgb, N>& colours) {
+  Json list = Json::array();
+  for (const nh::Rgb c : colours) list.push_back(rgbJson(c));
+  return list;
 }
 
-const char* arrowKindName(nh::ArrowKind kind) {
-  switch (kind) {
-    case nh::ArrowKind::Reaction:
-      return "Reaction";
-    case nh::ArrowKind::Velocity:
-      return "Velocity";
-    case nh::ArrowKind::AngularVelocity:
-      return "AngularVelocity";
-    case nh::ArrowKind::Force:
-      return "Force";
-  }
-  return "Force";
+// A kind's row of the scene table for the page: how it is drawn, what its sizes mean, the
+// rule of its bound, whether it is scenery, its colours by role.
+Json shapeRowJson(const nh::ShapeRow& row) {
+  Json colours = Json::object();
+  for (const nh::ShapeColour& c : row.colours)
+    if (c.role) colours[c.role] = rgbJson(c.rgb);
+  return {{"geometry", row.geometry},
+          {"size", row.size},
+          {"orComponent", row.orComponent},
+          {"bound",
+           {{"combine", row.bound.combine == nh::BoundRule::Largest ? "largest" : "length"},
+            {"of", row.bound.of}}},
+          {"scenery", row.scenery},
+          {"colours", colours}};
+}
+
+// The scene table (core/nh/scene_table.h) as the page reads it (resources/html/page.js): body
+// kinds by name, the other colours, the page's stage and the layout of a sample.
+Json sceneTableJson() {
+  Json kinds = Json::object(), arrows = Json::object(), runs = Json::array();
+  for (const nh::ShapeRow& row : nh::kShapeTable) kinds[row.name] = shapeRowJson(row);
+  for (const nh::ArrowColour& a : nh::kArrowColours) arrows[a.name] = a.rgb;
+  for (const nh::RunColours& r : nh::kRunColours)
+    runs.push_back({{"name", r.colourName},
+                    {"onDark", rgbJson(r.onDark)},
+                    {"onLight", rgbJson(r.onLight)},
+                    {"trails", rgbListJson(r.trails)}});
+  const nh::PageStage& stage = nh::kPageStage;
+  return {
+      {"kinds", kinds},
+      {"shade", rgbJson(nh::kShadeTone)},
+      {"capShade", nh::kCapShade},
+      {"flatGuideOpacity", nh::kFlatGuideOpacity},
+      {"arrows", arrows},
+      {"legendOnLight", nh::kLegendOnLight},
+      {"trails", rgbListJson(nh::kTrailColours)},
+      {"runs", runs},
+      {"comparisonOpacity", nh::kComparisonOpacity},
+      {"stage",
+       {{"ambient", rgbJson(stage.ambient)},
+        {"sky", rgbJson(stage.sky)},
+        {"ground", rgbJson(stage.ground)},
+        {"headlight", rgbJson(stage.headlight)},
+        {"specular", rgbJson(stage.specular)},
+        {"grid", rgbJson(stage.grid)}}},
+      {"record",
+       {{"order", {"body", "arrow", "point", "frame"}},
+        {"body",
+         {{"width", nh::kBodyRecord},
+          {"position", nh::kBodyPosition},
+          {"orientation", nh::kBodyOrientation}}},
+        {"arrow",
+         {{"width", nh::kArrowRecord}, {"origin", nh::kArrowOrigin}, {"vector", nh::kArrowVector}}},
+        {"point", {{"width", nh::kPointRecord}, {"position", nh::kPointPosition}}},
+        {"frame", {{"width", nh::kFrameRecord}, {"orientation", nh::kFrameOrientation}}}}}};
 }
 
 // 32-bit floats, little-endian, in base64: what the page decodes into a Float32Array.
@@ -158,40 +189,43 @@ std::vector<nh::SceneFrame> scenesAt(const RunHistory& run, const std::vector<do
   return frames;
 }
 
-// One sample's numbers, slot by slot: bodies (position, quaternion x y z w), arrows (origin,
-// vector), points (position) and the moving frame (quaternion). An item missing at the sample
-// is NaN (not drawn).
-size_t sampleWidth(const SceneItems& items) {
-  return items.bodies.size() * 7 + items.arrows.size() * 6 + items.points.size() * 3 + 4;
+// One sample's numbers, slot by slot, laid out as the scene table says (nh::SampleLayout):
+// bodies (position, quaternion x y z w), arrows (origin, vector), points (position) and the
+// moving frame (quaternion). An item missing at the sample is NaN (not drawn).
+nh::SampleLayout layoutOf(const SceneItems& items) {
+  return {items.bodies.size(), items.arrows.size(), items.points.size()};
 }
 
 void appendSample(const nh::SceneFrame& f, SceneItems& items, std::vector<float>& out) {
   const size_t start = out.size();
-  const size_t width = sampleWidth(items);
-  out.resize(start + width, std::numeric_limits<float>::quiet_NaN());
+  const nh::SampleLayout layout = layoutOf(items);
+  out.resize(start + layout.width(), std::numeric_limits<float>::quiet_NaN());
   std::vector<float> part;
   auto place = [&](size_t at) {
     std::copy(part.begin(), part.end(), out.begin() + static_cast<std::ptrdiff_t>(start + at));
     part.clear();
   };
+  const auto slot = [](int i) { return static_cast<size_t>(i); };
   for (const auto& b : f.bodies) {
+    const size_t at = layout.body(slot(slotOf(items.bodies, b, bodyKey)));
     appendVector(part, b.position);
+    place(at + nh::kBodyPosition);
     appendQuaternion(part, b.orientation.normalized());
-    place(static_cast<size_t>(slotOf(items.bodies, b, bodyKey)) * 7);
+    place(at + nh::kBodyOrientation);
   }
-  const size_t arrowsAt = items.bodies.size() * 7;
   for (const auto& a : f.arrows) {
+    const size_t at = layout.arrow(slot(slotOf(items.arrows, a, arrowKey)));
     appendVector(part, a.origin);
+    place(at + nh::kArrowOrigin);
     appendVector(part, a.vector);
-    place(arrowsAt + static_cast<size_t>(slotOf(items.arrows, a, arrowKey)) * 6);
+    place(at + nh::kArrowVector);
   }
-  const size_t pointsAt = arrowsAt + items.arrows.size() * 6;
   for (const auto& p : f.points) {
     appendVector(part, p.position);
-    place(pointsAt + static_cast<size_t>(slotOf(items.points, p, pointKey)) * 3);
+    place(layout.point(slot(slotOf(items.points, p, pointKey))) + nh::kPointPosition);
   }
   appendQuaternion(part, f.movingFrame.normalized());
-  place(width - 4);
+  place(layout.frame() + nh::kFrameOrientation);
 }
 
 Json vectorJson(const Eigen::Vector3d& v) { return Json::array({v.x(), v.y(), v.z()}); }
@@ -200,13 +234,15 @@ Json itemsJson(const SceneItems& items) {
   Json bodies = Json::array(), arrows = Json::array(), points = Json::array();
   for (const auto& b : items.bodies) {
     const bool solid = b.colour.minCoeff() >= 0;
-    bodies.push_back({{"kind", shapeName(b.kind)},
+    bodies.push_back({{"kind", nh::shapeRow(b.kind).name},
                       {"name", b.name},
                       {"size", vectorJson(b.size)},
+                      {"bound", nh::boundingRadius(b)},  // the app's, for the page's self-test
                       {"colour", solid ? vectorJson(b.colour.cwiseMin(1.0)) : Json()}});
   }
   for (const auto& a : items.arrows)
-    arrows.push_back({{"kind", arrowKindName(a.kind)}, {"name", a.name}, {"unit", arrowUnit(a)}});
+    arrows.push_back(
+        {{"kind", nh::arrowColour(a.kind).name}, {"name", a.name}, {"unit", arrowUnit(a)}});
   for (const auto& p : items.points)
     points.push_back({{"name", p.name}, {"moving", p.inMovingFrame}});
   return {{"bodies", bodies},
@@ -253,12 +289,10 @@ Json comparisonJson(const ComparisonScene& comparison, const std::vector<double>
     shown[k] = comparison(times[k], f);
     if (!shown[k]) continue;
     f.arrows.clear();
-    f.bodies.erase(std::remove_if(f.bodies.begin(), f.bodies.end(),
-                                  [](const nh::SceneBody& b) {
-                                    return b.kind == nh::ShapeKind::Table ||
-                                           b.kind == nh::ShapeKind::Guide;
-                                  }),
-                   f.bodies.end());
+    f.bodies.erase(
+        std::remove_if(f.bodies.begin(), f.bodies.end(),
+                       [](const nh::SceneBody& b) { return nh::shapeRow(b.kind).scenery; }),
+        f.bodies.end());
     for (const auto& b : f.bodies) slotOf(items.bodies, b, bodyKey);
     for (const auto& p : f.points) slotOf(items.points, p, pointKey);
   }
@@ -268,7 +302,8 @@ Json comparisonJson(const ComparisonScene& comparison, const std::vector<double>
     if (shown[k])
       appendSample(frames[k], items, samples);
     else  // not drawn: every slot NaN, the moving frame too
-      samples.resize(samples.size() + sampleWidth(items), std::numeric_limits<float>::quiet_NaN());
+      samples.resize(samples.size() + layoutOf(items).width(),
+                     std::numeric_limits<float>::quiet_NaN());
   }
   Json data = itemsJson(items);
   data["legend"] = s.comparisonLegend;
@@ -284,6 +319,7 @@ Json pageData(const RunHistory& run, const PageSettings& s, const ComparisonScen
   for (const auto& f : frames) appendSample(f, items, samples);
   for (const double v : times) t.push_back(static_cast<float>(v));
   Json data = itemsJson(items);
+  data["scene"] = sceneTableJson();
   data["comparison"] = comparisonJson(comparison, times, s);
   data["system"] = run.system().name();
   data["title"] = s.title;

@@ -20,11 +20,11 @@ namespace {
 // Rows of the mode box, in CompareMode order.
 int rowOf(CompareMode mode) { return static_cast<int>(mode); }
 
-// The integrator box: one row per kIntegratorChoices row (name, its description as tool tip).
+// The integrator box: one row per kIntegrators row (name, its description as tool tip).
 QComboBox* integratorBox() {
   auto* box = new QComboBox;
   box->setObjectName("compareIntegrator");
-  for (const auto& row : nh::kIntegratorChoices) {
+  for (const auto& row : nh::kIntegrators) {
     box->addItem(QString::fromUtf8(row.name), static_cast<int>(row.value));
     box->setItemData(box->count() - 1, QString::fromUtf8(row.description), Qt::ToolTipRole);
   }

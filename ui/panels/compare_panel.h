@@ -56,7 +56,7 @@ class ComparePanel : public QWidget {
   QComboBox* mode_ = nullptr;
   QComboBox* ghostParameter_ = nullptr;
   CheckedSpinBox* ghostValue_ = nullptr;
-  QComboBox* integrator_ = nullptr;  // kIntegratorChoices, in table order
+  QComboBox* integrator_ = nullptr;  // kIntegrators, in table order
   QDoubleSpinBox* integratorStep_ = nullptr;
 };
 

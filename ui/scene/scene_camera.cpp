@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/nh/scene_table.h"
 #include "ui/scene/scene_renderer.h"
 
 namespace nhui {
@@ -38,25 +39,6 @@ void spring(T& x, T& v, const T& target, double dt) {
 
 }  // namespace
 
-double boundingRadius(const nh::SceneBody& b) {
-  const Eigen::Vector3d size = b.size.cwiseAbs();
-  switch (b.kind) {
-    case nh::ShapeKind::Sphere:
-    case nh::ShapeKind::Particle:
-      return size.maxCoeff();
-    case nh::ShapeKind::Disk:
-    case nh::ShapeKind::Cylinder:
-      return std::hypot(size.x(), size.y());
-    case nh::ShapeKind::Table:
-      return std::hypot(size.x(), size.z());
-    case nh::ShapeKind::Sleigh:
-    case nh::ShapeKind::Body:
-    case nh::ShapeKind::Guide:
-      return size.norm();
-  }
-  return size.norm();
-}
-
 std::vector<CameraFramer::Sphere> movingBodySpheres(const nh::SceneFrame& frame,
                                                     const std::string& follow) {
   const nh::SceneBody* subject = nullptr;
@@ -65,10 +47,10 @@ std::vector<CameraFramer::Sphere> movingBodySpheres(const nh::SceneFrame& frame,
   const double near = std::max(1e-6, frame.extent);
   std::vector<CameraFramer::Sphere> spheres;
   for (const auto& b : frame.bodies) {
-    if (b.kind == nh::ShapeKind::Table || b.kind == nh::ShapeKind::Guide) continue;
+    if (nh::shapeRow(b.kind).scenery) continue;
     if (!b.position.allFinite()) continue;
     if (subject && (b.position - subject->position).norm() > near) continue;
-    spheres.push_back({b.position, boundingRadius(b)});
+    spheres.push_back({b.position, nh::boundingRadius(b)});
   }
   return spheres;
 }

@@ -113,9 +113,8 @@ class CameraFramer {
   size_t lastCount_ = 0;
 };
 
-// Radius of a sphere around the body's position that holds the body however it is turned.
-double boundingRadius(const nh::SceneBody& body);
-// The bodies that move (all but tables and guides, which stay put), as spheres.
+// The bodies that move (all but the scenery, tables and guides, which stay put), as spheres
+// of the scene table's bounding radius (nh::boundingRadius, core/nh/scene_table.h).
 // With `follow` naming a body (the system's followed body): that body and those within the
 // scene's extent of it (the bicycle's parts, not the belt a ball has rolled off).
 std::vector<CameraFramer::Sphere> movingBodySpheres(const nh::SceneFrame& frame,

@@ -13,6 +13,8 @@
 #include <cmath>
 #include <vector>
 
+#include "core/nh/scene_table.h"
+
 namespace nhui::geometry {
 
 namespace {
@@ -63,8 +65,8 @@ class MeshBuilder {
 };
 
 Rgb mix(Rgb a, Rgb b, double t) {
-  auto m = [t](unsigned char x, unsigned char y) {
-    return static_cast<unsigned char>(std::lround(x + (y - x) * t));
+  auto m = [t](std::uint8_t x, std::uint8_t y) {
+    return static_cast<std::uint8_t>(std::lround(x + (y - x) * t));
   };
   return {m(a.r, b.r), m(a.g, b.g), m(a.b, b.b)};
 }
@@ -123,7 +125,9 @@ vtkSmartPointer<vtkPolyData> checkeredSphere(const Eigen::Vector3d& radii, Rgb a
 
 vtkSmartPointer<vtkPolyData> table(double radius, double thickness, int rings) {
   const int sectors = 24;
-  const Rgb light{172, 182, 198}, dark{136, 150, 172}, marker{222, 92, 60}, rim{70, 78, 92};
+  const auto colour = [](const char* role) { return nh::shapeColour(nh::ShapeKind::Table, role); };
+  const Rgb light = colour("light"), dark = colour("dark"), marker = colour("marker");
+  const Rgb rim = colour("rim");
   MeshBuilder mesh;
   const Eigen::Vector3d up(0, 0, 1);
   auto at = [&](double r, double phi, double z) {
@@ -170,7 +174,7 @@ vtkSmartPointer<vtkPolyData> sectoredDisk(double radius, double halfWidth, Rgb a
   auto at = [&](double r, double phi, double y) {
     return Eigen::Vector3d(r * std::cos(phi), y, r * std::sin(phi));
   };
-  const Rgb rimA = mix(a, Rgb{30, 30, 30}, 0.25), rimB = mix(b, Rgb{30, 30, 30}, 0.25);
+  const Rgb rimA = mix(a, nh::kShadeTone, 0.25), rimB = mix(b, nh::kShadeTone, 0.25);
   for (int s = 0; s < n; ++s) {
     const double p0 = 2 * M_PI * s / n, p1 = 2 * M_PI * (s + 1) / n;
     const bool even = (s / perSector) % 2 == 0;
@@ -211,7 +215,7 @@ vtkSmartPointer<vtkPolyData> stripedCylinder(double radius, double halfHeight, R
   for (int s = 0; s < n; ++s)
     mesh.face({bottom[s], bottom[s + 1], top[s + 1], top[s]}, s < perSector / 2 ? b : a);
   // Caps: sectors alternating between a and b (offset on the bottom, so the two ends differ).
-  const Rgb capA = mix(a, Rgb{30, 30, 30}, 0.1);
+  const Rgb capA = mix(a, nh::kShadeTone, nh::kCapShade);
   for (int side = -1; side <= 1; side += 2) {
     const Eigen::Vector3d normal(0, 0, side);
     const double z = side * halfHeight;
@@ -248,8 +252,9 @@ vtkSmartPointer<vtkPolyData> sleigh(const Eigen::Vector3d& h) {
   const double L = h.x(), W = h.y(), Z = h.z();
   const std::vector<Eigen::Vector2d> outline = {
       {-L, -W}, {0.55 * L, -W}, {L, 0}, {0.55 * L, W}, {-L, W}};
-  // Sage green: no run colour (run_style.h; its wooden orange was the comparison's orange).
-  const Rgb top{112, 150, 96}, side{72, 100, 60}, stripe{245, 236, 210};
+  // Sage green: no run colour (its wooden orange was the comparison's orange).
+  const auto colour = [](const char* role) { return nh::shapeColour(nh::ShapeKind::Sleigh, role); };
+  const Rgb top = colour("top"), side = colour("side"), stripe = colour("stripe");
   MeshBuilder mesh;
   const int n = static_cast<int>(outline.size());
   // Top and bottom as fans from the centre.

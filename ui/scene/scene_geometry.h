@@ -7,13 +7,14 @@
 #include <Eigen/Geometry>
 #include <array>
 
+#include "core/nh/scene_table.h"
+
 class vtkPolyData;
 
 namespace nhui::geometry {
 
-struct Rgb {
-  unsigned char r, g, b;
-};
+// Colours are the scene table's bytes (core/nh/scene_table.h).
+using Rgb = nh::Rgb;
 
 // Ellipsoid with semi-axes `radii` (a sphere when they are equal) whose octants alternate
 // between two colours (cell edges lie on the octant boundaries, so the pattern is crisp),

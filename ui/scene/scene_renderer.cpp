@@ -28,10 +28,11 @@
 #include <filesystem>
 #include <functional>
 
+#include "core/nh/scene_table.h"
+#include "ui/scene/body_meshes.h"
 #include "ui/scene/scene_camera.h"
 #include "ui/scene/scene_geometry.h"
 #include "ui/scene/trail_buffer.h"
-#include "ui/sim/run_style.h"
 
 namespace nhui {
 
@@ -39,7 +40,6 @@ namespace {
 
 using geometry::Rgb;
 
-constexpr Rgb kBallA{236, 84, 62}, kBallB{246, 242, 232};
 constexpr double kReferenceFraction = 0.35;  // reference arrow length / scene extent
 
 const char* fontFile() {
@@ -81,36 +81,12 @@ void setPose(vtkActor* actor, const Eigen::Vector3d& position, const Eigen::Quat
   actor->SetUserMatrix(m);
 }
 
-vtkSmartPointer<vtkActor> meshActor(vtkPolyData* poly) {
-  vtkNew<vtkPolyDataMapper> mapper;
-  mapper->SetInputData(poly);
-  mapper->SetScalarModeToUseCellData();
-  mapper->SetColorModeToDirectScalars();
-  auto actor = vtkSmartPointer<vtkActor>::New();
-  actor->SetMapper(mapper);
-  return actor;
-}
-
-std::array<double, 3> arrowColour(nh::ArrowKind kind) {
-  switch (kind) {
-    case nh::ArrowKind::Reaction:
-      return {0.95, 0.28, 0.24};
-    case nh::ArrowKind::Force:
-      return {0.98, 0.78, 0.18};
-    case nh::ArrowKind::Velocity:
-      return {0.25, 0.85, 0.40};
-    case nh::ArrowKind::AngularVelocity:
-      return {0.35, 0.62, 1.00};
-  }
-  return {1, 1, 1};
-}
-
 // The legend's text colour for an arrow kind: the arrow's colour, darkened on a light
-// background (yellow and light green text do not read on light grey).
+// background (the scene table's kLegendOnLight).
 std::array<double, 3> legendColour(nh::ArrowKind kind, bool dark) {
-  std::array<double, 3> c = arrowColour(kind);
+  std::array<double, 3> c = nh::arrowColour(kind).rgb;
   if (!dark)
-    for (double& v : c) v *= 0.62;
+    for (double& v : c) v *= nh::kLegendOnLight;
   return c;
 }
 
@@ -135,152 +111,11 @@ std::string formatNumber(double v) {
   return buf;
 }
 
-// A body's solid colour clamped to 0..1, or (-1, -1, -1) for the shape's own colours (any
-// negative or NaN component).
-Eigen::Vector3d solidColour(const nh::SceneBody& body) {
-  if (!(body.colour.minCoeff() >= 0)) return Eigen::Vector3d::Constant(-1);
-  return body.colour.cwiseMin(1.0);
-}
-
-std::array<Rgb, 6> boxColours() {
-  // ±x, ±y, ±z: a light and a mid tone of red, green and blue, so the faces tell the axes
-  // apart while no face turns into a dark plate under the lights.
-  return {Rgb{235, 110, 95},  Rgb{200, 150, 140}, Rgb{110, 200, 120},
-          Rgb{150, 195, 155}, Rgb{110, 150, 235}, Rgb{150, 165, 210}};
-}
-
-// The radius a table is drawn with. The models' tables are planes without an edge; a table
-// is drawn with its model size until a body on it gets near that edge, then twice, four
-// times … as large (few rebuilds), so that no body is ever drawn off the surface it is on.
-double drawnTableRadius(const nh::SceneFrame& frame, const nh::SceneBody& table,
-                        const std::vector<nh::SceneBody>& guests) {
-  const double size = std::abs(table.size.x());
-  if (!(size > 0) || !table.position.allFinite()) return size;
-  const Eigen::Vector3d normal = table.orientation * Eigen::Vector3d::UnitZ();
-  double needed = 0;
-  std::vector<const nh::SceneBody*> bodies;
-  for (const auto& b : frame.bodies) bodies.push_back(&b);
-  for (const auto& b : guests) bodies.push_back(&b);
-  for (const nh::SceneBody* body : bodies) {
-    const nh::SceneBody& b = *body;
-    if (b.kind == nh::ShapeKind::Table || b.kind == nh::ShapeKind::Guide) continue;
-    if (!b.position.allFinite()) continue;
-    const Eigen::Vector3d rel = b.position - table.position;
-    const double inPlane = (rel - rel.dot(normal) * normal).norm();
-    // Only bodies that are on the table (near its plane), with a margin of a tenth of it.
-    if (std::abs(rel.dot(normal)) > 2 * boundingRadius(b) + 0.05 * size) continue;
-    needed = std::max(needed, inPlane + boundingRadius(b) + 0.1 * size);
-  }
-  double radius = size;
-  for (int doubled = 0; radius < needed && doubled < 40; ++doubled) radius *= 2;
-  return radius;
-}
-
-// A body's mesh and how its surface reflects: `size` is the body's drawn size (a table's
-// radius may be grown beyond the model's, drawnTableRadius).
-struct BodyMesh {
-  vtkSmartPointer<vtkPolyData> poly;
-  double specular = 0.3, opacity = 1.0;
-};
-
-BodyMesh bodyMesh(const nh::SceneBody& sb, const Eigen::Vector3d& size) {
-  BodyMesh m;
-  switch (sb.kind) {
-    case nh::ShapeKind::Sphere: {
-      // Semi-axes along the body's x, y, z (an ellipsoid); y or z ≤ 0 take x's value.
-      const double r = sb.size.x();
-      const Eigen::Vector3d radii(r, sb.size.y() > 0 ? sb.size.y() : r,
-                                  sb.size.z() > 0 ? sb.size.z() : r);
-      m.poly = geometry::checkeredSphere(radii, kBallA, kBallB, 64);
-      break;
-    }
-    case nh::ShapeKind::Table: {
-      // A larger table keeps the model size's checker near the centre (up to 96 rings).
-      const double grown = size.x() / std::max(1e-12, std::abs(sb.size.x()));
-      m.poly = geometry::table(size.x(), sb.size.z(),
-                               static_cast<int>(std::clamp(6 * grown, 6.0, 96.0)));
-      m.specular = 0.12;
-      break;
-    }
-    case nh::ShapeKind::Disk:
-      m.poly =
-          geometry::sectoredDisk(sb.size.x(), sb.size.y(), Rgb{236, 190, 70}, Rgb{120, 90, 200});
-      break;
-    case nh::ShapeKind::Sleigh:
-      m.poly = geometry::sleigh(sb.size);
-      break;
-    case nh::ShapeKind::Particle:
-      m.poly = geometry::sphere(sb.size.x(), Rgb{250, 210, 70}, 40);
-      break;
-    case nh::ShapeKind::Body:
-      m.poly = geometry::box(sb.size, boxColours());
-      break;
-    case nh::ShapeKind::Guide:
-      if (sb.size.z() == 0) {
-        m.poly = geometry::square(sb.size.x(), sb.size.y(), Rgb{120, 200, 255});
-        m.opacity = 0.35;
-      } else {
-        m.poly =
-            geometry::box(sb.size, {Rgb{200, 205, 215}, Rgb{200, 205, 215}, Rgb{170, 175, 185},
-                                    Rgb{170, 175, 185}, Rgb{230, 232, 240}, Rgb{120, 120, 130}});
-        m.specular = 0.8;
-      }
-      break;
-    case nh::ShapeKind::Cylinder:
-      m.poly = geometry::stripedCylinder(sb.size.x(), sb.size.y(), Rgb{90, 170, 210},
-                                         Rgb{240, 236, 222});
-      break;
-  }
-  return m;
-}
-
-// How faint a planned motion's start and target are drawn.
-constexpr double kGhostOpacity = 0.22;
-
-// The actor of a body's mesh, lit and coloured: its solid colour when it has one
-// (solidColour), translucent orange for the comparison run, faint for a ghost.
-vtkSmartPointer<vtkActor> bodyActor(const BodyMesh& mesh, nh::ShapeKind kind,
-                                    const Eigen::Vector3d& colour, SceneRole role) {
-  vtkSmartPointer<vtkActor> actor = meshActor(mesh.poly);
-  vtkProperty* p = actor->GetProperty();
-  p->SetSpecular(mesh.specular);
-  p->SetSpecularPower(40);
-  p->SetDiffuse(0.85);
-  p->SetAmbient(0.12);
-  p->SetOpacity(mesh.opacity);
-  if (kind == nh::ShapeKind::Body || kind == nh::ShapeKind::Sleigh) {
-    // Flat faces turned away from both lights would go black (a thin plate seen from its
-    // back was a dark slab): more ambient keeps their colour readable.
-    p->SetInterpolationToFlat();
-    p->SetAmbient(0.35);
-    p->SetDiffuse(0.7);
-  }
-  if (colour.x() >= 0) {
-    actor->GetMapper()->ScalarVisibilityOff();
-    p->SetColor(colour.x(), colour.y(), colour.z());
-  }
-  if (role == SceneRole::Comparison) {
-    actor->GetMapper()->ScalarVisibilityOff();
-    const Rgb8 orange = kRunStyles[1].onDark;
-    p->SetColor(orange.r / 255.0, orange.g / 255.0, orange.b / 255.0);
-    p->SetOpacity(0.45);
-  }
-  if (role == SceneRole::Ghost) p->SetOpacity(kGhostOpacity * mesh.opacity);
-  return actor;
-}
-
-// Saturated mid-brightness colours: they read on the light table top, on the light and on
-// the dark background (a light yellow vanished on the table). Beside a comparison, each run's
-// trails take its colours from the one table of them (run_style.h).
+// A trail's colour from the scene table: a run's own alone (a light yellow vanished on the
+// table); beside a comparison, each run's trails take its colours (run_style.h says where).
 Rgb trailColour(size_t i, bool comparison, bool compared) {
-  static const Rgb primaryColours[] = {
-      {225, 30, 140}, {0, 145, 225}, {30, 165, 60}, {135, 80, 230}};
-  Rgb c = primaryColours[i % 4];
-  if (comparison || compared) {
-    const Rgb8 run = kRunStyles[comparison ? 1 : 0].trails[i % 4];
-    c = Rgb{run.r, run.g, run.b};
-  }
-  return c;
+  if (comparison || compared) return nh::kRunColours[comparison ? 1 : 0].trails[i % 4];
+  return nh::kTrailColours[i % 4];
 }
 
 }  // namespace
@@ -642,7 +477,7 @@ void SceneRenderer::updateArrows() {
       // Hidden until shown below: a new actor is visible, and an arrow of a hidden kind drawn
       // once at the origin appeared in every export (a fresh renderer) but not on screen.
       slot->actor->SetVisibility(false);
-      const auto c = arrowColour(sa.kind);
+      const auto c = nh::arrowColour(sa.kind).rgb;
       slot->actor->GetProperty()->SetColor(c[0], c[1], c[2]);
       slot->actor->GetProperty()->SetSpecular(0.4);
       slot->actor->GetProperty()->SetAmbient(0.25);
@@ -950,7 +785,7 @@ void SceneRenderer::resetCamera(const Eigen::AlignedBox3d& region) {
     // Sizes are half-extents, except a cylinder's (radius, half-height, radius) along z:
     // its bounding sphere holds it however it is turned.
     const Eigen::Vector3d half = b.kind == nh::ShapeKind::Cylinder
-                                     ? Eigen::Vector3d::Constant(std::hypot(b.size.x(), b.size.y()))
+                                     ? Eigen::Vector3d::Constant(nh::boundingRadius(b))
                                      : Eigen::Vector3d(b.size.cwiseAbs());
     box.extend(b.position + half);
     box.extend(b.position - half);
@@ -987,8 +822,8 @@ void SceneRenderer::resetCamera() {
     for (const auto& b : frame_.bodies)
       // Large bodies (the rigid body's plate) are fitted whole; small ones are seen at the
       // usual distance, and scenery larger than the scene (a plane) is not fitted.
-      if (boundingRadius(b) > 0.25 * extent && boundingRadius(b) <= extent)
-        distance = std::max(distance, 2.6 * ((b.position - focus).norm() + boundingRadius(b)));
+      if (nh::boundingRadius(b) > 0.25 * extent && nh::boundingRadius(b) <= extent)
+        distance = std::max(distance, 2.6 * ((b.position - focus).norm() + nh::boundingRadius(b)));
   const Eigen::Vector3d eye = focus + distance * direction;
   cam->SetFocalPoint(focus.x(), focus.y(), focus.z());
   cam->SetPosition(eye.x(), eye.y(), eye.z());

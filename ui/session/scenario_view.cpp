@@ -115,11 +115,11 @@ PlanSettings planPart(const QJsonObject& p) {
   return plan;
 }
 
-// compare.integrator (a name of kIntegratorChoices) and compare.step (seconds, > 0; optional).
+// compare.integrator (a name of kIntegrators) and compare.step (seconds, > 0; optional).
 void readOtherIntegrator(const QJsonObject& c, ScenarioView& view) {
   if (!c.value("integrator").isString())
     fail(QStringLiteral("a comparison with another integrator needs 'integrator' (one of %1)")
-             .arg(QString::fromStdString(nh::joined(nh::choiceNames(nh::kIntegratorChoices)))));
+             .arg(QString::fromStdString(nh::joined(nh::choiceNames(nh::kIntegrators)))));
   try {
     view.otherIntegrator.method =
         nh::parseIntegrator(c.value("integrator").toString().toStdString());

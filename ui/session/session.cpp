@@ -78,6 +78,9 @@ bool Session::openScenario(const QString& path) {
   ScenarioView view;
   try {
     const nh::Scenario s = readScenario(path);
+    // What nhsim and the Python module refuse too (a ghost on no parameter of the system, a
+    // comparison step outside the run's rules, plan targets that are not coordinates).
+    nh::checkScenarioViewFor(s);
     view = parseScenarioView(s.view);  // checked before anything changes
     controller_->loadScenario(s);
   } catch (const std::exception& e) {

@@ -62,7 +62,8 @@ class Session : public QObject {
   // Reads a scenario file (a path under ":/" is a bundled example: it has no file to save
   // back to) and runs it; its view part is taken into the view (viewChanged) and its
   // comparison started, none of it an undoable step (the file's state is the start, not an
-  // edit). False (errorOccurred, nothing changed) if it cannot be read.
+  // edit). False (errorOccurred, nothing changed) if it cannot be read or its view is refused
+  // against its system (nh::checkScenarioViewFor, the check nhsim makes).
   bool openScenario(const QString& path);
   // Writes the running scenario with the view and the lesson's title and note.
   bool saveScenario(const QString& path);

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "core/nh/simulation.h"
+#include "core/nh/scenario_run.h"
 
 namespace nhui {
 
@@ -105,22 +105,23 @@ std::unique_ptr<RunHistory> makeStartRun(std::shared_ptr<const nh::SystemModel> 
 std::unique_ptr<RunHistory> makeNonholonomicCompanion(std::shared_ptr<const nh::SystemModel> system,
                                                       const std::vector<double>& parameters,
                                                       const nh::Extremal& extremal) {
-  nh::Simulation sim(system, nh::DynamicsKind::Nonholonomic);
   const int stateSize = system->n() + system->m();
-  std::vector<double> x(extremal.rows.front().begin(), extremal.rows.front().begin() + stateSize);
-  x.resize(sim.equations().stateSize(), 0.0);
-  sim.setState(extremal.times.front(), x);
-  sim.setParameters(parameters);
+  nh::RunSetup setup;
+  setup.system = system;
+  setup.parameters = parameters;
+  setup.x0.assign(extremal.rows.front().begin(), extremal.rows.front().begin() + stateSize);
+  nh::ScenarioRun sim(setup, extremal.times.front());
+  const nh::EquationsOfMotion& equations = sim.simulation().equations();
   auto run = std::make_unique<RunHistory>(system, nh::DynamicsKind::Nonholonomic,
-                                          makeRecordLayout(sim.equations()));
+                                          makeRecordLayout(equations));
   run->setParametersFrom(0, parameters);
   const RecordLayout& layout = run->layout();
-  nh::Observables obs;
-  std::vector<double> row, record(layout.stride());
+  std::vector<double> record(layout.stride());
   nh::SceneFrame frame;
   const double dt = extremal.times.size() > 1 ? extremal.times[1] - extremal.times[0] : 0.01;
-  sim.advance(extremal.times.back(), dt, [&](double t, const double* state) {
-    fillRecord(sim.equations(), sim.workspace(), layout, t, state, obs, row, frame, record.data());
+  sim.advance(extremal.times.back(), dt, [&](const nh::ScenarioRun::Sample& sample) {
+    nh::recordFromRow(equations, layout, sample.t, sample.x, sample.observed, sample.row, frame,
+                      record.data());
     run->append(record.data(), 1);
   });
   return run;

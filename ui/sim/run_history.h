@@ -10,48 +10,15 @@
 #include <vector>
 
 #include "core/nh/dynamics.h"
+#include "core/nh/run_record.h"
 #include "core/nh/scenario.h"
 
 namespace nhui {
 
-// What one record holds, in order; shared by the worker (which fills records) and the history.
-struct RecordLayout {
-  std::vector<std::string> columns;  // "t", state names, "energy", "phi_1", …, "residual",
-                                     // "energy_error", "<point>.x", …
-  nh::StateLayout state;             // state names and their index in the state vector
-  int stateSize = 0;                 // equations().stateSize()
-  int firstState = 1;                // column of the first state entry
-  int firstLambda = 0;               // column of lambda_1 (k + h of them)
-  int lambdaCount = 0;
-  // Column of p_<first velocity>: the momenta ∂L/∂y (m of them), recorded under every
-  // formulation so that switching to or from the hamiltonian one keeps the layout.
-  int firstMomentum = 0;
-  // How many leading columns are those `nhsim run` writes for the formulation the layout was
-  // made with (nh::outputColumns: the momenta only when hamiltonian): a history's CSV.
-  int outputColumnCount = 0;
-  int residualColumn = 0;
-  int energyColumn = 0;  // −1: no energy (a planned motion, plan_run.h)
-  // (E − E₀)/|E₀|, or E − E₀ where E₀ = 0; E₀ is the energy of the first sample recorded with
-  // the parameters in force (RunHistory::append), so it restarts at each parameter edit.
-  int energyErrorColumn = 0;
-  struct Point {
-    std::string name;
-    bool inMovingFrame = false;
-    int column = 0;  // x; y and z follow
-  };
-  std::vector<Point> points;
-  int stride() const { return static_cast<int>(columns.size()); }
-};
-
-// Columns for runs of these equations (scene points found from the default state).
-RecordLayout makeRecordLayout(const nh::EquationsOfMotion& equations);
-
-// Fills one record (layout.stride() values) at (t, x), observing with the caller's
-// workspace. Not allocation-free: the system's scene() (for the points) builds its frame,
-// names included, at every call.
-void fillRecord(const nh::EquationsOfMotion& equations, nh::EquationsWorkspace& ws,
-                const RecordLayout& layout, double t, const double* x, nh::Observables& obs,
-                std::vector<double>& row, nh::SceneFrame& scene, double* out);
+// The record layout and its filling are the core's (core/nh/run_record.h).
+using nh::fillRecord;
+using nh::makeRecordLayout;
+using nh::RecordLayout;
 
 class RunHistory {
  public:

@@ -5,8 +5,9 @@
 
 #include <QString>
 #include <array>
-#include <cstdint>
 #include <string>
+
+#include "core/nh/scene_table.h"
 
 namespace nh {
 struct ParameterInfo;
@@ -16,31 +17,12 @@ namespace nhui {
 
 class SimulationController;
 
-struct Rgb8 {
-  std::uint8_t r, g, b;
-};
-
-struct RunStyle {
-  const char* colourName;      // as the notes and the Compare panel say it
-  Rgb8 onDark;                 // curves on the dark plot theme, trails in the 3D view
-  Rgb8 onLight;                // curves on the light plot theme (print, slides)
-  std::array<Rgb8, 4> trails;  // a run's trails in the 3D view, one per traced point
-};
-
+// The runs' colours are the scene table's (core/nh/scene_table.h: kRunColours), shared with
+// the interactive page; these names are the app's for them.
+using Rgb8 = nh::Rgb;
+using RunStyle = nh::RunColours;
 // [0] the primary run, [1] the comparison run (vakonomic, or the ghost).
-inline constexpr std::array<RunStyle, 2> kRunStyles{{
-    // A run's first two trails (the turntable ball's centre, and its contact seen from the
-    // table) differ in lightness as well as hue: two oranges 55 apart were one line on the
-    // dark background.
-    {"blue",
-     {86, 180, 255},
-     {20, 100, 200},
-     {{{0, 145, 225}, {70, 60, 220}, {0, 175, 200}, {95, 150, 255}}}},
-    {"orange",
-     {255, 150, 40},
-     {214, 95, 0},
-     {{{255, 130, 0}, {255, 215, 140}, {200, 80, 10}, {255, 175, 70}}}},
-}};
+inline constexpr const std::array<RunStyle, 2>& kRunStyles = nh::kRunColours;
 
 // The run's name in legends: its dynamics ("nonholonomic", "vakonomic") when the comparison
 // is of dynamics, and "NAME = VALUE" with the run's value of the ghost parameter when it is a

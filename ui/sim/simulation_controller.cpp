@@ -388,14 +388,10 @@ void SimulationController::setCompare(CompareMode mode, const std::string& ghost
                                       double ghostValue) {
   if (mode != CompareMode::None) refuseForControlModel("a comparison");
   if (isControlModel()) return;  // nothing to compare, nothing to switch off
-  if (mode == CompareMode::Ghost) {
-    const int i = system_->parameterIndex(ghostParameter);
-    if (i < 0) throw nh::InputError("unknown parameter '" + ghostParameter + "' for the ghost run");
-    const nh::ParameterInfo& info = system_->info().parameters[i];
-    if (!info.allows(ghostValue))
-      throw nh::InputError("ghost value of '" + ghostParameter + "' must be in " +
-                           info.rangeText() + ", got " + nh::formatValue(ghostValue));
-  }
+  // Throws for a ghost parameter the system does not have or a value outside its range.
+  nh::comparisonParameters(
+      *system_, parameters_,
+      {mode, ghostParameter, ghostValue, otherIntegrator_.method, otherIntegrator_.step});
   compareMode_ = mode;
   ghostParameter_ = ghostParameter;
   ghostValue_ = ghostValue;
@@ -422,25 +418,26 @@ void SimulationController::startComparison() {
   emit scenarioChanged();
 }
 
+nh::Comparison SimulationController::comparisonChoice() const {
+  return {compareMode_, ghostParameter_, ghostValue_, otherIntegrator_.method,
+          otherIntegrator_.step};
+}
+
 nh::IntegratorOptions SimulationController::runIntegrator(size_t run) const {
-  nh::IntegratorOptions options = scenario_.integrator;
-  if (run == 1 && compareMode_ == CompareMode::Integrator) {
-    options.method = otherIntegrator_.method;
-    options.step = otherIntegrator_.step;
-  }
-  return options;
+  if (run == 0) return scenario_.integrator;
+  nh::RunSetup primary;
+  primary.options = scenario_.integrator;
+  primary.system = system_;
+  primary.parameters = parameters_;
+  return nh::comparisonSetup(primary, comparisonChoice()).options;
 }
 
 nh::DynamicsKind SimulationController::comparisonDynamics() const {
-  if (compareMode_ != CompareMode::Vakonomic) return scenario_.dynamics;
-  return scenario_.dynamics == nh::DynamicsKind::Nonholonomic ? nh::DynamicsKind::Vakonomic
-                                                              : nh::DynamicsKind::Nonholonomic;
+  return nh::comparisonDynamics(scenario_.dynamics, compareMode_);
 }
 
 std::vector<double> SimulationController::comparisonParameters() const {
-  std::vector<double> p = parameters_;
-  if (compareMode_ == CompareMode::Ghost) p[system_->parameterIndex(ghostParameter_)] = ghostValue_;
-  return p;
+  return nh::comparisonParameters(*system_, parameters_, comparisonChoice());
 }
 
 std::vector<double> SimulationController::comparisonState(const std::vector<double>& x) const {

@@ -28,7 +28,7 @@
 
 namespace nhui {
 
-enum class CompareMode { None, Vakonomic, Ghost, Integrator };
+using nh::CompareMode;  // the comparison run is set up by the core (core/nh/comparison.h)
 
 // The integrator of a comparison run with another integrator (CompareMode::Integrator): its
 // method and step (the fixed step of rk4 and nh-rattle; the first trial step otherwise); the
@@ -251,6 +251,7 @@ class SimulationController : public QObject {
   // Emits warningOccurred naming the velocities of the start an edit of `parameter` moved.
   void reportMovedStart(const std::vector<double>& before, const std::string& parameter);
   std::vector<double> comparisonParameters() const;
+  nh::Comparison comparisonChoice() const;  // the comparison chosen, as the core sets it up
   // Restarts both runs from the initial state under the comparison just set.
   void startComparison();
   nh::DynamicsKind comparisonDynamics() const;

@@ -3,7 +3,7 @@
 #include <algorithm>
 
 #include "core/nh/errors.h"
-#include "core/nh/run_checks.h"
+#include "core/nh/scenario_run.h"
 
 namespace nhui {
 
@@ -11,17 +11,14 @@ namespace {
 
 struct ChunkAbandoned {};  // thrown by the step check: a new job or a halt is waiting
 
-// One run of the job: its simulation and the scratch its records are computed in.
+// One run of the job (the core's run loop, nh::ScenarioRun) and the scratch its records are
+// made in.
 struct LiveRun {
-  std::unique_ptr<nh::Simulation> sim;
+  std::unique_ptr<nh::ScenarioRun> run;
   RecordLayout layout;
   bool failed = false;
-  nh::Observables obs;
-  std::vector<double> row;
   nh::SceneFrame scene;
   std::vector<double> buffer;
-  nh::EnergyDriftWatch drift;
-  nh::ConstraintRankWatch rank;
   bool rankReported = false;
   double driftReported = 0;  // the relative energy change last reported (0: none yet)
 };
@@ -56,66 +53,60 @@ EquationsPtr equationsFor(const SimulationWorker::RunSetup& setup, EquationsPtr&
   return last;
 }
 
-// The simulation of one run set up at the job's start; a new job or a halt (`abandon`) gives
-// up its chunk at the next step. Throws what nh::Simulation throws for a refused start.
-std::unique_ptr<nh::Simulation> startedSimulation(const SimulationWorker::RunSetup& setup,
-                                                  const SimulationWorker::Job& job,
-                                                  const std::atomic<bool>& abandon,
-                                                  EquationsPtr& lastEquations) {
-  auto sim = std::make_unique<nh::Simulation>(equationsFor(setup, lastEquations), setup.options);
-  // State first: setting the parameters projects the current state onto the
-  // constraints as they read with the new values (the table's Ω, say).
-  sim->setState(job.t0, setup.x0);
-  sim->setParameters(setup.parameters);
-  sim->setGrowthLookahead(job.growthLookahead);
-  sim->setStepCheck([&abandon](double) {
+// The run of one setup from the job's start; a new job or a halt (`abandon`) gives up its
+// chunk at the next step. Throws what nh::Simulation throws for a refused start.
+std::unique_ptr<nh::ScenarioRun> startedRun(const SimulationWorker::RunSetup& setup,
+                                            const SimulationWorker::Job& job,
+                                            const std::atomic<bool>& abandon,
+                                            EquationsPtr& lastEquations) {
+  auto run = std::make_unique<nh::ScenarioRun>(setup, job.t0, equationsFor(setup, lastEquations));
+  run->simulation().setGrowthLookahead(job.growthLookahead);
+  run->setStopCheck([&abandon](double) {
     if (abandon.load(std::memory_order_relaxed)) throw ChunkAbandoned{};
   });
-  return sim;
+  return run;
 }
 
-// Integrates `run` up to tEnd, its records into run.buffer (the restart state left out when
-// the job says it is recorded already). A failure is kept in `error` and marks the run
-// failed; ChunkAbandoned is passed on.
-void advanceRun(LiveRun& run, const SimulationWorker::Job& job, bool firstChunk, double tEnd,
+// Integrates `live` up to tEnd, its records into live.buffer (the restart state left out when
+// the job says it is recorded already). A failure (a non-finite sample among them) is kept in
+// `error` and marks the run failed; ChunkAbandoned is passed on.
+void advanceRun(LiveRun& live, const SimulationWorker::Job& job, bool firstChunk, double tEnd,
                 std::string& error) {
-  const int stride = run.layout.stride();
-  run.buffer.clear();
+  const int stride = live.layout.stride();
+  live.buffer.clear();
   bool skipFirst = !job.emitInitial && firstChunk;
+  const nh::EquationsOfMotion& equations = live.run->simulation().equations();
   try {
-    run.sim->advance(tEnd, job.dtOut, [&](double t, const double* x) {
+    live.run->advance(tEnd, job.dtOut, [&](const nh::ScenarioRun::Sample& sample) {
       if (skipFirst) {  // the restart state is already recorded
         skipFirst = false;
         return;
       }
-      const size_t at = run.buffer.size();
-      run.buffer.resize(at + stride);
+      const size_t at = live.buffer.size();
+      live.buffer.resize(at + stride);
       try {
-        fillRecord(run.sim->equations(), run.sim->workspace(), run.layout, t, x, run.obs, run.row,
-                   run.scene, run.buffer.data() + at);
+        nh::recordFromRow(equations, live.layout, sample.t, sample.x, sample.observed, sample.row,
+                          live.scene, live.buffer.data() + at);
       } catch (...) {
-        // A sample whose observables cannot be computed (a non-regular state, say) is
-        // not recorded: a half-filled record would show as a sample at zero.
-        run.buffer.resize(at);
+        live.buffer.resize(at);  // a half-filled record would show as a sample at zero
         throw;
       }
-      run.drift.add(run.sim->equations(), run.sim->workspace(), t, x, run.obs.energy);
-      if (!run.rankReported) run.rank.add(t, run.obs);
     });
   } catch (const ChunkAbandoned&) {
     throw;
   } catch (const std::exception& e) {
     error = e.what();
-    run.failed = true;
+    live.failed = true;
   }
 }
 
 // What the run's energy watch says anew: again each time the drift has grown by a tenth since
 // it was last said, so the banner keeps up with the plot of a run that goes on drifting.
 std::string newDrift(LiveRun& run) {
-  const double change = run.drift.relativeChange();
+  const nh::EnergyDriftWatch& drift = run.run->tally().drift;
+  const double change = drift.relativeChange();
   if (!(change > 1.1 * run.driftReported)) return {};
-  std::string warning = run.drift.warning();
+  std::string warning = drift.warning();
   if (!warning.empty()) run.driftReported = change;
   return warning;
 }
@@ -123,7 +114,7 @@ std::string newDrift(LiveRun& run) {
 // What the run's rank watch says, once per job.
 std::string newWarnings(LiveRun& run) {
   if (run.rankReported) return {};
-  std::string rank = run.rank.warning();
+  std::string rank = run.run->tally().rank.warning();
   if (!rank.empty()) run.rankReported = true;
   return rank;
 }
@@ -247,8 +238,8 @@ void SimulationWorker::startJob(Job job, LoopState& state) {
     LiveRun run;
     run.layout = state.job.runs[i].layout;
     try {
-      run.sim = startedSimulation(state.job.runs[i], state.job, abandon_,
-                                  state.lastEquations[std::min<size_t>(i, 1)]);
+      run.run = startedRun(state.job.runs[i], state.job, abandon_,
+                           state.lastEquations[std::min<size_t>(i, 1)]);
     } catch (const std::exception& e) {
       run.failed = true;
       std::lock_guard relock(mutex_);

@@ -15,6 +15,7 @@
 #include <thread>
 #include <vector>
 
+#include "core/nh/comparison.h"
 #include "core/nh/simulation.h"
 #include "ui/sim/run_history.h"
 
@@ -22,13 +23,9 @@ namespace nhui {
 
 class SimulationWorker {
  public:
-  struct RunSetup {
-    std::shared_ptr<const nh::SystemModel> system;
-    nh::DynamicsKind dynamics = nh::DynamicsKind::Nonholonomic;
-    nh::Formulation formulation = nh::Formulation::Multipliers;
-    nh::IntegratorOptions options;
-    std::vector<double> parameters;
-    std::vector<double> x0;
+  // A run of the job (nh::RunSetup: system, dynamics, formulation, integrator, parameters,
+  // start) and the layout of its records.
+  struct RunSetup : nh::RunSetup {
     RecordLayout layout;
   };
   struct Job {

@@ -15,7 +15,7 @@ IntegratorMenu::IntegratorMenu(QWidget* window, Session* session, QMenu* menu)
   menu->setObjectName("integratorMenu");
   menu->setToolTipsVisible(true);
   group_ = new QActionGroup(this);
-  for (const auto& row : nh::kIntegratorChoices) {
+  for (const auto& row : nh::kIntegrators) {
     QAction* a = menu->addAction(QString::fromUtf8(row.name));
     a->setCheckable(true);
     a->setData(static_cast<int>(row.value));

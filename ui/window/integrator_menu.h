@@ -1,4 +1,4 @@
-// Simulation › Integrator: one checkable action per row of nh::kIntegratorChoices (its
+// Simulation › Integrator: one checkable action per row of nh::kIntegrators (its
 // description as tool tip), the running integrator checked, and "Integrator step…" for the
 // fixed-step methods. Choices go through the session (undoable).
 #pragma once

@@ -9,6 +9,7 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include "core/nh/integrators.h"
 #include "nhsim_process.h"
 
 namespace {
@@ -101,9 +102,11 @@ class CliTest : public QObject {
   // A fixed-step integrator named on the command line needs its step there (a scenario file
   // carries its own): one line, exit 2, nothing written.
   void fixedStepIntegratorsNeedTheirStep() {
-    for (const char* method : {"rk4", "nh-rattle", "discrete-gradient"})
+    for (const std::string& name : nh::integratorNames(&nh::IntegratorRow::fixedStep)) {
+      const QString method = QString::fromStdString(name);
       expectError({"run", "chaplygin_sleigh", "--integrator", method, "--out", path("no.csv")}, 2,
-                  QString(method) + " is a fixed-step integrator: give its step with --step H");
+                  method + " is a fixed-step integrator: give its step with --step H");
+    }
     expectError({"run", "chaplygin_sleigh", "--integrator", "nh-rattle", "--step", "0", "--out",
                  path("no.csv")},
                 2, "step must be a finite number > 0, got 0");

@@ -277,7 +277,7 @@ class CommandLineTest : public QObject {
     const std::string usage = usageText();
     const std::string runHelp = helpOf({"run", "--help"});
     for (const std::string& names :
-         {nh::alternatives(nh::kIntegratorChoices), nh::alternatives(nh::kDynamicsChoices),
+         {nh::alternatives(nh::kIntegrators), nh::alternatives(nh::kDynamicsChoices),
           nh::alternatives(nh::kFormulationChoices)}) {
       QVERIFY2(contains(usage, names), names.c_str());
       QVERIFY2(contains(runHelp, names), names.c_str());
@@ -285,10 +285,10 @@ class CommandLineTest : public QObject {
     QVERIFY(contains(helpOf({"export", "--help"}), nh::alternatives(nh::kFormulationChoices)));
     const QString integrator = refusal({"run", "nh_particle", "--integrator", "euler"});
     QVERIFY2(integrator.contains(QString::fromStdString(
-                 "(allowed: " + nh::joined(nh::choiceNames(nh::kIntegratorChoices)) + ")")),
+                 "(allowed: " + nh::joined(nh::choiceNames(nh::kIntegrators)) + ")")),
              qPrintable(integrator));
     std::vector<std::string> commands;
-    for (const CommandRow& row : kCommandRows) {
+    for (const CommandRow& row : kCommands) {
       commands.emplace_back(row.name);
       QVERIFY2(contains(helpOf({"--help"}), row.summary), row.name);
     }

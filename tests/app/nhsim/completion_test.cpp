@@ -83,7 +83,7 @@ class CompletionTest : public QObject {
     QCOMPARE(valueCompletion("OUT.mp4|OUT.webm|OUT.gif"), ValueCompletion::Files);
     QCOMPARE(valueCompletion("DIR"), ValueCompletion::Folders);
     QCOMPARE(valueCompletion("csv|hdf5"), ValueCompletion::Words);
-    QCOMPARE(valueCompletion(nh::alternatives(nh::kIntegratorChoices)), ValueCompletion::Words);
+    QCOMPARE(valueCompletion(nh::alternatives(nh::kIntegrators)), ValueCompletion::Words);
     QCOMPARE(valueCompletion("VAR[,VAR]..."), ValueCompletion::None);
     QCOMPARE(valueCompletion("X,Y|none"), ValueCompletion::None);
     QCOMPARE(valueCompletion("NAME=VALUE"), ValueCompletion::None);
@@ -93,7 +93,7 @@ class CompletionTest : public QObject {
   // Every command and every option its help lists is declared for the completion.
   void everyOptionOfTheHelpIsDeclared() {
     const nh::cli::DeclaredCommandLine line = nh::cli::declaredCommandLine();
-    QCOMPARE(line.commands.size(), std::size(nh::cli::kCommandRows));
+    QCOMPARE(line.commands.size(), std::size(nh::cli::kCommands));
     for (const nh::cli::DeclaredCommand& command : line.commands) {
       QStringList declared;
       for (const nh::cli::DeclaredOption& option : command.options)
@@ -116,7 +116,7 @@ class CompletionTest : public QObject {
   // The first word: the commands and nhsim's own options.
   void completesTheCommands() {
     const QStringList words = complete({""});
-    for (const nh::cli::CommandRow& row : nh::cli::kCommandRows)
+    for (const nh::cli::CommandRow& row : nh::cli::kCommands)
       QVERIFY2(words.contains(row.name), row.name);
     QVERIFY(words.contains("--version"));
     QCOMPARE(complete({"ru"}), QStringList{"run"});
@@ -127,7 +127,7 @@ class CompletionTest : public QObject {
   void completesOptionsAndTheirValues() {
     QCOMPARE(complete({"run", "ball_on_turntable", "--integ"}), QStringList{"--integrator"});
     const QStringList integrators = complete({"run", "x", "--integrator", ""});
-    for (const std::string& name : nh::choiceNames(nh::kIntegratorChoices))
+    for (const std::string& name : nh::choiceNames(nh::kIntegrators))
       QVERIFY2(integrators.contains(QString::fromStdString(name)), name.c_str());
     QCOMPARE(complete({"sweep", "x", "--format", ""}), (QStringList{"csv", "hdf5"}));
     QCOMPARE(complete({"run", "x", "--out", ""}), QStringList{"<files>"});

@@ -2,12 +2,16 @@
 # The module's own face: the systems nhsim lists, a system's parameters, state and info as
 # `nhsim info --json` gives them, its equations as `nhsim equations` prints them (and shown in a
 # notebook as KaTeX reads them), warnings attributed to the caller's line, a model file
-# written from Python and loaded, and the loader's warnings said at load.
+# written from Python and loaded, and the loader's warnings said at load; the methods'
+# keyword arguments, their signature and their help are nhsim's option table.
+import inspect
 import json
+import re
 import sys
 import warnings
 
 import numpy as np
+import pytest
 
 from conftest import nl, parse_csv, same_bits
 
@@ -152,3 +156,53 @@ def test_a_structure_kept_against_its_anchor_warns_at_load(tmp_path):
         warnings.simplefilter("always")
         nl.load(path)
     assert any("contradicts the anchor" in str(w.message) for w in caught), caught
+
+
+METHODS = ["run", "linearize", "sweep", "equations"]
+
+
+def _help_options(help_text):
+    """The options nhsim's help lists, one per line, with their help line (on the option's
+    line, or on the next one under a long option)."""
+    options = {}
+    lines = help_text.splitlines()
+    for i, line in enumerate(lines):
+        match = re.match(r"^\s+(--[a-z][a-z-]*)", line)
+        if match and match.group(1) not in options:  # not the examples of the footer
+            parts = re.split(r"\s{2,}", line.strip(), maxsplit=1)
+            options[match.group(1)] = parts[1] if len(parts) > 1 else lines[i + 1].strip()
+    return options
+
+
+@pytest.mark.parametrize("method", METHODS)
+def test_keyword_arguments_are_the_option_table(nhsim, method):
+    table = nl.keyword_arguments(method)
+    names = [name for name, _, _ in table]
+    assert len(names) == len(set(names)) and names
+    signature = inspect.signature(getattr(nl.System, method))
+    parameters = [p for p in signature.parameters.values() if p.name != "self"]
+    assert sorted(p.name for p in parameters) == sorted(names)
+    if method == "run":
+        assert parameters[0].name == "t_end"
+        assert parameters[0].kind is inspect.Parameter.POSITIONAL_OR_KEYWORD
+    assert all(p.kind is inspect.Parameter.KEYWORD_ONLY for p in parameters[1:])
+    # Each stands for an option that `nhsim METHOD --help` lists with the same help.
+    listed = _help_options(nhsim(method, "--help").stdout)
+    doc = getattr(nl.System, method).__doc__
+    for name, option, help_line in table:
+        assert option in listed, option
+        assert " ".join(listed[option].split())[:40] == " ".join(help_line.split())[:40]
+        assert f"{name} ({option}): {help_line}" in doc
+
+
+def test_an_unknown_keyword_argument_names_those_taken():
+    system = nl.load("chaplygin_sleigh")
+    with pytest.raises(TypeError, match=r"run\(\) got an unexpected keyword argument 'tend' "
+                                        r"\(it takes: .*t_end.*\)"):
+        system.run(tend=1)
+    with pytest.raises(TypeError, match="multiple values for argument 't_end'"):
+        system.run(1, t_end=2)
+    with pytest.raises(TypeError, match="takes 1 positional"):
+        system.run(1, 0.1)
+    with pytest.raises(TypeError, match="projection must be True or False"):
+        system.run(0.1, projection=[1])

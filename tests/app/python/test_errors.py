@@ -82,6 +82,34 @@ def test_bad_names_and_files_raise_nhsim_message(nhsim, tmp_path):
     assert str(raised.value) == message
 
 
+VIEWS = [
+    # (the view part of a scenario of nh_particle, what the refusal says)
+    ('{"version": 1, "compare": {"mode": "ghost", "parameter": "bogus", "value": 1}}',
+     "view: the ghost's parameter 'bogus' is not a parameter of 'nh_particle'"),
+    ('{"version": 1, "compare": {"mode": "integrator", "integrator": "rk4", "step": 1e6}}',
+     "larger than dt-out"),
+    ('{"version": 1, "compare": {"mode": "integrator", "integrator": "rk4", "step": 1e-300}}',
+     "view: the comparison integrator: step must be at least 1e-12"),
+    ('{"version": 1, "plan": {"t_end": 1, "targets": {"bogus": 1}}}',
+     "view: 'plan.targets.bogus' is not a coordinate of 'nh_particle'"),
+]
+
+
+@pytest.mark.parametrize("view,says", VIEWS)
+def test_a_scenarios_view_is_checked_as_nhsim_checks_it(nhsim, tmp_path, view, says):
+    # A view naming what its system lacks is refused when the file is loaded, with nhsim's line
+    # (the app refuses to open the file with the same words).
+    path = tmp_path / "view.json"
+    path.write_text('{"format": "nonholonomic-lab-scenario", "version": 2, '
+                    f'"system": "nh_particle", "view": {view}}}')
+    message, code = nhsim.error("run", str(path))
+    assert code == 2
+    with pytest.raises(ValueError) as raised:
+        nl.load(path)
+    assert str(raised.value) == message
+    assert says in message, message
+
+
 def test_wrong_types_raise_type_error():
     system = nl.load("chaplygin_sleigh")
     with pytest.raises(TypeError, match=r"set\['m'\] must be a number"):

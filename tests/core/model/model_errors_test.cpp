@@ -307,22 +307,6 @@ class ModelErrorsTest : public QObject {
     row("skew neither true nor false",
         kGood + "structure:\n  - {bracket: [vx, vy], equals: {vz: 1}, skew: no}\n",
         "structure[1].skew", 13, 48, "'no' is not true or false");
-    // A reference frame must be a velocity the constraints allow: Φ(t, q, Γ) = 0.
-    row("reference frame violating a constraint", kGood + "reference_frame: {vx: 1}\n",
-        "reference_frame", 12, 18,
-        "the frame does not satisfy constraints[1] at every t and q: Φ(t, q, Γ) = -y ≠ 0");
-    // A frame valid near the initial state only (vz − y vx − 1 = 10 (y − 0.5)^12 at it) is
-    // refused as GiNaC shows: the frame must satisfy the constraint at every t and q.
-    row("reference frame valid near the start only",
-        withLine(kGood, "  - vz - y*vx", "  - vz - y*vx - 1") +
-            "reference_frame: {vz: \"1 + 10*(y - 0.5)^12\"}\n",
-        "reference_frame", 12, 18,
-        "the frame does not satisfy constraints[1] at every t and q: Φ(t, q, Γ) = ");
-    // Where GiNaC cannot decide (sin¹²), at states moved by up to 5 from the initial one:
-    // 0.001 sin(x)^12 is below 1e-9 within 0.1 of x = 0 and 3e-8 at x = 0.5 sin(2.1).
-    row("reference frame wrong away from the start, with functions",
-        kGood + "reference_frame: {vx: 1, vz: \"y + 0.001*sin(x)^12\"}\n", "reference_frame", 12,
-        18, "the frame does not satisfy constraints[1]: Φ(t, q, Γ) = ");
     row("reference frame of an unknown velocity", kGood + "reference_frame: {w: 1}\n",
         "reference_frame.w", 12, 19, "'w' is not a velocity (velocities: vx, vy, vz)");
     row("reference frame reading a velocity", kGood + "reference_frame: {vx: vy}\n",
@@ -347,30 +331,6 @@ class ModelErrorsTest : public QObject {
     const double p[] = {1.0, 0.5}, q[] = {0, 0, 0}, y[] = {0, 0, 0};
     QCOMPARE(s->continuousValue(1, p, 3.0, q, y), 6.5);
     QVERIFY(std::isnan(s->continuousValue(0, p, 3.0, q, y)));
-  }
-  // A declared reference frame that satisfies the constraints loads; without one, linear
-  // constraints have Γ = 0 and affine ones none.
-  void referenceFramesLoad() {
-    const auto linear = nh::model::loadModelText(kGood, "particle.yaml");
-    QVERIFY(linear->hasReferenceFrame());
-    const auto affine = nh::model::loadModelText(
-        withLine(kGood, "  - vz - y*vx", "  - vz - y*vx - 2"), "particle.yaml");
-    QVERIFY(!affine->hasReferenceFrame());
-    const auto framed =
-        nh::model::loadModelText(withLine(kGood, "  - vz - y*vx", "  - vz - y*vx - 2") +
-                                     "reference_frame: {vx: t, vz: 2 + y*t}\n",
-                                 "particle.yaml");
-    QVERIFY(framed->hasReferenceFrame());
-    // An identity GiNaC's normal form does not know (sin² + cos² = 1) passes at the samples.
-    QVERIFY(nh::model::loadModelText(
-                kGood + "reference_frame: {vx: \"sin(t)^2 + cos(t)^2\", vz: y}\n", "particle.yaml")
-                ->hasReferenceFrame());
-    const double p[] = {1.0}, q[] = {0.1, 0.5, 0.2};
-    double gamma[3];
-    framed->referenceFrame(p, 3.0, q, gamma);
-    QCOMPARE(gamma[0], 3.0);
-    QCOMPARE(gamma[1], 0.0);
-    QCOMPARE(gamma[2], 3.5);
   }
   void errors() {
     QFETCH(QString, text);

@@ -14,6 +14,7 @@
 #include "core/model/catalogue.h"
 #include "core/model/model_file.h"
 #include "core/nh/scenario.h"
+#include "core/nh/state_derivatives.h"
 #include "tests/core/test_support.h"
 
 using namespace nh;

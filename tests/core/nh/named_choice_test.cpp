@@ -57,14 +57,14 @@ class NamedChoiceTest : public QObject {
   }
 
   void eachNameAndValueOnce() {
-    QVERIFY(eachOnce(nh::kIntegratorChoices));
+    QVERIFY(eachOnce(nh::kIntegrators));
     QVERIFY(eachOnce(nh::kDynamicsChoices));
     QVERIFY(eachOnce(nh::kFormulationChoices));
   }
 
   // toString gives the row's name, the parse function the row's value: both read the table.
   void namesRoundTrip() {
-    for (const auto& row : nh::kIntegratorChoices) {
+    for (const auto& row : nh::kIntegrators) {
       QCOMPARE(nh::toString(row.value), std::string(row.name));
       QVERIFY(nh::parseIntegrator(row.name) == row.value);
     }
@@ -99,7 +99,7 @@ class NamedChoiceTest : public QObject {
   // Scenario files read every name of the tables through the same parse functions, and
   // refuse others with the same list.
   void scenarioFilesReadTheTables() {
-    for (const auto& row : nh::kIntegratorChoices) {
+    for (const auto& row : nh::kIntegrators) {
       const nh::Scenario s = nh::parseScenarioJson(
           kHead + R"("integrator": {"method": ")" + row.name + R"("}})", "t.json");
       QVERIFY(s.integrator.method == row.value);
@@ -114,7 +114,7 @@ class NamedChoiceTest : public QObject {
         refusal([](const std::string& json) { nh::parseScenarioJson(json, "t.json"); },
                 kHead + R"("integrator": {"method": "euler"}})");
     QVERIFY2(why.contains(QString::fromStdString(
-                 "(allowed: " + nh::joined(nh::choiceNames(nh::kIntegratorChoices)) + ")")),
+                 "(allowed: " + nh::joined(nh::choiceNames(nh::kIntegrators)) + ")")),
              qPrintable(why));
   }
 };

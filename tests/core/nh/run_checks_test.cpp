@@ -1,6 +1,8 @@
 // The checks on a run's samples (core/nh/run_checks.h): a non-finite entry of an output row
-// named, the parameter or initial value beyond double precision named, and the energy drift
-// of a conservative system reported while a system that exchanges energy is left alone.
+// named, the parameter or initial value beyond double precision named, the energy drift of a
+// conservative system reported while a system that exchanges energy is left alone, and a
+// reference frame that leaves the constraints along a run (frame_residual.h, the loader's
+// test) stopping a discrete-gradient run there with the rows before kept.
 #include "core/nh/run_checks.h"
 
 #include <QRegularExpression>
@@ -33,6 +35,47 @@ EnergyDriftWatch watchRun(const char* system, double rtol, double atol, double t
               sim.equations().energy(sim.workspace(), t, x));
   });
   return watch;
+}
+
+// A particle held to vy = x vx + 1 whose reference frame `frame` is given for vy. With
+// Γ_vy = 1 + 10 (y − 0.5 + |y − 0.5|)³ the frame is right for y ≤ 0.5 only: GiNaC cannot
+// decide |·| and the loader's sample points stay below y = 0.05, so it loads; the particle
+// rises through y = 0.5 at about t = 0.45.
+std::shared_ptr<const model::FormulaSystem> frameModel(const std::string& frame) {
+  return model::loadModelText(
+      "format: nonholonomic-lab-system\nversion: 1\nname: frame_near_start\n"
+      "coordinates: [x, y]\nvelocities: [vx, vy]\n"
+      "lagrangian: 0.5*(vx^2 + vy^2) - 0.5*x^2\n"
+      "constraints:\n  - vy - x*vx - 1\n"
+      "reference_frame: {vy: \"" +
+          frame +
+          "\"}\n"
+          "initial: {x: 0.1, vx: 1}\nindependent: [vx]\n",
+      "frame_near_start.yaml");
+}
+const char* const kFrameNearStart = "1 + 10*(y - 0.5 + abs(y - 0.5))^3";
+
+// The samples of a run of `system` with `method` to t = 2 (step 1e-3, a row every 0.01 s).
+struct FrameRun {
+  std::vector<std::pair<double, double>> rows;  // (t, y)
+  std::string error;                            // "" when it ran through
+  double errorTime = -1;
+};
+FrameRun runFrameModel(const std::shared_ptr<const model::FormulaSystem>& system,
+                       Integrator method) {
+  IntegratorOptions o;
+  o.method = method;
+  o.step = 1e-3;
+  Simulation sim(system, DynamicsKind::Nonholonomic, Formulation::Multipliers, o);
+  sim.setState(0, initialState(sim.equations(), 0, {}));
+  FrameRun run;
+  try {
+    sim.advance(2, 0.01, [&](double t, const double* x) { run.rows.emplace_back(t, x[1]); });
+  } catch (const IntegrationError& e) {
+    run.error = e.what();
+    run.errorTime = e.time();
+  }
+  return run;
 }
 
 }  // namespace
@@ -134,6 +177,64 @@ class RunChecksTest : public QObject {
     const EnergyDriftWatch governor = watchRun("constant_speed_particle", 1e-10, 1e-12, 3);
     QVERIFY(!governor.conservative());
     QCOMPARE(governor.warning(), std::string());
+  }
+
+  // At a state the frame is checked as the loader checks it at its sample points: where Γ
+  // satisfies the constraints nothing is said; where it does not, the time, the frame and the
+  // constraint are named.
+  void aReferenceFrameIsCheckedAtAState() {
+    const auto system = frameModel(kFrameNearStart);
+    const EquationsOfMotion equations(system, DynamicsKind::Nonholonomic);
+    std::vector<double> x{0.1, 0.3, 1.0, 1.1};  // (x, y, vx, vy), y below 0.5
+    checkReferenceFrame(equations, 0.2, x.data());
+    x[1] = 1.0;  // Γ_vy = 1 + 10·1³ = 11 there: Φ(t, q, Γ) = 10
+    try {
+      checkReferenceFrame(equations, 0.75, x.data());
+      QFAIL("a frame off the constraints passed");
+    } catch (const IntegrationError& e) {
+      QCOMPARE(e.time(), 0.75);
+      QCOMPARE(std::string(e.what()),
+               std::string("the reference_frame of 'frame_near_start' no longer satisfies the "
+                           "constraints at t = 0.75: Φ(t, q, Γ) = 10 in constraints[1] (Γ must be "
+                           "a velocity the constraints allow at every t and q, not only near the "
+                           "initial state: the motion stepped relative to it is another one from "
+                           "here)"));
+    }
+    // Without a reference frame (affine constraints, none declared) there is nothing to check.
+    const auto none = model::loadModelText(
+        "format: nonholonomic-lab-system\nversion: 1\nname: no_frame\n"
+        "coordinates: [x, y]\nvelocities: [vx, vy]\nlagrangian: 0.5*(vx^2 + vy^2)\n"
+        "constraints:\n  - vy - x*vx - 1\ninitial: {vx: 1}\nindependent: [vx]\n",
+        "no_frame.yaml");
+    QVERIFY(!none->hasReferenceFrame());
+    checkReferenceFrame(EquationsOfMotion(none, DynamicsKind::Nonholonomic), 0.75, x.data());
+  }
+
+  // discrete-gradient steps the motion relative to the frame: past y = 0.5 it would compute
+  // another motion with no word said. The run stops at the first sample there, naming t and
+  // the frame, with the rows before it delivered; a frame right everywhere runs through, and
+  // so does an integrator that does not step relative to it.
+  void aWrongReferenceFrameStopsADiscreteGradientRun() {
+    const FrameRun wrong = runFrameModel(frameModel(kFrameNearStart), Integrator::DiscreteGradient);
+    QVERIFY2(wrong.error.find("the reference_frame of 'frame_near_start' no longer satisfies "
+                              "the constraints at t = ") == 0,
+             wrong.error.c_str());
+    QVERIFY2(wrong.error.find("in constraints[1]") != std::string::npos, wrong.error.c_str());
+    QVERIFY2(wrong.errorTime > 0.3 && wrong.errorTime < 0.8,
+             qPrintable(QString::number(wrong.errorTime)));
+    QVERIFY(wrong.rows.size() > 30);
+    QCOMPARE(wrong.rows.front().first, 0.0);
+    QVERIFY(std::abs(wrong.rows.back().first + 0.01 - wrong.errorTime) < 1e-9);
+    for (const auto& [t, y] : wrong.rows) QVERIFY2(y < 0.51, qPrintable(QString::number(t)));
+
+    const FrameRun right = runFrameModel(frameModel("1"), Integrator::DiscreteGradient);
+    QVERIFY2(right.error.empty(), right.error.c_str());
+    QCOMPARE(right.rows.back().first, 2.0);
+    QVERIFY(right.rows.back().second > 1.5);  // well past y = 0.5
+
+    const FrameRun multipliers = runFrameModel(frameModel(kFrameNearStart), Integrator::Dop853);
+    QVERIFY2(multipliers.error.empty(), multipliers.error.c_str());
+    QCOMPARE(multipliers.rows.back().first, 2.0);
   }
 };
 

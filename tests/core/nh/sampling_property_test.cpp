@@ -20,7 +20,7 @@ namespace {
 // Every integrator, as the table of their names lists them.
 std::vector<Integrator> allIntegrators() {
   std::vector<Integrator> methods;
-  for (const auto& choice : kIntegratorChoices) methods.push_back(choice.value);
+  for (const auto& choice : kIntegrators) methods.push_back(choice.value);
   return methods;
 }
 

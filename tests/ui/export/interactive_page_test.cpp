@@ -2,6 +2,9 @@
 // headless Chromium with #selftest (the page renders, reads its canvas, presses play, moves the
 // slider and writes its verdict into the DOM, which --dump-dom prints), its size for 20 s runs,
 // a lesson's note on it, text that cannot end its script early, and the targets it refuses.
+// The page's bodies are bounded by the view's rule: the page data carries the core's bounding
+// radius of each body (core/nh/scene_table.h) and the page's self-test compares its own rule's
+// value with it, for the bicycle's wheels (disks) and frame tubes (cylinders).
 // The Chromium case is skipped where chromium is not installed (CI installs it).
 #include "ui/export/interactive_page.h"
 
@@ -9,13 +12,18 @@
 
 #include <QDir>
 #include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QProcess>
+#include <QRegularExpression>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QtTest>
 
 #include "core/io/scenario_file.h"
 #include "core/nh/scenario.h"
+#include "core/nh/scene_table.h"
 #include "ui/export/animation_exporter.h"
 #include "ui/export/media/video_encoder.h"
 #include "ui/sim/run_history.h"
@@ -40,6 +48,17 @@ std::string pageOf(const nh::Scenario& scenario, double tEnd) {
   return nhui::interactivePage(exporter.history(), page, [&](double t, nh::SceneFrame& frame) {
     return exporter.comparisonSceneAt(t, frame);
   });
+}
+
+// The page's embedded data (the JSON of its element #nh-data).
+QJsonObject dataOf(const std::string& html) {
+  const std::string open = R"(<script type="application/json" id="nh-data">)";
+  const size_t from = html.find(open);
+  if (from == std::string::npos) return {};
+  const size_t start = from + open.size();
+  const size_t end = html.find("</script>", start);
+  return QJsonDocument::fromJson(QByteArray::fromStdString(html.substr(start, end - start)))
+      .object();
 }
 
 QStringList entriesOf(const QString& folder) {
@@ -79,23 +98,44 @@ class InteractivePageTest : public QObject {
   }
   void opensInChromium() {
     QFETCH(QString, system);
-    const QString chromium = QStandardPaths::findExecutable("chromium");
-    if (chromium.isEmpty()) QSKIP("chromium is not installed (scripts/install-deps.sh)");
-    const QString path = dir_.filePath(system + ".html");
-    nhui::writeInteractivePage(path.toStdString(), pageOf(scenarioOf(system.toStdString(), 4), 4));
-    QProcess p;
-    p.start(chromium, {"--headless=new", "--no-sandbox", "--disable-gpu", "--use-angle=swiftshader",
-                       "--enable-unsafe-swiftshader", "--window-size=1024,700",
-                       "--user-data-dir=" + dir_.filePath("profile-" + system), "--dump-dom",
-                       "file://" + path + "#selftest"});
-    QVERIFY(p.waitForFinished(120000));
-    const QString dom = QString::fromUtf8(p.readAllStandardOutput());
-    const qsizetype at = dom.indexOf("selftest: ");
-    QVERIFY2(at >= 0, qPrintable("no verdict in the page: " +
-                                 QString::fromUtf8(p.readAllStandardError()).right(2000)));
-    const QString verdict = dom.mid(at, dom.indexOf("</pre>", at) - at);
+    const QString verdict = selfTestVerdict(system);
+    if (verdict.isEmpty()) QSKIP("chromium is not installed (scripts/install-deps.sh)");
     QVERIFY2(verdict.startsWith("selftest: PASS"), qPrintable(verdict));
     QVERIFY2(verdict.contains("ok   no network request"), qPrintable(verdict));
+  }
+
+  // The data carries each body's bounding radius as the core computes it for the view's
+  // camera and tables, and its kind's row of the scene table.
+  void dataCarriesTheCoreBounds() {
+    const QJsonObject data = dataOf(pageOf(scenarioOf("whipple_bicycle", 1), 1));
+    const QJsonObject kinds = data["scene"].toObject()["kinds"].toObject();
+    QStringList seen;
+    for (const QJsonValue& value : data["bodies"].toArray()) {
+      const QJsonObject body = value.toObject();
+      const QString kind = body["kind"].toString();
+      QVERIFY2(kinds.contains(kind), qPrintable(kind));
+      const nh::ShapeRow* row = nullptr;
+      for (const nh::ShapeRow& r : nh::kShapeTable)
+        if (kind == r.name) row = &r;
+      QVERIFY(row);
+      const QJsonArray size = body["size"].toArray();
+      const Eigen::Vector3d s(size[0].toDouble(), size[1].toDouble(), size[2].toDouble());
+      QCOMPARE(body["bound"].toDouble(), nh::boundingRadius(row->kind, s));
+      seen << kind;
+    }
+    QVERIFY2(seen.contains("Disk") && seen.contains("Cylinder"), qPrintable(seen.join(", ")));
+  }
+
+  // The page bounds the bicycle's wheels (disks) and frame tubes (cylinders) by its kinds' rule
+  // as the data gives it, and that is the view's value (checked by the page's self-test).
+  void pageBoundsAreTheViews() {
+    const QString verdict = selfTestVerdict("whipple_bicycle");
+    if (verdict.isEmpty()) QSKIP("chromium is not installed (scripts/install-deps.sh)");
+    QVERIFY2(verdict.contains(QRegularExpression("\\nok   bound of Disk [^\\n]*as the app's")),
+             qPrintable(verdict));
+    QVERIFY2(verdict.contains(QRegularExpression("\\nok   bound of Cylinder [^\\n]*as the app's")),
+             qPrintable(verdict));
+    QVERIFY2(verdict.startsWith("selftest: PASS"), qPrintable(verdict));
   }
 
   // A 20 s run of catalogue systems with many bodies, arrows or traced points stays under 3 MB.
@@ -174,6 +214,27 @@ class InteractivePageTest : public QObject {
   }
 
  private:
+  // The page of `system` (4 s) opened in headless Chromium with #selftest: its verdict, "" when
+  // Chromium is not installed.
+  QString selfTestVerdict(const QString& system) {
+    const QString chromium = QStandardPaths::findExecutable("chromium");
+    if (chromium.isEmpty()) return {};
+    const QString path = dir_.filePath(system + ".html");
+    nhui::writeInteractivePage(path.toStdString(), pageOf(scenarioOf(system.toStdString(), 4), 4));
+    QProcess p;
+    p.start(chromium, {"--headless=new", "--no-sandbox", "--disable-gpu", "--use-angle=swiftshader",
+                       "--enable-unsafe-swiftshader", "--window-size=1024,700",
+                       "--user-data-dir=" + dir_.filePath("profile-" + system), "--dump-dom",
+                       "file://" + path + "#selftest"});
+    if (!p.waitForFinished(120000)) return "selftest: chromium did not finish";
+    const QString dom = QString::fromUtf8(p.readAllStandardOutput());
+    const qsizetype at = dom.indexOf("selftest: ");
+    if (at < 0)
+      return "selftest: no verdict in the page: " +
+             QString::fromUtf8(p.readAllStandardError()).right(2000);
+    return dom.mid(at, dom.indexOf("</pre>", at) - at);
+  }
+
   QTemporaryDir dir_;
 };
 

@@ -69,7 +69,7 @@ class ComparePanelTest : public QObject {
     auto* integrator = panel.findChild<QComboBox*>("compareIntegrator");
     auto* step = panel.findChild<QDoubleSpinBox*>("compareStep");
     QVERIFY(mode && integrator && step);
-    QCOMPARE(integrator->count(), static_cast<int>(std::size(nh::kIntegratorChoices)));
+    QCOMPARE(integrator->count(), static_cast<int>(std::size(nh::kIntegrators)));
     QVERIFY(!integrator->isEnabled());
     panel.setCompareIntegrator({nh::Integrator::NhRattle, 0.005});
     QTRY_COMPARE_WITH_TIMEOUT(controller->compareMode(), nhui::CompareMode::Integrator, 30000);

@@ -3,7 +3,7 @@
 // the view nor stays unexplained, the legend is not duplicated, arrow scales are fixed on
 // request and never absurd, stay fixed through an edit and are saved with the scenario,
 // scale afresh for a new run, exports match the view, and text
-// scales with the output.
+// scales with the output. Bodies are framed by the scene table's bounds (the page's too).
 #include "ui/scene/scene_camera.h"
 
 #include <vtkActor.h>
@@ -27,6 +27,7 @@
 #include <set>
 
 #include "core/model/catalogue.h"
+#include "core/nh/scene_table.h"
 #include "ui/export/stills.h"
 #include "ui/scene/scene_view.h"
 #include "ui/sim/simulation_controller.h"
@@ -505,6 +506,29 @@ class SceneCameraTest : public QObject {
                                 .arg(size[1])));
       }
     window_->setPresentationMode(false);
+  }
+
+  // The camera frames a disk and a cylinder by the scene table's bound, the one the page is
+  // given (interactive_page_test): the length of radius and half-height, which holds the rim
+  // however it turns; tables and guides are not framed.
+  void framesBodiesByTheSceneTablesBound() {
+    nh::SceneFrame frame;
+    const auto body = [&](nh::ShapeKind kind, const Eigen::Vector3d& size, double x) {
+      nh::SceneBody b;
+      b.kind = kind;
+      b.size = size;
+      b.position = Eigen::Vector3d(x, 0, 0);
+      frame.bodies.push_back(b);
+    };
+    body(nh::ShapeKind::Disk, Eigen::Vector3d(0.3, 0.02, 0.3), 0);
+    body(nh::ShapeKind::Cylinder, Eigen::Vector3d(0.02, 0.5, 0.02), 1);
+    body(nh::ShapeKind::Table, Eigen::Vector3d(2, 0, 0.05), 0);
+    body(nh::ShapeKind::Guide, Eigen::Vector3d(1, 1, 0), 0);
+    const auto spheres = nhui::movingBodySpheres(frame);
+    QCOMPARE(spheres.size(), size_t(2));
+    QCOMPARE(spheres[0].radius, std::hypot(0.3, 0.02));
+    QCOMPARE(spheres[1].radius, std::hypot(0.02, 0.5));
+    for (size_t i = 0; i < 2; ++i) QCOMPARE(spheres[i].radius, nh::boundingRadius(frame.bodies[i]));
   }
 
   // A fixed arrow scale stays fixed through an edit (a start ten times as fast was rescaled)

@@ -1,10 +1,11 @@
 // The session (no window): the histories an edit or Play replaces at a scrubbed moment stay
 // on the session's undo stack and come back on undo; a refused edit says why on the one error
 // signal and leaves no step; a scenario file sets the file, title and lesson in one place,
-// its view part becomes the session's view and its comparison starts without any undo step;
-// choosing a system forgets the file and lesson and is one undoable step; a drag of the start
-// posts its moves (coalesced, applied once the event loop is free) and ends as one step; a
-// restart asked before the run's first sample is made once it has come, without waiting.
+// its view part becomes the session's view and its comparison starts without any undo step,
+// and a view its system cannot show is refused as nhsim refuses it; choosing a system forgets
+// the file and lesson and is one undoable step; a drag of the start posts its moves
+// (coalesced, applied once the event loop is free) and ends as one step; a restart asked
+// before the run's first sample is made once it has come, without waiting.
 #include "ui/session/session.h"
 
 #include <QSignalSpy>
@@ -14,6 +15,8 @@
 #include <cmath>
 #include <fstream>
 
+#include "core/io/scenario_file.h"
+#include "resources/app_resources.h"
 #include "session_fixture.h"
 
 using nhui::Session;
@@ -127,6 +130,56 @@ class SessionTest : public QObject {
     QCOMPARE(errors.count(), 1);
     QVERIFY(errors.at(0).at(0).toString().startsWith("Could not open missing.json"));
     QCOMPARE(session_->currentFile(), copy);
+  }
+
+  // A view naming what its system lacks, or a comparison outside the run's rules, is refused
+  // as nhsim and export refuse it (checkScenarioViewFor): one line, nothing changed.
+  void aViewTheSystemCannotShowIsRefused_data() {
+    QTest::addColumn<QString>("view");
+    QTest::addColumn<QString>("says");
+    QTest::newRow("ghost") << R"({"version": 1, "compare": {"mode": "ghost", "parameter": "bogus",
+        "value": 1}})"
+                           << "view: the ghost's parameter 'bogus' is not a parameter of "
+                              "'nh_particle'";
+    QTest::newRow("large step") << R"({"version": 1, "compare": {"mode": "integrator",
+        "integrator": "rk4", "step": 1e6}})"
+                                << "larger than dt-out";
+    QTest::newRow("tiny step") << R"({"version": 1, "compare": {"mode": "integrator",
+        "integrator": "rk4", "step": 1e-300}})"
+                               << "view: the comparison integrator: step must be at least 1e-12";
+    QTest::newRow("plan") << R"({"version": 1, "plan": {"t_end": 1, "targets": {"bogus": 1}}})"
+                          << "view: 'plan.targets.bogus' is not a coordinate of 'nh_particle'";
+  }
+  void aViewTheSystemCannotShowIsRefused() {
+    QFETCH(QString, view);
+    QFETCH(QString, says);
+    QTemporaryDir dir;
+    const QString path = dir.filePath("view.json");
+    std::ofstream(path.toStdString())
+        << R"({"format": "nonholonomic-lab-scenario", "version": 2, "system": "nh_particle", )"
+        << R"("view": )" << view.toStdString() << "}";
+    QSignalSpy errors(session_.get(), &Session::errorOccurred);
+    QSignalSpy views(session_.get(), &Session::viewChanged);
+    QVERIFY(!session_->openScenario(path));
+    QCOMPARE(errors.count(), 1);
+    const QString message = errors.at(0).at(0).toString();
+    QVERIFY2(message.startsWith("Could not open view.json: ") && message.contains(says) &&
+                 !message.contains('\n'),
+             qPrintable(message));
+    QCOMPARE(views.count(), 0);
+    QCOMPARE(session_->controller()->system().name(), std::string("ball_on_turntable"));
+    QCOMPARE(session_->currentFile(), QString());
+  }
+
+  // The bundled lessons pass that check (the Examples menu opens them through it).
+  void theBundledLessonsPassTheViewCheck() {
+    for (const nhres::Example& lesson : nhres::examples()) {
+      try {
+        nh::checkScenarioViewFor(nhres::readResourceScenario(lesson.resourcePath()));
+      } catch (const std::exception& e) {
+        QFAIL(qPrintable(lesson.file + ": " + QString::fromUtf8(e.what())));
+      }
+    }
   }
 
   // A system chosen is one step; the file and lesson belonged to the previous system.

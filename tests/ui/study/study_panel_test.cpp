@@ -415,12 +415,17 @@ class StudyPanelTest : public QObject {
       if (size.width() < 1600) window.setPresentationMode(true);
       window.studyDock()->show();
       window.studyDock()->raise();
-      QTest::qWait(200);
       nhui::StudyMap* map = window.studyPanel()->map();
       auto* area = qobject_cast<QAbstractScrollArea*>(window.studyDock()->widget());
       QVERIFY(area);
-      const QRect visible(area->viewport()->mapTo(&window, QPoint(0, 0)), area->viewport()->size());
-      const QRect shown(map->mapTo(&window, QPoint(0, 0)), map->size());
+      QRect visible, shown;
+      auto fits = [&] {
+        visible = QRect(area->viewport()->mapTo(&window, QPoint(0, 0)), area->viewport()->size());
+        shown = QRect(map->mapTo(&window, QPoint(0, 0)), map->size());
+        return map->isVisible() && visible.contains(shown);
+      };
+      // The dock's layout settles over a few events (later on a busy machine).
+      QTRY_VERIFY_WITH_TIMEOUT(fits(), 5000);
       const QString where = QString("%1×%2: map %3,%4 %5×%6, dock's visible area %7,%8 %9×%10")
                                 .arg(size.width())
                                 .arg(size.height())
@@ -432,7 +437,6 @@ class StudyPanelTest : public QObject {
                                 .arg(visible.y())
                                 .arg(visible.width())
                                 .arg(visible.height());
-      QVERIFY2(map->isVisible() && visible.contains(shown), qPrintable(where));
       QVERIFY2(shown.height() >= 140 && shown.width() >= 300, qPrintable(where));
     }
   }

@@ -1,5 +1,5 @@
 // Simulation › Integrator (ui/window/integrator_menu): one checkable action per row of
-// nh::kIntegratorChoices with its description as tool tip, the running integrator checked;
+// nh::kIntegrators with its description as tool tip, the running integrator checked;
 // choosing a fixed-step method gives it a step no larger than the output step and says so in
 // a notice; the step action is enabled only for a fixed-step method; undo brings back the
 // integrator before, and the check follows.
@@ -43,8 +43,8 @@ class IntegratorMenuTest : public QObject {
     QMenu menu;
     new nhui::IntegratorMenu(&window, session.get(), &menu);
     const QList<QAction*> actions = methodActions(menu);
-    QCOMPARE(actions.size(), static_cast<qsizetype>(std::size(nh::kIntegratorChoices)));
-    for (const auto& row : nh::kIntegratorChoices) {
+    QCOMPARE(actions.size(), static_cast<qsizetype>(std::size(nh::kIntegrators)));
+    for (const auto& row : nh::kIntegrators) {
       QAction* a = actionNamed(menu, row.name);
       QVERIFY2(a, row.name);
       QCOMPARE(a->toolTip(), QString::fromUtf8(row.description));
