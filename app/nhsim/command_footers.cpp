@@ -9,20 +9,19 @@ namespace nh::cli {
 
 // The integrators named from their rows (core/nh/integrators.h).
 std::string runFooter() {
-  return "\nrtol must be below 0.1 and atol below 1; the step of a fixed-step integrator (" +
+  return "\nrtol must be below 0.1 and atol below 1; the step of a fixed-step integrator\n(" +
          joined(integratorNames(&IntegratorRow::fixedStep)) +
-         ")\n"
-         "may not exceed dt-out.\n"
+         ") may not exceed dt-out.\n"
          "A run whose equations conserve energy but whose energy changed by more than 1 % gets a\n"
          "warning on standard error (tighten the tolerance). A non-finite state, energy or\n"
          "multiplier stops the run (exit 3, the column named); at t = 0 it is refused (exit 2, no\n"
          "file). The integrators that step the whole state (" +
          joined(integratorNames(&IntegratorRow::wholeState)) +
-         ") stop (exit 3, with the\n"
-         "time) where their Newton iteration fails; those that keep the energy (" +
-         joined(integratorNames(&IntegratorRow::conservesEnergy)) +
          ")\n"
-         "refuse (exit 2) what they cannot conserve it on.\n"
+         "stop (exit 3, with the time) where their Newton iteration fails; those that keep the\n"
+         "energy (" +
+         joined(integratorNames(&IntegratorRow::conservesEnergy)) +
+         ") refuse (exit 2) what they cannot conserve it on.\n"
          "SIGINT, SIGTERM or SIGHUP keep the rows written so far, each complete, end the file "
          "with\n"
          "'# partial: interrupted at t = T …' and exit 130, 143 or 129.\n";
