@@ -87,7 +87,7 @@ constexpr double kFrameSampleOffsets[] = {0.0, 0.05, 0.1, 0.5, 1.5, 5.0};
 // satisfy every constraint at the sample states, or the file is refused naming the constraint
 // and the residual; without one, Γ = 0 is the frame when it satisfies them (linear
 // constraints), and the model has none otherwise (affine constraints).
-void Loader::checkReferenceFrame(const FormulaSystem& system) const {
+void Loader::checkReferenceFrame(const FormulaSystem& system) {
   const bool declared = !data_->referenceFrame.empty();
   if (declared && frameShownExactly_) {
     data_->hasReferenceFrame = true;

@@ -206,7 +206,8 @@ class Loader {
   // ---- frame_check.cpp: the reference frame against the constraints ----
   // Refuses a frame GiNaC shows not to satisfy them; sets frameShownExactly_.
   void checkFrameExactly(const Variables& v);
-  void checkReferenceFrame(const FormulaSystem& system) const;
+  // Sets ModelData::hasReferenceFrame, or refuses the frame.
+  void checkReferenceFrame(const FormulaSystem& system);
 
   // ---- model_file.cpp: what the app shows and the evaluation needs ----
   std::string equationsText() const;
