@@ -1,3 +1,5 @@
+// nhlab's bundled resources read (app_resources.h): the application id and icons, the F1 help
+// page, and the lessons' index with each lesson's title and note from its scenario's view part.
 #include "resources/app_resources.h"
 
 #include <QFile>

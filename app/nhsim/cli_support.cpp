@@ -1,3 +1,6 @@
+// What the nhsim commands share (cli_support.h): numbers and NAME=VALUE read from words,
+// loading a run target (a system's name or a scenario file), the scenario options of run and
+// export, and every error turned into one escaped line on stderr and an exit code.
 #include "app/nhsim/cli_support.h"
 
 #include <signal.h>

@@ -1,3 +1,6 @@
+// The nhsim command line (command_line.h): each command's options declared to CLI11 from
+// the option table, the words checked (unknown commands, extra words, an output that would
+// overwrite an input) and the help and usage text, without running anything.
 #include "app/nhsim/command_line.h"
 
 #include <unistd.h>

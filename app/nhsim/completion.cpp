@@ -1,3 +1,6 @@
+// nhsim's bash completion script (completion.h), written from the declared command line: a
+// case per command with its options, and what each option's value completes to (fixed words,
+// file names, the catalogue's systems).
 #include "app/nhsim/completion.h"
 
 #include <regex>

@@ -1,3 +1,5 @@
+// `nhsim equations` (equations_command.h): a system's derived equations, with --set
+// parameters, as plain text or (--latex) LaTeX on standard output.
 #include "app/nhsim/equations_command.h"
 
 #include <map>

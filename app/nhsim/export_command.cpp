@@ -1,3 +1,6 @@
+// `nhsim export` (export_command.h): the export options read into an export job (frame size,
+// plots, output), the interactive page or the video rendered, a sidecar scenario written, and
+// SIGINT/SIGTERM turned into a cancel that leaves no partial file.
 #include "app/nhsim/export_command.h"
 
 #include <signal.h>

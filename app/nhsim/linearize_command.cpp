@@ -1,3 +1,5 @@
+// `nhsim linearize` (linearize_command.h): the eigenvalues at one point as text or JSON, or a
+// row per value of a swept parameter or state variable (NAME=FROM:TO:N) as CSV.
 #include "app/nhsim/linearize_command.h"
 
 #include <algorithm>

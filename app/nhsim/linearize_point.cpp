@@ -1,3 +1,6 @@
+// One point of `nhsim linearize` (linearize_point.h): the linearisation at a scenario's start,
+// refused for a system without nonholonomic constraints, with a warning naming the non-zero
+// rates where the start is not an equilibrium.
 #include "app/nhsim/linearize_point.h"
 
 #include <cmath>

@@ -1,3 +1,6 @@
+// nhsim's commands (nhsim.h) and its main: list, info, run, equations, linearize and optimize
+// run here; sweep and export are handed whole to the nhsim-sweep and nhsim-export helpers
+// found beside nhsim or in its libexec folder.
 #include "app/nhsim/nhsim.h"
 
 #include <signal.h>

@@ -1,3 +1,6 @@
+// `nhsim optimize` (optimize_command.h): the optimal-control problem from a scenario and the
+// options, the search run, and the best extremal written as CSV or every extremal as JSON,
+// with notes on the start and a warning where the Legendre condition fails.
 #include "app/nhsim/optimize_command.h"
 
 #include <Eigen/Eigenvalues>

@@ -1,3 +1,6 @@
+// `nhsim sweep` on threads (sweep_command.h): the SweepRecorder that writes rows in run order
+// and reports progress, the stop signals that end a study with its finished prefix, and what
+// tells an MPI sweep (--mpi, the launcher's rank) for nhsim-sweep's main.
 #include "app/nhsim/sweep_command.h"
 
 #include <signal.h>

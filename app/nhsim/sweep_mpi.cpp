@@ -1,3 +1,6 @@
+// `nhsim sweep --mpi` (sweep_mpi.h, which says how the work is shared): rows packed for the
+// wire, rank 0's hand-out of chunks and writing, the other ranks' workers, and the collective
+// checks that end every rank alike on bad input.
 #include "app/nhsim/sweep_mpi.h"
 
 #include <mpi.h>

@@ -1,3 +1,5 @@
+// The outputs of `nhsim sweep` (sweep_output.h): the CSV writer through AtomicOutput, and the
+// choice of CSV or HDF5 from --format or the file's extension.
 #include "app/nhsim/sweep_output.h"
 
 #include "app/nhsim/cli_support.h"

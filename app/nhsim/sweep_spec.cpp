@@ -1,3 +1,5 @@
+// The study a sweep command line describes (sweep_spec.h): --count, --seed and --jobs read as
+// whole numbers in range, and the axes and measures made into a StudySpec and a Study.
 #include "app/nhsim/sweep_spec.h"
 
 #include <charconv>

@@ -1,3 +1,5 @@
+// What `nhsim info` says of a system (system_facts.h): the facts worked out from its equations
+// (the discrete-gradient fit among them) and the JSON form of the info.
 #include "app/nhsim/system_facts.h"
 
 #include <algorithm>

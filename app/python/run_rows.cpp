@@ -1,3 +1,5 @@
+// A run's rows in memory for the Python module (run_rows.h): the core's ScenarioRun stepped
+// to t-end, a row at every dt-out and one at t-end, stoppable through a cancel flag.
 #include "app/python/run_rows.h"
 
 #include <cmath>

@@ -1,3 +1,6 @@
+// The Python module's classes (system.h): System's methods (info, run, equations, linearize,
+// sweep) checked as nhsim's words, run without the GIL, and their results as NumPy
+// arrays, with warnings raised as Python UserWarnings.
 #include "app/python/system.h"
 
 #include <pybind11/complex.h>

@@ -1,3 +1,6 @@
+// Python arguments turned into nhsim's words (words.h): numbers, flags, NAME=VALUE dicts,
+// sweep axes and lists checked for type, and each method's docstring and signature written
+// from the option table.
 #include "app/python/words.h"
 
 #include <algorithm>

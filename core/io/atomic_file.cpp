@@ -1,3 +1,5 @@
+// Writing a whole file at once (atomic_file.h): the contents handed to AtomicOutput's
+// writeOutputFile, so that readers see the old file or the new.
 #include "core/io/atomic_file.h"
 
 #include "core/io/atomic_output.h"

@@ -1,3 +1,6 @@
+// AtomicOutput (atomic_output.h): an output streamed to a hidden temporary beside its target
+// and renamed over it at commit, through symbolic links; the registry of live temporaries that
+// a fatal signal removes, and the clearing of temporaries a killed writer left behind.
 #include "core/io/atomic_output.h"
 
 #include <dirent.h>

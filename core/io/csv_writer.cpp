@@ -1,3 +1,5 @@
+// CsvWriter (csv_writer.h): comment lines, the header and a row per sample written through
+// AtomicOutput, each value in shortest round-trip form; close() commits the file.
 #include "core/io/csv_writer.h"
 
 #include <cerrno>

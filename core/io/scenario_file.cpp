@@ -1,3 +1,6 @@
+// Scenario files read and written (scenario_file.h): the JSON parsed without duplicate keys,
+// every key and number checked with a one-line message naming its place, the app's view
+// section checked against the scenario, and a scenario written back as JSON.
 #include "core/io/scenario_file.h"
 
 #include <algorithm>

@@ -1,3 +1,6 @@
+// The catalogue of systems (catalogue.h): the C++ systems, the bundled model files (compiled
+// in, loaded on first use), the user's model folder and the session's typed-in systems, listed
+// in one order and found by name or path, with the problems met while loading them.
 #include "core/model/catalogue.h"
 
 #include <algorithm>

@@ -1,3 +1,6 @@
+// Model-file expressions (expression.h): the Boost.Spirit X3 grammar, the table of functions
+// a file may call (kFunctions), names resolved after the parse so that an unknown one is
+// reported at its place, and what an expression reads (slots, definitions, depth).
 #include "core/model/expression.h"
 
 #include <algorithm>

@@ -1,3 +1,5 @@
+// A loaded model file as bytes and back (model_archive.h): each struct's fields listed once
+// for writing and reading, behind a magic string that ties an archive to its build's layout.
 #include "core/model/model_archive.h"
 
 #include <cstdint>

@@ -1,3 +1,6 @@
+// Which kind of algebroid a structure is (structure_kind.h): the anchor and structure functions
+// as GiNaC expressions (from a model file's formulas or a C++ system's tape), and the skew,
+// anchor and Jacobi tests, exact where GiNaC can tell and at sample coordinates where not.
 #include "core/model/structure_kind.h"
 
 #include <algorithm>

@@ -1,3 +1,6 @@
+// Model expressions to GiNaC and back (symbolic_model.h): the symbols of a model's names (with
+// LaTeX names, Greek letters spelled out), the one lock GiNaC is used under, and the
+// conversion each way with the file's positions kept for messages.
 #include "core/model/symbolic_model.h"
 
 #include <cmath>

@@ -1,3 +1,5 @@
+// The comparison run beside a scenario's (comparison.h): its dynamics (nonholonomic ↔
+// vakonomic), its parameters (a ghost's one changed value) and its RunSetup from the primary's.
 #include "core/nh/comparison.h"
 
 #include "core/nh/errors.h"

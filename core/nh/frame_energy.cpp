@@ -1,3 +1,5 @@
+// The energy with respect to the constraints' reference frame, T_Γ = E − p·Γ (frame_energy.h,
+// theory §4), at one state: the column energy_frame.
 #include "core/nh/frame_energy.h"
 
 namespace nh {

@@ -1,3 +1,5 @@
+// Reading a whole regular file (read_file.h), with one line saying why not for a missing file,
+// a directory, a FIFO or a device.
 #include "core/nh/read_file.h"
 
 #include <sys/stat.h>

@@ -1,3 +1,6 @@
+// Reduction and reconstruction (reconstruction.h, theory §1): which coordinates the equations
+// never read, found on the tape, and the Reconstructor that carries them over each accepted
+// step from the stepper's dense output, in pieces halved until their error estimate passes.
 #include "core/nh/reconstruction.h"
 
 #include <Eigen/Core>

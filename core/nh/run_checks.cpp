@@ -1,3 +1,6 @@
+// The checks on a run's samples (run_checks.h): a non-finite value named by column, with a hint
+// at extreme values; the energy drift watch; the constraints' rank watch; and the reference
+// frame checked against the constraints.
 #include "core/nh/run_checks.h"
 
 #include <algorithm>

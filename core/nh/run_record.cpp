@@ -1,3 +1,6 @@
+// The record of one sample of a run (run_record.h): its layout from the equations (output
+// columns, momenta, residual, energy error, the scene's points) and a record filled from the
+// state or from an output row.
 #include "core/nh/run_record.h"
 
 #include <algorithm>

@@ -1,3 +1,5 @@
+// The checked start of a scenario's run (run_start.h): parameters, initial state and integrator
+// set, the first row finite, and each refusal with a hint naming the values it was given.
 #include "core/nh/run_start.h"
 
 #include "core/nh/errors.h"

@@ -1,3 +1,6 @@
+// Scenarios by name (scenario.h): values in shortest round-trip form, a scenario's own checks,
+// the named layout of the state, the parameters and initial state resolved from names, and the
+// output columns and row.
 #include "core/nh/scenario.h"
 
 #include <algorithm>

@@ -1,3 +1,6 @@
+// The run loop every front end uses (scenario_run.h): ScenarioRun set up from a scenario or a
+// RunSetup, restarted, and advanced a sample every dt-out with the tally of warnings, and the
+// "partial" and "interrupted" lines of a run that stops early.
 #include "core/nh/scenario_run.h"
 
 #include <algorithm>

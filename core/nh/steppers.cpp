@@ -1,3 +1,5 @@
+// The one-step integrators behind the Stepper interface (steppers.h): DOP853 with dense output,
+// and Boost.Odeint's Dormand–Prince 5, Fehlberg 7(8) and classical Runge–Kutta 4.
 #include "core/nh/steppers.h"
 
 #include <algorithm>

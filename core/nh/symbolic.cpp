@@ -1,3 +1,6 @@
+// The tape and its programs (symbolic.h): the recording scalar Sym and its operations,
+// derivatives taken on the graph, and SymProgram, the flat register program with its
+// interpreter and listing (the native code is symbolic_native.cpp's).
 #include "core/nh/symbolic.h"
 
 #include <algorithm>

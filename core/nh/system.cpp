@@ -1,3 +1,6 @@
+// SystemModel's shared parts (system.h): a parameter's allowed range and its text, the
+// coordinates' labels and indices checked at construction (cyclic, dependent), default
+// parameters, and the refusals of a system without controls.
 #include "core/nh/system.h"
 
 #include <algorithm>

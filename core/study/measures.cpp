@@ -1,3 +1,6 @@
+// A study's measures (measures.h): each definition split into summaries (final, initial, min,
+// max, mean, first_crossing) of column expressions and the outer expression over them, and the
+// Accumulator that gathers the summaries of one run sample by sample.
 #include "core/study/measures.h"
 
 #include <algorithm>

@@ -1,3 +1,5 @@
+// runStudy (study_runner.h): a study's runs on a pool of threads, each worker taking the next
+// index, and the rows handed to the sink in index order through a reorder buffer.
 #include "core/study/study_runner.h"
 
 #include <algorithm>

@@ -1,3 +1,6 @@
+// Parameter studies (sweep.h): grid (NAME=FROM:TO:N) and sample axes parsed and written back,
+// run i's varied values (seeded, a pure function of i), one run integrated and reduced to its
+// measures, and the CSV header, rows and "partial" line.
 #include "core/study/sweep.h"
 
 #include <charconv>

@@ -1,3 +1,6 @@
+// The animation export (animation_exporter.h): the export settings and their checks, the
+// scenario sidecar beside the output, the run (and comparison) simulated on the frame grid,
+// and each frame's camera, scene and plots composed and fed to the encoder through its pipe.
 #include "ui/export/animation_exporter.h"
 
 #include <vtkCamera.h>

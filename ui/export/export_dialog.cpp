@@ -1,3 +1,6 @@
+// The app's export UI (export_dialog.h): the animation dialog (format and size tables
+// kFormats and kPresets, time range, what to show, progress, Cancel, settings kept per format)
+// and the screenshot, plot, data and interactive-page exports behind the File menu.
 #include "ui/export/export_dialog.h"
 
 #include <QCheckBox>

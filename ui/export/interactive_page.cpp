@@ -1,3 +1,6 @@
+// The interactive page (interactive_page.h): the run's samples, scene items, plots and
+// comparison packed as JSON and base64 floats into the bundled template with three.js, made
+// safe inside its script tag, and written through AtomicOutput.
 #include "ui/export/interactive_page.h"
 
 #include <QByteArray>

@@ -1,3 +1,5 @@
+// OffscreenScene (offscreen_scene.h): an offscreen vtkRenderWindow with a renderer holding the
+// primary and the comparison SceneRenderer, rendered and read back as RGB pixels.
 #include "ui/export/offscreen_scene.h"
 
 // clang-format off

@@ -1,3 +1,5 @@
+// SampleGrid (sample_grid.h): the records of a fixed-step run taken at its own steps, and the
+// export's samples between two of them interpolated linearly.
 #include "ui/export/sample_grid.h"
 
 #include <algorithm>

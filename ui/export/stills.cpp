@@ -1,3 +1,6 @@
+// Stills and data (stills.h): the 3D scene rendered offscreen to a PNG, a plot painted to PNG
+// or SVG, and the trajectory written as CSV with its scenario file beside it, all through
+// AtomicOutput.
 #include "ui/export/stills.h"
 
 #include <vtkCamera.h>

@@ -1,3 +1,6 @@
+// The Compare dock (compare_panel.h): the mode box, the ghost's parameter and value, the other
+// integrator (a row per kIntegrators row) and its step, shown from the session's view and
+// each choice sent to the session.
 #include "ui/panels/compare_panel.h"
 
 #include <QComboBox>

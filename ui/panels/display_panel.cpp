@@ -1,3 +1,5 @@
+// The Display dock (display_panel.h): a check box per display flag of the session's view,
+// the trail points, and each change written back through the session.
 #include "ui/panels/display_panel.h"
 
 #include <QCheckBox>

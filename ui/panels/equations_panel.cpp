@@ -1,3 +1,6 @@
+// The Equations dock (equations_panel.h): the derived equations laid out in MathView blocks with
+// copy buttons, the plain-text view, the Hamiltonian toggle, and the derivation run off the
+// GUI thread for the shown system.
 #include "ui/panels/equations_panel.h"
 
 #include <QClipboard>

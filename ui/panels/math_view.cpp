@@ -1,3 +1,5 @@
+// MathView (math_view.h): the LaTeX subset parsed into boxes (symbols, fractions, scripts,
+// matrices, delimiters), laid out with TeX's styles and spacing, and painted with QPainter.
 #include "ui/panels/math_view.h"
 
 #include <QEvent>

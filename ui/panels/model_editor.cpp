@@ -1,3 +1,6 @@
+// The model editor (model_editor.h): the syntax highlighter, the text edit with its line-number
+// gutter and error mark, and the ModelEditor around them (template, delayed check, status
+// line, Apply, Save, Save As, Revert).
 #include "ui/panels/model_editor.h"
 
 #include <QAction>

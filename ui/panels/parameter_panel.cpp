@@ -1,3 +1,6 @@
+// The parameter and initial-condition panels (parameter_panel.h): CheckedSpinBox, which refuses
+// out-of-range values and lets playback and undo keys through, and the panels' rows of slider
+// and spin box, rebuilt per system and kept in step with the session.
 #include "ui/panels/parameter_panel.h"
 
 #include <QGridLayout>

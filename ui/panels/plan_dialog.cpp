@@ -1,3 +1,6 @@
+// The plan dialog (plan_dialog.h): T, the starts and a row per coordinate (a quaternion as one
+// axis-and-angle row), the settings read and checked, the solve through the session's
+// PlanSolver with progress and Cancel, and the extremals listed and played.
 #include "ui/panels/plan_dialog.h"
 
 #include <QCheckBox>

@@ -1,3 +1,5 @@
+// The system chooser (system_chooser.h): the catalogue's list with each system's origin, and
+// the HTML description of the selected one (also the System dock's text).
 #include "ui/panels/system_chooser.h"
 
 #include <QDialogButtonBox>

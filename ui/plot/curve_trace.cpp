@@ -1,3 +1,6 @@
+// CurveTrace and CurveBounds (curve_trace.h): a curve's points reduced and cut into polyline
+// pieces drawn as they complete, the tail drawn each frame, and a curve's bounds kept up to
+// date as points are appended.
 #include "ui/plot/curve_trace.h"
 
 #include <QPainter>

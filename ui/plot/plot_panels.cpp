@@ -1,3 +1,6 @@
+// The two plot docks (plot_panels.h): the recorded columns offered (with their display names),
+// the phase portrait and the time series, each reading the controller's histories and
+// redrawing only when the data or the choice changed.
 #include "ui/plot/plot_panels.h"
 
 #include <QComboBox>

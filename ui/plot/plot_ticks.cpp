@@ -1,3 +1,5 @@
+// Axis ticks (plot_ticks.h): the nice step for an axis length, and labels written alike, with
+// a common power of ten and offset where the values need one.
 #include "ui/plot/plot_ticks.h"
 
 #include <QStringList>

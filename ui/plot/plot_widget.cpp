@@ -1,3 +1,6 @@
+// The plots (plot_widget.h): panes laid out and their grids, ticks and legends painted, curves
+// clipped and drawn with paintPlot(), and PlotWidget's cached image with only the new points
+// drawn while ranges and size hold.
 #include "ui/plot/plot_widget.h"
 
 #include <QDataStream>

@@ -1,3 +1,5 @@
+// CameraFramer (scene_camera.h): the bodies and recent trail as spheres, the shift and the
+// zoom-out that bring them back in view, and a spring that moves the camera there smoothly.
 #include "ui/scene/scene_camera.h"
 
 #include <algorithm>

@@ -1,3 +1,5 @@
+// The scene's meshes (scene_geometry.h): a mesh builder with per-cell colours and normals, and
+// the patterned spheres, table, disks, cylinders, boxes, sleigh and ground grid.
 #include "ui/scene/scene_geometry.h"
 
 #include <vtkCellArray.h>

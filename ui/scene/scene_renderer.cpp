@@ -1,3 +1,6 @@
+// SceneRenderer (scene_renderer.h): the stage, the bodies, arrows (scaled to reference
+// lengths), trails, grid, legend and overlay text kept as VTK actors in step with each
+// SceneFrame, and the camera reset to a region.
 #include "ui/scene/scene_renderer.h"
 
 #include <vtkActor.h>

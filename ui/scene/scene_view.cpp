@@ -1,3 +1,6 @@
+// SceneView (scene_view.h): the controller's displayed moment drawn through the primary and
+// comparison renderers, trails, the camera (follow, table frame, keep in view), plan ghosts,
+// and the drag handles that edit the initial position and velocity.
 #include "ui/scene/scene_view.h"
 
 #include <vtkActor.h>

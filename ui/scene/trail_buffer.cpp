@@ -1,3 +1,5 @@
+// TrailBuffer (trail_buffer.h): a trail's samples thinned by stride, appended to the polyline's
+// arrays or dropped as they leave the time window, and rebuilt whole when the run changes.
 #include "ui/scene/trail_buffer.h"
 
 #include <vtkCellArray.h>

@@ -1,3 +1,5 @@
+// VtkViewWidget (vtk_view_widget.h): a VTK render window drawing into the QOpenGLWidget's
+// framebuffer, the GL set-up, resize and paint, and the mouse's orbit, pan, zoom and pick ray.
 #include "ui/scene/vtk_view_widget.h"
 
 #include <vtkCamera.h>

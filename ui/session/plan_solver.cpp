@@ -1,3 +1,5 @@
+// PlanSolver (plan_solver.h): a plan solved on a worker thread, cancelled through a flag, and
+// its outcome (the extremals or the reason) handed back on the GUI thread.
 #include "ui/session/plan_solver.h"
 
 #include <QCoreApplication>

@@ -1,3 +1,6 @@
+// The view part of a scenario file (scenario_view.h): each entry read with its key, type and
+// range checked and a one-line message naming its place (display, plots, plan, comparison,
+// study), and the view written back as JSON.
 #include "ui/session/scenario_view.h"
 
 #include <QJsonArray>

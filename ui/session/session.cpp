@@ -1,3 +1,6 @@
+// Session (session.h): opening and saving scenario files, the view set part by part, and every
+// edit the window makes (system, model, parameters, initial state and its drag, comparison,
+// integrator, step, the study's run, the plan solved and played) as a command on its undo stack.
 #include "ui/session/session.h"
 
 #include <QFileInfo>

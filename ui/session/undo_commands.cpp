@@ -1,3 +1,6 @@
+// The session's undo steps (undo_commands.h): a parameter value (merged while a slider moves),
+// the initial-condition overrides, a replaced timeline and a system switch, each refused whole
+// with one line when the controller refuses it.
 #include "ui/session/undo_commands.h"
 
 #include <QLocale>

@@ -1,3 +1,6 @@
+// Planned motions as runs (plan_run.h): the record layout of a plan, an extremal's samples
+// recorded into a RunHistory, the body at rest at its start, and the nonholonomic companion run
+// from an extremal's initial velocity.
 #include "ui/sim/plan_run.h"
 
 #include <algorithm>

@@ -1,3 +1,6 @@
+// RunHistory (run_history.h): samples appended column by column, found by time, truncated or
+// dropped from the front, the parameters in force from each sample on, and the scene frame at
+// a time.
 #include "ui/sim/run_history.h"
 
 #include <algorithm>

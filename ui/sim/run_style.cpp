@@ -1,3 +1,5 @@
+// The words for the two runs of a comparison (run_style.h): each run's label, a parameter's
+// display name, unit and value, the ghost's label, and the legend's and the scene's lines.
 #include "ui/sim/run_style.h"
 
 #include <cstdio>

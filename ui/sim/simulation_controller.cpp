@@ -1,3 +1,7 @@
+// SimulationController (simulation_controller.h): loading a scenario or a system, the edits
+// (parameters along the timeline, initial state, formulation, integrator, step, comparison)
+// sent to the worker as restarts, the timelines swapped for undo, and the display clock (play,
+// pause, step, seek, speed) with the records drained from the worker on each tick.
 #include "ui/sim/simulation_controller.h"
 
 #include <QStringList>

@@ -1,3 +1,6 @@
+// SimulationWorker (simulation_worker.h): the thread's loop, taking jobs, advancing the primary
+// and comparison runs chunk by chunk up to the target time, and handing records, warnings and
+// drift back to the GUI thread through take().
 #include "ui/sim/simulation_worker.h"
 
 #include <algorithm>

@@ -1,3 +1,5 @@
+// Study CSV files read back (study_csv.h): lines split into fields, numbers parsed, the table
+// of a `nhsim sweep` or `nhsim linearize --sweep` file, and a grid made from three of its columns.
 #include "ui/study/study_csv.h"
 
 #include <QFile>

@@ -1,3 +1,5 @@
+// StudyMap and StudyGrid (study_map.h): the grid's cells and their edges, and the painting of
+// the heat map or line plot, axes, colour bar, hatched failed cells and the outlined selection.
 #include "ui/study/study_map.h"
 
 #include <QMouseEvent>

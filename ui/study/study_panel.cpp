@@ -1,3 +1,6 @@
+// The Study panel (study_panel.h): its axis and run rows, the study read from them and run on a
+// background thread with progress and cancel, the equivalent `nhsim sweep` command line, a
+// CSV opened instead, the PNG/SVG and CSV exports, and a clicked cell opened as a run.
 #include "ui/study/study_panel.h"
 
 #include <QBoxLayout>

@@ -1,3 +1,5 @@
+// viridis(u) (viridis.h): u clamped to [0, 1] (NaN to 0) and the colour interpolated between
+// the 17 entries of the table.
 #include "ui/study/viridis.h"
 
 #include <algorithm>

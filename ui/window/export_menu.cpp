@@ -1,3 +1,5 @@
+// ExportMenu (export_menu.h): the File › Export actions, each gathering the session's view,
+// the camera and the scenario for its dialog of ui/export.
 #include "ui/window/export_menu.h"
 
 #include <vtkRenderer.h>

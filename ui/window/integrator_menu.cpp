@@ -1,3 +1,6 @@
+// IntegratorMenu (integrator_menu.h): the checkable action per kIntegrators row, the step asked
+// for a fixed-step method (its default from the running step and dt-out), and the check kept
+// on the running integrator.
 #include "ui/window/integrator_menu.h"
 
 #include <QAction>

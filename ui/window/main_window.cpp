@@ -1,3 +1,6 @@
+// MainWindow (main_window.h): the central 3D view and timeline, the tool bars, panels and
+// docks, presentation mode, the settings read and written, and closing (unsaved edits, running
+// exports); the menus' commands handed to the session and the model editing.
 #include "ui/window/main_window.h"
 
 #include <QAction>

@@ -1,3 +1,5 @@
+// ModelEditing (model_editing.h): the File › System model menu's commands (new, open, edit the
+// running system or a copy, save, apply), each asking first about unsaved edits.
 #include "ui/window/model_editing.h"
 
 #include <QDir>

@@ -1,3 +1,5 @@
+// PresentationMode (presentation_mode.h): entering (full screen, the side bar of panel buttons,
+// a panel shown as a tab beside the plot) and leaving with the layout, size and place restored.
 #include "ui/window/presentation_mode.h"
 
 #include <QAction>

@@ -1,3 +1,5 @@
+// StatusMessageFit (status_fit.h): the width a message needs and the room it has, and the
+// yielding widgets hidden while it needs theirs.
 #include "ui/window/status_fit.h"
 
 #include <QFontMetrics>

@@ -1,3 +1,5 @@
+// quitOnStopSignals (stop_signals.h): SIGINT, SIGTERM and SIGHUP written to a pipe by the
+// handler and read in the event loop, where the stop action runs and the app quits.
 #include "ui/window/stop_signals.h"
 
 #include <fcntl.h>

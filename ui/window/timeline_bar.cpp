@@ -1,3 +1,5 @@
+// TimelineBar (timeline_bar.h): a slider that seeks where its groove is clicked, kept on the
+// primary run's recorded span, and the "t / end" label.
 #include "ui/window/timeline_bar.h"
 
 #include <QHBoxLayout>

@@ -1,3 +1,5 @@
+// bindView (view_binding.h): the camera, the plots and the Study panel each bound to their part
+// of the session's view, read when it changes and written back when the user changes them.
 #include "ui/window/view_binding.h"
 
 #include <QAction>

@@ -1,3 +1,5 @@
+// WindowActions (window_actions.h): each action made with its text, icon, shortcut and tool
+// tip, and the tool bars with the system box and speed control.
 #include "ui/window/window_actions.h"
 
 #include <QAction>

@@ -1,3 +1,6 @@
+// The main window's small parts (window_parts.h): the dark palette and plot styles, the lesson
+// bar, the error banner, the status line, the shortcut overlay, the speed control and the
+// recent files menu.
 #include "ui/window/window_parts.h"
 
 #include <QComboBox>

@@ -1,3 +1,5 @@
+// The ball rolling on a fixed table (ball_on_plane.h without rotation), one of the C++
+// reference systems the bundled model files are checked against (reference_systems.h).
 #include "ball_on_plane.h"
 
 namespace nh {

@@ -1,3 +1,5 @@
+// The ball rolling on a turntable (ball_on_plane.h turning with Ω(t)), one of the C++
+// reference systems the bundled model files are checked against (reference_systems.h).
 #include "ball_on_plane.h"
 
 namespace nh {

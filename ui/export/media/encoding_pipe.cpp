@@ -1,3 +1,5 @@
+// EncodingPipe (encoding_pipe.h): the encoding thread, the pool of frame buffers it takes
+// frames from, and close() or abandon() that end it.
 #include "ui/export/media/encoding_pipe.h"
 
 #include <cstring>

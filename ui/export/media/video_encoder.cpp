@@ -1,3 +1,6 @@
+// VideoEncoder (video_encoder.h): the temporary file or folder beside the target and its
+// rename at finish(), and the three encoders behind it: H.264/VP9 in YUV through libavformat,
+// GIF with a median-cut palette, and a folder of PNG frames.
 #include "ui/export/media/video_encoder.h"
 
 #include <fcntl.h>

@@ -1,3 +1,5 @@
+// The video probe (video_probe.h): a file opened with libavformat, its frames decoded one by
+// one to count them, and a chosen frame returned as RGB.
 #include "ui/export/media/video_probe.h"
 
 #include <algorithm>

@@ -1,3 +1,6 @@
+// VirtualDisplay (virtual_display.h): Xvfb found on PATH and started with its display number
+// read back through a pipe, a connection tried, and the server stopped with the object;
+// ensureDisplay() starts one only when no display can be reached.
 #include "ui/export/media/virtual_display.h"
 
 #include <X11/Xlib.h>
