@@ -1,4 +1,3 @@
-// SPDX-License-Identifier: GPL-3.0-or-later
 // Unit length of attitude quaternions, as the start of a run and drift control give it.
 #pragma once
 
@@ -23,3 +22,4 @@ inline void normaliseQuaternion(double* q) {
 }
 
 }  // namespace nh
+// SPDX-License-Identifier: GPL-3.0-or-later

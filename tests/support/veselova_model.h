@@ -1,4 +1,3 @@
-// SPDX-License-Identifier: GPL-3.0-or-later
 // The Veselova system as a model file (a rigid body about a fixed point whose angular velocity
 // stays orthogonal to the vertical, ⟨ω, γ⟩ = 0): a linear constraint with coefficients
 // rational in the attitude quaternion, for the suites of model files and the Hamiltonian side.
@@ -48,3 +47,4 @@ independent: [w1, w2]
 )";
 
 }  // namespace nh::test
+// SPDX-License-Identifier: GPL-3.0-or-later

@@ -1,4 +1,5 @@
-// SPDX-License-Identifier: GPL-3.0-or-later
+// FormulationMenu (formulation_menu.h): a checkable action per formulation choice with its
+// tool tip, the choice sent to the session, and the check kept on the running formulation.
 #include "ui/window/formulation_menu.h"
 
 #include <QAction>
@@ -56,3 +57,4 @@ void FormulationMenu::sync() {
 }
 
 }  // namespace nhui
+// SPDX-License-Identifier: GPL-3.0-or-later

@@ -1,4 +1,3 @@
-// SPDX-License-Identifier: GPL-3.0-or-later
 // Simulation › Formulation: one checkable action per formulation (in the order of
 // nh::kFormulationChoices, its description as tool tip), the running one checked, as the
 // Integrator menu does. Choices go through the session (undoable); a refused choice (the
@@ -30,3 +29,4 @@ class FormulationMenu : public QObject {
 };
 
 }  // namespace nhui
+// SPDX-License-Identifier: GPL-3.0-or-later

@@ -1,4 +1,3 @@
-// SPDX-License-Identifier: GPL-3.0-or-later
 // Simulation › Formulation (ui/window/formulation_menu): one checkable action per formulation
 // of nh::kFormulationChoices with its description as tool tip, exactly one checked — the
 // running formulation (the menu had no mark at all, while Integrator had one); choosing one
@@ -77,3 +76,4 @@ class FormulationMenuTest : public QObject {
 
 QTEST_MAIN(FormulationMenuTest)
 #include "formulation_menu_test.moc"
+// SPDX-License-Identifier: GPL-3.0-or-later
