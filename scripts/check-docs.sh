@@ -9,6 +9,8 @@
 #   - README.md and docs/ point at nothing outside the repository (../shared, /work/);
 #   - no tracked file speaks of issue or defect numbers;
 #   - every relative link in README.md and docs/*.md leads to a file or folder that exists;
+#   - every C++ file README.md and docs/*.md name by its path (`core/nh/scenario.cpp`, a path
+#     starting with one of the repository's folders, ending in .cpp or .h) exists;
 #   - the Python snippets of docs/*.md, run from the repository root as docs/python.md says,
 #     write into no folder of the repository (a quoted path starting with one of its folders);
 #   - README.md's count of the catalogue's systems with dynamics and of its control models is
@@ -104,6 +106,13 @@ done < <(for doc in docs/*.md; do
     inside { print doc ":" FNR ": " $0 }' "$doc"
 done | grep -E "[\"'](\./)?(${top_folders%|})/" || true)
 
+# C++ files named by their path exist: a document that names a moved or renamed file is wrong.
+# A path with a placeholder (`tests/<layer>/…`, `core/nh/*.cpp`) is no file's name and is left.
+while IFS=: read -r doc line path; do
+  [ -e "$path" ] || report "$doc:$line: names $path, which does not exist"
+done < <(grep -noE '[A-Za-z0-9_./-]+' README.md docs/*.md 2>/dev/null | sed -E 's/\.+$//' |
+  grep -E ":(${top_folders%|})(/[A-Za-z0-9_.-]+)+\.(cpp|h)$" || true)
+
 # README's count of the catalogue, as English words ("holds twenty-one systems with dynamics",
 # "and five control models").
 number_word() {
@@ -137,4 +146,4 @@ if [ "$problems" -gt 0 ]; then
   echo "docs: $problems problem(s)"
   exit 1
 fi
-echo "docs: $(folders | wc -l) folders drawn, ${#main_docs[@]} documents linked, no outside paths or tracker numbers"
+echo "docs: $(folders | wc -l) folders drawn, ${#main_docs[@]} documents linked, the C++ files they name exist, no outside paths or tracker numbers"
