@@ -1,6 +1,7 @@
-// The nhsim command line (command_line.h): each command's options declared to CLI11 from
-// the option table, the words checked (unknown commands, extra words, an output that would
-// overwrite an input) and the help and usage text, without running anything.
+// The nhsim command line (command_line.h): each command's options declared to CLI11 from the
+// option table and bound to its options struct, the words parsed, and each command's checks
+// (its scenario resolved, numbers in range, outputs writable and apart from its inputs);
+// nothing is run.
 #include "app/nhsim/command_line.h"
 
 #include <unistd.h>
