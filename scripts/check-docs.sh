@@ -11,6 +11,11 @@
 #   - every relative link in README.md and docs/*.md leads to a file or folder that exists;
 #   - every C++ file README.md and docs/*.md name by its path (`core/nh/scenario.cpp`, a path
 #     starting with one of the repository's folders, ending in .cpp or .h) exists;
+#   - every C++ source under core/, ui/ and app/ has a suite of its name
+#     (core/nh/scenario_run.cpp: tests/core/nh/scenario_run_test.cpp) or docs/testing.md names it
+#     (its path, or its file name where no other source has it); every suite
+#     tests/**/*_test.cpp is named in docs/testing.md (its name, `gui_` before it or not, or in a
+#     `tests/<folder>/<name>_test` row its bare `<name>`);
 #   - the Python snippets of docs/*.md, run from the repository root as docs/python.md says,
 #     write into no folder of the repository (a quoted path starting with one of its folders);
 #   - README.md's count of the catalogue's systems with dynamics and of its control models is
@@ -113,6 +118,52 @@ while IFS=: read -r doc line path; do
 done < <(grep -noE '[A-Za-z0-9_./-]+' README.md docs/*.md 2>/dev/null | sed -E 's/\.+$//' |
   grep -E ":(${top_folders%|})(/[A-Za-z0-9_.-]+)+\.(cpp|h)$" || true)
 
+# Suites mirror sources (docs/testing.md, "Where the suites are"): a source without a suite of its
+# name is named in docs/testing.md, and every suite is. One pass of awk over the document's
+# words, the sources and the suites, tagged by kind (N word, P placeholder-row suite, S source,
+# T suite).
+suite_words() {
+  grep -oE '[A-Za-z0-9_./<>-]+' docs/testing.md | sed -E 's/\.+$//; s/^/N /'
+  # `tests/ui/panels/<name>_test` rows name their suites by bare `<name>`s.
+  awk 'match($0, /tests\/[a-z0-9_\/]+\/<name>_test/) {
+      dir = substr($0, RSTART + 6, RLENGTH - 18); rest = substr($0, RSTART + RLENGTH)
+      while (match(rest, /`[a-z0-9_]+`/)) {
+        print "P " dir "/" substr(rest, RSTART + 1, RLENGTH - 2) "_test"
+        rest = substr(rest, RSTART + RLENGTH)
+      }
+    }' docs/testing.md
+  find core ui app \( -name 'build*' -o -name '.*' -o -name '*_autogen' -o -name CMakeFiles \) \
+    -prune -o -type f -name '*.cpp' -print | sed 's/^/S /'
+  find tests \( -name 'build*' -o -name '.*' \) -prune -o -type f -name '*_test.cpp' -print |
+    sed 's/^/T /'
+}
+unmapped() {
+  suite_words | awk '
+    $1 == "N" { w = $2; named[w] = 1; sub(/.*\//, "", w); named[w] = 1
+                sub(/\.cpp$/, "", w); sub(/^gui_/, "", w); suite[w] = 1; next }
+    $1 == "P" { placed[$2] = 1; next }
+    $1 == "S" { src[++ns] = $2; b = $2; sub(/.*\//, "", b); count[b]++; next }
+    $1 == "T" { tst[++nt] = $2; have[$2] = 1; next }
+    END {
+      for (i = 1; i <= ns; i++) {
+        s = src[i]; b = s; sub(/.*\//, "", b); t = "tests/" s; sub(/\.cpp$/, "_test.cpp", t)
+        if ((t in have) || (s in named) || (count[b] == 1 && (b in named))) continue
+        print s ": no suite of its name (" t ") and not named in docs/testing.md (add it to the table of suites, or to the sources no suite covers)"
+      }
+      for (i = 1; i <= nt; i++) {
+        t = tst[i]; n = t; sub(/.*\//, "", n); sub(/\.cpp$/, "", n)
+        d = t; sub(/^tests\//, "", d); sub(/\/[^\/]*$/, "", d)
+        if ((n in suite) || ((d "/" n) in placed)) continue
+        print t ": a suite docs/testing.md does not name (give it a row in the table of suites)"
+      }
+    }' | sort
+}
+if [ -f docs/testing.md ] && [ -d tests ]; then
+  while IFS= read -r hit; do
+    report "$hit"
+  done < <(unmapped)
+fi
+
 # README's count of the catalogue, as English words ("holds twenty-one systems with dynamics",
 # "and five control models").
 number_word() {
@@ -146,4 +197,4 @@ if [ "$problems" -gt 0 ]; then
   echo "docs: $problems problem(s)"
   exit 1
 fi
-echo "docs: $(folders | wc -l) folders drawn, ${#main_docs[@]} documents linked, the C++ files they name exist, no outside paths or tracker numbers"
+echo "docs: $(folders | wc -l) folders drawn, ${#main_docs[@]} documents linked, the C++ files they name exist, every source and suite in docs/testing.md, no outside paths or tracker numbers"
