@@ -15,11 +15,6 @@
 namespace nh {
 
 namespace {
-std::string formatNumber(double v) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.6g", v);
-  return buf;
-}
 
 std::uint64_t nextSerial() {
   static std::atomic<std::uint64_t> counter{0};
@@ -243,7 +238,7 @@ void EquationsOfMotion::throwSingular(const char* what, double t,
                                       const Eigen::MatrixXd& matrix) const {
   if (!matrix.allFinite())  // an overflow (a mass of 1e-310 inverted), not a singularity
     throw SingularSystemError("system '" + echoInput(compiled_->system->name()) +
-                                  "' cannot be evaluated at t = " + formatNumber(t) + ": " + what +
+                                  "' cannot be evaluated at t = " + shortNumber(t) + ": " + what +
                                   " has entries beyond double precision (a parameter or state "
                                   "value too large or too small)",
                               t, std::numeric_limits<double>::infinity());
@@ -253,9 +248,9 @@ void EquationsOfMotion::throwSingular(const char* what, double t,
   const double cond = sv.size() && sv.minCoeff() > 0 ? sv.maxCoeff() / sv.minCoeff()
                                                      : std::numeric_limits<double>::infinity();
   throw SingularSystemError("system '" + echoInput(compiled_->system->name()) +
-                                "' is not regular at t = " + formatNumber(t) + ": " + what +
+                                "' is not regular at t = " + shortNumber(t) + ": " + what +
                                 " is singular or near-singular (condition number " +
-                                formatNumber(cond) + ")",
+                                shortNumber(cond) + ")",
                             t, cond);
 }
 

@@ -13,14 +13,6 @@
 
 namespace nh {
 
-namespace {
-std::string fmt(double v) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.6g", v);
-  return buf;
-}
-}  // namespace
-
 void GrowthWatch::check(const EquationsOfMotion& equations, double t, const double* x, double tEnd,
                         long steps, long stepsThisCall, long budget) {
   tEnd = std::max(tEnd, t + lookahead_);
@@ -61,12 +53,13 @@ void GrowthWatch::check(const EquationsOfMotion& equations, double t, const doub
   if (!(predicted > remaining)) return;
   throw IntegrationError(
       "the multipliers of '" + echoInput(system.name()) + "' grow like e^{t/τ} with τ = " +
-          fmt(tau2) + " s (max |mu| = " + fmt(mu) + " at t = " + fmt(t) +
+          shortNumber(tau2) + " s (max |mu| = " + shortNumber(mu) + " at t = " + shortNumber(t) +
           "), and the steps per second with them: the vakonomic solution is unstable here. "
           "Reaching t = " +
-          fmt(tEnd) + " would take at least about " + fmt(predicted) +
-          " steps, more than the budget of " + std::to_string(budget) + " (it lasts to about t = " +
-          fmt(reachable) + "); shorten t-end, raise --max-steps, or use nonholonomic dynamics",
+          shortNumber(tEnd) + " would take at least about " + shortNumber(predicted) +
+          " steps, more than the budget of " + std::to_string(budget) +
+          " (it lasts to about t = " + shortNumber(reachable) +
+          "); shorten t-end, raise --max-steps, or use nonholonomic dynamics",
       t);
 }
 

@@ -77,12 +77,6 @@ constexpr IntegratorRow kRows[] = {
      .fit = discreteGradientIntegratorFit},
 };
 
-std::string fmt(double v) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.6g", v);
-  return buf;
-}
-
 }  // namespace
 
 constinit const std::span<const IntegratorRow> kIntegrators{kRows};
@@ -148,30 +142,30 @@ std::string wholeStateRefusal(const std::string& name, const IntegratorTarget& t
 void IntegratorOptions::validate() const {
   auto positive = [](const char* name, double v) {
     if (!std::isfinite(v) || v <= 0)
-      throw InputError(std::string(name) + " must be a finite number > 0, got " + fmt(v));
+      throw InputError(std::string(name) + " must be a finite number > 0, got " + shortNumber(v));
   };
   positive("rtol", rtol);
   positive("atol", atol);
   positive("step", step);
-  if (step < 1e-12) throw InputError("step must be at least 1e-12, got " + fmt(step));
+  if (step < 1e-12) throw InputError("step must be at least 1e-12, got " + shortNumber(step));
   // Tolerances below these ask for more than doubles hold: refused as input instead of
   // failing later as a step-size underflow.
   constexpr double kEps = std::numeric_limits<double>::epsilon();
   if (rtol < 10 * kEps)
-    throw InputError("rtol " + fmt(rtol) + " is below machine precision; give at least " +
-                     fmt(10 * kEps) + " (10·machine epsilon)");
+    throw InputError("rtol " + shortNumber(rtol) + " is below machine precision; give at least " +
+                     shortNumber(10 * kEps) + " (10·machine epsilon)");
   // Tolerances this loose let the error grow to the size of the solution: a bound orbit
   // escapes, energy grows several-fold, and nothing says so.
   if (rtol >= 0.1)
-    throw InputError("rtol " + fmt(rtol) +
+    throw InputError("rtol " + shortNumber(rtol) +
                      " allows errors of 10 % and more per step; give less than 0.1 (default "
                      "1e-10)");
   if (atol >= 1)
-    throw InputError("atol " + fmt(atol) +
+    throw InputError("atol " + shortNumber(atol) +
                      " allows absolute errors as large as the state itself; give less than 1 "
                      "(default 1e-12)");
   if (atol < 1e-200)
-    throw InputError("atol " + fmt(atol) +
+    throw InputError("atol " + shortNumber(atol) +
                      " is below any meaningful absolute error; give at least 1e-200");
   if (maxSteps < 1 || maxSteps > kMaxStepBudget)
     throw InputError("the step budget must be a whole number in [1, 10^12], got " +

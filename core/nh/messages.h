@@ -38,6 +38,13 @@ inline std::string escapeControl(std::string_view text) {
 
 // Input echoed in a message: cut to its first `limit` bytes (never inside a UTF-8
 // character) followed by "…" when longer, then its control characters escaped.
+// A number in a message, to six significant digits ("%.6g": 0.0123457, 1.5e+08).
+inline std::string shortNumber(double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.6g", v);
+  return buf;
+}
+
 inline std::string echoInput(std::string_view input, size_t limit = 60) {
   if (input.size() <= limit) return escapeControl(input);
   size_t cut = limit;

@@ -21,11 +21,6 @@ namespace nh {
 using State = std::vector<double>;
 
 namespace {
-std::string fmt(double v) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.6g", v);
-  return buf;
-}
 // Reconstruction pieces that count as one step against the step budget.
 constexpr long kPiecesPerStep = 4;
 }  // namespace
@@ -203,13 +198,13 @@ void Simulation::checkState(double t, const double* x, int size,
       const StateLayout layout = stateLayout(equations_->system(), equations_->dynamics());
       for (std::size_t k = 0; k < layout.index.size(); ++k)
         if (layout.index[k] == largest)
-          cause = "; " + layout.names[k] + " = " + fmt(x_[largest]) +
+          cause = "; " + layout.names[k] + " = " + shortNumber(x_[largest]) +
                   " is too close to the largest double (1.8e308): choose a smaller " +
                   layout.names[k];
     }
     throw IntegrationError("integration of '" + echoInput(equations_->system().name()) +
-                               "' blew up at t = " + fmt(t) + " (" + name + " is no longer finite" +
-                               cause + ")",
+                               "' blew up at t = " + shortNumber(t) + " (" + name +
+                               " is no longer finite" + cause + ")",
                            t);
   }
 }
@@ -358,7 +353,7 @@ bool Simulation::Run::execute() {
     throw;
   } catch (const std::exception& e) {  // a solver that gives up in a way of its own
     throw IntegrationError("integration of '" + echoInput(sim.equations_->system().name()) +
-                               "' failed at t = " + fmt(sim.t_) + ": " + e.what(),
+                               "' failed at t = " + shortNumber(sim.t_) + ": " + e.what(),
                            sim.t_);
   }
   return deliveredEnd;
@@ -609,8 +604,8 @@ void Simulation::Run::deliver(double ts) {
 void Simulation::Run::throwStepBudget(double t) const {
   throw IntegrationError(
       "integration of '" + echoInput(sim.equations_->system().name()) + "' needs more than " +
-          std::to_string(options.maxSteps) + " steps to reach t = " + fmt(tEnd) +
-          "; stopped at t = " + fmt(t) +
+          std::to_string(options.maxSteps) + " steps to reach t = " + shortNumber(tEnd) +
+          "; stopped at t = " + shortNumber(t) +
           " (the motion is too fast for this time span, or the step too small; raise the "
           "budget with --max-steps or shorten t-end)",
       t);
@@ -618,21 +613,21 @@ void Simulation::Run::throwStepBudget(double t) const {
 
 void Simulation::Run::throwStepUnderflow(double t) const {
   throw IntegrationError("integration of '" + echoInput(sim.equations_->system().name()) +
-                             "' blew up at t = " + fmt(t) + " (step size underflow)",
+                             "' blew up at t = " + shortNumber(t) + " (step size underflow)",
                          t);
 }
 
 void Simulation::Run::throwStepFailure(double t, const std::string& reason) const {
   if (reason == "step size underflow") throwStepUnderflow(t);
   throw IntegrationError("integration of '" + echoInput(sim.equations_->system().name()) +
-                             "' stopped at t = " + fmt(t) + ": " + reason,
+                             "' stopped at t = " + shortNumber(t) + ": " + reason,
                          t);
 }
 
 bool Simulation::advance(double tEnd, double dtOut, const SampleCallback& onSample) {
   if (!(dtOut > 0) || !std::isfinite(dtOut))
-    throw InputError("output interval must be a finite number > 0, got " + fmt(dtOut));
-  if (!std::isfinite(tEnd)) throw InputError("end time must be finite, got " + fmt(tEnd));
+    throw InputError("output interval must be a finite number > 0, got " + shortNumber(dtOut));
+  if (!std::isfinite(tEnd)) throw InputError("end time must be finite, got " + shortNumber(tEnd));
   if (dtOut != lastDtOut_) {
     if (lastDtOut_ != 0) {  // a new sampling grid from the current time on
       origin_ = t_;
@@ -645,13 +640,13 @@ bool Simulation::advance(double tEnd, double dtOut, const SampleCallback& onSamp
   constexpr double kEps = std::numeric_limits<double>::epsilon();
   const double largestTime = std::max(std::abs(origin_), std::abs(tEnd));
   if (dtOut < 4 * kEps * largestTime || (tEnd - origin_) / dtOut > 0x1p52)
-    throw InputError("output interval " + fmt(dtOut) + " is too small for times up to " +
-                     fmt(largestTime) + ": give one of at least " + fmt(4 * kEps * largestTime) +
-                     " (4·machine epsilon·t)");
+    throw InputError("output interval " + shortNumber(dtOut) + " is too small for times up to " +
+                     shortNumber(largestTime) + ": give one of at least " +
+                     shortNumber(4 * kEps * largestTime) + " (4·machine epsilon·t)");
   if (isFixedStep(options_.method) && tEnd > t_ && options_.step < 4 * kEps * largestTime)
-    throw InputError(toString(options_.method) + " step " + fmt(options_.step) +
-                     " is too small for times up to " + fmt(largestTime) +
-                     ": give one of at least " + fmt(4 * kEps * largestTime) +
+    throw InputError(toString(options_.method) + " step " + shortNumber(options_.step) +
+                     " is too small for times up to " + shortNumber(largestTime) +
+                     ": give one of at least " + shortNumber(4 * kEps * largestTime) +
                      " (4·machine epsilon·t)");
   return Run(*this, tEnd, dtOut, onSample).execute();
 }

@@ -15,14 +15,6 @@
 
 namespace nh {
 
-namespace {
-std::string fmt(double v) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.6g", v);
-  return buf;
-}
-}  // namespace
-
 // A singular function s(τ) of the state along a step is sampled at kSingularSamples + 1
 // equally spaced times. It reaches 0 where it changes sign (the zero is bisected) or where
 // it has a local minimum not above kSingularDip times the samples around it: a function such
@@ -116,8 +108,8 @@ double SingularityWatch::first(const EquationsOfMotion& equations, double t0, do
 
 void SingularityWatch::throwAt(const SystemModel& system, double t) const {
   throw SingularSystemError(
-      "'" + echoInput(system.name()) + "' reached a singular point at t = " + fmt(t) + ": " +
-          system.info().singularities[index_] + " (the equations are not defined there)",
+      "'" + echoInput(system.name()) + "' reached a singular point at t = " + shortNumber(t) +
+          ": " + system.info().singularities[index_] + " (the equations are not defined there)",
       t, std::numeric_limits<double>::infinity());
 }
 
