@@ -96,12 +96,6 @@ size_t lineAt(const std::string& text, size_t offset) {
   return 1 + static_cast<size_t>(std::count(text.begin(), text.begin() + offset, '\n'));
 }
 
-std::string join(const std::vector<std::string>& items) {
-  std::string out;
-  for (const auto& item : items) out += (out.empty() ? "" : ", ") + item;
-  return out;
-}
-
 void checkKeys(const Json& obj, const std::vector<std::string>& allowed, const std::string& where,
                const std::string& origin) {
   for (const auto& [key, value] : obj.items()) {
@@ -109,7 +103,7 @@ void checkKeys(const Json& obj, const std::vector<std::string>& allowed, const s
     for (const auto& a : allowed) known = known || a == key;
     if (!known)
       fail(origin, "unknown key '" + echoInput(key) + "' in " + where +
-                       " (allowed: " + join(allowed) + ")");
+                       " (allowed: " + joined(allowed) + ")");
   }
 }
 
@@ -176,8 +170,8 @@ void checkViewKeys(const Json& o, const std::vector<std::string>& allowed,
                    const std::string& where) {
   for (const auto& [key, value] : o.items())
     if (std::find(allowed.begin(), allowed.end(), key) == allowed.end())
-      failView("unknown key '" + echoInput(key) + "' in " + where + " (allowed: " + join(allowed) +
-               ")");
+      failView("unknown key '" + echoInput(key) + "' in " + where +
+               " (allowed: " + joined(allowed) + ")");
 }
 
 void checkViewFlag(const Json& o, const std::string& key, const std::string& where) {

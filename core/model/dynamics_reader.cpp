@@ -40,7 +40,7 @@ void Loader::readControlSection() {
     const int a = velocityIndex(v);
     if (a < 0)
       fail("control_section." + v, kv.first,
-           "'" + v + "' is not a velocity (velocities: " + joined(info_.velocities) + ")");
+           "'" + v + "' is not a velocity (velocities: " + namesOrNone(info_.velocities) + ")");
     if (seen[a]) fail("control_section." + v, kv.first, "the velocity '" + v + "' has two entries");
     seen[a] = true;
     data_->controlSection[a] = expression(kv.second, "control_section." + v, scope);
@@ -76,7 +76,7 @@ void Loader::readAnchor() {
     const int i = coordinateIndex(c);
     if (i < 0)
       fail("anchor." + c, kv.first,
-           "'" + c + "' is not a coordinate (coordinates: " + joined(info_.coordinates) + ")");
+           "'" + c + "' is not a coordinate (coordinates: " + namesOrNone(info_.coordinates) + ")");
     if (seen[i]) fail("anchor." + c, kv.first, "the coordinate '" + c + "' has two entries");
     seen[i] = true;
     Scope s;
@@ -115,7 +115,7 @@ std::pair<int, int> Loader::readBracket(const YAML::Node& entry, const std::stri
   const int b = velocityIndex(br[1].IsScalar() ? br[1].Scalar() : "");
   if (a < 0 || b < 0)
     fail(key + ".bracket", br,
-         "a bracket of velocities is needed (velocities: " + joined(info_.velocities) + ")");
+         "a bracket of velocities is needed (velocities: " + namesOrNone(info_.velocities) + ")");
   if (a == b && skew)
     fail(key + ".bracket", br,
          "[e_a, e_a] is zero for a skew bracket; give two different velocities, or add "
@@ -151,7 +151,7 @@ void Loader::readStructureEntry(const YAML::Node& entry, const std::string& key,
     if (c < 0)
       fail(key + ".equals." + kv.first.Scalar(), kv.first,
            "'" + kv.first.Scalar() +
-               "' is not a velocity (velocities: " + joined(info_.velocities) + ")");
+               "' is not a velocity (velocities: " + namesOrNone(info_.velocities) + ")");
     Scope s;
     s.time = false;
     s.velocities = false;
@@ -183,7 +183,7 @@ void Loader::readLagrangianAndForces() {
       if (a < 0)
         fail("forces." + kv.first.Scalar(), kv.first,
              "'" + kv.first.Scalar() +
-                 "' is not a velocity (velocities: " + joined(info_.velocities) + ")");
+                 "' is not a velocity (velocities: " + namesOrNone(info_.velocities) + ")");
       data_->forces[a] = expression(kv.second, "forces." + kv.first.Scalar(), Scope{});
     }
   }
@@ -234,7 +234,7 @@ void Loader::readReferenceFrame() {
     const int a = velocityIndex(v);
     if (a < 0)
       fail(key, kv.first,
-           "'" + v + "' is not a velocity (velocities: " + joined(info_.velocities) + ")");
+           "'" + v + "' is not a velocity (velocities: " + namesOrNone(info_.velocities) + ")");
     data_->referenceFrame[a] = expression(kv.second, key, scope);
   }
 }

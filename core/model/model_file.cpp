@@ -128,7 +128,7 @@ std::shared_ptr<const FormulaSystem> Loader::load() {
   if (info_.initialization.empty())
     info_.initialization = info_.constraintCount + info_.holonomicCount > 0
                                ? "Inconsistent initial velocities are completed keeping " +
-                                     joined(info_.independentVelocities) +
+                                     namesOrNone(info_.independentVelocities) +
                                      " (least change in kinetic energy)."
                                : "Every initial velocity is free.";
   measureExpressions();

@@ -30,7 +30,7 @@
 namespace nh::model::loader {
 
 // Names joined by ", " ("none" for no names), for messages.
-std::string joined(const std::vector<std::string>& names);
+std::string namesOrNone(const std::vector<std::string>& names);
 
 // The loader's exact derivations bring an anchor's entries to normal form only below this
 // bound of their expansion (expansionBound): (1 + (x + y)^2)^20 is not expanded.

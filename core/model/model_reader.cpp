@@ -135,10 +135,8 @@ constexpr size_t kMaxTitleBytes = 200;  // about 100 characters of Greek or acce
 
 }  // namespace
 
-std::string joined(const std::vector<std::string>& names) {
-  std::string s;
-  for (const auto& n : names) s += (s.empty() ? "" : ", ") + n;
-  return s.empty() ? "none" : s;
+std::string namesOrNone(const std::vector<std::string>& names) {
+  return names.empty() ? "none" : nh::joined(names);
 }
 
 void Loader::fail(const std::string& key, const YAML::Node& node,
@@ -230,7 +228,7 @@ void Loader::checkMap(const YAML::Node& node, const std::string& key,
     if (std::none_of(allowed.begin(), allowed.end(), [&](const char* a) { return k == a; }))
       fail(key.empty() ? echoInput(k) : key + "." + echoInput(k), kv.first,
            "unknown key '" + echoInput(k) +
-               "' (allowed: " + joined({allowed.begin(), allowed.end()}) + ")");
+               "' (allowed: " + namesOrNone({allowed.begin(), allowed.end()}) + ")");
   }
 }
 const YAML::Node Loader::sequence(const YAML::Node& node, const std::string& key) const {
@@ -267,7 +265,7 @@ Expression Loader::expression(const YAML::Node& node, const std::string& key, Sc
     for (int s = 0; s < static_cast<int>(data_->slotNames.size()); ++s)
       if (names.slotOf(data_->slotNames[s]) >= 0) k.push_back(data_->slotNames[s]);
     k.push_back("pi");
-    return joined(k);
+    return namesOrNone(k);
   };
   try {
     // Names the scope forbids get their own message.
@@ -309,7 +307,7 @@ std::string Loader::forbidden(const Scope& s) {
   if (!s.velocities) no.push_back("velocities");
   if (!s.multipliers) no.push_back("multipliers");
   if (!s.controls) no.push_back("controls");
-  return "not allowed here: " + joined(no);
+  return "not allowed here: " + namesOrNone(no);
 }
 
 int Loader::velocityIndex(const std::string& name) const {
@@ -412,7 +410,7 @@ void Loader::readHeader() {
                      [&](const char* a) { return k == a; }))
       fail(echoInput(k), kv.first,
            "unknown key '" + echoInput(k) +
-               "' (allowed: " + joined({std::begin(kTopKeys), std::end(kTopKeys)}) + ")");
+               "' (allowed: " + namesOrNone({std::begin(kTopKeys), std::end(kTopKeys)}) + ")");
   }
   if (!r["format"])
     fail("format", r, "missing key 'format' (write format: nonholonomic-lab-system)");

@@ -107,7 +107,7 @@ SceneBodySpec Loader::readBody(const YAML::Node& b, const std::string& key,
   const std::string shape = scalar(b["shape"], key + ".shape", "a shape");
   if (!shapeOfModelName(shape, body.kind))
     fail(key + ".shape", b["shape"],
-         "unknown shape '" + shape + "' (allowed: " + joined(modelShapeNames()) + ")");
+         "unknown shape '" + shape + "' (allowed: " + namesOrNone(modelShapeNames()) + ")");
   body.position = vector3(b["position"], key + ".position", 3, Scope{});
   body.orientation = rotations(b["orientation"], key + ".orientation", Scope{});
   body.size = vector3(b["size"], key + ".size", 3, Scope{});

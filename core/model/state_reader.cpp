@@ -18,11 +18,11 @@ void Loader::readInitial() {
   readParameterChecks();
 }
 
-// The coordinates, then the velocities, for messages (joined() writes "none" for no
+// The coordinates, then the velocities, for messages (namesOrNone() writes "none" for no
 // coordinates, which then runs into the velocities' names).
 std::string Loader::stateNames() const {
-  return joined(info_.coordinates) + (info_.coordinates.empty() ? "" : ", ") +
-         joined(info_.velocities);
+  return namesOrNone(info_.coordinates) + (info_.coordinates.empty() ? "" : ", ") +
+         namesOrNone(info_.velocities);
 }
 
 void Loader::readUnits() {
@@ -71,7 +71,7 @@ void Loader::readIndependent() {
     const std::string v = ind[i].IsScalar() ? ind[i].Scalar() : "";
     if (velocityIndex(v) < 0)
       fail("independent", ind[i],
-           "'" + v + "' is not a velocity (velocities: " + joined(info_.velocities) + ")");
+           "'" + v + "' is not a velocity (velocities: " + namesOrNone(info_.velocities) + ")");
     info_.independentVelocities.push_back(v);
   }
 }
@@ -93,7 +93,7 @@ void Loader::readStateOrder() {
   std::sort(b.begin(), b.end());
   if (a != b)
     fail("state_order", order,
-         "must list every coordinate and velocity once (" + joined(all) + ")");
+         "must list every coordinate and velocity once (" + namesOrNone(all) + ")");
   info_.stateOrder = names;
 }
 
@@ -142,7 +142,8 @@ void Loader::readCoordinateLists() {
       const std::string c = list[i].IsScalar() ? list[i].Scalar() : "";
       if (coordinateIndex(c) < 0)
         fail(key, list[i],
-             "'" + c + "' is not a coordinate (coordinates: " + joined(info_.coordinates) + ")");
+             "'" + c + "' is not a coordinate (coordinates: " + namesOrNone(info_.coordinates) +
+                 ")");
       if (std::find(out.begin(), out.end(), c) != out.end())
         fail(key, list[i], "'" + c + "' is listed twice");
       out.push_back(c);

@@ -100,14 +100,6 @@ StateLayout stateLayout(const SystemModel& system, DynamicsKind dynamics) {
   return layout;
 }
 
-namespace {
-std::string joinNames(const std::vector<std::string>& names) {
-  std::string s;
-  for (const auto& n : names) s += (s.empty() ? "" : ", ") + n;
-  return s;
-}
-}  // namespace
-
 std::vector<double> resolveParameters(const SystemModel& system,
                                       const std::map<std::string, double>& overrides) {
   std::vector<double> values = system.defaultParameters();
@@ -118,7 +110,7 @@ std::vector<double> resolveParameters(const SystemModel& system,
       std::vector<std::string> known;
       for (const auto& p : params) known.push_back(p.name);
       throw InputError("unknown parameter '" + name + "' for system '" + echoInput(system.name()) +
-                       "' (parameters: " + (known.empty() ? "none" : joinNames(known)) + ")");
+                       "' (parameters: " + (known.empty() ? "none" : joined(known)) + ")");
     }
     if (!params[i].allows(value))
       throw InputError("parameter '" + name + "' must be in " + params[i].rangeText() + ", got " +
@@ -147,7 +139,7 @@ std::vector<double> initialState(const EquationsOfMotion& equations, double t0,
     const int pos = layout.find(name);
     if (pos < 0)
       throw InputError("unknown state variable '" + name + "' for system '" +
-                       echoInput(system.name()) + "' (state: " + joinNames(layout.names) + ")");
+                       echoInput(system.name()) + "' (state: " + joined(layout.names) + ")");
     if (!std::isfinite(value))
       throw InputError("initial value of '" + name + "' must be finite, got " + formatValue(value));
     for (const ParameterInfo& limit : info.stateLimits)

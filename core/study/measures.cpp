@@ -76,12 +76,6 @@ std::string placeholderName(size_t k) {
   return name;
 }
 
-std::string joined(const std::vector<std::string>& names) {
-  std::string out;
-  for (const auto& n : names) out += (out.empty() ? "" : ", ") + n;
-  return out;
-}
-
 // A measure's definition: "NAME=EXPR" split at its first '=' (the expression syntax has no
 // '='), or "EXPR" alone with no name.
 struct Definition {
