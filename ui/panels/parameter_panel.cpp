@@ -235,19 +235,28 @@ void CheckedSpinBox::onTextEdited(const QString& text) {
   emit refusalChanged(reason);
 }
 
-// ---- ParameterPanel -----------------------------------------------------------------------
+// ---- SystemFieldsPanel --------------------------------------------------------------------
 
-ParameterPanel::ParameterPanel(Session* session, QWidget* parent)
+SystemFieldsPanel::SystemFieldsPanel(Session* session, QWidget* parent)
     : QWidget(parent), session_(session), controller_(session->controller()) {
   layout_ = new QVBoxLayout(this);
   layout_->setContentsMargins(6, 6, 6, 6);
   message_ = makeMessageLabel(this);
   layout_->addWidget(message_);
+}
+
+void SystemFieldsPanel::follow(void (SimulationController::*valuesChanged)()) {
   rebuild();
-  connect(controller_, &SimulationController::parametersChanged, this, &ParameterPanel::syncValues);
-  // Another system object (an applied edit of a model keeps its name): new rows.
+  connect(controller_, valuesChanged, this, [this] { syncValues(); });
   connect(controller_, &SimulationController::scenarioChanged, this,
           [this] { controller_->systemPtr() != builtFor_ ? rebuild() : syncValues(); });
+}
+
+// ---- ParameterPanel -----------------------------------------------------------------------
+
+ParameterPanel::ParameterPanel(Session* session, QWidget* parent)
+    : SystemFieldsPanel(session, parent) {
+  follow(&SimulationController::parametersChanged);
 }
 
 void ParameterPanel::showRefusal(const QString& message) {
@@ -426,15 +435,8 @@ QLabel* ParameterPanel::reasonLabel(const QString&) const { return message_; }
 // ---- InitialStatePanel --------------------------------------------------------------------
 
 InitialStatePanel::InitialStatePanel(Session* session, QWidget* parent)
-    : QWidget(parent), session_(session), controller_(session->controller()) {
-  layout_ = new QVBoxLayout(this);
-  layout_->setContentsMargins(6, 6, 6, 6);
-  message_ = makeMessageLabel(this);
-  layout_->addWidget(message_);
-  rebuild();
-  connect(controller_, &SimulationController::initialChanged, this, &InitialStatePanel::syncValues);
-  connect(controller_, &SimulationController::scenarioChanged, this,
-          [this] { controller_->systemPtr() != builtFor_ ? rebuild() : syncValues(); });
+    : SystemFieldsPanel(session, parent) {
+  follow(&SimulationController::initialChanged);
 }
 
 void InitialStatePanel::rebuild() {

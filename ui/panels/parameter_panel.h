@@ -61,13 +61,37 @@ class CheckedSpinBox : public QDoubleSpinBox {
   bool committed_ = false;  // Enter pressed and nothing typed or clicked since
 };
 
-class ParameterPanel : public QWidget {
+// What the parameter and initial-condition panels share: the session they edit through, the
+// message line at their top (its height reserved) and the rows made for one system object.
+// follow() builds the rows and keeps them current: `valuesChanged` refreshes the values,
+// another system object (an applied edit of a model keeps its name) gets new rows.
+class SystemFieldsPanel : public QWidget {
+  Q_OBJECT
+
+ public:
+  virtual void rebuild() = 0;     // the rows of the running system
+  virtual void syncValues() = 0;  // their values from the controller
+
+ protected:
+  SystemFieldsPanel(Session* session, QWidget* parent);
+  void follow(void (SimulationController::*valuesChanged)());
+
+  Session* session_;
+  SimulationController* controller_;
+  std::shared_ptr<const nh::SystemModel> builtFor_;  // the system the rows show
+  QVBoxLayout* layout_;
+  QLabel* message_;
+  QWidget* body_ = nullptr;
+  bool syncing_ = false;
+};
+
+class ParameterPanel : public SystemFieldsPanel {
   Q_OBJECT
 
  public:
   explicit ParameterPanel(Session* session, QWidget* parent = nullptr);
-  void rebuild();  // system changed
-  void syncValues();
+  void rebuild() override;  // system changed
+  void syncValues() override;
 
   // For tests: the widgets of a parameter. reasonLabel: the panel's message line, where a
   // refusal of any parameter's value is shown.
@@ -88,39 +112,25 @@ class ParameterPanel : public QWidget {
   void showRefusal(const QString& message);
   void clearRefusals();
 
-  Session* session_;
-  SimulationController* controller_;
-  std::shared_ptr<const nh::SystemModel> builtFor_;  // the system the rows show
-  QVBoxLayout* layout_;
-  QLabel* message_;
-  QWidget* body_ = nullptr;
   std::vector<Row> rows_;
   long dragSerial_ = 0;
-  bool syncing_ = false;
 };
 
-class InitialStatePanel : public QWidget {
+class InitialStatePanel : public SystemFieldsPanel {
   Q_OBJECT
 
  public:
   explicit InitialStatePanel(Session* session, QWidget* parent = nullptr);
-  void rebuild();
-  void syncValues();
+  void rebuild() override;
+  void syncValues() override;
   CheckedSpinBox* spinBox(const QString& name) const;
   QLabel* messageLabel() const { return message_; }  // refusals (reserved height)
   QLabel* label(const QString& name) const;          // "name [unit]"
 
  private:
-  Session* session_;
-  SimulationController* controller_;
-  std::shared_ptr<const nh::SystemModel> builtFor_;  // the system the rows show
-  QVBoxLayout* layout_;
-  QLabel* message_;
-  QWidget* body_ = nullptr;
   std::vector<QLabel*> labels_;
   QLabel* notes_ = nullptr;
   std::vector<std::pair<QString, CheckedSpinBox*>> spins_;
-  bool syncing_ = false;
 };
 
 }  // namespace nhui
