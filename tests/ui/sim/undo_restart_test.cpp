@@ -3,7 +3,7 @@
 // a moment scrubbed back to before a later parameter edit, starts from the parameters shown
 // there, so the later edit is no longer in force while its command stays on the stack. Before
 // these restarts were on the stack, undoing the edit did nothing (its value was already gone)
-// and redoing it set the value again: the soak (CI run of stop 21, whipple_bicycle zB) found it
+// and redoing it set the value again: the soak (on whipple_bicycle, parameter zB) found it
 // as "undo all, redo all changed the parameters".
 #include <QAction>
 #include <QComboBox>
