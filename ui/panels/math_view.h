@@ -34,7 +34,7 @@ struct MathLayoutInfo {
   bool elided = false;  // nesting deeper than the limit was shown as "…"
 };
 
-struct MathBox;  // the laid-out formula (math_view.cpp)
+struct MathBox;  // the laid-out formula (math_layout.h)
 
 class MathView : public QWidget {
   Q_OBJECT

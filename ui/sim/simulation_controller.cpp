@@ -1,7 +1,8 @@
-// SimulationController (simulation_controller.h): loading a scenario or a system, the edits
-// (parameters along the timeline, initial state, formulation, integrator, step, comparison)
-// sent to the worker as restarts, the timelines swapped for undo, and the display clock (play,
-// pause, step, seek, speed) with the records drained from the worker on each tick.
+// SimulationController (simulation_controller.h): loading a scenario or a system (one install
+// path for simulated systems and control models), the edits (parameters along the timeline,
+// initial state, formulation, integrator, step, comparison) sent to the worker as restarts,
+// and the settings it runs with; its histories are in controller_timelines.cpp, its display
+// clock in controller_clock.cpp.
 #include "ui/sim/simulation_controller.h"
 
 #include <QStringList>
@@ -43,77 +44,95 @@ void SimulationController::switchSystem(std::shared_ptr<const nh::SystemModel> s
   install(std::move(system), s, true);
 }
 
+namespace {
+
+// What install() reads from a scenario before it changes anything (so that a refusal leaves
+// the running system as it was): the parameters, the start and notes about its completion.
+struct Start {
+  std::vector<double> parameters;
+  std::vector<double> x0;
+  std::vector<std::string> notes;
+};
+
+// A simulated system: the initial state completed by the constraints. checkStart: the
+// equations are evaluated there, as the worker will first (it would otherwise fail there,
+// after the switch).
+Start simulatedStart(const std::shared_ptr<const nh::SystemModel>& system, const nh::Scenario& s,
+                     bool checkStart) {
+  Start start;
+  start.parameters = nh::resolveParameters(*system, s.parameters);
+  const nh::EquationsOfMotion equations(system, s.dynamics, s.formulation, start.parameters);
+  start.x0 = nh::initialState(equations, 0.0, s.initial, &start.notes);
+  if (checkStart) {
+    nh::EquationsWorkspace workspace(equations);
+    std::vector<double> dxdt(start.x0.size());
+    equations.rhs(workspace, 0.0, start.x0.data(), dxdt.data());
+  }
+  return start;
+}
+
+// A control model: the body at rest at the scenario's start coordinates.
+Start controlModelStart(const nh::SystemModel& system, const nh::Scenario& s) {
+  Start start;
+  start.parameters = nh::resolveParameters(system, s.parameters);
+  const auto& info = system.info();
+  start.x0 = info.defaultCoordinates;
+  for (const auto& [name, value] : s.initial) {
+    const auto it = std::find(info.coordinates.begin(), info.coordinates.end(), name);
+    if (it == info.coordinates.end())
+      throw nh::InputError("'" + name + "' is not a coordinate of the control model '" +
+                           system.name() + "' (its velocities follow from a plan)");
+    start.x0[it - info.coordinates.begin()] = value;
+  }
+  start.x0.resize(system.n() + system.m(), 0.0);
+  return start;
+}
+
+}  // namespace
+
 void SimulationController::install(std::shared_ptr<const nh::SystemModel> system,
                                    const nh::Scenario& s, bool checkStart) {
-  if (system->info().isControlModel()) {
-    installControlModel(std::move(system), s);
-    return;
+  const bool control = system->info().isControlModel();
+  const Start start =
+      control ? controlModelStart(*system, s) : simulatedStart(system, s, checkStart);
+  if (control) {  // no run goes on: the worker stops here
+    pause();
+    worker_->halt();
+    ++epoch_;
   }
-  const std::vector<double> parameters = nh::resolveParameters(*system, s.parameters);
-  const nh::EquationsOfMotion equations(system, s.dynamics, s.formulation, parameters);
-  std::vector<std::string> notes;
-  const std::vector<double> x0 = nh::initialState(equations, 0.0, s.initial, &notes);
-  if (checkStart) {
-    // What the worker evaluates first; it would otherwise fail there, after the switch.
-    nh::EquationsWorkspace workspace(equations);
-    std::vector<double> dxdt(x0.size());
-    equations.rhs(workspace, 0.0, x0.data(), dxdt.data());
-  }
-
   system_ = std::move(system);
   scenario_ = s;
   // A system from a model file keeps its path: the catalogue does not know it by its name,
   // and saving writes the path back (relative to the scenario file).
   if (!nh::model::isModelFilePath(s.system)) scenario_.system = system_->name();
-  parameters_ = parameters;
+  parameters_ = start.parameters;
   initialOverrides_ = s.initial;
-  x0_ = x0;
-  reportNewNotes(notes);
-  initialNotes_ = notes;
+  x0_ = start.x0;
+  reportNewNotes(start.notes);
+  initialNotes_ = start.notes;
   // What the loader kept but wants said (a structure its anchor contradicts, kept under
-  // structure_checked: false).
-  if (const nh::model::FormulaSystem* formula = nh::model::asFormula(*system_))
+  // structure_checked: false), with every run: a control model has none.
+  if (const nh::model::FormulaSystem* formula = control ? nullptr : nh::model::asFormula(*system_))
     for (const std::string& warning : formula->data().loadWarnings)
       emit warningOccurred(QString::fromStdString(warning));
   dtOut_ = s.dtOut;
-  if (compareMode_ == CompareMode::Ghost && system_->parameterIndex(ghostParameter_) < 0)
+  // A control model is compared with nothing; a ghost of a parameter the system lacks goes.
+  if (control ||
+      (compareMode_ == CompareMode::Ghost && system_->parameterIndex(ghostParameter_) < 0))
     compareMode_ = CompareMode::None;
   lastError_.clear();
-  rebuildRuns();
-  restartFromInitial();
+  if (control) {
+    showControlStart();
+  } else {
+    rebuildRuns();
+    restartFromInitial();
+  }
   emit scenarioChanged();
   emit parametersChanged();
   emit initialChanged();
 }
 
-void SimulationController::installControlModel(std::shared_ptr<const nh::SystemModel> system,
-                                               const nh::Scenario& s) {
-  const std::vector<double> parameters = nh::resolveParameters(*system, s.parameters);
-  const auto& info = system->info();
-  std::vector<double> x0 = info.defaultCoordinates;
-  for (const auto& [name, value] : s.initial) {
-    const auto it = std::find(info.coordinates.begin(), info.coordinates.end(), name);
-    if (it == info.coordinates.end())
-      throw nh::InputError("'" + name + "' is not a coordinate of the control model '" +
-                           system->name() + "' (its velocities follow from a plan)");
-    x0[it - info.coordinates.begin()] = value;
-  }
-  x0.resize(system->n() + system->m(), 0.0);
-  pause();
-  worker_->halt();
-  ++epoch_;
-  system_ = std::move(system);
-  scenario_ = s;
-  // A system from a model file keeps its path: the catalogue does not know it by its name,
-  // and saving writes the path back (relative to the scenario file).
-  if (!nh::model::isModelFilePath(s.system)) scenario_.system = system_->name();
-  parameters_ = parameters;
-  initialOverrides_ = s.initial;
-  x0_ = x0;
-  initialNotes_.clear();
-  dtOut_ = s.dtOut;
-  compareMode_ = CompareMode::None;
-  lastError_.clear();
+void SimulationController::showControlStart() {
   runs_.clear();
   runs_.push_back(makeStartRun(system_, parameters_, x0_));
   runFailed_.assign(1, false);
@@ -122,9 +141,6 @@ void SimulationController::installControlModel(std::shared_ptr<const nh::SystemM
   clock_ = displayTime_ = 0;
   scrubbed_ = false;
   emit historyReset();
-  emit scenarioChanged();
-  emit parametersChanged();
-  emit initialChanged();
 }
 
 void SimulationController::refuseForControlModel(const char* what) const {
@@ -135,13 +151,7 @@ void SimulationController::refuseForControlModel(const char* what) const {
 
 void SimulationController::leavePlan() {
   if (isControlModel()) {
-    runs_.clear();
-    runs_.push_back(makeStartRun(system_, parameters_, x0_));
-    runFailed_.assign(1, false);
-    plan_.reset();
-    clock_ = displayTime_ = 0;
-    scrubbed_ = false;
-    emit historyReset();
+    showControlStart();
     emit planChanged();
     return;
   }
@@ -463,473 +473,6 @@ void SimulationController::rebuildRuns() {
   runs_.push_back(makeRun(scenario_.dynamics));
   if (compareMode_ != CompareMode::None) runs_.push_back(makeRun(comparisonDynamics()));
   runFailed_.assign(runs_.size(), false);
-}
-
-// ---- Restarts ---------------------------------------------------------------------------
-
-void SimulationController::submit(double t0, bool emitInitial,
-                                  const std::vector<std::vector<double>>& states,
-                                  const std::vector<std::vector<double>>& parameters) {
-  SimulationWorker::Job job;
-  job.epoch = ++epoch_;
-  job.t0 = t0;
-  job.dtOut = dtOut_;
-  job.emitInitial = emitInitial;
-  // A run in the lab has no end: it must be able to go on for the scenario's length (t_end,
-  // 10 s by default) from wherever it is, as nhsim checks a run to t_end.
-  job.growthLookahead = scenario_.tEnd;
-  for (size_t i = 0; i < runs_.size(); ++i) {
-    if (states[i].empty()) continue;
-    if (i == 1 && states[0].empty()) break;
-    SimulationWorker::RunSetup setup;
-    setup.system = system_;
-    setup.dynamics = runs_[i]->dynamics();
-    setup.formulation = nh::formulationFor(setup.dynamics, scenario_.formulation);
-    setup.options = runIntegrator(i);
-    setup.parameters = i < parameters.size() ? parameters[i]
-                       : i == 0              ? parameters_
-                                             : comparisonParameters();
-    setup.x0 = states[i];
-    setup.layout = runs_[i]->layout();
-    job.runs.push_back(std::move(setup));
-  }
-  // A failed comparison run has no state to restart from: the job holds the primary only.
-  if (job.runs.size() < runs_.size() && runs_.size() > 1 && !states[0].empty())
-    runFailed_[1] = true;
-  worker_->submit(std::move(job));
-  updateTarget();
-}
-
-void SimulationController::restartAtDisplay() {
-  if (fixed_) {
-    leavePlan();
-    return;
-  }
-  if (primary().empty()) return;
-  restartFrom(displayIndex());  // the caller keeps the history it replaced (Session)
-}
-
-void SimulationController::restartFromInitial() {
-  std::vector<std::vector<double>> states;
-  for (size_t i = 0; i < runs_.size(); ++i) {
-    runs_[i]->clear();
-    runs_[i]->setParametersFrom(0, i == 0 ? parameters_ : comparisonParameters());
-    runFailed_[i] = false;
-    states.push_back(i == 0 ? x0_ : comparisonState(x0_));
-  }
-  clock_ = displayTime_ = 0;
-  scrubbed_ = false;
-  rateWindow_.clear();
-  submit(0.0, true, states);
-  emit historyReset();
-}
-
-std::shared_ptr<SimulationController::Timeline> SimulationController::restartFrom(size_t k,
-                                                                                  bool recompute) {
-  // What the user had seen after k (scrubbed back to it) is kept for undo; the look-ahead
-  // the worker computed past a paused or playing display is not.
-  auto replaced = scrubbed_ && k + 1 < primary().size() ? snapshot() : nullptr;
-  // An edit at k whose recomputed sample has not arrived yet (a restart right after it: the
-  // formulation, say): this restart records that sample, or the edit would seem to take
-  // effect only from the next one, and the paused view at k would show the old values.
-  if (!recompute && primary().parametersAt(k) != parameters_) recompute = true;
-  std::vector<std::vector<double>> states(runs_.size());
-  const double t = primary().time(k);
-  for (size_t i = 0; i < runs_.size(); ++i) {
-    RunHistory& run = *runs_[i];
-    if (run.empty() || run.time(std::min(k, run.size() - 1)) != t || run.size() <= k) continue;
-    run.truncate(k + 1);
-    run.setParametersFrom(k + 1, i == 0 ? parameters_ : comparisonParameters());
-    states[i] = run.state(k);
-    runFailed_[i] = false;
-  }
-  clock_ = displayTime_ = t;
-  scrubbed_ = false;
-  rateWindow_.clear();
-  lastError_.clear();
-  submit(t, recompute, states);
-  emit historyReset();
-  return replaced;
-}
-
-std::shared_ptr<SimulationController::Timeline> SimulationController::snapshot() const {
-  auto timeline = std::make_shared<Timeline>();
-  for (const auto& run : runs_) timeline->runs.push_back(std::make_unique<RunHistory>(*run));
-  timeline->settings = settings();
-  timeline->runFailed = runFailed_;
-  // As recorded (setParameter calls this after taking the new values).
-  timeline->parameters = recordedParameters();
-  timeline->displayTime = displayTime_;
-  timeline->lastError = lastError_;
-  timeline->fixed = fixed_;
-  timeline->plan = plan_;
-  return timeline;
-}
-
-SimulationController::RunSettings SimulationController::settings() const {
-  return {scenario_.formulation, scenario_.integrator, dtOut_,          compareMode_,
-          ghostParameter_,       ghostValue_,          otherIntegrator_};
-}
-
-std::shared_ptr<SimulationController::Timeline> SimulationController::swapTimeline(
-    std::shared_ptr<Timeline> other) {
-  const auto mismatch = [] {
-    return nh::InputError("the history to restore belongs to another system or dynamics");
-  };
-  if (!other || other->runs.empty() || other->parameters.size() != parameters_.size() ||
-      other->runs.size() != (other->settings.compare == CompareMode::None ? 1u : 2u))
-    throw mismatch();
-  // The comparison run may differ (its settings come back with it); the primary must not,
-  // unless a plan is shown or comes back (its columns are the plan's).
-  if (!fixed_ && !other->fixed &&
-      (other->runs[0]->dynamics() != runs_[0]->dynamics() ||
-       other->runs[0]->layout().columns != runs_[0]->layout().columns))
-    throw mismatch();
-  for (const auto& run : other->runs)
-    if (&run->system() != system_.get()) throw mismatch();
-  pause();
-  worker_->halt();
-  ++epoch_;  // anything of the replaced timeline still in the outbox is ignored
-  auto replaced = std::make_shared<Timeline>();
-  replaced->runs = std::move(runs_);
-  replaced->settings = settings();
-  replaced->runFailed = runFailed_;
-  replaced->parameters = parameters_;
-  replaced->displayTime = displayTime_;
-  replaced->lastError = lastError_;
-  replaced->fixed = fixed_;
-  replaced->plan = plan_;
-  const bool planShownChanged = other->plan != plan_ || other->fixed != fixed_;
-  fixed_ = other->fixed;
-  plan_ = other->plan;
-  // A plan's columns (controls, costates, cost) differ from a run's: the plots' variables follow.
-  const bool columnsChanged =
-      other->runs[0]->layout().columns != replaced->runs[0]->layout().columns;
-  const RunSettings& s = other->settings;
-  const bool compareChanged =
-      !comparing(s.compare, s.ghostParameter, s.ghostValue, s.otherIntegrator);
-  const bool stepChanged = s.dtOut != dtOut_;
-  scenario_.formulation = s.formulation;
-  scenario_.integrator = s.integrator;
-  dtOut_ = scenario_.dtOut = s.dtOut;
-  compareMode_ = s.compare;
-  ghostParameter_ = s.ghostParameter;
-  ghostValue_ = s.ghostValue;
-  otherIntegrator_ = s.otherIntegrator;
-  runs_ = std::move(other->runs);
-  runFailed_ = other->runFailed;
-  parameters_ = other->parameters;
-  lastError_ = other->lastError;
-  const RunHistory& run = primary();
-  clock_ = displayTime_ =
-      run.empty() ? 0 : std::clamp(other->displayTime, run.firstTime(), run.lastTime());
-  scrubbed_ = !fixed_;  // Play from here forks again (a plan is only played)
-  rateWindow_.clear();
-  try {
-    if (!isControlModel()) computeInitialState(initialOverrides_, x0_, initialNotes_);
-  } catch (const nh::Error&) {
-    // Reset keeps the previous initial state (as after an edit that does not fit).
-  }
-  continueFromEnd();
-  emit historyReset();
-  if (compareChanged) emit comparisonChanged();
-  if (columnsChanged) emit scenarioChanged();
-  if (planShownChanged) emit planChanged();
-  if (stepChanged) emit stepSizeChanged(dtOut_);
-  emit parametersChanged();
-  emit initialChanged();
-  emit ticked();
-  return replaced;
-}
-
-void SimulationController::continueFromEnd() {
-  if (fixed_ || primary().empty() || runFailed_[0]) return;
-  const size_t last = primary().size() - 1;
-  const double t = primary().time(last);
-  std::vector<std::vector<double>> states(runs_.size()), parameters(runs_.size());
-  for (size_t i = 0; i < runs_.size(); ++i) {
-    const RunHistory& run = *runs_[i];
-    if (runFailed_[i] || run.empty() || run.lastTime() != t) continue;
-    states[i] = run.state(run.size() - 1);
-    parameters[i] = run.parametersAt(run.size() - 1);
-  }
-  submit(t, false, states, parameters);
-}
-
-bool SimulationController::changesLater(int i, double value) const {
-  // Scrubbed back before a later edit of the parameter: setting the value in force here
-  // still removes that edit from the history after this moment (undo from an earlier moment).
-  const RunHistory& run = primary();
-  if (run.empty() || !scrubbed_) return false;
-  for (size_t k = displayIndex() + 1; k < run.size(); ++k)
-    if (run.parametersAt(k)[i] != value) return true;
-  return false;
-}
-
-const std::vector<double>& SimulationController::recordedParameters() const {
-  const RunHistory& run = primary();
-  if (run.empty()) return parameters_;
-  // At the last sample, the parameters the run goes on with (an edit's, before its
-  // recomputed sample arrives).
-  const size_t k = displayIndex() + 1 == run.size() ? run.size() : displayIndex();
-  return run.parametersAt(k);
-}
-
-void SimulationController::followTimeline() {
-  if (primary().empty()) return;
-  const std::vector<double>& p = recordedParameters();
-  if (p == parameters_) return;
-  parameters_ = p;
-  try {
-    computeInitialState(initialOverrides_, x0_, initialNotes_);
-  } catch (const nh::Error&) {
-    // Reset keeps the previous initial state (as after an edit that does not fit).
-  }
-  emit parametersChanged();
-  emit initialChanged();
-}
-
-// ---- Time -------------------------------------------------------------------------------
-
-void SimulationController::play() {
-  if (playing_) return;
-  if (fixed_) {
-    playPlan();
-    return;
-  }
-  if (scrubbed_ && !primary().empty() && displayIndex() + 1 < primary().size()) {
-    const double t = primary().time(displayIndex());
-    auto replaced = restartFrom(displayIndex());
-    emit historyForked(t, std::move(replaced));
-  } else if (runFailed_[0] && !scrubbed_) {
-    emit errorOccurred(lastError_.isEmpty() ? tr("The simulation stopped.") : lastError_);
-    return;
-  } else if (scrubbed_ && !primary().empty() && runFailed_[0]) {
-    restartFrom(displayIndex());
-  }
-  scrubbed_ = false;
-  playing_ = true;
-  lastWallNs_ = wall_.nsecsElapsed();
-  rateWindow_.clear();
-  updateTarget();
-  emit playingChanged(true);
-}
-
-void SimulationController::playPlan() {
-  const RunHistory& run = primary();
-  if (run.empty()) return;
-  // At the end (T reached, or a control model's start alone): from the start again.
-  if (displayTime_ >= run.lastTime()) clock_ = displayTime_ = run.firstTime();
-  scrubbed_ = false;
-  playing_ = true;
-  lastWallNs_ = wall_.nsecsElapsed();
-  rateWindow_.clear();
-  emit playingChanged(true);
-}
-
-void SimulationController::pause() {
-  if (!playing_) return;
-  playing_ = false;
-  clock_ = displayTime_;
-  realTimeFactor_ = 0;
-  updateTarget();
-  emit playingChanged(false);
-}
-
-void SimulationController::stepForward() {
-  pause();
-  const RunHistory& run = primary();
-  if (run.empty()) return;
-  const size_t k = displayIndex();
-  clock_ = k + 1 < run.size() ? run.time(k + 1) : run.time(k) + dtOut_;
-  updateTarget();
-}
-
-void SimulationController::stepBack() {
-  pause();
-  const RunHistory& run = primary();
-  if (run.empty()) return;
-  size_t k = displayIndex();
-  // Between two samples, "back" first lands on the earlier one; samples at the same time (an
-  // edit's recomputed sample) are one moment.
-  if (!(displayTime_ > run.time(k) + 1e-9 * dtOut_))
-    while (k > 0 && run.time(k - 1) >= run.time(k) - 1e-9 * dtOut_) --k;
-  if (!(displayTime_ > run.time(k) + 1e-9 * dtOut_) && k > 0) --k;
-  clock_ = displayTime_ = run.time(k);
-  scrubbed_ = true;
-  updateTarget();
-  followTimeline();
-  emit ticked();
-}
-
-void SimulationController::reset() {
-  if (fixed_) {  // a plan starts again from t = 0
-    clock_ = displayTime_ = primary().empty() ? 0 : primary().firstTime();
-    emit ticked();
-    return;
-  }
-  const bool wasPlaying = playing_;
-  lastError_.clear();
-  restartFromInitial();
-  if (wasPlaying) updateTarget();
-}
-
-void SimulationController::seek(double time) {
-  pause();
-  const RunHistory& run = primary();
-  if (run.empty()) return;
-  clock_ = displayTime_ = std::clamp(time, run.firstTime(), run.lastTime());
-  scrubbed_ = true;
-  updateTarget();
-  followTimeline();
-  emit ticked();
-}
-
-std::optional<std::shared_ptr<SimulationController::Timeline>> SimulationController::takeBackEdit(
-    const std::string& name, double t, double value, double before) {
-  if (fixed_) return std::nullopt;
-  const int i = system_->parameterIndex(name);
-  const RunHistory& run = primary();
-  const double tolerance = 1e-9 * dtOut_;
-  if (i < 0 || run.size() < 2 ||
-      !(t >= run.firstTime() - tolerance && t <= run.lastTime() + tolerance))
-    return std::nullopt;
-  // The edit's sample is the last at t; the one before it, at the same time, was recorded
-  // before the edit.
-  const size_t edited = run.indexAtOrBefore(t + tolerance);
-  if (edited == 0 || std::abs(run.time(edited) - t) > tolerance ||
-      run.parametersAt(edited)[i] != value)
-    return std::nullopt;
-  const size_t k = edited - 1;
-  if (std::abs(run.time(k) - run.time(edited)) > tolerance || run.parametersAt(k)[i] != before)
-    return std::nullopt;
-  pause();
-  parameters_ = run.parametersAt(k);
-  try {
-    computeInitialState(initialOverrides_, x0_, initialNotes_);
-  } catch (const nh::Error&) {
-    // Reset keeps the previous initial state (as after an edit that does not fit).
-  }
-  scrubbed_ = true;  // what followed is kept for redo
-  clock_ = displayTime_ = run.time(k);
-  auto replaced = restartFrom(k);
-  emit parametersChanged();
-  emit initialChanged();
-  return replaced;
-}
-
-void SimulationController::setSpeed(double factor) {
-  factor = std::clamp(factor, 0.01, 1000.0);
-  if (factor == speed_) return;
-  speed_ = factor;
-  rateWindow_.clear();
-  updateTarget();
-  emit speedChanged(speed_);
-}
-
-size_t SimulationController::displayIndex() const {
-  const RunHistory& run = primary();
-  if (run.empty()) return 0;
-  return run.indexAtOrBefore(displayTime_ + 1e-9 * dtOut_);
-}
-
-bool SimulationController::displayedScene(int index, nh::SceneFrame& frame) const {
-  if (index >= static_cast<int>(runs_.size())) return false;
-  const RunHistory& run = *runs_[index];
-  if (run.empty()) return false;
-  run.sceneAt(std::min(displayTime_, run.lastTime()), frame);
-  return true;
-}
-
-double SimulationController::displayedResidual() const {
-  const RunHistory& run = primary();
-  if (run.empty()) return 0;
-  return run.column(run.layout().residualColumn)[displayIndex()];
-}
-
-void SimulationController::updateTarget() {
-  if (fixed_) return;  // a plan is complete: the worker has no job
-  // The worker stays a little ahead of the display: enough for a few frames at this speed.
-  const double lead = playing_ ? std::max(0.3, 0.3 * speed_) : 3 * dtOut_;
-  worker_->setTarget(clock_ + lead);
-}
-
-void SimulationController::drain() {
-  bool failedNow = false;
-  for (SimulationWorker::Output& out : worker_->take()) {
-    if (out.epoch != epoch_ || out.run >= static_cast<int>(runs_.size())) continue;
-    RunHistory& run = *runs_[out.run];
-    if (!out.records.empty())
-      run.append(out.records.data(), out.records.size() / static_cast<size_t>(out.stride));
-    if (!out.warning.empty())
-      emit warningOccurred(
-          out.run == 0 ? QString::fromStdString(out.warning)
-                       : tr("The comparison run: %1").arg(QString::fromStdString(out.warning)));
-    if (!out.drift.empty())
-      emit energyDrifted(out.run == 0
-                             ? QString::fromStdString(out.drift)
-                             : tr("The comparison run: %1").arg(QString::fromStdString(out.drift)));
-    if (!out.error.empty()) {
-      runFailed_[out.run] = true;
-      if (out.run == 0) {
-        lastError_ = QString::fromStdString(out.error);
-        failedNow = true;
-      } else {
-        emit errorOccurred(
-            tr("The comparison run stopped: %1").arg(QString::fromStdString(out.error)));
-      }
-    }
-  }
-  if (primary().size() > kMaxSamples) {
-    const size_t drop = kMaxSamples / 4;
-    for (auto& run : runs_) run->dropFront(std::min(drop, run->size()));
-    emit historyReset();
-  }
-  if (failedNow) {
-    pause();
-    emit errorOccurred(lastError_);
-  }
-}
-
-void SimulationController::tick() {
-  drain();
-  const qint64 now = wall_.nsecsElapsed();
-  const double dt = std::min(0.1, (now - lastWallNs_) * 1e-9);  // no leap after a stall
-  lastWallNs_ = now;
-  const RunHistory& run = primary();
-  if (playing_) {
-    clock_ += speed_ * dt;
-    // If the worker falls behind, the display waits for it (the real-time factor shows it).
-    if (!run.empty() && clock_ > run.lastTime()) clock_ = run.lastTime();
-  }
-  displayTime_ = run.empty() ? 0 : std::clamp(clock_, run.firstTime(), run.lastTime());
-  if (playing_) {
-    rateWindow_.emplace_back(now, displayTime_);
-    while (rateWindow_.size() > 2 && now - rateWindow_.front().first > 1'000'000'000LL)
-      rateWindow_.pop_front();
-    const double span = (rateWindow_.back().first - rateWindow_.front().first) * 1e-9;
-    if (span > 0.2)
-      realTimeFactor_ = (rateWindow_.back().second - rateWindow_.front().second) / span;
-  }
-  updateTarget();
-  followTimeline();
-  emit ticked();
-  if (playing_ && fixed_ && !run.empty() && displayTime_ >= run.lastTime()) pause();
-}
-
-bool SimulationController::waitForTime(double t, int timeoutMs) {
-  QElapsedTimer timer;
-  timer.start();
-  worker_->setTarget(std::max(t + dtOut_, clock_));
-  if (fixed_) return !primary().empty() && primary().lastTime() >= t - 1e-9;
-  while (timer.elapsed() < timeoutMs) {
-    drain();
-    if (!primary().empty() && primary().lastTime() >= t - 1e-9) return true;
-    if (runFailed_[0]) return false;
-    worker_->setTarget(std::max(t + dtOut_, clock_));
-    QThread::msleep(2);
-  }
-  return false;
 }
 
 }  // namespace nhui

@@ -228,12 +228,13 @@ class SimulationController : public QObject {
   void historyForked(double t, std::shared_ptr<SimulationController::Timeline> replaced);
 
  private:
-  // loadScenario and switchSystem; checkStart: evaluate the equations at x0 before the switch.
+  // loadScenario and switchSystem: the system, its parameters and start, and a run from it;
+  // checkStart: evaluate the equations at x0 before the switch. A control model is shown at
+  // rest at the scenario's start coordinates, with no worker job (showControlStart).
   void install(std::shared_ptr<const nh::SystemModel> system, const nh::Scenario& scenario,
                bool checkStart);
-  // A control model: the body at rest at the scenario's start coordinates, no worker job.
-  void installControlModel(std::shared_ptr<const nh::SystemModel> system,
-                           const nh::Scenario& scenario);
+  // A control model's runs: its start alone, shown as a plan.
+  void showControlStart();
   // A setting that needs a simulation (a comparison, the start, the formulation, the step).
   void refuseForControlModel(const char* what) const;
   // The shown plan is replaced: a control model by its start, another system by a run from
