@@ -79,10 +79,10 @@ void applyFrameOptions(const ExportOptions& o, nhui::ExportSettings& e) {
   if (!o.tStart.empty()) e.tStart = parseNumber(o.tStart, "--t-start");
   if (!o.tEnd.empty()) e.tEnd = parseNumber(o.tEnd, "--t-end");
   if (!o.speed.empty()) e.speed = parseNumber(o.speed, "--speed");
-  if (!o.trail.empty()) e.trailSeconds = parseNumber(o.trail, "--trail");
-  if (o.noTrails) e.trails = false;
-  if (o.noForces) e.forceArrows = false;
-  if (o.velocities) e.velocityArrows = true;
+  if (!o.trail.empty()) e.display.trailSeconds = parseNumber(o.trail, "--trail");
+  if (o.noTrails) e.display.trails = false;
+  if (o.noForces) e.display.reactionArrows = false;
+  if (o.velocities) e.display.velocityArrows = true;
   if (o.noOverlay) e.overlay = false;
   if (o.plots) e.plots = true;
 }
@@ -227,7 +227,7 @@ int runPageExport(const ExportJob& o) {
   const nhui::RunHistory& run = exporter.history();
   nhui::PageSettings page = nhui::pageSettingsFor(o.scenario, o.settings);
   nhui::ComparisonScene comparison;
-  if (o.settings.compare != nhui::CompareMode::None) {
+  if (o.settings.comparison.mode != nhui::CompareMode::None) {
     page.comparisonLegend = exporter.comparisonLegend();
     comparison = [&exporter](double t, nh::SceneFrame& frame) {
       return exporter.comparisonSceneAt(t, frame);

@@ -1,6 +1,7 @@
 // A second run beside a scenario's, for comparison: the same start under the other dynamics
 // (nonholonomic ↔ vakonomic), with another value of one parameter (a ghost), or stepped by
-// another integrator. One set-up for the app's view, the video export and the page.
+// another integrator. One set-up for the app's view, the video export and the page; one record
+// (Comparison) that the view, a scenario file's view part and the export settings all hold.
 #pragma once
 
 #include <memory>
@@ -19,6 +20,7 @@ struct Comparison {
   double ghostValue = 0;
   Integrator method = Integrator::NhRattle;  // Integrator: the other integrator
   double step = 0.01;                        // and its fixed step
+  bool operator==(const Comparison&) const = default;
 };
 
 // Everything one run is made from: the equations' system, dynamics and formulation, the

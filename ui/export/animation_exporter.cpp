@@ -121,24 +121,19 @@ Eigen::AlignedBox3d regionOfPoints(const RunHistory& run, size_t first) {
   return region;
 }
 
-// The display choices an export's settings hold (displayChoicesOf, below), and back.
-void setDisplayChoices(const DisplayChoices& d, ExportSettings& settings) {
-  settings.trails = d.trails;
-  settings.trailSeconds = d.trailSeconds;
-  settings.forceArrows = d.reactionArrows;
-  settings.velocityArrows = d.velocityArrows;
-  settings.angularVelocityArrows = d.angularVelocityArrows;
-  settings.fixedArrowScale = d.arrowScaleFixed;
-}
-
 // The 3D view's display options for an export: what the settings show (trails, arrows and
 // their scale, the overlay), a legend when any arrow is shown, text sized for the video's
-// height; the rest (grid, axes, the dark background) as the options' defaults.
+// height; the rest (grid, axes, keeping in view, the dark background) as the options' defaults,
+// whatever the settings' display choices say of them.
 SceneDisplayOptions sceneOptionsOf(const ExportSettings& settings) {
   SceneDisplayOptions options;
-  static_cast<DisplayChoices&>(options) = displayChoicesOf(settings);
-  options.legend =
-      settings.forceArrows || settings.velocityArrows || settings.angularVelocityArrows;
+  const DisplayChoices own = options;
+  const DisplayChoices& d = settings.display;
+  static_cast<DisplayChoices&>(options) = d;
+  options.grid = own.grid;
+  options.axes = own.axes;
+  options.keepInView = own.keepInView;
+  options.legend = d.reactionArrows || d.velocityArrows || d.angularVelocityArrows;
   options.overlayText = settings.overlay;
   // Text is sized for a 720-pixel-high view; smaller videos get smaller text.
   options.textScale = std::clamp(settings.height / 720.0, 0.6, 1.5);
@@ -146,17 +141,6 @@ SceneDisplayOptions sceneOptionsOf(const ExportSettings& settings) {
 }
 
 }  // namespace
-
-DisplayChoices displayChoicesOf(const ExportSettings& settings) {
-  DisplayChoices d;
-  d.trails = settings.trails;
-  d.trailSeconds = settings.trailSeconds;
-  d.reactionArrows = settings.forceArrows;
-  d.velocityArrows = settings.velocityArrows;
-  d.angularVelocityArrows = settings.angularVelocityArrows;
-  d.arrowScaleFixed = settings.fixedArrowScale;
-  return d;
-}
 
 // ---- Settings ---------------------------------------------------------------------------------
 
@@ -181,9 +165,9 @@ void ExportSettings::validate() const {
   if (!(speed > 0 && speed <= 1e4))
     throw nh::InputError("speed (simulated seconds per video second) must be in (0, 10000], got " +
                          compact(speed));
-  requireFinite(trailSeconds, "trail length");
-  if (trailSeconds < 0)
-    throw nh::InputError("trail length must be >= 0 s, got " + compact(trailSeconds));
+  requireFinite(display.trailSeconds, "trail length");
+  if (display.trailSeconds < 0)
+    throw nh::InputError("trail length must be >= 0 s, got " + compact(display.trailSeconds));
   if (!(plotWidthFraction >= 0.2 && plotWidthFraction <= 0.7))
     throw nh::InputError("plot width fraction must be in [0.2, 0.7], got " +
                          compact(plotWidthFraction));
@@ -253,17 +237,15 @@ void applyScenarioView(const std::string& viewJson, ExportSettings& settings) {
         *view.follow ? ExportSettings::Framing::Follow : ExportSettings::Framing::KeepInView;
   // The display keys through the display choices' one table.
   ViewState shown;
-  shown.display = displayChoicesOf(settings);
+  shown.display = settings.display;
   applyDisplayValues(view.display, shown);
-  setDisplayChoices(shown.display, settings);
-  if (view.compare) {
-    settings.compare = *view.compare;
-    settings.ghostParameter = view.ghostParameter.toStdString();
-    settings.ghostValue = view.ghostValue;
-    if (view.otherStepGiven || view.compare != CompareMode::Integrator)
-      settings.otherIntegrator = view.otherIntegrator;
-    else
-      settings.otherIntegrator.method = view.otherIntegrator.method;
+  settings.display = shown.display;
+  if (view.comparison) {
+    // Without a step the other integrator keeps the settings' step.
+    const double step = settings.comparison.step;
+    settings.comparison = *view.comparison;
+    if (!view.otherStepGiven && view.comparison->mode == CompareMode::Integrator)
+      settings.comparison.step = step;
   }
 }
 
@@ -318,7 +300,7 @@ struct AnimationExporter::Impl {
   std::vector<TrailSpan> spans;
   nh::SceneFrame frame;
 
-  // The comparison run (settings.compare), on the same grid; it may end early (a diverging
+  // The comparison run (settings.comparison), on the same grid; it may end early (a diverging
   // vakonomic run fails) and is hidden from the sample where it left the scene.
   std::unique_ptr<RunHistory> comparison;
   nh::RunSetup primarySetup, comparisonSetup;  // the runs, as the view's are set up
@@ -354,12 +336,10 @@ AnimationExporter::AnimationExporter(const nh::Scenario& scenario, const ExportS
   d.primarySetup = {
       d.system, scenario_.dynamics, scenario_.formulation, scenario_.integrator, d.parameters,
       d.x0};
-  if (settings_.compare != CompareMode::None) {
-    requireFinite(settings_.ghostValue, "the ghost run's value");
-    d.comparisonSetup = nh::comparisonSetup(
-        d.primarySetup, {settings_.compare, settings_.ghostParameter, settings_.ghostValue,
-                         settings_.otherIntegrator.method, settings_.otherIntegrator.step});
-    if (settings_.compare == CompareMode::Integrator) {
+  if (settings_.comparison.mode != CompareMode::None) {
+    requireFinite(settings_.comparison.ghostValue, "the ghost run's value");
+    d.comparisonSetup = nh::comparisonSetup(d.primarySetup, settings_.comparison);
+    if (settings_.comparison.mode == CompareMode::Integrator) {
       // The other integrator under the rules a scenario is read with (its step, say).
       nh::Scenario other = scenario_;
       other.integrator = d.comparisonSetup.options;
@@ -472,7 +452,7 @@ void AnimationExporter::simulate(const ProgressCallback& progress,
     throw nh::IntegrationError("the simulation stopped before the last frame", history->lastTime());
   d.history = std::move(history);
   d.steps = std::move(steps);
-  if (settings_.compare != CompareMode::None) simulateComparison(cancel);
+  if (settings_.comparison.mode != CompareMode::None) simulateComparison(cancel);
 }
 
 void AnimationExporter::simulateComparison(const std::atomic<bool>* cancel) {
@@ -534,19 +514,19 @@ void AnimationExporter::simulateComparison(const std::atomic<bool>* cancel) {
 
 std::string AnimationExporter::comparisonLegend() const {
   const Impl& d = *impl_;
-  switch (settings_.compare) {
+  switch (settings_.comparison.mode) {
     case CompareMode::Vakonomic:
       return comparisonLegendLine(nh::toString(scenario_.dynamics),
                                   nh::toString(d.comparisonSetup.dynamics));
     case CompareMode::Ghost: {
-      const int index = d.system->parameterIndex(settings_.ghostParameter);
+      const int index = d.system->parameterIndex(settings_.comparison.ghostParameter);
       const nh::ParameterInfo& parameter = d.system->info().parameters[index];
       return comparisonLegendLine(displayValue(parameter, d.parameters[index]),
-                                  displayValue(parameter, settings_.ghostValue));
+                                  displayValue(parameter, settings_.comparison.ghostValue));
     }
     case CompareMode::Integrator:
       return comparisonLegendLine(nh::toString(scenario_.integrator.method),
-                                  nh::toString(settings_.otherIntegrator.method));
+                                  nh::toString(settings_.comparison.method));
     case CompareMode::None:
       break;
   }
@@ -635,7 +615,7 @@ void AnimationExporter::keepInView(int j, size_t k, const nh::SceneFrame& frame)
   std::vector<CameraFramer::Sphere> bodies = movingBodySpheres(frame, follow);
   if (comparisonShownAt(t, d.comparisonFrame))
     for (const auto& s : movingBodySpheres(d.comparisonFrame, follow)) bodies.push_back(s);
-  const double recent = std::min(3.0, settings_.trailSeconds);
+  const double recent = std::min(3.0, settings_.display.trailSeconds);
   const size_t keep = static_cast<size_t>(recent / d.sampleStep) + 1;
   const size_t begin = k + 1 > keep ? k + 1 - keep : 0;
   const std::vector<CameraFramer::Sphere> trail = recentTrailSpheres(spansOf(run, begin, k), keep);
@@ -701,8 +681,8 @@ size_t AnimationExporter::prepareFrame(int i) {
   const double t = run.time(k);
   run.sceneAt(t, d.frame);
   d.spans.clear();
-  if (settings_.trails)
-    d.spans = spansOf(run, run.indexAtOrAfter(t - settings_.trailSeconds - 1e-9), k);
+  if (settings_.display.trails)
+    d.spans = spansOf(run, run.indexAtOrAfter(t - settings_.display.trailSeconds - 1e-9), k);
   frameCamera(i);
   SceneRenderer& scene = d.view->scene();
   // The comparison run as the view draws it: translucent orange, until it left the scene, on
@@ -710,7 +690,7 @@ size_t AnimationExporter::prepareFrame(int i) {
   SceneRenderer& other = d.view->comparison();
   const bool compared = comparisonShownAt(t, d.comparisonFrame);
   scene.setTableGuests(compared ? d.comparisonFrame.bodies : std::vector<nh::SceneBody>{});
-  scene.setCompared(settings_.compare != CompareMode::None);
+  scene.setCompared(settings_.comparison.mode != CompareMode::None);
   scene.update(d.frame, d.spans);
   other.setVisible(compared);
   if (compared) {
@@ -718,8 +698,9 @@ size_t AnimationExporter::prepareFrame(int i) {
     const size_t kc = c.indexAtOrBefore(t + 1e-9 * d.sampleStep);
     other.update(
         d.comparisonFrame,
-        settings_.trails
-            ? spansOf(c, std::min(kc, c.indexAtOrAfter(t - settings_.trailSeconds - 1e-9)), kc)
+        settings_.display.trails
+            ? spansOf(c, std::min(kc, c.indexAtOrAfter(t - settings_.display.trailSeconds - 1e-9)),
+                      kc)
             : std::vector<TrailSpan>{});
   }
   if (settings_.overlay) {
@@ -727,13 +708,13 @@ size_t AnimationExporter::prepareFrame(int i) {
     if (std::abs(settings_.speed - 1) > 1e-12)
       text += "   (" + compact(settings_.speed) + "x, " +
               (settings_.speed < 1 ? "slow motion)" : "time-lapse)");
-    if (settings_.compare != CompareMode::None) text += "\n" + comparisonLegend();
-    if (settings_.compare != CompareMode::None && !std::isnan(d.comparisonLeftAt) &&
+    if (settings_.comparison.mode != CompareMode::None) text += "\n" + comparisonLegend();
+    if (settings_.comparison.mode != CompareMode::None && !std::isnan(d.comparisonLeftAt) &&
         t >= d.comparisonLeftAt) {
       text += '\n';
-      text += leftSceneLine(settings_.compare == CompareMode::Vakonomic    ? "vakonomic"
-                            : settings_.compare == CompareMode::Integrator ? "comparison"
-                                                                           : "ghost",
+      text += leftSceneLine(settings_.comparison.mode == CompareMode::Vakonomic    ? "vakonomic"
+                            : settings_.comparison.mode == CompareMode::Integrator ? "comparison"
+                                                                                   : "ghost",
                             d.comparisonLeftAt, SceneView::kLeaveExtents);
     }
     scene.setOverlayText(text + "\n" + d.overlayTail);

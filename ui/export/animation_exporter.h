@@ -23,6 +23,7 @@
 #include <string>
 #include <vector>
 
+#include "core/nh/comparison.h"
 #include "core/nh/errors.h"
 #include "core/nh/scenario.h"
 #include "ui/export/media/video_encoder.h"
@@ -38,6 +39,15 @@ namespace nhui {
 
 class RunHistory;
 
+// An export's display choices before the view's or a scenario's are taken: 10 s of trail,
+// force arrows and no velocity arrows; the rest as DisplayChoices has them.
+inline DisplayChoices exportDisplayDefaults() {
+  DisplayChoices d;
+  d.trailSeconds = 10;
+  d.velocityArrows = false;
+  return d;
+}
+
 struct ExportSettings {
   int width = 1280;  // output pixels, up to 1920 × 1080 (even for MP4 and WebM)
   int height = 720;
@@ -46,10 +56,12 @@ struct ExportSettings {
   double tEnd = 10;   // simulated seconds: the video ends here
   double speed = 1;   // simulated seconds per video second (< 1 slow motion, > 1 time-lapse)
 
-  bool trails = true;
-  double trailSeconds = 10;  // simulated seconds of trail behind each traced point
-  bool forceArrows = true;   // reaction (constraint) and applied forces
-  bool velocityArrows = false;
+  // What is drawn: trails and their length (simulated seconds behind each traced point), the
+  // arrows (reaction and applied forces, velocity, angular velocity) and their scale, fixed
+  // or auto; by default 10 s of trail, the forces and no velocity arrows. A video draws its
+  // grid and axes, a legend when it shows an arrow, and frames its camera by `framing`: the
+  // grid, axes, legend and keepInView choices here are not read.
+  DisplayChoices display = exportDisplayDefaults();
   bool overlay = true;  // time, speed and parameter values in the top-left corner
 
   bool plots = false;       // plots to the right of the 3D view
@@ -57,9 +69,6 @@ struct ExportSettings {
   std::string pathY = "y";
   std::vector<std::string> timeSeries = {"energy"};  // variables plotted against t
   double plotWidthFraction = 0.38;                   // share of the width given to plots
-
-  bool angularVelocityArrows = false;
-  bool fixedArrowScale = false;  // as SceneDisplayOptions::arrowScaleFixed (lessons)
 
   // The camera moves over the clip the way the 3D view moves it, frame by frame from the
   // exported span's own bodies: KeepInView eases it just enough to keep the moving bodies
@@ -74,11 +83,8 @@ struct ExportSettings {
 
   // The comparison run drawn beside the primary one, translucent orange, as the view draws it:
   // the other dynamics (Vakonomic), the same with ghostParameter = ghostValue (Ghost), or the
-  // same stepped by otherIntegrator (Integrator).
-  CompareMode compare = CompareMode::None;
-  std::string ghostParameter;
-  double ghostValue = 0;
-  IntegratorChoice otherIntegrator;
+  // same stepped by the other method and step (Integrator).
+  nh::Comparison comparison;
 
   // Throws nh::InputError naming the setting, its value and the allowed range.
   void validate() const;
@@ -86,10 +92,6 @@ struct ExportSettings {
   double frameStep() const { return speed / fps; }  // simulated seconds between frames
   double frameTime(int i) const { return tStart + i * frameStep(); }
 };
-
-// The display choices an export's settings hold (trails, arrows, arrow scale), the others at
-// their defaults.
-DisplayChoices displayChoicesOf(const ExportSettings& settings);
 
 // Progress of a running export, reported once per frame (and at stage changes).
 struct ExportProgress {
@@ -182,7 +184,7 @@ class AnimationExporter {
   // they are fixed and longer than the samples, whose history() holds records interpolated
   // between them (sample_grid.h). Simulates on first use.
   const RunHistory& recordedRun();
-  // The comparison run's samples (settings().compare), nullptr without one; and whether it is
+  // The comparison run's samples (settings().comparison), nullptr without one; and whether it is
   // drawn in frame i (it is hidden once it has left the scene or failed). Simulate on first use.
   const RunHistory* comparisonHistory();
   bool comparisonShown(int i);

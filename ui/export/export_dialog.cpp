@@ -443,27 +443,23 @@ ExportSettings ExportDialog::settings() const {
   s.tStart = tStart_->value();
   s.tEnd = tEnd_->value();
   s.speed = speed_->value();
-  s.trails = trails_->isChecked();
-  s.trailSeconds = trailSeconds_->value();
-  s.forceArrows = forces_->isChecked();
-  s.velocityArrows = velocities_->isChecked();
+  const ViewState& v = defaults_.view;
+  s.display = v.display;  // the angular velocity arrows and the arrow scale as the view has them
+  s.display.trails = trails_->isChecked();
+  s.display.trailSeconds = trailSeconds_->value();
+  s.display.reactionArrows = forces_->isChecked();
+  s.display.velocityArrows = velocities_->isChecked();
   s.overlay = overlay_->isChecked();
   s.plots = plots_->isChecked();
-  const ViewState& v = defaults_.view;
   s.pathX = v.phaseX.toStdString();
   s.pathY = v.phaseY.toStdString();
   s.timeSeries.clear();
   for (const QString& name : v.timeSeries) s.timeSeries.push_back(name.toStdString());
   s.camera = defaults_.camera;
-  s.angularVelocityArrows = v.display.angularVelocityArrows;
-  s.fixedArrowScale = v.display.arrowScaleFixed;
   s.framing = v.follow               ? ExportSettings::Framing::Follow
               : v.display.keepInView ? ExportSettings::Framing::KeepInView
                                      : ExportSettings::Framing::Fixed;
-  s.compare = v.compare;
-  s.ghostParameter = v.ghostParameter;
-  s.ghostValue = v.ghostValue;
-  s.otherIntegrator = v.otherIntegrator;
+  s.comparison = v.comparison;
   return s;
 }
 

@@ -409,7 +409,7 @@ PageSettings pageSettingsFor(const nh::Scenario& scenario, const ExportSettings&
   page.tEnd = settings.tEnd;
   page.sampleStep = settings.frameStep();
   page.speed = settings.speed;
-  page.display = displayChoicesOf(settings);
+  page.display = settings.display;
   page.follow = settings.framing == ExportSettings::Framing::Follow;
   // The plots: those the export names, else the lesson's, else the drag pair and the energy.
   const auto& drag = system->info().editing.drag;

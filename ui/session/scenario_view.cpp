@@ -119,13 +119,12 @@ PlanSettings planPart(const QJsonObject& p) {
 }
 
 // compare.integrator (a name of kIntegrators) and compare.step (seconds, > 0; optional).
-void readOtherIntegrator(const QJsonObject& c, ScenarioView& view) {
+void readOtherIntegrator(const QJsonObject& c, nh::Comparison& comparison, ScenarioView& view) {
   if (!c.value("integrator").isString())
     fail(QStringLiteral("a comparison with another integrator needs 'integrator' (one of %1)")
              .arg(QString::fromStdString(nh::joined(nh::choiceNames(nh::kIntegrators)))));
   try {
-    view.otherIntegrator.method =
-        nh::parseIntegrator(c.value("integrator").toString().toStdString());
+    comparison.method = nh::parseIntegrator(c.value("integrator").toString().toStdString());
   } catch (const nh::InputError& e) {
     fail(QStringLiteral("'compare.integrator': ") + QString::fromUtf8(e.what()));
   }
@@ -134,7 +133,7 @@ void readOtherIntegrator(const QJsonObject& c, ScenarioView& view) {
   const double step = c.value("step").toDouble(-1);
   if (!c.value("step").isDouble() || !std::isfinite(step) || step <= 0)
     fail(QStringLiteral("'compare.step' must be a positive number of seconds"));
-  view.otherIntegrator.step = step;
+  comparison.step = step;
 }
 
 // compare: {mode: off | vakonomic | ghost (parameter, value) | integrator (integrator, step?)}.
@@ -143,22 +142,24 @@ void readCompare(const QJsonValue& value, ScenarioView& view) {
   const QJsonObject c = value.toObject();
   checkKeys(c, {"mode", "parameter", "value", "integrator", "step"}, "'compare'");
   const QString mode = c.value("mode").toString();
+  nh::Comparison comparison;
   if (mode == "off") {
-    view.compare = CompareMode::None;
+    comparison.mode = CompareMode::None;
   } else if (mode == "vakonomic") {
-    view.compare = CompareMode::Vakonomic;
+    comparison.mode = CompareMode::Vakonomic;
   } else if (mode == "ghost") {
-    view.compare = CompareMode::Ghost;
+    comparison.mode = CompareMode::Ghost;
     if (!c.value("parameter").isString() || !c.value("value").isDouble())
       fail("a ghost comparison needs 'parameter' (a name) and 'value' (a number)");
-    view.ghostParameter = c.value("parameter").toString();
-    view.ghostValue = c.value("value").toDouble();
+    comparison.ghostParameter = c.value("parameter").toString().toStdString();
+    comparison.ghostValue = c.value("value").toDouble();
   } else if (mode == "integrator") {
-    view.compare = CompareMode::Integrator;
-    readOtherIntegrator(c, view);
+    comparison.mode = CompareMode::Integrator;
+    readOtherIntegrator(c, comparison, view);
   } else {
     fail("'compare.mode' must be \"off\", \"vakonomic\", \"ghost\" or \"integrator\"");
   }
+  view.comparison = comparison;
 }
 
 }  // namespace
@@ -265,9 +266,10 @@ std::string scenarioViewToJson(const ScenarioView& view) {
   if (view.phase) plots["phase"] = QJsonArray::fromStringList(*view.phase);
   if (view.timeSeries) plots["time_series"] = QJsonArray::fromStringList(*view.timeSeries);
   if (!plots.isEmpty()) o["plots"] = plots;
-  if (view.compare) {
+  if (view.comparison) {
+    const nh::Comparison& comparison = *view.comparison;
     QJsonObject c;
-    switch (*view.compare) {
+    switch (comparison.mode) {
       case CompareMode::None:
         c["mode"] = "off";
         break;
@@ -276,13 +278,13 @@ std::string scenarioViewToJson(const ScenarioView& view) {
         break;
       case CompareMode::Ghost:
         c["mode"] = "ghost";
-        c["parameter"] = view.ghostParameter;
-        c["value"] = view.ghostValue;
+        c["parameter"] = QString::fromStdString(comparison.ghostParameter);
+        c["value"] = comparison.ghostValue;
         break;
       case CompareMode::Integrator:
         c["mode"] = "integrator";
-        c["integrator"] = QString::fromStdString(nh::toString(view.otherIntegrator.method));
-        c["step"] = view.otherIntegrator.step;
+        c["integrator"] = QString::fromStdString(nh::toString(comparison.method));
+        c["step"] = comparison.step;
         break;
     }
     o["compare"] = c;

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "core/nh/comparison.h"
 #include "ui/session/display_choices.h"
 #include "ui/sim/simulation_controller.h"
 
@@ -47,12 +48,11 @@ struct ScenarioView {
   DisplayValues display;             // the "display" keys given (display_choices.h)
   std::optional<QStringList> phase;  // two variables
   std::optional<QStringList> timeSeries;
-  std::optional<CompareMode> compare;
-  QString ghostParameter;
-  double ghostValue = 0;
-  // "compare": {"mode": "integrator", "integrator": NAME, "step": H}: the other integrator
-  // (step absent: the output step, or the primary's fixed step when smaller).
-  IntegratorChoice otherIntegrator;
+  // "compare": {"mode": "off" | "vakonomic" | "ghost", "parameter": NAME, "value": V |
+  // "integrator", "integrator": NAME, "step": H}; only what its mode reads is set.
+  std::optional<nh::Comparison> comparison;
+  // Whether "compare" gave the other integrator's "step" (absent: the output step, or the
+  // primary's fixed step when smaller).
   bool otherStepGiven = false;
   // "study": {"vary": [{"name", "from", "to", "count"}, …one or two], "measure", "t_end"}
   std::optional<StudySettings> study;

@@ -161,12 +161,10 @@ void Session::followController(ViewParts parts) {
   ViewState next = view_;
   if (parts & kViewSpeed) next.speed = controller_->speed();
   if (parts & kViewComparison) {
-    next.compare = controller_->compareMode();
-    next.ghostParameter = controller_->ghostParameter();
-    next.ghostValue = controller_->ghostValue();
-    next.otherIntegrator = controller_->otherIntegrator();
+    next.comparison = comparisonInForce(*controller_);
     // A comparison with another integrator is about the energy: its error is plotted for both.
-    if (next.compare == CompareMode::Integrator && !next.timeSeries.contains("energy_error"))
+    if (next.comparison.mode == CompareMode::Integrator &&
+        !next.timeSeries.contains("energy_error"))
       next.timeSeries.prepend("energy_error");
   }
   if ((parts & kViewCamera) && !controller_->system().info().editing.movingFrame)
@@ -177,10 +175,11 @@ void Session::followController(ViewParts parts) {
 }
 
 void Session::startFileComparison(const ScenarioView& file) {
-  if (!file.compare) return;
+  if (!file.comparison) return;
+  const nh::Comparison& c = *file.comparison;
   try {
-    if (*file.compare == CompareMode::Integrator) {
-      IntegratorChoice other = file.otherIntegrator;
+    if (c.mode == CompareMode::Integrator) {
+      IntegratorChoice other{c.method, c.step};
       // No step given: the output step, or the primary's fixed step when that is smaller.
       if (!file.otherStepGiven) {
         const nh::IntegratorOptions primary = controller_->scenario().integrator;
@@ -191,14 +190,14 @@ void Session::startFileComparison(const ScenarioView& file) {
         controller_->setCompareIntegrator(other);
       return;
     }
-    const std::string parameter = file.ghostParameter.toStdString();
-    if (*file.compare == CompareMode::Ghost && controller_->system().parameterIndex(parameter) < 0)
-      return reportError(tr("unknown parameter '%1' for the ghost run").arg(file.ghostParameter));
-    const bool ghost = *file.compare == CompareMode::Ghost;
-    const double value = ghost ? file.ghostValue : 0.0;
-    if (!controller_->comparing(*file.compare, ghost ? parameter : std::string(), value,
-                                controller_->otherIntegrator()))
-      controller_->setCompare(*file.compare, ghost ? parameter : std::string(), value);
+    const bool ghost = c.mode == CompareMode::Ghost;
+    if (ghost && controller_->system().parameterIndex(c.ghostParameter) < 0)
+      return reportError(tr("unknown parameter '%1' for the ghost run")
+                             .arg(QString::fromStdString(c.ghostParameter)));
+    const std::string parameter = ghost ? c.ghostParameter : std::string();
+    const double value = ghost ? c.ghostValue : 0.0;
+    if (!controller_->comparing(c.mode, parameter, value, controller_->otherIntegrator()))
+      controller_->setCompare(c.mode, parameter, value);
   } catch (const nh::Error& e) {
     reportError(QString::fromUtf8(e.what()));
   }
@@ -208,7 +207,7 @@ void Session::startFileComparison(const ScenarioView& file) {
 
 namespace {
 SwitchSystemCommand::Run leaving(const SimulationController& c) {
-  return {c.systemPtr(), c.scenario(), SwitchSystemCommand::comparisonOf(c), c.copyTimeline()};
+  return {c.systemPtr(), c.scenario(), comparisonInForce(c), c.copyTimeline()};
 }
 }  // namespace
 

@@ -214,12 +214,6 @@ SwitchSystemCommand::SwitchSystemCommand(Session* session, Run before, Run after
   setText(QObject::tr("Run system %1").arg(QString::fromStdString(after_.system->name())));
 }
 
-SwitchSystemCommand::Comparison SwitchSystemCommand::comparisonOf(
-    const SimulationController& controller) {
-  return {controller.compareMode(), controller.ghostParameter(), controller.ghostValue(),
-          controller.otherIntegrator()};
-}
-
 void SwitchSystemCommand::apply(Run& run, const char* action) {
   SimulationController* controller = session_->controller();
   try {
@@ -238,13 +232,13 @@ void SwitchSystemCommand::apply(Run& run, const char* action) {
       // Not expected (the same system object): the run starts from the scenario below.
     }
   }
-  if (run.comparison && *run.comparison != comparisonOf(*controller)) {
+  if (run.comparison && *run.comparison != comparisonInForce(*controller)) {
+    const nh::Comparison& c = *run.comparison;
     try {
-      if (run.comparison->mode == CompareMode::Integrator)
-        controller->setCompareIntegrator(run.comparison->otherIntegrator);
+      if (c.mode == CompareMode::Integrator)
+        controller->setCompareIntegrator({c.method, c.step});
       else
-        controller->setCompare(run.comparison->mode, run.comparison->ghostParameter,
-                               run.comparison->ghostValue);
+        controller->setCompare(c.mode, c.ghostParameter, c.ghostValue);
     } catch (const nh::Error& e) {  // it was in force for this system: not expected
       session_->reportError(QObject::tr("The comparison of \"%1\" could not be restored: %2")
                                 .arg(text(), QString::fromUtf8(e.what())));
@@ -255,13 +249,13 @@ void SwitchSystemCommand::apply(Run& run, const char* action) {
 
 void SwitchSystemCommand::redo() {
   if (skipAppliedRedo(skipRedo_)) return;
-  before_.comparison = comparisonOf(*session_->controller());
+  before_.comparison = comparisonInForce(*session_->controller());
   before_.timeline = session_->controller()->copyTimeline();
   apply(after_, "redo");
 }
 
 void SwitchSystemCommand::undo() {
-  after_.comparison = comparisonOf(*session_->controller());
+  after_.comparison = comparisonInForce(*session_->controller());
   after_.timeline = session_->controller()->copyTimeline();
   apply(before_, "undo");
 }

@@ -13,6 +13,7 @@
 #include <optional>
 #include <string>
 
+#include "core/nh/comparison.h"
 #include "core/nh/scenario.h"
 #include "ui/sim/simulation_controller.h"
 
@@ -111,18 +112,10 @@ class SetInitialCommand : public QUndoCommand {
 // run, can be shown again.
 class SwitchSystemCommand : public QUndoCommand {
  public:
-  struct Comparison {
-    CompareMode mode = CompareMode::None;
-    std::string ghostParameter;
-    double ghostValue = 0;
-    IntegratorChoice otherIntegrator;
-    bool operator==(const Comparison&) const = default;
-  };
-  static Comparison comparisonOf(const SimulationController& controller);
   struct Run {
     std::shared_ptr<const nh::SystemModel> system;
     nh::Scenario scenario;
-    std::optional<Comparison> comparison;  // unset: as the switch leaves it
+    std::optional<nh::Comparison> comparison;  // unset: as the switch leaves it
     // The history shown when the system was left (copyTimeline()); it comes back whole, with
     // its comparison, so edits later in time than the moment shown then stay in force.
     // nullptr: the run restarts from the scenario (and the comparison above).

@@ -126,10 +126,7 @@ void visitPart(ViewPart part, F&& f) {
       f(&ViewState::phaseY);
       return f(&ViewState::timeSeries);
     case kViewComparison:
-      f(&ViewState::compare);
-      f(&ViewState::ghostParameter);
-      f(&ViewState::ghostValue);
-      return f(&ViewState::otherIntegrator);
+      return f(&ViewState::comparison);
     case kViewStudy:
       return f(&ViewState::study);
     case kViewTheme:
@@ -141,6 +138,12 @@ void visitPart(ViewPart part, F&& f) {
 constexpr ViewPart kParts[] = {kViewSpeed, kViewDisplay,    kViewArrowScales, kViewCamera,
                                kViewPlots, kViewComparison, kViewStudy,       kViewTheme};
 }  // namespace
+
+nh::Comparison comparisonInForce(const SimulationController& controller) {
+  const IntegratorChoice& other = controller.otherIntegrator();
+  return {controller.compareMode(), controller.ghostParameter(), controller.ghostValue(),
+          other.method, other.step};
+}
 
 void copyViewParts(const ViewState& from, ViewParts parts, ViewState& to) {
   for (ViewPart part : kParts)
@@ -220,11 +223,8 @@ ViewParts applyScenarioView(const ScenarioView& file, ViewState& view) {
     view.timeSeries = *file.timeSeries;
     given |= kViewPlots;
   }
-  if (file.compare) {
-    view.compare = *file.compare;
-    view.ghostParameter = file.ghostParameter.toStdString();
-    view.ghostValue = file.ghostValue;
-    view.otherIntegrator = file.otherIntegrator;
+  if (file.comparison) {
+    view.comparison = *file.comparison;
     given |= kViewComparison;
   }
   if (file.study) {
@@ -245,10 +245,7 @@ ScenarioView scenarioViewOf(const ViewState& view, bool hasMovingFrame) {
       if (value > 0) v.arrowScales[name] = value;
   v.phase = QStringList{view.phaseX, view.phaseY};
   v.timeSeries = view.timeSeries;
-  v.compare = view.compare;
-  v.ghostParameter = QString::fromStdString(view.ghostParameter);
-  v.ghostValue = view.ghostValue;
-  v.otherIntegrator = view.otherIntegrator;
+  v.comparison = view.comparison;
   v.otherStepGiven = true;
   v.study = view.study;
   return v;

@@ -18,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "core/nh/comparison.h"
 #include "ui/session/display_choices.h"
 #include "ui/session/scenario_view.h"
 #include "ui/sim/simulation_controller.h"
@@ -60,10 +61,7 @@ struct ViewState {
   QString phaseX = "x", phaseY = "y";
   QStringList timeSeries = {"energy"};
   // The comparison in force (the controller's: Session::setComparison changes it).
-  CompareMode compare = CompareMode::None;
-  std::string ghostParameter;
-  double ghostValue = 0;
-  IntegratorChoice otherIntegrator;
+  nh::Comparison comparison;
   std::optional<StudySettings> study;  // the Study panel's last study
   bool dark = false;                   // the dark theme
 
@@ -97,6 +95,9 @@ struct ViewField {
 std::span<const ViewField> viewFields();
 // The row of `key` (a view part key such as "display.grid"); nullptr: none.
 const ViewField* findViewField(const std::string& key);
+
+// The comparison `controller` has in force, as the view holds it.
+nh::Comparison comparisonInForce(const SimulationController& controller);
 
 // Copies the parts `parts` of `from` into `to`; the parts in which two views differ.
 void copyViewParts(const ViewState& from, ViewParts parts, ViewState& to);

@@ -90,8 +90,9 @@ class AnimationExporterTest : public QObject {
     ExportSettings s = small(60.0);
     s.fps = 30;
     s.speed = 10;
-    s.compare = nhui::CompareMode::Integrator;
-    s.otherIntegrator = {nh::Integrator::NhRattle, 0.3};
+    s.comparison.mode = nhui::CompareMode::Integrator;
+    s.comparison.method = nh::Integrator::NhRattle;
+    s.comparison.step = 0.3;
     AnimationExporter exporter(scenario, s);
     const auto system = nh::findSystem(scenario.system);
     for (const bool comparison : {false, true}) {
@@ -235,6 +236,23 @@ class AnimationExporterTest : public QObject {
     QVERIFY(a5.pixels == b5.pixels);
     const nh::RgbImage a9 = a.renderFrame(9);
     QVERIFY(a9.pixels != a5.pixels);
+  }
+
+  // A video draws its own grid and axes and frames its camera by its framing: display choices
+  // taken from a view that hides the grid and axes and keeps nothing in view change no pixel,
+  // while one the video takes (the trails) does.
+  void gridAndAxesAreTheVideos() {
+    ExportSettings hidden = small();
+    hidden.display.grid = false;
+    hidden.display.axes = false;
+    hidden.display.keepInView = false;
+    ExportSettings noTrails = small();
+    noTrails.display.trails = false;
+    AnimationExporter shown(nh::Scenario{}, small()), bare(nh::Scenario{}, hidden),
+        trailless(nh::Scenario{}, noTrails);
+    const nh::RgbImage frame = shown.renderFrame(9);
+    QVERIFY(bare.renderFrame(9).pixels == frame.pixels);
+    QVERIFY(trailless.renderFrame(9).pixels != frame.pixels);
   }
 
   // Plots on the right: the plot background there, the 3D scene (gradient, table) on the left.

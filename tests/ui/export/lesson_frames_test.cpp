@@ -165,24 +165,24 @@ class LessonFramesTest : public QObject {
   // arrow, fixed scales and the vakonomic comparison; entries it leaves out stay as set.
   void scenarioViewReachesTheSettings() {
     ExportSettings s;
-    s.trails = false;
+    s.display.trails = false;
     nhui::applyScenarioView(R"({"version": 1, "camera": {"follow": true},
         "display": {"velocity": true, "arrow_scale": "fixed", "trail_seconds": 7},
         "compare": {"mode": "vakonomic"}})",
                             s);
     QCOMPARE(s.framing, ExportSettings::Framing::Follow);
-    QVERIFY(s.velocityArrows);
-    QVERIFY(s.fixedArrowScale);
-    QVERIFY(!s.trails);
-    QCOMPARE(s.trailSeconds, 7.0);
-    QCOMPARE(s.compare, nhui::CompareMode::Vakonomic);
+    QVERIFY(s.display.velocityArrows);
+    QVERIFY(s.display.arrowScaleFixed);
+    QVERIFY(!s.display.trails);
+    QCOMPARE(s.display.trailSeconds, 7.0);
+    QCOMPARE(s.comparison.mode, nhui::CompareMode::Vakonomic);
     nhui::applyScenarioView(R"({"version": 1, "camera": {"follow": false},
         "compare": {"mode": "ghost", "parameter": "m", "value": 2}})",
                             s);
     QCOMPARE(s.framing, ExportSettings::Framing::KeepInView);
-    QCOMPARE(s.compare, nhui::CompareMode::Ghost);
-    QCOMPARE(s.ghostParameter, std::string("m"));
-    QCOMPARE(s.ghostValue, 2.0);
+    QCOMPARE(s.comparison.mode, nhui::CompareMode::Ghost);
+    QCOMPARE(s.comparison.ghostParameter, std::string("m"));
+    QCOMPARE(s.comparison.ghostValue, 2.0);
   }
 
   // A ghost run of an unknown parameter is refused before anything is simulated.
@@ -191,8 +191,8 @@ class LessonFramesTest : public QObject {
     s.width = kWidth;
     s.height = kHeight;
     s.tEnd = 1;
-    s.compare = nhui::CompareMode::Ghost;
-    s.ghostParameter = "nope";
+    s.comparison.mode = nhui::CompareMode::Ghost;
+    s.comparison.ghostParameter = "nope";
     try {
       AnimationExporter exporter(nh::Scenario{}, s);
       QFAIL("an unknown ghost parameter was accepted");

@@ -219,8 +219,8 @@ class SessionTest : public QObject {
     QCOMPARE(session_->controller()->compareMode(), nhui::CompareMode::Ghost);
     QCOMPARE(session_->controller()->ghostValue(), 3.0);
     // The view says the comparison in force.
-    QCOMPARE(session_->view().compare, nhui::CompareMode::Ghost);
-    QCOMPARE(session_->view().ghostParameter, std::string("m"));
+    QCOMPARE(session_->view().comparison.mode, nhui::CompareMode::Ghost);
+    QCOMPARE(session_->view().comparison.ghostParameter, std::string("m"));
     QCOMPARE(session_->view().timeSeries, QStringList{"energy"});
   }
 

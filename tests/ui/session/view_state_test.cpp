@@ -108,9 +108,10 @@ class ViewStateTest : public QObject {
     want.timeSeries = {"energy_error", "x"};
     want.follow = true;
     want.tableFrame = true;
-    want.compare = nhui::CompareMode::Ghost;
-    want.ghostParameter = std::string(1, 'm');  // not from a literal: GCC 12's -Wrestrict
-    want.ghostValue = 2.5;
+    want.comparison.mode = nhui::CompareMode::Ghost;
+    want.comparison.ghostParameter =
+        std::string(1, 'm');  // not from a literal: GCC 12's -Wrestrict
+    want.comparison.ghostValue = 2.5;
     want.display.arrowScaleFixed = true;
     want.arrowScales = {{"velocity", 1.5}};
     nhui::StudySettings study;
@@ -128,8 +129,9 @@ class ViewStateTest : public QObject {
     QVERIFY(!(given & nhui::kViewTheme));  // the theme is the settings', not a file's
     QCOMPARE(got.phaseX, want.phaseX);
     QCOMPARE(got.timeSeries, want.timeSeries);
-    QCOMPARE(got.ghostParameter, want.ghostParameter);
-    QCOMPARE(got.ghostValue, want.ghostValue);
+    QCOMPARE(got.comparison.mode, want.comparison.mode);
+    QCOMPARE(got.comparison.ghostParameter, want.comparison.ghostParameter);
+    QCOMPARE(got.comparison.ghostValue, want.comparison.ghostValue);
     QVERIFY(got.study == want.study);
     QVERIFY(got.arrowScales == want.arrowScales);
     QVERIFY(got.display == want.display);

@@ -120,9 +120,9 @@ class LessonsTest : public QObject {
         QCOMPARE(window_->phasePanel()->yVariable(), view.phase->at(1));
       }
       const bool vakonomicPlan = view.plan && !window_->controller()->isControlModel();
-      QCOMPARE(window_->controller()->compareMode(),
-               vakonomicPlan ? nhui::CompareMode::Vakonomic
-                             : view.compare.value_or(nhui::CompareMode::None));
+      QCOMPARE(window_->controller()->compareMode(), vakonomicPlan ? nhui::CompareMode::Vakonomic
+                                                     : view.comparison ? view.comparison->mode
+                                                                       : nhui::CompareMode::None);
       QCOMPARE(window_->sceneView()->follow(), view.follow.value_or(false));
       QCOMPARE(window_->undoStack()->isClean(), true);
       QVERIFY(window_->sceneView()->options().arrowScaleFixed);
@@ -177,9 +177,9 @@ class LessonsTest : public QObject {
     nhui::ExportSettings s = dialog->settings();
     dialog->close();
     QCOMPARE(s.framing, nhui::ExportSettings::Framing::Follow);
-    QCOMPARE(s.compare, nhui::CompareMode::Vakonomic);
-    QVERIFY(s.velocityArrows);
-    QVERIFY(s.fixedArrowScale);
+    QCOMPARE(s.comparison.mode, nhui::CompareMode::Vakonomic);
+    QVERIFY(s.display.velocityArrows);
+    QVERIFY(s.display.arrowScaleFixed);
     QVERIFY(s.camera);
     s.width = 320;
     s.height = 200;
