@@ -98,7 +98,7 @@ class LessonsTest : public QObject {
       // A lesson with a plan plays its extremal once solved (a vakonomic one beside the
       // nonholonomic motion from the same initial velocity).
       if (view.plan) {
-        QVERIFY(window_->session()->planSolver()->wait(60000));
+        QVERIFY(window_->session()->planSolver()->wait(150000));
         QVERIFY2(window_->controller()->plan(), qPrintable(window_->lastErrorMessage()));
       }
       QVERIFY(window_->windowTitle().startsWith(view.title));
