@@ -19,6 +19,7 @@
 #include "app/nhsim/command_line.h"
 #include "app/nhsim/completion.h"
 #include "core/nh/messages.h"
+#include "help_options.h"
 
 namespace {
 
@@ -30,16 +31,6 @@ std::vector<std::string> wordsOf(const char* list) {
   for (const QString& word : QString(list).split(' ', Qt::SkipEmptyParts))
     words.push_back(word.toStdString());
   return words;
-}
-
-// The options a help lists, one per line ("  -h,--help", "  --set NAME=VALUE …"), in order.
-QStringList optionsInHelp(const QString& help) {
-  QStringList names;
-  static const QRegularExpression option("^\\s+(?:-[a-z],)?(--[a-z][a-z-]*)",
-                                         QRegularExpression::MultilineOption);
-  for (const QRegularExpressionMatch& m : option.globalMatch(help))
-    if (!names.contains(m.captured(1))) names << m.captured(1);
-  return names;
 }
 
 // The options of `command` in table order.
@@ -140,7 +131,7 @@ class CommandTableTest : public QObject {
   void helpIsTheTable() {
     for (const CommandRow& row : kCommands) {
       const QString help = helpOf({row.name, "--help"});
-      QCOMPARE(optionsInHelp(help), QStringList{"--help"} + tableOptions(row.name));
+      QCOMPARE(nhtest::optionsInHelp(help), QStringList{"--help"} + tableOptions(row.name));
       for (const OptionRow* option : optionsOf(row.name)) {
         const QString line = QString::fromStdString(helpLine(*option)).simplified();
         QVERIFY2(help.simplified().contains(line.left(40)), qPrintable(line));

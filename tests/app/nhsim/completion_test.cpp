@@ -13,6 +13,7 @@
 
 #include "core/nh/named_choice.h"
 #include "core/nh/simulation.h"
+#include "help_options.h"
 
 namespace {
 
@@ -26,14 +27,7 @@ QStringList optionsInHelp(const std::string& command) {
   args.push_back("--help");
   const nh::cli::CommandLine line = nh::cli::parseArguments(args);
   const QString help = QString::fromStdString(std::get<nh::cli::HelpRequest>(line).text);
-  // The lines of the option list start with the option ("  -h,--help", "  --set NAME=VALUE");
-  // the usage lines in the footers, which name other commands' options too, do not.
-  QStringList names;
-  static const QRegularExpression option("^\\s+(?:-[a-z],)?(--[a-z][a-z-]*)",
-                                         QRegularExpression::MultilineOption);
-  for (const QRegularExpressionMatch& m : option.globalMatch(help))
-    if (!names.contains(m.captured(1))) names << m.captured(1);
-  return names;
+  return nhtest::optionsInHelp(help);
 }
 
 }  // namespace
