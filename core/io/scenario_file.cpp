@@ -477,7 +477,7 @@ Json parseScenarioRoot(const std::string& json, const std::string& origin) {
 void checkScenarioHeader(const Json& root, const std::string& origin) {
   checkKeys(root,
             {"format", "version", "system", "parameters", "initial", "t_end", "dt_out",
-             "integrator", "dynamics", "formulation", "view", "exported_as"},
+             "integrator", "dynamics", "formulation", "edits", "view", "exported_as"},
             "the scenario", origin);
   if (!root.contains("format") || !root["format"].is_string() || root["format"] != kFormatName)
     fail(origin, std::string("'format' must be \"") + kFormatName + "\"");
@@ -544,6 +544,26 @@ void readIntegrator(const Json& in, const std::string& origin, IntegratorOptions
   }
 }
 
+// "edits": [{"t": 25, "set": {"Omega0": 3}, "label": "Ω₀ = 3"}, …]: parameter values from a
+// time on, in time order (checked by Scenario::validate and, against the system, checkEdits).
+std::vector<TimedEdit> readEdits(const Json& in, const std::string& origin) {
+  if (!in.is_array())
+    fail(origin, "'edits' must be a list of {\"t\": time, \"set\": {parameter: value}}");
+  std::vector<TimedEdit> edits;
+  for (const Json& item : in) {
+    if (!item.is_object() || !item.contains("t") || !item.contains("set"))
+      fail(origin, "each of 'edits' must be {\"t\": time, \"set\": {parameter: value}}");
+    checkKeys(item, {"t", "set", "label"}, "an edit", origin);
+    TimedEdit edit;
+    edit.t = number(item["t"], "edits.t", origin);
+    edit.parameters = numberMap(item["set"], "edits.set", origin);
+    if (edit.parameters.empty()) fail(origin, "an edit's 'set' names no parameter");
+    if (item.contains("label")) edit.label = text(item["label"], "edits.label", origin);
+    edits.push_back(std::move(edit));
+  }
+  return edits;
+}
+
 }  // namespace
 
 Scenario parseScenarioJson(const std::string& json, const std::string& origin) {
@@ -565,8 +585,10 @@ Scenario parseScenarioJson(const std::string& json, const std::string& origin) {
         origin, [&] { return parseFormulation(text(root["formulation"], "formulation", origin)); });
   if (root.contains("integrator")) readIntegrator(root["integrator"], origin, s.integrator);
   if (root.contains("view")) s.view = root["view"].dump();
+  if (root.contains("edits")) s.edits = readEdits(root["edits"], origin);
   withOrigin(origin, [&] {
     s.validate();
+    if (!s.edits.empty()) checkEdits(*findSystem(s.system), s);
     return 0;
   });
   return s;
@@ -607,6 +629,17 @@ std::string scenarioToJson(const Scenario& s, const std::string& path) {
                         {"reconstruction", s.integrator.reconstruction}};
   root["dynamics"] = toString(s.dynamics);
   root["formulation"] = toString(s.formulation);
+  if (!s.edits.empty()) {
+    root["edits"] = OrderedJson::array();
+    for (const TimedEdit& edit : s.edits) {
+      OrderedJson item;
+      item["t"] = edit.t;
+      item["set"] = OrderedJson::object();
+      for (const auto& [name, value] : edit.parameters) item["set"][name] = value;
+      if (!edit.label.empty()) item["label"] = edit.label;
+      root["edits"].push_back(std::move(item));
+    }
+  }
   if (!s.view.empty()) root["view"] = OrderedJson::parse(s.view);
   return root.dump(4) + "\n";
 }

@@ -2,6 +2,8 @@
 // vakonomic), its parameters (a ghost's one changed value) and its RunSetup from the primary's.
 #include "core/nh/comparison.h"
 
+#include <algorithm>
+
 #include "core/nh/errors.h"
 #include "core/nh/scenario.h"
 
@@ -40,6 +42,30 @@ RunSetup comparisonSetup(const RunSetup& primary, const Comparison& comparison) 
     c.options.step = comparison.step;
   }
   return c;
+}
+
+std::shared_ptr<const EquationsOfMotion> equationsFor(
+    const RunSetup& setup, std::shared_ptr<const EquationsOfMotion>& last) {
+  if (!last || last->systemPtr() != setup.system || last->dynamics() != setup.dynamics ||
+      last->formulation() != setup.formulation) {
+    last = std::make_shared<const EquationsOfMotion>(setup.system, setup.dynamics,
+                                                     setup.formulation, setup.parameters);
+    return last;
+  }
+  if (last->parameters() == setup.parameters) return last;
+  std::vector<int> free = last->freeParameters();
+  bool allFree = true;
+  for (size_t i = 0; i < setup.parameters.size() && i < last->parameters().size(); ++i) {
+    if (setup.parameters[i] == last->parameters()[i]) continue;
+    if (std::find(free.begin(), free.end(), static_cast<int>(i)) == free.end()) {
+      free.push_back(static_cast<int>(i));
+      allFree = false;
+    }
+  }
+  std::shared_ptr<const EquationsOfMotion> base = last;
+  if (!allFree) base = std::make_shared<const EquationsOfMotion>(last->withFreeParameters(free));
+  last = std::make_shared<const EquationsOfMotion>(base->withParameters(setup.parameters));
+  return last;
 }
 
 }  // namespace nh

@@ -45,6 +45,14 @@ std::vector<double> comparisonParameters(const SystemModel& system,
                                          const std::vector<double>& primary,
                                          const Comparison& comparison);
 
+// The equations of `setup`, made the way every run after a restart gets them (nhlab's worker,
+// a scenario's timed edits): the last ones (`last`) of the same system, dynamics and
+// formulation are reused, the parameters whose values differ from theirs made inputs of the
+// tape (one tape at their first edit; a slider dragged again costs no new tape); anything else
+// is taped anew. `last` becomes the result.
+std::shared_ptr<const EquationsOfMotion> equationsFor(
+    const RunSetup& setup, std::shared_ptr<const EquationsOfMotion>& last);
+
 // The comparison run of `primary`: the same start (q and y; a vakonomic run's multipliers μ
 // start at 0), its formulation the primary's where the dynamics allow it (formulationFor).
 RunSetup comparisonSetup(const RunSetup& primary, const Comparison& comparison);

@@ -70,6 +70,16 @@ void Scenario::validate() const {
                        ", more than the step budget of " + std::to_string(integrator.maxSteps) +
                        "; use a larger --step, a shorter t-end or raise --max-steps");
   }
+  double previous = 0;
+  for (const TimedEdit& edit : edits) {
+    if (!std::isfinite(edit.t) || edit.t < 0 || edit.t > tEnd)
+      throw InputError("edit at t = " + formatValue(edit.t) + " is outside the run (0 … " +
+                       formatValue(tEnd) + "): give a time within it");
+    if (edit.t < previous)
+      throw InputError("edit at t = " + formatValue(edit.t) + " comes after one at t = " +
+                       formatValue(previous) + ": list the edits in time order");
+    previous = edit.t;
+  }
 }
 
 int StateLayout::find(const std::string& name) const {
@@ -120,6 +130,34 @@ std::vector<double> resolveParameters(const SystemModel& system,
   if (const std::string why = system.checkParameters(values.data()); !why.empty())
     throw InputError("parameters of '" + echoInput(system.name()) + "' not allowed: " + why);
   return values;
+}
+
+std::vector<double> editedParameters(const SystemModel& system, std::vector<double> values,
+                                     const TimedEdit& edit) {
+  const auto& params = system.info().parameters;
+  const std::string at = "edit at t = " + formatValue(edit.t) + ": ";
+  for (const auto& [name, value] : edit.parameters) {
+    const int i = system.parameterIndex(name);
+    if (i < 0) {
+      std::vector<std::string> known;
+      for (const auto& p : params) known.push_back(p.name);
+      throw InputError(at + "unknown parameter '" + echoInput(name) + "' for system '" +
+                       echoInput(system.name()) +
+                       "' (parameters: " + (known.empty() ? "none" : joined(known)) + ")");
+    }
+    if (!params[i].allows(value))
+      throw InputError(at + "parameter '" + name + "' must be in " + params[i].rangeText() +
+                       ", got " + formatValue(value));
+    values[i] = value;
+  }
+  if (const std::string why = system.checkParameters(values.data()); !why.empty())
+    throw InputError(at + "parameters of '" + echoInput(system.name()) + "' not allowed: " + why);
+  return values;
+}
+
+void checkEdits(const SystemModel& system, const Scenario& scenario) {
+  std::vector<double> values = resolveParameters(system, scenario.parameters);
+  for (const TimedEdit& edit : scenario.edits) values = editedParameters(system, values, edit);
 }
 
 std::vector<double> initialState(const EquationsOfMotion& equations, double t0,

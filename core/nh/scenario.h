@@ -12,6 +12,17 @@
 
 namespace nh {
 
+// A change made while a run goes on, at its moment: new values of parameters from time t on
+// (the run goes on from its state there, the velocities put onto the constraints as they read
+// with the new values, the sample at t recorded again with them). What nhlab records of a
+// slider moved during a run, and what a scenario file's "edits" list holds.
+struct TimedEdit {
+  double t = 0;
+  std::map<std::string, double> parameters;  // new values by name
+  std::string label;  // as the app's undo history names it ("" where a file gives none)
+  bool operator==(const TimedEdit&) const = default;
+};
+
 struct Scenario {
   std::string system = "ball_on_turntable";
   std::map<std::string, double> parameters;  // overrides of the defaults, by name
@@ -25,10 +36,14 @@ struct Scenario {
   // (camera, speed, display toggles, plots, comparison, a lesson's note), as compact JSON
   // text; empty when absent. The core and nhsim do not draw and only carry it through.
   std::string view;
+  // Parameter edits at their times, in time order (several at one time apply in turn).
+  std::vector<TimedEdit> edits;
 
   // Times and tolerances; throws InputError (also for more than kMaxOutputRows rows, a
   // dt-out below 4·machine epsilon·t-end, an rk4 step larger than dt-out, or an rk4 run that
-  // needs more than its step budget). The one check of the CLI options and scenario files.
+  // needs more than its step budget, or an edit at a time outside [0, t-end] or out of time
+  // order). The one check of the CLI options and scenario files; the edits' names and values
+  // are checked against the system by checkEdits.
   void validate() const;
 };
 inline constexpr double kMaxOutputRows = 1e8;
@@ -45,6 +60,13 @@ StateLayout stateLayout(const SystemModel& system, DynamicsKind dynamics);
 // outside its range.
 std::vector<double> resolveParameters(const SystemModel& system,
                                       const std::map<std::string, double>& overrides);
+
+// `values` with the edit's parameters set; throws InputError "edit at t = …: …" for an unknown
+// name, a value outside its range or a combination the system refuses.
+std::vector<double> editedParameters(const SystemModel& system, std::vector<double> values,
+                                     const TimedEdit& edit);
+// Checks every edit of `scenario` against its system, applied in turn to its parameters.
+void checkEdits(const SystemModel& system, const Scenario& scenario);
 
 // The system's default state with `overrides` applied, quaternions normalised, q put on
 // g = 0 and the velocities made consistent with the constraints. Velocities named in

@@ -51,7 +51,12 @@ ScenarioRun::ScenarioRun(std::shared_ptr<const SystemModel> system, const Scenar
   setUp(std::move(equations), scenario.integrator);
   hint_ = runValuesHint(*system_, parameters_, scenario);
   start_ = checkedRunStart(*simulation_, scenario, parameters_, layout_, hint_, observed_, row_);
+  lastEquations_ = startEquations_ = simulation_->equationsPtr();
+  // Started as every run restarted from a recorded state is (nhlab's worker, a timed edit):
+  // the state set, then the parameters, which put it onto the constraints.
   simulation_->setState(0.0, start_.x0);
+  simulation_->setParameters(parameters_);
+  setEdits(scenario.edits);
 }
 
 ScenarioRun::ScenarioRun(const RunSetup& setup, double t0, EquationsPtr equations)
@@ -62,6 +67,8 @@ ScenarioRun::ScenarioRun(const RunSetup& setup, double t0, EquationsPtr equation
     equations = std::make_shared<const EquationsOfMotion>(system_, setup.dynamics,
                                                           setup.formulation, setup.parameters);
   setUp(std::move(equations), setup.options);
+  lastEquations_ = startEquations_ = simulation_->equationsPtr();
+  primaryParameters_ = parameters_;
   std::vector<double> x0 = setup.x0;
   x0.resize(static_cast<size_t>(simulation_->equations().stateSize()), 0.0);
   simulation_->setState(t0, x0);
@@ -83,10 +90,50 @@ void ScenarioRun::setStopCheck(StopCheck check) {
   simulation_->setStepCheck(stop_);
 }
 
+void ScenarioRun::setGrowthLookahead(double seconds) {
+  growthLookahead_ = seconds;
+  simulation_->setGrowthLookahead(seconds);
+}
+
+void ScenarioRun::setEdits(std::vector<TimedEdit> edits, const Comparison& comparison) {
+  if (primaryParameters_.empty()) primaryParameters_ = parameters_;
+  std::vector<double> values = primaryParameters_;
+  for (const TimedEdit& edit : edits) {
+    values = editedParameters(*system_, values, edit);
+    comparisonParameters(*system_, values, comparison);  // a ghost's value still allowed
+  }
+  edits_ = std::move(edits);
+  nextEdit_ = 0;
+  comparison_ = comparison;
+}
+
+void ScenarioRun::applyEdit(const TimedEdit& edit) {
+  primaryParameters_ = editedParameters(*system_, primaryParameters_, edit);
+  const Simulation& before = *simulation_;
+  RunSetup setup{system_,
+                 before.equations().dynamics(),
+                 before.equations().formulation(),
+                 before.options(),
+                 comparisonParameters(*system_, primaryParameters_, comparison_),
+                 {}};
+  const double t = before.time();
+  const std::vector<double> x = before.state();
+  setUp(equationsFor(setup, lastEquations_), setup.options);
+  simulation_->setStepCheck(stop_);
+  simulation_->setGrowthLookahead(growthLookahead_);
+  simulation_->setState(t, x);
+  simulation_->setParameters(setup.parameters);
+  parameters_ = setup.parameters;
+}
+
 void ScenarioRun::restart(EquationsPtr equations, double t0, const std::vector<double>& x0) {
-  if (equations && equations != simulation_->equationsPtr()) {
+  nextEdit_ = 0;                                // edits at or after t0 apply again
+  if (!equations) equations = startEquations_;  // the run's own, not those of an edit
+  startEquations_ = equations;
+  if (equations != simulation_->equationsPtr()) {
     simulation_->setEquations(equations);
     parameters_ = equations->parameters();
+    primaryParameters_ = parameters_;
     columns_ = outputColumns(simulation_->equations());
   }
   simulation_->setState(t0, x0);
@@ -105,6 +152,13 @@ void ScenarioRun::takeSample(double t, const double* x, const SampleSink& sink) 
 void ScenarioRun::advance(double tEnd, double dtOut, const SampleSink& sink, bool lastAtEnd) {
   auto onSample = [this, &sink](double t, const double* x) { takeSample(t, x, sink); };
   try {
+    // Up to each edit due by tEnd (its sample delivered), then on with the edited values.
+    while (nextEdit_ < edits_.size() && edits_[nextEdit_].t <= tEnd) {
+      const TimedEdit& edit = edits_[nextEdit_++];
+      if (edit.t < simulation_->time()) continue;  // before a restart: not this run's
+      simulation_->advance(edit.t, dtOut, onSample);
+      applyEdit(edit);
+    }
     // A t-end off the output grid still gets its sample when asked: the run's final state.
     if (!simulation_->advance(tEnd, dtOut, onSample) && lastAtEnd)
       onSample(simulation_->time(), simulation_->state().data());

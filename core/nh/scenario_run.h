@@ -70,6 +70,17 @@ class ScenarioRun {
   const RunTally& tally() const { return tally_; }
 
   void setStopCheck(StopCheck check);
+  // Timed edits (in time order) that advance applies at their moments: the run goes on from
+  // its state there with the new parameter values (the sample at that time delivered again
+  // with them), as nhlab goes on after a slider moved during a run. A comparison run takes the
+  // primary's edits through `comparison` (a ghost keeps its own value). A scenario's run has
+  // the scenario's edits already. Throws InputError naming a bad edit (checkEdits).
+  void setEdits(std::vector<TimedEdit> edits, const Comparison& comparison = {});
+  const std::vector<TimedEdit>& edits() const { return edits_; }
+  // The equations the run was (re)started with, before any edit.
+  const EquationsOfMotion& startEquations() const { return *startEquations_; }
+  // Simulation::setGrowthLookahead, kept over the restarts of timed edits.
+  void setGrowthLookahead(double seconds);
   // Appended to the message of an IntegrationError or SingularSystemError out of advance.
   void setHint(std::string hint) { hint_ = std::move(hint); }
 
@@ -87,6 +98,9 @@ class ScenarioRun {
  private:
   void takeSample(double t, const double* x, const SampleSink& sink);
   void setUp(EquationsPtr equations, IntegratorOptions options);
+  // The next edit, at the current time: a new simulation (as a restarted run of nhlab's worker
+  // is) from the state there, with the edited values.
+  void applyEdit(const TimedEdit& edit);
 
   std::shared_ptr<const SystemModel> system_;
   std::unique_ptr<Simulation> simulation_;
@@ -99,6 +113,15 @@ class ScenarioRun {
   RunTally tally_;
   StopCheck stop_;
   std::string hint_;
+  // Timed edits: those still to come from nextEdit_ on; the primary run's parameters they
+  // change (this run's are comparisonParameters of them); the equations last made, reused.
+  std::vector<TimedEdit> edits_;
+  std::size_t nextEdit_ = 0;
+  Comparison comparison_;
+  std::vector<double> primaryParameters_;
+  EquationsPtr lastEquations_;
+  EquationsPtr startEquations_;  // the equations of the (re)start, before any edit
+  double growthLookahead_ = 0;
 };
 
 // The "partial: …" line (without "# ") that the output of a run which stopped early ends

@@ -49,6 +49,15 @@ struct Simulation::Integration {
   // stepper's state completed to a full one (the reconstructed entries as at the step's
   // start, which the constraints do not read), projected, and its own entries taken back.
   StepperProjection project;
+  // A step with dense output that passed the end of the last advance() call: the call ended
+  // inside it (the state at its end interpolated) and the next call goes on inside it, the
+  // stepper not restarted, as one longer call would have: the samples of a run are the same
+  // however it is cut into calls (nhlab's worker advances in short pieces). Valid while
+  // `initialised` (every change of state, equations or options clears that).
+  bool pending = false;
+  double pendingStart = 0, pendingEnd = 0;  // the step [t0, t1]
+  double pendingFrom = 0;                   // where the last call ended (its tEnd)
+  State pendingGuess;  // the state at t0: the guess of fromMomenta at t1 (Formulation::Hamiltonian)
 
   // New equations of the same system: a plan of the same layout (other parameter values)
   // keeps the reconstructor's buffers; another is made anew when the next run starts.
@@ -73,6 +82,7 @@ Simulation::Simulation(std::shared_ptr<const EquationsOfMotion> equations,
                        IntegratorOptions options)
     : equations_(std::move(equations)),
       workspace_(*equations_),
+      endWorkspace_(*equations_),
       integration_(std::make_unique<Integration>()) {
   integration_->rhs = [this](double t, const double* z, double* dz) {
     Integration& s = *integration_;
@@ -234,7 +244,10 @@ struct Simulation::Run {
   bool carryReconstructed(double t0, double t1);
   double watchSingularities(double t0, double t1);
   void deliverInterpolated(double t1, double reach);
-  void endAt(double t1);
+  void endAt(double t0, double t1);
+  bool resumeStep();
+  bool carryPieces(double from, double t1);
+  void afterKeep(double approach);
   void keep(double t1);
   void projectAfterStep();
   void deliverLanded();
@@ -316,6 +329,9 @@ bool Simulation::Run::execute() {
     // an error after a step without dense output (its step ends at the output time).
     if (!dense) deliverLanded();
     usePlan();
+    const bool resume = integration.pending && integration.initialised && dense;
+    integration.pending = false;
+    if (resume && resumeStep()) return deliveredEnd;
     while (tEnd - sim.t_ > endTolerance) {
       checkSteps();
       const auto [t0, t1] = takeStep();
@@ -333,20 +349,12 @@ bool Simulation::Run::execute() {
         const double reach = t1 >= tEnd - endTolerance ? tEnd : t1;
         deliverInterpolated(t1, reach);
         if (reach == tEnd) {
-          endAt(t1);
+          endAt(t0, t1);
           break;
         }
         keep(t1);
       }
-      sim.growth_.check(*sim.equations_, sim.t_, sim.x_.data(), tEnd, sim.steps_, stepsThisCall,
-                        options.maxSteps);
-      integration.dt = stepper.currentTimeStep();
-      projectAfterStep();
-      if (!dense) deliverLanded();
-      if (approach > 0) {  // the next step stops short of a singular point
-        integration.dt = approach;
-        integration.initialised = false;
-      }
+      afterKeep(approach);
     }
     endWithinRounding();
   } catch (const Error&) {
@@ -357,6 +365,44 @@ bool Simulation::Run::execute() {
                            sim.t_);
   }
   return deliveredEnd;
+}
+
+// What follows a step whose end is now the simulation's state: the growth watch, the next
+// trial step, drift control, the landed samples, and a stop short of a singular point ahead.
+void Simulation::Run::afterKeep(double approach) {
+  sim.growth_.check(*sim.equations_, sim.t_, sim.x_.data(), tEnd, sim.steps_, stepsThisCall,
+                    options.maxSteps);
+  integration.dt = stepper.currentTimeStep();
+  projectAfterStep();
+  if (!dense) deliverLanded();
+  if (approach > 0) {  // the next step stops short of a singular point
+    integration.dt = approach;
+    integration.initialised = false;
+  }
+}
+
+// Goes on inside the step the last call ended in (Integration::pending), as the loop would
+// have gone on had that call reached further. Returns whether this call ends in it too. When
+// the reconstruction cannot be carried on over the rest of the step, the stepper restarts
+// from the state where the last call ended instead.
+bool Simulation::Run::resumeStep() {
+  const double t0 = integration.pendingStart, t1 = integration.pendingEnd;
+  if (plan && !carryPieces(integration.pendingFrom, t1)) {
+    integration.initialised = false;
+    return false;
+  }
+  if (integration.momenta)
+    sim.x_ = integration.pendingGuess;  // the state at t0, as the loop has it
+  const double approach = singular ? watchSingularities(t0, t1) : 0;
+  const double reach = t1 >= tEnd - endTolerance ? tEnd : t1;
+  deliverInterpolated(t1, reach);
+  if (reach == tEnd) {
+    endAt(t0, t1);
+    return true;
+  }
+  keep(t1);
+  afterKeep(approach);
+  return false;
 }
 
 void Simulation::Run::deliverInitial() {
@@ -435,13 +481,18 @@ void Simulation::Run::startStepper() {
     integration.full = sim.x_;
     start = integration.z.data();
   }
-  // With dense output the first trial step ends at tEnd at the latest; without, the stepper
-  // cuts its steps at the stop times itself and keeps its own trial step.
+  // Without dense output the stepper cuts its steps at the stop times itself and keeps its
+  // own trial step.
   integration.projectsInside =
       stepper.setProjection(options.projection ? integration.project : StepperProjection()) &&
       options.projection;
+  // The first trial step is not cut at tEnd: with dense output a step past it is
+  // interpolated, and the steps of a run do not depend on where its calls end. A dense output
+  // of lower order than the steps (arkode78's) would spoil the state at tEnd: its first trial
+  // step ends there at the latest, so its runs depend on where their calls end.
+  const bool coarse = dense && !stepper.denseOutputCarriesReconstruction();
   stepper.initialize(start, zSize, sim.t_,
-                     dense ? std::min(integration.dt, tEnd - sim.t_) : integration.dt);
+                     coarse ? std::min(integration.dt, tEnd - sim.t_) : integration.dt);
   integration.initialised = true;
 }
 
@@ -457,11 +508,20 @@ void Simulation::Run::keepLanded(double t1) {
 // values there go to integration.marks): all of it, or the step is handed back to be retaken
 // shorter (false).
 bool Simulation::Run::carryReconstructed(double t0, double t1) {
+  integration.carried = sim.x_;
+  if (carryPieces(t0, t1)) return true;
+  stepper.rejectLast(0.25 * (t1 - t0));
+  ++sim.reconstructionRejections_;
+  return false;
+}
+
+// Carries integration.carried from `from` over the step ending at t1, stopping at each output
+// time of this call: whether all of it could be.
+bool Simulation::Run::carryPieces(double from, double t1) {
   const double tStop = t1 > tEnd ? tEnd : t1;  // where this call may end
   const double reach = t1 >= tEnd - endTolerance ? tEnd : t1;
-  integration.carried = sim.x_;
   integration.marks.clear();
-  double a = t0;
+  double a = from;
   bool carried = true;
   for (long i = sim.nextSample_; carried && i <= lastSample && sampleTime(i) <= reach; ++i) {
     const double b = std::min(sampleTime(i), t1);
@@ -481,10 +541,7 @@ bool Simulation::Run::carryReconstructed(double t0, double t1) {
   stepsThisCall += (pieces - integration.piecesCharged) / kPiecesPerStep;
   integration.piecesCharged = pieces - (pieces - integration.piecesCharged) % kPiecesPerStep;
   if (stepsThisCall > options.maxSteps) throwStepBudget(t1);
-  if (carried) return true;
-  stepper.rejectLast(0.25 * (t1 - t0));
-  ++sim.reconstructionRejections_;
-  return false;
+  return carried;
 }
 
 // Whether a singular point lies on the step [t0, t1] (never with a plan: planReconstruction
@@ -527,20 +584,39 @@ void Simulation::Run::deliverInterpolated(double t1, double reach) {
   }
 }
 
-// A step with dense output at or past tEnd: the state exactly at tEnd, on the manifold.
-void Simulation::Run::endAt(double t1) {
+// A step with dense output at or past tEnd: the state exactly at tEnd, on the manifold. A
+// step past it stays the stepper's (Integration::pending): the next call goes on inside it.
+void Simulation::Run::endAt(double t0, double t1) {
   if (t1 > tEnd) {
-    integration.stateAt(tEnd, sim.x_.data());
-    if (plan) {
-      for (int i : plan->entries) sim.x_[i] = integration.carried[i];
+    if (integration.momenta) integration.pendingGuess = sim.x_;
+    if (deliveredEnd) {
+      sim.x_ = sample;  // the sample at tEnd, on the manifold already
+    } else {
+      // Worked out in a scratch of its own, so that the warm starts kept in the workspace
+      // (the Legendre inverse's last velocities) stay those of the step.
+      if (integration.momenta) {
+        stepper.calcState(integration.rhs, tEnd, integration.z.data());
+        sim.equations_->fromMomenta(sim.endWorkspace_, tEnd, integration.z.data(), sim.x_.data());
+      } else {
+        integration.stateAt(tEnd, sim.x_.data());
+      }
+      if (plan) {
+        for (int i : plan->entries) sim.x_[i] = integration.carried[i];
+      }
+      if (options.projection) sim.equations_->project(sim.endWorkspace_, tEnd, sim.x_.data());
     }
-  } else {
-    keep(t1);
+    integration.pending = true;
+    integration.pendingStart = t0;
+    integration.pendingEnd = t1;
+    integration.pendingFrom = tEnd;
+    sim.t_ = tEnd;
+    return;
   }
-  sim.t_ = tEnd;
-  if (options.projection) sim.equations_->project(sim.workspace_, sim.t_, sim.x_.data());
+  keep(t1);
   integration.dt = stepper.currentTimeStep();
   integration.initialised = false;
+  sim.t_ = tEnd;
+  if (options.projection) sim.equations_->project(sim.workspace_, sim.t_, sim.x_.data());
 }
 
 // The stepper's state (with the reconstructed entries carried over the step) becomes the

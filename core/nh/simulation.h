@@ -95,6 +95,9 @@ class Simulation {
 
   std::shared_ptr<const EquationsOfMotion> equations_;
   EquationsWorkspace workspace_;
+  // The scratch of the state at the end of a call that ends inside a step (it leaves the warm
+  // starts in workspace_ as one longer call would).
+  EquationsWorkspace endWorkspace_;
   IntegratorOptions options_;
   double t_ = 0;
   double origin_ = 0;

@@ -303,12 +303,13 @@ void Study::run(long i, StudyWorker& worker, RunResult& out,
                       : std::make_shared<const EquationsOfMotion>(
                             parametricEquations_->withParameters(parameters));
     const std::vector<double> x0 =
-        initialState(equations ? *equations : worker.run_->simulation().equations(), 0.0, initial);
+        initialState(equations ? *equations : worker.run_->startEquations(), 0.0, initial);
     if (!worker.run_) {
       RunSetup setup{
           system_, spec_.base.dynamics, spec_.base.formulation, spec_.base.integrator, parameters,
           x0};
       worker.run_ = std::make_unique<ScenarioRun>(setup, 0.0, equations);
+      worker.run_->setEdits(spec_.base.edits);  // the scenario's timed edits, in every run
     }
     worker.parameters_ = parameters;
     ScenarioRun& run = *worker.run_;

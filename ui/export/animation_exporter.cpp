@@ -291,7 +291,9 @@ AnimationExporter::AnimationExporter(const nh::Scenario& scenario, const ExportS
 
   resolved_ = nh::resolvedScenario(scenario_, d.parameters, d.x0);
   resolved_.tEnd = settings_.frameTime(d.frames);
-  resolved_.dtOut = d.sampleStep;
+  // A run with timed edits keeps its own output step: its samples are the app's record.
+  if (scenario_.edits.empty()) resolved_.dtOut = d.sampleStep;
+  std::erase_if(resolved_.edits, [&](const nh::TimedEdit& e) { return e.t > resolved_.tEnd; });
   d.timeDecimals = std::clamp(static_cast<int>(std::ceil(-std::log10(step) + 1e-9)), 1, 4);
 }
 
@@ -314,9 +316,14 @@ void AnimationExporter::simulate(const ProgressCallback& progress,
   Impl& d = *impl_;
   const auto started = std::chrono::steady_clock::now();
   nh::ScenarioRun sim(d.primarySetup, 0.0);
+  sim.setEdits(scenario_.edits);
   const RecordLayout layout = makeRecordLayout(sim.simulation().equations());
   auto history = std::make_unique<RunHistory>(d.system, scenario_.dynamics, layout);
   history->setParametersFrom(0, d.parameters);
+  // The parameters of each timed edit, from its time on (the samples' energy error restarts
+  // there, the overlay names the new values).
+  std::vector<std::pair<double, std::vector<double>>> changes;
+  size_t nextChange = 0;
 
   std::vector<double> record(layout.stride());
   nh::SceneFrame scratch;
@@ -324,6 +331,9 @@ void AnimationExporter::simulate(const ProgressCallback& progress,
   const double tLast = settings_.frameTime(d.frames);  // end of the video
   long count = 0;
   auto keep = [&](const double* r) {
+    for (; nextChange < changes.size() && r[0] >= changes[nextChange].first - 1e-9 * h;
+         ++nextChange)
+      history->setParametersFrom(history->size(), changes[nextChange].second);
     history->append(r, 1);
     if (++count % 2000 == 0) {
       if (cancel && cancel->load()) throw Cancelled{};
@@ -337,12 +347,15 @@ void AnimationExporter::simulate(const ProgressCallback& progress,
       }
     }
   };
-  // A run of fixed steps longer than h takes its own steps (sample_grid.h), a step past the
-  // end; the grid restarts at tStart as below.
+  // A run of fixed steps longer than h takes its own steps, and a run with timed edits its
+  // own samples (every dt-out from each edit, as the app recorded it): the frames' samples are
+  // interpolated between them (sample_grid.h), a step past the end; the grid restarts at
+  // tStart as below.
   const nh::IntegratorOptions& options = scenario_.integrator;
+  const double ownStep = !scenario_.edits.empty() ? scenario_.dtOut : options.step;
   std::optional<SampleGrid> grid;
   std::unique_ptr<RunHistory> steps;
-  if (takesOwnSteps(options, h)) {
+  if (takesOwnSteps(options, h) || !scenario_.edits.empty()) {
     grid.emplace(layout.stride(), h, tStart, keep);
     steps = std::make_unique<RunHistory>(d.system, scenario_.dynamics, layout);
     steps->setParametersFrom(0, d.parameters);
@@ -350,12 +363,16 @@ void AnimationExporter::simulate(const ProgressCallback& progress,
   auto add = [&](const nh::ScenarioRun::Sample& sample) {
     nh::recordFromRow(sim.simulation().equations(), layout, sample.t, sample.x, sample.observed,
                       sample.row, scratch, record.data());
+    if (sim.parameters() != (changes.empty() ? d.parameters : changes.back().second)) {
+      changes.emplace_back(sample.t, sim.parameters());
+      if (steps) steps->setParametersFrom(steps->size(), sim.parameters());
+    }
     if (!grid) return keep(record.data());
     steps->append(record.data(), 1);
     grid->add(record.data());
   };
   if (grid) {
-    sim.advance(tLast + options.step, options.step, add);
+    sim.advance(tLast + ownStep, ownStep, add);
   } else {
     // advance() reports the (projected) initial state first, then every grid point.
     if (tStart > 0) {
@@ -382,6 +399,7 @@ void AnimationExporter::simulateComparison(const std::atomic<bool>* cancel) {
   const nh::IntegratorOptions& options = d.comparisonSetup.options;
   // The same start as the primary run, set up as the view's comparison is (core/nh/comparison.h).
   nh::ScenarioRun sim(d.comparisonSetup, 0.0);
+  sim.setEdits(scenario_.edits, settings_.comparison);
   const RecordLayout layout = makeRecordLayout(sim.simulation().equations());
   auto run = std::make_unique<RunHistory>(d.system, d.comparisonSetup.dynamics, layout);
   run->setParametersFrom(0, d.comparisonSetup.parameters);
@@ -397,8 +415,9 @@ void AnimationExporter::simulateComparison(const std::atomic<bool>* cancel) {
     // On the primary run's grid (one grid from t = 0: a start off the grid is drawn from the
     // comparison's nearest earlier sample), at its own steps if they are fixed and longer.
     std::optional<SampleGrid> grid;
-    if (takesOwnSteps(options, h)) grid.emplace(layout.stride(), h, keep);
-    const double dt = grid ? options.step : h;
+    if (takesOwnSteps(options, h) || !scenario_.edits.empty())
+      grid.emplace(layout.stride(), h, keep);
+    const double dt = !scenario_.edits.empty() ? scenario_.dtOut : grid ? options.step : h;
     sim.advance(tLast + (grid ? dt : 0.5 * h), dt, [&](const nh::ScenarioRun::Sample& sample) {
       nh::recordFromRow(sim.simulation().equations(), layout, sample.t, sample.x, sample.observed,
                         sample.row, scratch, record.data());

@@ -119,10 +119,13 @@ bool Session::saveScenario(const QString& path) {
   view.note = lessonNote_;
   view.energyDriftExpected = lessonDriftExpected_;
   try {
-    nh::Scenario s = controller_->scenario();
+    nh::Scenario s = controller_->recordedScenario();  // with the run's timed edits
     s.view = scenarioViewToJson(view);
-    nh::Scenario resolved =
-        nh::resolvedScenario(s, controller_->parameters(), controller_->initialState());
+    nh::Scenario resolved = nh::resolvedScenario(
+        s,
+        s.edits.empty() ? controller_->parameters()
+                        : nh::resolveParameters(controller_->system(), s.parameters),
+        s.edits.empty() ? controller_->initialState() : controller_->primary().state(0));
     // A control model's velocities follow from its plan: its start is its coordinates.
     if (controller_->isControlModel())
       for (const std::string& v : controller_->system().info().velocities)

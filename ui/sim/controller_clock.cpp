@@ -142,9 +142,7 @@ void SimulationController::drain() {
   bool failedNow = false;
   for (SimulationWorker::Output& out : worker_->take()) {
     if (out.epoch != epoch_ || out.run >= static_cast<int>(runs_.size())) continue;
-    RunHistory& run = *runs_[out.run];
-    if (!out.records.empty())
-      run.append(out.records.data(), out.records.size() / static_cast<size_t>(out.stride));
+    if (!out.records.empty()) appendRecords(static_cast<size_t>(out.run), out.records, out.stride);
     if (!out.warning.empty())
       emit warningOccurred(
           out.run == 0 ? QString::fromStdString(out.warning)
@@ -173,6 +171,28 @@ void SimulationController::drain() {
     pause();
     emit errorOccurred(lastError_);
   }
+}
+
+void SimulationController::appendRecords(size_t i, const std::vector<double>& records, int stride) {
+  RunHistory& run = *runs_[i];
+  const size_t count = records.size() / static_cast<size_t>(stride);
+  size_t begin = 0;
+  for (size_t r = 0; r < count && i < nextScheduled_.size(); ++r) {
+    const double t = records[r * stride];
+    const bool again =
+        r > begin ? records[(r - 1) * stride] == t : !run.empty() && run.lastTime() == t;
+    size_t& next = nextScheduled_[i];
+    if (!again || next >= scheduled_.size() || scheduled_[next].t != t) continue;
+    // The sample at an edit's time again, with the edited values (ScenarioRun::setEdits).
+    run.append(records.data() + begin * stride, r - begin);
+    const std::vector<double> edited =
+        nh::editedParameters(*system_, run.parametersAt(run.size() - 1), scheduled_[next++]);
+    run.setParametersFrom(
+        run.size(),
+        i == 0 ? edited : nh::comparisonParameters(*system_, edited, comparisonChoice()));
+    begin = r;
+  }
+  run.append(records.data() + begin * stride, count - begin);
 }
 
 void SimulationController::tick() {

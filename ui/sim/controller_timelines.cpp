@@ -21,6 +21,15 @@ void SimulationController::submit(double t0, bool emitInitial,
   // A run in the lab has no end: it must be able to go on for the scenario's length (t_end,
   // 10 s by default) from wherever it is, as nhsim checks a run to t_end.
   job.growthLookahead = scenario_.tEnd;
+  // The loaded scenario's edits after t0 (at t0 too for a start at 0).
+  job.comparison = comparisonChoice();
+  nextScheduled_.assign(2, scheduled_.size());
+  for (size_t k = 0; k < scheduled_.size(); ++k) {
+    if (scheduled_[k].t < t0 || (scheduled_[k].t == t0 && !(t0 == 0 && emitInitial))) continue;
+    job.edits.assign(scheduled_.begin() + static_cast<std::ptrdiff_t>(k), scheduled_.end());
+    nextScheduled_.assign(2, k);
+    break;
+  }
   for (size_t i = 0; i < runs_.size(); ++i) {
     if (states[i].empty()) continue;
     if (i == 1 && states[0].empty()) break;

@@ -56,6 +56,10 @@ class RunHistory {
   // Parameters in force from sample `start` on (kept sorted by start).
   void setParametersFrom(size_t start, const std::vector<double>& parameters);
   const std::vector<double>& parametersAt(size_t k) const;
+  // The parameter segments: where each begins (a sample index) and its values.
+  size_t segmentCount() const { return segments_.size(); }
+  size_t segmentStart(size_t i) const { return segments_[i].start; }
+  const std::vector<double>& segmentParameters(size_t i) const { return segments_[i].parameters; }
 
   // The scene at time t, interpolated linearly between the neighbouring samples (display
   // only: quaternions are renormalised by the systems' scene functions).

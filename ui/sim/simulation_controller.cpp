@@ -15,6 +15,7 @@
 #include "core/model/model_data.h"
 #include "core/model/model_file.h"
 #include "core/nh/errors.h"
+#include "core/nh/messages.h"
 #include "ui/sim/run_style.h"
 
 namespace nhui {
@@ -100,8 +101,10 @@ void SimulationController::install(std::shared_ptr<const nh::SystemModel> system
     worker_->halt();
     ++epoch_;
   }
+  if (!s.edits.empty()) nh::checkEdits(*system, s);
   system_ = std::move(system);
   scenario_ = s;
+  scheduled_ = control ? std::vector<nh::TimedEdit>{} : s.edits;
   // A system from a model file keeps its path: the catalogue does not know it by its name,
   // and saving writes the path back (relative to the scenario file).
   if (!nh::model::isModelFilePath(s.system)) scenario_.system = system_->name();
@@ -187,6 +190,44 @@ nh::Scenario SimulationController::scenario() const {
   return s;
 }
 
+nh::Scenario SimulationController::recordedScenario() const {
+  nh::Scenario s = scenario();
+  s.edits = recordedEdits();
+  if (s.edits.empty()) return s;
+  const std::vector<double>& start = primary().parametersAt(0);
+  const auto& infos = system_->info().parameters;
+  for (size_t i = 0; i < infos.size(); ++i) s.parameters[infos[i].name] = start[i];
+  s.dtOut = dtOut_;
+  s.tEnd = std::max(s.tEnd, primary().lastTime());
+  return s;
+}
+
+std::vector<nh::TimedEdit> SimulationController::recordedEdits() const {
+  std::vector<nh::TimedEdit> edits;
+  const RunHistory& h = primary();
+  if (fixed_ || h.empty()) return edits;
+  const auto& infos = system_->info().parameters;
+  for (size_t k = 1; k < h.segmentCount(); ++k) {
+    if (h.segmentStart(k) >= h.size()) break;
+    const std::vector<double>& before = h.segmentParameters(k - 1);
+    const std::vector<double>& after = h.segmentParameters(k);
+    nh::TimedEdit edit;
+    edit.t = h.time(h.segmentStart(k));
+    std::vector<std::string> said;
+    for (size_t i = 0; i < infos.size() && i < after.size(); ++i) {
+      if (after[i] == before[i]) continue;
+      edit.parameters[infos[i].name] = after[i];
+      const std::string& shown = infos[i].label.empty() ? infos[i].name : infos[i].label;
+      said.push_back(shown + " = " + nh::shortNumber(after[i]) +
+                     (infos[i].unit.empty() ? "" : " " + infos[i].unit));
+    }
+    if (edit.parameters.empty()) continue;
+    edit.label = nh::joined(said);
+    edits.push_back(std::move(edit));
+  }
+  return edits;
+}
+
 double SimulationController::parameter(const std::string& name) const {
   const int i = system_->parameterIndex(name);
   if (i < 0) throw nh::InputError("unknown parameter '" + name + "'");
@@ -207,6 +248,8 @@ std::shared_ptr<SimulationController::Timeline> SimulationController::setParamet
   candidate[i] = value;
   if (fixed_) return setPlanParameter(name, candidate);
   if (!primary().empty()) keepContinuous(candidate, displayIndex(), i);
+  // The user's edit replaces the motion from here: a loaded scenario's later edits go.
+  std::erase_if(scheduled_, [&](const nh::TimedEdit& e) { return e.t > displayTime_; });
   if (const std::string why = system_->checkParameters(candidate.data()); !why.empty())
     throw nh::InputError("'" + name + "' = " + nh::formatValue(value) + " is not allowed: " + why);
   // Values that make the system non-regular where the run goes on (m = 1e15 against the

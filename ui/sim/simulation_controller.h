@@ -57,6 +57,14 @@ class SimulationController : public QObject {
   void switchSystem(std::shared_ptr<const nh::SystemModel> system, const nh::Scenario& scenario);
   // The current settings as a scenario (parameters and initial overrides by name).
   nh::Scenario scenario() const;
+  // The recorded run as a scenario, what Save writes and every export reads: scenario() with,
+  // when parameters were edited during the run, the parameters it started with, its edits as
+  // timed edits, its output step and t-end at least the record's end. Its run by the core
+  // (`nhsim run` of the saved file) gives the recorded samples.
+  nh::Scenario recordedScenario() const;
+  // The parameter edits of the recorded primary run, at their times, each labelled as the
+  // parameter panel names it ("Ω₀ = 3 rad/s"); none while a plan is shown.
+  std::vector<nh::TimedEdit> recordedEdits() const;
   const nh::SystemModel& system() const { return *system_; }
   std::shared_ptr<const nh::SystemModel> systemPtr() const { return system_; }
 
@@ -296,6 +304,12 @@ class SimulationController : public QObject {
   IntegratorChoice otherIntegrator_;
   double dtOut_ = 0.01;
 
+  // A loaded scenario's timed edits (the worker applies them as the runs reach them) and, per
+  // run, the next one whose second sample starts a parameter segment of the history.
+  std::vector<nh::TimedEdit> scheduled_;
+  std::vector<size_t> nextScheduled_;
+  // Appends run i's records, starting a segment with the edited values at each scheduled edit.
+  void appendRecords(size_t i, const std::vector<double>& records, int stride);
   std::vector<std::unique_ptr<RunHistory>> runs_;
   std::vector<bool> runFailed_;
   bool fixed_ = false;                        // runs_ hold a plan (Timeline::fixed)

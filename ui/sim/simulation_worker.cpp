@@ -28,42 +28,16 @@ struct LiveRun {
 
 using EquationsPtr = std::shared_ptr<const nh::EquationsOfMotion>;
 
-// The equations of a run's setup. The last ones of the same run, system, dynamics and
-// formulation are reused: parameters whose values differ from theirs become inputs of the tape
-// (one tape, at their first edit), so that editing them again — a slider dragged — costs no
-// new tape, only their values.
-EquationsPtr equationsFor(const SimulationWorker::RunSetup& setup, EquationsPtr& last) {
-  if (!last || last->systemPtr() != setup.system || last->dynamics() != setup.dynamics ||
-      last->formulation() != setup.formulation) {
-    last = std::make_shared<const nh::EquationsOfMotion>(setup.system, setup.dynamics,
-                                                         setup.formulation, setup.parameters);
-    return last;
-  }
-  if (last->parameters() == setup.parameters) return last;
-  std::vector<int> free = last->freeParameters();
-  bool allFree = true;
-  for (size_t i = 0; i < setup.parameters.size() && i < last->parameters().size(); ++i) {
-    if (setup.parameters[i] == last->parameters()[i]) continue;
-    if (std::find(free.begin(), free.end(), static_cast<int>(i)) == free.end()) {
-      free.push_back(static_cast<int>(i));
-      allFree = false;
-    }
-  }
-  EquationsPtr base = last;
-  if (!allFree)
-    base = std::make_shared<const nh::EquationsOfMotion>(last->withFreeParameters(free));
-  last = std::make_shared<const nh::EquationsOfMotion>(base->withParameters(setup.parameters));
-  return last;
-}
-
 // The run of one setup from the job's start; a new job or a halt (`abandon`) gives up its
 // chunk at the next step. Throws what nh::Simulation throws for a refused start.
 std::unique_ptr<nh::ScenarioRun> startedRun(const SimulationWorker::RunSetup& setup,
                                             const SimulationWorker::Job& job,
                                             const std::atomic<bool>& abandon,
                                             EquationsPtr& lastEquations) {
-  auto run = std::make_unique<nh::ScenarioRun>(setup, job.t0, equationsFor(setup, lastEquations));
-  run->simulation().setGrowthLookahead(job.growthLookahead);
+  auto run =
+      std::make_unique<nh::ScenarioRun>(setup, job.t0, nh::equationsFor(setup, lastEquations));
+  run->setGrowthLookahead(job.growthLookahead);
+  run->setEdits(job.edits, &setup == &job.runs.front() ? nh::Comparison{} : job.comparison);
   run->setStopCheck([&abandon](double) {
     if (abandon.load(std::memory_order_relaxed)) throw ChunkAbandoned{};
   });
@@ -78,7 +52,6 @@ void advanceRun(LiveRun& live, const SimulationWorker::Job& job, bool firstChunk
   const int stride = live.layout.stride();
   live.buffer.clear();
   bool skipFirst = !job.emitInitial && firstChunk;
-  const nh::EquationsOfMotion& equations = live.run->simulation().equations();
   try {
     live.run->advance(tEnd, job.dtOut, [&](const nh::ScenarioRun::Sample& sample) {
       if (skipFirst) {  // the restart state is already recorded
@@ -88,8 +61,9 @@ void advanceRun(LiveRun& live, const SimulationWorker::Job& job, bool firstChunk
       const size_t at = live.buffer.size();
       live.buffer.resize(at + stride);
       try {
-        nh::recordFromRow(equations, live.layout, sample.t, sample.x, sample.observed, sample.row,
-                          live.scene, live.buffer.data() + at);
+        // The run's equations now: a timed edit brings new ones (and a new simulation).
+        nh::recordFromRow(live.run->simulation().equations(), live.layout, sample.t, sample.x,
+                          sample.observed, sample.row, live.scene, live.buffer.data() + at);
       } catch (...) {
         live.buffer.resize(at);  // a half-filled record would show as a sample at zero
         throw;

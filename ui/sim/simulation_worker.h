@@ -37,6 +37,10 @@ class SimulationWorker {
     // budget (nh::Simulation::setGrowthLookahead): the chunks alone end too soon to tell.
     double growthLookahead = 0;
     std::vector<RunSetup> runs;  // [0] primary, [1] comparison (optional)
+    // A loaded scenario's timed edits still to come (nh::ScenarioRun::setEdits), applied to the
+    // comparison run through `comparison`.
+    std::vector<nh::TimedEdit> edits;
+    nh::Comparison comparison;
   };
   // Records produced since the last take(), per run, or the error that stopped a run.
   struct Output {

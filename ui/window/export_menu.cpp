@@ -30,7 +30,7 @@ ExportMenu::ExportMenu(const Sources& sources, QMenu* menu, QAction* animation)
   menu->addAction(tr("&Interactive page (HTML)…"), this, &ExportMenu::exportPage);
   menu->addAction(tr("Trajectory &data (CSV + scenario JSON)…"), this, [this] {
     const SimulationController* c = s_.session->controller();
-    exportData(s_.window, c->primary(), c->scenario());
+    exportData(s_.window, c->primary(), c->recordedScenario());
   });
 }
 
@@ -49,7 +49,7 @@ void ExportMenu::exportAnimation() {
     defaults.camera = cameraPoseOf(renderer->GetActiveCamera());
   defaults.inputScenario = s_.session->currentFile();
   defaults.rememberSettings = s_.rememberSettings;
-  showExportDialog(s_.window, c->scenario(), defaults);
+  showExportDialog(s_.window, c->recordedScenario(), defaults);
 }
 
 void ExportMenu::exportScreenshot() {

@@ -148,6 +148,22 @@ class ScenarioFileTest : public QObject {
         v2 + R"("view": {"version": 1, "compare": {"mode": "integrator", "integrator": "rk4", )"
              R"("step": -1}}})",
         "view: 'compare.step' must be a positive number of seconds");
+    // Timed edits: a list of {t, set}, in time order, within the run, of known parameters in
+    // their ranges.
+    const std::string sys = kHead + R"("system": "ball_on_table", "t_end": 10, )";
+    row("edits not list", sys + R"("edits": {"t": 1}})", "'edits' must be a list of");
+    row("edit without set", sys + R"("edits": [{"t": 1}]})", "each of 'edits' must be");
+    row("edit key", sys + R"("edits": [{"t": 1, "set": {"r": 0.2}, "when": 2}]})",
+        "unknown key 'when' in an edit");
+    row("edit after the end", sys + R"("edits": [{"t": 12, "set": {"r": 0.2}}]})",
+        "edit at t = 12 is outside the run (0 … 10)");
+    row("edits out of order",
+        sys + R"("edits": [{"t": 5, "set": {"r": 0.2}}, {"t": 2, "set": {"r": 0.3}}]})",
+        "edit at t = 2 comes after one at t = 5: list the edits in time order");
+    row("edit of unknown parameter", sys + R"("edits": [{"t": 1, "set": {"Omega": 3}}]})",
+        "edit at t = 1: unknown parameter 'Omega' for system 'ball_on_table'");
+    row("edit out of range", sys + R"("edits": [{"t": 1, "set": {"r": -2}}]})",
+        "edit at t = 1: parameter 'r' must be in");
   }
   void errorsNameTheFileAndTheReason() {
     QFETCH(QString, json);
@@ -193,6 +209,16 @@ class ScenarioFileTest : public QObject {
 
   // Written and read back, a resolved scenario keeps every value bit for bit (the numbers
   // chosen have no short decimal form).
+  // Timed edits are written and read back exactly, labels included, in their order.
+  void editsRoundTrip() {
+    nh::Scenario s;
+    s.system = "ball_on_table";
+    s.tEnd = 30;
+    s.edits = {{0.1 + 0.2, {{"r", 0.2}}, "r = 0.2 m"}, {25.000000000000004, {{"r", 0.3}}, ""}};
+    const nh::Scenario back = nh::parseScenarioJson(nh::scenarioToJson(s, ""), "test.json");
+    QVERIFY(back.edits == s.edits);
+  }
+
   void roundTripKeepsEveryDouble() {
     QTemporaryDir dir;
     nh::Scenario s;

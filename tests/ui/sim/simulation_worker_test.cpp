@@ -180,7 +180,7 @@ class SimulationWorkerTest : public QObject {
             !warnings.empty(),
             qPrintable(QString("%1 warnings, reached %2").arg(warnings.size()).arg(said.reached)));
         double previous = 0;
-        const QRegularExpression percent("^energy changed by [+−]([0-9.]+) % ");
+        const QRegularExpression percent("^energy changed by [+−]([0-9.]+(?:e[+-][0-9]+)?) % ");
         for (const std::string& warning : warnings) {
           const QRegularExpressionMatch m = percent.match(QString::fromStdString(warning));
           QVERIFY2(m.hasMatch(), warning.c_str());
