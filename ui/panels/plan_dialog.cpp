@@ -1,6 +1,7 @@
 // The plan dialog (plan_dialog.h): T, the starts and a row per coordinate (a quaternion as one
-// axis-and-angle row), the settings read and checked, the solve through the session's
-// PlanSolver with progress and Cancel, and the extremals listed and played.
+// axis-and-angle row), the settings read and checked, the target coordinates the 3D view's
+// ghost shows and sets, the solve through the session's PlanSolver with progress and Cancel,
+// and the extremals listed and played.
 #include "ui/panels/plan_dialog.h"
 
 #include <QCheckBox>
@@ -186,8 +187,11 @@ void PlanDialog::reload() {
                "the constraints) from its start to the targets at T; Play shows the "
                "nonholonomic motion from the same initial velocity beside it.")
                 .arg(QString::fromStdString(info.title.empty() ? c->system().name() : info.title)));
+  settingRows_ = true;
   buildRows();
   if (c->plan()) setSettings(*c->plan());
+  settingRows_ = false;
+  emitTargets();
 }
 
 void PlanDialog::buildRows() {
@@ -231,6 +235,8 @@ void PlanDialog::addCoordinateRow(int index, double start) {
   rowsLayout_->addWidget(row.fixed, r, 0);
   rowsLayout_->addWidget(row.value, r, 1, 1, 3);
   connect(row.fixed, &QCheckBox::toggled, row.value, &QWidget::setEnabled);
+  connect(row.fixed, &QCheckBox::toggled, this, &PlanDialog::emitTargets);
+  connect(row.value, &QDoubleSpinBox::valueChanged, this, &PlanDialog::emitTargets);
   rows_.push_back(row);
 }
 
@@ -265,6 +271,9 @@ void PlanDialog::addAttitudeRow(int first, const double* start) {
   row.angle->setToolTip(tr("Angle of the turn at T (degrees)"));
   rowsLayout_->addWidget(row.angle, r + 1, 1, 1, 3);
   connect(row.fixed, &QCheckBox::toggled, row.angle, &QWidget::setEnabled);
+  connect(row.fixed, &QCheckBox::toggled, this, &PlanDialog::emitTargets);
+  for (QDoubleSpinBox* box : {row.axis[0], row.axis[1], row.axis[2], row.angle})
+    connect(box, &QDoubleSpinBox::valueChanged, this, &PlanDialog::emitTargets);
   rows_.push_back(row);
 }
 
@@ -306,7 +315,58 @@ std::optional<PlanSettings> PlanDialog::settings(QString& error) const {
   return s;
 }
 
+std::map<std::string, double> PlanDialog::targetCoordinates() const {
+  std::map<std::string, double> out;
+  const auto& names = session_->controller()->system().info().coordinates;
+  for (const Row& row : rows_) {
+    if (!row.fixed->isChecked()) continue;
+    if (row.quaternion < 0) {
+      out[row.name.toStdString()] = row.value->value();
+      continue;
+    }
+    const double axis[3] = {row.axis[0]->value(), row.axis[1]->value(), row.axis[2]->value()};
+    double q[4];
+    if (!toQuaternion(axis, row.angle->value(), q)) continue;  // a zero axis: at the start
+    for (int k = 0; k < 4; ++k) out[names[row.quaternion + k]] = q[k];
+  }
+  return out;
+}
+
+void PlanDialog::setTargetCoordinates(const std::map<std::string, double>& coordinates) {
+  const auto& names = session_->controller()->system().info().coordinates;
+  settingRows_ = true;
+  for (Row& row : rows_) {
+    if (row.quaternion < 0) {
+      const auto it = coordinates.find(row.name.toStdString());
+      if (it == coordinates.end()) continue;
+      row.fixed->setChecked(true);
+      row.value->setValue(it->second);
+      continue;
+    }
+    double q[4], axis[3], degrees = 0;
+    int given = 0;
+    for (int k = 0; k < 4; ++k)
+      if (const auto c = coordinates.find(names[row.quaternion + k]); c != coordinates.end()) {
+        q[k] = c->second;
+        ++given;
+      }
+    if (given != 4) continue;
+    toAxisAngle(q, axis, degrees);
+    row.fixed->setChecked(true);
+    for (int k = 0; k < 3; ++k) row.axis[k]->setValue(axis[k]);
+    row.angle->setValue(degrees);
+  }
+  settingRows_ = false;
+  emitTargets();
+}
+
+void PlanDialog::emitTargets() {
+  if (!settingRows_) emit targetsEdited(targetCoordinates());
+}
+
 void PlanDialog::setSettings(const PlanSettings& s) {
+  const bool outer = settingRows_;
+  settingRows_ = true;
   tEnd_->setValue(s.tEnd);
   starts_->setValue(s.starts);
   const auto& names = session_->controller()->system().info().coordinates;
@@ -327,6 +387,8 @@ void PlanDialog::setSettings(const PlanSettings& s) {
     for (int k = 0; k < 3; ++k) row.axis[k]->setValue(axis[k]);
     row.angle->setValue(degrees);
   }
+  settingRows_ = outer;
+  emitTargets();
 }
 
 // ---- Solving and playing ------------------------------------------------------------------

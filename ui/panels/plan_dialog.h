@@ -5,12 +5,17 @@
 // thread with a progress bar and Cancel; the extremals are listed with cost, residual and
 // iterations, and Play (or a double-click) shows the chosen one as the run (one undoable
 // step). Bad input and "no extremal" are said in one line; the run shown stays untouched.
+// The fixed targets are also shown as a ghost in the 3D view (the window connects
+// targetsEdited to SceneView::setTargetGhost): dragging the ghost sets them through
+// setTargetCoordinates, typing in the fields moves it.
 #pragma once
 
 #include <QDialog>
 #include <QStringList>
+#include <map>
 #include <memory>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "core/nh/system.h"
@@ -62,6 +67,16 @@ class PlanDialog : public QDialog {
   QCheckBox* fixedBox(const QString& name) const;
   QDoubleSpinBox* valueBox(const QString& name) const;
   const PlanOutcome* outcome() const { return outcome_.get(); }
+  // The values of the checked rows by coordinate name (an attitude as its quaternion's four
+  // components), as the fields say them; what the target ghost shows.
+  std::map<std::string, double> targetCoordinates() const;
+  // Sets the rows of the coordinates given (checking them; an attitude row when all four of
+  // its quaternion's components are given) and emits targetsEdited once.
+  void setTargetCoordinates(const std::map<std::string, double>& coordinates);
+
+ signals:
+  // The targets the fields describe changed (typed, dragged, loaded): targetCoordinates().
+  void targetsEdited(const std::map<std::string, double>& coordinates);
 
  private:
   struct Row {
@@ -79,6 +94,7 @@ class PlanDialog : public QDialog {
   void showOutcome(std::shared_ptr<const PlanOutcome> outcome);
   void showFailure(const QString& message, bool cancelled);
   void say(const QString& text, bool error);
+  void emitTargets();  // targetsEdited, unless the rows are being set together
 
   Session* session_;
   QLabel* heading_ = nullptr;
@@ -93,6 +109,7 @@ class PlanDialog : public QDialog {
   QLabel* message_ = nullptr;
   QTreeWidget* results_ = nullptr;
   std::shared_ptr<const PlanOutcome> outcome_;
+  bool settingRows_ = false;  // several fields set at once: one targetsEdited at the end
 };
 
 }  // namespace nhui

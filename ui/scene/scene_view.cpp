@@ -1,6 +1,8 @@
 // SceneView (scene_view.h): the controller's displayed moment drawn through the primary and
 // comparison renderers, trails, the camera (follow, table frame, keep in view), plan ghosts,
-// and the drag handles that edit the initial position and velocity.
+// and the drag handles that edit the initial position and velocity (in the plane the handle's
+// coordinates move the body in: the ground, or an incline). The target ghost of Plan a motion
+// is in scene_view_target.cpp.
 #include "ui/scene/scene_view.h"
 
 #include <vtkActor.h>
@@ -74,6 +76,8 @@ SceneView::SceneView(SimulationController* controller, QWidget* parent)
   comparison_ = std::make_unique<SceneRenderer>(renderer(), SceneRole::Comparison);
   planStart_ = std::make_unique<SceneRenderer>(renderer(), SceneRole::Ghost);
   planTarget_ = std::make_unique<SceneRenderer>(renderer(), SceneRole::Ghost);
+  planEdit_ = std::make_unique<SceneRenderer>(renderer(), SceneRole::Ghost);
+  planEdit_->setVisible(false);
   vtkNew<vtkSphereSource> sphere;
   sphere->SetThetaResolution(24);
   sphere->SetPhiResolution(16);
@@ -99,6 +103,7 @@ SceneView::~SceneView() {
   makeCurrent();
   renderer()->RemoveActor(knob_);
   knob_ = nullptr;
+  planEdit_.reset();
   planTarget_.reset();
   planStart_.reset();
   comparison_.reset();
@@ -110,7 +115,8 @@ void SceneView::setOptions(const SceneDisplayOptions& options) {
   options_ = options;
   options_.pixelRatio = devicePixelRatioF();  // text and lines in device pixels
   ++optionsSerial_;
-  for (SceneRenderer* r : {primary_.get(), comparison_.get(), planStart_.get(), planTarget_.get()})
+  for (SceneRenderer* r :
+       {primary_.get(), comparison_.get(), planStart_.get(), planTarget_.get(), planEdit_.get()})
     r->setOptions(options_);
   refresh();
 }
@@ -132,7 +138,8 @@ void SceneView::setTableFrame(bool tableFrame) {
 void SceneView::rebuild() {
   builtFor_ = controller_->systemPtr();
   ++optionsSerial_;
-  for (SceneRenderer* r : {primary_.get(), comparison_.get(), planStart_.get(), planTarget_.get()})
+  for (SceneRenderer* r :
+       {primary_.get(), comparison_.get(), planStart_.get(), planTarget_.get(), planEdit_.get()})
     r->setSystem(&controller_->system());
   needCameraReset_ = true;
   refresh();
@@ -344,6 +351,7 @@ void SceneView::refresh() {
     comparison_->setVisible(false);
   }
   updatePlanGhosts();
+  updateTargetGhost();
   std::string overlay = formatTime(t);
   if (controller_->compareMode() != CompareMode::None && controller_->comparison()) {
     overlay += '\n';
@@ -357,6 +365,10 @@ void SceneView::refresh() {
   }
   if (tableFrame_) overlay += "\nview: rotating table frame";
   if (editInitial_) overlay += "\nedit: drag the body (position) or the green knob (velocity)";
+  if (!targetGhost_.empty())
+    overlay += controller_->system().info().quaternions.empty()
+                   ? "\nplan: drag the faint target"
+                   : "\nplan: drag the faint target, Ctrl+drag to turn it";
   primary_->setOverlayText(overlay);
   if (needCameraReset_) {
     resetCamera();
@@ -403,9 +415,7 @@ bool SceneView::handleGeometry(HandleGeometry& g) const {
   auto screenRadius = [&](const Eigen::Vector3d& p, double r) {
     return QLineF(onScreen(p), onScreen(p + r * viewUp)).length();
   };
-  const double radius = std::max({body->size.x(), body->size.y(), 0.05 * frame_.extent});
-  g.body = onScreen(body->position);
-  g.bodyRadius = std::max(25.0, screenRadius(body->position, 1.3 * radius));
+  grabDisc(*body, g.body, g.bodyRadius);
   g.tip.reset();
   for (const auto& a : frame_.arrows) {
     if (handle->arrow.empty() || a.name != handle->arrow) continue;
@@ -425,8 +435,8 @@ bool SceneView::handleGeometry(HandleGeometry& g) const {
     auto pixelsPerUnit = [&](const Eigen::Vector3d& d) {
       return QLineF(onScreen(a.origin), onScreen(a.origin + unit * d)).length() / unit;
     };
-    const Eigen::Matrix3d axes = handle->velocityInBodyAxes ? body->orientation.toRotationMatrix()
-                                                            : Eigen::Matrix3d::Identity();
+    const Eigen::Matrix3d axes =
+        handle->velocityInBodyAxes ? body->orientation.toRotationMatrix() : handlePlane().axes;
     Eigen::Vector3d direction = drawn ? Eigen::Vector3d(a.vector / magnitude) : axes.col(0);
     if (pixelsPerUnit(direction) * unit < 0.2 * minPixels) {
       double dop[3];
@@ -445,6 +455,18 @@ bool SceneView::handleGeometry(HandleGeometry& g) const {
     g.tip = onScreen(g.tipWorld);
   }
   return true;
+}
+
+void SceneView::grabDisc(const nh::SceneBody& body, QPointF& centre, double& radius) const {
+  double up[3];
+  renderer()->GetActiveCamera()->GetViewUp(up);
+  const Eigen::Vector3d top =
+      body.position + 1.3 * std::max({body.size.x(), body.size.y(), 0.05 * frame_.extent}) *
+                          Eigen::Vector3d(up[0], up[1], up[2]);
+  const double c[3] = {body.position.x(), body.position.y(), body.position.z()};
+  const double t[3] = {top.x(), top.y(), top.z()};
+  centre = worldToWidget(c);
+  radius = std::max(25.0, QLineF(centre, worldToWidget(t)).length());
 }
 
 std::optional<QPointF> SceneView::velocityKnob() const {
@@ -503,17 +525,33 @@ void SceneView::setEditInitial(bool edit) {
   refresh();
 }
 
-bool SceneView::planePoint(const QPointF& pos, double height, Eigen::Vector3d& point) const {
+DragPlane SceneView::handlePlane() const {
+  DragPlane plane;
+  const nh::DragHandle* handle = dragHandle();
+  const nh::StateLayout& layout = controller_->primary().layout().state;
+  const int ix = handle ? layout.find(handle->x) : -1, iy = handle ? layout.find(handle->y) : -1;
+  const RunHistory& run = controller_->primary();
+  if (ix >= 0 && iy >= 0 &&
+      bodyDragPlane(controller_->system(), controller_->parameters().data(),
+                    run.empty() ? 0.0 : run.firstTime(), controller_->initialState(), handle->body,
+                    {layout.index[ix], layout.index[iy]}, plane))
+    return plane;
+  // Nothing to differentiate: x and y move the body along the world's x and y.
+  plane.axes = Eigen::Matrix3d::Identity();
+  plane.variables = {ix >= 0 ? layout.index[ix] : -1, iy >= 0 ? layout.index[iy] : -1};
+  plane.jacobian = plane.axes.leftCols(2);
+  return plane;
+}
+
+bool SceneView::planePoint(const QPointF& pos, const Eigen::Vector3d& through,
+                           Eigen::Vector3d& point) const {
   double origin[3], dir[3];
   pickRay(pos, origin, dir);
-  if (std::abs(dir[2]) < 1e-9) return false;
-  const double s = (height - origin[2]) / dir[2];
-  if (s <= 0) return false;
-  point = Eigen::Vector3d(origin[0] + s * dir[0], origin[1] + s * dir[1], height);
-  return true;
+  return plane_.intersect(origin, dir, through, point);
 }
 
 bool SceneView::handleMousePress(QMouseEvent* event) {
+  if (pressTargetGhost(event)) return true;
   if (!editInitial_ || event->button() != Qt::LeftButton) return false;
   const nh::DragHandle* handle = dragHandle();
   HandleGeometry g;
@@ -525,9 +563,9 @@ bool SceneView::handleMousePress(QMouseEvent* event) {
   if (ix < 0 || iy < 0) return false;
   startX_ = x0[layout.index[ix]];
   startY_ = x0[layout.index[iy]];
+  plane_ = handlePlane();
   emit initialDragStarted();
-  velocityAxes_ = handle->velocityInBodyAxes ? body->orientation.toRotationMatrix()
-                                             : Eigen::Matrix3d::Identity();
+  velocityAxes_ = handle->velocityInBodyAxes ? body->orientation.toRotationMatrix() : plane_.axes;
   const QPointF p = event->position();
   switch (pickDragTarget(p, g.body, g.bodyRadius, g.tip, g.tipRadius,
                          event->modifiers() & Qt::ControlModifier)) {
@@ -541,13 +579,13 @@ bool SceneView::handleMousePress(QMouseEvent* event) {
       const bool onKnob = QLineF(*g.tip, p).length() < g.tipRadius;
       velocityStart_ = onKnob ? g.vector : Eigen::Vector3d::Zero();
       dragStart_ = g.origin;
-      if (onKnob && !planePoint(p, g.origin.z(), dragStart_)) dragStart_ = g.origin;
+      if (onKnob && !planePoint(p, g.origin, dragStart_)) dragStart_ = g.origin;
       updateHandle();
       return true;
     }
     case DragTarget::Position: {
       Eigen::Vector3d hit;
-      if (!planePoint(p, body->position.z(), hit)) return false;
+      if (!planePoint(p, body->position, hit)) return false;
       drag_ = Drag::Position;
       dragStart_ = hit;
       return true;
@@ -560,16 +598,28 @@ bool SceneView::handleMousePress(QMouseEvent* event) {
 
 bool SceneView::handleMouseMove(QMouseEvent* event) {
   if (drag_ == Drag::None) return false;
+  if (drag_ == Drag::Target || drag_ == Drag::TargetTurn) {
+    moveTargetGhost(event);
+    return true;
+  }
   const nh::DragHandle* handle = dragHandle();
   if (!handle) return false;
   std::map<std::string, double> overrides = controller_->initialOverrides();
   Eigen::Vector3d hit;
   if (drag_ == Drag::Position) {
-    if (!planePoint(event->position(), dragStart_.z(), hit)) return true;
-    overrides[handle->x] = startX_ + (hit.x() - dragStart_.x());
-    overrides[handle->y] = startY_ + (hit.y() - dragStart_.y());
+    if (!planePoint(event->position(), dragStart_, hit)) return true;
+    // The change of the handle's x and y that moves the body by as much in its plane.
+    const Eigen::VectorXd change = plane_.change(hit - dragStart_);
+    const nh::StateLayout& layout = controller_->primary().layout().state;
+    const int sx = layout.index[layout.find(handle->x)], sy = layout.index[layout.find(handle->y)];
+    overrides[handle->x] = startX_;
+    overrides[handle->y] = startY_;
+    for (size_t i = 0; i < plane_.variables.size(); ++i) {
+      if (plane_.variables[i] == sx) overrides[handle->x] = startX_ + change[Eigen::Index(i)];
+      if (plane_.variables[i] == sy) overrides[handle->y] = startY_ + change[Eigen::Index(i)];
+    }
   } else {
-    if (!planePoint(event->position(), velocityOrigin_.z(), hit)) return true;
+    if (!planePoint(event->position(), velocityOrigin_, hit)) return true;
     const Eigen::Vector3d w = velocityStart_ + (hit - dragStart_) * velocityPerLength_;
     const Eigen::Vector3d v = velocityAxes_.transpose() * w;  // components along the axes
     if (!handle->vx.empty()) overrides[handle->vx] = v.x();
@@ -581,6 +631,10 @@ bool SceneView::handleMouseMove(QMouseEvent* event) {
 
 bool SceneView::handleMouseRelease(QMouseEvent*) {
   if (drag_ == Drag::None) return false;
+  if (drag_ == Drag::Target || drag_ == Drag::TargetTurn) {
+    drag_ = Drag::None;
+    return true;
+  }
   drag_ = Drag::None;
   updateHandle();
   emit initialDragEnded();

@@ -1,6 +1,7 @@
 // The app's 3D view: a VtkViewWidget showing the controller's displayed moment through two
 // SceneRenderers (primary and comparison run), with camera following, the rotating-table
-// frame, and editing of the initial position and velocity by dragging.
+// frame, editing of the initial position and velocity by dragging, and Plan a motion's
+// target ghost, dragged (and turned) to set the plan's targets.
 #pragma once
 
 #include <vtkSmartPointer.h>
@@ -14,6 +15,7 @@
 #include <optional>
 #include <string>
 
+#include "ui/scene/drag_plane.h"
 #include "ui/scene/scene_camera.h"
 #include "ui/scene/scene_renderer.h"
 #include "ui/scene/vtk_view_widget.h"
@@ -81,6 +83,19 @@ class SceneView : public VtkViewWidget {
   // they draw now (none without a plan).
   int planGhostBodies() const;
 
+  // Plan a motion's target ghost: the start drawn faint with these coordinates (by name; the
+  // dialog's fixed targets, a quaternion as its four components), the others at the start.
+  // An empty map hides it. While it is shown, a drag of its body moves it in the plane the
+  // body moves in (the drag handle's coordinates, else the coordinates that move the body
+  // most), and Ctrl+drag (or any drag of a body no coordinate moves) turns its attitude
+  // (a system's quaternion) like a trackball; each move is emitted as targetGhostDragged.
+  void setTargetGhost(const std::map<std::string, double>& coordinates);
+  bool targetGhostShown() const { return !targetGhost_.empty(); }
+  // Where the ghost's grabbed body is on screen (widget coordinates); nullopt when hidden.
+  std::optional<QPointF> targetGhostPoint() const;
+  // The ghost's frame as last drawn (tests).
+  const nh::SceneFrame& targetGhostFrame() const { return targetFrame_; }
+
  signals:
   // A drag of the start begins (its restarts will replace the history shown: the session
   // keeps that history for the undo stack), moves (the initial overrides it asks for: the
@@ -88,6 +103,9 @@ class SceneView : public VtkViewWidget {
   void initialDragStarted();
   void initialDragMoved(const std::map<std::string, double>& overrides);
   void initialDragEnded();
+  // A drag of the target ghost moved it: the coordinates it changed, with their new values
+  // (a turn: the four components of the quaternion).
+  void targetGhostDragged(const std::map<std::string, double>& coordinates);
 
  protected:
   bool handleMousePress(QMouseEvent* event) override;
@@ -105,7 +123,15 @@ class SceneView : public VtkViewWidget {
   Eigen::Quaterniond referenceRotation() const;
   const nh::SceneBody* findBody(const std::string& name) const;  // in the displayed frame
   const nh::DragHandle* dragHandle() const;                      // nullptr: nothing to drag
-  bool planePoint(const QPointF& pos, double height, Eigen::Vector3d& point) const;
+  // The plane the drag handle's coordinates move its body in, at the initial state.
+  DragPlane handlePlane() const;
+  bool planePoint(const QPointF& pos, const Eigen::Vector3d& through, Eigen::Vector3d& point) const;
+  // The target ghost: its state, the body grabbed, and its drags (scene_view_target.cpp).
+  bool targetState(std::vector<double>& state) const;
+  std::string targetBody() const;
+  void updateTargetGhost();
+  bool pressTargetGhost(QMouseEvent* event);
+  void moveTargetGhost(QMouseEvent* event);
   // The handles on screen at the displayed frame; false if the system has none to drag.
   struct HandleGeometry {
     QPointF body;
@@ -118,6 +144,8 @@ class SceneView : public VtkViewWidget {
     double perLength = 1;                              // velocity per unit of drawn arrow length
   };
   bool handleGeometry(HandleGeometry& g) const;
+  // Where a body can be grabbed on screen: its centre and a disc around it (at least 25 px).
+  void grabDisc(const nh::SceneBody& body, QPointF& centre, double& radius) const;
   void updateHandle();  // the velocity knob: where it is, shown in edit mode, hover colour
 
   SimulationController* controller_;
@@ -160,7 +188,8 @@ class SceneView : public VtkViewWidget {
   Signature lastSignature_;
   long optionsSerial_ = 0;
 
-  enum class Drag { None, Position, Velocity } drag_ = Drag::None;
+  enum class Drag { None, Position, Velocity, Target, TargetTurn } drag_ = Drag::None;
+  DragPlane plane_;  // a position or target drag's plane
   Eigen::Vector3d dragStart_ = Eigen::Vector3d::Zero();
   Eigen::Vector3d velocityOrigin_ = Eigen::Vector3d::Zero();
   Eigen::Vector3d velocityStart_ = Eigen::Vector3d::Zero();  // the velocity when the drag began
@@ -169,6 +198,12 @@ class SceneView : public VtkViewWidget {
   double startX_ = 0, startY_ = 0;
   vtkSmartPointer<vtkActor> knob_;
   DragTarget hover_ = DragTarget::None;
+
+  std::map<std::string, double> targetGhost_;  // Plan a motion's target (empty: none)
+  std::unique_ptr<SceneRenderer> planEdit_;    // SceneRole::Ghost: the target being set
+  nh::SceneFrame targetFrame_;
+  std::vector<double> targetStart_;  // the ghost's state when its drag began
+  QPointF targetPress_;
 };
 
 }  // namespace nhui

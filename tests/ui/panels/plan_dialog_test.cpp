@@ -6,10 +6,15 @@
 // leaves the running simulation untouched; a scenario file with a plan opens, plays its lowest-cost
 // extremal (or the one it was saved playing) and saves the plan again; the rows fit the dialog
 // and show their units, the costs share one format; a re-planned lesson's bar and scene
-// follow the new target.
+// follow the new target; the target ghost in the 3D view dragged (and turned) sets the target
+// fields, and the fields move it.
 #include "ui/panels/plan_dialog.h"
 
+#include <vtkCamera.h>
+#include <vtkRenderer.h>
+
 #include <QAction>
+#include <QApplication>
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDir>
@@ -17,6 +22,7 @@
 #include <QFile>
 #include <QLabel>
 #include <QListWidget>
+#include <QMouseEvent>
 #include <QPushButton>
 #include <QScrollArea>
 #include <QScrollBar>
@@ -26,9 +32,11 @@
 #include <QUndoStack>
 #include <QtTest>
 #include <algorithm>
+#include <cmath>
 
 #include "core/io/scenario_file.h"
 #include "core/model/model_file.h"
+#include "spin_box_typing.h"
 #include "ui/plot/plot_panels.h"
 #include "ui/scene/scene_view.h"
 #include "ui/session/session.h"
@@ -350,6 +358,90 @@ class PlanDialogTest : public QObject {
     QVERIFY(note->text().contains("1 m to its left"));
   }
 
+  // The target is set by dragging its ghost in the 3D view: a drag of the ghost by a known
+  // screen offset moves the dialog's x and y by where the mouse ray meets the ghost's plane of
+  // motion (the ground here), and typing in a field moves the ghost.
+  void draggingTheGhostSetsTheTargetFields() {
+    applyBrockett();
+    PlanDialog* dialog = window_->showPlanDialog();
+    QVERIFY(QTest::qWaitForWindowExposed(dialog));
+    nhui::SceneView* view = window_->sceneView();
+    QTRY_VERIFY(view->targetGhostShown() && view->targetGhostPoint());
+    nhtest::typeInto(dialog->valueBox("x"), "0.2");
+    nhtest::typeInto(dialog->valueBox("z"), "0.1");
+    const Eigen::Vector3d before = ghostBody(view, "point");
+    QCOMPARE(before.x(), 0.2);  // the field moved the ghost
+    QCOMPARE(before.z(), 0.1);
+    const QPoint press = view->targetGhostPoint()->toPoint();
+    const QPoint release = press + QPoint(60, -25);
+    // Where the rays through the press and the release meet the horizontal plane through the
+    // ghost: the ghost moves by their difference.
+    const Eigen::Vector3d from = groundHit(view, press, before.z());
+    const Eigen::Vector3d to = groundHit(view, release, before.z());
+    dragMouse(view, press, release, Qt::NoModifier);
+    const Eigen::Vector3d expected = before + (to - from);
+    QVERIFY2(
+        std::abs(dialog->valueBox("x")->value() - expected.x()) < 1e-5,
+        qPrintable(
+            QString("x %1, expected %2").arg(dialog->valueBox("x")->value()).arg(expected.x())));
+    QVERIFY(std::abs(dialog->valueBox("y")->value() - expected.y()) < 1e-5);
+    QVERIFY(std::abs(dialog->valueBox("x")->value() - 0.2) > 0.02);  // it did move
+    QCOMPARE(dialog->valueBox("z")->value(), 0.1);                   // the height is left alone
+    // The ghost sits under the mouse after the drag.
+    const double off = QLineF(*view->targetGhostPoint(), QPointF(release)).length();
+    QVERIFY2(off < 1.5, qPrintable(QString("ghost %1 px from the mouse").arg(off)));
+    // Typing moves the ghost; unchecking a row puts that coordinate back at the start.
+    nhtest::typeInto(dialog->valueBox("y"), "-0.3");
+    QCOMPARE(ghostBody(view, "point").y(), -0.3);
+    dialog->fixedBox("x")->setChecked(false);
+    QCOMPARE(ghostBody(view, "point").x(), window_->controller()->initialState()[0]);
+    // Closing the dialog hides the ghost.
+    dialog->close();
+    QVERIFY(!view->targetGhostShown());
+  }
+
+  // An attitude is set by turning the ghost: Ctrl+drag turns it like a trackball (the side
+  // facing the camera follows the mouse, 0.01 rad a pixel, about the screen's up for a
+  // sideways drag), and the attitude row's axis and angle follow; typed, they turn it.
+  void turningTheGhostSetsTheAttitude() {
+    window_->chooseSystem("rigid_body_control");
+    PlanDialog* dialog = window_->showPlanDialog();
+    QVERIFY(QTest::qWaitForWindowExposed(dialog));
+    nhui::SceneView* view = window_->sceneView();
+    QTRY_VERIFY(view->targetGhostPoint());
+    QDoubleSpinBox* angle = nullptr;
+    for (QDoubleSpinBox* box : dialog->findChildren<QDoubleSpinBox*>())
+      if (box->suffix() == QStringLiteral("°")) angle = box;
+    QVERIFY(angle);
+    nhtest::typeInto(angle, "0");
+    const QPoint press = view->targetGhostPoint()->toPoint();
+    dragMouse(view, press, press + QPoint(50, 0), Qt::ControlModifier);
+    QVERIFY2(std::abs(angle->value() - 50 * 0.01 * 180 / M_PI) < 2e-3,
+             qPrintable(QString("angle %1°").arg(angle->value())));
+    double up[3];
+    view->renderer()->GetActiveCamera()->GetViewUp(up);
+    double toward[3];
+    view->renderer()->GetActiveCamera()->GetDirectionOfProjection(toward);
+    const Eigen::Vector3d d(toward[0], toward[1], toward[2]);
+    const Eigen::Vector3d u(up[0], up[1], up[2]);
+    const Eigen::Vector3d screenUp = (u - u.dot(d) * d).normalized();  // up as the screen shows it
+    const Eigen::Vector3d axis = attitudeAxis(dialog);
+    QVERIFY2((axis - screenUp).norm() < 3e-3,
+             qPrintable(QString("axis %1 %2 %3").arg(axis.x()).arg(axis.y()).arg(axis.z())));
+    // Typed: 90° about z turns the ghost's body so.
+    QList<QDoubleSpinBox*> boxes;
+    for (QDoubleSpinBox* box : dialog->findChildren<QDoubleSpinBox*>())
+      if (box->prefix().size() == 2) boxes << box;
+    QCOMPARE(boxes.size(), 3);
+    nhtest::typeInto(boxes[0], "0");
+    nhtest::typeInto(boxes[1], "0");
+    nhtest::typeInto(boxes[2], "1");
+    nhtest::typeInto(angle, "90");
+    const Eigen::Quaterniond expected(Eigen::AngleAxisd(M_PI / 2, Eigen::Vector3d::UnitZ()));
+    for (const auto& b : view->targetGhostFrame().bodies)
+      if (b.name == "body") QVERIFY(b.orientation.angularDistance(expected) < 1e-9);
+  }
+
  private:
   QAction* exportAction() const {
     for (QAction* a : window_->findChildren<QAction*>())
@@ -380,6 +472,33 @@ class PlanDialogTest : public QObject {
     auto system = nh::model::loadModelText(kBrockett, "brockett.yaml");
     QString error;
     QVERIFY2(window_->session()->applyModel(system, error), qPrintable(error));
+  }
+  static Eigen::Vector3d ghostBody(nhui::SceneView* view, const std::string& name) {
+    for (const auto& b : view->targetGhostFrame().bodies)
+      if (b.name == name) return b.position;
+    return Eigen::Vector3d::Constant(std::nan(""));
+  }
+  static Eigen::Vector3d groundHit(nhui::SceneView* view, const QPointF& at, double height) {
+    double o[3], d[3];
+    view->pickRay(at, o, d);
+    const double s = (height - o[2]) / d[2];
+    return {o[0] + s * d[0], o[1] + s * d[1], height};
+  }
+  static void dragMouse(QWidget* view, const QPoint& from, const QPoint& to,
+                        Qt::KeyboardModifiers modifiers) {
+    QTest::mousePress(view, Qt::LeftButton, modifiers, from);
+    QMouseEvent move(QEvent::MouseMove, QPointF(to), view->mapToGlobal(QPointF(to)), Qt::NoButton,
+                     Qt::LeftButton, modifiers);
+    QApplication::sendEvent(view, &move);
+    QTest::mouseRelease(view, Qt::LeftButton, modifiers, to);
+  }
+  // The attitude row's axis as a unit vector.
+  static Eigen::Vector3d attitudeAxis(PlanDialog* dialog) {
+    Eigen::Vector3d axis = Eigen::Vector3d::Zero();
+    for (QDoubleSpinBox* box : dialog->findChildren<QDoubleSpinBox*>())
+      if (box->prefix().size() == 2)
+        axis[QStringLiteral("xyz").indexOf(box->prefix()[0])] = box->value();
+    return axis.normalized();
   }
   std::unique_ptr<MainWindow> window_;
 };
