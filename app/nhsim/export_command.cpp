@@ -88,9 +88,10 @@ void applyFrameOptions(const ExportOptions& o, nhui::ExportSettings& e) {
 }
 
 // The plots beside the 3D view: --plot-path X,Y (or none) and --plot VAR,...; each implies
-// --plots. Unless one is named, the path plotted is the ground-plane pair the system's drag
-// handle moves (SystemInfo::editing); systems without one (the rigid body) get none.
-void applyPlotOptions(const ExportOptions& o, const Scenario& s, nhui::ExportSettings& e) {
+// --plots. What they do not name is the lesson's (its view's plots), else the ground-plane pair
+// the system's drag handle moves (none without one, the rigid body) and the energy
+// (applyScenarioPlots, applied before).
+void applyPlotOptions(const ExportOptions& o, nhui::ExportSettings& e) {
   const bool pathGiven = !o.plotPath.empty();
   if (pathGiven) {
     const auto xy = splitList(o.plotPath);
@@ -109,11 +110,6 @@ void applyPlotOptions(const ExportOptions& o, const Scenario& s, nhui::ExportSet
   if (!o.plot.empty()) {
     e.timeSeries = distinctTimeSeries(splitList(o.plot), "--plot");
     e.plots = true;
-  }
-  if (e.plots && !pathGiven) {
-    const auto& drag = findSystem(s.system)->info().editing.drag;
-    e.pathX = drag ? drag->x : std::string();
-    e.pathY = drag ? drag->y : std::string();
   }
 }
 
@@ -157,8 +153,9 @@ ExportJob exportJobOf(const std::vector<std::string>& words) {
   nhui::ExportSettings& e = job.settings;
   e.tEnd = s.tEnd;
   nhui::applyScenarioView(s.view, e);  // a lesson's camera, arrows and comparison; flags win
+  nhui::applyScenarioPlots(s, e);      // a lesson's plots
   applyFrameOptions(o, e);
-  applyPlotOptions(o, s, e);
+  applyPlotOptions(o, e);
   job.csv = o.csv;
   job.writeScenario = !o.noScenario;
   job.quiet = o.quiet;
@@ -224,16 +221,7 @@ int runPageExport(const ExportJob& o) {
   if (!nhui::interactivePageAvailable()) throw InputError(nhui::kPageUnavailable);
   nh::AtomicOutput out(nhui::checkPageTarget(o.output).string());
   nhui::AnimationExporter exporter(o.scenario, o.settings);
-  const nhui::RunHistory& run = exporter.history();
-  nhui::PageSettings page = nhui::pageSettingsFor(o.scenario, o.settings);
-  nhui::ComparisonScene comparison;
-  if (o.settings.comparison.mode != nhui::CompareMode::None) {
-    page.comparisonLegend = exporter.comparisonLegend();
-    comparison = [&exporter](double t, nh::SceneFrame& frame) {
-      return exporter.comparisonSceneAt(t, frame);
-    };
-  }
-  const std::string html = nhui::interactivePage(run, page, comparison);
+  const std::string html = nhui::exportedPage(exporter, o.scenario);
   out.write(html);
   out.commit();
   const std::string sidecar =

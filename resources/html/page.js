@@ -297,22 +297,10 @@
     return 10 * p;
   }
 
-  // Per unit: the magnitude drawn 0.35 × the scene extent long (the largest over the run,
-  // rounded up to 1-2-5), as the view's automatic arrow scale.
-  function arrowReferences() {
-    var largest = {};
-    arrows.forEach(function (a, i) {
-      var m = largest[a.unit] || 0;
-      for (var k = 0; k < count; ++k) {
-        var o = arrowOffset(k, i) + RECORD.arrow.vector, v = Math.hypot(samples[o], samples[o + 1], samples[o + 2]);
-        if (isFinite(v)) m = Math.max(m, v);
-      }
-      largest[a.unit] = m;
-    });
-    var references = {};
-    Object.keys(largest).forEach(function (u) { references[u] = niceCeil(Math.max(largest[u], 1e-300)); });
-    return references;
-  }
+  // Each arrow's scale at each sample (the magnitude drawn 0.35 × the scene extent long; NaN
+  // where it is not drawn), stepped by the app's rule for the view's arrows (ArrowScale in
+  // ui/scene/scene_renderer.h): every arrow on its own scale, a lesson's fixed scales kept.
+  var arrowScales = (data.arrowScales || []).map(floats);
 
   function arrowObject(a) {
     var c = ARROW_COLOURS[a.kind] || [1, 1, 1];
@@ -373,7 +361,6 @@
     return o;
   });
 
-  var references = arrowReferences();
   var arrowThickness = 0.012 * extent;
   var arrowObjects = arrows.map(function (a) {
     var o = arrowObject(a);
@@ -505,28 +492,26 @@
     bodyObjects.forEach(function (o, i) { placeBody(o, samples, bodyOffset(k, i)); });
   }
 
+  // The arrows at sample k, and the legend as the app's: each arrow's colour, name, magnitude
+  // and scale ("→ friction 0.123 N   0.35 m ≙ 0.2 N").
   function showArrows(k) {
     var origin = new THREE.Vector3(), v = new THREE.Vector3();
     var lines = [];
     arrowObjects.forEach(function (o, i) {
-      var s = arrowOffset(k, i), a = arrows[i], reference = references[a.unit];
+      var s = arrowOffset(k, i), a = arrows[i], reference = arrowScales[i][k];
       var so = s + RECORD.arrow.origin, sv = s + RECORD.arrow.vector;
       origin.set(samples[so], samples[so + 1], samples[so + 2]);
       v.set(samples[sv], samples[sv + 1], samples[sv + 2]);
       var magnitude = v.length();
-      o.visible = isFinite(magnitude + origin.x + origin.y + origin.z) && magnitude > 1e-9 * reference;
+      o.visible = isFinite(magnitude + origin.x + origin.y + origin.z + reference) && reference > 0;
       if (o.visible) placeArrow(o, origin, v, 0.35 * extent * magnitude / reference, arrowThickness);
       var c = (ARROW_COLOURS[a.kind] || [1, 1, 1]).map(function (x) { return Math.round(255 * x * (isDark() ? 1 : table.legendOnLight)); });
+      var scale = reference > 0 ? '<span class="scale">' + formatNumber(0.35 * extent) + " m \u2259 " +
+                                  formatNumber(reference) + " " + escapeHtml(a.unit) + "</span>" : "";
       lines.push('<div><span class="swatch" style="background:rgb(' + c.join(",") + ')"></span>' +
                  '<span style="color:rgb(' + c.join(",") + ')">' + escapeHtml(a.name) + "</span> " +
-                 formatNumber(magnitude) + " " + escapeHtml(a.unit) + "</div>");
+                 formatNumber(magnitude) + " " + escapeHtml(a.unit) + " " + scale + "</div>");
     });
-    if (arrows.length) {
-      Object.keys(references).forEach(function (u) {
-        lines.push('<div class="scale">arrow of ' + formatNumber(0.35 * extent) + " m = " +
-                   formatNumber(references[u]) + " " + escapeHtml(u) + "</div>");
-      });
-    }
     legend.innerHTML = lines.join("");
   }
 
@@ -585,27 +570,55 @@
 
   // ---- Plots --------------------------------------------------------------------------------
 
+  // Every plot carries the comparison run's curve beside the primary run's (each in its run's
+  // colour, as the app's plots: data.scene.runs) and, beside a comparison, a legend naming both.
   var plotsBox = document.getElementById("plots");
-  var plots = [];
-  if (data.plots.path) plots.push({ path: true, x: floats(data.plots.path.x.values), y: floats(data.plots.path.y.values),
-                                    xLabel: data.plots.path.x.label, yLabel: data.plots.path.y.label });
+  var plots = [], runNames = data.plots.runs;
+  function comparisonOf(column) { return column.comparison ? floats(column.comparison) : null; }
+  var path = data.plots.path;
+  if (path) plots.push({ path: true, equal: path.equal, x: floats(path.x.values), y: floats(path.y.values),
+                         otherX: comparisonOf(path.x), otherY: comparisonOf(path.y),
+                         xLabel: path.x.label, yLabel: path.y.label });
   data.plots.series.forEach(function (s) {
-    plots.push({ path: false, x: times, y: floats(s.values), xLabel: "t [s]", yLabel: s.label });
+    plots.push({ path: false, x: times, y: floats(s.values), otherX: s.comparison ? times : null,
+                 otherY: comparisonOf(s), xLabel: "t [s]", yLabel: s.label });
   });
   plots.forEach(function (p) {
     p.canvas = document.createElement("canvas");
     p.canvas.setAttribute("aria-label", p.yLabel + " against " + p.xLabel);
     plotsBox.appendChild(p.canvas);
-    p.xRange = p.path ? range(p.x) : [times[0], times[count - 1] > times[0] ? times[count - 1] : times[0] + 1];
-    p.yRange = range(p.y);
+    var others = p.otherY ? [p.otherY] : [];
+    p.xRange = p.path ? range([p.x].concat(p.otherX ? [p.otherX] : []))
+                      : [times[0], times[count - 1] > times[0] ? times[count - 1] : times[0] + 1];
+    p.yRange = range([p.y].concat(others));
   });
 
-  function range(values) {
+  // The padded range of the finite values of the arrays in `lists`.
+  function range(lists) {
     var lo = Infinity, hi = -Infinity;
-    for (var i = 0; i < values.length; ++i) if (isFinite(values[i])) lo = Math.min(lo, values[i]), hi = Math.max(hi, values[i]);
+    lists.forEach(function (values) {
+      for (var i = 0; i < values.length; ++i) if (isFinite(values[i])) lo = Math.min(lo, values[i]), hi = Math.max(hi, values[i]);
+    });
     if (!(hi >= lo)) return [0, 1];
     var pad = hi > lo ? 0.05 * (hi - lo) : Math.max(1e-9, 0.05 * Math.abs(lo) || 0.5);
     return [lo - pad, hi + pad];
+  }
+
+  // The ranges widened so that x and y have one scale in a frame of w × h pixels.
+  function equalRanges(xr, yr, w, h) {
+    var sx = (xr[1] - xr[0]) / w, sy = (yr[1] - yr[0]) / h, c, half;
+    if (sx > sy) {
+      c = (yr[0] + yr[1]) / 2, half = sx * h / 2;
+      return [xr, [c - half, c + half]];
+    }
+    c = (xr[0] + xr[1]) / 2, half = sy * w / 2;
+    return [[c - half, c + half], yr];
+  }
+
+  // A run's curve colour on the current theme (the scene table's run colours).
+  function runColour(run) {
+    var c = table.runs[run][isDark() ? "onDark" : "onLight"];
+    return "rgb(" + c.join(",") + ")";
   }
 
   function drawPlot(p) {
@@ -614,23 +627,30 @@
     if (c.width !== w || c.height !== h) c.width = w, c.height = h;
     var g = c.getContext("2d"), style = getComputedStyle(document.documentElement);
     var text = style.getPropertyValue("--text"), muted = style.getPropertyValue("--muted");
-    var border = style.getPropertyValue("--border"), accent = style.getPropertyValue("--accent");
+    var border = style.getPropertyValue("--border");
     g.setTransform(ratio, 0, 0, ratio, 0, 0);
     var W = w / ratio, H = h / ratio, left = 56, right = 10, top = 18, bottom = 26;
+    var xRange = p.xRange, yRange = p.yRange;
+    var frameW = Math.max(1, W - left - right), frameH = Math.max(1, H - top - bottom);
+    if (p.equal) {
+      var fitted = equalRanges(xRange, yRange, frameW, frameH);
+      xRange = fitted[0], yRange = fitted[1];
+    }
+    p.shown = { x: xRange, y: yRange, width: frameW, height: frameH };
     g.clearRect(0, 0, W, H);
     g.font = "11px system-ui, sans-serif";
     g.strokeStyle = border;
     g.strokeRect(left, top, W - left - right, H - top - bottom);
-    var sx = function (x) { return left + (x - p.xRange[0]) / (p.xRange[1] - p.xRange[0]) * (W - left - right); };
-    var sy = function (y) { return H - bottom - (y - p.yRange[0]) / (p.yRange[1] - p.yRange[0]) * (H - top - bottom); };
+    var sx = function (x) { return left + (x - xRange[0]) / (xRange[1] - xRange[0]) * (W - left - right); };
+    var sy = function (y) { return H - bottom - (y - yRange[0]) / (yRange[1] - yRange[0]) * (H - top - bottom); };
     g.fillStyle = muted;
     g.textAlign = "right";
-    g.fillText(formatNumber(p.yRange[1]), left - 4, top + 8);
-    g.fillText(formatNumber(p.yRange[0]), left - 4, H - bottom);
+    g.fillText(formatNumber(yRange[1]), left - 4, top + 8);
+    g.fillText(formatNumber(yRange[0]), left - 4, H - bottom);
     g.textAlign = "left";
-    g.fillText(formatNumber(p.xRange[0]), left, H - bottom + 14);
+    g.fillText(formatNumber(xRange[0]), left, H - bottom + 14);
     g.textAlign = "right";
-    g.fillText(formatNumber(p.xRange[1]), W - right, H - bottom + 14);
+    g.fillText(formatNumber(xRange[1]), W - right, H - bottom + 14);
     g.fillStyle = text;
     g.textAlign = "left";
     g.fillText(p.yLabel + (p.path ? " against " + p.xLabel : ""), left, top - 5);
@@ -638,29 +658,52 @@
       g.textAlign = "center";
       g.fillText(p.xLabel, (left + W - right) / 2, H - bottom + 14);
     }
-    function curve(from, to, colour, widthPx) {
+    // Beside a comparison, the runs' names in their colours at the top right.
+    if (runNames) {
+      var at = W - right;
+      g.textAlign = "right";
+      for (var r = 1; r >= 0; --r) {
+        g.fillStyle = runColour(r);
+        g.fillText(runNames[r], at, top - 5);
+        at -= g.measureText(runNames[r]).width + 8;
+        g.fillRect(at - 14, top - 9, 12, 2.5);
+        at -= 20;
+      }
+    }
+    function curve(xs, ys, from, to, colour, widthPx) {
       g.strokeStyle = colour;
       g.lineWidth = widthPx;
       g.beginPath();
       var pen = false;
       for (var i = from; i <= to; ++i) {
-        if (!isFinite(p.x[i] + p.y[i])) { pen = false; continue; }
-        if (pen) g.lineTo(sx(p.x[i]), sy(p.y[i])); else g.moveTo(sx(p.x[i]), sy(p.y[i]));
+        if (!isFinite(xs[i] + ys[i])) { pen = false; continue; }
+        if (pen) g.lineTo(sx(xs[i]), sy(ys[i])); else g.moveTo(sx(xs[i]), sy(ys[i]));
         pen = true;
       }
       g.stroke();
     }
+    // The comparison's curve first, the primary run's over it; each faint over the whole run
+    // and full up to the moment shown, with a dot there.
+    var runs = [{ x: p.x, y: p.y, colour: runColour(0) }];
+    if (p.otherY) runs.unshift({ x: p.otherX, y: p.otherY, colour: runColour(1) });
     g.save();
-    g.globalAlpha = 0.45;
-    curve(0, count - 1, accent, 1);
+    g.beginPath();
+    g.rect(left, top, W - left - right, H - top - bottom);
+    g.clip();
+    runs.forEach(function (run) {
+      g.save();
+      g.globalAlpha = 0.45;
+      curve(run.x, run.y, 0, count - 1, run.colour, 1);
+      g.restore();
+      curve(run.x, run.y, 0, current, run.colour, 1.8);
+      if (isFinite(run.x[current] + run.y[current])) {
+        g.fillStyle = run.colour;
+        g.beginPath();
+        g.arc(sx(run.x[current]), sy(run.y[current]), 3.5, 0, 2 * Math.PI);
+        g.fill();
+      }
+    });
     g.restore();
-    curve(0, current, accent, 1.8);
-    if (isFinite(p.x[current] + p.y[current])) {
-      g.fillStyle = accent;
-      g.beginPath();
-      g.arc(sx(p.x[current]), sy(p.y[current]), 3.5, 0, 2 * Math.PI);
-      g.fill();
-    }
   }
 
   function drawPlots() { plots.forEach(drawPlot); }
@@ -808,6 +851,13 @@
       var mine = boundingRadius(b);
       check("bound of " + b.kind + " " + b.name + " as the app's",
             Math.abs(mine - b.bound) <= 1e-12 * Math.max(1, Math.abs(b.bound)), mine + " against " + b.bound);
+    });
+    // A path of two lengths is drawn with one scale on both axes (a circle stays round).
+    plots.forEach(function (p) {
+      if (!p.equal) return;
+      var sx = (p.shown.x[1] - p.shown.x[0]) / p.shown.width, sy = (p.shown.y[1] - p.shown.y[0]) / p.shown.height;
+      check("path plot " + p.yLabel + " against " + p.xLabel + " to scale",
+            Math.abs(sx - sy) <= 1e-9 * Math.max(sx, sy), sx + " against " + sy + " per pixel");
     });
     var requests = performance.getEntriesByType("resource").length;
     check("no network request", window.nhBlocked.length === 0 && requests === 0,

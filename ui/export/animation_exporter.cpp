@@ -224,6 +224,27 @@ void applyScenarioView(const std::string& viewJson, ExportSettings& settings) {
   }
 }
 
+void applyScenarioPlots(const nh::Scenario& scenario, ExportSettings& settings) {
+  const auto& drag = nh::findSystem(scenario.system)->info().editing.drag;
+  settings.pathX = drag ? drag->x : std::string();
+  settings.pathY = drag ? drag->y : std::string();
+  settings.timeSeries = {"energy"};
+  ScenarioView view;
+  try {
+    view = parseScenarioView(scenario.view);
+  } catch (const nh::Error&) {
+    return;  // a view the reader refuses names no plots
+  }
+  if (view.phase && view.phase->size() == 2) {
+    settings.pathX = (*view.phase)[0].toStdString();
+    settings.pathY = (*view.phase)[1].toStdString();
+  }
+  if (view.timeSeries) {
+    settings.timeSeries.clear();
+    for (const QString& name : *view.timeSeries) settings.timeSeries.push_back(name.toStdString());
+  }
+}
+
 std::string parameterSummary(const nh::SystemModel& system, const std::vector<double>& values,
                              int maxLineLength) {
   std::string out, line;
@@ -452,25 +473,29 @@ void AnimationExporter::simulateComparison(const std::atomic<bool>* cancel) {
   d.comparison = std::move(run);
 }
 
-std::string AnimationExporter::comparisonLegend() const {
+std::array<std::string, 2> AnimationExporter::runLabels() const {
   const Impl& d = *impl_;
   switch (settings_.comparison.mode) {
     case CompareMode::Vakonomic:
-      return comparisonLegendLine(nh::toString(scenario_.dynamics),
-                                  nh::toString(d.comparisonSetup.dynamics));
+      return {nh::toString(scenario_.dynamics), nh::toString(d.comparisonSetup.dynamics)};
     case CompareMode::Ghost: {
       const int index = d.system->parameterIndex(settings_.comparison.ghostParameter);
       const nh::ParameterInfo& parameter = d.system->info().parameters[index];
-      return comparisonLegendLine(displayValue(parameter, d.parameters[index]),
-                                  displayValue(parameter, settings_.comparison.ghostValue));
+      return {displayValue(parameter, d.parameters[index]),
+              displayValue(parameter, settings_.comparison.ghostValue)};
     }
     case CompareMode::Integrator:
-      return comparisonLegendLine(nh::toString(scenario_.integrator.method),
-                                  nh::toString(settings_.comparison.method));
+      return {nh::toString(scenario_.integrator.method), nh::toString(settings_.comparison.method)};
     case CompareMode::None:
       break;
   }
   return {};
+}
+
+std::string AnimationExporter::comparisonLegend() const {
+  if (settings_.comparison.mode == CompareMode::None) return {};
+  const std::array<std::string, 2> labels = runLabels();
+  return comparisonLegendLine(labels[0], labels[1]);
 }
 
 bool AnimationExporter::comparisonSceneAt(double t, nh::SceneFrame& frame) {

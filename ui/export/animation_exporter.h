@@ -27,6 +27,7 @@
 #include "core/nh/errors.h"
 #include "core/nh/scenario.h"
 #include "ui/export/media/video_encoder.h"
+#include "ui/plot/plot_widget.h"
 #include "ui/session/display_choices.h"
 #include "ui/session/view_state.h"  // CameraPose
 #include "ui/sim/simulation_controller.h"
@@ -137,6 +138,11 @@ void checkScenarioSidecar(const std::filesystem::path& output, const std::filesy
 // Entries it does not know or cannot read are left as they are (nhlab checks the part).
 void applyScenarioView(const std::string& viewJson, ExportSettings& settings);
 
+// The plots an export shows unless its options name others, into `settings` (pathX, pathY,
+// timeSeries): a lesson's own (its view's "plots": the phase pair, the time series), else the
+// ground-plane pair the system's drag handle moves (none without one) and the energy.
+void applyScenarioPlots(const nh::Scenario& scenario, ExportSettings& settings);
+
 // One line for the overlay per group of parameters, e.g. "Omega0 = 1 rad/s   r = 0.1 m".
 std::string parameterSummary(const nh::SystemModel& system, const std::vector<double>& values,
                              int maxLineLength);
@@ -144,6 +150,19 @@ std::string parameterSummary(const nh::SystemModel& system, const std::vector<do
 // What an export of a planned motion says (a scenario whose view holds a "plan", a control
 // model): the exporter simulates, and a plan is solved, not simulated.
 inline constexpr const char* kPlanExportRefused = "exporting a planned motion is not supported yet";
+
+// One block of the plots beside a frame (AnimationExporter::plotsAt): the path or the stacked
+// time series, each pane with the primary run's curve and, beside a comparison, the comparison
+// run's (translucent orange's run colour, both named for the legend). A path of two lengths is
+// drawn with equal scales fitted to equalFrame (empty otherwise).
+struct ExportPlot {
+  QRectF rect;
+  bool path = false;
+  PlotRange x;
+  QString xLabel;
+  std::vector<PlotPane> panes;
+  QRectF equalFrame;
+};
 
 class AnimationExporter {
  public:
@@ -194,6 +213,12 @@ class AnimationExporter {
   // The line that tells the two runs apart ("blue: nonholonomic   orange: vakonomic"), "" without
   // a comparison.
   std::string comparisonLegend() const;
+  // Each run's name in legends ([0] the primary run, [1] the comparison), as comparisonLegend()
+  // names them; both "" without a comparison.
+  std::array<std::string, 2> runLabels() const;
+  // The plots painted beside frame i (settings().plots; none without), curves up to its sample.
+  // Simulates and sets up the view on first use, as renderFrame does.
+  std::vector<ExportPlot> plotsAt(int i);
   // The camera frame i is rendered with (settings().framing). Simulates on first use; frames
   // on the calling thread, as renderFrame does.
   CameraPose cameraAt(int i);
@@ -228,6 +253,8 @@ class AnimationExporter {
   void prepareView();  // the offscreen scene and plots, on first use
   void setUpPlots();
   void paintPlots(size_t sample);
+  // The panes of plot block `block` with both runs' curves up to `sample`.
+  std::vector<PlotPane> plotPanes(size_t block, size_t sample) const;
 
   nh::Scenario scenario_;
   nh::Scenario resolved_;

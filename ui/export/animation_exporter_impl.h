@@ -42,12 +42,14 @@ struct AnimationExporter::Impl {
   PlotStyle plotStyle;
   struct PlotBlock {
     QRectF rect;
-    std::vector<int> yColumns;  // time series: one pane each; path: one pane
-    int xColumn = 0;            // path: x variable column; time series: t
+    std::vector<std::string> yColumns;  // time series: one pane each; path: one pane
+    std::string xColumn = "t";          // path: the x variable; time series: t
     bool path = false;
     PlotRange x;
     std::vector<PlotRange> y;
     QString xLabel;
+    std::vector<QString> yLabels;  // each pane's title
+    QRectF equalFrame;             // a path of two lengths: the frame its equal scales fit
   };
   std::vector<PlotBlock> plots;
   std::string overlayTail;  // system title and parameters

@@ -168,7 +168,8 @@ void exportData(QWidget* parent, const RunHistory& run, const nh::Scenario& scen
 }
 
 void exportInteractivePage(QWidget* parent, const RunHistory& run, const PageSettings& page,
-                           const QString& suggestedName, const ComparisonScene& comparison) {
+                           const QString& suggestedName, const ComparisonScene& comparison,
+                           const RunHistory* comparisonRun) {
   const QString title = QObject::tr("Export interactive page");
   if (!interactivePageAvailable()) {
     QMessageBox::warning(parent, title, QString::fromUtf8(kPageUnavailable));
@@ -180,8 +181,8 @@ void exportInteractivePage(QWidget* parent, const RunHistory& run, const PageSet
   if (path.isEmpty()) return;
   if (QFileInfo(path).suffix().isEmpty()) path += ".html";
   try {
-    const std::uintmax_t bytes =
-        writeInteractivePage(path.toStdString(), interactivePage(run, page, comparison));
+    const std::uintmax_t bytes = writeInteractivePage(
+        path.toStdString(), interactivePage(run, page, comparison, comparisonRun));
     QMessageBox::information(
         parent, title,
         QObject::tr("Saved the page (%1 kB) to %2. It opens in any browser, without a network.")

@@ -78,9 +78,11 @@ void exportPlot(QWidget* parent, const PlotWidget& plot, const QString& xLabel,
 void exportData(QWidget* parent, const RunHistory& run, const nh::Scenario& scenario);
 
 // Asks for an .html file name and writes the interactive page of `run` (interactive_page.h)
-// there, reporting the result (or the error) in a message box.
+// there, reporting the result (or the error) in a message box; the comparison run's bodies and
+// trails from `comparison`, its curves from `comparisonRun`.
 void exportInteractivePage(QWidget* parent, const RunHistory& run, const PageSettings& page,
-                           const QString& suggestedName, const ComparisonScene& comparison = {});
+                           const QString& suggestedName, const ComparisonScene& comparison = {},
+                           const RunHistory* comparisonRun = nullptr);
 
 class ExportDialog : public QDialog {
   Q_OBJECT

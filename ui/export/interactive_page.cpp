@@ -1,6 +1,6 @@
-// The interactive page (interactive_page.h): the run's samples, scene items, plots and
-// comparison packed as JSON and base64 floats into the bundled template with three.js, made
-// safe inside its script tag, and written through AtomicOutput.
+// The interactive page (interactive_page.h): the run's samples, scene items, arrow scales, plots
+// (both runs, the app's titles) and comparison packed as JSON and base64 floats into the bundled
+// template with three.js, made safe inside its script tag, and written through AtomicOutput.
 #include "ui/export/interactive_page.h"
 
 #include <QByteArray>
@@ -19,6 +19,7 @@
 #include "core/nh/system.h"
 #include "ui/export/animation_exporter.h"
 #include "ui/export/media/video_encoder.h"
+#include "ui/plot/plot_panels.h"
 #include "ui/scene/scene_renderer.h"
 #include "ui/session/scenario_view.h"
 #include "ui/sim/run_history.h"
@@ -255,28 +256,73 @@ Json itemsJson(const SceneItems& items) {
           {"movingFrame", items.movingFrame}};
 }
 
-// A recorded column at the sample times (the sample at or before each), with its label.
-Json columnJson(const RunHistory& run, const std::string& name, const std::vector<double>& times) {
-  const int c = run.columnIndex(name);
+// A recorded column of `run` at the sample times (the sample at or before each; NaN past its
+// end: a comparison run that failed), in base64 floats.
+std::string columnValues(const RunHistory& run, int c, const std::vector<double>& times) {
   std::vector<float> values;
   values.reserve(times.size());
-  for (const double t : times) values.push_back(pageFloat(run.column(c)[run.indexAtOrBefore(t)]));
-  std::string label = name;
-  if (const nh::VariableLabel* l = nh::findVariableLabel(run.system().info(), name)) {
-    if (!l->unit.empty()) label += " [" + l->unit + "]";
-  }
-  return {{"name", name}, {"label", label}, {"values", base64Floats(values)}};
+  const double last = run.lastTime() + 1e-9 * std::max(1.0, std::abs(run.lastTime()));
+  for (const double t : times)
+    values.push_back(t > last ? std::numeric_limits<float>::quiet_NaN()
+                              : pageFloat(run.column(c)[run.indexAtOrBefore(t)]));
+  return base64Floats(values);
 }
 
-// The path plot and the time series, leaving out variables the run does not record.
-Json plotsJson(const RunHistory& run, const PageSettings& s, const std::vector<double>& times) {
-  Json plots = {{"path", Json()}, {"series", Json::array()}};
+// A plotted column: its name, the app's title for it ("friction force x [N]"), the primary
+// run's values and the comparison run's ("comparison"; absent where it records no such column).
+Json columnJson(const RunHistory& run, const RunHistory* other, const std::string& name,
+                const std::vector<double>& times) {
+  const QString label =
+      columnDisplayName(run.layout(), run.system().info(), QString::fromStdString(name));
+  Json column = {{"name", name},
+                 {"label", label.toStdString()},
+                 {"values", columnValues(run, run.columnIndex(name), times)}};
+  if (other && !other->empty() && other->columnIndex(name) >= 0)
+    column["comparison"] = columnValues(*other, other->columnIndex(name), times);
+  return column;
+}
+
+// The path plot (drawn with equal scales when both axes are lengths, as the app draws it) and
+// the time series, leaving out variables the run does not record; beside a comparison, each
+// run's name for the plots' legend.
+Json plotsJson(const RunHistory& run, const RunHistory* other, const PageSettings& s,
+               const std::vector<double>& times) {
+  Json plots = {{"path", Json()}, {"series", Json::array()}, {"runs", Json()}};
   if (!s.pathX.empty() && run.columnIndex(s.pathX) >= 0 && run.columnIndex(s.pathY) >= 0)
-    plots["path"] = {{"x", columnJson(run, s.pathX, times)},
-                     {"y", columnJson(run, s.pathY, times)}};
+    plots["path"] = {
+        {"x", columnJson(run, other, s.pathX, times)},
+        {"y", columnJson(run, other, s.pathY, times)},
+        {"equal", equalPathScales(run.layout(), run.system().info(), s.pathX, s.pathY)}};
   for (const auto& name : s.timeSeries)
-    if (run.columnIndex(name) >= 0) plots["series"].push_back(columnJson(run, name, times));
+    if (run.columnIndex(name) >= 0) plots["series"].push_back(columnJson(run, other, name, times));
+  if (other && !other->empty()) plots["runs"] = {s.runLabels[0], s.runLabels[1]};
   return plots;
+}
+
+// Each arrow's scale at every sample, stepped as the view steps it frame by frame (ArrowScale:
+// its own scale per arrow, a lesson's fixed ones kept), in base64 floats per arrow; NaN where
+// the arrow is not drawn (missing, or round-off of a zero vector).
+Json arrowScalesJson(const std::vector<nh::SceneFrame>& frames, const SceneItems& items,
+                     const PageSettings& s) {
+  Json out = Json::array();
+  for (const nh::SceneArrow& arrow : items.arrows) {
+    ArrowScale scale;
+    if (const auto preset = s.arrowScales.find(arrow.name); preset != s.arrowScales.end())
+      scale.reference = scale.largest = preset->second;
+    std::vector<float> references;
+    references.reserve(frames.size());
+    for (const nh::SceneFrame& f : frames) {
+      const auto it = std::find_if(f.arrows.begin(), f.arrows.end(), [&](const nh::SceneArrow& a) {
+        return arrowKey(a) == arrowKey(arrow);
+      });
+      const bool drawn =
+          it != f.arrows.end() && scale.step(it->vector.norm(), s.display.arrowScaleFixed);
+      references.push_back(drawn ? pageFloat(scale.reference)
+                                 : std::numeric_limits<float>::quiet_NaN());
+    }
+    out.push_back(base64Floats(references));
+  }
+  return out;
 }
 
 // The comparison run's bodies (tables and guides are the primary run's) and trails at the
@@ -314,7 +360,8 @@ Json comparisonJson(const ComparisonScene& comparison, const std::vector<double>
   return data;
 }
 
-Json pageData(const RunHistory& run, const PageSettings& s, const ComparisonScene& comparison) {
+Json pageData(const RunHistory& run, const PageSettings& s, const ComparisonScene& comparison,
+              const RunHistory* other) {
   const std::vector<double> times = sampleTimes(run, s);
   SceneItems items;
   const std::vector<nh::SceneFrame> frames = scenesAt(run, times, s, items);
@@ -322,6 +369,7 @@ Json pageData(const RunHistory& run, const PageSettings& s, const ComparisonScen
   for (const auto& f : frames) appendSample(f, items, samples);
   for (const double v : times) t.push_back(static_cast<float>(v));
   Json data = itemsJson(items);
+  data["arrowScales"] = arrowScalesJson(frames, items, s);
   data["scene"] = sceneTableJson();
   data["comparison"] = comparisonJson(comparison, times, s);
   data["system"] = run.system().name();
@@ -335,7 +383,7 @@ Json pageData(const RunHistory& run, const PageSettings& s, const ComparisonScen
   data["count"] = times.size();
   data["t"] = base64Floats(t);
   data["samples"] = base64Floats(samples);
-  data["plots"] = plotsJson(run, s, times);
+  data["plots"] = plotsJson(run, other, s, times);
   return data;
 }
 
@@ -412,43 +460,44 @@ PageSettings pageSettingsFor(const nh::Scenario& scenario, const ExportSettings&
   page.display = settings.display;
   page.follow = settings.framing == ExportSettings::Framing::Follow;
   // The plots: those the export names, else the lesson's, else the drag pair and the energy.
-  const auto& drag = system->info().editing.drag;
-  page.pathX = drag ? drag->x : std::string();
-  page.pathY = drag ? drag->y : std::string();
-  page.timeSeries = {"energy"};
+  ExportSettings plots = settings;
+  if (!settings.plots) applyScenarioPlots(scenario, plots);
+  page.pathX = plots.pathX;
+  page.pathY = plots.pathY;
+  page.timeSeries = plots.timeSeries;
   try {
     const ScenarioView view = parseScenarioView(scenario.view);
     if (!view.title.isEmpty()) page.title = view.title.toStdString();
     page.note = view.note.toStdString();
-    if (view.phase && view.phase->size() == 2) {
-      page.pathX = (*view.phase)[0].toStdString();
-      page.pathY = (*view.phase)[1].toStdString();
-    }
-    if (view.timeSeries) {
-      page.timeSeries.clear();
-      for (const QString& v : *view.timeSeries) page.timeSeries.push_back(v.toStdString());
-    }
+    page.arrowScales = view.arrowScales;
   } catch (const nh::Error&) {
-    // A view the reader refuses adds no title, note or plots.
-  }
-  if (settings.plots) {
-    page.pathX = settings.pathX;
-    page.pathY = settings.pathY;
-    page.timeSeries = settings.timeSeries;
+    // A view the reader refuses adds no title, note or arrow scales.
   }
   return page;
 }
 
 bool interactivePageAvailable() { return QFile::exists(kThree) && QFile::exists(kOrbit); }
 
+std::string exportedPage(AnimationExporter& exporter, const nh::Scenario& scenario) {
+  const RunHistory& run = exporter.history();
+  PageSettings page = pageSettingsFor(scenario, exporter.settings());
+  if (exporter.settings().comparison.mode == CompareMode::None) return interactivePage(run, page);
+  page.comparisonLegend = exporter.comparisonLegend();
+  page.runLabels = exporter.runLabels();
+  return interactivePage(
+      run, page,
+      [&exporter](double t, nh::SceneFrame& frame) { return exporter.comparisonSceneAt(t, frame); },
+      exporter.comparisonHistory());
+}
+
 std::string interactivePage(const RunHistory& run, const PageSettings& settings,
-                            const ComparisonScene& comparison) {
+                            const ComparisonScene& comparison, const RunHistory* comparisonRun) {
   if (!interactivePageAvailable()) throw nh::InputError(kPageUnavailable);
   const std::map<std::string, std::string> parts = {
       {"TITLE", htmlEscaped(settings.title)},
       {"THEME", settings.dark ? "dark" : "light"},
       {"STYLE", resourceText(kStyle)},
-      {"DATA", scriptSafeJson(pageData(run, settings, comparison))},
+      {"DATA", scriptSafeJson(pageData(run, settings, comparison, comparisonRun))},
       {"THREE", resourceText(kThree)},
       {"ORBIT", resourceText(kOrbit)},
       {"SCRIPT", resourceText(kScript)},

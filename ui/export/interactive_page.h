@@ -14,9 +14,11 @@
 // test reads it); a Content-Security-Policy of default-src 'none' keeps it off the network.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <filesystem>
 #include <functional>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -26,6 +28,7 @@
 
 namespace nhui {
 
+class AnimationExporter;
 class RunHistory;
 struct ExportSettings;
 
@@ -43,10 +46,16 @@ struct PageSettings {
   DisplayChoices display;
   std::string pathX, pathY;             // the path plot ("" for none)
   std::vector<std::string> timeSeries;  // variables plotted against t
-  bool dark = false;                    // the theme the page starts in
-  bool follow = false;                  // the camera follows the bodies (also when they travel far)
-  // The line that tells a comparison's two runs apart (AnimationExporter::comparisonLegend()).
+  // With display.arrowScaleFixed: the magnitude an arrow (by name) draws with the reference
+  // length, as a scenario's "arrow_scales" or the view's fixed scales give it; the other arrows
+  // take their scale as the view does (ArrowScale).
+  std::map<std::string, double> arrowScales;
+  bool dark = false;    // the theme the page starts in
+  bool follow = false;  // the camera follows the bodies (also when they travel far)
+  // The line that tells a comparison's two runs apart (AnimationExporter::comparisonLegend()),
+  // and each run's name in the plots' legends ([0] primary, [1] comparison; runLabels()).
   std::string comparisonLegend;
+  std::array<std::string, 2> runLabels;
 };
 
 // A comparison run's scene at time t: false where it is not drawn (it failed or left).
@@ -54,8 +63,9 @@ using ComparisonScene = std::function<bool(double t, nh::SceneFrame& frame)>;
 
 // The page's settings for an export: span, speed, trails, arrows, plots and sample step from
 // `settings` (its fps: one sample per video frame), title and note from the scenario's view
-// (a lesson's), else the system's name. Plots are those of `settings` even when its `plots`
-// is off (the page always has room for them); unknown variables are left out.
+// (a lesson's), else the system's name; a lesson's fixed arrow scales. Plots are those of
+// `settings` when its `plots` is on, else the scenario's (applyScenarioPlots: the page always
+// has room for them); unknown variables are left out.
 PageSettings pageSettingsFor(const nh::Scenario& scenario, const ExportSettings& settings);
 
 // Whether three.js was bundled at build time (libjs-three found); without it no page can be
@@ -67,10 +77,18 @@ inline constexpr const char* kPageUnavailable =
     "libjs-three (scripts/install-deps.sh) and rebuild";
 
 // The HTML of the page for the samples of `run` in [tStart, tEnd], with the bodies and trails of
-// a comparison run (drawn translucent orange, as the view draws it) when `comparison` is given.
-// Throws nh::InputError when the run holds no sample there or the page is unavailable.
+// a comparison run (drawn translucent orange, as the view draws it) when `comparison` is given,
+// and its curve in every plot when `comparisonRun` holds its samples. Each arrow is drawn on
+// its own scale, stepped sample by sample as the view steps it (ArrowScale). Throws
+// nh::InputError when the run holds no sample there or the page is unavailable.
 std::string interactivePage(const RunHistory& run, const PageSettings& settings,
-                            const ComparisonScene& comparison = {});
+                            const ComparisonScene& comparison = {},
+                            const RunHistory* comparisonRun = nullptr);
+
+// The page of an export as `nhsim export --html` writes it: the exporter's run and comparison
+// (scene, curves, legends) with pageSettingsFor(scenario, exporter.settings()). Simulates on
+// first use.
+std::string exportedPage(AnimationExporter& exporter, const nh::Scenario& scenario);
 
 // The file an HTML page is written to, checked as the video encoder checks a video's target:
 // nh::VideoError (Unwritable) for a missing folder, a directory, a device, FIFO or socket. A

@@ -37,18 +37,12 @@ Variables plotVariables(const SimulationController& c) {
   QStringList columns, texts;
   for (const std::string& n : layout.columns) {
     columns << QString::fromStdString(n);
-    texts << variableDisplayName(info, columns.back());
+    texts << columnDisplayName(layout, info, columns.back());
   }
-  static const char* const axes[] = {"x", "y", "z"};
   std::vector<bool> point(static_cast<size_t>(columns.size()), false);
   for (const RecordLayout::Point& p : layout.points)
-    for (int a = 0; a < 3; ++a) {
-      const int column = p.column + a;
-      if (column >= columns.size()) continue;
-      point[static_cast<size_t>(column)] = true;
-      if (texts[column] == columns[column])
-        texts[column] = QStringLiteral("%1 %2 [m]").arg(QString::fromStdString(p.name), axes[a]);
-    }
+    for (int a = 0; a < 3; ++a)
+      if (p.column + a < columns.size()) point[static_cast<size_t>(p.column + a)] = true;
   Variables out;
   for (int i = 0; i < columns.size(); ++i) {
     const int first = static_cast<int>(texts.indexOf(texts[i]));
@@ -101,15 +95,18 @@ size_t drawnCount(const SimulationController& c, const RunHistory& run) {
   return c.playing() ? shownIndex(c, run) + 1 : run.size();
 }
 
-// A length in the ground plane: a scene point's recorded coordinate, or a coordinate the
-// system's drag handle moves with the ground plane (both drawn with equal axes).
-bool isPosition(const SimulationController& c, const QString& name) {
-  const std::string n = name.toStdString();
-  for (const auto& p : c.primary().layout().points)
+// A length in metres: a scene point's recorded coordinate, a coordinate the system's drag
+// handle moves with the ground plane, or a variable the model gives the unit m.
+bool isLength(const RecordLayout& layout, const nh::SystemInfo& info, const std::string& n) {
+  for (const auto& p : layout.points)
     for (int i = 0; i < 3; ++i)
-      if (c.primary().layout().columns[p.column + i] == n) return true;
-  const auto& drag = c.system().info().editing.drag;
-  return drag && (n == drag->x || n == drag->y);
+      if (p.column + i < static_cast<int>(layout.columns.size()) &&
+          layout.columns[static_cast<size_t>(p.column + i)] == n)
+        return true;
+  const auto& drag = info.editing.drag;
+  if (drag && (n == drag->x || n == drag->y)) return true;
+  const nh::VariableLabel* label = nh::findVariableLabel(info, n);
+  return label && label->unit == "m";
 }
 
 // Names a curve's data for PlotWidget's cache: recorded samples change only at a history
@@ -152,6 +149,25 @@ QString variableDisplayName(const nh::SystemInfo& info, const QString& column) {
     return text;
   }
   return column;
+}
+
+QString columnDisplayName(const RecordLayout& layout, const nh::SystemInfo& info,
+                          const QString& column) {
+  const QString text = variableDisplayName(info, column);
+  if (text != column) return text;
+  static const char* const axes[] = {"x", "y", "z"};
+  const std::string n = column.toStdString();
+  for (const RecordLayout::Point& p : layout.points)
+    for (int a = 0; a < 3; ++a)
+      if (p.column + a < static_cast<int>(layout.columns.size()) &&
+          layout.columns[static_cast<size_t>(p.column + a)] == n)
+        return QStringLiteral("%1 %2 [m]").arg(QString::fromStdString(p.name), axes[a]);
+  return text;
+}
+
+bool equalPathScales(const RecordLayout& layout, const nh::SystemInfo& info, const std::string& x,
+                     const std::string& y) {
+  return isLength(layout, info, x) && isLength(layout, info, y);
 }
 
 QColor runColour(int run) { return runColourOf(kRunStyles[run == 0 ? 0 : 1].onDark); }
@@ -295,8 +311,8 @@ void PhasePortraitPanel::refresh() {
     c.dataKey = dataKey(*controller_, revision_, r, xVariable(), yVariable());
     pane.curves.push_back(c);
   }
-  plot_->setEqualAspect(isPosition(*controller_, xVariable()) &&
-                        isPosition(*controller_, yVariable()));
+  plot_->setEqualAspect(
+      equalPathScales(controller_->primary().layout(), controller_->system().info(), xn, yn));
   plot_->setXLabel(xBox_->currentText());
   plot_->setPanes({pane});
 }

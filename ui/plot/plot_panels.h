@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "core/nh/run_record.h"
 #include "core/nh/system.h"
 #include "ui/plot/plot_widget.h"
 
@@ -24,6 +25,16 @@ QColor runColour(int run);
 // What the plots call a recorded column: the system's label and unit ("friction force x [N]"
 // for lambda_1, model-file key `labels`), the derived columns' meaning, else the name itself.
 QString variableDisplayName(const nh::SystemInfo& info, const QString& column);
+// What the plots call a column of a run recorded with `layout`: variableDisplayName, and for a
+// scene point's coordinate without a label of its own "contact point x [m]". The app's lists
+// and titles and the exports' plots (video and page) all name a column through this.
+QString columnDisplayName(const nh::RecordLayout& layout, const nh::SystemInfo& info,
+                          const QString& column);
+// Whether a path plot of x against y is drawn with equal scales on both axes: both are lengths
+// in metres — a scene point's coordinate, a coordinate the drag handle moves with the ground
+// plane, or a variable the model gives the unit m — so that a circle stays round.
+bool equalPathScales(const nh::RecordLayout& layout, const nh::SystemInfo& info,
+                     const std::string& x, const std::string& y);
 
 class PhasePortraitPanel : public QWidget {
   Q_OBJECT

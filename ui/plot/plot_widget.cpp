@@ -404,6 +404,14 @@ void paintPlot(QPainter& painter, const QRectF& rect, const std::vector<PlotPane
   paintLegend(painter, QRectF(rect.left(), rect.top(), rect.width(), legendH), legend, style);
 }
 
+QRectF plotFrame(const QFont& base, const QRectF& rect, const PlotPane& pane, const PlotRange& x,
+                 const PlotStyle& style) {
+  const double legendH = legendHeight(base, legendEntries({pane}, style), style);
+  PaneLayout L;
+  const QRectF outer = paneRects(rect.adjusted(0, legendH, 0, 0), 1, style)[0];
+  return layoutPane(base, outer, pane, x, style, true, L) ? L.r : QRectF();
+}
+
 PlotStyle PlotStyle::light() {
   PlotStyle s;
   s.background = QColor(255, 255, 255);

@@ -91,6 +91,11 @@ void paintPane(QPainter& painter, const QRectF& rect, const PlotPane& pane, cons
 void paintPlot(QPainter& painter, const QRectF& rect, const std::vector<PlotPane>& panes,
                const PlotRange& x, const QString& xLabel, const PlotStyle& style);
 
+// The frame (the data area inside the title, legend and tick labels) that paintPlot() gives a
+// single pane in rect: what a plot of equal x and y scales is fitted to.
+QRectF plotFrame(const QFont& base, const QRectF& rect, const PlotPane& pane, const PlotRange& x,
+                 const PlotStyle& style);
+
 class PlotWidget : public QWidget {
   Q_OBJECT
 

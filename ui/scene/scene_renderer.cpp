@@ -147,16 +147,46 @@ struct SceneRenderer::Body {
   vtkSmartPointer<vtkActor> actor;
 };
 
-struct SceneRenderer::Arrow {
+bool ArrowScale::step(double magnitude, bool fixed, double fixedValue) {
+  const bool finite = std::isfinite(magnitude);
+  const double zero = kZeroFraction * std::max(largest, kSmallestCharacteristic);
+  const bool isZero = !finite || magnitude <= zero;
+  if (finite && !isZero) largest = std::max(largest, magnitude);
+  if (fixed && fixedValue > 0) {
+    reference = fixedValue;
+  } else if (fixed && reference > 0) {
+    // Fixed without a value: the scale the arrow had when it was fixed, through edits and
+    // restarts, unless a new run's vectors would be drawn absurdly with it (a hundred
+    // reference lengths, or a thousandth of one: after an extreme start).
+    if (recheck && !isZero) {
+      recheck = false;
+      if (magnitude > 100 * reference || magnitude < reference / 1000)
+        reference = niceCeil(magnitude);
+    }
+  } else if (!isZero) {
+    // The scale changes in 1-2-5 steps only when a vector outgrows it or stays far below it
+    // for two seconds of frames; it never drops below 1 % of the largest magnitude shown.
+    if (magnitude > reference) {
+      reference = niceCeil(magnitude);
+      quietFrames = 0;
+    } else if (magnitude < 0.1 * reference) {
+      if (++quietFrames > 120) {
+        reference = std::max(niceCeil(magnitude), niceCeil(1e-2 * largest));
+        quietFrames = 0;
+      }
+    } else {
+      quietFrames = 0;
+    }
+  }
+  return !isZero && reference > 0;
+}
+
+struct SceneRenderer::Arrow : ArrowScale {
   nh::ArrowKind kind;
   std::string unit;
   vtkSmartPointer<vtkArrowSource> source;
   vtkSmartPointer<vtkActor> actor;
-  double reference = 0;  // magnitude drawn with the reference length (a 1-2-5 number)
   double lastMagnitude = 0;
-  double largest = 0;  // largest magnitude shown since the system was set or a new run
-  int quietFrames = 0;
-  bool recheck = false;  // a fixed scale to check against the new run's first vector
 };
 
 struct SceneRenderer::Trail {
@@ -494,40 +524,12 @@ void SceneRenderer::updateArrows() {
     Arrow& a = *slot;
     const double magnitude = sa.vector.norm();
     a.lastMagnitude = magnitude;
-    const bool finite = std::isfinite(magnitude);
-    const double zero = kZeroFraction * std::max(a.largest, kSmallestCharacteristic);
-    const bool isZero = !finite || magnitude <= zero;
-    if (finite && !isZero) a.largest = std::max(a.largest, magnitude);
     const auto fixedValue = options_.fixedArrowReference.find(sa.kind);
-    if (options_.arrowScaleFixed && fixedValue != options_.fixedArrowReference.end() &&
-        fixedValue->second > 0) {
-      a.reference = fixedValue->second;
-    } else if (options_.arrowScaleFixed && a.reference > 0) {
-      // Fixed without a value: the scale the arrow had when it was fixed, through edits and
-      // restarts, unless a new run's vectors would be drawn absurdly with it (a hundred
-      // reference lengths, or a thousandth of one: after an extreme start).
-      if (a.recheck && !isZero) {
-        a.recheck = false;
-        if (magnitude > 100 * a.reference || magnitude < a.reference / 1000)
-          a.reference = niceCeil(magnitude);
-      }
-    } else if (!isZero) {
-      // The scale changes in 1-2-5 steps only when a vector outgrows it or stays far below it
-      // for two seconds of frames; it never drops below 1 % of the largest magnitude shown.
-      if (magnitude > a.reference) {
-        a.reference = niceCeil(magnitude);
-        a.quietFrames = 0;
-      } else if (magnitude < 0.1 * a.reference) {
-        if (++a.quietFrames > 120) {
-          a.reference = std::max(niceCeil(magnitude), niceCeil(1e-2 * a.largest));
-          a.quietFrames = 0;
-        }
-      } else {
-        a.quietFrames = 0;
-      }
-    }
+    const bool drawn =
+        a.step(magnitude, options_.arrowScaleFixed,
+               fixedValue != options_.fixedArrowReference.end() ? fixedValue->second : 0);
     const bool comparison = role_ != SceneRole::Primary;
-    if (comparison || !visible_ || !arrowShown(sa.kind) || isZero || !(a.reference > 0)) continue;
+    if (comparison || !visible_ || !arrowShown(sa.kind) || !drawn) continue;
     const double length = referenceLength * magnitude / a.reference;
     const double tip = std::min(0.5, 0.07 * extent / length);
     a.source->SetTipLength(tip);

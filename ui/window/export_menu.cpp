@@ -87,11 +87,16 @@ void ExportMenu::exportPage() {
   page.pathX = v.phaseX.toStdString();
   page.pathY = v.phaseY.toStdString();
   for (const QString& name : v.timeSeries) page.timeSeries.push_back(name.toStdString());
-  // The comparison run as the view draws it, where it has samples.
+  // Fixed arrow scales: those the view draws with now.
+  if (v.display.arrowScaleFixed)
+    for (const auto& [name, value] : s_.view->primaryRenderer().arrowReferences())
+      if (value > 0) page.arrowScales[name] = value;
+  // The comparison run as the view draws it, where it has samples, and in every plot.
   ComparisonScene comparison;
-  if (const RunHistory* other = c->comparison(); other && !other->empty()) {
-    page.comparisonLegend =
-        comparisonLegendLine(runLabel(*c, 0).toStdString(), runLabel(*c, 1).toStdString());
+  const RunHistory* other = c->comparison();
+  if (other && !other->empty()) {
+    page.runLabels = {runLabel(*c, 0).toStdString(), runLabel(*c, 1).toStdString()};
+    page.comparisonLegend = comparisonLegendLine(page.runLabels[0], page.runLabels[1]);
     comparison = [other](double t, nh::SceneFrame& frame) {
       if (t > other->lastTime() || t < other->firstTime()) return false;
       other->sceneAt(t, frame);
@@ -99,7 +104,7 @@ void ExportMenu::exportPage() {
     };
   }
   exportInteractivePage(s_.window, run, page, QString::fromStdString(c->scenario().system),
-                        comparison);
+                        comparison, other && !other->empty() ? other : nullptr);
 }
 
 }  // namespace nhui

@@ -4,7 +4,10 @@
 // a lesson's note on it, text that cannot end its script early, and the targets it refuses.
 // The page's bodies are bounded by the view's rule: the page data carries the core's bounding
 // radius of each body (core/nh/scene_table.h) and the page's self-test compares its own rule's
-// value with it, for the bicycle's wheels (disks) and frame tubes (cylinders).
+// value with it, for the bicycle's wheels (disks) and frame tubes (cylinders). Every lesson
+// with a comparison has the comparison run in every plot; each arrow has its own scale (the
+// closed circle's friction is drawn readably beside the normal force); a path of two lengths
+// is drawn with equal scales (the self-test measures it); titles are the app's names.
 // The Chromium case is skipped where chromium is not installed (CI installs it).
 #include "ui/export/interactive_page.h"
 
@@ -20,6 +23,8 @@
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QtTest>
+#include <algorithm>
+#include <cstring>
 
 #include "core/io/scenario_file.h"
 #include "core/nh/scenario.h"
@@ -43,11 +48,28 @@ std::string pageOf(const nh::Scenario& scenario, double tEnd) {
   settings.tEnd = tEnd;
   nhui::applyScenarioView(scenario.view, settings);
   nhui::AnimationExporter exporter(scenario, settings);
-  nhui::PageSettings page = nhui::pageSettingsFor(scenario, settings);
-  page.comparisonLegend = exporter.comparisonLegend();
-  return nhui::interactivePage(exporter.history(), page, [&](double t, nh::SceneFrame& frame) {
-    return exporter.comparisonSceneAt(t, frame);
-  });
+  return nhui::exportedPage(exporter, scenario);
+}
+
+// A base64 string of 32-bit floats, as the page decodes it.
+std::vector<float> floatsOf(const QJsonValue& text) {
+  const QByteArray raw = QByteArray::fromBase64(text.toString().toLatin1());
+  std::vector<float> out(static_cast<size_t>(raw.size()) / sizeof(float));
+  std::memcpy(out.data(), raw.constData(), out.size() * sizeof(float));
+  return out;
+}
+
+// The lessons (resources/examples) whose view compares two runs.
+QStringList comparingLessons() {
+  QStringList out;
+  for (const QString& name : QDir(NH_EXAMPLES_DIR).entryList({"*.json"}, QDir::Files, QDir::Name)) {
+    QFile f(QDir(NH_EXAMPLES_DIR).filePath(name));
+    if (!f.open(QIODevice::ReadOnly)) continue;
+    const QJsonObject view = QJsonDocument::fromJson(f.readAll()).object()["view"].toObject();
+    const QString mode = view["compare"].toObject()["mode"].toString("off");
+    if (!view.isEmpty() && mode != "off") out << name;
+  }
+  return out;
 }
 
 // The page's embedded data (the JSON of its element #nh-data).
@@ -102,6 +124,8 @@ class InteractivePageTest : public QObject {
     if (verdict.isEmpty()) QSKIP("chromium is not installed (scripts/install-deps.sh)");
     QVERIFY2(verdict.startsWith("selftest: PASS"), qPrintable(verdict));
     QVERIFY2(verdict.contains("ok   no network request"), qPrintable(verdict));
+    // Both systems' default path (the drag pair x–y) is of two lengths: measured to scale.
+    QVERIFY2(verdict.contains(" to scale ("), qPrintable(verdict));
   }
 
   // The data carries each body's bounding radius as the core computes it for the view's
@@ -168,6 +192,90 @@ class InteractivePageTest : public QObject {
     const std::string out = nhui::interactivePage(exporter.history(), page);
     QVERIFY(out.find("alert(1)</script>") == std::string::npos);
     QVERIFY(out.find("\\u003c/script>") != std::string::npos);
+  }
+
+  // Every lesson with a comparison: each of its own plots (its view's path and time series)
+  // carries the comparison run's values beside the primary run's, and the legend names both.
+  void everyPlotHasTheComparison() {
+    const QStringList lessons = comparingLessons();
+    QVERIFY(lessons.size() >= 2);
+    for (const QString& name : lessons) {
+      const nh::Scenario lesson =
+          nh::readScenarioFile(QDir(NH_EXAMPLES_DIR).filePath(name).toStdString());
+      const QJsonObject data = dataOf(pageOf(lesson, 1));
+      const QJsonObject plots = data["plots"].toObject();
+      const QJsonArray runs = plots["runs"].toArray();
+      QVERIFY2(runs.size() == 2 && !runs[0].toString().isEmpty() && !runs[1].toString().isEmpty(),
+               qPrintable(name));
+      nhui::ExportSettings own;
+      nhui::applyScenarioPlots(lesson, own);
+      QCOMPARE(plots["series"].toArray().size(), qsizetype(own.timeSeries.size()));
+      std::vector<QJsonObject> columns;
+      if (!own.pathX.empty()) {
+        const QJsonObject path = plots["path"].toObject();
+        QCOMPARE(path["x"].toObject()["name"].toString(), QString::fromStdString(own.pathX));
+        QCOMPARE(path["y"].toObject()["name"].toString(), QString::fromStdString(own.pathY));
+        columns = {path["x"].toObject(), path["y"].toObject()};
+      }
+      for (const QJsonValue& c : plots["series"].toArray()) columns.push_back(c.toObject());
+      for (const QJsonObject& c : columns) {
+        const std::vector<float> other = floatsOf(c["comparison"]);
+        QVERIFY2(std::any_of(other.begin(), other.end(), [](float v) { return std::isfinite(v); }),
+                 qPrintable(name + ": " + c["name"].toString()));
+        QCOMPARE(other.size(), floatsOf(c["values"]).size());
+      }
+    }
+  }
+
+  // The closed circle's friction (what the lesson is about) is drawn on its own scale, not on
+  // the normal force's: over the run, its arrow is on average at least a quarter as long as
+  // the normal force's (on one shared scale it was a hundredth); titles are the app's names.
+  void arrowsOnTheirOwnScales() {
+    const nh::Scenario lesson = nh::readScenarioFile(NH_EXAMPLES_DIR "/ball_closed_circle.json");
+    const QJsonObject data = dataOf(pageOf(lesson, 4));
+    const QJsonArray arrows = data["arrows"].toArray();
+    const nh::SampleLayout layout{static_cast<size_t>(data["bodies"].toArray().size()),
+                                  static_cast<size_t>(arrows.size()),
+                                  static_cast<size_t>(data["points"].toArray().size())};
+    const std::vector<float> samples = floatsOf(data["samples"]);
+    const size_t count = static_cast<size_t>(data["count"].toInt());
+    // The mean drawn length of an arrow, in reference lengths.
+    auto meanLength = [&](const QString& arrowName) {
+      for (qsizetype i = 0; i < arrows.size(); ++i) {
+        if (arrows[i].toObject()["name"].toString() != arrowName) continue;
+        const std::vector<float> scale = floatsOf(data["arrowScales"].toArray()[i]);
+        double sum = 0;
+        for (size_t k = 0; k < count; ++k) {
+          const float* v = &samples[k * layout.width() + layout.arrow(static_cast<size_t>(i)) +
+                                    nh::kArrowVector];
+          const double length = std::sqrt(double(v[0]) * v[0] + v[1] * v[1] + v[2] * v[2]);
+          if (std::isfinite(scale[k]) && scale[k] > 0) sum += length / scale[k];
+        }
+        return sum / static_cast<double>(count);
+      }
+      return -1.0;
+    };
+    const double friction = meanLength("friction"), normal = meanLength("normal force");
+    QVERIFY2(normal > 0.05 && friction >= 0.25 * normal,
+             qPrintable(QString("friction %1, normal force %2").arg(friction).arg(normal)));
+
+    const QJsonObject plots = data["plots"].toObject();
+    QStringList titles;
+    for (const QJsonValue& c : plots["series"].toArray())
+      titles << c.toObject()["label"].toString();
+    QVERIFY2(titles.contains("friction force x [N]"), qPrintable(titles.join(", ")));
+    QVERIFY2(!titles.contains("lambda_1 [N]"), qPrintable(titles.join(", ")));
+  }
+
+  // The path of two lengths (the closed circle's x–y) is drawn with equal scales; the long
+  // runs' dimensionless x–z is not.
+  void equalScalesForAPathOfLengths() {
+    const nh::Scenario circle = nh::readScenarioFile(NH_EXAMPLES_DIR "/ball_closed_circle.json");
+    QVERIFY(dataOf(pageOf(circle, 1))["plots"].toObject()["path"].toObject()["equal"].toBool());
+    const nh::Scenario runs = nh::readScenarioFile(NH_EXAMPLES_DIR "/long_runs.json");
+    const QJsonObject path = dataOf(pageOf(runs, 1))["plots"].toObject()["path"].toObject();
+    QCOMPARE(path["x"].toObject()["name"].toString(), QString("x"));
+    QVERIFY(!path["equal"].toBool());
   }
 
   // The targets a video refuses, refused with the same messages (a link to a device, a FIFO,
