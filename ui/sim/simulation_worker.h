@@ -72,7 +72,8 @@ class SimulationWorker {
   // Simulated time the worker has reached (for its epoch).
   double reachedTime() const { return reached_.load(); }
 
-  static constexpr int kChunkSamples = 5;  // samples per chunk: the grid of restarts
+  // Samples per chunk (an advance call; a run goes on through its calls unchanged).
+  static constexpr int kChunkSamples = 5;
 
   // For tests: called on the worker thread, with the worker's mutex held, each time it has
   // found nothing to do and is about to wait. Empty: none.
