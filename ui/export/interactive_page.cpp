@@ -91,6 +91,7 @@ Json sceneTableJson() {
       {"trails", rgbListJson(nh::kTrailColours)},
       {"runs", runs},
       {"comparisonOpacity", nh::kComparisonOpacity},
+      {"ghostOpacity", nh::kGhostOpacity},
       {"stage",
        {{"ambient", rgbJson(stage.ambient)},
         {"sky", rgbJson(stage.sky)},
@@ -314,6 +315,26 @@ Json comparisonJson(const ComparisonScene& comparison, const std::vector<double>
   return data;
 }
 
+// A planned motion's start and target: per ghost, its moving bodies (no tables or guides) with
+// their poses.
+Json ghostsJson(const std::vector<nh::SceneFrame>& ghosts) {
+  Json list = Json::array();
+  for (const nh::SceneFrame& ghost : ghosts) {
+    SceneItems items;
+    for (const auto& b : ghost.bodies)
+      if (!nh::shapeRow(b.kind).scenery) slotOf(items.bodies, b, bodyKey);
+    Json bodies = itemsJson(items)["bodies"];
+    for (size_t i = 0; i < items.bodies.size(); ++i) {
+      std::vector<float> pose;
+      appendVector(pose, items.bodies[i].position);
+      appendQuaternion(pose, items.bodies[i].orientation.normalized());
+      bodies[i]["pose"] = pose;
+    }
+    list.push_back(bodies);
+  }
+  return list;
+}
+
 Json pageData(const RunHistory& run, const PageSettings& s, const ComparisonScene& comparison) {
   const std::vector<double> times = sampleTimes(run, s);
   SceneItems items;
@@ -324,6 +345,7 @@ Json pageData(const RunHistory& run, const PageSettings& s, const ComparisonScen
   Json data = itemsJson(items);
   data["scene"] = sceneTableJson();
   data["comparison"] = comparisonJson(comparison, times, s);
+  data["ghosts"] = ghostsJson(s.ghosts);
   data["system"] = run.system().name();
   data["title"] = s.title;
   data["note"] = s.note;

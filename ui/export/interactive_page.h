@@ -47,6 +47,9 @@ struct PageSettings {
   bool follow = false;                  // the camera follows the bodies (also when they travel far)
   // The line that tells a comparison's two runs apart (AnimationExporter::comparisonLegend()).
   std::string comparisonLegend;
+  // A planned motion's start and target (planGhostScenes): their bodies are drawn where they
+  // are, translucent in their own colours, as the app's view draws them; empty for a run.
+  std::vector<nh::SceneFrame> ghosts;
 };
 
 // A comparison run's scene at time t: false where it is not drawn (it failed or left).
