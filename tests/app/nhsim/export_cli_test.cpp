@@ -227,7 +227,7 @@ class ExportCliTest : public QObject {
 
   // A scenario with a plan exports its planned motion: the plan solved, T = 4 s at 5 fps in
   // 21 frames (the last at T), a sidecar that solves it again, the CSV of the extremal (its
-  // controls and costates, ending at the target), and a page with its ghosts.
+  // controls and costates, ending at the target), and a page with its ghosts and companion.
   void planExported() {
     const QString scenario = NH_EXAMPLES_DIR "/parallel_parking.json";
     const QString frames = dir_.filePath("planned/frames");
@@ -252,14 +252,16 @@ class ExportCliTest : public QObject {
     QVERIFY(std::abs(end[header.indexOf("y")].toDouble() - 1) < 1e-6);
     QVERIFY(std::abs(end[header.indexOf("x")].toDouble()) < 1e-6);
 
+    // The vakonomic lesson's page (a quicker solve): its ghosts and its nonholonomic companion.
     const QString page = dir_.filePath("planned/plan.html");
-    const Result html = nhsim({scenario, "--html", page});
+    const Result html = nhsim({NH_EXAMPLES_DIR "/particle_vakonomic_ends.json", "--html", page});
     QVERIFY2(html.code == 0, qPrintable(html.err));
     QFile file(page);
     QVERIFY(file.open(QIODevice::ReadOnly));
     const QByteArray text = file.readAll();
     QVERIFY(text.contains("\"ghosts\":[[{"));
-    QVERIFY(text.contains("\"name\":\"w\""));
+    QVERIFY(text.contains("\"comparison\":{"));
+    QVERIFY(text.contains("blue: vakonomic   orange: nonholonomic"));
   }
 
   // A control model without a plan is refused in one line: it has no motion of its own.
