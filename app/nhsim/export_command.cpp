@@ -29,6 +29,7 @@
 #include "ui/export/animation_exporter.h"
 #include "ui/export/interactive_page.h"
 #include "ui/export/media/virtual_display.h"
+#include "ui/export/plan_source.h"
 #include "ui/export/stills.h"
 #include "ui/sim/run_history.h"
 
@@ -162,6 +163,8 @@ ExportJob exportJobOf(const std::vector<std::string>& words) {
   chooseOutput(o, job);
   // A scenario file brings its own t_end; a system name gets the default unless --t-end.
   if (!o.scenario.fromFile && o.tEnd.empty()) e.tEnd = s.tEnd;
+  // A planned motion spans its plan's T unless --t-end says less.
+  if (const auto plan = nhui::scenarioPlan(s); plan && o.tEnd.empty()) e.tEnd = plan->tEnd;
   // parseCommandLine refused outputs over the inputs and over each other (--csv on the
   // scenario written beside the video, say).
   if (job.writeScenario) nhui::checkScenarioSidecar(job.output, job.input, job.force);

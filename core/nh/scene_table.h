@@ -230,6 +230,8 @@ inline constexpr std::array<RunColours, 2> kRunColours{{
 }};
 // The comparison run's bodies: one solid colour (kRunColours[1].onDark) at this opacity.
 inline constexpr double kComparisonOpacity = 0.45;
+// A planned motion's start and target: the bodies in their own colours at this opacity.
+inline constexpr double kGhostOpacity = 0.22;
 
 // The page's own stage (the app's lights and grid are VTK's and ui/scene's): its ambient,
 // sky and ground light, the camera's headlight, the highlight of shiny surfaces and the

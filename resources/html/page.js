@@ -415,6 +415,17 @@
     });
   }
 
+  // A planned motion's start and target: its bodies where they are, translucent in their own
+  // colours, as the app's view draws them.
+  (data.ghosts || []).forEach(function (ghost) {
+    ghost.forEach(function (b) {
+      var o = bodyObject(b, 0, { colour: b.colour, opacity: table.ghostOpacity });
+      o.position.set(b.pose[0], b.pose[1], b.pose[2]);
+      o.quaternion.set(b.pose[3], b.pose[4], b.pose[5], b.pose[6]);
+      scene.add(o);
+    });
+  });
+
   // The moving bodies (not tables or guides) at samples first..last: their bounding box.
   function movingBox(first, last) {
     var box = new THREE.Box3(), p = new THREE.Vector3();

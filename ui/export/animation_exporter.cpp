@@ -25,6 +25,7 @@
 #include "ui/export/animation_exporter_impl.h"
 #include "ui/export/media/encoding_pipe.h"
 #include "ui/export/offscreen_scene.h"
+#include "ui/export/plan_source.h"
 #include "ui/export/sample_grid.h"
 #include "ui/plot/plot_widget.h"
 #include "ui/scene/scene_camera.h"
@@ -50,8 +51,6 @@ constexpr int kMaxFrames = 200000;
 bool takesOwnSteps(const nh::IntegratorOptions& options, double h) {
   return nh::isFixedStep(options.method) && options.step > h * (1 + 1e-9);
 }
-
-struct Cancelled {};
 
 std::string fixed(double v, int decimals) {
   char buf[64];
@@ -188,18 +187,6 @@ void checkScenarioSidecar(const std::filesystem::path& output, const std::filesy
                          "'; give --force to replace it or --no-scenario to write none");
 }
 
-namespace {
-// A scenario whose view holds a plan, or a control model (it moves only along a plan).
-bool plansMotion(const nh::Scenario& scenario, const nh::SystemModel& system) {
-  if (system.info().isControlModel()) return true;
-  try {
-    return parseScenarioView(scenario.view).plan.has_value();
-  } catch (const nh::Error&) {
-    return false;  // a view the reader refuses plans nothing
-  }
-}
-}  // namespace
-
 void applyScenarioView(const std::string& viewJson, ExportSettings& settings) {
   ScenarioView view;
   try {
@@ -264,13 +251,18 @@ std::string parameterSummary(const nh::SystemModel& system, const std::vector<do
 
 // ---- Exporter ---------------------------------------------------------------------------------
 
-AnimationExporter::AnimationExporter(const nh::Scenario& scenario, const ExportSettings& settings)
+AnimationExporter::AnimationExporter(const nh::Scenario& scenario, const ExportSettings& settings,
+                                     std::shared_ptr<const PlannedMotion> played)
     : scenario_(scenario), settings_(settings), impl_(std::make_unique<Impl>()) {
   settings_.validate();
   scenario_.validate();
   Impl& d = *impl_;
   d.system = nh::findSystem(scenario_.system);
-  if (plansMotion(scenario_, *d.system)) throw nh::InputError(kPlanExportRefused);
+  // A planned motion is solved, not simulated (plan_source.cpp).
+  if (played || scenarioPlan(scenario_) || d.system->info().isControlModel()) {
+    setUpPlannedMotion(std::move(played));
+    return;
+  }
   d.parameters = nh::resolveParameters(*d.system, scenario_.parameters);
   const nh::EquationsOfMotion equations(d.system, scenario_.dynamics, scenario_.formulation,
                                         d.parameters);
@@ -303,18 +295,22 @@ AnimationExporter::AnimationExporter(const nh::Scenario& scenario, const ExportS
     }
     for (const auto& name : settings_.timeSeries) check(name);
   }
+  setUpFrameGrid();
+  resolved_ = nh::resolvedScenario(scenario_, d.parameters, d.x0);
+  resolved_.tEnd = settings_.frameTime(d.frames);
+  // A run with timed edits keeps its own output step: its samples are the app's record.
+  if (scenario_.edits.empty()) resolved_.dtOut = d.sampleStep;
+  std::erase_if(resolved_.edits, [&](const nh::TimedEdit& e) { return e.t > resolved_.tEnd; });
+}
+
+void AnimationExporter::setUpFrameGrid() {
+  Impl& d = *impl_;
   d.frames = settings_.frameCount();
   const double step = settings_.frameStep();
   const double wanted = std::max(std::ceil(step / kMaxSampleStep - 1e-9), 1.0);
   const double affordable = std::floor(kMaxSamples * step / std::max(settings_.tEnd, step));
   d.samplesPerFrame = static_cast<int>(std::max(1.0, std::min(wanted, affordable)));
   d.sampleStep = step / d.samplesPerFrame;
-
-  resolved_ = nh::resolvedScenario(scenario_, d.parameters, d.x0);
-  resolved_.tEnd = settings_.frameTime(d.frames);
-  // A run with timed edits keeps its own output step: its samples are the app's record.
-  if (scenario_.edits.empty()) resolved_.dtOut = d.sampleStep;
-  std::erase_if(resolved_.edits, [&](const nh::TimedEdit& e) { return e.t > resolved_.tEnd; });
   d.timeDecimals = std::clamp(static_cast<int>(std::ceil(-std::log10(step) + 1e-9)), 1, 4);
 }
 
@@ -335,6 +331,7 @@ const RunHistory& AnimationExporter::recordedRun() {
 void AnimationExporter::simulate(const ProgressCallback& progress,
                                  const std::atomic<bool>* cancel) {
   Impl& d = *impl_;
+  if (d.plan) return adoptPlannedMotion(progress, cancel);
   const auto started = std::chrono::steady_clock::now();
   nh::ScenarioRun sim(d.primarySetup, 0.0);
   sim.setEdits(scenario_.edits);
@@ -475,6 +472,7 @@ void AnimationExporter::simulateComparison(const std::atomic<bool>* cancel) {
 
 std::array<std::string, 2> AnimationExporter::runLabels() const {
   const Impl& d = *impl_;
+  if (d.plan) return planLabels();
   switch (settings_.comparison.mode) {
     case CompareMode::Vakonomic:
       return {nh::toString(scenario_.dynamics), nh::toString(d.comparisonSetup.dynamics)};
@@ -493,8 +491,8 @@ std::array<std::string, 2> AnimationExporter::runLabels() const {
 }
 
 std::string AnimationExporter::comparisonLegend() const {
-  if (settings_.comparison.mode == CompareMode::None) return {};
   const std::array<std::string, 2> labels = runLabels();
+  if (labels[1].empty()) return {};
   return comparisonLegendLine(labels[0], labels[1]);
 }
 
@@ -629,6 +627,7 @@ void AnimationExporter::prepareView() {
   const std::string params = parameterSummary(*d.system, d.parameters, maxLine);
   if (!params.empty()) d.overlayTail += "\n" + params;
   if (settings_.plots) setUpPlots();
+  if (d.plan) preparePlanView();
 }
 
 void AnimationExporter::composeFrame(int i, const std::uint8_t** rgb, std::ptrdiff_t* stride) {
@@ -655,7 +654,7 @@ size_t AnimationExporter::prepareFrame(int i) {
   SceneRenderer& other = d.view->comparison();
   const bool compared = comparisonShownAt(t, d.comparisonFrame);
   scene.setTableGuests(compared ? d.comparisonFrame.bodies : std::vector<nh::SceneBody>{});
-  scene.setCompared(settings_.comparison.mode != CompareMode::None);
+  scene.setCompared(d.comparison != nullptr);
   scene.update(d.frame, d.spans);
   other.setVisible(compared);
   if (compared) {
@@ -673,7 +672,7 @@ size_t AnimationExporter::prepareFrame(int i) {
     if (std::abs(settings_.speed - 1) > 1e-12)
       text += "   (" + compact(settings_.speed) + "x, " +
               (settings_.speed < 1 ? "slow motion)" : "time-lapse)");
-    if (settings_.comparison.mode != CompareMode::None) text += "\n" + comparisonLegend();
+    if (const std::string legend = comparisonLegend(); !legend.empty()) text += "\n" + legend;
     if (settings_.comparison.mode != CompareMode::None && !std::isnan(d.comparisonLeftAt) &&
         t >= d.comparisonLeftAt) {
       text += '\n';

@@ -39,6 +39,7 @@ class EncodingPipe;
 namespace nhui {
 
 class RunHistory;
+struct PlannedMotion;
 
 // An export's display choices before the view's or a scenario's are taken: 10 s of trail,
 // force arrows and no velocity arrows; the rest as DisplayChoices has them.
@@ -147,10 +148,6 @@ void applyScenarioPlots(const nh::Scenario& scenario, ExportSettings& settings);
 std::string parameterSummary(const nh::SystemModel& system, const std::vector<double>& values,
                              int maxLineLength);
 
-// What an export of a planned motion says (a scenario whose view holds a "plan", a control
-// model): the exporter simulates, and a plan is solved, not simulated.
-inline constexpr const char* kPlanExportRefused = "exporting a planned motion is not supported yet";
-
 // One block of the plots beside a frame (AnimationExporter::plotsAt): the path or the stacked
 // time series, each pane with the primary run's curve and, beside a comparison, the comparison
 // run's (translucent orange's run colour, both named for the legend). A path of two lengths is
@@ -168,9 +165,15 @@ class AnimationExporter {
  public:
   using ProgressCallback = std::function<void(const ExportProgress&)>;
 
-  // Validates both (nh::InputError: unknown system or parameter, bad range, bad settings, a
-  // planned motion: kPlanExportRefused).
-  AnimationExporter(const nh::Scenario& scenario, const ExportSettings& settings);
+  // Validates both (nh::InputError: unknown system or parameter, bad range, bad settings).
+  // A planned motion (plan_source.h) is not simulated: `played`, the plan the app plays, or
+  // else the plan of the scenario's view, solved on first use as the app solves it. Its frames
+  // show the extremal, its nonholonomic companion as the comparison and translucent copies of
+  // the bodies at the start and the target; its last frame shows tEnd (≤ T) itself, so its
+  // video has frameCount() = settings.frameCount() + 1 frames. A control model with no plan
+  // is refused (kNoPlanRefused).
+  AnimationExporter(const nh::Scenario& scenario, const ExportSettings& settings,
+                    std::shared_ptr<const PlannedMotion> played = nullptr);
   ~AnimationExporter();
   AnimationExporter(const AnimationExporter&) = delete;
   AnimationExporter& operator=(const AnimationExporter&) = delete;
@@ -222,10 +225,22 @@ class AnimationExporter {
   // The camera frame i is rendered with (settings().framing). Simulates on first use; frames
   // on the calling thread, as renderFrame does.
   CameraPose cameraAt(int i);
+  // The planned motion shown (its plan, extremal and companion), nullptr for a simulated run.
+  // Solves the plan on first use.
+  const PlannedMotion* plannedMotion();
 
  private:
   struct Impl;
   void simulate(const ProgressCallback& progress, const std::atomic<bool>* cancel);
+  // The frame grid from the settings: frames, samples per frame, their step, the time format.
+  void setUpFrameGrid();
+  // A planned motion instead of a simulated run (plan_source.cpp): the plan and the grid; the
+  // plan solved (unless played) and its extremal resampled on the grid; its ghosts and the
+  // plan's line in the overlay; the legend of its two runs ("" without a companion).
+  void setUpPlannedMotion(std::shared_ptr<const PlannedMotion> played);
+  void adoptPlannedMotion(const ProgressCallback& progress, const std::atomic<bool>* cancel);
+  void preparePlanView();
+  std::array<std::string, 2> planLabels() const;
   void simulateComparison(const std::atomic<bool>* cancel);
   // Whether the comparison run is drawn at t (it may have failed or left), and its scene there.
   bool comparisonShownAt(double t, nh::SceneFrame& frame) const;

@@ -1,6 +1,7 @@
 // What AnimationExporter (animation_exporter.h) keeps between its steps — the simulated runs,
-// the frame grid, the offscreen scene, the plot blocks and the camera — shared by the files
-// that implement it (animation_exporter.cpp, export_plots.cpp). Private to ui/export.
+// the frame grid, the offscreen scene, the plot blocks, the camera and a planned motion —
+// shared by the files that implement it (animation_exporter.cpp, export_plots.cpp,
+// plan_source.cpp). Private to ui/export.
 #pragma once
 
 #include <Eigen/Geometry>
@@ -9,6 +10,7 @@
 #include <QString>
 #include <limits>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -16,12 +18,16 @@
 #include "core/nh/system.h"
 #include "ui/export/animation_exporter.h"
 #include "ui/export/offscreen_scene.h"
+#include "ui/export/plan_source.h"
 #include "ui/plot/plot_widget.h"
 #include "ui/scene/scene_camera.h"
 #include "ui/scene/scene_renderer.h"
 #include "ui/sim/run_history.h"
 
 namespace nhui {
+
+// Thrown inside a simulation or a solve once the export's cancel flag is set.
+struct Cancelled {};
 
 struct AnimationExporter::Impl {
   std::shared_ptr<const nh::SystemModel> system;
@@ -73,6 +79,10 @@ struct AnimationExporter::Impl {
   double viewAngle = 30;
   int framedUpTo = -1;
   nh::SceneFrame framingScratch;
+
+  // A planned motion (plan_source.h): the plan and, once solved or given, its runs.
+  std::optional<PlanSettings> plan;
+  std::shared_ptr<const PlannedMotion> planned;
 
   size_t sampleOfFrame(int i) const {
     return firstFrameSample + static_cast<size_t>(i) * samplesPerFrame;

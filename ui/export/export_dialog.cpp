@@ -477,7 +477,8 @@ void ExportDialog::updateSummary() {
   const ExportSettings s = settings();
   try {
     s.validate();
-    const int frames = s.frameCount();
+    // A planned motion's last frame shows the end time itself (animation_exporter.h).
+    const int frames = s.frameCount() + (defaults_.played ? 1 : 0);
     summary_->setText(tr("%1 frames, %2 s of video; each frame advances %3 s of simulated time")
                           .arg(frames)
                           .arg(frames / s.fps, 0, 'g', 4)
@@ -563,10 +564,11 @@ void ExportDialog::startExport() {
   status_->setText(tr("Simulating…"));
   const nh::Scenario scenario = scenario_;
   const std::string target = path.toStdString();
-  watcher_.setFuture(QtConcurrent::run([this, scenario, s, target]() -> Outcome {
+  const std::shared_ptr<const PlannedMotion> played = defaults_.played;
+  watcher_.setFuture(QtConcurrent::run([this, scenario, s, target, played]() -> Outcome {
     Outcome outcome;
     try {
-      AnimationExporter exporter(scenario, s);
+      AnimationExporter exporter(scenario, s, played);
       outcome.result = exporter.run(
           target,
           [this](const ExportProgress& p) {

@@ -19,6 +19,7 @@
 #include "core/nh/scenario.h"
 #include "ui/export/animation_exporter.h"
 #include "ui/export/interactive_page.h"
+#include "ui/export/plan_source.h"
 #include "ui/export/stills.h"
 #include "ui/scene/scene_renderer.h"
 
@@ -57,6 +58,8 @@ struct ExportDefaults {
   // Keep the settings of each format between dialogs (QSettings "export/…"): the last format,
   // its folder, size, frame rate, speed, overlay and plots. Off in tests.
   bool rememberSettings = false;
+  // The plan the window plays (plan_source.h): exported instead of a simulation of the scenario.
+  std::shared_ptr<const PlannedMotion> played;
 };
 
 // Opens the export dialog (non-modal, deleted on close) for `scenario`, which it copies: the

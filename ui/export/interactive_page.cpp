@@ -19,6 +19,7 @@
 #include "core/nh/system.h"
 #include "ui/export/animation_exporter.h"
 #include "ui/export/media/video_encoder.h"
+#include "ui/export/plan_source.h"
 #include "ui/plot/plot_panels.h"
 #include "ui/scene/scene_renderer.h"
 #include "ui/session/scenario_view.h"
@@ -92,6 +93,7 @@ Json sceneTableJson() {
       {"trails", rgbListJson(nh::kTrailColours)},
       {"runs", runs},
       {"comparisonOpacity", nh::kComparisonOpacity},
+      {"ghostOpacity", nh::kGhostOpacity},
       {"stage",
        {{"ambient", rgbJson(stage.ambient)},
         {"sky", rgbJson(stage.sky)},
@@ -360,6 +362,26 @@ Json comparisonJson(const ComparisonScene& comparison, const std::vector<double>
   return data;
 }
 
+// A planned motion's start and target: per ghost, its moving bodies (no tables or guides) with
+// their poses.
+Json ghostsJson(const std::vector<nh::SceneFrame>& ghosts) {
+  Json list = Json::array();
+  for (const nh::SceneFrame& ghost : ghosts) {
+    SceneItems items;
+    for (const auto& b : ghost.bodies)
+      if (!nh::shapeRow(b.kind).scenery) slotOf(items.bodies, b, bodyKey);
+    Json bodies = itemsJson(items)["bodies"];
+    for (size_t i = 0; i < items.bodies.size(); ++i) {
+      std::vector<float> pose;
+      appendVector(pose, items.bodies[i].position);
+      appendQuaternion(pose, items.bodies[i].orientation.normalized());
+      bodies[i]["pose"] = pose;
+    }
+    list.push_back(bodies);
+  }
+  return list;
+}
+
 Json pageData(const RunHistory& run, const PageSettings& s, const ComparisonScene& comparison,
               const RunHistory* other) {
   const std::vector<double> times = sampleTimes(run, s);
@@ -372,6 +394,7 @@ Json pageData(const RunHistory& run, const PageSettings& s, const ComparisonScen
   data["arrowScales"] = arrowScalesJson(frames, items, s);
   data["scene"] = sceneTableJson();
   data["comparison"] = comparisonJson(comparison, times, s);
+  data["ghosts"] = ghostsJson(s.ghosts);
   data["system"] = run.system().name();
   data["title"] = s.title;
   data["note"] = s.note;
@@ -481,7 +504,12 @@ bool interactivePageAvailable() { return QFile::exists(kThree) && QFile::exists(
 std::string exportedPage(AnimationExporter& exporter, const nh::Scenario& scenario) {
   const RunHistory& run = exporter.history();
   PageSettings page = pageSettingsFor(scenario, exporter.settings());
-  if (exporter.settings().comparison.mode == CompareMode::None) return interactivePage(run, page);
+  if (const PlannedMotion* planned = exporter.plannedMotion()) {
+    const auto ghosts = planGhostScenes(*planned->run);
+    page.ghosts.assign(ghosts.begin(), ghosts.end());
+  }
+  // The settings' comparison, or a plan's companion.
+  if (!exporter.comparisonHistory()) return interactivePage(run, page);
   page.comparisonLegend = exporter.comparisonLegend();
   page.runLabels = exporter.runLabels();
   return interactivePage(

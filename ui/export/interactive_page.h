@@ -56,6 +56,9 @@ struct PageSettings {
   // and each run's name in the plots' legends ([0] primary, [1] comparison; runLabels()).
   std::string comparisonLegend;
   std::array<std::string, 2> runLabels;
+  // A planned motion's start and target (planGhostScenes): their bodies are drawn where they
+  // are, translucent in their own colours, as the app's view draws them; empty for a run.
+  std::vector<nh::SceneFrame> ghosts;
 };
 
 // A comparison run's scene at time t: false where it is not drawn (it failed or left).

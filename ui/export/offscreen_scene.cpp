@@ -1,5 +1,6 @@
 // OffscreenScene (offscreen_scene.h): an offscreen vtkRenderWindow with a renderer holding the
-// primary and the comparison SceneRenderer, rendered and read back as RGB pixels.
+// primary and the comparison SceneRenderer (and a planned motion's ghosts), rendered and read
+// back as RGB pixels.
 #include "ui/export/offscreen_scene.h"
 
 // clang-format off
@@ -29,6 +30,7 @@ struct OffscreenScene::Impl {
   vtkNew<vtkUnsignedCharArray> pixels;
   std::unique_ptr<SceneRenderer> scene;
   std::unique_ptr<SceneRenderer> comparison;
+  std::unique_ptr<SceneRenderer> ghosts[2];
   int width = 0, height = 0;
   // Pipelined readback: frames started and taken so far, in two pixel buffer objects.
   unsigned int packBuffers[2] = {0, 0};
@@ -74,6 +76,7 @@ OffscreenScene::~OffscreenScene() {
     impl_->window->MakeCurrent();
     glDeleteBuffers(2, impl_->packBuffers);
   }
+  for (auto& ghost : impl_->ghosts) ghost.reset();
   impl_->comparison.reset();
   impl_->scene.reset();
   impl_->window->Finalize();
@@ -81,6 +84,12 @@ OffscreenScene::~OffscreenScene() {
 
 SceneRenderer& OffscreenScene::scene() { return *impl_->scene; }
 SceneRenderer& OffscreenScene::comparison() { return *impl_->comparison; }
+SceneRenderer& OffscreenScene::ghost(int which) {
+  std::unique_ptr<SceneRenderer>& ghost = impl_->ghosts[which == 0 ? 0 : 1];
+  if (!ghost)
+    ghost = std::make_unique<SceneRenderer>(impl_->renderer.GetPointer(), SceneRole::Ghost);
+  return *ghost;
+}
 vtkRenderer* OffscreenScene::renderer() { return impl_->renderer; }
 vtkCamera* OffscreenScene::camera() { return impl_->renderer->GetActiveCamera(); }
 int OffscreenScene::width() const { return impl_->width; }

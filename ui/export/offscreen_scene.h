@@ -27,6 +27,9 @@ class OffscreenScene {
   SceneRenderer& scene();
   // A comparison run's renderer in the same view (translucent orange bodies and trails).
   SceneRenderer& comparison();
+  // A planned motion's start (0) or target (1): translucent copies of the bodies
+  // (SceneRole::Ghost), made on first use.
+  SceneRenderer& ghost(int which);
   vtkRenderer* renderer();
   vtkCamera* camera();
   int width() const;

@@ -19,9 +19,6 @@ namespace {
 
 using geometry::Rgb;
 
-// How faint a planned motion's start and target are drawn.
-constexpr double kGhostOpacity = 0.22;
-
 vtkSmartPointer<vtkActor> meshActor(vtkPolyData* poly) {
   vtkNew<vtkPolyDataMapper> mapper;
   mapper->SetInputData(poly);
@@ -138,7 +135,7 @@ vtkSmartPointer<vtkActor> bodyActor(const BodyMesh& mesh, nh::ShapeKind kind,
     p->SetColor(orange.r / 255.0, orange.g / 255.0, orange.b / 255.0);
     p->SetOpacity(nh::kComparisonOpacity);
   }
-  if (role == SceneRole::Ghost) p->SetOpacity(kGhostOpacity * mesh.opacity);
+  if (role == SceneRole::Ghost) p->SetOpacity(nh::kGhostOpacity * mesh.opacity);
   return actor;
 }
 

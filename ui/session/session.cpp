@@ -551,12 +551,7 @@ namespace nhui {
 // ---- Planned motions ----------------------------------------------------------------------
 
 nh::OptimalControlOptions Session::planOptions(const PlanSettings& settings) const {
-  nh::OptimalControlOptions options;
-  nh::startFromScenario(controller_->systemPtr(), controller_->scenario(), options);
-  options.tEnd = settings.tEnd;
-  options.targets = settings.targets;
-  options.starts = settings.starts;
-  return options;
+  return planProblem(controller_->systemPtr(), controller_->scenario(), settings);
 }
 
 bool Session::solvePlan(const PlanSettings& settings, QString& error) {
@@ -585,15 +580,14 @@ bool Session::playPlan(const PlanOutcome& outcome, size_t index, QString& error)
     return false;
   }
   const nh::Extremal& extremal = outcome.result.extremals[index];
+  PlanRuns played = makePlanRuns(outcome.system, outcome.parameters, outcome.result, index);
   std::vector<std::unique_ptr<RunHistory>> runs;
-  runs.push_back(makePlanRun(outcome.system, outcome.parameters, outcome.result, index));
-  if (outcome.result.vakonomic) {
-    try {
-      runs.push_back(makeNonholonomicCompanion(outcome.system, outcome.parameters, extremal));
-    } catch (const nh::Error& e) {
-      emit notice(tr("No nonholonomic comparison: %1").arg(QString::fromUtf8(e.what())), 8000);
-    }
-  }
+  runs.push_back(std::move(played.plan));
+  if (played.companion) runs.push_back(std::move(played.companion));
+  if (!played.companionFailure.empty())
+    emit notice(
+        tr("No nonholonomic comparison: %1").arg(QString::fromStdString(played.companionFailure)),
+        8000);
   PlanSettings shown = outcome.settings;
   shown.played = static_cast<int>(index);
   auto replaced = controller_->swapTimeline(controller_->planTimeline(std::move(runs), shown));
@@ -614,11 +608,8 @@ void Session::onFilePlanSolved(std::shared_ptr<const PlanOutcome> outcome) {
   }
   const bool fresh = undo_->count() == 0;  // nothing edited since the file was opened
   // The extremal the file was saved playing, when the solve found as many again.
-  const int played = outcome->settings.played;
-  const size_t index =
-      played > 0 && static_cast<size_t>(played) < outcome->result.extremals.size() ? played : 0;
   QString error;
-  if (!playPlan(*outcome, index, error)) {
+  if (!playPlan(*outcome, playedExtremal(outcome->settings, outcome->result), error)) {
     reportError(tr("The scenario's plan could not be played: %1").arg(error));
     return;
   }

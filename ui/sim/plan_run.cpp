@@ -1,11 +1,12 @@
 // Planned motions as runs (plan_run.h): the record layout of a plan, an extremal's samples
-// recorded into a RunHistory, the body at rest at its start, and the nonholonomic companion run
-// from an extremal's initial velocity.
+// recorded into a RunHistory, the body at rest at its start, the nonholonomic companion run
+// from an extremal's initial velocity, and the problem a scenario's plan poses.
 #include "ui/sim/plan_run.h"
 
 #include <algorithm>
 #include <cmath>
 
+#include "core/nh/errors.h"
 #include "core/nh/scenario_run.h"
 
 namespace nhui {
@@ -40,6 +41,22 @@ void appendPlanRecord(RunHistory& run, const std::vector<double>& parameters, do
 }
 
 }  // namespace
+
+nh::OptimalControlOptions planProblem(const std::shared_ptr<const nh::SystemModel>& system,
+                                      const nh::Scenario& scenario, const PlanSettings& plan) {
+  nh::OptimalControlOptions options;
+  nh::startFromScenario(system, scenario, options);
+  options.tEnd = plan.tEnd;
+  options.targets = plan.targets;
+  options.starts = plan.starts;
+  return options;
+}
+
+size_t playedExtremal(const PlanSettings& plan, const nh::OptimalControlResult& result) {
+  return plan.played > 0 && static_cast<size_t>(plan.played) < result.extremals.size()
+             ? static_cast<size_t>(plan.played)
+             : 0;
+}
 
 RecordLayout makePlanLayout(const nh::SystemModel& system,
                             const std::vector<std::string>& columns) {
@@ -128,6 +145,21 @@ std::unique_ptr<RunHistory> makeNonholonomicCompanion(std::shared_ptr<const nh::
     run->append(record.data(), 1);
   });
   return run;
+}
+
+PlanRuns makePlanRuns(std::shared_ptr<const nh::SystemModel> system,
+                      const std::vector<double>& parameters, const nh::OptimalControlResult& result,
+                      size_t index) {
+  PlanRuns runs;
+  runs.plan = makePlanRun(system, parameters, result, index);
+  if (result.vakonomic) {
+    try {
+      runs.companion = makeNonholonomicCompanion(system, parameters, result.extremals.at(index));
+    } catch (const nh::Error& e) {
+      runs.companionFailure = e.what();
+    }
+  }
+  return runs;
 }
 
 }  // namespace nhui

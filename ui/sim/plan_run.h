@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "core/nh/optimal_control.h"
+#include "core/nh/scenario.h"
 #include "ui/sim/run_history.h"
 
 namespace nhui {
@@ -25,6 +26,16 @@ struct PlanSettings {
   static constexpr int kMaxStarts = 64;
   bool operator==(const PlanSettings&) const = default;
 };
+
+// The problem a plan poses for `scenario` (its parameters and start, as
+// nh::startFromScenario reads them) with the plan's T, targets and starts: what the app's Plan
+// dialog and a scenario file's plan solve, and what an export of a planned motion solves.
+// Throws nh::InputError.
+nh::OptimalControlOptions planProblem(const std::shared_ptr<const nh::SystemModel>& system,
+                                      const nh::Scenario& scenario, const PlanSettings& plan);
+
+// The extremal a plan plays: `plan.played` when the solve found as many, else the lowest cost.
+size_t playedExtremal(const PlanSettings& plan, const nh::OptimalControlResult& result);
 
 // The record layout of a plan of `system` whose rows have `columns` (OptimalControlResult's,
 // after t): the first n + m columns are the state (q, velocities); no energy.
@@ -46,6 +57,17 @@ std::unique_ptr<RunHistory> makeStartRun(std::shared_ptr<const nh::SystemModel> 
 std::unique_ptr<RunHistory> makeNonholonomicCompanion(std::shared_ptr<const nh::SystemModel> system,
                                                       const std::vector<double>& parameters,
                                                       const nh::Extremal& extremal);
+
+// The runs of a played plan: extremal `index` as a run and, for a vakonomic plan, its
+// nonholonomic companion (null, with the reason in companionFailure, when it cannot start).
+struct PlanRuns {
+  std::unique_ptr<RunHistory> plan;
+  std::unique_ptr<RunHistory> companion;
+  std::string companionFailure;
+};
+PlanRuns makePlanRuns(std::shared_ptr<const nh::SystemModel> system,
+                      const std::vector<double>& parameters, const nh::OptimalControlResult& result,
+                      size_t index);
 
 }  // namespace nhui
 // SPDX-License-Identifier: GPL-3.0-or-later

@@ -6,9 +6,12 @@
 
 #include <QAction>
 #include <QMenu>
+#include <QMessageBox>
 #include <algorithm>
+#include <memory>
 
 #include "ui/export/export_dialog.h"
+#include "ui/export/plan_source.h"
 #include "ui/plot/plot_panels.h"
 #include "ui/scene/scene_view.h"
 #include "ui/session/session.h"
@@ -34,16 +37,40 @@ ExportMenu::ExportMenu(const Sources& sources, QMenu* menu, QAction* animation)
   });
 }
 
+namespace {
+
+// The plan the window plays as an export's source: its settings and copies of its runs (the
+// export runs on a worker thread while the window may play another); null without a plan.
+std::shared_ptr<const PlannedMotion> playedMotion(const SimulationController& c) {
+  if (!c.plan() || c.primary().empty()) return nullptr;
+  auto played = std::make_shared<PlannedMotion>();
+  played->plan = *c.plan();
+  played->run = std::make_shared<RunHistory>(c.primary());
+  if (const RunHistory* companion = c.comparison(); companion && !companion->empty())
+    played->companion = std::make_shared<RunHistory>(*companion);
+  return played;
+}
+
+}  // namespace
+
+void ExportMenu::refused(const QString& title, const QString& reason) {
+  // In the export's own message box, as its other outcomes are: the window's error banner
+  // is for the run and stays clear of exports.
+  QMessageBox::warning(s_.window, title, tr("Not exported: %1.").arg(reason));
+}
+
 void ExportMenu::exportAnimation() {
   const SimulationController* c = s_.session->controller();
-  // The exporter simulates the scenario: a played plan would come out as another motion.
-  if (c->showingPlan()) {
-    s_.session->reportError(tr("Not exported: %1.").arg(kPlanExportRefused));
+  // A control model at rest at its start moves only along a plan, and none is played.
+  if (c->showingPlan() && !c->plan()) {
+    refused(tr("Export animation"), QString::fromUtf8(kNoPlanRefused));
     return;
   }
   ExportDefaults defaults;
   defaults.baseName = QString::fromStdString(c->scenario().system);
   defaults.tEnd = std::max(1.0, c->primary().lastTime());
+  defaults.played = playedMotion(*c);
+  if (defaults.played) defaults.tEnd = c->primary().lastTime();  // the plan's T
   defaults.view = s_.session->view();
   if (vtkRenderer* renderer = s_.view->renderer())
     defaults.camera = cameraPoseOf(renderer->GetActiveCamera());
@@ -70,7 +97,7 @@ void ExportMenu::exportPage() {
   const SimulationController* c = s_.session->controller();
   const RunHistory& run = c->primary();
   if (run.empty()) {
-    s_.session->reportError(tr("Not exported: there is no run to put on the page yet."));
+    refused(tr("Export interactive page"), tr("there is no run to put on the page yet"));
     return;
   }
   PageSettings page;
@@ -102,6 +129,11 @@ void ExportMenu::exportPage() {
       other->sceneAt(t, frame);
       return true;
     };
+  }
+  // A played plan's start and target, as the view draws them.
+  if (c->plan()) {
+    const auto ghosts = planGhostScenes(run);
+    page.ghosts.assign(ghosts.begin(), ghosts.end());
   }
   exportInteractivePage(s_.window, run, page, QString::fromStdString(c->scenario().system),
                         comparison, other && !other->empty() ? other : nullptr);

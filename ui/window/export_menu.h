@@ -1,9 +1,11 @@
 // File › Export: an animation, a screenshot of the 3D view, the plots, the trajectory data —
 // each dialog of ui/export fed with the session's view (display choices, camera mode,
-// comparison, plotted variables), the 3D view's camera and the scenario file.
+// comparison, plotted variables), the 3D view's camera and the scenario file; a played plan
+// exported as the planned motion with its start and target.
 #pragma once
 
 #include <QObject>
+#include <QString>
 
 class QAction;
 class QMenu;
@@ -37,6 +39,8 @@ class ExportMenu : public QObject {
   void exportPage();
 
  private:
+  // Says why nothing was exported, in a message box titled `title`.
+  void refused(const QString& title, const QString& reason);
   Sources s_;
 };
 

@@ -225,20 +225,54 @@ class ExportCliTest : public QObject {
     QVERIFY(!QFileInfo::exists("unused.mp4"));
   }
 
-  // A scenario with a plan is refused in one line: the exporter would simulate another motion.
-  void planRefused() {
-    const QString scenario = dir_.filePath("planned.json");
-    QFile f(scenario);
-    QVERIFY(f.open(QIODevice::WriteOnly));
-    f.write(R"({"format": "nonholonomic-lab-scenario", "version": 2, "system": "nh_particle",
-      "view": {"version": 1, "plan": {"t_end": 1, "targets": {"x": 1, "y": 0, "z": 0.2}}}})");
-    f.close();
-    const QString clip = dir_.filePath("planned.mp4");
-    const Result r = nhsim(QStringList{scenario, "--video", clip} + kSmall);
+  // A scenario with a plan exports its planned motion: the plan solved, T = 4 s at 5 fps in
+  // 21 frames (the last at T), a sidecar that solves it again, the CSV of the extremal (its
+  // controls and costates, ending at the target), and a page with its ghosts and companion.
+  void planExported() {
+    const QString scenario = NH_EXAMPLES_DIR "/parallel_parking.json";
+    const QString frames = dir_.filePath("planned/frames");
+    QVERIFY(QDir().mkpath(dir_.filePath("planned")));
+    const QString csv = dir_.filePath("planned/plan.csv");
+    const Result r = nhsim({scenario, "--frames", frames, "--width", "160", "--height", "120",
+                            "--fps", "5", "--csv", csv});
+    QVERIFY2(r.code == 0, qPrintable(r.err));
+    QCOMPARE(entriesOf(frames).size(), 21);
+    const nh::Scenario sidecar =
+        nh::readScenarioFile(dir_.filePath("planned/frames.json").toStdString());
+    QCOMPARE(sidecar.tEnd, 4.0);
+    QVERIFY(QString::fromStdString(sidecar.view).contains("\"plan\""));
+    QFile rows(csv);
+    QVERIFY(rows.open(QIODevice::ReadOnly));
+    const QList<QByteArray> lines = rows.readAll().trimmed().split('\n');
+    const QList<QByteArray> header = lines.front().split(',');
+    for (const char* column : {"t", "x", "y", "theta", "u1", "u2", "xi_v1", "cost"})
+      QVERIFY2(header.contains(column), column);
+    const QList<QByteArray> end = lines.back().split(',');
+    QVERIFY(std::abs(end[header.indexOf("t")].toDouble() - 4) < 1e-9);
+    QVERIFY(std::abs(end[header.indexOf("y")].toDouble() - 1) < 1e-6);
+    QVERIFY(std::abs(end[header.indexOf("x")].toDouble()) < 1e-6);
+
+    // The vakonomic lesson's page (a quicker solve): its ghosts and its nonholonomic companion.
+    const QString page = dir_.filePath("planned/plan.html");
+    const Result html = nhsim({NH_EXAMPLES_DIR "/particle_vakonomic_ends.json", "--html", page});
+    QVERIFY2(html.code == 0, qPrintable(html.err));
+    QFile file(page);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const QByteArray text = file.readAll();
+    QVERIFY(text.contains("\"ghosts\":[[{"));
+    QVERIFY(text.contains("\"comparison\":{"));
+    QVERIFY(text.contains("blue: vakonomic   orange: nonholonomic"));
+  }
+
+  // A control model without a plan is refused in one line: it has no motion of its own.
+  void unplannedControlModelRefused() {
+    const QString clip = dir_.filePath("unplanned.mp4");
+    const Result r = nhsim(QStringList{"unicycle", "--video", clip} + kSmall);
     QCOMPARE(r.code, 2);
     QVERIFY2(r.err.startsWith("nhsim: error: ") && r.err.trimmed().count('\n') == 0,
              qPrintable(r.err));
-    QVERIFY2(r.err.contains("exporting a planned motion is not supported yet"), qPrintable(r.err));
+    QVERIFY2(r.err.contains("a control model moves only along a planned motion"),
+             qPrintable(r.err));
     QVERIFY(!QFileInfo::exists(clip));
   }
 

@@ -37,6 +37,7 @@
 #include "core/io/scenario_file.h"
 #include "core/model/model_file.h"
 #include "spin_box_typing.h"
+#include "ui/export/export_dialog.h"
 #include "ui/plot/plot_panels.h"
 #include "ui/scene/scene_view.h"
 #include "ui/session/session.h"
@@ -118,10 +119,13 @@ class PlanDialogTest : public QObject {
     checkPlotsOfferThePlan();
     window_->sceneView()->refresh();
     QCOMPARE(window_->sceneView()->planGhostBodies(), 2);  // the point at the start and at T
-    // File ▸ Export refuses the plan in one line instead of exporting a simulated motion.
+    // File ▸ Export offers the planned motion: its dialog opens for T, and nothing is refused.
     exportAction()->trigger();
-    QVERIFY2(window_->lastErrorMessage().contains("exporting a planned motion is not supported"),
-             qPrintable(window_->lastErrorMessage()));
+    auto* exportDialog = window_->findChild<nhui::ExportDialog*>();
+    QVERIFY(exportDialog);
+    QCOMPARE(exportDialog->settings().tEnd, 1.0);
+    QVERIFY2(window_->lastErrorMessage().isEmpty(), qPrintable(window_->lastErrorMessage()));
+    exportDialog->close();
     window_->undoStack()->undo();
     QVERIFY(!c->plan());
     QCOMPARE(c->primary().size(), size_t(1));

@@ -1,16 +1,27 @@
-// File › Export › Interactive page (ui/window/export_menu.cpp): the page of the window's run,
-// with the open lesson's title and note, its plotted variables and its comparison run.
+// File › Export (ui/window/export_menu.cpp): the interactive page of the window's run, with the
+// open lesson's title and note, its plotted variables and its comparison run; and a played
+// plan exported as its planned motion, as a video and as a page.
 #include <QAction>
 #include <QApplication>
+#include <QComboBox>
+#include <QDoubleSpinBox>
 #include <QFile>
 #include <QFileDialog>
+#include <QLabel>
 #include <QMessageBox>
+#include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTimer>
 #include <QtTest>
+#include <cmath>
 #include <memory>
 
+#include "core/io/scenario_file.h"
 #include "message_boxes.h"
+#include "ui/export/export_dialog.h"
+#include "ui/export/media/video_probe.h"
+#include "ui/session/scenario_view.h"
+#include "ui/session/session.h"
 #include "ui/sim/simulation_controller.h"
 #include "ui/window/main_window.h"
 
@@ -66,6 +77,72 @@ class ExportMenuTest : public QObject {
     QVERIFY(html.contains("\"comparison\":{"));
     QVERIFY(html.contains("blue: nonholonomic"));
     QVERIFY(html.contains("\"name\":\"vz\""));
+  }
+
+  // A played plan (the parallel-parking lesson's, solved as the file opens) exports as the
+  // planned motion: File ▸ Export ▸ Animation writes its MP4 (T = 4 s at 5 fps: 21 frames,
+  // the last at T) with a sidecar that holds the plan; the interactive page holds the plan's
+  // samples (its controls), its start and target ghosts; and no red banner is left beside
+  // the page's "Saved" message.
+  void playedPlanExports() {
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    nhui::MainWindow window(false);
+    window.resize(1280, 800);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QVERIFY(window.openScenario(QStringLiteral(":/examples/parallel_parking.json")));
+    QVERIFY(window.session()->planSolver()->wait(120000));
+    nhui::SimulationController* c = window.controller();
+    QTRY_VERIFY_WITH_TIMEOUT(c->plan() != nullptr, 10000);
+    c->pause();
+
+    QAction* animation =
+        actionNamed(window, QObject::tr("&Animation (MP4, GIF, WebM, PNG frames)…"));
+    QVERIFY(animation);
+    animation->trigger();
+    auto* dialog = window.findChild<nhui::ExportDialog*>();
+    QVERIFY(dialog);
+    QCOMPARE(dialog->settings().tEnd, 4.0);
+    dialog->findChild<QComboBox*>("exportResolution")->setCurrentIndex(4);  // 480 × 270
+    dialog->findChild<QDoubleSpinBox*>("exportFps")->setValue(5);
+    const QString clip = dir.filePath("plan.mp4");
+    dialog->setOutputPath(clip);
+    QSignalSpy finished(dialog, &nhui::ExportDialog::exportFinished);
+    dialog->startExport();
+    QVERIFY(finished.wait(180000));
+    QVERIFY2(finished.first().at(0).toBool(), qPrintable(finished.first().at(2).toString()));
+    const nh::VideoInfo info = nh::probeVideo(clip.toStdString());
+    QCOMPARE(info.frameCount, 21);
+    QVERIFY2(std::abs(info.durationSeconds - 21 / 5.0) < 0.5 / 5,
+             qPrintable(QString::number(info.durationSeconds)));
+    const nh::Scenario sidecar = nh::readScenarioFile((clip + ".json").toStdString());
+    QCOMPARE(sidecar.tEnd, 4.0);
+    QVERIFY(nhui::parseScenarioView(sidecar.view).plan);
+    dialog->close();
+
+    QAction* page = actionNamed(window, QObject::tr("&Interactive page (HTML)…"));
+    QVERIFY(page);
+    const QString path = dir.filePath("plan.html");
+    answerNextFileDialog(path);
+    nhtest::answerNextMessageBox(QMessageBox::Ok);
+    page->trigger();
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const QByteArray html = file.readAll();
+    QVERIFY(html.contains("<title>Parallel parking"));
+    QVERIFY(html.contains("\"name\":\"w\""));  // the plan's plotted samples
+    QVERIFY(html.contains("\"ghosts\":[[{"));  // the start ghost, then the target's
+    QVERIFY(html.contains("}],[{"));
+    QVERIFY(!window.errorBanner()->isVisible());
+    QVERIFY2(window.lastErrorMessage().isEmpty(), qPrintable(window.lastErrorMessage()));
+  }
+
+ private:
+  static QAction* actionNamed(nhui::MainWindow& window, const QString& text) {
+    for (QAction* a : window.findChildren<QAction*>())
+      if (a->text() == text) return a;
+    return nullptr;
   }
 };
 
