@@ -667,7 +667,8 @@ void AnimationExporter::placeOverlay() {
   std::pair<OverlayCorner, double> least{OverlayCorner::TopLeft, 1.0};
   for (const double size : kOverlaySizes) {
     const double factor = std::max(size, std::min(1.0, kMinTextScale * 0.9 / scale));
-    for (const OverlayCorner corner : {OverlayCorner::TopLeft, OverlayCorner::TopRight}) {
+    for (const OverlayCorner corner :
+         {OverlayCorner::TopLeft, OverlayCorner::TopRight, OverlayCorner::BottomLeft}) {
       scene.placeOverlay(corner, factor);
       double covered = 0;
       for (const ScreenBox& b : bodies) covered += scene.overlayBox().overlap(b);

@@ -238,7 +238,8 @@ class AnimationExporter {
   bool renderFrames(nh::EncodingPipe& pipe, const std::atomic<bool>* cancel,
                     const std::function<void(int)>& frameDone);
   // Puts the overlay of the frame being prepared where it covers no moving body: top left, else
-  // top right, at its size, then smaller; where each covers one, where it covers least.
+  // top right, else bottom left (above the corner axes), at its size, then smaller; where each
+  // covers one, where it covers least.
   void placeOverlay();
   void prepareView();  // the offscreen scene and plots, on first use
   void setUpPlots();

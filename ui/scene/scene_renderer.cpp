@@ -344,7 +344,6 @@ void SceneRenderer::setOverlayText(const std::string& text) {
   overlay_->SetVisibility(options_.overlayText && !text.empty());
   overlay_->GetPositionCoordinate()->SetCoordinateSystemToNormalizedViewport();
   overlay_->SetTextScaleModeToNone();
-  overlay_->GetTextProperty()->SetVerticalJustificationToTop();
   positionOverlay();
   layoutOverlay();
 }
@@ -361,9 +360,12 @@ void SceneRenderer::placeOverlay(OverlayCorner corner, double sizeFactor) {
 }
 
 void SceneRenderer::positionOverlay() {
-  const bool left = overlayCorner_ == OverlayCorner::TopLeft;
-  overlay_->GetTextProperty()->SetJustification(left ? VTK_TEXT_LEFT : VTK_TEXT_RIGHT);
-  overlay_->SetPosition(left ? 0.015 : 0.985, 0.975);
+  const bool right = overlayCorner_ == OverlayCorner::TopRight;
+  const bool bottom = overlayCorner_ == OverlayCorner::BottomLeft;
+  overlay_->GetTextProperty()->SetJustification(right ? VTK_TEXT_RIGHT : VTK_TEXT_LEFT);
+  overlay_->GetTextProperty()->SetVerticalJustification(bottom ? VTK_TEXT_BOTTOM : VTK_TEXT_TOP);
+  // Bottom left: just above the corner axes' viewport (0.2 of the height).
+  overlay_->SetPosition(right ? 0.985 : 0.015, bottom ? 0.21 : 0.975);
 }
 
 double ScreenBox::overlap(const ScreenBox& o) const {
@@ -380,9 +382,10 @@ ScreenBox SceneRenderer::overlayBox() {
   const int* size = renderer_->GetSize();
   const int* origin = renderer_->GetOrigin();
   const double* p = overlay_->GetPosition();
-  const double x = origin[0] + p[0] * size[0], top = origin[1] + p[1] * size[1];
-  const double x0 = overlayCorner_ == OverlayCorner::TopLeft ? x : x - extent[0];
-  return {x0, top - extent[1], x0 + extent[0], top};
+  const double x = origin[0] + p[0] * size[0], y = origin[1] + p[1] * size[1];
+  const double x0 = overlayCorner_ == OverlayCorner::TopRight ? x - extent[0] : x;
+  const double y0 = overlayCorner_ == OverlayCorner::BottomLeft ? y : y - extent[1];
+  return {x0, y0, x0 + extent[0], y0 + extent[1]};
 }
 
 std::vector<ScreenBox> SceneRenderer::bodyBoxes() const {

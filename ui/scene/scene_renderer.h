@@ -69,8 +69,9 @@ struct ScreenBox {
   double overlap(const ScreenBox& other) const;
 };
 
-// Where the overlay text stands: the top left (the view's) or the top right.
-enum class OverlayCorner { TopLeft, TopRight };
+// Where the overlay text stands: the top left (the view's), the top right, or the bottom left
+// above the corner axes.
+enum class OverlayCorner { TopLeft, TopRight, BottomLeft };
 
 class SceneRenderer {
  public:

@@ -391,6 +391,27 @@ class AnimationExporterTest : public QObject {
                                 .arg(i)
                                 .arg(boxText(f.overlay), boxText(body))));
     }
+    // Looked at from above with the ball under the top-left corner, where the overlay stands
+    // at first, and its wrapped lines as wide as the frame: the overlay moves off the ball.
+    ExportSettings aimed = s;
+    aimed.tEnd = 1;
+    aimed.framing = ExportSettings::Framing::Fixed;
+    nhui::CameraPose above;
+    above.position = {1.1, -0.35, 2};
+    above.focalPoint = {1.1, -0.35, 0};
+    above.viewUp = {0, 1, 0};
+    aimed.camera = above;
+    AnimationExporter under(lesson, aimed);
+    for (int i = 0; i < under.frameCount(); i += 2) {
+      const AnimationExporter::FrameBoxes f = under.frameBoxes(i);
+      QCOMPARE(f.bodies.size(), size_t(1));
+      const nhui::ScreenBox& ball = f.bodies[0];
+      QVERIFY2(ball.x1 < 240 && ball.y0 > 0.6 * 270, qPrintable(boxText(ball)));  // top left
+      QVERIFY2(f.overlay.overlap(ball) == 0,
+               qPrintable(QString("frame %1: overlay %2, ball %3")
+                              .arg(i)
+                              .arg(boxText(f.overlay), boxText(ball))));
+    }
   }
 
  private:
