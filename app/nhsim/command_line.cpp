@@ -590,6 +590,7 @@ void ExportOptions::bind(Fields& f) {
                              {"--trail", &trail},
                              {"--plot-path", &plotPath},
                              {"--plot", &plot},
+                             {"--theme", &theme},
                              {"--csv", &csv}})
     f(name, *field);
   for (auto [name, flag] : {std::pair{"--no-trails", &noTrails},

@@ -171,7 +171,7 @@ struct ExportOptions {
       exportFooter};
   ScenarioOptions scenario;
   std::string video, frames, html;  // one of them
-  std::string width, height, fps, tStart, tEnd, speed, trail, plotPath, plot, csv;
+  std::string width, height, fps, tStart, tEnd, speed, trail, plotPath, plot, csv, theme;
   IntegratorWords integrator;  // --max-steps
   bool noTrails = false, noForces = false, velocities = false, noOverlay = false, plots = false,
        noScenario = false, force = false, quiet = false;

@@ -26,6 +26,7 @@ std::string dynamicsKinds() { return alternatives(kDynamicsChoices); }
 std::string defaultDynamics() { return toString(Scenario{}.dynamics); }
 std::string formulations() { return alternatives(kFormulationChoices); }
 std::string defaultFormulation() { return toString(Scenario{}.formulation); }
+std::string themes() { return "dark|light"; }
 
 using enum Takes;
 using enum PythonWord;
@@ -209,6 +210,10 @@ constexpr OptionRow kOptionRows[] = {
      .commands = "export",
      .takes = Flag,
      .help = "no time/parameter overlay"},
+    {.name = "--theme",
+     .commands = "export",
+     .choices = themes,
+     .help = "the scene's, plots' and page's theme (default: the scenario view's, else dark)"},
     {.name = "--plots",
      .commands = "export",
      .takes = Flag,

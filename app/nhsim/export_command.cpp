@@ -86,6 +86,11 @@ void applyFrameOptions(const ExportOptions& o, nhui::ExportSettings& e) {
   if (o.velocities) e.display.velocityArrows = true;
   if (o.noOverlay) e.overlay = false;
   if (o.plots) e.plots = true;
+  if (!o.theme.empty()) {
+    if (o.theme != "dark" && o.theme != "light")
+      throw UsageError("--theme: expected dark or light, got " + quote(o.theme));
+    e.display.dark = o.theme == "dark";
+  }
 }
 
 // The plots beside the 3D view: --plot-path X,Y (or none) and --plot VAR,...; each implies

@@ -241,6 +241,37 @@ void checkViewArrowScales(const Json& a) {
       failView("'arrow_scales." + echoInput(name) + "' must be a positive number");
 }
 
+// A camera point or direction: a list of three finite numbers.
+bool isViewVector(const Json& v) {
+  if (!v.is_array() || v.size() != 3) return false;
+  for (const Json& e : v)
+    if (!e.is_number() || !std::isfinite(e.get<double>())) return false;
+  return true;
+}
+
+// "camera": {"follow", "table_frame", and the pose: "position", "target" (together), "up",
+// "view_angle"}.
+void checkViewCamera(const Json& c) {
+  if (!c.is_object()) failView("'camera' must be an object");
+  checkViewKeys(c, {"follow", "table_frame", "position", "target", "up", "view_angle"}, "'camera'");
+  checkViewFlag(c, "follow", "camera");
+  checkViewFlag(c, "table_frame", "camera");
+  for (const char* key : {"position", "target", "up"})
+    if (c.contains(key) && !isViewVector(c[key]))
+      failView(std::string("'camera.") + key + "' must be a list of three finite numbers");
+  if (c.contains("position") != c.contains("target"))
+    failView(
+        "'camera' needs both 'position' and 'target' (where the camera is and where it looks)");
+  if (c.contains("position") && c["position"] == c["target"])
+    failView("'camera.position' and 'camera.target' must be different points");
+  if (c.contains("up")) {
+    double norm = 0;
+    for (const Json& e : c["up"]) norm += e.get<double>() * e.get<double>();
+    if (!(norm > 0)) failView("'camera.up' must not be zero");
+  }
+  checkViewNumber(c, "view_angle", "camera", kViewAngleMin, kViewAngleMax);
+}
+
 constexpr ViewDisplayKey kViewDisplayKeys[] = {
     {"trails", ViewDisplayKey::Kind::Flag},
     {"trail_seconds", ViewDisplayKey::Kind::Number, kViewTrailSecondsMin, kViewTrailSecondsMax},
@@ -328,7 +359,7 @@ void checkScenarioView(const std::string& json) {
   if (!o.is_object()) failView("not a JSON object");
   checkViewKeys(o,
                 {"version", "title", "note", "energy_drift_expected", "speed", "step", "camera",
-                 "display", "plots", "compare", "study", "plan", "arrow_scales"},
+                 "display", "plots", "compare", "study", "plan", "arrow_scales", "theme"},
                 "the view");
   if (o.contains("energy_drift_expected") && !o["energy_drift_expected"].is_boolean())
     failView("'energy_drift_expected' must be true or false");
@@ -354,13 +385,9 @@ void checkScenarioView(const std::string& json) {
   if (o.contains("arrow_scales")) checkViewArrowScales(o["arrow_scales"]);
   checkViewNumber(o, "speed", "", kViewSpeedMin, kViewSpeedMax);
   checkViewNumber(o, "step", "", kViewStepMin, kViewStepMax);
-  if (o.contains("camera")) {
-    const Json& c = o["camera"];
-    if (!c.is_object()) failView("'camera' must be an object");
-    checkViewKeys(c, {"follow", "table_frame"}, "'camera'");
-    checkViewFlag(c, "follow", "camera");
-    checkViewFlag(c, "table_frame", "camera");
-  }
+  if (o.contains("camera")) checkViewCamera(o["camera"]);
+  if (o.contains("theme") && o["theme"] != "dark" && o["theme"] != "light")
+    failView("'theme' must be \"dark\" or \"light\"");
   if (o.contains("display")) checkViewDisplay(o["display"]);
   if (o.contains("plots")) {
     const Json& p = o["plots"];

@@ -24,7 +24,10 @@ inline constexpr int kScenarioFormatVersion = 2;
 // plan an object {t_end in [kViewPlanTimeMin, kViewPlanTimeMax] s, targets {name: number},
 // starts 1 … kViewPlanStartsMax, played 1 … kViewPlanStartsMax} (the names are checked when
 // the plan is solved), arrow_scales an object {arrow name: positive number} of at most
-// kViewArrowScalesMax entries (the fixed arrow scales the view was saved with).
+// kViewArrowScalesMax entries (the fixed arrow scales the view was saved with), theme "dark"
+// or "light", camera {follow, table_frame: true or false; the pose: position and target, each
+// three finite numbers (metres, apart), up three finite numbers not all zero, view_angle in
+// [kViewAngleMin, kViewAngleMax] degrees; position and target come together}.
 // Throws InputError "view: …" naming the key and what is allowed.
 // parseScenarioJson applies it, so a file with view.speed -1 is refused when read.
 inline constexpr int kScenarioViewVersion = 1;
@@ -36,6 +39,7 @@ inline constexpr double kViewPlanTimeMin = 1e-3, kViewPlanTimeMax = 1e4;
 inline constexpr int kViewPlanStartsMax = 64;
 inline constexpr size_t kViewTimeSeriesMax = 12;  // variables plotted over time
 inline constexpr int kViewArrowScalesMax = 64;
+inline constexpr double kViewAngleMin = 1, kViewAngleMax = 150;  // the camera's, degrees
 void checkScenarioView(const std::string& json);
 
 // The view's parts that name the system's things or run beside the run, checked against

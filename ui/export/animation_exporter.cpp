@@ -45,6 +45,9 @@ constexpr double kMaxSampleStep = 0.01;
 // within a few hundred MB.
 constexpr double kMaxSamples = 400000;
 constexpr int kMaxFrames = 200000;
+// The smallest text (of the 1280 × 720 size), and the overlay's sizes tried off the bodies.
+constexpr double kMinTextScale = 0.5;
+constexpr double kOverlaySizes[] = {1.0, 0.8};
 
 // Whether a run takes fixed steps longer than the export's sample step h: it then steps at its
 // own step and its samples between are interpolated (sample_grid.h).
@@ -96,9 +99,9 @@ Eigen::AlignedBox3d regionOfPoints(const RunHistory& run, size_t first) {
 }
 
 // The 3D view's display options for an export: what the settings show (trails, arrows and
-// their scale, the overlay), a legend when any arrow is shown, text sized for the video's
-// height; the rest (grid, axes, keeping in view, the dark background) as the options' defaults,
-// whatever the settings' display choices say of them.
+// their scale, the theme, the overlay), a legend when any arrow is shown, text sized for the
+// video's height; the rest (grid, axes, keeping in view) as the options' defaults, whatever
+// the settings' display choices say of them.
 SceneDisplayOptions sceneOptionsOf(const ExportSettings& settings) {
   SceneDisplayOptions options;
   const DisplayChoices own = options;
@@ -109,8 +112,9 @@ SceneDisplayOptions sceneOptionsOf(const ExportSettings& settings) {
   options.keepInView = own.keepInView;
   options.legend = d.reactionArrows || d.velocityArrows || d.angularVelocityArrows;
   options.overlayText = settings.overlay;
-  // Text is sized for a 720-pixel-high view; smaller videos get smaller text.
-  options.textScale = std::clamp(settings.height / 720.0, 0.6, 1.5);
+  // Text is sized for a 1280 × 720 view; smaller frames get smaller text.
+  options.textScale =
+      std::clamp(std::min(settings.height / 720.0, settings.width / 1280.0), kMinTextScale, 1.5);
   return options;
 }
 
@@ -197,10 +201,12 @@ void applyScenarioView(const std::string& viewJson, ExportSettings& settings) {
   if (view.follow)
     settings.framing =
         *view.follow ? ExportSettings::Framing::Follow : ExportSettings::Framing::KeepInView;
-  // The display keys through the display choices' one table.
+  if (view.camera) settings.camera = view.camera;
+  // The display keys through the display choices' one table, and the theme it was saved in.
   ViewState shown;
   shown.display = settings.display;
   applyDisplayValues(view.display, shown);
+  if (view.dark) shown.display.dark = *view.dark;
   settings.display = shown.display;
   if (view.comparison) {
     // Without a step the other integrator keeps the settings' step.
@@ -626,7 +632,10 @@ void AnimationExporter::prepareView() {
   d.overlayTail = d.system->info().title;
   const std::string params = parameterSummary(*d.system, d.parameters, maxLine);
   if (!params.empty()) d.overlayTail += "\n" + params;
-  if (settings_.plots) setUpPlots();
+  if (settings_.plots) {
+    d.plotStyle = settings_.display.dark ? PlotStyle::dark() : PlotStyle::light();
+    setUpPlots();
+  }
   if (d.plan) preparePlanView();
 }
 
@@ -682,10 +691,38 @@ size_t AnimationExporter::prepareFrame(int i) {
                             d.comparisonLeftAt, SceneView::kLeaveExtents);
     }
     scene.setOverlayText(text + "\n" + d.overlayTail);
+    placeOverlay();
   } else {
     scene.setOverlayText("");
   }
   return k;
+}
+
+void AnimationExporter::placeOverlay() {
+  Impl& d = *impl_;
+  SceneRenderer& scene = d.view->scene();
+  std::vector<ScreenBox> bodies = scene.bodyBoxes();
+  for (const ScreenBox& b : d.view->comparison().bodyBoxes()) bodies.push_back(b);
+  // Never smaller than the smallest text. The frame alone decides (no state carried from the
+  // frame before), so that a frame looks the same however it is reached.
+  const double scale = scene.options().textScale;
+  double leastCovered = INFINITY;
+  std::pair<OverlayCorner, double> least{OverlayCorner::TopLeft, 1.0};
+  for (const double size : kOverlaySizes) {
+    const double factor = std::max(size, std::min(1.0, kMinTextScale * 0.9 / scale));
+    for (const OverlayCorner corner :
+         {OverlayCorner::TopLeft, OverlayCorner::TopRight, OverlayCorner::BottomLeft}) {
+      scene.placeOverlay(corner, factor);
+      double covered = 0;
+      for (const ScreenBox& b : bodies) covered += scene.overlayBox().overlap(b);
+      if (covered == 0) return;
+      if (covered < leastCovered) {
+        leastCovered = covered;
+        least = {corner, factor};
+      }
+    }
+  }
+  scene.placeOverlay(least.first, least.second);
 }
 
 void AnimationExporter::finishFrame(size_t k, const std::uint8_t* pixels, const std::uint8_t** rgb,
@@ -729,6 +766,16 @@ CameraPose AnimationExporter::cameraAt(int i) {
   cam->GetViewUp(pose.viewUp.data());
   pose.viewAngle = cam->GetViewAngle();
   return pose;
+}
+
+AnimationExporter::FrameBoxes AnimationExporter::frameBoxes(int i) {
+  if (!impl_->history) simulate({}, nullptr);
+  prepareFrame(i);
+  FrameBoxes boxes;
+  boxes.overlay = impl_->view->scene().overlayBox();
+  boxes.bodies = impl_->view->scene().bodyBoxes();
+  for (const ScreenBox& b : impl_->view->comparison().bodyBoxes()) boxes.bodies.push_back(b);
+  return boxes;
 }
 
 double AnimationExporter::sampleTime(int i) {

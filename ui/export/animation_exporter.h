@@ -28,6 +28,7 @@
 #include "core/nh/scenario.h"
 #include "ui/export/media/video_encoder.h"
 #include "ui/plot/plot_widget.h"
+#include "ui/scene/scene_renderer.h"  // ScreenBox
 #include "ui/session/display_choices.h"
 #include "ui/session/view_state.h"  // CameraPose
 #include "ui/sim/simulation_controller.h"
@@ -42,11 +43,12 @@ class RunHistory;
 struct PlannedMotion;
 
 // An export's display choices before the view's or a scenario's are taken: 10 s of trail,
-// force arrows and no velocity arrows; the rest as DisplayChoices has them.
+// force arrows and no velocity arrows, the dark theme; the rest as DisplayChoices has them.
 inline DisplayChoices exportDisplayDefaults() {
   DisplayChoices d;
   d.trailSeconds = 10;
   d.velocityArrows = false;
+  d.dark = true;
   return d;
 }
 
@@ -60,7 +62,8 @@ struct ExportSettings {
 
   // What is drawn: trails and their length (simulated seconds behind each traced point), the
   // arrows (reaction and applied forces, velocity, angular velocity) and their scale, fixed
-  // or auto; by default 10 s of trail, the forces and no velocity arrows. A video draws its
+  // or auto, and the theme of the scene, the overlay and the plots (display.dark); by default
+  // 10 s of trail, the forces, no velocity arrows and the dark theme. A video draws its
   // grid and axes, a legend when it shows an arrow, and frames its camera by `framing`: the
   // grid, axes, legend and keepInView choices here are not read.
   DisplayChoices display = exportDisplayDefaults();
@@ -135,7 +138,8 @@ void checkScenarioSidecar(const std::filesystem::path& output, const std::filesy
                           bool force);
 
 // Takes what a scenario file's "view" part (nh::Scenario::view, the lessons') says about the
-// 3D view into `settings`: camera follow, trails, arrows and arrow scale, and the comparison.
+// 3D view into `settings`: camera follow and pose, trails, arrows and arrow scale, the theme
+// and the comparison.
 // Entries it does not know or cannot read are left as they are (nhlab checks the part).
 void applyScenarioView(const std::string& viewJson, ExportSettings& settings);
 
@@ -228,6 +232,14 @@ class AnimationExporter {
   // The planned motion shown (its plan, extremal and companion), nullptr for a simulated run.
   // Solves the plan on first use.
   const PlannedMotion* plannedMotion();
+  // Frame i's overlay box and the boxes of its moving bodies (the comparison run's too) on
+  // the 3D view, in its pixels from the bottom left, as renderFrame(i) draws them: the overlay
+  // stands where it covers no body. Simulates on first use; frames on the calling thread.
+  struct FrameBoxes {
+    ScreenBox overlay;
+    std::vector<ScreenBox> bodies;
+  };
+  FrameBoxes frameBoxes(int i);
 
  private:
   struct Impl;
@@ -265,6 +277,10 @@ class AnimationExporter {
   // queued. Returns false, having queued less, when `cancel` was set.
   bool renderFrames(nh::EncodingPipe& pipe, const std::atomic<bool>* cancel,
                     const std::function<void(int)>& frameDone);
+  // Puts the overlay of the frame being prepared where it covers no moving body: top left, else
+  // top right, else bottom left (above the corner axes), at its size, then smaller; where each
+  // covers one, where it covers least.
+  void placeOverlay();
   void prepareView();  // the offscreen scene and plots, on first use
   void setUpPlots();
   void paintPlots(size_t sample);

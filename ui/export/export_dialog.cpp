@@ -421,6 +421,14 @@ void ExportDialog::restoreFormatSettings() {
   plots_->setChecked(settings.value("plots", plots_->isChecked()).toBool());
 }
 
+// The folder of the path entered, once it is one that exists (typed, browsed to or exported
+// to): the next dialog starts there, whether or not this one exports.
+void ExportDialog::rememberFolder() const {
+  if (!defaults_.rememberSettings || outputPath().isEmpty()) return;
+  const QFileInfo file(outputPath());
+  if (file.absoluteDir().exists()) QSettings().setValue("export/folder", file.absolutePath());
+}
+
 void ExportDialog::saveFormatSettings() const {
   if (!defaults_.rememberSettings) return;
   QSettings settings;
@@ -500,6 +508,7 @@ void ExportDialog::formatChosen() {
 }
 
 void ExportDialog::pathEdited() {
+  rememberFolder();
   const QString suffix = QFileInfo(outputPath()).suffix().toLower();
   for (int i = 0; i < static_cast<int>(std::size(kFormats)); ++i) {
     if (suffix == kFormats[i].suffix || (suffix.isEmpty() && !*kFormats[i].suffix)) {

@@ -56,7 +56,8 @@ struct ExportDefaults {
   // export never replaces it.
   QString inputScenario;
   // Keep the settings of each format between dialogs (QSettings "export/…"): the last format,
-  // its folder, size, frame rate, speed, overlay and plots. Off in tests.
+  // size, frame rate, speed, overlay and plots, and the last folder entered or browsed to
+  // (even without an export). Off in tests.
   bool rememberSettings = false;
   // The plan the window plays (plan_source.h): exported instead of a simulation of the scenario.
   std::shared_ptr<const PlannedMotion> played;
@@ -136,6 +137,7 @@ class ExportDialog : public QDialog {
   QString settingsGroup() const;  // "export/mp4", …, "export/png" for the current format
   void restoreFormatSettings();   // of the current format, when rememberSettings
   void saveFormatSettings() const;
+  void rememberFolder() const;  // when rememberSettings
   // False if the scenario beside `output` would replace the input scenario, or replace an
   // unrelated file that the user chose to keep (asked in a message box).
   bool sidecarMayBeWritten(const QString& output);

@@ -398,7 +398,7 @@ Json pageData(const RunHistory& run, const PageSettings& s, const ComparisonScen
   data["system"] = run.system().name();
   data["title"] = s.title;
   data["note"] = s.note;
-  data["dark"] = s.dark;
+  data["dark"] = s.display.dark;
   data["follow"] = s.follow;
   data["speed"] = s.speed;
   data["trails"] = s.display.trails;
@@ -523,7 +523,7 @@ std::string interactivePage(const RunHistory& run, const PageSettings& settings,
   if (!interactivePageAvailable()) throw nh::InputError(kPageUnavailable);
   const std::map<std::string, std::string> parts = {
       {"TITLE", htmlEscaped(settings.title)},
-      {"THEME", settings.dark ? "dark" : "light"},
+      {"THEME", settings.display.dark ? "dark" : "light"},
       {"STYLE", resourceText(kStyle)},
       {"DATA", scriptSafeJson(pageData(run, settings, comparison, comparisonRun))},
       {"THREE", resourceText(kThree)},

@@ -42,7 +42,8 @@ struct PageSettings {
   double tEnd = 10;
   double sampleStep = 1.0 / 30;  // simulated seconds between embedded samples (at least)
   double speed = 1;              // the playback speed the page starts with
-  // Trails and which arrows are drawn (the page draws no grid or axes of its own choosing).
+  // Trails, which arrows are drawn and the theme the page starts in (the page draws no grid
+  // or axes of its own choosing).
   DisplayChoices display;
   std::string pathX, pathY;             // the path plot ("" for none)
   std::vector<std::string> timeSeries;  // variables plotted against t
@@ -50,7 +51,6 @@ struct PageSettings {
   // length, as a scenario's "arrow_scales" or the view's fixed scales give it; the other arrows
   // take their scale as the view does (ArrowScale).
   std::map<std::string, double> arrowScales;
-  bool dark = false;    // the theme the page starts in
   bool follow = false;  // the camera follows the bodies (also when they travel far)
   // The line that tells a comparison's two runs apart (AnimationExporter::comparisonLegend()),
   // and each run's name in the plots' legends ([0] primary, [1] comparison; runLabels()).

@@ -299,7 +299,7 @@ void SceneRenderer::setOptions(const SceneDisplayOptions& options) {
   options_ = options;
   if (role_ == SceneRole::Primary) {
     // VTK's gradient: Background at the bottom, Background2 at the top.
-    if (options_.darkBackground) {
+    if (options_.dark) {
       renderer_->SetBackground(0.09, 0.10, 0.13);
       renderer_->SetBackground2(0.40, 0.46, 0.56);
     } else {
@@ -318,9 +318,9 @@ void SceneRenderer::setOptions(const SceneDisplayOptions& options) {
 
 void SceneRenderer::restyleText() {
   const double scale = options_.textScale * std::max(0.1, options_.pixelRatio);
-  const bool dark = options_.darkBackground;
+  const bool dark = options_.dark;
   const double light[3] = {1, 1, 1}, ink[3] = {0.08, 0.09, 0.12};
-  styleText(overlay_->GetTextProperty(), 17 * scale, dark ? light : ink, true, dark);
+  styleText(overlay_->GetTextProperty(), 17 * scale * overlaySize_, dark ? light : ink, true, dark);
   if (emptyNote_)
     styleText(emptyNote_->GetTextProperty(), 20 * scale, dark ? light : ink, true, dark);
   const double axisText[3] = {0.95, 0.95, 0.95}, axisInk[3] = {0.15, 0.15, 0.18};
@@ -374,9 +374,70 @@ void SceneRenderer::setOverlayText(const std::string& text) {
   overlay_->SetVisibility(options_.overlayText && !text.empty());
   overlay_->GetPositionCoordinate()->SetCoordinateSystemToNormalizedViewport();
   overlay_->SetTextScaleModeToNone();
-  overlay_->GetTextProperty()->SetVerticalJustificationToTop();
-  overlay_->SetPosition(0.015, 0.975);
+  positionOverlay();
   layoutOverlay();
+}
+
+void SceneRenderer::placeOverlay(OverlayCorner corner, double sizeFactor) {
+  if (!overlay_) return;
+  overlayCorner_ = corner;
+  if (overlaySize_ != sizeFactor) {
+    overlaySize_ = sizeFactor;
+    restyleText();
+  }
+  positionOverlay();
+  layoutOverlay();
+}
+
+void SceneRenderer::positionOverlay() {
+  const bool right = overlayCorner_ == OverlayCorner::TopRight;
+  const bool bottom = overlayCorner_ == OverlayCorner::BottomLeft;
+  overlay_->GetTextProperty()->SetJustification(right ? VTK_TEXT_RIGHT : VTK_TEXT_LEFT);
+  overlay_->GetTextProperty()->SetVerticalJustification(bottom ? VTK_TEXT_BOTTOM : VTK_TEXT_TOP);
+  // Bottom left: just above the corner axes' viewport (0.2 of the height).
+  overlay_->SetPosition(right ? 0.985 : 0.015, bottom ? 0.21 : 0.975);
+}
+
+double ScreenBox::overlap(const ScreenBox& o) const {
+  const double w = std::min(x1, o.x1) - std::max(x0, o.x0);
+  const double h = std::min(y1, o.y1) - std::max(y0, o.y0);
+  return empty() || o.empty() || w <= 0 || h <= 0 ? 0 : w * h;
+}
+
+ScreenBox SceneRenderer::overlayBox() {
+  vtkRenderWindow* w = renderer_->GetRenderWindow();
+  if (!overlay_ || !w || !overlay_->GetVisibility() || overlayText_.empty()) return {};
+  double extent[2] = {0, 0};
+  overlay_->GetSize(renderer_, extent);
+  const int* size = renderer_->GetSize();
+  const int* origin = renderer_->GetOrigin();
+  const double* p = overlay_->GetPosition();
+  const double x = origin[0] + p[0] * size[0], y = origin[1] + p[1] * size[1];
+  const double x0 = overlayCorner_ == OverlayCorner::TopRight ? x - extent[0] : x;
+  const double y0 = overlayCorner_ == OverlayCorner::BottomLeft ? y : y - extent[1];
+  return {x0, y0, x0 + extent[0], y0 + extent[1]};
+}
+
+std::vector<ScreenBox> SceneRenderer::bodyBoxes() const {
+  std::vector<ScreenBox> boxes;
+  if (!visible_) return boxes;
+  for (const auto& b : bodies_) {
+    if (nh::shapeRow(b->kind).scenery || !b->actor->GetVisibility()) continue;
+    double bounds[6];
+    b->actor->GetBounds(bounds);
+    if (!(bounds[1] >= bounds[0])) continue;  // nothing drawn
+    ScreenBox box{INFINITY, INFINITY, -INFINITY, -INFINITY};
+    for (int corner = 0; corner < 8; ++corner) {
+      renderer_->SetWorldPoint(bounds[corner & 1], bounds[2 + ((corner >> 1) & 1)],
+                               bounds[4 + ((corner >> 2) & 1)], 1);
+      renderer_->WorldToDisplay();
+      const double* d = renderer_->GetDisplayPoint();
+      box = {std::min(box.x0, d[0]), std::min(box.y0, d[1]), std::max(box.x1, d[0]),
+             std::max(box.y1, d[1])};
+    }
+    boxes.push_back(box);
+  }
+  return boxes;
 }
 
 void SceneRenderer::layoutOverlay() {
@@ -664,7 +725,7 @@ void SceneRenderer::updateGrid() {
   const double major = 5 * spacing;
   const Eigen::Vector2d centre(major * std::round(fp[0] / major),
                                major * std::round(fp[1] / major));
-  const bool dark = options_.darkBackground;
+  const bool dark = options_.dark;
   if (grid_ && z == gridZ_ && half == gridHalf_ && spacing == gridSpacing_ &&
       centre == gridCentre_ && dark == gridDark_) {
     grid_->SetVisibility(options_.grid && visible_);
@@ -709,7 +770,7 @@ void SceneRenderer::updateLegend() {
       } else {
         lines.push_back("\u2192 " + sa.name + ":  0" + unit);  // never nonzero so far
       }
-      colours.push_back(legendColour(sa.kind, options_.darkBackground));
+      colours.push_back(legendColour(sa.kind, options_.dark));
     }
     // The trails drawn, each in its colour ("━━ trail: centre"): which line is which point
     // (the turntable ball's centre, its contact seen from the table).
@@ -734,11 +795,11 @@ void SceneRenderer::updateLegend() {
   for (size_t i = 0; i < lines.size(); ++i) {
     vtkTextActor* t = legend_[i];
     t->SetInput(lines[i].c_str());
-    styleText(t->GetTextProperty(), size, colours[i].data(), true, options_.darkBackground);
+    styleText(t->GetTextProperty(), size, colours[i].data(), true, options_.dark);
     t->GetTextProperty()->SetJustificationToRight();
     // A chip behind each line: the coloured text stays readable over the checkered table and
     // over the arrows themselves.
-    const double chip = options_.darkBackground ? 0.08 : 0.97;
+    const double chip = options_.dark ? 0.08 : 0.97;
     t->GetTextProperty()->SetBackgroundColor(chip, chip, chip);
     t->GetTextProperty()->SetBackgroundOpacity(0.8);
     t->GetPositionCoordinate()->SetCoordinateSystemToDisplay();

@@ -26,15 +26,13 @@ class vtkAxesActor;
 namespace nhui {
 
 // The choices of the Display dock (display_choices.h) and what the view adds for itself.
+// A scene drawn without a theme chosen is drawn dark (DisplayChoices::dark).
 struct SceneDisplayOptions : DisplayChoices {
+  SceneDisplayOptions() { dark = true; }
   std::vector<std::string> hiddenTrails;  // trail point names switched off
   bool overlayText = true;
   bool fxaa = false;       // costs ~70 ms a frame in software GL (llvmpipe)
   double textScale = 1.0;  // presentation mode uses larger text
-  // The one background switch: true, a dark blue-grey gradient with light grid lines and
-  // text (the dark theme, projectors); false, a light grey gradient with dark grid lines and
-  // text (the light theme). Trail and arrow colours are chosen to read on both.
-  bool darkBackground = true;
   // Device pixels per logical pixel for text, line widths and the legend: the screen's
   // device pixel ratio in the view; an export's height over the view's height, so that an
   // exported image shows text at the same fraction of its height as the screen does.
@@ -79,6 +77,18 @@ struct TrailSpan {
   size_t first = 0;  // absolute sample index of the first point (keeps thinning stable)
 };
 
+// A box on screen, in display pixels of the renderer's window (origin at the bottom left).
+struct ScreenBox {
+  double x0 = 0, y0 = 0, x1 = 0, y1 = 0;
+  bool empty() const { return !(x1 > x0 && y1 > y0); }
+  // The area both boxes cover (0 when they are apart or either is empty).
+  double overlap(const ScreenBox& other) const;
+};
+
+// Where the overlay text stands: the top left (the view's), the top right, or the bottom left
+// above the corner axes.
+enum class OverlayCorner { TopLeft, TopRight, BottomLeft };
+
 class SceneRenderer {
  public:
   // The primary renderer also owns the background, lights, grid, axes and legend; a
@@ -99,6 +109,14 @@ class SceneRenderer {
 
   void update(const nh::SceneFrame& frame, const std::vector<TrailSpan>& trails);
   void setOverlayText(const std::string& text);
+  // The overlay's corner and its size relative to the rest of the text (1: as the options'
+  // textScale says); an export moves and shrinks it off the bodies.
+  void placeOverlay(OverlayCorner corner, double sizeFactor);
+  // The overlay's box on screen as laid out for the window's size (empty when hidden), and the
+  // boxes of the drawn bodies that are not scenery (the ball, not the table) for the current
+  // camera.
+  ScreenBox overlayBox();
+  std::vector<ScreenBox> bodyBoxes() const;
 
   // A 3/4 view that shows the whole scene.
   void resetCamera();
@@ -145,6 +163,7 @@ class SceneRenderer {
   // Breaks overlay lines wider than the view at spaces (continuations indented), so that a
   // long line ("orange run … left the scene at t = 27.80 s …") is not cut at the right edge.
   void layoutOverlay();
+  void positionOverlay();  // at overlayCorner_
   void restyleText();
   bool arrowShown(nh::ArrowKind kind) const;
 
@@ -168,6 +187,8 @@ class SceneRenderer {
   vtkSmartPointer<vtkAxesActor> axesActor_;
   vtkSmartPointer<vtkTextActor> overlay_;
   std::string overlayText_;  // as given; drawn wrapped to the view's width (layoutOverlay)
+  OverlayCorner overlayCorner_ = OverlayCorner::TopLeft;
+  double overlaySize_ = 1;  // placeOverlay's size factor
   struct {
     std::map<std::string, std::string> lines;  // a line as given → as drawn
     double room = -1;

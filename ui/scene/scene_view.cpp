@@ -150,14 +150,43 @@ void SceneView::resetCamera() {
     needCameraReset_ = true;
     return;
   }
-  primary_->resetCamera();
   appliedRotation_ = Eigen::Quaterniond::Identity();
   needCameraReset_ = false;
+  if (givenPose_) {  // as given: orbit, zoom and target
+    vtkCamera* cam = renderer()->GetActiveCamera();
+    cam->SetPosition(givenPose_->position.data());
+    cam->SetFocalPoint(givenPose_->focalPoint.data());
+    cam->SetViewUp(givenPose_->viewUp.data());
+    cam->SetViewAngle(givenPose_->viewAngle);
+    givenPose_.reset();
+    renderer()->ResetCameraClippingRange();
+    captureCamera();
+    applyCamera();
+    update();
+    return;
+  }
+  primary_->resetCamera();
   captureCamera();
   if (!follow_) frameBodies(true);  // with or without keep-in-view: Reset shows the bodies
   if (follow_) fitAroundFollowedBody();
   applyCamera();
   update();
+}
+
+CameraPose SceneView::cameraPose() const {
+  vtkCamera* cam = renderer()->GetActiveCamera();
+  CameraPose pose;
+  cam->GetPosition(pose.position.data());
+  cam->GetFocalPoint(pose.focalPoint.data());
+  cam->GetViewUp(pose.viewUp.data());
+  pose.viewAngle = cam->GetViewAngle();
+  return pose;
+}
+
+void SceneView::setCameraPose(const CameraPose& pose) {
+  givenPose_ = pose;
+  needCameraReset_ = true;
+  refresh();
 }
 
 // A following camera looks at one body (the bicycle's rider) from the reset's distance, which

@@ -19,6 +19,7 @@
 #include "ui/scene/scene_camera.h"
 #include "ui/scene/scene_renderer.h"
 #include "ui/scene/vtk_view_widget.h"
+#include "ui/session/scenario_view.h"  // CameraPose
 #include "ui/sim/simulation_controller.h"
 
 class vtkActor;
@@ -65,8 +66,14 @@ class SceneView : public VtkViewWidget {
   // velocity arrow's tip, or farther out along it so that it never lies on the body.
   std::optional<QPointF> velocityKnob() const;
 
-  // The default 3/4 view, moved (without easing) to show the moving bodies wherever they are.
+  // The default 3/4 view, moved (without easing) to show the moving bodies wherever they are;
+  // or, once after setCameraPose, that pose.
   void resetCamera();
+  // The camera as it is (world coordinates), and a pose to put it in (a scenario's): at the
+  // next reset of the camera (the first frame of a new system), else at once. Follow and
+  // keep-in-view move it from there as they move a camera the user placed.
+  CameraPose cameraPose() const;
+  void setCameraPose(const CameraPose& pose);
   // A comparison run that went far from the primary one (a diverging vakonomic run) is hidden
   // from then on; the time it left, or NaN while it stays. The overlay says so.
   double comparisonLeftAt() const { return comparisonLeftAt_; }
@@ -161,7 +168,8 @@ class SceneView : public VtkViewWidget {
   bool tableFrame_ = false;
   bool editInitial_ = false;
   bool needCameraReset_ = true;
-  bool newRun_ = false;  // the controller reset its history since the last update
+  std::optional<CameraPose> givenPose_;  // setCameraPose's, until the camera is reset to it
+  bool newRun_ = false;                  // the controller reset its history since the last update
   // Camera in the reference frame (world, or the table's when tableFrame_).
   Eigen::Vector3d cameraFocus_ = Eigen::Vector3d::Zero();
   Eigen::Vector3d cameraOffset_ = Eigen::Vector3d(1, -2, 1);

@@ -1,7 +1,7 @@
 // The display choices a user makes in the Display dock — trails, arrows, grid, axes, legend,
-// keeping the bodies in view, the arrow scale. The scene's options (SceneDisplayOptions)
-// extend these; where each is kept (a scenario file's "display" part, the settings, the
-// exports) is said by the view's one field table (view_state.h).
+// keeping the bodies in view, the arrow scale — and the theme (View › Theme). The scene's options
+// (SceneDisplayOptions) extend these; where each is kept (a scenario file's "display" part, the
+// settings, the exports) is said by the view's one field table (view_state.h).
 #pragma once
 
 #include <map>
@@ -29,6 +29,11 @@ struct DisplayChoices {
   // Fixed (true): the scale stays (see SceneDisplayOptions::fixedArrowReference). Lessons fix
   // the scales so that speeds compare across runs.
   bool arrowScaleFixed = false;
+  // The theme, the one background switch: true, a dark blue-grey gradient with light grid
+  // lines and text (the dark theme, projectors); false, a light grey gradient with dark grid
+  // lines and text (the light theme). Trail and arrow colours are chosen to read on both. The
+  // exports draw their scenes, plots and pages in it.
+  bool dark = false;
 
   // Whether arrows of this kind are drawn (forces go with the reactions).
   bool shows(nh::ArrowKind kind) const;

@@ -118,6 +118,39 @@ PlanSettings planPart(const QJsonObject& p) {
   return plan;
 }
 
+// A point or direction of the camera part, checked by nh::checkScenarioView already.
+std::array<double, 3> vectorOf(const QJsonValue& v) {
+  const QJsonArray a = v.toArray();
+  return {a.at(0).toDouble(), a.at(1).toDouble(), a.at(2).toDouble()};
+}
+QJsonArray vectorJson(const std::array<double, 3>& v) { return QJsonArray{v[0], v[1], v[2]}; }
+
+// "camera": the mode (follow, table_frame) and the pose (position and target, up, view_angle).
+void readCamera(const QJsonObject& c, ScenarioView& view) {
+  view.follow = flag(c, "follow", "camera");
+  view.tableFrame = flag(c, "table_frame", "camera");
+  if (!c.contains("position")) return;
+  CameraPose pose;
+  pose.position = vectorOf(c.value("position"));
+  pose.focalPoint = vectorOf(c.value("target"));
+  if (c.contains("up")) pose.viewUp = vectorOf(c.value("up"));
+  pose.viewAngle = c.value("view_angle").toDouble(pose.viewAngle);
+  view.camera = pose;
+}
+
+QJsonObject cameraJson(const ScenarioView& view) {
+  QJsonObject camera;
+  if (view.follow) camera["follow"] = *view.follow;
+  if (view.tableFrame) camera["table_frame"] = *view.tableFrame;
+  if (const std::optional<CameraPose>& pose = view.camera) {
+    camera["position"] = vectorJson(pose->position);
+    camera["target"] = vectorJson(pose->focalPoint);
+    camera["up"] = vectorJson(pose->viewUp);
+    camera["view_angle"] = pose->viewAngle;
+  }
+  return camera;
+}
+
 // compare.integrator (a name of kIntegrators) and compare.step (seconds, > 0; optional).
 void readOtherIntegrator(const QJsonObject& c, nh::Comparison& comparison, ScenarioView& view) {
   if (!c.value("integrator").isString())
@@ -174,7 +207,7 @@ ScenarioView parseScenarioView(const std::string& json) {
   const QJsonObject o = doc.object();
   checkKeys(o,
             {"version", "title", "note", "energy_drift_expected", "speed", "step", "camera",
-             "display", "plots", "compare", "study", "plan", "arrow_scales"},
+             "display", "plots", "compare", "study", "plan", "arrow_scales", "theme"},
             "the view");
   const QJsonValue version = o.value("version");
   if (!version.isDouble() || version.toDouble() != std::floor(version.toDouble()) ||
@@ -192,11 +225,9 @@ ScenarioView parseScenarioView(const std::string& json) {
 
   if (o.contains("camera")) {
     if (!o.value("camera").isObject()) fail("'camera' must be an object");
-    const QJsonObject c = o.value("camera").toObject();
-    checkKeys(c, {"follow", "table_frame"}, "'camera'");
-    view.follow = flag(c, "follow", "camera");
-    view.tableFrame = flag(c, "table_frame", "camera");
+    readCamera(o.value("camera").toObject(), view);  // its keys checked by core/io
   }
+  if (o.contains("theme")) view.dark = o.value("theme").toString() == "dark";
   if (o.contains("display")) view.display = displayPart(o.value("display").toObject());
   if (o.contains("plots")) {
     if (!o.value("plots").isObject()) fail("'plots' must be an object");
@@ -256,10 +287,9 @@ std::string scenarioViewToJson(const ScenarioView& view) {
   if (view.energyDriftExpected) o["energy_drift_expected"] = true;
   if (view.speed) o["speed"] = *view.speed;
   if (view.step) o["step"] = *view.step;
-  QJsonObject camera;
-  if (view.follow) camera["follow"] = *view.follow;
-  if (view.tableFrame) camera["table_frame"] = *view.tableFrame;
+  const QJsonObject camera = cameraJson(view);
   if (!camera.isEmpty()) o["camera"] = camera;
+  if (view.dark) o["theme"] = *view.dark ? "dark" : "light";
   const QJsonObject display = displayJson(view.display);
   if (!display.isEmpty()) o["display"] = display;
   QJsonObject plots;

@@ -1,12 +1,13 @@
 // The "view" part of a scenario file (format version 2, nh::Scenario::view): how nhlab shows
-// a run — a lesson's title and "what to watch" note, playback speed, camera mode, display
-// toggles, the plotted variables, the comparison and the Study panel's last study. Every entry is
-// optional: what a file leaves out keeps the window's current setting. The part carries its own
-// version (1).
+// a run — a lesson's title and "what to watch" note, playback speed, camera mode and pose,
+// display toggles, the theme, the plotted variables, the comparison and the Study panel's
+// last study. Every entry is optional: what a file leaves out keeps the window's current
+// setting. The part carries its own version (1).
 #pragma once
 
 #include <QString>
 #include <QStringList>
+#include <array>
 #include <map>
 #include <optional>
 #include <string>
@@ -19,6 +20,16 @@
 namespace nhui {
 
 inline constexpr int kScenarioViewVersion = 1;
+
+// A camera for the 3D view, in world coordinates (the app passes its view's camera): where it
+// is, where it looks (its orbit and zoom about that target), which way is up, its view angle.
+struct CameraPose {
+  std::array<double, 3> position{};
+  std::array<double, 3> focalPoint{};
+  std::array<double, 3> viewUp{0, 0, 1};
+  double viewAngle = 30;  // degrees
+  bool operator==(const CameraPose&) const = default;
+};
 
 // What a study varies and measures, as a scenario file's view keeps it ("study" in the
 // view): one or two axes, the measure and the end time of each run.
@@ -45,6 +56,11 @@ struct ScenarioView {
   std::optional<double> step;  // seconds per Step
   std::optional<bool> follow;
   std::optional<bool> tableFrame;
+  // "camera": {"position", "target", "up", "view_angle"}: the 3D view's camera when saved.
+  std::optional<CameraPose> camera;
+  // "theme": "dark" | "light", the theme it was saved in: its exports draw in it (nhlab keeps
+  // its own theme, the settings').
+  std::optional<bool> dark;
   DisplayValues display;             // the "display" keys given (display_choices.h)
   std::optional<QStringList> phase;  // two variables
   std::optional<QStringList> timeSeries;

@@ -113,6 +113,7 @@ bool Session::openScenario(const QString& path) {
 bool Session::saveScenario(const QString& path) {
   ViewState shown = view_;
   if (arrowScaleSource_) shown.arrowScales = arrowScaleSource_();
+  if (cameraSource_) shown.camera = cameraSource_();
   ScenarioView view = scenarioViewOf(shown, controller_->system().info().editing.movingFrame);
   if (controller_->plan()) view.plan = *controller_->plan();
   view.title = lessonTitle_;
@@ -150,14 +151,20 @@ void Session::setView(const ViewState& view, ViewParts parts) {
   ViewState next = view_;
   copyViewParts(view, parts, next);
   if (!controller_->system().info().editing.movingFrame) next.tableFrame = false;
-  // Arrow scales given are always said: "none" presets none.
-  const ViewParts changed = differingViewParts(view_, next) | (parts & kViewArrowScales);
+  // Arrow scales given are always said: "none" presets none; so is a camera pose given (the
+  // view has moved since the same pose was given last).
+  const ViewParts changed =
+      differingViewParts(view_, next) | (parts & (kViewArrowScales | kViewCameraPose));
   view_ = std::move(next);
   if (changed) emit viewChanged(changed);
 }
 
 void Session::setArrowScaleSource(std::function<std::map<std::string, double>()> source) {
   arrowScaleSource_ = std::move(source);
+}
+
+void Session::setCameraSource(std::function<CameraPose()> source) {
+  cameraSource_ = std::move(source);
 }
 
 void Session::followController(ViewParts parts) {

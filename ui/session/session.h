@@ -81,6 +81,8 @@ class Session : public QObject {
   // Where the arrow scales in force come from (the 3D view's renderer): a saved scenario
   // keeps them when they are fixed.
   void setArrowScaleSource(std::function<std::map<std::string, double>()> source);
+  // Where the camera in force comes from (the 3D view's): a saved scenario keeps its pose.
+  void setCameraSource(std::function<CameraPose()> source);
 
   // ---- Systems ----------------------------------------------------------------------------
   // Runs catalogue system `name` with its defaults (undoable; undo returns to the previous
@@ -199,6 +201,7 @@ class Session : public QObject {
   std::optional<PlanSettings> lessonPlan_;
   ViewState view_;
   std::function<std::map<std::string, double>()> arrowScaleSource_;
+  std::function<CameraPose()> cameraSource_;
   std::shared_ptr<SimulationController::Timeline> dragKept_;  // beginInitialDrag's
   std::map<std::string, double> dragBefore_;                  // the overrides it started with
   std::optional<std::map<std::string, double>> dragPending_;  // the move not applied yet

@@ -77,14 +77,19 @@ const ViewField kFields[] = {
      &flagOf<&ViewState::follow>, &setFlag<&ViewState::follow>},
     {"camera.table_frame", nullptr, "switch", "false", kViewCamera, kUseFile,
      &flagOf<&ViewState::tableFrame>, &setFlag<&ViewState::tableFrame>},
+    {"camera.position", nullptr, "pose (position, target, up, view_angle)", "the 3/4 view",
+     kViewCameraPose, kUseFile | kUseVideo},
     {"plots.phase", nullptr, "two names", "the system's drag pair", kViewPlots,
      kUseFile | kUseVideo | kUsePage},
     {"plots.time_series", nullptr, "names (0 … 12)", "energy", kViewPlots,
      kUseFile | kUseVideo | kUsePage},
     {"compare", nullptr, "comparison", "off", kViewComparison, kUseFile | kUseVideo | kUsePage},
     {"study", nullptr, "study", "none", kViewStudy, kUseFile},
-    {"theme", "view/theme", "choice (dark, light)", "light", kViewTheme, kUseSettings | kUsePage,
-     &flagOf<&ViewState::dark>, &setFlag<&ViewState::dark>, "dark", "light"},
+    // A scenario file keeps the theme it was saved in for its exports; opening it leaves the
+    // app's theme as the settings have it (applyScenarioView).
+    {"theme", "view/theme", "choice (dark, light)", "light", kViewTheme, kEverywhere,
+     &displayFlagOf<&DisplayChoices::dark>, &setDisplayFlag<&DisplayChoices::dark>, "dark",
+     "light"},
 };
 #undef NH_DISPLAY_FLAG
 
@@ -129,14 +134,16 @@ void visitPart(ViewPart part, F&& f) {
       return f(&ViewState::comparison);
     case kViewStudy:
       return f(&ViewState::study);
-    case kViewTheme:
-      return f(&ViewState::dark);
+    case kViewCameraPose:
+      return f(&ViewState::camera);
+    case kViewTheme:  // display.dark: copied and compared apart (copyViewParts)
     case kViewAll:
       return;
   }
 }
-constexpr ViewPart kParts[] = {kViewSpeed, kViewDisplay,    kViewArrowScales, kViewCamera,
-                               kViewPlots, kViewComparison, kViewStudy,       kViewTheme};
+constexpr ViewPart kParts[] = {kViewSpeed,  kViewDisplay, kViewArrowScales,
+                               kViewCamera, kViewPlots,   kViewComparison,
+                               kViewStudy,  kViewTheme,   kViewCameraPose};
 }  // namespace
 
 nh::Comparison comparisonInForce(const SimulationController& controller) {
@@ -145,16 +152,22 @@ nh::Comparison comparisonInForce(const SimulationController& controller) {
           other.method, other.step};
 }
 
+// The theme lives in the display choices but is a part of its own: the display part copies
+// and compares the choices with the theme left as it is.
 void copyViewParts(const ViewState& from, ViewParts parts, ViewState& to) {
+  const bool dark = parts & kViewTheme ? from.display.dark : to.display.dark;
   for (ViewPart part : kParts)
     if (parts & part) visitPart(part, [&](auto member) { to.*member = from.*member; });
+  to.display.dark = dark;
 }
 
 ViewParts differingViewParts(const ViewState& a, const ViewState& b) {
-  ViewParts differ = 0;
+  ViewParts differ = a.display.dark != b.display.dark ? ViewParts{kViewTheme} : 0u;
+  ViewState sameTheme = b;
+  sameTheme.display.dark = a.display.dark;
   for (ViewPart part : kParts)
     visitPart(part, [&](auto member) {
-      if (!(a.*member == b.*member)) differ |= part;
+      if (!(a.*member == sameTheme.*member)) differ |= part;
     });
   return differ;
 }
@@ -210,6 +223,11 @@ ViewParts applyScenarioView(const ScenarioView& file, ViewState& view) {
   if (file.follow) view.follow = *file.follow;
   if (file.tableFrame) view.tableFrame = *file.tableFrame;
   if (file.follow || file.tableFrame) given |= kViewCamera;
+  if (file.camera) {
+    view.camera = file.camera;
+    given |= kViewCameraPose;
+  }
+  // The file's theme is for its exports: the app keeps the settings' theme.
   if (!file.display.empty()) {
     applyDisplayValues(file.display, view);
     given |= kViewDisplay;
@@ -239,7 +257,9 @@ ScenarioView scenarioViewOf(const ViewState& view, bool hasMovingFrame) {
   v.speed = view.speed;
   v.follow = view.follow;
   if (hasMovingFrame) v.tableFrame = view.tableFrame;
+  v.camera = view.camera;
   v.display = displayValues(view);
+  v.dark = view.display.dark;
   if (view.display.arrowScaleFixed)
     for (const auto& [name, value] : view.arrowScales)
       if (value > 0) v.arrowScales[name] = value;

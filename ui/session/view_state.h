@@ -25,14 +25,6 @@
 
 namespace nhui {
 
-// A camera for the 3D view, in world coordinates (the app passes its view's camera).
-struct CameraPose {
-  std::array<double, 3> position{};
-  std::array<double, 3> focalPoint{};
-  std::array<double, 3> viewUp{0, 0, 1};
-  double viewAngle = 30;  // degrees
-};
-
 // The parts of the view, one bit each: Session::viewChanged names those that changed.
 enum ViewPart : unsigned {
   kViewSpeed = 1u << 0,
@@ -43,7 +35,8 @@ enum ViewPart : unsigned {
   kViewComparison = 1u << 5,
   kViewStudy = 1u << 6,
   kViewTheme = 1u << 7,
-  kViewAll = (1u << 8) - 1,
+  kViewCameraPose = 1u << 8,  // the camera's orbit, zoom and target a scenario file gave
+  kViewAll = (1u << 9) - 1,
 };
 using ViewParts = unsigned;
 
@@ -57,13 +50,16 @@ struct ViewState {
   std::map<std::string, double> arrowScales;
   bool follow = false;      // the camera follows the system's followed body
   bool tableFrame = false;  // the view from the moving frame (when the scene has one)
+  // The 3D view's camera a scenario file gave (its orbit, zoom and target; kViewCameraPose),
+  // and the one a saved scenario keeps (the session asks the view for it when saving).
+  std::optional<CameraPose> camera;
   // The plotted variables (the plot panels write those of the running system).
   QString phaseX = "x", phaseY = "y";
   QStringList timeSeries = {"energy"};
   // The comparison in force (the controller's: Session::setComparison changes it).
   nh::Comparison comparison;
   std::optional<StudySettings> study;  // the Study panel's last study
-  bool dark = false;                   // the dark theme
+  // The theme is display.dark (its own part, kViewTheme, beside the other display choices).
 
   bool operator==(const ViewState&) const = default;
 };
@@ -116,7 +112,8 @@ void applyDisplayValues(const DisplayValues& values, ViewState& view);
 // parts it gave. The comparison's other step is the file's (see ScenarioView::otherStepGiven).
 ViewParts applyScenarioView(const ScenarioView& file, ViewState& view);
 // The view part a saved scenario holds: speed, camera mode (tableFrame only with
-// `hasMovingFrame`), display choices, fixed arrow scales, plots, comparison and study.
+// `hasMovingFrame`) and pose, display choices, the theme, fixed arrow scales, plots,
+// comparison and study.
 ScenarioView scenarioViewOf(const ViewState& view, bool hasMovingFrame);
 
 }  // namespace nhui

@@ -109,7 +109,6 @@ void ExportMenu::exportPage() {
   const ViewState& v = s_.session->view();
   page.speed = v.speed;
   page.display = v.display;
-  page.dark = v.dark;
   page.follow = v.follow;
   page.pathX = v.phaseX.toStdString();
   page.pathY = v.phaseY.toStdString();

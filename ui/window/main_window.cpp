@@ -379,17 +379,16 @@ void MainWindow::applyDisplayOptions() {
   o.hiddenTrails = v.hiddenTrails;
   o.overlayText = v.overlayText;
   o.textScale = presentationMode() ? 1.6 : 1.0;
-  o.darkBackground = v.dark;
   view_->setOptions(o);
 }
 
 MainWindow::Theme MainWindow::theme() const {
-  return session_->view().dark ? Theme::Dark : Theme::Light;
+  return session_->view().display.dark ? Theme::Dark : Theme::Light;
 }
 
 void MainWindow::setTheme(Theme theme) {
   ViewState v = session_->view();
-  v.dark = theme == Theme::Dark;
+  v.display.dark = theme == Theme::Dark;
   session_->setView(v, kViewTheme);
   if (themeActions_)
     for (QAction* a : themeActions_->actions()) a->setChecked(a->data().toInt() == int(theme));

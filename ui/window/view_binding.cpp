@@ -36,10 +36,12 @@ void bindCamera(Session* session, const ViewWidgets& w, QObject* context) {
       w.scene->setTableFrame(v.tableFrame);
     }
     if (parts & kViewArrowScales) w.scene->primaryRenderer().setArrowReferences(v.arrowScales);
+    if ((parts & kViewCameraPose) && v.camera) w.scene->setCameraPose(*v.camera);
   });
-  // A saved scenario keeps the scales the view draws with.
+  // A saved scenario keeps the scales the view draws with, and its camera.
   session->setArrowScaleSource(
       [scene = w.scene] { return scene->primaryRenderer().arrowReferences(); });
+  session->setCameraSource([scene = w.scene] { return scene->cameraPose(); });
 }
 
 // The plotted variables: a panel shows the view's (those its system records); what it plots

@@ -131,6 +131,28 @@ class ExportCliTest : public QObject {
     QCOMPARE(info.width, 320);
   }
 
+  // --theme light draws the light theme's sky where the default, dark, draws the dark one.
+  void theme() {
+    double top[2] = {0, 0};
+    for (const bool light : {false, true}) {
+      const QString clip = dir_.filePath(light ? "light.gif" : "dark.gif");
+      QStringList args{
+          "ball_on_turntable", "--video", clip, "--width", "160", "--height", "90", "--fps", "5",
+          "--t-end",           "0.4"};
+      if (light)
+        args << "--theme"
+             << "light";
+      const Result r = nhsim(args);
+      QVERIFY2(r.code == 0, qPrintable(r.err));
+      const nh::RgbImage frame = nh::decodeVideoFrame(clip.toStdString(), 0);
+      double sum = 0;
+      for (int x = 100; x < 150; ++x)
+        for (int c = 0; c < 3; ++c) sum += frame.row(1)[3 * x + c];
+      top[light] = sum / 150;
+    }
+    QVERIFY2(top[1] > 220 && top[0] < 150, qPrintable(QString("%1 %2").arg(top[0]).arg(top[1])));
+  }
+
   // The frame-count rule with a start time, slow motion and time-lapse (rounding half up).
   void frameCountRule_data() {
     QTest::addColumn<QStringList>("args");
@@ -213,6 +235,8 @@ class ExportCliTest : public QObject {
     QTest::newRow("parameter") << QStringList{"--video", clip, "--set", "nope=1"} << "nope";
     QTest::newRow("option") << QStringList{"--video", clip, "--colour", "red"} << "--colour";
     QTest::newRow("plot variable") << QStringList{"--video", clip, "--plot", "nope"} << "nope";
+    QTest::newRow("theme") << QStringList{"--video", clip, "--theme", "blue"}
+                           << "--theme: expected dark or light, got 'blue'";
   }
   void badInput() {
     QFETCH(QStringList, args);

@@ -1,6 +1,7 @@
 // AnimationExporter in-process: the frame grid, validation, cancellation, early failure on an
 // unwritable target, determinism of rendered frames, plots beside the 3D view, the scenario
-// sidecar. Renders through ensureDisplay() (a private Xvfb when DISPLAY is unusable).
+// sidecar, the view's theme and a scenario's camera, the overlay off the bodies in a small
+// frame. Renders through ensureDisplay() (a private Xvfb when DISPLAY is unusable).
 #include "ui/export/animation_exporter.h"
 
 #include <QDir>
@@ -17,6 +18,7 @@
 #include "core/nh/simulation.h"
 #include "ui/export/media/video_probe.h"
 #include "ui/export/media/virtual_display.h"
+#include "ui/plot/plot_widget.h"
 #include "ui/sim/run_history.h"
 
 using nhui::AnimationExporter;
@@ -31,6 +33,18 @@ ExportSettings small(double tEnd = 1.0) {
   s.fps = 15;
   s.tEnd = tEnd;
   return s;
+}
+
+// The mean brightness (0 … 255) of a row of pixels from x0 to x1.
+double brightness(const nh::RgbImage& image, int y, int x0, int x1) {
+  double sum = 0;
+  for (int x = x0; x < x1; ++x)
+    for (int c = 0; c < 3; ++c) sum += image.row(y)[3 * x + c];
+  return sum / (3.0 * (x1 - x0));
+}
+
+QString boxText(const nhui::ScreenBox& b) {
+  return QString("(%1, %2)-(%3, %4)").arg(b.x0).arg(b.y0).arg(b.x1).arg(b.y1);
 }
 
 QStringList entriesOf(const QString& folder) {
@@ -303,6 +317,101 @@ class AnimationExporterTest : public QObject {
              qPrintable(QString::number(perFrame)));
     const nh::VideoInfo info = nh::probeVideo((folder + "/disk.gif").toStdString());
     QCOMPARE(info.frameCount, 30);
+  }
+
+  // The frames, their plots and the overlay in the view's theme: light as the light theme
+  // shows it (a light sky above the scene, the light plot background), dark by default; a
+  // scenario's view part gives the theme it was saved in, and its camera.
+  void theThemeIsTheViews() {
+    ExportSettings dark = small(2.0);
+    dark.width = 640;
+    dark.height = 360;
+    dark.plots = true;
+    ExportSettings light = dark;
+    QVERIFY(dark.display.dark);  // the default
+    light.display.dark = false;
+    AnimationExporter inDark(nh::Scenario{}, dark), inLight(nh::Scenario{}, light);
+    const nh::RgbImage d = inDark.renderFrame(10), l = inLight.renderFrame(10);
+    // The sky at the top of the 3D view, right of the overlay.
+    const double darkSky = brightness(d, 1, 250, 390), lightSky = brightness(l, 1, 250, 390);
+    QVERIFY2(lightSky > 230 && darkSky < 150,
+             qPrintable(QString("light %1, dark %2").arg(lightSky).arg(darkSky)));
+    // The plot column's margin in each theme's background.
+    for (const auto& [frame, style] :
+         {std::pair{&d, nhui::PlotStyle::dark()}, std::pair{&l, nhui::PlotStyle::light()}}) {
+      const std::uint8_t* corner = frame->row(2) + 3 * (640 - 3);
+      QCOMPARE(QColor(corner[0], corner[1], corner[2]), style.background);
+    }
+    // A scenario's view part: the theme it was saved in and its camera.
+    ExportSettings fromFile = small();
+    nhui::applyScenarioView(
+        R"({"version": 1, "theme": "light", "camera": {"position": [1, -3, 2], "target": [0.5, 0, 0], "view_angle": 25}})",
+        fromFile);
+    QVERIFY(!fromFile.display.dark);
+    QVERIFY(fromFile.camera);
+    QVERIFY(fromFile.camera->position == (std::array<double, 3>{1, -3, 2}));
+    QVERIFY(fromFile.camera->focalPoint == (std::array<double, 3>{0.5, 0, 0}));
+    QCOMPARE(fromFile.camera->viewAngle, 25.0);
+    // The first frame starts from it: its direction and its view angle.
+    fromFile.framing = ExportSettings::Framing::Fixed;
+    AnimationExporter placed(nh::Scenario{}, fromFile);
+    const nhui::CameraPose first = placed.cameraAt(0);
+    QCOMPARE(first.position, fromFile.camera->position);
+    QCOMPARE(first.focalPoint, fromFile.camera->focalPoint);
+    QCOMPARE(first.viewAngle, 25.0);
+  }
+
+  // At 480 × 270 the overlay (time, title, nine parameters of the ball on the turntable) is
+  // smaller than at 1280 × 720 and stands where it covers no body: in no frame of the
+  // closed-circle lesson does its box overlap the ball's box on screen.
+  void theOverlayCoversNoBody() {
+    nh::Scenario lesson = nh::readScenarioFile(NH_EXAMPLES_DIR "/ball_closed_circle.json");
+    ExportSettings s;
+    nhui::applyScenarioView(lesson.view, s);
+    s.width = 480;
+    s.height = 270;
+    s.fps = 10;
+    s.tEnd = 12;
+    AnimationExporter small(lesson, s);
+    ExportSettings large = s;
+    large.width = 1280;
+    large.height = 720;
+    large.tEnd = 1;
+    AnimationExporter hd(lesson, large);
+    const AnimationExporter::FrameBoxes big = hd.frameBoxes(0);
+    QVERIFY(!big.overlay.empty());
+    for (int i = 0; i < small.frameCount(); i += 3) {
+      const AnimationExporter::FrameBoxes f = small.frameBoxes(i);
+      QVERIFY2(!f.overlay.empty() && !f.bodies.empty(), qPrintable(QString::number(i)));
+      QVERIFY2(f.overlay.y1 - f.overlay.y0 < 0.75 * (big.overlay.y1 - big.overlay.y0),
+               qPrintable(boxText(f.overlay) + " at 480x270, " + boxText(big.overlay)));
+      for (const nhui::ScreenBox& body : f.bodies)
+        QVERIFY2(f.overlay.overlap(body) == 0,
+                 qPrintable(QString("frame %1: overlay %2, body %3")
+                                .arg(i)
+                                .arg(boxText(f.overlay), boxText(body))));
+    }
+    // Looked at from above with the ball under the top-left corner, where the overlay stands
+    // at first, and its wrapped lines as wide as the frame: the overlay moves off the ball.
+    ExportSettings aimed = s;
+    aimed.tEnd = 1;
+    aimed.framing = ExportSettings::Framing::Fixed;
+    nhui::CameraPose above;
+    above.position = {1.1, -0.35, 2};
+    above.focalPoint = {1.1, -0.35, 0};
+    above.viewUp = {0, 1, 0};
+    aimed.camera = above;
+    AnimationExporter under(lesson, aimed);
+    for (int i = 0; i < under.frameCount(); i += 2) {
+      const AnimationExporter::FrameBoxes f = under.frameBoxes(i);
+      QCOMPARE(f.bodies.size(), size_t(1));
+      const nhui::ScreenBox& ball = f.bodies[0];
+      QVERIFY2(ball.x1 < 240 && ball.y0 > 0.6 * 270, qPrintable(boxText(ball)));  // top left
+      QVERIFY2(f.overlay.overlap(ball) == 0,
+               qPrintable(QString("frame %1: overlay %2, ball %3")
+                              .arg(i)
+                              .arg(boxText(f.overlay), boxText(ball))));
+    }
   }
 
  private:

@@ -1,7 +1,8 @@
 // The export dialog and the scenario it writes beside the output (clip.mp4 → clip.mp4.json,
 // frames "run/" → run.json): it never replaces the scenario file the window has open, and asks
 // before replacing a file that no earlier export to the same output wrote; "No" writes nothing
-// and starts nothing.
+// and starts nothing. The dialog keeps its settings and its last folder (in a settings scope of
+// the suite's own temporary folder).
 #include <QComboBox>
 #include <QDir>
 #include <QDoubleSpinBox>
@@ -51,6 +52,9 @@ class ExportDialogSidecarTest : public QObject {
   void initTestCase() {
     QCoreApplication::setOrganizationName("NonholonomicLabExportDialogTest");
     QVERIFY(dir_.isValid());
+    // The settings the dialogs keep go to the suite's temporary folder.
+    QSettings::setDefaultFormat(QSettings::IniFormat);
+    QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, dir_.filePath("settings"));
     display_ = nh::ensureDisplay();
   }
 
@@ -82,6 +86,28 @@ class ExportDialogSidecarTest : public QObject {
     const nhui::ExportDefaults fresh;
     nhui::ExportDialog plain(nh::Scenario{}, fresh);
     QCOMPARE(plain.findChild<QComboBox*>("exportFormat")->currentIndex(), 0);
+    QSettings().remove("export");
+  }
+
+  // The folder typed or browsed to comes back in the next dialog even when nothing was
+  // exported (the dialog closed); a folder that does not exist is not kept.
+  void theLastFolderComesBackWithoutAnExport() {
+    QSettings().remove("export");
+    const QString folder = dir_.filePath("chosen");
+    QVERIFY(QDir().mkpath(folder));
+    nhui::ExportDefaults defaults;
+    defaults.rememberSettings = true;
+    {
+      nhui::ExportDialog dialog(nh::Scenario{}, defaults);
+      dialog.setOutputPath(folder + "/clip.mp4");
+    }
+    {
+      nhui::ExportDialog next(nh::Scenario{}, defaults);
+      QCOMPARE(QFileInfo(next.outputPath()).absolutePath(), QFileInfo(folder).absoluteFilePath());
+      next.setOutputPath(dir_.filePath("missing/clip.mp4"));
+    }
+    nhui::ExportDialog third(nh::Scenario{}, defaults);
+    QCOMPARE(QFileInfo(third.outputPath()).absolutePath(), QFileInfo(folder).absoluteFilePath());
     QSettings().remove("export");
   }
 

@@ -91,6 +91,7 @@ class ViewStateTest : public QObject {
     QVERIFY2(json.find("\"keep_in_view\":false") != std::string::npos, json.c_str());
     ViewState got;
     nhui::applyDisplayValues(nhui::parseScenarioView(json).display, got);
+    got.display.dark = want.display.dark;  // the theme is no key of the "display" part
     QVERIFY(got.display == want.display);
     // Keys a view leaves out keep the current choice.
     ViewState kept = want;
@@ -118,15 +119,25 @@ class ViewStateTest : public QObject {
     study.axes.push_back({"m", 1, 3, 5});
     study.measure = "energy";
     want.study = study;
+    nhui::CameraPose pose;
+    pose.position = {0.5, -1.75, 0.9};
+    pose.focalPoint = {0.25, 0, 0.1};
+    pose.viewAngle = 22;
+    want.camera = pose;
     const std::string json = nhui::scenarioViewToJson(nhui::scenarioViewOf(want, true));
     nh::checkScenarioView(json);
     ViewState got;
     const nhui::ViewParts given = nhui::applyScenarioView(nhui::parseScenarioView(json), got);
     for (nhui::ViewPart part :
          {nhui::kViewSpeed, nhui::kViewDisplay, nhui::kViewArrowScales, nhui::kViewCamera,
-          nhui::kViewPlots, nhui::kViewComparison, nhui::kViewStudy})
+          nhui::kViewPlots, nhui::kViewComparison, nhui::kViewStudy, nhui::kViewCameraPose})
       QVERIFY(given & part);
-    QVERIFY(!(given & nhui::kViewTheme));  // the theme is the settings', not a file's
+    QVERIFY(got.camera && *got.camera == pose);
+    // The theme is kept for the file's exports, and the app keeps the settings' theme.
+    QVERIFY(!(given & nhui::kViewTheme));
+    QVERIFY(want.display.dark && !got.display.dark);
+    QCOMPARE(nhui::parseScenarioView(json).dark, std::optional<bool>(true));
+    got.display.dark = want.display.dark;
     QCOMPARE(got.phaseX, want.phaseX);
     QCOMPARE(got.timeSeries, want.timeSeries);
     QCOMPARE(got.comparison.mode, want.comparison.mode);
@@ -152,6 +163,20 @@ class ViewStateTest : public QObject {
     nhui::copyViewParts(b, nhui::kViewPlots, c);
     QCOMPARE(c.timeSeries, b.timeSeries);
     QCOMPARE(c.display.grid, a.display.grid);  // a part not copied stays
+    // The theme lives among the display choices and is a part of its own: the display part
+    // copies and compares the choices without it.
+    ViewState dark = a;
+    dark.display.dark = true;
+    QCOMPARE(nhui::differingViewParts(a, dark), unsigned(nhui::kViewTheme));
+    ViewState d = a;
+    nhui::copyViewParts(dark, nhui::kViewDisplay, d);
+    QVERIFY(!d.display.dark);
+    nhui::copyViewParts(dark, nhui::kViewTheme, d);
+    QVERIFY(d.display.dark);
+    ViewState grid = dark;
+    grid.display.grid = !grid.display.grid;
+    nhui::copyViewParts(grid, nhui::kViewDisplay, c);
+    QVERIFY(!c.display.dark && c.display.grid == grid.display.grid);
   }
 
   void aWrongValueIsRefusedWithTheKey() {

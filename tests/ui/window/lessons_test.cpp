@@ -570,11 +570,11 @@ class LessonsTest : public QObject {
     window_->setTheme(MainWindow::Theme::Dark);
     QVERIFY(QApplication::palette().color(QPalette::Window).lightness() < 60);
     QTRY_VERIFY(window_->timeSeriesPanel()->plot()->plotStyle().background.lightness() < 60);
-    QVERIFY(window_->sceneView()->options().darkBackground);
+    QVERIFY(window_->sceneView()->options().dark);
     window_->setTheme(MainWindow::Theme::Light);
     QVERIFY(QApplication::palette().color(QPalette::Window).lightness() > 180);
     QTRY_VERIFY(window_->timeSeriesPanel()->plot()->plotStyle().background.lightness() > 200);
-    QVERIFY(!window_->sceneView()->options().darkBackground);
+    QVERIFY(!window_->sceneView()->options().dark);
   }
 };
 

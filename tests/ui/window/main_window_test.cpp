@@ -242,6 +242,42 @@ class MainWindowTest : public QObject {
     QCOMPARE(d->parameters(), c->parameters());
   }
 
+  // The 3D view's camera — its orbit, zoom and target — is saved with a scenario and is where
+  // the view starts when another window opens it.
+  void theCameraComesBackWithTheScenario() {
+    nhui::Session* session = window_->session();
+    nhui::ViewState v = session->view();
+    v.display.keepInView = false;  // the camera stays where it is put (saved with the view)
+    session->setView(v, nhui::kViewDisplay);
+    nhui::CameraPose pose;
+    pose.position = {1.2, -0.4, 2.6};
+    pose.focalPoint = {0.3, 0.1, 0.0};
+    pose.viewUp = {0, 0, 1};
+    pose.viewAngle = 27;
+    window_->sceneView()->setCameraPose(pose);
+    auto near = [](const nhui::CameraPose& a, const nhui::CameraPose& b) {
+      for (int k = 0; k < 3; ++k)
+        if (std::abs(a.position[k] - b.position[k]) > 1e-9 ||
+            std::abs(a.focalPoint[k] - b.focalPoint[k]) > 1e-9)
+          return false;
+      return std::abs(a.viewAngle - b.viewAngle) < 1e-9;
+    };
+    QTRY_VERIFY(near(window_->sceneView()->cameraPose(), pose));
+    QTemporaryDir dir;
+    const QString path = dir.filePath("camera.json");
+    QVERIFY(window_->saveScenario(path));
+
+    MainWindow other(false);
+    QVERIFY(nhtest::showActive(other));
+    QVERIFY(other.openScenario(path));
+    QVERIFY(other.session()->view().camera && near(*other.session()->view().camera, pose));
+    QTRY_VERIFY2(near(other.sceneView()->cameraPose(), pose),
+                 qPrintable(QString("position %1 %2 %3")
+                                .arg(other.sceneView()->cameraPose().position[0])
+                                .arg(other.sceneView()->cameraPose().position[1])
+                                .arg(other.sceneView()->cameraPose().position[2])));
+  }
+
   void viewGrabIsNonBlankAndChanges() {
     SimulationController* c = window_->controller();
     c->reset();
