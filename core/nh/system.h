@@ -107,11 +107,12 @@ struct QuaternionSlot {
 };
 
 // How a front end may edit the start of a run in the scene, and what moves in it (style
-// guide: the UI knows no system by name). Dragging the scene body `body` by (dx, dy) in the
-// plane through it parallel to the ground adds dx to the state variable `x` and dy to `y`;
-// pulling the tip of the Velocity arrow `arrow` to the ground-plane vector w sets `vx` and
-// `vy` to w's components along the world x and y axes or, with velocityInBodyAxes, along the
-// body's own x and y axes. An empty variable name leaves that component alone.
+// guide: the UI knows no system by name). Dragging the scene body `body` moves it in the plane
+// its variables `x` and `y` move it in (the ground, or an incline's plane) and sets `x` and `y`
+// to where it was dropped; pulling the tip of the Velocity arrow `arrow` to the ground-plane
+// vector w sets `vx` and `vy` to w's components along the world x and y axes or, with
+// velocityInBodyAxes, along the body's own x and y axes. An empty variable name leaves that
+// component alone.
 struct DragHandle {
   std::string body;
   std::string x, y;

@@ -15,6 +15,17 @@
 
 namespace nh::test {
 
+// How many steps a long run takes: `steps` in the release build, a tenth of them under the
+// sanitizers (which run the same code paths some ten times slower; the release suite runs
+// the full length).
+constexpr long longRunSteps(long steps) {
+#if defined(NH_TEST_SANITIZER)
+  return steps / 10;
+#else
+  return steps;
+#endif
+}
+
 inline IntegratorOptions fixedStepOptions(Integrator method, double step, bool projection) {
   IntegratorOptions options;
   options.method = method;

@@ -397,6 +397,7 @@ void AnimationExporter::simulate(const ProgressCallback& progress,
   };
   if (grid) {
     sim.advance(tLast + ownStep, ownStep, add);
+    grid->finish();
   } else {
     // advance() reports the (projected) initial state first, then every grid point.
     if (tStart > 0) {
@@ -450,6 +451,7 @@ void AnimationExporter::simulateComparison(const std::atomic<bool>* cancel) {
       else
         keep(record.data());
     });
+    if (grid) grid->finish();
   } catch (const nh::Error&) {
     // A comparison that fails (a vakonomic run that diverges) is drawn up to where it got.
   }

@@ -84,8 +84,9 @@ void AnimationExporter::setUpPlannedMotion(std::shared_ptr<const PlannedMotion> 
                          " s: the end time (" + nh::formatValue(settings_.tEnd) +
                          " s) must be at most that");
   if (!scenario_.edits.empty())
-    throw nh::InputError("a planned motion takes no timed edits: its parameters are those the "
-                         "plan is solved with (remove the scenario's \"edits\")");
+    throw nh::InputError(
+        "a planned motion takes no timed edits: its parameters are those the "
+        "plan is solved with (remove the scenario's \"edits\")");
   // The comparison of a planned motion is its companion (none for a control model).
   settings_.comparison = nh::Comparison{};
   setUpFrameGrid();
@@ -143,6 +144,7 @@ void AnimationExporter::adoptPlannedMotion(const ProgressCallback& progress,
   recordAt(plan.size() - 1);
   record[0] += h;
   grid.add(record.data());
+  grid.finish();
   d.firstFrameSample = history->indexAtOrAfter(settings_.tStart - 1e-6 * h);
   if (history->size() < d.sampleOfFrame(d.frames - 1) + 1)
     throw nh::InputError("the planned motion ends before the last frame");

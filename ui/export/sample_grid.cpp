@@ -36,12 +36,14 @@ void SampleGrid::advanceIndex() {
 void SampleGrid::add(const double* record) {
   const double t = record[0];
   const double tolerance = 1e-9 * h_;
-  for (double tau = nextTime(); tau <= t + tolerance; tau = nextTime()) {
-    if (std::abs(tau - t) <= tolerance || !havePrevious_) {
-      // On this record (or before the first one, which the run starts at: nothing earlier).
-      std::copy(record, record + stride_, out_.begin());
+  for (double tau = nextTime(); tau < t - tolerance; tau = nextTime()) {
+    const double t0 = previous_[0];
+    if (!havePrevious_ || std::abs(tau - t0) <= tolerance) {
+      // On the previous record (or before the first one, which the run starts at: nothing
+      // earlier): that record, the last one given at its time.
+      const double* from = havePrevious_ ? previous_.data() : record;
+      std::copy(from, from + stride_, out_.begin());
     } else {
-      const double t0 = previous_[0];
       const double w = (tau - t0) / (t - t0);
       for (int c = 0; c < stride_; ++c) out_[c] = (1 - w) * previous_[c] + w * record[c];
     }
@@ -51,6 +53,14 @@ void SampleGrid::add(const double* record) {
   }
   std::copy(record, record + stride_, previous_.begin());
   havePrevious_ = true;
+}
+
+void SampleGrid::finish() {
+  if (!havePrevious_ || std::abs(nextTime() - previous_[0]) > 1e-9 * h_) return;
+  std::copy(previous_.begin(), previous_.end(), out_.begin());
+  out_[0] = nextTime();
+  deliver_(out_.data());
+  advanceIndex();
 }
 
 }  // namespace nhui

@@ -21,10 +21,15 @@ class SampleGrid {
   SampleGrid(int stride, double h, std::function<void(const double*)> deliver)
       : SampleGrid(stride, h, std::numeric_limits<double>::infinity(), std::move(deliver)) {}
 
-  // The run's record at its time record[0], later than the last one given: emits every grid
-  // time up to it, interpolated between the previous record and this one (this one itself when
-  // a grid time falls on it).
+  // The run's record at its time record[0], not earlier than the last one given: emits every
+  // grid time before it, interpolated between the previous record and this one. A grid time on
+  // a record is emitted as that record once a later one comes (or at finish()): a run gives
+  // its sample at a timed edit's moment twice, the state before and after the edit, and the
+  // grid takes the one after, as the app's view shows at that time.
   void add(const double* record);
+
+  // The end of the run: emits a grid time that falls on the last record.
+  void finish();
 
   double nextTime() const;  // the next grid time to be emitted
 

@@ -180,7 +180,8 @@ QString saveTrajectory(const QString& csvPath, const RunHistory& run, const nh::
   s.tEnd = run.lastTime();
   if (run.size() >= 2) s.dtOut = run.time(1) - run.time(0);
   QString note;
-  for (size_t k = 1; k < run.size(); ++k)
+  // A change of parameters the scenario does not carry as a timed edit.
+  for (size_t k = 1; k < run.size() && s.edits.empty(); ++k)
     if (&run.parametersAt(k) != &run.parametersAt(0)) {
       note = QString(
                  "Parameters changed at t = %1 s during this run: the scenario file "

@@ -73,10 +73,12 @@ QString scenarioPathForData(const QString& csvPath);
 
 // Writes samples [begin, end) of the run's output columns (t, state, energy, residuals,
 // multipliers: exactly the columns of `nhsim run`) as CSV, and scenario — resolved with the
-// run's first parameters and state, so that `nhsim run` on it reproduces the data when no
-// parameter changed mid-run — to scenarioPathForData(csvPath). end = npos means to the end.
-// Returns a note for the user if parameters changed during the run (the JSON then reproduces
-// only the part before the first change), else an empty string.
+// run's first parameters and state, so that `nhsim run` on it reproduces the data, with the
+// parameter changes during the run as its timed edits (SimulationController::recordedScenario)
+// — to scenarioPathForData(csvPath). end = npos means to the end. Returns a note for the user
+// if parameters changed during the run and the scenario has no edits (the JSON then
+// reproduces only the part before the first change), or the run's first samples were
+// dropped, else an empty string.
 QString saveTrajectory(const QString& csvPath, const RunHistory& run, const nh::Scenario& scenario,
                        size_t begin = 0, size_t end = static_cast<size_t>(-1));
 

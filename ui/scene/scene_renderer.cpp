@@ -93,21 +93,6 @@ std::array<double, 3> legendColour(nh::ArrowKind kind, bool dark) {
   return c;
 }
 
-// Magnitudes below this fraction of the largest one an arrow has shown (or of 1e-3 in its
-// unit if it never showed more) are round-off of an exactly zero vector: not drawn, and no
-// scale is taken from them (the sleigh's zero force computes as ~1e-21 N).
-constexpr double kZeroFraction = 1e-9;
-constexpr double kSmallestCharacteristic = 1e-3;
-
-// Smallest 1-2-5 number ≥ v.
-double niceCeil(double v) {
-  if (!(v > 0) || !std::isfinite(v)) return 1;
-  const double p = std::pow(10.0, std::floor(std::log10(v)));
-  for (double m : {1.0, 2.0, 5.0, 10.0})
-    if (m * p >= v * (1 - 1e-12)) return m * p;
-  return 10 * p;
-}
-
 std::string formatNumber(double v) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.3g", v);
@@ -146,40 +131,6 @@ struct SceneRenderer::Body {
   Eigen::Vector3d colour = Eigen::Vector3d::Constant(-1);  // as solidColour() reads it
   vtkSmartPointer<vtkActor> actor;
 };
-
-bool ArrowScale::step(double magnitude, bool fixed, double fixedValue) {
-  const bool finite = std::isfinite(magnitude);
-  const double zero = kZeroFraction * std::max(largest, kSmallestCharacteristic);
-  const bool isZero = !finite || magnitude <= zero;
-  if (finite && !isZero) largest = std::max(largest, magnitude);
-  if (fixed && fixedValue > 0) {
-    reference = fixedValue;
-  } else if (fixed && reference > 0) {
-    // Fixed without a value: the scale the arrow had when it was fixed, through edits and
-    // restarts, unless a new run's vectors would be drawn absurdly with it (a hundred
-    // reference lengths, or a thousandth of one: after an extreme start).
-    if (recheck && !isZero) {
-      recheck = false;
-      if (magnitude > 100 * reference || magnitude < reference / 1000)
-        reference = niceCeil(magnitude);
-    }
-  } else if (!isZero) {
-    // The scale changes in 1-2-5 steps only when a vector outgrows it or stays far below it
-    // for two seconds of frames; it never drops below 1 % of the largest magnitude shown.
-    if (magnitude > reference) {
-      reference = niceCeil(magnitude);
-      quietFrames = 0;
-    } else if (magnitude < 0.1 * reference) {
-      if (++quietFrames > 120) {
-        reference = std::max(niceCeil(magnitude), niceCeil(1e-2 * largest));
-        quietFrames = 0;
-      }
-    } else {
-      quietFrames = 0;
-    }
-  }
-  return !isZero && reference > 0;
-}
 
 struct SceneRenderer::Arrow : ArrowScale {
   nh::ArrowKind kind;

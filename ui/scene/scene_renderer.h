@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "core/nh/system.h"
+#include "ui/scene/arrow_scale.h"
 #include "ui/session/display_choices.h"
 
 class vtkRenderer;
@@ -45,22 +46,6 @@ struct SceneDisplayOptions : DisplayChoices {
 // The unit an arrow's legend shows: the arrow's own (a model file's `unit`), else its kind's
 // (N, m/s, rad/s); an arrow of kind force without a unit is a force if its name says so.
 std::string arrowUnit(const nh::SceneArrow& arrow);
-
-// The scale of one arrow, as the view keeps it frame by frame: `reference`, the magnitude drawn
-// with the reference length (0.35 × the scene extent), a 1-2-5 number. Each arrow has its own
-// (a small friction force and the weight are both drawn readably). The page steps the same
-// rule over its samples, so that its arrows are drawn as the view's and the video's.
-struct ArrowScale {
-  double reference = 0;  // 0: none yet
-  double largest = 0;    // largest magnitude shown since the system was set or a new run
-  int quietFrames = 0;
-  bool recheck = false;  // a fixed scale to check against the new run's first vector
-  // Takes this frame's magnitude: auto (fixed false), the scale grows to the 1-2-5 number
-  // above a vector that outgrows it and shrinks after 120 frames far below it, never under
-  // 1 % of the largest; fixed, it keeps `fixedValue` when that is > 0, else the scale it has
-  // (once taken). Returns whether the vector is drawn (not round-off of a zero vector).
-  bool step(double magnitude, bool fixed, double fixedValue = 0);
-};
 
 // Ghost: a planned motion's start or target, the bodies faint in their own colours (no
 // tables, arrows or trails).

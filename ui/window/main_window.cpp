@@ -324,14 +324,7 @@ void MainWindow::onScenarioChanged() {
 PlanDialog* MainWindow::showPlanDialog() {
   if (!planDialog_) {
     planDialog_ = new PlanDialog(session_, this);
-    // While the dialog is open its targets are a ghost in the 3D view: typing moves the
-    // ghost, dragging the ghost sets the fields.
-    connect(planDialog_, &PlanDialog::targetsEdited, view_,
-            [this](const std::map<std::string, double>& targets) {
-              if (planDialog_->isVisible()) view_->setTargetGhost(targets);
-            });
-    connect(view_, &SceneView::targetGhostDragged, planDialog_, &PlanDialog::setTargetCoordinates);
-    connect(planDialog_, &QDialog::finished, view_, [this] { view_->setTargetGhost({}); });
+    bindTargetGhost(planDialog_, view_);
   }
   planDialog_->show();
   view_->setTargetGhost(planDialog_->targetCoordinates());

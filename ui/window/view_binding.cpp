@@ -4,6 +4,7 @@
 
 #include <QAction>
 
+#include "ui/panels/plan_dialog.h"
 #include "ui/plot/plot_panels.h"
 #include "ui/scene/scene_view.h"
 #include "ui/session/session.h"
@@ -94,6 +95,16 @@ void bindView(Session* session, const ViewWidgets& widgets, QObject* context) {
   bindCamera(session, widgets, context);
   bindPlots(session, widgets, context);
   bindStudy(session, widgets, context);
+}
+
+void bindTargetGhost(PlanDialog* dialog, SceneView* scene) {
+  QObject::connect(dialog, &PlanDialog::targetsEdited, scene,
+                   [dialog, scene](const std::map<std::string, double>& targets) {
+                     if (dialog->isVisible()) scene->setTargetGhost(targets);
+                   });
+  QObject::connect(scene, &SceneView::targetGhostDragged, dialog,
+                   &PlanDialog::setTargetCoordinates);
+  QObject::connect(dialog, &QDialog::finished, scene, [scene] { scene->setTargetGhost({}); });
 }
 
 }  // namespace nhui

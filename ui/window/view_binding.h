@@ -3,7 +3,8 @@
 // panels and the Study panel. Each reads its part when the session says it changed
 // (Session::viewChanged) and writes what the user changes through the session. The display
 // choices and the theme are the window's to hand to the 3D view (with presentation mode's
-// text size); the Display and Compare panels bind themselves.
+// text size); the Display and Compare panels bind themselves. Also Plan a motion's target
+// ghost in the 3D view.
 #pragma once
 
 #include <QObject>
@@ -13,6 +14,7 @@ class QAction;
 namespace nhui {
 
 class PhasePortraitPanel;
+class PlanDialog;
 class SceneView;
 class Session;
 class StudyPanel;
@@ -29,6 +31,10 @@ struct ViewWidgets {
 
 // Binds `widgets` to the session's view for as long as `context` lives.
 void bindView(Session* session, const ViewWidgets& widgets, QObject* context);
+
+// While Plan a motion is open its targets are a ghost in the 3D view: typing in the dialog
+// moves the ghost, dragging the ghost sets the dialog's fields, closing it hides the ghost.
+void bindTargetGhost(PlanDialog* dialog, SceneView* scene);
 
 }  // namespace nhui
 // SPDX-License-Identifier: GPL-3.0-or-later

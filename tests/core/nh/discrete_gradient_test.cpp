@@ -179,8 +179,8 @@ class DiscreteGradientTest : public QObject {
     QVERIFY2(trip.error < 1e-10, qPrintable(QString("back at the start to %1").arg(trip.error)));
   }
 
-  // 10⁵ steps without drift control: |𝓔 − 𝓔0| / |𝓔0| ≤ 1e-12 after every step, the
-  // constraints and quaternion norms at round-off.
+  // 10⁵ steps without drift control (10⁴ under the sanitizers): |𝓔 − 𝓔0| / |𝓔0| ≤ 1e-12
+  // after every step, the constraints and quaternion norms at round-off.
   void conservedOverLongRuns_data() {
     QTest::addColumn<QString>("system");
     QTest::newRow("sleigh") << "chaplygin_sleigh";
@@ -190,18 +190,18 @@ class DiscreteGradientTest : public QObject {
   }
   void conservedOverLongRuns() {
     QFETCH(QString, system);
-    const long steps = 100'000;
+    const long steps = test::longRunSteps(100'000);
     const RunMeasure run = measureRun(system.toStdString(), steps, 0.01);
     QCOMPARE(run.samples, steps + 1);
     QVERIFY2(run.drift <= 1e-12, qPrintable(QString("relative change %1").arg(run.drift)));
     QVERIFY2(run.residual <= 1e-12, qPrintable(QString("residual %1").arg(run.residual)));
   }
 
-  // Over 100 s across the states where a declared split of the velocities degenerates (the
-  // Veselova system with either split, γ₃ or γ₁ crossing 0) and through the rattleback's
-  // fast rocking, at every step size the method is used with: the energy within 1e-12, the
-  // constraints and the quaternion's norm at round-off. The split is chosen anew at each step
-  // from the best-conditioned columns of the constraints, with hysteresis.
+  // Over 100 s (10 s under the sanitizers) across the states where a declared split of the
+  // velocities degenerates (the Veselova system with either split, γ₃ or γ₁ crossing 0) and through
+  // the rattleback's fast rocking, at every step size the method is used with: the energy within
+  // 1e-12, the constraints and the quaternion's norm at round-off. The split is chosen anew at each
+  // step from the best-conditioned columns of the constraints, with hysteresis.
   void degenerateSplitsAreCrossed_data() {
     QTest::addColumn<QString>("model");
     QTest::addColumn<double>("step");
@@ -217,7 +217,7 @@ class DiscreteGradientTest : public QObject {
     const auto system = model.isEmpty()
                             ? findSystem("rattleback")
                             : model::loadModelText(veselova(model.toStdString()), "veselova.yaml");
-    const long steps = std::lround(100 / step);
+    const long steps = test::longRunSteps(std::lround(100 / step));
     const RunMeasure run = measureRun(system, steps, step);
     QCOMPARE(run.samples, steps + 1);
     QVERIFY2(run.drift <= 1e-12, qPrintable(QString("relative change %1").arg(run.drift)));

@@ -148,8 +148,13 @@ cost: 0.5*u1*u1
     }
   }
 
-  // From 0 to (0, 0, z): circles traversed k times, J_k = kπ|z|/T; several are found.
+  // From 0 to (0, 0, z): circles traversed k times, J_k = kπ|z|/T; several are found. Its 24
+  // Newton starts take some ten minutes under AddressSanitizer: the sanitizer builds leave it
+  // to the release suite (bundledModelsClosedForms solves Brockett's problem under them).
   void brockettExtremals() {
+#if defined(NH_TEST_SANITIZER)
+    QSKIP("24 starts are too slow under the sanitizers; the release suite runs them");
+#endif
     OptimalControlOptions o;
     o.tEnd = 1;
     o.targets = {{"x", 0}, {"y", 0}, {"z", 1}};

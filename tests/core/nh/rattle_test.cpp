@@ -117,11 +117,7 @@ class RattleTest : public QObject {
   void noEnergyDrift() {
     QFETCH(QString, system);
     QFETCH(double, step);
-#if defined(NH_TEST_SANITIZER)
-    const long steps = 10'000;
-#else
-    const long steps = 100'000;
-#endif
+    const long steps = test::longRunSteps(100'000);
     Simulation sim(findSystem(system.toStdString()), DynamicsKind::Nonholonomic,
                    Formulation::Multipliers, rattleOptions(step));
     sim.setState(0, initialState(sim.equations(), 0, {}));

@@ -1,7 +1,8 @@
 // SampleGrid (ui/export/sample_grid.h): the export's samples of a run that takes longer fixed
 // steps. Records of a run at its own steps come out on the finer grid k·h, each the linear
 // interpolation of its two neighbours (exact for a linear motion), a grid time on a record the
-// record itself, and a start off the grid restarting it there.
+// record itself (the later of two at one time: the state after a timed edit), and a start off
+// the grid restarting it there.
 #include "ui/export/sample_grid.h"
 
 #include <QtTest>
@@ -29,6 +30,7 @@ Emitted sampled(double H, double tEnd, double h, double restartAt) {
     const double record[3] = {t, 2 * t + 1, t * t};
     grid.add(record);
   }
+  grid.finish();
   return out;
 }
 
@@ -55,6 +57,8 @@ class SampleGridTest : public QObject {
       const double record[3] = {t, 0, t * t};
       grid.add(record);
     }
+    QCOMPARE(static_cast<int>(squares.size()), 3);  // 0.3 waits: a second record may come
+    grid.finish();
     QCOMPARE(static_cast<int>(squares.size()), 4);
     QVERIFY(std::abs(squares[1] - 0.03) < 1e-15);
     QCOMPARE(squares[3], 0.09);  // on the record: the record
@@ -71,6 +75,27 @@ class SampleGridTest : public QObject {
     }
     // A start on the grid is no restart.
     QCOMPARE(sampled(0.3, 0.9, 0.1, 0.3).times.size(), size_t(10));
+  }
+
+  // A run gives the sample at a timed edit's moment twice, before and after the edit: a grid
+  // time there is the record after it, as the app's view shows at that time; the times between
+  // are interpolated from it.
+  void aSecondRecordAtOneTimeIsTheOneTaken() {
+    Emitted e;
+    SampleGrid grid(3, 0.1, [&](const double* r) {
+      e.times.push_back(r[0]);
+      e.values.push_back(r[1]);
+    });
+    const double records[4][3] = {{0, 0, 0}, {0.2, 2, 0}, {0.2, 5, 0}, {0.4, 7, 0}};
+    for (const auto& r : records) grid.add(r);
+    grid.finish();
+    const std::vector<double> expected = {0, 1, 5, 6, 7};
+    QCOMPARE(e.values.size(), expected.size());
+    for (size_t i = 0; i < expected.size(); ++i) {
+      QVERIFY(std::abs(e.times[i] - 0.1 * static_cast<double>(i)) < 1e-15);
+      QVERIFY2(std::abs(e.values[i] - expected[i]) < 1e-14,
+               qPrintable(QString::number(e.values[i])));
+    }
   }
 };
 

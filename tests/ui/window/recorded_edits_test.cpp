@@ -7,13 +7,23 @@
 //   after each edit; the same after writing the file and reading it back, and when the window
 //   opens that file again (the edits applied as its run reaches them);
 // - the video export of that scenario has, at frame times before and after each edit, the
-//   recorded state and the parameters in force then, and writes its MP4.
+//   recorded state and the parameters in force then, and writes its MP4; a still of the
+//   video's run at each edit's moment is the still of the record (and not that of the
+//   unedited run); the page made from that scenario (as `nhsim export --html` makes it) has
+//   the record's samples (and not the unedited run's after an edit); the CSV the window
+//   exports is the record, digit for digit, its scenario file carries the edits and no note
+//   says that it reproduces only a part.
 // Before timed edits, the scenario had the last values from t = 0 and the video another motion.
+#include <QFile>
+#include <QImage>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QMessageBox>
 #include <QTemporaryDir>
 #include <QtTest>
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <filesystem>
 
 #include "core/io/scenario_file.h"
@@ -21,6 +31,8 @@
 #include "core/nh/scenario_run.h"
 #include "message_boxes.h"
 #include "ui/export/animation_exporter.h"
+#include "ui/export/interactive_page.h"
+#include "ui/export/stills.h"
 #include "ui/session/session.h"
 #include "ui/sim/simulation_controller.h"
 #include "ui/window/main_window.h"
@@ -57,6 +69,82 @@ double largestDifference(const nhui::RunHistory& record, const std::vector<Sampl
       worst = std::max(worst, std::abs(x[i] - samples[k].x[i]) / std::max(1.0, std::abs(x[i])));
   }
   return worst;
+}
+
+// The page's embedded data: its times and its samples (32-bit floats in base64, as the page
+// decodes them).
+struct PageSamples {
+  std::vector<float> t;
+  std::vector<float> samples;
+};
+
+std::vector<float> floatsOf(const QJsonValue& text) {
+  const QByteArray raw = QByteArray::fromBase64(text.toString().toLatin1());
+  std::vector<float> out(static_cast<size_t>(raw.size()) / sizeof(float));
+  std::memcpy(out.data(), raw.constData(), out.size() * sizeof(float));
+  return out;
+}
+PageSamples pageSamplesOf(const std::string& html) {
+  const std::string open = R"(<script type="application/json" id="nh-data">)";
+  const size_t from = html.find(open);
+  if (from == std::string::npos) return {};
+  const size_t start = from + open.size();
+  const std::string json = html.substr(start, html.find("</script>", start) - start);
+  const QJsonObject data = QJsonDocument::fromJson(QByteArray::fromStdString(json)).object();
+  return {floatsOf(data["t"]), floatsOf(data["samples"])};
+}
+
+// The largest difference between two pages' samples in the page's samples i whose time is in
+// [from, to]; -1 when the pages do not have the same times and sample sizes.
+double pageDifference(const PageSamples& a, const PageSamples& b, double from, double to) {
+  if (a.t != b.t || a.samples.size() != b.samples.size() || a.t.empty()) return -1;
+  const size_t width = a.samples.size() / a.t.size();
+  double worst = 0;
+  for (size_t i = 0; i < a.t.size(); ++i) {
+    if (a.t[i] < from || a.t[i] > to) continue;
+    for (size_t j = i * width; j < (i + 1) * width; ++j)
+      if (!std::isnan(a.samples[j]) || !std::isnan(b.samples[j]))
+        worst = std::max(worst, static_cast<double>(std::abs(a.samples[j] - b.samples[j])));
+  }
+  return worst;
+}
+
+// A still of `run` at time t, 320 × 180, from the default camera.
+QImage stillOf(const nhui::RunHistory& run, double t, const QString& path) {
+  nhui::SceneImageRequest request;
+  request.size = QSize(320, 180);
+  request.time = t;
+  nhui::saveSceneImage(path, run, request);
+  return QImage(path);
+}
+
+// How many pixels of two images of one size differ by more than `threshold` in a channel.
+int differingPixels(const QImage& a, const QImage& b, int threshold) {
+  if (a.size() != b.size()) return a.width() * a.height() + 1;
+  int count = 0;
+  for (int y = 0; y < a.height(); ++y)
+    for (int x = 0; x < a.width(); ++x) {
+      const QRgb p = a.pixel(x, y), q = b.pixel(x, y);
+      if (std::abs(qRed(p) - qRed(q)) > threshold || std::abs(qGreen(p) - qGreen(q)) > threshold ||
+          std::abs(qBlue(p) - qBlue(q)) > threshold)
+        ++count;
+    }
+  return count;
+}
+
+// The CSV's rows as numbers (the header skipped).
+std::vector<std::vector<double>> csvRows(const QString& path) {
+  QFile f(path);
+  if (!f.open(QIODevice::ReadOnly)) return {};
+  std::vector<std::vector<double>> rows;
+  f.readLine();
+  while (!f.atEnd()) {
+    const QList<QByteArray> cells = f.readLine().trimmed().split(',');
+    std::vector<double> row;
+    for (const QByteArray& cell : cells) row.push_back(std::stod(cell.toStdString()));
+    rows.push_back(std::move(row));
+  }
+  return rows;
 }
 
 }  // namespace
@@ -142,6 +230,51 @@ class RecordedEditsTest : public QObject {
     QCOMPARE(result.frames, 150);
     QVERIFY(std::filesystem::file_size(video) > 0);
     QCOMPARE(nh::readScenarioFile(nhui::scenarioPathFor(video).string()).edits, edits);
+
+    // The same scenario without its edits: the motion the old exports showed.
+    nh::Scenario unedited = scenario;
+    unedited.edits.clear();
+    nhui::AnimationExporter uneditedExporter(unedited, settings);
+
+    // A still at each edit's moment (just after it): the video's run shows the record's state
+    // there; the unedited run's still differs once an edit has acted.
+    for (const double t : {2.2, 4.2}) {
+      const QString tag = QString::number(t);
+      const QImage recorded = stillOf(record, t, dir.filePath("record-" + tag + ".png"));
+      const QImage exported = stillOf(frames, t, dir.filePath("export-" + tag + ".png"));
+      const QImage old =
+          stillOf(uneditedExporter.history(), t, dir.filePath("unedited-" + tag + ".png"));
+      // The same state drawn twice: at most a few pixels of anti-aliasing differ (the table
+      // turns at another rate in the unedited run: thousands of pixels).
+      QVERIFY(!recorded.isNull());
+      QVERIFY(differingPixels(recorded, exported, 16) <= 20);
+      QVERIFY2(differingPixels(recorded, old, 16) > 1000,
+               qPrintable("the still at t = " + tag + " ignores the edits"));
+    }
+
+    // The page of the scenario (nhsim export --html) has the record's samples, before and
+    // after each edit; the page of the unedited run differs after the first edit.
+    const nhui::PageSettings pageSettings = nhui::pageSettingsFor(scenario, settings);
+    const PageSamples fromRecord = pageSamplesOf(nhui::interactivePage(record, pageSettings));
+    const PageSamples exportedPage = pageSamplesOf(nhui::exportedPage(exporter, scenario));
+    const PageSamples oldPage = pageSamplesOf(nhui::exportedPage(uneditedExporter, unedited));
+    const double pageError = pageDifference(fromRecord, exportedPage, 0, 6);
+    QVERIFY2(pageError >= 0 && pageError <= 1e-6, qPrintable(QString::number(pageError)));
+    QVERIFY(pageDifference(fromRecord, oldPage, 0, 1.9) <= 1e-6);
+    QVERIFY(pageDifference(fromRecord, oldPage, 2.5, 6) > 1e-3);
+
+    // The CSV the window exports (File > Export > Data) is the record, and its scenario file
+    // the window's, edits and all.
+    const QString csv = dir.filePath("class.csv");
+    QCOMPARE(nhui::saveTrajectory(csv, record, scenario), QString());
+    const std::vector<std::vector<double>> rows = csvRows(csv);
+    QCOMPARE(rows.size(), record.size());
+    for (size_t k = 0; k < rows.size(); ++k)
+      for (size_t i = 0; i < rows[k].size(); ++i) {
+        const double value = record.column(static_cast<int>(i))[k];
+        QVERIFY(rows[k][i] == value || (std::isnan(rows[k][i]) && std::isnan(value)));
+      }
+    QCOMPARE(nh::readScenarioFile(nhui::scenarioPathForData(csv).toStdString()).edits, edits);
 
     // The saved file opened again in the window: the worker applies the edits as the run
     // reaches them, so the window records the same motion with the same edits marked.
