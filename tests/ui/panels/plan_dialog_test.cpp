@@ -20,12 +20,14 @@
 #include <QDir>
 #include <QDoubleSpinBox>
 #include <QFile>
+#include <QFileInfo>
 #include <QLabel>
 #include <QListWidget>
 #include <QMouseEvent>
 #include <QPushButton>
 #include <QScrollArea>
 #include <QScrollBar>
+#include <QSignalSpy>
 #include <QSpinBox>
 #include <QTemporaryDir>
 #include <QTreeWidget>
@@ -35,9 +37,11 @@
 #include <cmath>
 
 #include "core/io/scenario_file.h"
+#include "core/model/catalogue.h"
 #include "core/model/model_file.h"
 #include "spin_box_typing.h"
 #include "ui/export/export_dialog.h"
+#include "ui/export/plan_source.h"
 #include "ui/plot/plot_panels.h"
 #include "ui/scene/scene_view.h"
 #include "ui/session/session.h"
@@ -125,6 +129,22 @@ class PlanDialogTest : public QObject {
     QVERIFY(exportDialog);
     QCOMPARE(exportDialog->settings().tEnd, 1.0);
     QVERIFY2(window_->lastErrorMessage().isEmpty(), qPrintable(window_->lastErrorMessage()));
+    // ...and writes it: the MP4 of the played extremal, and beside it the scenario that solves
+    // the same plan again (nhsim export of it gives the same motion).
+    QTemporaryDir dir;
+    const QString video = dir.filePath("plan.mp4");
+    exportDialog->setOutputPath(video);
+    QSignalSpy finished(exportDialog, &nhui::ExportDialog::exportFinished);
+    exportDialog->startExport();
+    QVERIFY(finished.wait(180000));
+    QVERIFY2(finished.first().at(0).toBool(), qPrintable(finished.first().at(2).toString()));
+    QVERIFY(QFileInfo(video).size() > 0);
+    const nh::Scenario sidecar =
+        nh::readScenarioFile(nhui::scenarioPathFor(video.toStdString()).string());
+    const auto plan = nhui::scenarioPlan(sidecar);
+    QVERIFY(plan);
+    QCOMPARE(plan->tEnd, 1.0);
+    QCOMPARE(plan->targets.at("z"), 1.0);
     exportDialog->close();
     window_->undoStack()->undo();
     QVERIFY(!c->plan());
@@ -476,6 +496,7 @@ class PlanDialogTest : public QObject {
     auto system = nh::model::loadModelText(kBrockett, "brockett.yaml");
     QString error;
     QVERIFY2(window_->session()->applyModel(system, error), qPrintable(error));
+    nh::registerSessionSystem(system);  // as the model editor's Apply does: exports find it
   }
   static Eigen::Vector3d ghostBody(nhui::SceneView* view, const std::string& name) {
     for (const auto& b : view->targetGhostFrame().bodies)
