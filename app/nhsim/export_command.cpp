@@ -89,7 +89,7 @@ void applyFrameOptions(const ExportOptions& o, nhui::ExportSettings& e) {
   if (!o.theme.empty()) {
     if (o.theme != "dark" && o.theme != "light")
       throw UsageError("--theme: expected dark or light, got " + quote(o.theme));
-    e.display.dark = true;
+    e.display.dark = o.theme == "dark";
   }
 }
 
