@@ -11,7 +11,7 @@
 #   rank 6  ui/scene ui/plot ui/panels
 #   rank 7  ui/export ui/study (the Study panel; it uses ui/plot's axis ticks)
 #   rank 8  ui/window
-#   rank 9  app/nhsim app/nhlab app/python (nhlab and the Python module may use nhsim's
+#   rank 9  app/nhsim app/nhlab app/python app/web (nhlab and the Python module may use nhsim's
 #           command-line helpers)
 # A source may include headers from its own folder and from folders of lower rank only; a
 # CMakeLists.txt may build only the sources beside it (no ../ or paths into other folders).
@@ -30,7 +30,7 @@ rank_of() {
     ui/scene|ui/plot|ui/panels) echo 6 ;;
     ui/export|ui/study) echo 7 ;;
     ui/window) echo 8 ;;
-    app/nhsim|app/nhlab|app/python) echo 9 ;;
+    app/nhsim|app/nhlab|app/python|app/web) echo 9 ;;
     *) echo "" ;;
   esac
 }

@@ -5,8 +5,10 @@
 #      (scripts/check-spdx.sh), clang-format, the docs against the folders
 #      (scripts/check-docs.sh) and no function over 120 lines unless listed with its reason
 #      (scripts/check-function-length.sh)
-#   2. release build with warnings as errors; all suites (GUI and export suites under a
-#      virtual X display), two at a time
+#   2. release build with warnings as errors, and the web engine (wasm preset, Debian's
+#      emscripten; it takes the release build's model generator; live pages carry it); all
+#      release suites (GUI and export suites under a virtual X display), two at a time, then
+#      the web engine's suite under node (every system's runs against the release nhsim)
 #   3. the Debian package from the release build (CPack; scripts/package.sh) and lintian on it
 #   4. AddressSanitizer + UndefinedBehaviorSanitizer build (clang 14) of the core, file
 #      formats, nhsim and the simulation worker, with the parsers' libFuzzer targets; their
@@ -75,7 +77,9 @@ step check-format ./scripts/check-format.sh
 step check-docs ./scripts/check-docs.sh
 step check-lengths ./scripts/check-function-length.sh
 step build-release ./scripts/build.sh
+step build-wasm ./scripts/build.sh --preset wasm
 step test-release ctest --preset release
+step test-wasm ctest --preset wasm
 step package ./scripts/package.sh
 step build-asan ./scripts/build.sh --preset asan
 step test-asan ctest --preset asan

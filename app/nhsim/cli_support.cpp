@@ -129,13 +129,13 @@ double parseNumber(const std::string& text, const std::string& what) {
   return v;
 }
 
-long parseStepBudget(const std::string& text) {
+std::int64_t parseStepBudget(const std::string& text) {
   long long v = 0;
   const auto r = std::from_chars(text.data(), text.data() + text.size(), v);
   if (text.empty() || r.ptr != text.data() + text.size() || r.ec != std::errc() || v < 1 ||
       v > kMaxStepBudget)
     throw InputError("--max-steps: " + quote(text) + " is not a whole number in [1, 10^12]");
-  return static_cast<long>(v);
+  return v;
 }
 
 std::pair<std::string, double> parseAssignment(const std::string& text, const std::string& option) {

@@ -3,6 +3,7 @@
 // mapping of errors to one stderr line and an exit code.
 #pragma once
 
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <string>
@@ -47,7 +48,7 @@ void writeStdout(const std::string& text);
 // A finite number, all of `text`; `what` names the option in the error message.
 double parseNumber(const std::string& text, const std::string& what);
 // The value of --max-steps: a whole number ≥ 1 (an integrator's step budget per run).
-long parseStepBudget(const std::string& text);
+std::int64_t parseStepBudget(const std::string& text);
 // "NAME=VALUE" with a numeric VALUE.
 std::pair<std::string, double> parseAssignment(const std::string& text, const std::string& option);
 

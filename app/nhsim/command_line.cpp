@@ -599,6 +599,7 @@ void ExportOptions::bind(Fields& f) {
                             {"--no-overlay", &noOverlay},
                             {"--plots", &plots},
                             {"--no-scenario", &noScenario},
+                            {"--live", &live},
                             {"--force", &force},
                             {"--quiet", &quiet}})
     f(name, *flag);

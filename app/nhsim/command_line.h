@@ -174,7 +174,7 @@ struct ExportOptions {
   std::string width, height, fps, tStart, tEnd, speed, trail, plotPath, plot, csv, theme;
   IntegratorWords integrator;  // --max-steps
   bool noTrails = false, noForces = false, velocities = false, noOverlay = false, plots = false,
-       noScenario = false, force = false, quiet = false;
+       noScenario = false, force = false, quiet = false, live = false;
 
   void bind(Fields& f);
 };

@@ -353,6 +353,12 @@ constexpr OptionRow kOptionRows[] = {
      .commands = "export",
      .takes = Flag,
      .help = "do not write the scenario next to the output"},
+    {.name = "--live",
+     .commands = "export",
+     .takes = Flag,
+     .help = "with --html: the page runs the motion itself (the web engine inside it): "
+             "parameters and initial values as sliders, edits while it plays, undo, the setup "
+             "in its link"},
     {.name = "--json", .commands = "info", .takes = Flag, .help = "print the description as JSON"},
     {.name = "--json",
      .commands = "linearize",

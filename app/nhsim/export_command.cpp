@@ -65,6 +65,7 @@ struct ExportJob {
   std::string output;
   bool frames = false;
   bool html = false;  // an interactive page (--html), not a video
+  bool live = false;  // the page runs the motion itself (--live)
   std::string csv;
   bool writeScenario = true;
   bool force = false;  // replace an existing sidecar that another export or the user wrote
@@ -126,6 +127,9 @@ void chooseOutput(const ExportOptions& o, ExportJob& job) {
     job.output = o.frames;
     job.frames = true;
   }
+  if (o.live && o.html.empty())
+    throw UsageError("--live makes a live interactive page: give it with --html OUT.html");
+  job.live = o.live;
   if (!o.html.empty()) {
     job.output = o.html;
     job.html = true;
@@ -229,7 +233,7 @@ int runPageExport(const ExportJob& o) {
   if (!nhui::interactivePageAvailable()) throw InputError(nhui::kPageUnavailable);
   nh::AtomicOutput out(nhui::checkPageTarget(o.output).string());
   nhui::AnimationExporter exporter(o.scenario, o.settings);
-  const std::string html = nhui::exportedPage(exporter, o.scenario);
+  const std::string html = nhui::exportedPage(exporter, o.scenario, o.live);
   out.write(html);
   out.commit();
   const std::string sidecar =
@@ -241,10 +245,10 @@ int runPageExport(const ExportJob& o) {
   if (!o.quiet && o.csv != "-") {  // --csv -: standard output holds the rows alone
     const double seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-    std::printf("%s: interactive page, t = %g … %g s, to %s, %s in %.1f s%s%s\n",
-                o.scenario.system.c_str(), o.settings.tStart, exporter.resolvedScenario().tEnd,
-                o.output.c_str(), megabytes(html.size()).c_str(), seconds,
-                sidecar.empty() ? "" : "; scenario ", sidecar.c_str());
+    std::printf("%s: %s, t = %g … %g s, to %s, %s in %.1f s%s%s\n", o.scenario.system.c_str(),
+                o.live ? "live interactive page" : "interactive page", o.settings.tStart,
+                exporter.resolvedScenario().tEnd, o.output.c_str(), megabytes(html.size()).c_str(),
+                seconds, sidecar.empty() ? "" : "; scenario ", sidecar.c_str());
   }
   return kOk;
 }

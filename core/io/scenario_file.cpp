@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <filesystem>
 #include <iterator>
@@ -124,10 +125,11 @@ double number(const Json& v, const std::string& key, const std::string& origin) 
 
 // integrator.max_steps: the rule of --max-steps, a whole number in [1, 10^12] written as
 // one (2000000, not 2e6 or 2000000.0).
-long stepBudget(const Json& v, const std::string& origin) {
+std::int64_t stepBudget(const Json& v, const std::string& origin) {
   if (v.is_number_unsigned()) {  // nlohmann-json reads every integer ≥ 0 as unsigned
     const auto n = v.get<unsigned long long>();
-    if (n >= 1 && n <= static_cast<unsigned long long>(kMaxStepBudget)) return static_cast<long>(n);
+    if (n >= 1 && n <= static_cast<unsigned long long>(kMaxStepBudget))
+      return static_cast<std::int64_t>(n);
   }
   fail(origin,
        "'integrator.max_steps' must be a whole number in [1, 10^12], got " + echoInput(v.dump()));

@@ -14,7 +14,7 @@
 namespace nh {
 
 void GrowthWatch::check(const EquationsOfMotion& equations, double t, const double* x, double tEnd,
-                        long steps, long stepsThisCall, long budget) {
+                        std::int64_t steps, std::int64_t stepsThisCall, std::int64_t budget) {
   tEnd = std::max(tEnd, t + lookahead_);
   const SystemModel& system = equations.system();
   const int first = system.n() + system.m(), size = equations.stateSize();

@@ -3,6 +3,8 @@
 // rate named, instead of when the step budget is spent.
 #pragma once
 
+#include <cstdint>
+
 #include "core/nh/dynamics.h"
 
 namespace nh {
@@ -24,13 +26,13 @@ class GrowthWatch {
   // unit time do not fall, the steps to tEnd are estimated (at least today's rate times the
   // time left); more than the budget left (`budget` − `stepsThisCall`) throws
   // IntegrationError naming τ. `steps`: the accepted steps since the run started.
-  void check(const EquationsOfMotion& equations, double t, const double* x, double tEnd, long steps,
-             long stepsThisCall, long budget);
+  void check(const EquationsOfMotion& equations, double t, const double* x, double tEnd,
+             std::int64_t steps, std::int64_t stepsThisCall, std::int64_t budget);
 
  private:
   struct Mark {
     double t = 0, logMu = 0;
-    long steps = 0;
+    std::int64_t steps = 0;
   };
   Mark mark_[2];      // the last two tenfold increases of max |μ|
   int marks_ = 0;     // of them set

@@ -8,6 +8,7 @@
 // integrator is one row here and its stepper (steppers.h).
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <span>
 #include <string>
@@ -31,7 +32,7 @@ enum class Integrator {
 };
 
 // The largest step budget (--max-steps, a scenario's integrator.max_steps) accepted.
-inline constexpr long kMaxStepBudget = 1'000'000'000'000;
+inline constexpr std::int64_t kMaxStepBudget = 1'000'000'000'000;
 
 struct IntegratorOptions {
   // One of kIntegrators: adaptive ones take rtol and atol, fixed-step ones `step`.
@@ -43,7 +44,8 @@ struct IntegratorOptions {
   // With the dense-output steppers: coordinates the equations do not read are reconstructed
   // over each step instead of being stepped (reconstruction.h).
   bool reconstruction = true;
-  long maxSteps = 20'000'000;  // per advance() call: a run that needs more stops with an error
+  std::int64_t maxSteps =
+      20'000'000;  // per advance() call: a run that needs more stops with an error
   // Throws InputError for non-positive, non-finite or tiny values (a step below 1e-12,
   // rtol below 10·machine epsilon, atol below 1e-200) and a step budget outside
   // [1, kMaxStepBudget].

@@ -18,6 +18,7 @@
 // rejected.
 #pragma once
 
+#include <cstdint>
 #include <functional>
 #include <string>
 #include <vector>
@@ -64,7 +65,7 @@ class Reconstructor {
   // Advances the reconstructed entries of x (the full state at a) to b. Returns false, x
   // unchanged, when the tolerance would need more than kMaxReconstructionPieces pieces.
   bool advance(const StateAt& stateAt, double a, double b, double* x, double atol, double rtol);
-  long pieces() const { return pieces_; }  // pieces integrated so far (statistics)
+  std::int64_t pieces() const { return pieces_; }  // pieces integrated so far (statistics)
 
  private:
   // Ω (per quaternion, 16 entries) and Δ (per quadrature) of the 6th-order rule on [a, b].
@@ -78,7 +79,7 @@ class Reconstructor {
   int n_ = 0, stateSize_ = 0, variableCount_ = 0;
   std::vector<double> registers_, variables_, probe_, trial_, saved_, start_;
   std::vector<std::vector<double>> omega_, delta_;  // per recursion depth: left and right halves
-  long pieces_ = 0;
+  std::int64_t pieces_ = 0;
 };
 
 }  // namespace nh

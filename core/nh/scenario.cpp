@@ -7,6 +7,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <limits>
 
@@ -18,6 +19,7 @@
 namespace nh {
 
 std::string formatValue(double v) {
+#if defined(__cpp_lib_to_chars)
   // to_chars/from_chars ignore the C locale (printf would write "0,5" under de_DE).
   char buf[64];
   std::to_chars_result r{};
@@ -28,6 +30,17 @@ std::string formatValue(double v) {
     if (back == v || !std::isfinite(v)) break;
   }
   return std::string(buf, r.ptr);
+#else
+  // A standard library without floating-point to_chars (the web build's libc++): printf and
+  // strtod, whose locale is always "C" there.
+  char buf[64];
+  int n = 0;
+  for (int precision = 15; precision <= 17; ++precision) {
+    n = std::snprintf(buf, sizeof buf, "%.*g", precision, v);
+    if (std::strtod(buf, nullptr) == v || !std::isfinite(v)) break;
+  }
+  return std::string(buf, static_cast<std::size_t>(n));
+#endif
 }
 
 void Scenario::validate() const {

@@ -22,7 +22,7 @@ using State = std::vector<double>;
 
 namespace {
 // Reconstruction pieces that count as one step against the step budget.
-constexpr long kPiecesPerStep = 4;
+constexpr std::int64_t kPiecesPerStep = 4;
 }  // namespace
 
 // The stepper in use (steppers.h) and the reduction it integrates (reconstruction.h).
@@ -37,7 +37,7 @@ struct Simulation::Integration {
   bool momenta = false;
   Reconstructor reconstructor;
   State z, full, fullDot, carried, marks;  // scratch, sized once per plan
-  long piecesCharged = 0;                  // reconstruction pieces counted as steps so far
+  std::int64_t piecesCharged = 0;          // reconstruction pieces counted as steps so far
   State projected;                         // scratch of `project`
   bool projectsInside = false;             // the stepper takes `project` (setProjection)
   // The stepper's right-hand side (the reduced rows of the full one when a plan is in use)
@@ -231,7 +231,7 @@ struct Simulation::Run {
   bool execute();  // advance()'s loop; returns whether a sample was delivered at tEnd
 
  private:
-  double sampleTime(long i) const { return sim.origin_ + static_cast<double>(i) * dtOut; }
+  double sampleTime(std::int64_t i) const { return sim.origin_ + static_cast<double>(i) * dtOut; }
   bool dueBy(double t) const {  // the next output time is at or before t (and tEnd)
     return sim.nextSample_ <= lastSample && sampleTime(sim.nextSample_) <= t;
   }
@@ -282,14 +282,14 @@ struct Simulation::Run {
   // A step below 1e-14 of this (or of t) is a stalled integration: 1 s, or the whole span of
   // a run that is shorter.
   double timeScale = 0;
-  long lastSample = 0;  // the last output index of this call
+  std::int64_t lastSample = 0;  // the last output index of this call
   const ReconstructionPlan* plan = nullptr;
   const std::vector<int>* reduced = nullptr;
   int size = 0, zSize = 0;  // of the state, and of what the stepper integrates
-  long stepsThisCall = 0;
+  std::int64_t stepsThisCall = 0;
   // The step check is called where the state is that of the last accepted step (before the
   // next attempt), every kCheckSteps steps or reconstruction work counted as steps.
-  long nextCheck = kCheckSteps;
+  std::int64_t nextCheck = kCheckSteps;
   bool deliveredEnd = false;
 };
 
@@ -312,7 +312,7 @@ Simulation::Run::Run(Simulation& simulation, double end, double interval,
   // times (never accumulated).
   lastSample = sim.nextSample_ - 1;
   if (tEnd >= sim.origin_) {
-    lastSample = static_cast<long>(std::floor((tEnd - sim.origin_) / dtOut));
+    lastSample = static_cast<std::int64_t>(std::floor((tEnd - sim.origin_) / dtOut));
     while (sampleTime(lastSample + 1) <= tEnd) ++lastSample;
     while (lastSample >= 0 && sampleTime(lastSample) > tEnd) --lastSample;
   }
@@ -523,7 +523,8 @@ bool Simulation::Run::carryPieces(double from, double t1) {
   integration.marks.clear();
   double a = from;
   bool carried = true;
-  for (long i = sim.nextSample_; carried && i <= lastSample && sampleTime(i) <= reach; ++i) {
+  for (std::int64_t i = sim.nextSample_; carried && i <= lastSample && sampleTime(i) <= reach;
+       ++i) {
     const double b = std::min(sampleTime(i), t1);
     carried = integration.reconstructor.advance(
         integration.stateAt, a, b, integration.carried.data(), options.atol, options.rtol);
@@ -536,7 +537,7 @@ bool Simulation::Run::carryPieces(double from, double t1) {
   // The pieces a step's reconstruction took count against the step budget (one step per
   // kPiecesPerStep): a motion too fast to reconstruct (a ball spun at 1e16 rad/s) ends with
   // the budget's message instead of subdividing for hours.
-  const long pieces = integration.reconstructor.pieces();
+  const std::int64_t pieces = integration.reconstructor.pieces();
   if (pieces < integration.piecesCharged) integration.piecesCharged = 0;  // a new reconstructor
   stepsThisCall += (pieces - integration.piecesCharged) / kPiecesPerStep;
   integration.piecesCharged = pieces - (pieces - integration.piecesCharged) % kPiecesPerStep;

@@ -4,6 +4,7 @@
 // and the growth watch of vakonomic runs (growth_watch.h).
 #pragma once
 
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <string>
@@ -60,7 +61,7 @@ class Simulation {
   // through and the state stays at the last accepted step. Empty: none.
   using StepCheck = std::function<void(double t)>;
   void setStepCheck(StepCheck check) { stepCheck_ = std::move(check); }
-  static constexpr long kCheckSteps = 64;
+  static constexpr std::int64_t kCheckSteps = 64;
 
   // Integrates to tEnd, calling onSample at every t = origin + i·dtOut in (time(), tEnd]
   // (origin is the time given to setState; t computed from the integer i, compared with tEnd
@@ -76,9 +77,9 @@ class Simulation {
   // that time are delivered, the state stays at the start of that step).
   bool advance(double tEnd, double dtOut, const SampleCallback& onSample);
 
-  long stepsTaken() const { return steps_; }  // accepted steps since setState
+  std::int64_t stepsTaken() const { return steps_; }  // accepted steps since setState
   // Steps the reconstruction handed back as too long for its tolerance (statistics).
-  long reconstructionRejections() const { return reconstructionRejections_; }
+  std::int64_t reconstructionRejections() const { return reconstructionRejections_; }
   // Whether the stepper now integrates a reduced state (reconstruction.h).
   bool reconstructs() const;
 
@@ -101,7 +102,7 @@ class Simulation {
   IntegratorOptions options_;
   double t_ = 0;
   double origin_ = 0;
-  long nextSample_ = 0;
+  std::int64_t nextSample_ = 0;
   double lastDtOut_ = 0;
   std::vector<double> x_;
   std::vector<double> sample_;  // the state at an output time, handed to the callback
@@ -110,10 +111,10 @@ class Simulation {
   std::vector<double> previous_;
   SingularityWatch singularities_;
   std::unique_ptr<Integration> integration_;
-  long steps_ = 0;
+  std::int64_t steps_ = 0;
   GrowthWatch growth_;
   StepCheck stepCheck_;
-  long reconstructionRejections_ = 0;
+  std::int64_t reconstructionRejections_ = 0;
 };
 
 }  // namespace nh

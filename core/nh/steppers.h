@@ -11,6 +11,9 @@
 
 namespace nh {
 
+struct IntegratorFit;
+struct IntegratorTarget;
+
 class EquationsOfMotion;
 
 // dx/dt at (t, x), both of the stepper's size.
@@ -135,6 +138,10 @@ std::unique_ptr<Stepper> makeArkodeFehlberg78(double atol, double rtol);
 // Each initialize or rejectLast restarts at order 1; drift control goes through CVODE's own
 // projection (setProjection), which keeps the history, so a projection never restarts it.
 std::unique_ptr<Stepper> makeCvodeBdf(double atol, double rtol);
+// Whether this build has them: "" where it does; where it does not (the web engine,
+// sundials_absent.cpp) one line saying so and naming the integrators that work, and the two
+// factories above throw InputError with it.
+IntegratorFit sundialsIntegratorFit(const IntegratorTarget& target);
 
 }  // namespace nh
 // SPDX-License-Identifier: GPL-3.0-or-later

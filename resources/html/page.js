@@ -392,11 +392,14 @@
   var compared = data.comparison;
   var movingGroup = new THREE.Group();
   scene.add(movingGroup);
-  var trailObjects = points.map(function (p, i) {
-    var colour = compared ? RUN_TRAIL_COLOURS[0][i % 4] : TRAIL_COLOURS[i % 4];
-    return trailLine(samples, function (k) { return pointOffset(k, i) + RECORD.point.position; }, colour,
-                     p.moving ? movingGroup : scene);
-  });
+  function primaryTrails() {
+    return points.map(function (p, i) {
+      var colour = compared ? RUN_TRAIL_COLOURS[0][i % 4] : TRAIL_COLOURS[i % 4];
+      return trailLine(samples, function (k) { return pointOffset(k, i) + RECORD.point.position; }, colour,
+                       p.moving ? movingGroup : scene);
+    });
+  }
+  var trailObjects = primaryTrails();
 
   // The comparison run: its bodies translucent orange, its trails in its colours.
   var other = null;
@@ -584,31 +587,35 @@
   // Every plot carries the comparison run's curve beside the primary run's (each in its run's
   // colour, as the app's plots: data.scene.runs) and, beside a comparison, a legend naming both.
   var plotsBox = document.getElementById("plots");
-  var plots = [], runNames = data.plots.runs;
+  var plots = [], runNames = data.plots.runs, marks = [];
   function comparisonOf(column) { return column.comparison ? floats(column.comparison) : null; }
   var path = data.plots.path;
   if (path) plots.push({ path: true, equal: path.equal, x: floats(path.x.values), y: floats(path.y.values),
                          otherX: comparisonOf(path.x), otherY: comparisonOf(path.y),
-                         xLabel: path.x.label, yLabel: path.y.label });
+                         xLabel: path.x.label, yLabel: path.y.label, xName: path.x.name, yName: path.y.name });
   data.plots.series.forEach(function (s) {
     plots.push({ path: false, x: times, y: floats(s.values), otherX: s.comparison ? times : null,
-                 otherY: comparisonOf(s), xLabel: "t [s]", yLabel: s.label });
+                 otherY: comparisonOf(s), xLabel: "t [s]", yLabel: s.label, xName: "t", yName: s.name });
   });
-  plots.forEach(function (p) {
-    p.canvas = document.createElement("canvas");
-    p.canvas.setAttribute("aria-label", p.yLabel + " against " + p.xLabel);
-    plotsBox.appendChild(p.canvas);
+  // Each plot's ranges over what it draws.
+  function plotRanges(p) {
     var others = p.otherY ? [p.otherY] : [];
     p.xRange = p.path ? range([p.x].concat(p.otherX ? [p.otherX] : []))
                       : [times[0], times[count - 1] > times[0] ? times[count - 1] : times[0] + 1];
     p.yRange = range([p.y].concat(others));
+  }
+  plots.forEach(function (p) {
+    p.canvas = document.createElement("canvas");
+    p.canvas.setAttribute("aria-label", p.yLabel + " against " + p.xLabel);
+    plotsBox.appendChild(p.canvas);
+    plotRanges(p);
   });
 
   // The padded range of the finite values of the arrays in `lists`.
   function range(lists) {
     var lo = Infinity, hi = -Infinity;
     lists.forEach(function (values) {
-      for (var i = 0; i < values.length; ++i) if (isFinite(values[i])) lo = Math.min(lo, values[i]), hi = Math.max(hi, values[i]);
+      for (var i = 0; i < Math.min(values.length, count); ++i) if (isFinite(values[i])) lo = Math.min(lo, values[i]), hi = Math.max(hi, values[i]);
     });
     if (!(hi >= lo)) return [0, 1];
     var pad = hi > lo ? 0.05 * (hi - lo) : Math.max(1e-9, 0.05 * Math.abs(lo) || 0.5);
@@ -695,6 +702,20 @@
     }
     // The comparison's curve first, the primary run's over it; each faint over the whole run
     // and full up to the moment shown, with a dot there.
+    // A live page's edits: a dashed line at each edit's time in the time series.
+    if (!p.path && marks.length) {
+      g.save();
+      g.strokeStyle = muted;
+      g.setLineDash([3, 3]);
+      marks.forEach(function (t) {
+        if (t < xRange[0] || t > xRange[1]) return;
+        g.beginPath();
+        g.moveTo(sx(t), top);
+        g.lineTo(sx(t), H - bottom);
+        g.stroke();
+      });
+      g.restore();
+    }
     var runs = [{ x: p.x, y: p.y, colour: runColour(0) }];
     if (p.otherY) runs.unshift({ x: p.otherX, y: p.otherY, colour: runColour(1) });
     g.save();
@@ -733,18 +754,24 @@
     speedBox.appendChild(option);
   });
 
+  // A live page's engine (live.js): it runs the motion on as the playback reaches its end.
+  var live = null;
+
   function setPlaying(on) {
     playing = on;
-    if (on && current >= count - 1) simulated = times[0], show(0);
+    if (on && !live && current >= count - 1) simulated = times[0], show(0);
     playButton.textContent = on ? "Pause" : "Play";
   }
 
-  // Moves the playback on by `seconds` of wall-clock time.
+  // Moves the playback on by `seconds` of wall-clock time (a live run computed as far, in
+  // slices that keep the page responsive).
   function advance(seconds) {
     if (!playing) return;
-    simulated = Math.min(times[count - 1], simulated + seconds * Number(speedBox.value));
+    var wanted = simulated + seconds * Number(speedBox.value);
+    if (live) wanted = live.reach(wanted);
+    simulated = Math.min(times[count - 1], wanted);
     show(sampleAt(simulated));
-    if (simulated >= times[count - 1]) setPlaying(false);
+    if (simulated >= times[count - 1] && !(live && live.running())) setPlaying(false);
   }
 
   playButton.addEventListener("click", function () { setPlaying(!playing); });
@@ -753,6 +780,43 @@
     simulated = times[k];
     show(k);
   });
+
+  // A run replacing the one shown (a live page's): its times, samples (the same items and
+  // layout), arrow scales and plotted columns by name; shown at the sample at or before `t`.
+  function replaceRun(run, t) {
+    times = run.times;
+    samples = run.samples;
+    count = run.count;
+    arrowScales = run.arrowScales;
+    marks = run.marks || [];
+    if (other) {  // the recorded comparison no longer belongs to the run shown
+      other.objects.forEach(function (o) { o.visible = false; });
+      other.trails.forEach(function (line) { line.visible = false; });
+      other = null;
+      compared = null;
+    }
+    trailObjects.forEach(function (line) { line.parent.remove(line); line.geometry.dispose(); });
+    trailObjects = primaryTrails();
+    plots.forEach(function (p) {
+      p.x = run.columns[p.xName] || p.x;
+      p.y = run.columns[p.yName] || p.y;
+      p.otherX = p.otherY = null;
+      plotRanges(p);
+    });
+    slider.max = String(count - 1);
+    simulated = Math.max(times[0], Math.min(t, times[count - 1]));
+    show(sampleAt(simulated));
+  }
+
+  window.nhPage = {
+    data: data,
+    replaceRun: replaceRun,
+    attach: function (engine) { live = engine; },
+    time: function () { return simulated; },
+    isPlaying: function () { return playing; },
+    setPlaying: setPlaying,
+    show: function () { show(current); }
+  };
   document.addEventListener("keydown", function (e) {
     if (e.key === " " && e.target.tagName !== "SELECT" && e.target.tagName !== "INPUT") {
       e.preventDefault();

@@ -361,14 +361,7 @@ void AnimationExporter::simulate(const ProgressCallback& progress,
     history->append(r, 1);
     if (++count % 2000 == 0) {
       if (cancel && cancel->load()) throw Cancelled{};
-      if (progress) {
-        ExportProgress p;
-        p.stage = ExportProgress::Stage::Simulating;
-        p.frameCount = d.frames;
-        p.elapsedSeconds =
-            std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-        progress(p);
-      }
+      d.reportSimulating(progress, started);
     }
   };
   // A run of fixed steps longer than h takes its own steps, and a run with timed edits its

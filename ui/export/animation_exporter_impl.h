@@ -8,6 +8,7 @@
 #include <QImage>
 #include <QRectF>
 #include <QString>
+#include <chrono>
 #include <limits>
 #include <memory>
 #include <optional>
@@ -86,6 +87,19 @@ struct AnimationExporter::Impl {
 
   size_t sampleOfFrame(int i) const {
     return firstFrameSample + static_cast<size_t>(i) * samplesPerFrame;
+  }
+
+  // Reports the simulating stage to `progress` (if any): the frames to come and the seconds
+  // since `started`.
+  void reportSimulating(const ProgressCallback& progress,
+                        std::chrono::steady_clock::time_point started) const {
+    if (!progress) return;
+    ExportProgress p;
+    p.stage = ExportProgress::Stage::Simulating;
+    p.frameCount = frames;
+    p.elapsedSeconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    progress(p);
   }
 };
 

@@ -15,11 +15,14 @@
 #include "core/io/atomic_output.h"
 #include "core/model/catalogue.h"
 #include "core/nh/errors.h"
+#include "core/nh/scene_samples.h"
 #include "core/nh/scene_table.h"
 #include "core/nh/system.h"
 #include "ui/export/animation_exporter.h"
+#include "ui/export/live_page.h"
 #include "ui/export/media/video_encoder.h"
 #include "ui/export/plan_source.h"
+#include "ui/export/web_engine.h"
 #include "ui/plot/plot_panels.h"
 #include "ui/scene/scene_renderer.h"
 #include "ui/session/scenario_view.h"
@@ -38,6 +41,7 @@ constexpr const char* kScript = ":/page/html/page.js";
 constexpr const char* kStyle = ":/page/html/page.css";
 constexpr const char* kThree = ":/page/three/three.min.js";
 constexpr const char* kOrbit = ":/page/three/OrbitControls.js";
+constexpr const char* kLiveScript = ":/page/html/live.js";
 
 std::string resourceText(const char* path) {
   QFile file(path);
@@ -121,20 +125,6 @@ std::string base64Floats(const std::vector<float>& values) {
   return std::string(encoded.constData(), static_cast<size_t>(encoded.size()));
 }
 
-// A value for the page: NaN and infinities (a body that left, a diverged run) become NaN,
-// which the page reads as "not drawn".
-float pageFloat(double v) {
-  return std::isfinite(v) ? static_cast<float>(v) : std::numeric_limits<float>::quiet_NaN();
-}
-
-void appendVector(std::vector<float>& out, const Eigen::Vector3d& v) {
-  for (int i = 0; i < 3; ++i) out.push_back(pageFloat(v[i]));
-}
-
-void appendQuaternion(std::vector<float>& out, const Eigen::Quaterniond& q) {
-  for (const double c : {q.x(), q.y(), q.z(), q.w()}) out.push_back(pageFloat(c));
-}
-
 // The times of the embedded samples: the grid from tStart to tEnd with the settings' step,
 // made coarser until it holds at most kMaxPageSamples, clipped to what the run recorded.
 std::vector<double> sampleTimes(const RunHistory& run, const PageSettings& s) {
@@ -152,31 +142,9 @@ std::vector<double> sampleTimes(const RunHistory& run, const PageSettings& s) {
   return times;
 }
 
-// Everything drawn at some sample: bodies, arrows and points by kind and name, in the order
-// first seen, so that a body or arrow that appears later keeps one slot.
-struct SceneItems {
-  std::vector<nh::SceneBody> bodies;
-  std::vector<nh::SceneArrow> arrows;
-  std::vector<nh::ScenePoint> points;
-  double extent = 0;
-  bool movingFrame = false;  // the moving frame turns at some sample
-};
-
-template <typename Item, typename Key>
-int slotOf(std::vector<Item>& items, const Item& item, Key key) {
-  for (size_t i = 0; i < items.size(); ++i)
-    if (key(items[i]) == key(item)) return static_cast<int>(i);
-  items.push_back(item);
-  return static_cast<int>(items.size()) - 1;
-}
-
-auto bodyKey = [](const nh::SceneBody& b) { return std::make_pair(b.name, b.kind); };
-auto arrowKey = [](const nh::SceneArrow& a) { return std::make_pair(a.name, a.kind); };
-auto pointKey = [](const nh::ScenePoint& p) { return std::make_pair(p.name, p.inMovingFrame); };
-
 // The scene at every sample time, and the union of what it draws.
 std::vector<nh::SceneFrame> scenesAt(const RunHistory& run, const std::vector<double>& times,
-                                     const PageSettings& s, SceneItems& items) {
+                                     const PageSettings& s, nh::SceneItems& items) {
   std::vector<nh::SceneFrame> frames(times.size());
   for (size_t k = 0; k < times.size(); ++k) {
     nh::SceneFrame& f = frames[k];
@@ -185,58 +153,15 @@ std::vector<nh::SceneFrame> scenesAt(const RunHistory& run, const std::vector<do
         std::remove_if(f.arrows.begin(), f.arrows.end(),
                        [&](const nh::SceneArrow& a) { return !s.display.shows(a.kind); }),
         f.arrows.end());
-    for (const auto& b : f.bodies) slotOf(items.bodies, b, bodyKey);
-    for (const auto& a : f.arrows) slotOf(items.arrows, a, arrowKey);
-    for (const auto& p : f.points) slotOf(items.points, p, pointKey);
-    if (std::isfinite(f.extent)) items.extent = std::max(items.extent, f.extent);
-    if (!f.movingFrame.isApprox(Eigen::Quaterniond::Identity())) items.movingFrame = true;
+    items.take(f);
   }
   if (!(items.extent > 0)) items.extent = 1;
   return frames;
 }
 
-// One sample's numbers, slot by slot, laid out as the scene table says (nh::SampleLayout):
-// bodies (position, quaternion x y z w), arrows (origin, vector), points (position) and the
-// moving frame (quaternion). An item missing at the sample is NaN (not drawn).
-nh::SampleLayout layoutOf(const SceneItems& items) {
-  return {items.bodies.size(), items.arrows.size(), items.points.size()};
-}
-
-void appendSample(const nh::SceneFrame& f, SceneItems& items, std::vector<float>& out) {
-  const size_t start = out.size();
-  const nh::SampleLayout layout = layoutOf(items);
-  out.resize(start + layout.width(), std::numeric_limits<float>::quiet_NaN());
-  std::vector<float> part;
-  auto place = [&](size_t at) {
-    std::copy(part.begin(), part.end(), out.begin() + static_cast<std::ptrdiff_t>(start + at));
-    part.clear();
-  };
-  const auto slot = [](int i) { return static_cast<size_t>(i); };
-  for (const auto& b : f.bodies) {
-    const size_t at = layout.body(slot(slotOf(items.bodies, b, bodyKey)));
-    appendVector(part, b.position);
-    place(at + nh::kBodyPosition);
-    appendQuaternion(part, b.orientation.normalized());
-    place(at + nh::kBodyOrientation);
-  }
-  for (const auto& a : f.arrows) {
-    const size_t at = layout.arrow(slot(slotOf(items.arrows, a, arrowKey)));
-    appendVector(part, a.origin);
-    place(at + nh::kArrowOrigin);
-    appendVector(part, a.vector);
-    place(at + nh::kArrowVector);
-  }
-  for (const auto& p : f.points) {
-    appendVector(part, p.position);
-    place(layout.point(slot(slotOf(items.points, p, pointKey))) + nh::kPointPosition);
-  }
-  appendQuaternion(part, f.movingFrame.normalized());
-  place(layout.frame() + nh::kFrameOrientation);
-}
-
 Json vectorJson(const Eigen::Vector3d& v) { return Json::array({v.x(), v.y(), v.z()}); }
 
-Json itemsJson(const SceneItems& items) {
+Json itemsJson(const nh::SceneItems& items) {
   Json bodies = Json::array(), arrows = Json::array(), points = Json::array();
   for (const auto& b : items.bodies) {
     const bool solid = b.colour.minCoeff() >= 0;
@@ -266,7 +191,7 @@ std::string columnValues(const RunHistory& run, int c, const std::vector<double>
   const double last = run.lastTime() + 1e-9 * std::max(1.0, std::abs(run.lastTime()));
   for (const double t : times)
     values.push_back(t > last ? std::numeric_limits<float>::quiet_NaN()
-                              : pageFloat(run.column(c)[run.indexAtOrBefore(t)]));
+                              : nh::pageFloat(run.column(c)[run.indexAtOrBefore(t)]));
   return base64Floats(values);
 }
 
@@ -304,26 +229,18 @@ Json plotsJson(const RunHistory& run, const RunHistory* other, const PageSetting
 // Each arrow's scale at every sample, stepped as the view steps it frame by frame (ArrowScale:
 // its own scale per arrow, a lesson's fixed ones kept), in base64 floats per arrow; NaN where
 // the arrow is not drawn (missing, or round-off of a zero vector).
-Json arrowScalesJson(const std::vector<nh::SceneFrame>& frames, const SceneItems& items,
+Json arrowScalesJson(const std::vector<nh::SceneFrame>& frames, const nh::SceneItems& items,
                      const PageSettings& s) {
-  Json out = Json::array();
+  std::vector<double> presets;
   for (const nh::SceneArrow& arrow : items.arrows) {
-    ArrowScale scale;
-    if (const auto preset = s.arrowScales.find(arrow.name); preset != s.arrowScales.end())
-      scale.reference = scale.largest = preset->second;
-    std::vector<float> references;
-    references.reserve(frames.size());
-    for (const nh::SceneFrame& f : frames) {
-      const auto it = std::find_if(f.arrows.begin(), f.arrows.end(), [&](const nh::SceneArrow& a) {
-        return arrowKey(a) == arrowKey(arrow);
-      });
-      const bool drawn =
-          it != f.arrows.end() && scale.step(it->vector.norm(), s.display.arrowScaleFixed);
-      references.push_back(drawn ? pageFloat(scale.reference)
-                                 : std::numeric_limits<float>::quiet_NaN());
-    }
-    out.push_back(base64Floats(references));
+    const auto preset = s.arrowScales.find(arrow.name);
+    presets.push_back(preset != s.arrowScales.end() ? preset->second : 0);
   }
+  nh::SampleArrowScales scales(presets, s.display.arrowScaleFixed);
+  std::vector<std::vector<float>> references;
+  for (const nh::SceneFrame& f : frames) scales.append(f, items, references);
+  Json out = Json::array();
+  for (const auto& arrow : references) out.push_back(base64Floats(arrow));
   return out;
 }
 
@@ -334,7 +251,7 @@ Json comparisonJson(const ComparisonScene& comparison, const std::vector<double>
   if (!comparison) return Json();
   std::vector<nh::SceneFrame> frames(times.size());
   std::vector<bool> shown(times.size());
-  SceneItems items;
+  nh::SceneItems items;
   for (size_t k = 0; k < times.size(); ++k) {
     nh::SceneFrame& f = frames[k];
     shown[k] = comparison(times[k], f);
@@ -344,17 +261,16 @@ Json comparisonJson(const ComparisonScene& comparison, const std::vector<double>
         std::remove_if(f.bodies.begin(), f.bodies.end(),
                        [](const nh::SceneBody& b) { return nh::shapeRow(b.kind).scenery; }),
         f.bodies.end());
-    for (const auto& b : f.bodies) slotOf(items.bodies, b, bodyKey);
-    for (const auto& p : f.points) slotOf(items.points, p, pointKey);
+    for (const auto& b : f.bodies) items.bodySlot(b);
+    for (const auto& p : f.points) items.pointSlot(p);
   }
   if (items.bodies.empty() && items.points.empty()) return Json();
   std::vector<float> samples;
   for (size_t k = 0; k < times.size(); ++k) {
     if (shown[k])
-      appendSample(frames[k], items, samples);
-    else  // not drawn: every slot NaN, the moving frame too
-      samples.resize(samples.size() + layoutOf(items).width(),
-                     std::numeric_limits<float>::quiet_NaN());
+      nh::appendSample(frames[k], items, samples);
+    else
+      nh::appendHidden(items, samples);
   }
   Json data = itemsJson(items);
   data["legend"] = s.comparisonLegend;
@@ -367,14 +283,14 @@ Json comparisonJson(const ComparisonScene& comparison, const std::vector<double>
 Json ghostsJson(const std::vector<nh::SceneFrame>& ghosts) {
   Json list = Json::array();
   for (const nh::SceneFrame& ghost : ghosts) {
-    SceneItems items;
+    nh::SceneItems items;
     for (const auto& b : ghost.bodies)
-      if (!nh::shapeRow(b.kind).scenery) slotOf(items.bodies, b, bodyKey);
+      if (!nh::shapeRow(b.kind).scenery) items.bodySlot(b);
     Json bodies = itemsJson(items)["bodies"];
     for (size_t i = 0; i < items.bodies.size(); ++i) {
       std::vector<float> pose;
-      appendVector(pose, items.bodies[i].position);
-      appendQuaternion(pose, items.bodies[i].orientation.normalized());
+      nh::appendVector(pose, items.bodies[i].position);
+      nh::appendQuaternion(pose, items.bodies[i].orientation.normalized());
       bodies[i]["pose"] = pose;
     }
     list.push_back(bodies);
@@ -385,10 +301,10 @@ Json ghostsJson(const std::vector<nh::SceneFrame>& ghosts) {
 Json pageData(const RunHistory& run, const PageSettings& s, const ComparisonScene& comparison,
               const RunHistory* other) {
   const std::vector<double> times = sampleTimes(run, s);
-  SceneItems items;
+  nh::SceneItems items;
   const std::vector<nh::SceneFrame> frames = scenesAt(run, times, s, items);
   std::vector<float> samples, t;
-  for (const auto& f : frames) appendSample(f, items, samples);
+  for (const auto& f : frames) nh::appendSample(f, items, samples);
   for (const double v : times) t.push_back(static_cast<float>(v));
   Json data = itemsJson(items);
   data["arrowScales"] = arrowScalesJson(frames, items, s);
@@ -501,9 +417,15 @@ PageSettings pageSettingsFor(const nh::Scenario& scenario, const ExportSettings&
 
 bool interactivePageAvailable() { return QFile::exists(kThree) && QFile::exists(kOrbit); }
 
-std::string exportedPage(AnimationExporter& exporter, const nh::Scenario& scenario) {
-  const RunHistory& run = exporter.history();
+std::string exportedPage(AnimationExporter& exporter, const nh::Scenario& scenario, bool live) {
   PageSettings page = pageSettingsFor(scenario, exporter.settings());
+  if (live) {
+    if (const std::string refusal = livePageRefusal(scenario); !refusal.empty())
+      throw nh::InputError(refusal);
+    page.live = true;
+    page.liveScenario = exporter.resolvedScenario();
+  }
+  const RunHistory& run = exporter.history();
   if (const PlannedMotion* planned = exporter.plannedMotion()) {
     const auto ghosts = planGhostScenes(*planned->run);
     page.ghosts.assign(ghosts.begin(), ghosts.end());
@@ -521,15 +443,30 @@ std::string exportedPage(AnimationExporter& exporter, const nh::Scenario& scenar
 std::string interactivePage(const RunHistory& run, const PageSettings& settings,
                             const ComparisonScene& comparison, const RunHistory* comparisonRun) {
   if (!interactivePageAvailable()) throw nh::InputError(kPageUnavailable);
-  const std::map<std::string, std::string> parts = {
+  Json data = pageData(run, settings, comparison, comparisonRun);
+  std::map<std::string, std::string> parts = {
       {"TITLE", htmlEscaped(settings.title)},
       {"THEME", settings.display.dark ? "dark" : "light"},
       {"STYLE", resourceText(kStyle)},
-      {"DATA", scriptSafeJson(pageData(run, settings, comparison, comparisonRun))},
+      {"SCRIPT_SRC", "'unsafe-inline'"},
       {"THREE", resourceText(kThree)},
       {"ORBIT", resourceText(kOrbit)},
       {"SCRIPT", resourceText(kScript)},
+      {"ENGINE", ""},
+      {"WASM", ""},
+      {"LIVE", ""},
   };
+  if (settings.live) {
+    // The engine's module is compiled from the page's own bytes: WebAssembly needs
+    // 'wasm-unsafe-eval', and nothing else is loosened (no request of any kind).
+    const WebEngineFiles engine = readWebEngine();
+    data["live"] = livePageData(settings.liveScenario, settings);
+    parts["SCRIPT_SRC"] = "'unsafe-inline' 'wasm-unsafe-eval'";
+    parts["ENGINE"] = engine.script;
+    parts["WASM"] = QByteArray::fromStdString(engine.wasm).toBase64().toStdString();
+    parts["LIVE"] = resourceText(kLiveScript);
+  }
+  parts["DATA"] = scriptSafeJson(data);
   return filledTemplate(resourceText(kTemplate), parts);
 }
 

@@ -59,6 +59,12 @@ struct PageSettings {
   // A planned motion's start and target (planGhostScenes): their bodies are drawn where they
   // are, translucent in their own colours, as the app's view draws them; empty for a run.
   std::vector<nh::SceneFrame> ghosts;
+  // A live page (docs/interactive-page.md): the page also carries the web engine and this
+  // scenario (the run's, resolved, with its timed edits), and runs it in the browser: every
+  // parameter and initial value a slider and a field, the integrator, edits while it plays,
+  // undo, the setup in the link. The recorded samples stay, shown until the engine starts.
+  bool live = false;
+  nh::Scenario liveScenario;
 };
 
 // A comparison run's scene at time t: false where it is not drawn (it failed or left).
@@ -91,7 +97,12 @@ std::string interactivePage(const RunHistory& run, const PageSettings& settings,
 // The page of an export as `nhsim export --html` writes it: the exporter's run and comparison
 // (scene, curves, legends) with pageSettingsFor(scenario, exporter.settings()). Simulates on
 // first use.
-std::string exportedPage(AnimationExporter& exporter, const nh::Scenario& scenario);
+std::string exportedPage(AnimationExporter& exporter, const nh::Scenario& scenario,
+                         bool live = false);
+
+// Why `scenario` cannot run live in a page ("" when it can): a planned motion, a control
+// model, an integrator the page's engine leaves out (SUNDIALS); one line saying what works.
+std::string livePageRefusal(const nh::Scenario& scenario);
 
 // The file an HTML page is written to, checked as the video encoder checks a video's target:
 // nh::VideoError (Unwritable) for a missing folder, a directory, a device, FIFO or socket. A

@@ -109,14 +109,7 @@ void AnimationExporter::adoptPlannedMotion(const ProgressCallback& progress,
     try {
       d.planned =
           std::make_shared<const PlannedMotion>(solvePlannedMotion(scenario_, *d.plan, [&](double) {
-            if (progress) {
-              ExportProgress p;
-              p.stage = ExportProgress::Stage::Simulating;
-              p.frameCount = d.frames;
-              p.elapsedSeconds =
-                  std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-              progress(p);
-            }
+            d.reportSimulating(progress, started);
             return !(cancel && cancel->load());
           }));
     } catch (const nh::OptimalControlCancelled&) {

@@ -132,7 +132,7 @@ struct SceneRenderer::Body {
   vtkSmartPointer<vtkActor> actor;
 };
 
-struct SceneRenderer::Arrow : ArrowScale {
+struct SceneRenderer::Arrow : nh::ArrowScale {
   nh::ArrowKind kind;
   std::string unit;
   vtkSmartPointer<vtkArrowSource> source;
@@ -665,7 +665,7 @@ void SceneRenderer::updateGrid() {
   // An endless floor: the grid is centred under the camera's focal point, snapped to five
   // spacings (the major lines) so the lines stay put while it moves, and reaches well
   // beyond what the camera sees, in power-of-two steps so zooming rebuilds it rarely.
-  const double spacing = niceCeil(extent / 8);
+  const double spacing = nh::niceCeil(extent / 8);
   vtkCamera* cam = renderer_->GetActiveCamera();
   double fp[3];
   cam->GetFocalPoint(fp);

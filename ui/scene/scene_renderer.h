@@ -12,8 +12,8 @@
 #include <string>
 #include <vector>
 
+#include "core/nh/arrow_scale.h"
 #include "core/nh/system.h"
-#include "ui/scene/arrow_scale.h"
 #include "ui/session/display_choices.h"
 
 class vtkRenderer;

@@ -31,6 +31,12 @@ ExportMenu::ExportMenu(const Sources& sources, QMenu* menu, QAction* animation)
     exportPlot(s_.window, *s_.timeSeries->plot(), "t [s]", "time-series");
   });
   menu->addAction(tr("&Interactive page (HTML)…"), this, &ExportMenu::exportPage);
+  live_ = menu->addAction(tr("&Live page (the browser runs the motion)"));
+  live_->setCheckable(true);
+  live_->setChecked(true);
+  live_->setToolTip(
+      tr("The interactive page carries the engine: parameters as sliders, changes "
+         "while it plays, undo, the setup in its link"));
   menu->addAction(tr("Trajectory &data (CSV + scenario JSON)…"), this, [this] {
     const SimulationController* c = s_.session->controller();
     exportData(s_.window, c->primary(), c->recordedScenario());
@@ -134,6 +140,10 @@ void ExportMenu::exportPage() {
     const auto ghosts = planGhostScenes(run);
     page.ghosts.assign(ghosts.begin(), ghosts.end());
   }
+  // Live where the run has dynamics the page's engine runs (not a plan, a control model or a
+  // SUNDIALS integrator: those pages play the record).
+  page.liveScenario = c->recordedScenario();
+  page.live = live_->isChecked() && !c->plan() && livePageRefusal(page.liveScenario).empty();
   exportInteractivePage(s_.window, run, page, QString::fromStdString(c->scenario().system),
                         comparison, other && !other->empty() ? other : nullptr);
 }

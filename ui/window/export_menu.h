@@ -35,13 +35,16 @@ class ExportMenu : public QObject {
   void exportAnimation();
   void exportScreenshot();
   // The interactive page of the current run, with the view's display choices and plots and
-  // the lesson's title and note.
+  // the lesson's title and note; live (the browser runs the motion from the run's scenario and
+  // its timed edits) when "Live page" is checked and the run can be run live.
   void exportPage();
+  QAction* liveAction() const { return live_; }
 
  private:
   // Says why nothing was exported, in a message box titled `title`.
   void refused(const QString& title, const QString& reason);
   Sources s_;
+  QAction* live_ = nullptr;
 };
 
 }  // namespace nhui

@@ -327,7 +327,6 @@ PlanDialog* MainWindow::showPlanDialog() {
     bindTargetGhost(planDialog_, view_);
   }
   planDialog_->show();
-  view_->setTargetGhost(planDialog_->targetCoordinates());
   planDialog_->raise();
   planDialog_->activateWindow();
   return planDialog_;

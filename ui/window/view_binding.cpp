@@ -3,6 +3,8 @@
 #include "ui/window/view_binding.h"
 
 #include <QAction>
+#include <QEvent>
+#include <functional>
 
 #include "ui/panels/plan_dialog.h"
 #include "ui/plot/plot_panels.h"
@@ -13,6 +15,23 @@
 namespace nhui {
 
 namespace {
+
+// Calls `shown` each time the object it filters is shown.
+class ShowWatcher : public QObject {
+ public:
+  ShowWatcher(QObject* watched, std::function<void()> shown)
+      : QObject(watched), shown_(std::move(shown)) {
+    watched->installEventFilter(this);
+  }
+  bool eventFilter(QObject*, QEvent* event) override {
+    if (event->type() == QEvent::Show) shown_();
+    return false;
+  }
+
+ private:
+  std::function<void()> shown_;
+};
+
 // The camera mode: the actions and the 3D view show the view's; a toggled action writes it.
 void bindCamera(Session* session, const ViewWidgets& w, QObject* context) {
   QObject::connect(w.follow, &QAction::toggled, context, [session](bool on) {
@@ -105,6 +124,7 @@ void bindTargetGhost(PlanDialog* dialog, SceneView* scene) {
   QObject::connect(scene, &SceneView::targetGhostDragged, dialog,
                    &PlanDialog::setTargetCoordinates);
   QObject::connect(dialog, &QDialog::finished, scene, [scene] { scene->setTargetGhost({}); });
+  new ShowWatcher(dialog, [dialog, scene] { scene->setTargetGhost(dialog->targetCoordinates()); });
 }
 
 }  // namespace nhui

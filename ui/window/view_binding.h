@@ -32,8 +32,9 @@ struct ViewWidgets {
 // Binds `widgets` to the session's view for as long as `context` lives.
 void bindView(Session* session, const ViewWidgets& widgets, QObject* context);
 
-// While Plan a motion is open its targets are a ghost in the 3D view: typing in the dialog
-// moves the ghost, dragging the ghost sets the dialog's fields, closing it hides the ghost.
+// While Plan a motion is open its targets are a ghost in the 3D view: showing the dialog shows
+// the ghost, typing in the dialog moves it, dragging the ghost sets the dialog's fields,
+// closing the dialog hides the ghost.
 void bindTargetGhost(PlanDialog* dialog, SceneView* scene);
 
 }  // namespace nhui

@@ -265,6 +265,11 @@ cost: 0.5*u1*u1
   // π/2 about the vertical in T = 1, J = 0.957271504767. The cheapest are found with the
   // default starts.
   void bundledModelsAgainstCollocation() {
+#if defined(NH_TEST_SANITIZER)
+    QSKIP(
+        "two multiple-shooting solves of 15 minutes under the sanitizers; the release suite "
+        "runs them");
+#endif
     OptimalControlOptions o;
     o.tEnd = 1;
     o.targets = {{"x", 0}, {"y", 1}, {"theta", 0}};

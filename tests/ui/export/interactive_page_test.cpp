@@ -29,6 +29,7 @@
 #include "core/io/scenario_file.h"
 #include "core/nh/scenario.h"
 #include "core/nh/scene_table.h"
+#include "page_data.h"
 #include "ui/export/animation_exporter.h"
 #include "ui/export/media/video_encoder.h"
 #include "ui/sim/run_history.h"
@@ -51,14 +52,6 @@ std::string pageOf(const nh::Scenario& scenario, double tEnd) {
   return nhui::exportedPage(exporter, scenario);
 }
 
-// A base64 string of 32-bit floats, as the page decodes it.
-std::vector<float> floatsOf(const QJsonValue& text) {
-  const QByteArray raw = QByteArray::fromBase64(text.toString().toLatin1());
-  std::vector<float> out(static_cast<size_t>(raw.size()) / sizeof(float));
-  std::memcpy(out.data(), raw.constData(), out.size() * sizeof(float));
-  return out;
-}
-
 // The lessons (resources/examples) whose view compares two runs.
 QStringList comparingLessons() {
   QStringList out;
@@ -70,17 +63,6 @@ QStringList comparingLessons() {
     if (!view.isEmpty() && mode != "off") out << name;
   }
   return out;
-}
-
-// The page's embedded data (the JSON of its element #nh-data).
-QJsonObject dataOf(const std::string& html) {
-  const std::string open = R"(<script type="application/json" id="nh-data">)";
-  const size_t from = html.find(open);
-  if (from == std::string::npos) return {};
-  const size_t start = from + open.size();
-  const size_t end = html.find("</script>", start);
-  return QJsonDocument::fromJson(QByteArray::fromStdString(html.substr(start, end - start)))
-      .object();
 }
 
 QStringList entriesOf(const QString& folder) {
@@ -131,7 +113,7 @@ class InteractivePageTest : public QObject {
   // The data carries each body's bounding radius as the core computes it for the view's
   // camera and tables, and its kind's row of the scene table.
   void dataCarriesTheCoreBounds() {
-    const QJsonObject data = dataOf(pageOf(scenarioOf("whipple_bicycle", 1), 1));
+    const QJsonObject data = nhtest::pageDataOf(pageOf(scenarioOf("whipple_bicycle", 1), 1));
     const QJsonObject kinds = data["scene"].toObject()["kinds"].toObject();
     QStringList seen;
     for (const QJsonValue& value : data["bodies"].toArray()) {
@@ -202,7 +184,7 @@ class InteractivePageTest : public QObject {
     for (const QString& name : lessons) {
       const nh::Scenario lesson =
           nh::readScenarioFile(QDir(NH_EXAMPLES_DIR).filePath(name).toStdString());
-      const QJsonObject data = dataOf(pageOf(lesson, 1));
+      const QJsonObject data = nhtest::pageDataOf(pageOf(lesson, 1));
       const QJsonObject plots = data["plots"].toObject();
       const QJsonArray runs = plots["runs"].toArray();
       QVERIFY2(runs.size() == 2 && !runs[0].toString().isEmpty() && !runs[1].toString().isEmpty(),
@@ -219,10 +201,10 @@ class InteractivePageTest : public QObject {
       }
       for (const QJsonValue& c : plots["series"].toArray()) columns.push_back(c.toObject());
       for (const QJsonObject& c : columns) {
-        const std::vector<float> other = floatsOf(c["comparison"]);
+        const std::vector<float> other = nhtest::pageFloats(c["comparison"]);
         QVERIFY2(std::any_of(other.begin(), other.end(), [](float v) { return std::isfinite(v); }),
                  qPrintable(name + ": " + c["name"].toString()));
-        QCOMPARE(other.size(), floatsOf(c["values"]).size());
+        QCOMPARE(other.size(), nhtest::pageFloats(c["values"]).size());
       }
     }
   }
@@ -232,18 +214,18 @@ class InteractivePageTest : public QObject {
   // the normal force's (on one shared scale it was a hundredth); titles are the app's names.
   void arrowsOnTheirOwnScales() {
     const nh::Scenario lesson = nh::readScenarioFile(NH_EXAMPLES_DIR "/ball_closed_circle.json");
-    const QJsonObject data = dataOf(pageOf(lesson, 4));
+    const QJsonObject data = nhtest::pageDataOf(pageOf(lesson, 4));
     const QJsonArray arrows = data["arrows"].toArray();
     const nh::SampleLayout layout{static_cast<size_t>(data["bodies"].toArray().size()),
                                   static_cast<size_t>(arrows.size()),
                                   static_cast<size_t>(data["points"].toArray().size())};
-    const std::vector<float> samples = floatsOf(data["samples"]);
+    const std::vector<float> samples = nhtest::pageFloats(data["samples"]);
     const size_t count = static_cast<size_t>(data["count"].toInt());
     // The mean drawn length of an arrow, in reference lengths.
     auto meanLength = [&](const QString& arrowName) {
       for (qsizetype i = 0; i < arrows.size(); ++i) {
         if (arrows[i].toObject()["name"].toString() != arrowName) continue;
-        const std::vector<float> scale = floatsOf(data["arrowScales"].toArray()[i]);
+        const std::vector<float> scale = nhtest::pageFloats(data["arrowScales"].toArray()[i]);
         double sum = 0;
         for (size_t k = 0; k < count; ++k) {
           const float* v = &samples[k * layout.width() + layout.arrow(static_cast<size_t>(i)) +
@@ -271,9 +253,13 @@ class InteractivePageTest : public QObject {
   // runs' dimensionless x–z is not.
   void equalScalesForAPathOfLengths() {
     const nh::Scenario circle = nh::readScenarioFile(NH_EXAMPLES_DIR "/ball_closed_circle.json");
-    QVERIFY(dataOf(pageOf(circle, 1))["plots"].toObject()["path"].toObject()["equal"].toBool());
+    QVERIFY(nhtest::pageDataOf(pageOf(circle, 1))["plots"]
+                .toObject()["path"]
+                .toObject()["equal"]
+                .toBool());
     const nh::Scenario runs = nh::readScenarioFile(NH_EXAMPLES_DIR "/long_runs.json");
-    const QJsonObject path = dataOf(pageOf(runs, 1))["plots"].toObject()["path"].toObject();
+    const QJsonObject path =
+        nhtest::pageDataOf(pageOf(runs, 1))["plots"].toObject()["path"].toObject();
     QCOMPARE(path["x"].toObject()["name"].toString(), QString("x"));
     QVERIFY(!path["equal"].toBool());
   }

@@ -60,18 +60,7 @@ class ExportMenuTest : public QObject {
     QTRY_VERIFY_WITH_TIMEOUT(c->displayTime() >= 4, 30000);
     c->pause();
 
-    QAction* page = nullptr;
-    for (QAction* a : window.findChildren<QAction*>())
-      if (a->text() == QObject::tr("&Interactive page (HTML)…")) page = a;
-    QVERIFY(page);
-    const QString path = dir.filePath("lesson.html");
-    answerNextFileDialog(path);
-    nhtest::answerNextMessageBox(QMessageBox::Ok);
-    page->trigger();
-
-    QFile file(path);
-    QVERIFY(file.open(QIODevice::ReadOnly));
-    const QByteArray html = file.readAll();
+    const QByteArray html = exportedPage(window, dir.filePath("lesson.html"));
     QVERIFY(html.contains("<title>Particle with"));
     QVERIFY(html.contains("Both runs start from the same position and velocity."));
     QVERIFY(html.contains("\"comparison\":{"));
@@ -121,15 +110,7 @@ class ExportMenuTest : public QObject {
     QVERIFY(nhui::parseScenarioView(sidecar.view).plan);
     dialog->close();
 
-    QAction* page = actionNamed(window, QObject::tr("&Interactive page (HTML)…"));
-    QVERIFY(page);
-    const QString path = dir.filePath("plan.html");
-    answerNextFileDialog(path);
-    nhtest::answerNextMessageBox(QMessageBox::Ok);
-    page->trigger();
-    QFile file(path);
-    QVERIFY(file.open(QIODevice::ReadOnly));
-    const QByteArray html = file.readAll();
+    const QByteArray html = exportedPage(window, dir.filePath("plan.html"));
     QVERIFY(html.contains("<title>Parallel parking"));
     QVERIFY(html.contains("\"name\":\"w\""));  // the plan's plotted samples
     QVERIFY(html.contains("\"ghosts\":[[{"));  // the start ghost, then the target's
@@ -143,6 +124,18 @@ class ExportMenuTest : public QObject {
     for (QAction* a : window.findChildren<QAction*>())
       if (a->text() == text) return a;
     return nullptr;
+  }
+
+  // File ▸ Export ▸ Interactive page to `path`, its "Saved" message answered: the page's
+  // text ("" when none was written).
+  static QByteArray exportedPage(nhui::MainWindow& window, const QString& path) {
+    QAction* page = actionNamed(window, QObject::tr("&Interactive page (HTML)…"));
+    if (!page) return {};
+    answerNextFileDialog(path);
+    nhtest::answerNextMessageBox(QMessageBox::Ok);
+    page->trigger();
+    QFile file(path);
+    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
   }
 };
 

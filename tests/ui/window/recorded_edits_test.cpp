@@ -30,6 +30,7 @@
 #include "core/model/catalogue.h"
 #include "core/nh/scenario_run.h"
 #include "message_boxes.h"
+#include "page_data.h"
 #include "ui/export/animation_exporter.h"
 #include "ui/export/interactive_page.h"
 #include "ui/export/stills.h"
@@ -78,20 +79,9 @@ struct PageSamples {
   std::vector<float> samples;
 };
 
-std::vector<float> floatsOf(const QJsonValue& text) {
-  const QByteArray raw = QByteArray::fromBase64(text.toString().toLatin1());
-  std::vector<float> out(static_cast<size_t>(raw.size()) / sizeof(float));
-  std::memcpy(out.data(), raw.constData(), out.size() * sizeof(float));
-  return out;
-}
 PageSamples pageSamplesOf(const std::string& html) {
-  const std::string open = R"(<script type="application/json" id="nh-data">)";
-  const size_t from = html.find(open);
-  if (from == std::string::npos) return {};
-  const size_t start = from + open.size();
-  const std::string json = html.substr(start, html.find("</script>", start) - start);
-  const QJsonObject data = QJsonDocument::fromJson(QByteArray::fromStdString(json)).object();
-  return {floatsOf(data["t"]), floatsOf(data["samples"])};
+  const QJsonObject data = nhtest::pageDataOf(html);
+  return {nhtest::pageFloats(data["t"]), nhtest::pageFloats(data["samples"])};
 }
 
 // The largest difference between two pages' samples in the page's samples i whose time is in

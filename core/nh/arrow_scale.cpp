@@ -1,10 +1,10 @@
 // ArrowScale (arrow_scale.h): an arrow's scale stepped frame by frame.
-#include "ui/scene/arrow_scale.h"
+#include "core/nh/arrow_scale.h"
 
 #include <algorithm>
 #include <cmath>
 
-namespace nhui {
+namespace nh {
 
 namespace {
 
@@ -58,5 +58,5 @@ bool ArrowScale::step(double magnitude, bool fixed, double fixedValue) {
   return !isZero && reference > 0;
 }
 
-}  // namespace nhui
+}  // namespace nh
 // SPDX-License-Identifier: GPL-3.0-or-later

@@ -2,7 +2,7 @@
 // frame by frame by the rule ArrowScale::step, and the 1-2-5 numbers it takes.
 #pragma once
 
-namespace nhui {
+namespace nh {
 
 // The scale of one arrow, as the view keeps it frame by frame: `reference`, the magnitude drawn
 // with the reference length (0.35 × the scene extent), a 1-2-5 number. Each arrow has its own
@@ -23,5 +23,5 @@ struct ArrowScale {
 // Smallest 1-2-5 number ≥ v (1 for v not positive or not finite).
 double niceCeil(double v);
 
-}  // namespace nhui
+}  // namespace nh
 // SPDX-License-Identifier: GPL-3.0-or-later
