@@ -88,8 +88,8 @@ std::unique_ptr<WebScene> sceneOf(const std::string& text) {
   }
   std::vector<double> presets = json.value("arrowPresets", std::vector<double>());
   presets.resize(scene->items.arrows.size(), 0.0);
-  scene->scales = std::make_unique<nh::SampleArrowScales>(presets,
-                                                          json.value("arrowScaleFixed", false));
+  scene->scales =
+      std::make_unique<nh::SampleArrowScales>(presets, json.value("arrowScaleFixed", false));
   return scene;
 }
 
@@ -234,8 +234,7 @@ const float* nhweb_scene_samples(int run) {
 
 const float* nhweb_arrow_scales(int run, int arrow) {
   const WebRun* web = find(run);
-  if (!web || !web->scene || arrow < 0 ||
-      arrow >= static_cast<int>(web->scene->references.size()))
+  if (!web || !web->scene || arrow < 0 || arrow >= static_cast<int>(web->scene->references.size()))
     return nullptr;
   return web->scene->references[static_cast<size_t>(arrow)].data();
 }

@@ -115,9 +115,9 @@ void SampleArrowScales::append(const SceneFrame& frame, const SceneItems& items,
   if (out.size() < items.arrows.size()) out.resize(items.arrows.size());
   for (size_t i = 0; i < items.arrows.size(); ++i) {
     out[i].resize(samples_, kNaN);  // an arrow first seen now: not drawn before
-    const auto it = std::find_if(frame.arrows.begin(), frame.arrows.end(), [&](const SceneArrow& a) {
-      return arrowKey(a) == arrowKey(items.arrows[i]);
-    });
+    const auto it =
+        std::find_if(frame.arrows.begin(), frame.arrows.end(),
+                     [&](const SceneArrow& a) { return arrowKey(a) == arrowKey(items.arrows[i]); });
     const bool drawn = it != frame.arrows.end() && scales_[i].step(it->vector.norm(), fixed_);
     out[i].push_back(drawn ? pageFloat(scales_[i].reference) : kNaN);
   }

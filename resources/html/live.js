@@ -500,8 +500,8 @@
       if (!open(link.setup, t)) return say(E.error() + "; the recorded run is shown");
     }
     setup = link.setup;
-    page.attach(engine);
     show(t);
+    page.attach(engine);  // the camera framed on the run computed
     refresh();
     say(link.ignored.length ? "ignored in the link: " + link.ignored.join(", ") : "");
     window.nhLive.ready = true;

@@ -452,11 +452,14 @@
   // Where the camera looks from: a 3/4 view of everything the moving bodies reach, or, when
   // following, of where they are now.
   function homeView() {
-    var box = following ? movingBox(current, current) : wholeRun;
+    var box = following ? movingBox(current, current) : movingBox(0, count - 1);
     var centre = box.isEmpty() ? new THREE.Vector3() : box.getCenter(new THREE.Vector3());
     var radius = Math.max(box.isEmpty() ? 0 : box.getSize(new THREE.Vector3()).length() / 2,
                           (following ? 1.2 : 0.6) * extent);
-    var distance = 1.15 * radius / Math.sin((camera.fov / 2) * Math.PI / 180);
+    // Fitted in the narrower of the two angles (a tall, narrow view: the horizontal one).
+    var half = (camera.fov / 2) * Math.PI / 180;
+    half = Math.min(half, Math.atan(Math.tan(half) * camera.aspect));
+    var distance = 1.15 * radius / Math.sin(half);
     camera.position.copy(centre).add(new THREE.Vector3(1, -2, 1).normalize().multiplyScalar(distance));
     controls.target.copy(centre);
     controls.update();
@@ -811,7 +814,7 @@
   window.nhPage = {
     data: data,
     replaceRun: replaceRun,
-    attach: function (engine) { live = engine; },
+    attach: function (engine) { live = engine; homeView(); dirty = true; },
     time: function () { return simulated; },
     isPlaying: function () { return playing; },
     setPlaying: setPlaying,
@@ -870,6 +873,7 @@
 
   setTheme(fragment.has("theme") ? fragment.get("theme") === "dark" : data.dark);
   resize();
+  homeView();  // again, now that the view's shape is known
   show(fragment.has("t") ? sampleAt(Number(fragment.get("t"))) : 0);
   simulated = times[current];
   render();

@@ -50,8 +50,8 @@ Json parametersJson(const nh::SystemModel& system, const std::vector<double>& va
 Json initialJson(const nh::StateLayout& layout, const std::vector<double>& x0) {
   Json list = Json::array();
   for (size_t i = 0; i < layout.names.size(); ++i)
-    list.push_back({{"name", layout.names[i]},
-                    {"value", x0[static_cast<size_t>(layout.index[i])]}});
+    list.push_back(
+        {{"name", layout.names[i]}, {"value", x0[static_cast<size_t>(layout.index[i])]}});
   return list;
 }
 
@@ -87,9 +87,11 @@ Json livePageData(const nh::Scenario& scenario, const PageSettings& settings) {
   live.tEnd = kLiveSeconds;
   live.dtOut = settings.sampleStep;
   Json model;  // a model file's system travels as its archive, found by its name
-  if (const auto* formula = nh::model::asFormula(*system); formula && nh::isSystemPath(live.system)) {
+  if (const auto* formula = nh::model::asFormula(*system);
+      formula && nh::isSystemPath(live.system)) {
     const std::string archive = nh::model::archiveModel(*formula);
-    model = QByteArray(archive.data(), static_cast<qsizetype>(archive.size())).toBase64().toStdString();
+    model =
+        QByteArray(archive.data(), static_cast<qsizetype>(archive.size())).toBase64().toStdString();
     live.system = system->name();
   }
   const nh::ScenarioRun start(system, scenario);

@@ -34,13 +34,16 @@ std::string webEngineFolder() {
   return QDir(bin + "/../share/nonholonomic-lab/web").absolutePath().toStdString();
 }
 
+bool webEngineAvailable() { return holdsEngine(QString::fromStdString(webEngineFolder())); }
+
 WebEngineFiles readWebEngine() {
   const QString folder = QString::fromStdString(webEngineFolder());
   if (!holdsEngine(folder))
-    throw nh::InputError("a live page needs the web engine (nhweb.js and nhweb.wasm), not found in " +
-                         folder.toStdString() +
-                         "; build it with ./scripts/build.sh --preset wasm, or write the page "
-                         "without --live");
+    throw nh::InputError(
+        "a live page needs the web engine (nhweb.js and nhweb.wasm), not found in " +
+        folder.toStdString() +
+        "; build it with ./scripts/build.sh --preset wasm, or write the page "
+        "without --live");
   const QByteArray script = contents(folder + "/nhweb.js");
   const QByteArray wasm = contents(folder + "/nhweb.wasm");
   return {script.toStdString(), wasm.toStdString()};

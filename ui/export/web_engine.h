@@ -15,6 +15,8 @@ struct WebEngineFiles {
 // the release build) when it holds the engine, else the installed one
 // (share/nonholonomic-lab/web beside the program's bin folder).
 std::string webEngineFolder();
+// Whether webEngineFolder() holds both files.
+bool webEngineAvailable();
 // Reads both files; throws nh::InputError in one line naming the folder and how to build the
 // engine when either is missing.
 WebEngineFiles readWebEngine();

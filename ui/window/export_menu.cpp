@@ -11,7 +11,9 @@
 #include <memory>
 
 #include "ui/export/export_dialog.h"
+#include "ui/export/interactive_page.h"
 #include "ui/export/plan_source.h"
+#include "ui/export/web_engine.h"
 #include "ui/plot/plot_panels.h"
 #include "ui/scene/scene_view.h"
 #include "ui/session/session.h"
@@ -33,10 +35,14 @@ ExportMenu::ExportMenu(const Sources& sources, QMenu* menu, QAction* animation)
   menu->addAction(tr("&Interactive page (HTML)…"), this, &ExportMenu::exportPage);
   live_ = menu->addAction(tr("&Live page (the browser runs the motion)"));
   live_->setCheckable(true);
-  live_->setChecked(true);
-  live_->setToolTip(
-      tr("The interactive page carries the engine: parameters as sliders, changes "
-         "while it plays, undo, the setup in its link"));
+  // Without the web engine (a build without the wasm preset) pages play the record.
+  const bool engine = webEngineAvailable();
+  live_->setEnabled(engine);
+  live_->setChecked(engine);
+  live_->setToolTip(engine ? tr("The interactive page carries the engine: parameters as sliders, "
+                                "changes while it plays, undo, the setup in its link")
+                           : tr("The web engine is not installed (build the wasm preset): pages "
+                                "play the recorded run"));
   menu->addAction(tr("Trajectory &data (CSV + scenario JSON)…"), this, [this] {
     const SimulationController* c = s_.session->controller();
     exportData(s_.window, c->primary(), c->recordedScenario());

@@ -7,6 +7,8 @@
 //   engine_test compare DIR   each DIR/NAME.web.csv against DIR/NAME.native.csv
 //   engine_test refusals      bad input and stopped runs
 //   engine_test bench SYSTEM T   seconds to run SYSTEM for T s (dop853; bench/web_engine.sh)
+#include "app/web/engine.h"
+
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -18,7 +20,6 @@
 #include <string>
 #include <vector>
 
-#include "app/web/engine.h"
 #include "core/model/catalogue.h"
 #include "core/nh/scenario.h"
 
@@ -82,7 +83,8 @@ void runCase(const fs::path& dir, const nh::SystemModel& system, bool edit) {
       nhweb_close(run);
       return;  // nothing to edit
     }
-    if (nhweb_advance(run, 2) < 0) return fail(name + ": stopped before the edit: " + nhweb_error());
+    if (nhweb_advance(run, 2) < 0)
+      return fail(name + ": stopped before the edit: " + nhweb_error());
     if (!nhweb_edit(run, parameters.front().name.c_str(), v))
       return fail(name + ": edit refused: " + nhweb_error());
   }
@@ -136,9 +138,9 @@ void compareCase(const fs::path& web) {
       if (!std::isnan(a[r][c]) || !std::isnan(b[r][c]))
         worst = std::max(worst, std::abs(a[r][c] - b[r][c]) / scale[c]);
     }
-  std::printf("%-34s %5zu rows  %s\n", stem.c_str(), a.size(),
-              identical ? "bit for bit" : ("max relative difference " +
-                                           nh::formatValue(worst)).c_str());
+  std::printf(
+      "%-34s %5zu rows  %s\n", stem.c_str(), a.size(),
+      identical ? "bit for bit" : ("max relative difference " + nh::formatValue(worst)).c_str());
   if (!(worst <= 1e-10)) fail(stem + ": differs from nhsim by " + nh::formatValue(worst));
 }
 
@@ -161,7 +163,8 @@ void refusals() {
   const fs::path model = fs::absolute("web_engine_test_model.yaml");
   writeText(model, "format: nonholonomic-lab-system\nname: typed_in\n");
   const std::string byPath = R"({"format": "nonholonomic-lab-scenario", "version": 1,
-      "system": ")" + model.string() + R"("})";
+      "system": ")" + model.string() +
+                             R"("})";
   expectRefusal(nhweb_open(byPath.c_str()) == 0, "a model file by path", "web engine");
   fs::remove(model);
   // A refused edit keeps the run: the same rows as an unedited one.
@@ -202,13 +205,15 @@ int main(int argc, char** argv) {
   } else if (mode == "refusals") {
     refusals();
   } else if (mode == "bench" && argc == 4) {
-    const std::string json = R"({"format": "nonholonomic-lab-scenario", "version": 1, "system": ")" +
-                             std::string(argv[2]) + R"(", "t_end": )" + argv[3] +
-                             R"(, "dt_out": 0.01, "integrator": {"method": "dop853"}})";
+    const std::string json =
+        R"({"format": "nonholonomic-lab-scenario", "version": 1, "system": ")" +
+        std::string(argv[2]) + R"(", "t_end": )" + argv[3] +
+        R"(, "dt_out": 0.01, "integrator": {"method": "dop853"}})";
     const auto start = std::chrono::steady_clock::now();
     const int run = nhweb_open(json.c_str());
     if (!run || nhweb_advance(run, std::strtod(argv[3], nullptr)) < 0) fail(nhweb_error());
-    std::printf("%.4f\n", std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+    std::printf("%.4f\n",
+                std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
     return failures ? 1 : 0;
   } else {
     std::fprintf(stderr, "usage: engine_test run DIR | compare DIR | refusals\n");

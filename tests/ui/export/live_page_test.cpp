@@ -49,7 +49,8 @@ using Rows = std::vector<std::vector<double>>;
 Rows nativeRows(const nh::Scenario& scenario, double tEnd) {
   nh::ScenarioRun run(nh::findSystem(scenario.system), scenario);
   Rows rows;
-  run.advance(tEnd, scenario.dtOut, [&](const nh::ScenarioRun::Sample& s) { rows.push_back(s.row); });
+  run.advance(tEnd, scenario.dtOut,
+              [&](const nh::ScenarioRun::Sample& s) { rows.push_back(s.row); });
   return rows;
 }
 
@@ -131,7 +132,10 @@ class LivePageTest : public QObject {
                              .arg(QString::fromStdString(p.name))
                              .arg(value, 0, 'g', 17);
     const QJsonObject report = openedPage(scenario, hash);
-    QCOMPARE(report["setup"].toObject()["parameters"].toObject()[QString::fromStdString(p.name)].toDouble(),
+    QCOMPARE(report["setup"]
+                 .toObject()["parameters"]
+                 .toObject()[QString::fromStdString(p.name)]
+                 .toDouble(),
              value);
     const QString message = report["message"].toString();
     QVERIFY2(message.startsWith("ignored in the link: ") && message.contains("bogus=3") &&
@@ -169,11 +173,11 @@ class LivePageTest : public QObject {
     const QString path = dir_.filePath(QString("live-%1.html").arg(++pages_));
     nhui::writeInteractivePage(path.toStdString(), html);
     QProcess p;
-    p.start(chromium_, {"--headless=new", "--no-sandbox", "--disable-gpu", "--use-angle=swiftshader",
-                        "--enable-unsafe-swiftshader", "--window-size=1280,800",
-                        "--virtual-time-budget=60000",
-                        "--user-data-dir=" + dir_.filePath(QString("profile-%1").arg(pages_)),
-                        "--dump-dom", "file://" + path + hash});
+    p.start(chromium_,
+            {"--headless=new", "--no-sandbox", "--disable-gpu", "--use-angle=swiftshader",
+             "--enable-unsafe-swiftshader", "--window-size=1280,800", "--virtual-time-budget=60000",
+             "--user-data-dir=" + dir_.filePath(QString("profile-%1").arg(pages_)), "--dump-dom",
+             "file://" + path + hash});
     if (!p.waitForFinished(180000)) return {{"checks", QJsonArray{"FAIL chromium did not finish"}}};
     const QString dom = QString::fromUtf8(p.readAllStandardOutput());
     const QString open = "<pre id=\"livetest\">";

@@ -1,6 +1,7 @@
 // File › Export (ui/window/export_menu.cpp): the interactive page of the window's run, with the
 // open lesson's title and note, its plotted variables and its comparison run; and a played
-// plan exported as its planned motion, as a video and as a page.
+// plan exported as its planned motion, as a video and as a page. A run's page is live where the
+// web engine is found (it carries the engine and the lesson's scenario); a plan's is not.
 #include <QAction>
 #include <QApplication>
 #include <QComboBox>
@@ -66,6 +67,10 @@ class ExportMenuTest : public QObject {
     QVERIFY(html.contains("\"comparison\":{"));
     QVERIFY(html.contains("blue: nonholonomic"));
     QVERIFY(html.contains("\"name\":\"vz\""));
+    // Live by default where the web engine is found: the page carries it and the lesson's
+    // scenario, and its policy lets WebAssembly compile from the page's own bytes.
+    QVERIFY(html.contains("\"live\":{"));
+    QVERIFY(html.contains("script-src 'unsafe-inline' 'wasm-unsafe-eval'"));
   }
 
   // A played plan (the parallel-parking lesson's, solved as the file opens) exports as the
@@ -115,6 +120,7 @@ class ExportMenuTest : public QObject {
     QVERIFY(html.contains("\"name\":\"w\""));  // the plan's plotted samples
     QVERIFY(html.contains("\"ghosts\":[[{"));  // the start ghost, then the target's
     QVERIFY(html.contains("}],[{"));
+    QVERIFY(!html.contains("\"live\":{"));  // a played plan's page plays the plan
     QVERIFY(!window.errorBanner()->isVisible());
     QVERIFY2(window.lastErrorMessage().isEmpty(), qPrintable(window.lastErrorMessage()));
   }
