@@ -368,10 +368,17 @@ void SoakTest::editParameter(bool refused) {
   log(QStringLiteral("type %1 = %2").arg(name, text));
   nhtest::typeInto(spin, text);
   QCoreApplication::processEvents();
-  if (refused && c->parameter(info.name) != before)
-    QFAIL(qPrintable(failureReport(QStringLiteral("refused %1 = %2 was applied: %3")
+  // A refused value is never applied. The value may still change meanwhile by itself: a
+  // scenario just opened carries the record's timed edits, which the run applies as it
+  // passes their moments.
+  bool number = false;
+  const double typed = text.toDouble(&number);
+  const double now = c->parameter(info.name);
+  if (refused && ((number && now == typed) || !info.allows(now)))
+    QFAIL(qPrintable(failureReport(QStringLiteral("refused %1 = %2 was applied: %3 (before: %4)")
                                        .arg(name, text)
-                                       .arg(c->parameter(info.name)))));
+                                       .arg(now)
+                                       .arg(before))));
   // The spin box may hold the widget that the next edit replaces; leave it unfocused.
   window_->setFocus();
 }
