@@ -5,11 +5,21 @@
 #pragma once
 
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "core/model/catalogue.h"
+#include "core/nh/scenario.h"
 
 namespace nh::test {
+
+// The scenario that runs `system` at its defaults for tEnd seconds.
+inline Scenario scenarioOf(const std::string& system, double tEnd) {
+  Scenario s;
+  s.system = system;
+  s.tEnd = tEnd;
+  return s;
+}
 
 inline std::vector<std::shared_ptr<const SystemModel>> systemsWithDynamics() {
   std::vector<std::shared_ptr<const SystemModel>> out;

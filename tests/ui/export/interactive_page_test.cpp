@@ -26,6 +26,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "catalogue_systems.h"
 #include "core/io/scenario_file.h"
 #include "core/nh/scenario.h"
 #include "core/nh/scene_table.h"
@@ -36,12 +37,7 @@
 
 namespace {
 
-nh::Scenario scenarioOf(const std::string& system, double tEnd) {
-  nh::Scenario s;
-  s.system = system;
-  s.tEnd = tEnd;
-  return s;
-}
+using nh::test::scenarioOf;
 
 // The page of `scenario` as `nhsim export --html` makes it.
 std::string pageOf(const nh::Scenario& scenario, double tEnd) {

@@ -20,6 +20,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "catalogue_systems.h"
 #include "core/model/catalogue.h"
 #include "core/nh/errors.h"
 #include "core/nh/scenario_run.h"
@@ -29,12 +30,7 @@
 
 namespace {
 
-nh::Scenario scenarioOf(const std::string& system, double tEnd) {
-  nh::Scenario s;
-  s.system = system;
-  s.tEnd = tEnd;
-  return s;
-}
+using nh::test::scenarioOf;
 
 std::string livePageOf(const nh::Scenario& scenario) {
   nhui::ExportSettings settings;
