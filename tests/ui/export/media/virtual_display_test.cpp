@@ -4,12 +4,15 @@
 
 #include <signal.h>
 #include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/un.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <QTemporaryDir>
 #include <QtTest>
 #include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <optional>
@@ -43,6 +46,30 @@ bool processGone(pid_t pid) {
   return state == "Z" || state == "X";
 }
 
+// The pid of the process serving X display `name` (":N") on its local socket, or -1 when
+// none does; the kernel reports the listening peer's credentials (SO_PEERCRED). Xvfb
+// -displayfd takes the lowest free number, so once a server is gone a server started by a
+// test running beside this one may serve the same number: only the peer's pid says whether
+// ours let go.
+pid_t displayServer(const std::string& name) {
+  const std::string path = "/tmp/.X11-unix/X" + name.substr(1);
+  sockaddr_un address{};
+  address.sun_family = AF_UNIX;
+  std::snprintf(address.sun_path, sizeof address.sun_path, "%s", path.c_str());
+  const int fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  if (fd < 0) return -1;
+  pid_t server = -1;
+  if (::connect(fd, reinterpret_cast<const sockaddr*>(&address), sizeof address) == 0) {
+    ucred credentials{};
+    socklen_t size = sizeof credentials;
+    if (::getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &credentials, &size) == 0) {
+      server = credentials.pid;
+    }
+  }
+  ::close(fd);
+  return server;
+}
+
 }  // namespace
 
 class VirtualDisplayTest : public QObject {
@@ -63,10 +90,11 @@ class VirtualDisplayTest : public QObject {
     QCOMPARE(environment("DISPLAY"), std::optional<std::string>(name));
     QVERIFY(nh::canConnectToDisplay(name));
     QVERIFY(!processGone(pid));
+    QCOMPARE(displayServer(name), pid);
 
     display.reset();
     QVERIFY(processGone(pid));
-    QVERIFY(!nh::canConnectToDisplay(name));
+    QVERIFY(displayServer(name) != pid);
     QCOMPARE(environment("DISPLAY"), std::optional<std::string>());
   }
 
