@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <array>
 #include <cctype>
 #include <cerrno>
@@ -14,6 +15,7 @@
 #include <cstring>
 #include <filesystem>
 #include <system_error>
+#include <type_traits>
 
 #include "core/io/atomic_output.h"
 #include "core/io/scenario_file.h"
@@ -448,7 +450,36 @@ void check(RunOptions& o) {
   checkWritable(outputs);
 }
 
+// `export --lessons DIR`: the bundled lessons as they are, so no target and none of the
+// options that change or frame one run; --live and --quiet apply.
+void checkLessonSite(ExportOptions& o) {
+  if (namesStandardOutput(o.lessons))
+    throw UsageError("--lessons: standard output is not supported for this output; give a folder");
+  if (!o.scenario.target.empty())
+    throw UsageError("--lessons writes every bundled lesson; it takes no system or scenario (" +
+                     quote(oneLine(o.scenario.target.substr(0, 60))) + " given)");
+  const Fields fields = fieldsOf(o);
+  for (const OptionRow* row : optionsOf(o.kRow.name)) {
+    const std::string name = row->name;
+    if (name == "--lessons" || name == "--live" || name == "--quiet") continue;
+    const Fields::Field* field = fields.find(name);
+    const bool given = std::visit(
+        [](auto* value) {
+          if constexpr (std::is_same_v<decltype(value), bool*>)
+            return *value;
+          else
+            return !value->empty();
+        },
+        *field);
+    if (given)
+      throw UsageError(name +
+                       " does not apply to --lessons, which writes each lesson as it is set up; "
+                       "it takes --live and --quiet");
+  }
+}
+
 void check(ExportOptions& o) {
+  if (!o.lessons.empty()) return checkLessonSite(o);
   auto refuseStandardOutput = [](const std::string& option, const std::string& path) {
     if (namesStandardOutput(path))
       throw UsageError(option + ": standard output is not supported for this output; give a " +
@@ -581,6 +612,7 @@ void ExportOptions::bind(Fields& f) {
   for (auto [name, field] : {std::pair{"--video", &video},
                              {"--frames", &frames},
                              {"--html", &html},
+                             {"--lessons", &lessons},
                              {"--width", &width},
                              {"--height", &height},
                              {"--fps", &fps},
@@ -647,7 +679,27 @@ std::string usageText() {
   return text;
 }
 
-CommandLine parseArguments(const std::vector<std::string>& args) {
+namespace {
+
+// `nhsim export --lessons DIR --html --live`: with --lessons, a bare --html (no value of its
+// own) only says that the lessons are written as pages, which they always are.
+std::vector<std::string> withoutBareHtml(std::vector<std::string> words) {
+  if (words.empty() || words[0] != ExportOptions::kRow.name) return words;
+  if (std::find(words.begin(), words.end(), "--lessons") == words.end()) return words;
+  for (auto at = words.begin(); at != words.end(); ++at) {
+    const auto next = at + 1;
+    if (*at == "--html" && (next == words.end() || next->rfind("--", 0) == 0)) {
+      words.erase(at);
+      break;
+    }
+  }
+  return words;
+}
+
+}  // namespace
+
+CommandLine parseArguments(const std::vector<std::string>& given) {
+  const std::vector<std::string> args = withoutBareHtml(given);
   if (args.empty() || args[0] == "help") return HelpRequest{Parser({}).app.help()};
   // What CLI11 answers to these words, without building the parser (nhsim --version starts
   // in about the time of a program that prints a line).
@@ -676,7 +728,11 @@ CommandLine parseArguments(const std::vector<std::string>& args) {
   refuseExtras(parser.app, "", "takes one command");
   refuseExtras(parser.commandApp(chosen), row.name, row.takes);
   CommandLine line = parser.take(chosen);
-  if (*row.missingTarget && targetOf(line).empty()) throw UsageError(row.missingTarget);
+  // export --lessons DIR writes the bundled lessons: the one command line without a target.
+  const auto* exportLine = std::get_if<ExportOptions>(&line);
+  const bool lessonSite = exportLine && !exportLine->lessons.empty();
+  if (*row.missingTarget && targetOf(line).empty() && !lessonSite)
+    throw UsageError(row.missingTarget);
   return line;
 }
 

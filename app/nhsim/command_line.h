@@ -170,7 +170,7 @@ struct ExportOptions {
       kRunTargetHelp,
       exportFooter};
   ScenarioOptions scenario;
-  std::string video, frames, html;  // one of them
+  std::string video, frames, html, lessons;  // one of them
   std::string width, height, fps, tStart, tEnd, speed, trail, plotPath, plot, csv, theme;
   IntegratorWords integrator;  // --max-steps
   bool noTrails = false, noForces = false, velocities = false, noOverlay = false, plots = false,

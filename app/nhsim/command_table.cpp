@@ -48,6 +48,12 @@ constexpr OptionRow kOptionRows[] = {
      .type = "OUT.html",
      .help = "write an interactive page (one self-contained HTML file)",
      .usage = Usage::OneOf},
+    {.name = "--lessons",
+     .commands = "export",
+     .type = "DIR",
+     .help = "write every bundled lesson as a page into DIR, with an index.html listing them "
+             "(no system or scenario; --live makes the pages live)",
+     .usage = Usage::OneOf},
     {.name = "--width",
      .commands = "export",
      .type = "W",
@@ -454,20 +460,27 @@ std::string helpLine(const OptionRow& row) {
 std::string usageOf(const CommandRow& command) {
   std::vector<std::string> tokens;
   if (*command.target) tokens.emplace_back(command.target);
-  std::string oneOf;
+  // The options that exclude each other as one group, "(--a A | --b B)", each alternative a
+  // token of its own so that a long group may break between them.
+  std::vector<std::string> oneOf;
+  auto endGroup = [&] {
+    if (oneOf.empty()) return;
+    oneOf.front() = std::string("(").append(oneOf.front());
+    oneOf.back().append(")");
+    tokens.insert(tokens.end(), oneOf.begin(), oneOf.end());
+    oneOf.clear();
+  };
   for (const OptionRow* row : optionsOf(command.name)) {
     if (row->usage == Usage::OneOf) {
-      oneOf.append(oneOf.empty() ? "(" : " | ")
-          .append(row->name)
-          .append(" ")
-          .append(valueKind(*row));
+      std::string alternative(oneOf.empty() ? "" : "| ");
+      alternative.append(row->name).append(" ").append(valueKind(*row));
+      oneOf.push_back(std::move(alternative));
       continue;
     }
-    if (!oneOf.empty()) tokens.push_back(oneOf + ")");
-    oneOf.clear();
+    endGroup();
     tokens.push_back(usageToken(*row));
   }
-  if (!oneOf.empty()) tokens.push_back(oneOf + ")");
+  endGroup();
   // Lines of at most 96 columns after the 7 of "usage: ", continuations under the target.
   const std::string indent(10, ' ');
   constexpr size_t kWidth = 89;

@@ -28,6 +28,7 @@
 #include "core/nh/scenario.h"
 #include "ui/export/animation_exporter.h"
 #include "ui/export/interactive_page.h"
+#include "ui/export/lesson_site.h"
 #include "ui/export/media/virtual_display.h"
 #include "ui/export/plan_source.h"
 #include "ui/export/stills.h"
@@ -149,12 +150,8 @@ void chooseOutput(const ExportOptions& o, ExportJob& job) {
   }
 }
 
-// The export of `nhsim export ARGS...` (`words`: "export" and ARGS), checked
-// (parseCommandLine, then the settings).
-ExportJob exportJobOf(const std::vector<std::string>& words) {
-  // Words that start with "export" are export's options or help (runExport answered that).
-  const CommandLine line = parseCommandLine(words);
-  const ExportOptions& o = std::get<ExportOptions>(line);
+// The export the checked options `o` ask for, its settings checked.
+ExportJob exportJobOf(const ExportOptions& o) {
   ExportJob job;
   job.scenario = o.scenario.resolved;
   if (std::filesystem::is_regular_file(o.scenario.target)) job.input = o.scenario.target;
@@ -253,6 +250,67 @@ int runPageExport(const ExportJob& o) {
   return kOk;
 }
 
+// What VTK and QPainter need to render, for as long as it lives: an X display (without a
+// reachable X server, a private Xvfb, stopped by its destructor: VTK renders through GLX only)
+// and a QGuiApplication on the offscreen platform (text; it needs no display).
+class Renderer {
+ public:
+  Renderer() : display_(ensureDisplay()) {
+    // Qt's start-up chatter (XDG_RUNTIME_DIR and the like) is not for the user: errors only.
+    qInstallMessageHandler([](QtMsgType type, const QMessageLogContext&, const QString& message) {
+      if (type == QtCriticalMsg || type == QtFatalMsg)
+        std::fprintf(stderr, "nhsim: qt: %s\n", qPrintable(message));
+    });
+    static int argc = 3;
+    static char arg0[] = "nhsim", arg1[] = "-platform", arg2[] = "offscreen";
+    static char* argv[] = {arg0, arg1, arg2, nullptr};
+    if (!QCoreApplication::instance()) app_ = std::make_unique<QGuiApplication>(argc, argv);
+    // QGuiApplication sets the locale from the environment; numbers in the CSV and JSON files
+    // (printf, strtod) must not follow a decimal-comma locale.
+    std::setlocale(LC_NUMERIC, "C");
+  }
+
+ private:
+  std::unique_ptr<VirtualDisplay> display_;
+  std::unique_ptr<QGuiApplication> app_;
+};
+
+// `nhsim export --lessons DIR [--live]`: every lesson's page and the index (a display for the
+// pictures); an interrupt stops before the next lesson, with no index written.
+int runLessonSite(const ExportOptions& o) {
+  const auto started = std::chrono::steady_clock::now();
+  removeTemporariesOnFatalSignals();
+  catchStopSignals();
+  if (!nhui::interactivePageAvailable()) throw InputError(nhui::kPageUnavailable);
+  nhui::checkLessonFolder(o.lessons);
+  const Renderer renderer;
+  const bool showProgress = !o.quiet && isatty(STDERR_FILENO);
+  auto progress = [&](int at, int count, const std::string& title) {
+    if (showProgress)
+      std::fprintf(stderr, "\rnhsim: lesson %d/%d: %-50.50s", at + 1, count, title.c_str());
+  };
+  nhui::LessonSiteOptions options;
+  options.live = o.live;
+  const nhui::LessonSite site =
+      nhui::writeLessonSite(o.lessons, options, progress, &cancelRequested);
+  if (showProgress) std::fprintf(stderr, "\r%70s\r", "");
+  if (cancelRequested.load()) {
+    nh::removeLiveTemporaries();
+    std::fprintf(stderr, "nhsim: interrupted after %zu lessons; %s has no index.html\n",
+                 site.pages.size(), o.lessons.c_str());
+    return 128 + stopSignal;
+  }
+  if (!o.quiet) {
+    int live = 0;
+    for (const auto& page : site.pages) live += page.live;
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    std::printf("lessons: %zu pages (%d live) and %s, %s in %.1f s\n", site.pages.size(), live,
+                site.index.string().c_str(), megabytes(site.bytes).c_str(), seconds);
+  }
+  return kOk;
+}
+
 int runExport(const std::vector<std::string>& args) {
   std::vector<std::string> words{ExportOptions::kRow.name};
   words.insert(words.end(), args.begin(), args.end());
@@ -261,27 +319,15 @@ int runExport(const std::vector<std::string>& args) {
     std::fputs(help->text.c_str(), stdout);
     return kOk;
   }
-  const ExportJob o = exportJobOf(words);
+  // Words that start with "export" are export's options or help (answered above).
+  const CommandLine line = parseCommandLine(words);
+  const ExportOptions& options = std::get<ExportOptions>(line);
+  if (!options.lessons.empty()) return runLessonSite(options);
+  const ExportJob o = exportJobOf(options);
   if (o.html) return runPageExport(o);  // no display, no renderer
   removeTemporariesOnFatalSignals();    // SIGUSR1, SIGPIPE...: no hidden temporary left
   catchStopSignals();
-  // VTK renders through GLX only: without a reachable X server, start a private one (kept
-  // until the export is done, stopped by its destructor).
-  const std::unique_ptr<VirtualDisplay> display = ensureDisplay();
-  // QPainter needs a QGuiApplication for text; the offscreen platform needs no display.
-  std::unique_ptr<QGuiApplication> app;
-  // Qt's start-up chatter (XDG_RUNTIME_DIR and the like) is not for the user: errors only.
-  qInstallMessageHandler([](QtMsgType type, const QMessageLogContext&, const QString& message) {
-    if (type == QtCriticalMsg || type == QtFatalMsg)
-      std::fprintf(stderr, "nhsim: qt: %s\n", qPrintable(message));
-  });
-  static int argc = 3;
-  static char arg0[] = "nhsim", arg1[] = "-platform", arg2[] = "offscreen";
-  static char* argv[] = {arg0, arg1, arg2, nullptr};
-  if (!QCoreApplication::instance()) app = std::make_unique<QGuiApplication>(argc, argv);
-  // QGuiApplication sets the locale from the environment; numbers in the CSV and JSON files
-  // (printf, strtod) must not follow a decimal-comma locale.
-  std::setlocale(LC_NUMERIC, "C");
+  const Renderer renderer;
 
   nhui::AnimationExporter exporter(o.scenario, o.settings);
   const bool showProgress = !o.quiet && isatty(STDERR_FILENO);

@@ -99,18 +99,20 @@ Eigen::AlignedBox3d regionOfPoints(const RunHistory& run, size_t first) {
 }
 
 // The 3D view's display options for an export: what the settings show (trails, arrows and
-// their scale, the theme, the overlay), a legend when any arrow is shown, text sized for the
-// video's height; the rest (grid, axes, keeping in view) as the options' defaults, whatever
-// the settings' display choices say of them.
+// their scale, the theme, the overlay), a legend when any arrow is shown and the corner axes
+// (unless the settings leave out their guides), text sized for the video's height; the rest
+// (grid, keeping in view) as the options' defaults, whatever the settings' display choices
+// say of them.
 SceneDisplayOptions sceneOptionsOf(const ExportSettings& settings) {
   SceneDisplayOptions options;
   const DisplayChoices own = options;
   const DisplayChoices& d = settings.display;
   static_cast<DisplayChoices&>(options) = d;
   options.grid = own.grid;
-  options.axes = own.axes;
+  options.axes = own.axes && settings.guides;
   options.keepInView = own.keepInView;
-  options.legend = d.reactionArrows || d.velocityArrows || d.angularVelocityArrows;
+  options.legend =
+      settings.guides && (d.reactionArrows || d.velocityArrows || d.angularVelocityArrows);
   options.overlayText = settings.overlay;
   // Text is sized for a 1280 × 720 view; smaller frames get smaller text.
   options.textScale =

@@ -68,6 +68,7 @@ struct ExportSettings {
   // grid, axes, legend and keepInView choices here are not read.
   DisplayChoices display = exportDisplayDefaults();
   bool overlay = true;  // time, speed and parameter values in the top-left corner
+  bool guides = true;   // the legend and the corner axes (a small picture leaves them out)
 
   bool plots = false;       // plots to the right of the 3D view
   std::string pathX = "x";  // phase portrait axes ("" for none; skipped if not recorded)

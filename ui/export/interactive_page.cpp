@@ -21,6 +21,7 @@
 #include "ui/export/animation_exporter.h"
 #include "ui/export/live_page.h"
 #include "ui/export/media/video_encoder.h"
+#include "ui/export/page_template.h"
 #include "ui/export/plan_source.h"
 #include "ui/export/web_engine.h"
 #include "ui/plot/plot_panels.h"
@@ -43,13 +44,6 @@ constexpr const char* kThree = ":/page/three/three.min.js";
 constexpr const char* kOrbit = ":/page/three/OrbitControls.js";
 constexpr const char* kLiveScript = ":/page/html/live.js";
 constexpr const char* kPako = ":/page/pako/pako_inflate.min.js";
-
-std::string resourceText(const char* path) {
-  QFile file(path);
-  if (!file.open(QIODevice::ReadOnly)) throw nh::InputError(kPageUnavailable);
-  const QByteArray bytes = file.readAll();
-  return std::string(bytes.constData(), static_cast<size_t>(bytes.size()));
-}
 
 Json rgbJson(nh::Rgb c) { return Json::array({c.r, c.g, c.b}); }
 
@@ -327,29 +321,6 @@ Json pageData(const RunHistory& run, const PageSettings& s, const ComparisonScen
   return data;
 }
 
-std::string htmlEscaped(std::string_view text) {
-  std::string out;
-  for (const char c : text) {
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      default:
-        out += c;
-    }
-  }
-  return out;
-}
-
 // JSON inside a <script> element: '<' only occurs in strings, where \u003c reads the same and
 // no "</script>" can end the element early.
 std::string scriptSafeJson(const Json& data) {
@@ -363,27 +334,6 @@ std::string scriptSafeJson(const Json& data) {
       out += c;
   }
   return out;
-}
-
-// The template with each @NAME@ replaced by its part (the parts are not searched again).
-std::string filledTemplate(const std::string& page,
-                           const std::map<std::string, std::string>& parts) {
-  std::string out;
-  size_t at = 0;
-  while (true) {
-    const size_t open = page.find('@', at);
-    const size_t close = open == std::string::npos ? open : page.find('@', open + 1);
-    if (close == std::string::npos) break;
-    const auto it = parts.find(page.substr(open + 1, close - open - 1));
-    if (it == parts.end()) {
-      out += page.substr(at, close - at);
-      at = close;
-      continue;
-    }
-    out += page.substr(at, open - at) + it->second;
-    at = close + 1;
-  }
-  return out + page.substr(at);
 }
 
 }  // namespace

@@ -85,7 +85,46 @@ class ExportHtmlTest : public QObject {
     const Result r = nhsim(
         {"rolling_disk", "--html", dir_.filePath("a.html"), "--video", dir_.filePath("a.gif")});
     QCOMPARE(r.code, 2);
-    QVERIFY2(r.err.contains("give one of --video, --frames and --html, once"), qPrintable(r.err));
+    QVERIFY2(r.err.contains("give one of --video, --frames, --html and --lessons, once"),
+             qPrintable(r.err));
+  }
+
+  // --lessons DIR writes the bundled lessons as they are set up: a system or scenario, or an
+  // option that changes or frames one run, is refused in one line (exit 2) before any work;
+  // the form `--lessons DIR --html --live` parses, and a folder that is a file is
+  // refused with what to give instead.
+  void lessonsTakeNoTargetOrRunOptions() {
+    const QString site = dir_.filePath("site");
+    const QList<QStringList> refused = {
+        {"ball_on_turntable", "--lessons", site},
+        {"--lessons", site, "--set", "m=2"},
+        {"--lessons", site, "--t-end", "3"},
+        {"--lessons", site, "--no-scenario"},
+        {"--lessons", "-"},
+        {"--lessons", site, "--html", dir_.filePath("one.html")},
+    };
+    const QStringList expected = {
+        "it takes no system or scenario",
+        "--set does not apply to --lessons, which writes each lesson as it is set up; it takes "
+        "--live and --quiet",
+        "--t-end does not apply to --lessons",
+        "--no-scenario does not apply to --lessons",
+        "--lessons: standard output is not supported for this output; give a folder",
+        "give one of --video, --frames, --html and --lessons, once",
+    };
+    for (qsizetype i = 0; i < refused.size(); ++i) {
+      const Result r = nhsim(refused[i]);
+      QCOMPARE(r.code, 2);
+      QVERIFY2(r.err.trimmed().count('\n') == 0 && r.err.contains(expected[i]), qPrintable(r.err));
+    }
+    QVERIFY(!QFile::exists(site));
+    QFile file(dir_.filePath("a-file"));
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.close();
+    const Result r = nhsim({"--lessons", file.fileName(), "--html", "--live"});
+    QCOMPARE(r.code, 2);
+    QVERIFY2(r.err.contains(file.fileName() + ": this is a file; give a folder"),
+             qPrintable(r.err));
   }
 
   // --plot plots each variable once (x named 5000 times made an 82 MB page): the page is the
