@@ -15,7 +15,9 @@
 #include "core/io/scenario_file.h"
 #include "core/model/catalogue.h"
 #include "core/model/model_archive.h"
+#include "core/nh/comparison.h"
 #include "core/nh/errors.h"
+#include "core/nh/integrators.h"
 #include "core/nh/scenario_run.h"
 #include "core/nh/scene_samples.h"
 
@@ -38,9 +40,17 @@ struct WebRun {
   int rowCount = 0;
   bool stopped = false;
   std::unique_ptr<WebScene> scene;
+  int comparisonOf = 0;  // the primary run's handle, for a comparison run
+  nh::Comparison comparison;
+  // The rows' grid: they come at origin + i·step (core/nh/simulation.h), origin the time of
+  // the first row after each (re)start: the first, and the one delivered again at an edit.
+  double origin = 0;
+  double lastRowTime = -INFINITY;
 
   // A row delivered: kept, and its scene sample made when the page draws one.
   void take(const nh::ScenarioRun::Sample& s) {
+    if (!(s.t > lastRowTime)) origin = s.t;
+    lastRowTime = s.t;
     rows.insert(rows.end(), s.row.begin(), s.row.end());
     ++rowCount;
     if (!scene) return;
@@ -91,6 +101,43 @@ std::unique_ptr<WebScene> sceneOf(const std::string& text) {
   scene->scales =
       std::make_unique<nh::SampleArrowScales>(presets, json.value("arrowScaleFixed", false));
   return scene;
+}
+
+// A lesson's "compare" part (nhweb_open_comparison), checked: what the app's reader refuses
+// is refused in one line.
+nh::Comparison comparisonOf(const std::string& text) {
+  const auto json = nlohmann::json::parse(text, nullptr, false);
+  if (!json.is_object()) throw nh::InputError("the comparison is not a JSON object");
+  const std::string mode = json.value("mode", std::string());
+  nh::Comparison comparison;
+  if (mode == "vakonomic") {
+    comparison.mode = nh::CompareMode::Vakonomic;
+  } else if (mode == "ghost") {
+    if (!json.contains("parameter") || !json["parameter"].is_string() || !json.contains("value") ||
+        !json["value"].is_number())
+      throw nh::InputError("a ghost comparison needs 'parameter' (a name) and 'value' (a number)");
+    comparison.mode = nh::CompareMode::Ghost;
+    comparison.ghostParameter = json["parameter"].get<std::string>();
+    comparison.ghostValue = json["value"].get<double>();
+  } else if (mode == "integrator") {
+    comparison.mode = nh::CompareMode::Integrator;
+    comparison.method = nh::parseIntegrator(json.value("integrator", std::string()));
+    comparison.step = json.value("step", comparison.step);
+  } else {
+    throw nh::InputError(
+        "the comparison's mode must be \"vakonomic\", \"ghost\" or "
+        "\"integrator\", got '" +
+        mode.substr(0, 40) + "'");
+  }
+  return comparison;
+}
+
+// The time between a run's rows: the scenario's dt-out, or a fixed-step method's own step
+// where that is longer, so that every row is the end of one of its steps (a step shortened to
+// meet a row would not be the method's run: the lessons that show what a large step does).
+double rowStep(const nh::Scenario& s) {
+  const bool ownSteps = nh::isFixedStep(s.integrator.method) && s.integrator.step > s.dtOut;
+  return ownSteps ? s.integrator.step : s.dtOut;
 }
 
 std::map<int, WebRun>& runs() {
@@ -154,7 +201,41 @@ int nhweb_open(const char* scenarioJson) {
       0);
 }
 
-void nhweb_close(int run) { runs().erase(run); }
+int nhweb_open_comparison(int primary, const char* compareJson) {
+  const WebRun* first = find(primary);
+  if (!first) return 0;
+  return guarded(
+      [&] {
+        const nh::Comparison comparison = comparisonOf(compareJson ? compareJson : "");
+        const nh::Scenario& s = first->scenario;
+        const nh::RunSetup start{first->system,
+                                 s.dynamics,
+                                 s.formulation,
+                                 s.integrator,
+                                 nh::resolveParameters(*first->system, s.parameters),
+                                 first->run->start().x0};
+        const nh::RunSetup setup = nh::comparisonSetup(start, comparison);
+        WebRun web;
+        web.system = first->system;
+        web.run = std::make_unique<nh::ScenarioRun>(setup, 0.0);
+        web.run->setEdits(s.edits, comparison);
+        web.scenario = s;
+        web.scenario.dynamics = setup.dynamics;
+        web.scenario.formulation = setup.formulation;
+        web.scenario.integrator = setup.options;
+        web.comparisonOf = primary;
+        web.comparison = comparison;
+        const int handle = runs().rbegin()->first + 1;
+        runs().emplace(handle, std::move(web));
+        return handle;
+      },
+      0);
+}
+
+void nhweb_close(int run) {
+  runs().erase(run);
+  std::erase_if(runs(), [run](const auto& entry) { return entry.second.comparisonOf == run; });
+}
 
 const char* nhweb_error() { return lastError().c_str(); }
 
@@ -178,10 +259,16 @@ int nhweb_advance(int run, double tEnd) {
   }
   const int held = guarded(
       [&] {
-        const double to = std::min(tEnd, web->scenario.tEnd);
+        double to = std::min(tEnd, web->scenario.tEnd);
+        // A fixed-step method goes on by whole rows only: the page's slices end on a row, and
+        // no step is cut short to meet a slice's end (the run stays the method's).
+        const double dt = rowStep(web->scenario);
+        if (nh::isFixedStep(web->scenario.integrator.method) && to < web->scenario.tEnd &&
+            web->run->tally().rows > 0)
+          to = web->origin + std::floor((to - web->origin) / dt + 1e-9) * dt;
         if (to > web->run->simulation().time() || web->run->tally().rows == 0)
           web->run->advance(
-              to, web->scenario.dtOut, [web](const nh::ScenarioRun::Sample& s) { web->take(s); },
+              to, dt, [web](const nh::ScenarioRun::Sample& s) { web->take(s); },
               to >= web->scenario.tEnd);
         return web->rowCount;
       },
@@ -255,6 +342,17 @@ int nhweb_edit(int run, const char* name, double value) {
         edit.parameters[name ? name : ""] = value;
         edits.push_back(std::move(edit));
         web->run->setEdits(edits);  // checks the edit: a refused one changes nothing
+        // The comparisons take it as the app's do; one that cannot (a ghost's own value out
+        // of the edited bounds, say) stops there, saying why, and the primary goes on.
+        for (auto& [handle, other] : runs()) {
+          if (other.comparisonOf != run || other.stopped) continue;
+          try {
+            other.run->setEdits(edits, other.comparison);
+            other.scenario.edits = edits;
+          } catch (const std::exception&) {
+            other.stopped = true;
+          }
+        }
         web->scenario.edits = std::move(edits);
         return 1;
       },

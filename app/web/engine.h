@@ -22,11 +22,21 @@ NHWEB_EXPORT void nhweb_close(int run);
 // One line: why the last call failed ("" after a call that did not).
 NHWEB_EXPORT const char* nhweb_error();
 
+// The comparison run beside `primary` (core/nh/comparison.h): the same start under the other
+// dynamics, with another value of one parameter (a ghost) or stepped by another integrator,
+// as a lesson's "compare" part says (JSON: {"mode": "vakonomic" | "ghost" | "integrator",
+// "parameter", "value", "integrator", "step"}), with the primary's edits so far and every
+// edit after (nhweb_edit on the primary); advanced, read and drawn like any run. Its handle,
+// or 0 when refused.
+NHWEB_EXPORT int nhweb_open_comparison(int primary, const char* compareJson);
+
 // The output columns (nhsim run's CSV header), by index.
 NHWEB_EXPORT int nhweb_column_count(int run);
 NHWEB_EXPORT const char* nhweb_column(int run, int index);
 
-// Integrates to tEnd (capped at the scenario's t-end), a row every dt-out (the start first):
+// Integrates to tEnd (capped at the scenario's t-end), a row every dt-out (the start first;
+// every step of a fixed-step method whose step is longer, as the app and the video step it;
+// a fixed-step method stops at the last row before tEnd, never inside one of its steps):
 // the number of rows held, or -1 when the run stopped (blew up, a singular point, the step
 // budget spent; the rows before it kept, nhweb_error says why). A stopped run stays stopped.
 NHWEB_EXPORT int nhweb_advance(int run, double tEnd);
@@ -50,7 +60,8 @@ NHWEB_EXPORT const float* nhweb_arrow_scales(int run, int arrow);
 NHWEB_EXPORT double nhweb_time(int run);  // the time integrated to
 
 // Sets a parameter from the run's current time on, as a timed edit (scenario.h): the run goes
-// on from its state there with the new value, the sample at that time delivered again. 1, or
+// on from its state there with the new value, the sample at that time delivered again; its
+// comparison runs take it as the app's comparison does (a ghost keeps its own value). 1, or
 // 0 when refused (unknown name, outside its bounds, the system not regular there).
 NHWEB_EXPORT int nhweb_edit(int run, const char* name, double value);
 // The run's scenario with the edits taken so far, as a scenario file holds it: what nhsim

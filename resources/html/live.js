@@ -5,8 +5,10 @@
 // change while it plays acts at once, as in the app (the run goes on from its state there
 // with the new value, as a timed edit); Undo and Redo (Ctrl+Z, Ctrl+Shift+Z); the integrator
 // and its step; Reset and a single step; the setup in the link (#Omega0=2&r=0.1&t=4). A
-// refused value or a stopped run says why in one line and keeps what is shown. The engine
-// steps in slices of at most 8 ms per frame, so the page never freezes.
+// refused value or a stopped run says why in one line and keeps what is shown. A lesson's
+// comparison run (vakonomic, a ghost, another integrator) is run beside it and takes its
+// edits, as the app's does. The engine steps in slices of at most 8 ms per frame, so the page
+// never freezes.
 (function () {
   "use strict";
 
@@ -36,11 +38,39 @@
 
   // ---- The engine --------------------------------------------------------------------------
 
-  var base = live.scenario, sampleStep = base.dt_out;
+  // The samples shown are sampleStep apart (a fixed-step method's rows may be its longer steps).
+  var base = live.scenario, sampleStep = live.sampleStep || base.dt_out;
+  var fixedStep = { "rk4": true, "nh-rattle": true, "discrete-gradient": true };
+  var rowStep = sampleStep;  // the time between the engine's rows (the run's dt-out)
   var E = null, M = null;  // the entry points (app/web/engine.h) and the module
   var handle = 0, stopped = false;
   var columns = [];  // the run's output columns, by index
-  var plotted = {};  // the plotted columns: name → index in the row
+  var plotted = {};  // the plotted columns: name → index in the row (-1: derived from the row)
+
+  // The columns the app's history derives from a row (ui/sim/run_history.cpp): the largest
+  // constraint residual, and the energy error (E − E₀)/|E₀| (E − E₀ where E₀ = 0), E₀ the
+  // energy at the run's first row and again at the first row after each edit (a row that the
+  // engine delivers again at the same time, with the new values).
+  var DERIVED = { energy_error: true, residual: true };
+  function deriver(cols) {
+    var energy = cols.indexOf("energy"), residuals = [], e0 = NaN, lastT = NaN;
+    cols.forEach(function (c, i) { if (/^(phi|g)_[0-9]+$/.test(c)) residuals.push(i); });
+    return function (values, o) {
+      var t = values[o], e = energy >= 0 ? values[o + energy] : NaN, r = 0;
+      if (!(t > lastT)) e0 = e;  // the first row, or a row delivered again after an edit
+      lastT = t;
+      residuals.forEach(function (i) { r = Math.max(r, Math.abs(values[o + i])); });
+      return { energy_error: e0 !== 0 ? (e - e0) / Math.abs(e0) : e - e0, residual: r };
+    };
+  }
+  // The plotted columns of a run with output columns `cols`: name → index, or -1 where derived.
+  function plottedOf(cols) {
+    var out = {};
+    cols.forEach(function (name, i) { if (names[name] && name !== "t") out[name] = i; });
+    Object.keys(DERIVED).forEach(function (name) { if (names[name] && !(name in out)) out[name] = -1; });
+    return out;
+  }
+  var derive = null;  // the run's deriver
   var names = {};
   data.plots.series.forEach(function (s) { names[s.name] = true; });
   if (data.plots.path) names[data.plots.path.x.name] = names[data.plots.path.y.name] = true;
@@ -57,6 +87,10 @@
                           rows: [] };
     Object.keys(plotted).forEach(function (n) { r.columns[n] = new Float32Array(cap); });
     r.columns.t = r.times;
+    if (cmp) {
+      r.comparison = { samples: new Float32Array(cap * cmp.width), columns: {} };
+      Object.keys(cmp.columns).forEach(function (n) { r.comparison.columns[n] = new Float32Array(cap); });
+    }
     return r;
   }
   function grow(r, need) {
@@ -69,6 +103,79 @@
     r.arrowScales = r.arrowScales.map(function (a) { return bigger(a, cap); });
     Object.keys(r.columns).forEach(function (n) { if (n !== "t") r.columns[n] = bigger(r.columns[n], cap); });
     r.columns.t = r.times;
+    if (r.comparison) {
+      var rc = r.comparison;
+      rc.samples = bigger(rc.samples, cap * cmp.width);
+      Object.keys(rc.columns).forEach(function (n) { rc.columns[n] = bigger(rc.columns[n], cap); });
+    }
+  }
+
+  // ---- The comparison run ---------------------------------------------------------------------
+
+  // A lesson's comparison (its "compare" part), drawn with the recorded comparison's bodies and
+  // trails: its own rows (times, scene samples, plotted columns) as the engine delivers them,
+  // and the same read at each sample of the run shown (NaN where it has none: after it stopped).
+  var compare = live.compare && data.comparison ? live.compare : null;
+  var cmpHandle = 0, cmpStopped = true, cmp = null;
+
+  function openComparison() {
+    cmp = null;
+    cmpHandle = E.openComparison(handle, JSON.stringify(compare));
+    cmpStopped = !cmpHandle;
+    if (!cmpHandle) return say("the comparison was not run: " + E.error());
+    var cols = [];
+    for (var c = 0; c < E.columnCount(cmpHandle); ++c) cols.push(E.column(cmpHandle, c));
+    E.recordScene(cmpHandle, JSON.stringify({ bodies: data.comparison.bodies, arrows: [],
+                                              points: data.comparison.points }));
+    cmp = { width: E.sceneWidth(cmpHandle), n: cols.length, index: plottedOf(cols), derive: deriver(cols),
+            count: 0, times: [], samples: [], columns: {}, at: 0, rows: [] };
+    Object.keys(cmp.index).forEach(function (name) { cmp.columns[name] = []; });
+    advanceComparison(0);
+  }
+
+  function advanceComparison(to) {
+    if (cmpStopped) return;
+    if (E.advance(cmpHandle, to) < 0) {
+      cmpStopped = true;
+      say("the comparison stopped: " + E.error());
+    }
+    var rows = E.rowCount(cmpHandle);
+    if (rows <= 0) return;
+    var values = new Float64Array(M.HEAPF64.buffer, E.rows(cmpHandle), rows * cmp.n);
+    var scene = new Float32Array(M.HEAPF32.buffer, E.sceneSamples(cmpHandle), rows * cmp.width);
+    for (var k = 0; k < rows; ++k) {
+      cmp.times.push(Math.fround(values[k * cmp.n]));  // as the run's times are kept
+      cmp.samples.push(scene.subarray(k * cmp.width, (k + 1) * cmp.width).slice());
+      var d = cmp.derive(values, k * cmp.n);
+      Object.keys(cmp.columns).forEach(function (name) {
+        cmp.columns[name].push(cmp.index[name] >= 0 ? values[k * cmp.n + cmp.index[name]] : d[name]);
+      });
+      if (keepRows) cmp.rows.push(Array.prototype.slice.call(values, k * cmp.n, (k + 1) * cmp.n));
+    }
+    cmp.count += rows;
+    E.clearRows(cmpHandle);
+  }
+
+  // The comparison at the run's samples [from, run.count): its last row at or before each (a
+  // fixed-step comparison's rows are its steps), none past the end of one that stopped.
+  function alignComparison(from) {
+    var rc = run.comparison;
+    for (var k = from; k < run.count; ++k) {
+      var t = run.times[k], tol = 1e-9 * Math.max(1, Math.abs(t));
+      while (cmp.at + 1 < cmp.count && cmp.times[cmp.at + 1] <= t + tol) ++cmp.at;
+      var last = cmp.at + 1 >= cmp.count;
+      var have = cmp.count > 0 && cmp.times[cmp.at] <= t + tol &&
+                 !(last && cmpStopped && t - cmp.times[cmp.at] >= 0.5 * sampleStep + tol);
+      for (var i = 0; i < cmp.width; ++i) rc.samples[k * cmp.width + i] = have ? cmp.samples[cmp.at][i] : NaN;
+      Object.keys(cmp.columns).forEach(function (name) { rc.columns[name][k] = have ? cmp.columns[name][cmp.at] : NaN; });
+    }
+  }
+
+  // One step of the engine to `to`, the comparison along: false when the run shown stopped.
+  function advanceTo(to) {
+    if (E.advance(handle, to) < 0) return false;
+    if (cmp) advanceComparison(to);
+    return true;
   }
 
   // Moves the engine's rows (and their scene samples) into the run shown.
@@ -84,11 +191,16 @@
       run.arrowScales[a].set(new Float32Array(M.HEAPF32.buffer, E.arrowScales(handle, a), rows), run.count);
     for (var k = 0; k < rows; ++k) {
       run.times[run.count + k] = values[k * n];
-      Object.keys(plotted).forEach(function (name) { run.columns[name][run.count + k] = values[k * n + plotted[name]]; });
+      var d = derive(values, k * n);
+      Object.keys(plotted).forEach(function (name) {
+        run.columns[name][run.count + k] = plotted[name] >= 0 ? values[k * n + plotted[name]] : d[name];
+      });
       if (keepRows) run.rows.push(Array.prototype.slice.call(values, k * n, (k + 1) * n));
     }
+    var from = run.count;
     run.count += rows;
     E.clearRows(handle);
+    if (cmp) alignComparison(from);
   }
 
   function show(t) {
@@ -115,6 +227,8 @@
     scenario.initial = Object.assign({}, base.initial || {}, s.initial);
     scenario.integrator = Object.assign({}, base.integrator || {}, { method: s.method });
     if (s.step) scenario.integrator.step = s.step;
+    // A fixed-step method's rows are its steps where they are longer than the samples shown.
+    scenario.dt_out = fixedStep[s.method] ? Math.max(sampleStep, scenario.integrator.step) : sampleStep;
     var edits = (base.edits || []).concat(s.edits.map(function (e) {
       var set = {}; set[e.name] = e.value; return { t: e.t, set: set };
     }));
@@ -127,18 +241,22 @@
   // said, when the engine refuses it.
   function open(s, t) {
     if (handle) E.close(handle);
-    handle = E.open(JSON.stringify(scenarioOf(s)));
+    var scenario = scenarioOf(s);
+    rowStep = scenario.dt_out;
+    handle = E.open(JSON.stringify(scenario));
     stopped = false;
     if (!handle) return say(E.error()), false;
     columns = [];
     for (var c = 0; c < E.columnCount(handle); ++c) columns.push(E.column(handle, c));
-    plotted = {};
-    columns.forEach(function (name, i) { if (names[name] && name !== "t") plotted[name] = i; });
+    plotted = plottedOf(columns);
+    derive = deriver(columns);
     var presets = data.arrows.map(function (a) { return (live.arrowScales || {})[a.name] || 0; });
     E.recordScene(handle, JSON.stringify({ bodies: data.bodies, arrows: data.arrows, points: data.points,
                                            arrowPresets: presets, arrowScaleFixed: live.arrowScaleFixed }));
+    cmp = null;
+    if (compare) openComparison();
     run = emptyRun(E.sceneWidth(handle));
-    if (E.advance(handle, 0) < 0) return stop(), false;
+    if (!advanceTo(0)) return stop(), false;
     pull();
     if (t > 0) runTo(t, Infinity);
     return true;
@@ -155,11 +273,15 @@
   function runTo(t, budget) {
     var start = performance.now(), now = E.time(handle);
     while (!stopped && now < t && performance.now() - start < budget) {
-      // Slices of a few samples, the last one ending on t itself (not a sum of slices).
-      var to = now + Math.max(sampleStep, 0.05);
+      // Slices of a few samples, the last one ending on t itself (not a sum of slices); a
+      // fixed-step method's engine goes on by whole rows, so a slice shorter than one moves
+      // nothing until t is a row further.
+      var to = now + Math.max(sampleStep, 0.05, rowStep);
       if (to >= t - 1e-9 * Math.max(1, Math.abs(t))) to = t;
-      if (E.advance(handle, to) < 0) { stop(); break; }
+      if (!advanceTo(to)) { stop(); break; }
+      var moved = E.time(handle) > now;
       now = E.time(handle);
+      if (!moved) break;
     }
     pull();
     return run.count ? run.times[run.count - 1] : 0;
@@ -202,7 +324,7 @@
     var t = page.time(), before = copySetup(setup);
     if (t < E.time(handle) - 1e-9 || stopped) open(setupBefore(t), t);
     var at = E.time(handle);
-    if (!E.edit(handle, p.name, value) || E.advance(handle, at + sampleStep) < 0) {
+    if (!E.edit(handle, p.name, value) || !advanceTo(at + Math.max(sampleStep, rowStep))) {
       var why = E.error();
       open(before, t);
       show(t);
@@ -348,7 +470,7 @@
   });
   button("Step", "Pause and move on by one sample", function () {
     page.setPlaying(false);
-    engine.reach(page.time() + sampleStep);
+    engine.reach(page.time() + Math.max(sampleStep, rowStep));
   });
   var undoButton = button("Undo", "Undo the last change (Ctrl+Z)", undo);
   var redoButton = button("Redo", "Redo (Ctrl+Shift+Z)", redo);
@@ -509,7 +631,8 @@
           sceneWidth: w("nhweb_scene_width", "number", ["number"]),
           sceneSamples: w("nhweb_scene_samples", "number", ["number"]),
           arrowScales: w("nhweb_arrow_scales", "number", ["number", "number"]),
-          addModel: w("nhweb_add_model", "number", ["number", "number"]) };
+          addModel: w("nhweb_add_model", "number", ["number", "number"]),
+          openComparison: w("nhweb_open_comparison", "number", ["number", "string"]) };
     if (live.model) {  // a typed-in model: its archive, registered under its name
       var archive = bytesOf(live.model), at = M._malloc(archive.length);
       M.HEAPU8.set(archive, at);
@@ -559,7 +682,8 @@
   // Opened with #livetest the page drives itself as a student would and writes what it saw
   // into the element #livetest (tests/ui/export/live_page_test.cpp compares the rows with the
   // desktop's runs): the first parameter edited at t = 2 (its field, as typed), run to 4;
-  // undone; a refused value; redone; no request of any kind.
+  // undone; a refused value; redone; no request of any kind. A lesson's comparison run's rows
+  // are reported beside the run's.
   function runLiveTest() {
     var checks = [], report = {};
     function check(name, passed, detail) { checks.push((passed ? "ok   " : "FAIL ") + name + (detail ? " (" + detail + ")" : "")); }
@@ -573,9 +697,11 @@
     window.nhLive.runTo(4);
     report.edit = { t: setup.edits.length ? setup.edits[0].t : null, name: p.name, value: value };
     report.edited = run.rows.slice();
+    if (cmp) report.comparisonEdited = cmp.rows.slice();
     check("the run goes on past the edit", run.count > before, run.count + " samples");
     undo();
     report.undone = run.rows.slice();
+    if (cmp) report.comparisonUndone = cmp.rows.slice();
     check("undo leaves no edit", setup.edits.length === 0);
     var kept = JSON.stringify(run.rows);
     window.nhLive.edit(p.name, "abc");

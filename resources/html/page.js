@@ -404,7 +404,8 @@
   // The comparison run: its bodies translucent orange, its trails in its colours.
   var other = null;
   if (compared) {
-    other = { values: floats(compared.samples), bodies: compared.bodies, group: new THREE.Group() };
+    other = { values: floats(compared.samples), bodies: compared.bodies, points: compared.points,
+              group: new THREE.Group() };
     other.layout = recordLayout({ body: other.bodies.length, arrow: 0, point: compared.points.length, frame: 1 });
     scene.add(other.group);
     other.objects = other.bodies.map(function (b) {
@@ -412,7 +413,10 @@
       scene.add(o);
       return o;
     });
-    other.trails = compared.points.map(function (p, i) {
+    other.trails = comparisonTrails();
+  }
+  function comparisonTrails() {
+    return other.points.map(function (p, i) {
       return trailLine(other.values, function (k) { return other.layout.point(k, i) + RECORD.point.position; },
                        RUN_TRAIL_COLOURS[1][i % 4], p.moving ? other.group : scene);
     });
@@ -785,25 +789,36 @@
   });
 
   // A run replacing the one shown (a live page's): its times, samples (the same items and
-  // layout), arrow scales and plotted columns by name; shown at the sample at or before `t`.
+  // layout), arrow scales and plotted columns by name, and its comparison run's scene samples
+  // and columns at the same samples (run.comparison; without it the recorded comparison is
+  // dropped, as it no longer belongs to the run shown); shown at the sample at or before `t`.
   function replaceRun(run, t) {
     times = run.times;
     samples = run.samples;
     count = run.count;
     arrowScales = run.arrowScales;
     marks = run.marks || [];
-    if (other) {  // the recorded comparison no longer belongs to the run shown
-      other.objects.forEach(function (o) { o.visible = false; });
-      other.trails.forEach(function (line) { line.visible = false; });
-      other = null;
-      compared = null;
+    var rc = run.comparison;
+    if (other) {
+      other.trails.forEach(function (line) { line.parent.remove(line); line.geometry.dispose(); });
+      other.trails = [];
+      if (rc) {
+        other.values = rc.samples;
+        other.trails = comparisonTrails();
+      } else {
+        other.objects.forEach(function (o) { o.visible = false; });
+        other = null;
+        compared = null;
+      }
     }
     trailObjects.forEach(function (line) { line.parent.remove(line); line.geometry.dispose(); });
     trailObjects = primaryTrails();
     plots.forEach(function (p) {
       p.x = run.columns[p.xName] || p.x;
       p.y = run.columns[p.yName] || p.y;
-      p.otherX = p.otherY = null;
+      p.otherX = other && rc ? (p.path ? rc.columns[p.xName] : p.x) : null;
+      p.otherY = other && rc ? rc.columns[p.yName] : null;
+      if (!p.otherX || !p.otherY) p.otherX = p.otherY = null;
       plotRanges(p);
     });
     slider.max = String(count - 1);

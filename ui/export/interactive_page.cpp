@@ -375,6 +375,7 @@ std::string exportedPage(AnimationExporter& exporter, const nh::Scenario& scenar
       throw nh::InputError(refusal);
     page.live = true;
     page.liveScenario = exporter.resolvedScenario();
+    if (exporter.comparisonHistory()) page.liveComparison = exporter.settings().comparison;
   }
   const RunHistory& run = exporter.history();
   if (const PlannedMotion* planned = exporter.plannedMotion()) {

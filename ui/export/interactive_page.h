@@ -22,6 +22,7 @@
 #include <string>
 #include <vector>
 
+#include "core/nh/comparison.h"
 #include "core/nh/scenario.h"
 #include "core/nh/system.h"
 #include "ui/session/display_choices.h"
@@ -65,6 +66,9 @@ struct PageSettings {
   // undo, the setup in the link. The recorded samples stay, shown until the engine starts.
   bool live = false;
   nh::Scenario liveScenario;
+  // The comparison the engine runs beside it (None: the recorded one is dropped at the first
+  // change); its scene is drawn with the recorded comparison's bodies and trails.
+  nh::Comparison liveComparison;
 };
 
 // A comparison run's scene at time t: false where it is not drawn (it failed or left).

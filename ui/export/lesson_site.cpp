@@ -127,12 +127,14 @@ LessonSite writeLessonSite(const std::filesystem::path& folder, const LessonSite
     page.note = lesson.note.toStdString();
     if (progress) progress(at, count, page.title);
     const nh::Scenario scenario = nhres::readResourceScenario(lesson.resourcePath());
-    page.file = std::filesystem::path(lesson.file.toStdString()).replace_extension(".html").string();
+    page.file =
+        std::filesystem::path(lesson.file.toStdString()).replace_extension(".html").string();
     page.replayed = options.live ? livePageRefusal(scenario) : std::string();
     page.live = options.live && page.replayed.empty();
     const ExportSettings settings = lessonSettings(scenario);
     AnimationExporter exporter(scenario, settings);
-    page.bytes = writeInteractivePage(folder / page.file, exportedPage(exporter, scenario, page.live));
+    page.bytes =
+        writeInteractivePage(folder / page.file, exportedPage(exporter, scenario, page.live));
     page.picture = pictureOf(scenario, settings, options.picture);
     site.bytes += page.bytes;
     site.pages.push_back(std::move(page));

@@ -15,8 +15,8 @@
 namespace nhui {
 
 struct LessonSiteOptions {
-  bool live = false;         // pages run the motion themselves where the engine can
-  QSize picture{480, 270};   // each lesson's picture in the index (pixels)
+  bool live = false;        // pages run the motion themselves where the engine can
+  QSize picture{480, 270};  // each lesson's picture in the index (pixels)
 };
 
 // One page of the folder, as the index lists it.

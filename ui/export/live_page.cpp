@@ -3,6 +3,7 @@
 #include "ui/export/live_page.h"
 
 #include <QByteArray>
+#include <algorithm>
 #include <cmath>
 
 #include "core/io/scenario_file.h"
@@ -85,7 +86,11 @@ Json livePageData(const nh::Scenario& scenario, const PageSettings& settings) {
   nh::Scenario live = scenario;
   live.view.clear();
   live.tEnd = kLiveSeconds;
+  // A row every sample shown, or every step of a fixed-step method whose step is longer (a
+  // scenario may not cut its steps to its rows: the lesson of what a large step does).
   live.dtOut = settings.sampleStep;
+  if (nh::isFixedStep(live.integrator.method))
+    live.dtOut = std::max(live.dtOut, live.integrator.step);
   Json model;  // a model file's system travels as its archive, found by its name
   if (const auto* formula = nh::model::asFormula(*system);
       formula && nh::isSystemPath(live.system)) {
@@ -95,6 +100,13 @@ Json livePageData(const nh::Scenario& scenario, const PageSettings& settings) {
     live.system = system->name();
   }
   const nh::ScenarioRun start(system, scenario);
+  Json compare;  // the lesson's "compare" part, as the engine reads it (app/web/engine.h)
+  const nh::Comparison& c = settings.liveComparison;
+  if (c.mode == nh::CompareMode::Vakonomic) compare = {{"mode", "vakonomic"}};
+  if (c.mode == nh::CompareMode::Ghost)
+    compare = {{"mode", "ghost"}, {"parameter", c.ghostParameter}, {"value", c.ghostValue}};
+  if (c.mode == nh::CompareMode::Integrator)
+    compare = {{"mode", "integrator"}, {"integrator", nh::toString(c.method)}, {"step", c.step}};
   Json scenarioJson = Json::parse(nh::scenarioToJson(live));
   scenarioJson.erase("exported_as");
   return {{"scenario", scenarioJson},
@@ -103,7 +115,9 @@ Json livePageData(const nh::Scenario& scenario, const PageSettings& settings) {
           {"initial", initialJson(start.layout(), start.start().x0)},
           {"arrowScales", settings.arrowScales},
           {"arrowScaleFixed", settings.display.arrowScaleFixed},
-          {"recordedEnd", settings.tEnd}};
+          {"recordedEnd", settings.tEnd},
+          {"sampleStep", settings.sampleStep},
+          {"compare", compare}};
 }
 
 }  // namespace nhui

@@ -5,6 +5,8 @@
 #include <QDir>
 #include <QFile>
 #include <cstdlib>
+#include <filesystem>
+#include <system_error>
 
 #include "core/nh/errors.h"
 
@@ -23,12 +25,21 @@ QByteArray contents(const QString& path) {
   return file.readAll();
 }
 
+// The running program's folder: Qt's answer where there is an application object, else the
+// kernel's (nhsim export --html writes pages without one).
+QString programFolder() {
+  if (QCoreApplication::instance()) return QCoreApplication::applicationDirPath();
+  std::error_code error;
+  const std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe", error);
+  return error ? QDir::currentPath() : QString::fromStdString(self.parent_path().string());
+}
+
 }  // namespace
 
 std::string webEngineFolder() {
   if (const char* given = std::getenv("NH_WEB_ENGINE_DIR"); given && *given) return given;
   // The program runs from build/<preset>/bin: the wasm preset's programs are in build/wasm/bin.
-  const QString bin = QCoreApplication::applicationDirPath();
+  const QString bin = programFolder();
   const QString built = QDir(bin + "/../../wasm/bin").absolutePath();
   if (holdsEngine(built)) return built.toStdString();
   return QDir(bin + "/../share/nonholonomic-lab/web").absolutePath().toStdString();

@@ -2,7 +2,7 @@
 // with dynamics is run through the engine's C entry points, as the page runs it, at its
 // defaults and with a parameter edited at t = 2 s; its rows are written beside the scenario
 // the engine says it ran, for engine_agrees.cmake to run natively with nhsim and compare.
-// Then the refusals the page shows: each one line, the run kept.
+// Then the refusals the page shows: each one line, the run kept; a comparison's too.
 //   engine_test run DIR       the engine's runs: DIR/NAME.json and DIR/NAME.web.csv
 //   engine_test compare DIR   each DIR/NAME.web.csv against DIR/NAME.native.csv
 //   engine_test refusals      bad input and stopped runs
@@ -178,7 +178,19 @@ void refusals() {
   if (nhweb_advance(run, 4) < 0 || nhweb_advance(other, 4) < 0 || csvOf(run) != csvOf(other))
     fail("a refused edit changed the run");
   if (nhweb_advance(run, 20) != 1001) fail("the run went past its t-end");
+  // A comparison the app would refuse is refused; closing a run closes its comparison.
+  expectRefusal(nhweb_open_comparison(run, R"({"mode": "sideways"})") == 0, "an unknown mode",
+                "\"vakonomic\", \"ghost\" or \"integrator\", got 'sideways'");
+  expectRefusal(nhweb_open_comparison(run, R"({"mode": "ghost", "parameter": "r"})") == 0,
+                "a ghost without its value", "'value' (a number)");
+  expectRefusal(
+      nhweb_open_comparison(run, R"({"mode": "ghost", "parameter": "r", "value": -1})") == 0,
+      "a ghost outside the bounds", "r");
+  const int ghost =
+      nhweb_open_comparison(run, R"({"mode": "ghost", "parameter": "r", "value": 0.2})");
+  if (!ghost) fail(std::string("a ghost comparison refused: ") + nhweb_error());
   nhweb_close(run);
+  expectRefusal(nhweb_advance(ghost, 1) < 0, "a closed run's comparison", "no open run");
   nhweb_close(other);
   expectRefusal(nhweb_advance(run, 1) < 0, "a closed run", "no open run");
 }

@@ -3,6 +3,8 @@
 // where the page's engine runs the lesson, the others replay it and the index says why; every
 // page stays within 4 MB; the index fetches nothing; a folder that is a file is refused, and a
 // cancelled site has no index. Writes the whole live site once (about a minute).
+#include "ui/export/lesson_site.h"
+
 #include <QFile>
 #include <QImage>
 #include <QRegularExpression>
@@ -14,7 +16,6 @@
 #include "core/nh/errors.h"
 #include "resources/app_resources.h"
 #include "ui/export/interactive_page.h"
-#include "ui/export/lesson_site.h"
 #include "ui/export/media/virtual_display.h"
 #include "ui/export/web_engine.h"
 
@@ -103,7 +104,8 @@ class LessonSiteTest : public QObject {
       const nhui::LessonPage& page = site_.pages[i];
       const nh::Scenario lesson = nhres::readResourceScenario(nhres::examples()[i].resourcePath());
       QCOMPARE(page.live, nhui::livePageRefusal(lesson).empty());
-      const QByteArray html = contentsOf(dir_.filePath("site/" + QString::fromStdString(page.file)));
+      const QByteArray html =
+          contentsOf(dir_.filePath("site/" + QString::fromStdString(page.file)));
       QCOMPARE(html.contains("'wasm-unsafe-eval'"), page.live);
       QVERIFY2(html.size() <= 4'000'000, page.file.c_str());
       QCOMPARE(qsizetype(page.bytes), html.size());
@@ -112,16 +114,16 @@ class LessonSiteTest : public QObject {
     QVERIFY(live >= 10 && replayed >= 1);  // the planned motions replay
     QCOMPARE(index.count("<span class=\"kind\">live</span>"), live);
     QCOMPARE(index.count("<span class=\"kind replay\">replay</span>"), replayed);
-    QCOMPARE(index.count("Replays its recorded run: a planned motion is not run live."),
-             replayed);
+    QCOMPARE(index.count("Replays its recorded run: a planned motion is not run live."), replayed);
   }
 
   // The index asks for nothing: its policy allows inlined pictures only, it has no script,
   // and every address in it is a page beside it or a picture inside it.
   void indexFetchesNothing() {
     const QString index = QString::fromUtf8(contentsOf(dir_.filePath("site/index.html")));
-    QVERIFY(index.contains("content=\"default-src 'none'; style-src 'unsafe-inline'; "
-                           "img-src data:\""));
+    QVERIFY(
+        index.contains("content=\"default-src 'none'; style-src 'unsafe-inline'; "
+                       "img-src data:\""));
     QVERIFY(!index.contains("<script"));
     const QRegularExpression address("(?:href|src)=\"([^\"]*)\"");
     for (auto m = address.globalMatch(index); m.hasNext();) {

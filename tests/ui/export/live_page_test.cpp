@@ -21,7 +21,9 @@
 #include <cmath>
 
 #include "catalogue_systems.h"
+#include "core/io/scenario_file.h"
 #include "core/model/catalogue.h"
+#include "core/nh/comparison.h"
 #include "core/nh/errors.h"
 #include "core/nh/scenario_run.h"
 #include "page_data.h"
@@ -32,9 +34,11 @@ namespace {
 
 using nh::test::scenarioOf;
 
+// The live page of `scenario`, with its view's comparison (a lesson's) when it has one.
 std::string livePageOf(const nh::Scenario& scenario) {
   nhui::ExportSettings settings;
   settings.tEnd = scenario.tEnd;
+  nhui::applyScenarioView(scenario.view, settings);
   nhui::AnimationExporter exporter(scenario, settings);
   return nhui::exportedPage(exporter, scenario, true);
 }
@@ -44,6 +48,26 @@ using Rows = std::vector<std::vector<double>>;
 // The desktop's rows of `scenario` up to tEnd (every dt-out), as nhsim run writes them.
 Rows nativeRows(const nh::Scenario& scenario, double tEnd) {
   nh::ScenarioRun run(nh::findSystem(scenario.system), scenario);
+  Rows rows;
+  run.advance(tEnd, scenario.dtOut,
+              [&](const nh::ScenarioRun::Sample& s) { rows.push_back(s.row); });
+  return rows;
+}
+
+// The desktop's comparison run beside `scenario` (core/nh/comparison.h, as the app and the
+// video set it up), with the scenario's edits, up to tEnd every dt-out.
+Rows nativeComparisonRows(const nh::Scenario& scenario, const nh::Comparison& comparison,
+                          double tEnd) {
+  const auto system = nh::findSystem(scenario.system);
+  const nh::ScenarioRun primary(system, scenario);
+  const nh::RunSetup start{system,
+                           scenario.dynamics,
+                           scenario.formulation,
+                           scenario.integrator,
+                           nh::resolveParameters(*system, scenario.parameters),
+                           primary.start().x0};
+  nh::ScenarioRun run(nh::comparisonSetup(start, comparison), 0.0);
+  run.setEdits(scenario.edits, comparison);
   Rows rows;
   run.advance(tEnd, scenario.dtOut,
               [&](const nh::ScenarioRun::Sample& s) { rows.push_back(s.row); });
@@ -115,6 +139,54 @@ class LivePageTest : public QObject {
     QVERIFY2(error >= 0 && error <= 1e-10, qPrintable(QString::number(error)));
     // The edit changed the motion: the edited run is not the unedited one.
     QVERIFY(difference(rowsOf(report["edited"]), unedited) != 0);
+  }
+
+  // A lesson's comparison is run live beside the run shown: the vakonomic particle beside the
+  // nonholonomic one, and nh-rattle beside rk4 at the lesson's large step h = 0.3 (each row a
+  // step's end: the page's slices never cut a fixed step short). The run's rows and the
+  // comparison's are the desktop's, with the edit and after its undo, and the edit changed them.
+  void comparisonRunsLive_data() {
+    QTest::addColumn<QString>("lesson");
+    QTest::addColumn<int>("mode");
+    QTest::addColumn<int>("method");
+    QTest::newRow("vakonomic") << "particle_compare" << int(nh::CompareMode::Vakonomic) << 0;
+    QTest::newRow("integrator") << "long_runs" << int(nh::CompareMode::Integrator)
+                                << int(nh::Integrator::NhRattle);
+  }
+  void comparisonRunsLive() {
+    QFETCH(QString, lesson);
+    QFETCH(int, mode);
+    QFETCH(int, method);
+    QFile file(NH_EXAMPLES_DIR "/" + lesson + ".json");
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    nh::Scenario scenario = nh::parseScenarioJson(file.readAll().toStdString(), "the lesson");
+    scenario.tEnd = 4;
+    const QJsonObject report = openedPage(scenario, "#livetest");
+    for (const QJsonValue check : report["checks"].toArray())
+      QVERIFY2(check.toString().startsWith("ok"), qPrintable(check.toString()));
+    nh::Comparison comparison;
+    comparison.mode = nh::CompareMode(mode);
+    comparison.method = nh::Integrator(method);
+    comparison.step = scenario.integrator.step;
+    nh::Scenario live = scenario;
+    live.dtOut = dtOut_;
+    live.view.clear();
+    const double runApart = difference(rowsOf(report["undone"]), nativeRows(live, 4));
+    QVERIFY2(runApart >= 0 && runApart <= 1e-10, qPrintable(QString::number(runApart)));
+    const Rows unedited = nativeComparisonRows(live, comparison, 4);
+    const Rows undone = rowsOf(report["comparisonUndone"]);
+    QCOMPARE(undone.size(), unedited.size());
+    const double apart = difference(undone, unedited);
+    QVERIFY2(apart >= 0 && apart <= 1e-10, qPrintable(QString::number(apart)));
+    const QJsonObject edit = report["edit"].toObject();
+    nh::TimedEdit timed;
+    timed.t = edit["t"].toDouble();
+    timed.parameters[edit["name"].toString().toStdString()] = edit["value"].toDouble();
+    live.edits = {timed};
+    const Rows edited = rowsOf(report["comparisonEdited"]);
+    const double error = difference(edited, nativeComparisonRows(live, comparison, 4));
+    QVERIFY2(error >= 0 && error <= 1e-10, qPrintable(QString::number(error)));
+    QVERIFY(difference(edited, unedited) != 0);
   }
 
   // A link hands out a setup: its parameter taken, an unknown name and a bad value ignored
