@@ -42,6 +42,20 @@ class ExportHtmlTest : public QObject {
     QVERIFY(QFile::exists(page + ".json"));
   }
 
+  // --live finds the wasm preset's engine beside the program (build/wasm/bin next to
+  // build/<preset>/bin) with no NH_WEB_ENGINE_DIR and no application object.
+  void liveFindsTheBuiltEngine() {
+    QProcessEnvironment env = nh::test::headlessEnvironment();
+    env.remove("NH_WEB_ENGINE_DIR");
+    const QString page = dir_.filePath("live.html");
+    const Result r = nh::test::runNhsim(
+        {"export", "ball_on_turntable", "--html", page, "--live", "--t-end", "1", "--no-scenario"},
+        env);
+    QVERIFY2(r.code == 0, qPrintable(r.err));
+    QVERIFY2(r.out.contains("live interactive page"), qPrintable(r.out));
+    QVERIFY(contentsOf(page).contains("'wasm-unsafe-eval'"));
+  }
+
   // A lesson's title and note are on its page.
   void lessonKeepsItsNote() {
     const QString page = dir_.filePath("lesson.html");
