@@ -681,7 +681,8 @@
 
   // Opened with #livetest the page drives itself as a student would and writes what it saw
   // into the element #livetest (tests/ui/export/live_page_test.cpp compares the rows with the
-  // desktop's runs): the first parameter edited at t = 2 (its field, as typed), run to 4;
+  // desktop's runs): the first parameter edited at t = 2 (its field, as typed), run to 4 (or
+  // to T with #livetest=T);
   // undone; a refused value; redone; no request of any kind. A lesson's comparison run's rows
   // are reported beside the run's.
   function runLiveTest() {
@@ -694,7 +695,7 @@
     var before = run.count;
     window.nhLive.edit(p.name, value);
     check("the edit is taken", setup.edits.length === 1 && window.nhLive.message === "", window.nhLive.message);
-    window.nhLive.runTo(4);
+    window.nhLive.runTo(Number(fragmentOf("livetest")) || 4);  // #livetest=T: run to T s
     report.edit = { t: setup.edits.length ? setup.edits[0].t : null, name: p.name, value: value };
     report.edited = run.rows.slice();
     if (cmp) report.comparisonEdited = cmp.rows.slice();

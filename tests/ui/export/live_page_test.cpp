@@ -45,12 +45,17 @@ std::string livePageOf(const nh::Scenario& scenario) {
 
 using Rows = std::vector<std::vector<double>>;
 
-// The desktop's rows of `scenario` up to tEnd (every dt-out), as nhsim run writes them.
+// The desktop's rows of `scenario` up to tEnd (every dt-out), as nhsim run writes them: up to
+// where the run stopped, if it did (a bicycle that falls over).
 Rows nativeRows(const nh::Scenario& scenario, double tEnd) {
   nh::ScenarioRun run(nh::findSystem(scenario.system), scenario);
   Rows rows;
-  run.advance(tEnd, scenario.dtOut,
-              [&](const nh::ScenarioRun::Sample& s) { rows.push_back(s.row); });
+  try {
+    run.advance(tEnd, scenario.dtOut,
+                [&](const nh::ScenarioRun::Sample& s) { rows.push_back(s.row); });
+  } catch (const nh::Error& e) {
+    qInfo("the desktop's run stopped: %s", e.what());
+  }
   return rows;
 }
 
@@ -115,27 +120,57 @@ class LivePageTest : public QObject {
     chromium_ = QStandardPaths::findExecutable("chromium");
   }
 
-  // The page's engine computes what the desktop computes, with an edit and after its undo.
+  // The page's engine computes what the desktop computes over 10 s, for every system with
+  // dynamics at its defaults, with its first parameter edited at t = 2 s and after the undo.
+  // Both at dop853, rtol 1e-12, as the engine's own suite (tests/app/web): the two builds
+  // round a few operations differently, and where that flips a step's acceptance the runs
+  // part by the order of the tolerance (the rattleback by 6e-10 at the default 1e-10).
+  void editedAndUndoneAsTheDesktop_data() {
+    QTest::addColumn<QString>("system");
+    for (const auto& system : nh::test::systemsWithDynamics())
+      QTest::newRow(system->name().c_str()) << QString::fromStdString(system->name());
+  }
   void editedAndUndoneAsTheDesktop() {
-    const nh::Scenario scenario = scenarioOf("ball_on_turntable", 4);
-    const QJsonObject report = openedPage(scenario, "#livetest");
+    QFETCH(QString, system);
+    constexpr double kEnd = 10;
+    nh::Scenario scenario = scenarioOf(system.toStdString(), kEnd);
+    scenario.integrator.method = nh::Integrator::Dop853;
+    scenario.integrator.rtol = 1e-12;
+    scenario.integrator.atol = 1e-14;
+    const QJsonObject report = openedPage(scenario, QString("#livetest=%1").arg(kEnd));
     for (const QJsonValue check : report["checks"].toArray())
       QVERIFY2(check.toString().startsWith("ok"), qPrintable(check.toString()));
     QVERIFY(report["checks"].toArray().size() >= 7);
     const QJsonObject edit = report["edit"].toObject();
     nh::Scenario live = scenario;
     live.dtOut = dtOut_;
-    const Rows unedited = nativeRows(live, 4);
-    QCOMPARE(rowsOf(report["undone"]).size(), unedited.size());
+    // Undone, the run is computed again up to the time shown: where the edited run stopped,
+    // if it did (the edited bicycle falls over), else the end.
+    const Rows undoneRows = rowsOf(report["undone"]);
+    QVERIFY(!undoneRows.empty() && undoneRows.back()[0] > 2);
+    const Rows unedited = nativeRows(live, undoneRows.back()[0]);
+    QCOMPARE(undoneRows.size(), unedited.size());
     const double undone = difference(rowsOf(report["undone"]), unedited);
     QVERIFY2(undone >= 0 && undone <= 1e-10, qPrintable(QString::number(undone)));
     nh::TimedEdit timed;
     timed.t = edit["t"].toDouble();
     timed.parameters[edit["name"].toString().toStdString()] = edit["value"].toDouble();
-    QCOMPARE(timed.t, 2.0);
+    QVERIFY2(std::abs(timed.t - 2.0) <= 1e-9, qPrintable(QString::number(timed.t)));
     live.edits = {timed};
-    const Rows edited = nativeRows(live, 4);
-    const double error = difference(rowsOf(report["edited"]), edited);
+    Rows edited = nativeRows(live, kEnd);
+    Rows editedLive = rowsOf(report["edited"]);
+    QCOMPARE(editedLive.size(), edited.size());
+    if (edited.back()[0] < kEnd - 1e-9) {
+      // A run that stops (the edited bicycle falls over) grows every difference without bound
+      // as it nears the singular point: the runs are compared up to a second before it.
+      const double before = edited.back()[0] - 1;
+      auto cut = [before](Rows& rows) {
+        while (!rows.empty() && rows.back()[0] > before) rows.pop_back();
+      };
+      cut(edited);
+      cut(editedLive);
+    }
+    const double error = difference(editedLive, edited);
     QVERIFY2(error >= 0 && error <= 1e-10, qPrintable(QString::number(error)));
     // The edit changed the motion: the edited run is not the unedited one.
     QVERIFY(difference(rowsOf(report["edited"]), unedited) != 0);
