@@ -39,6 +39,7 @@ struct WebRun {
   std::vector<double> rows;
   int rowCount = 0;
   bool stopped = false;
+  std::string stopReason;  // why, when an edit stopped it (a comparison that cannot take one)
   std::unique_ptr<WebScene> scene;
   int comparisonOf = 0;  // the primary run's handle, for a comparison run
   nh::Comparison comparison;
@@ -254,7 +255,7 @@ int nhweb_advance(int run, double tEnd) {
   WebRun* web = find(run);
   if (!web) return -1;
   if (web->stopped) {
-    lastError() = "the run has stopped; open it again";
+    lastError() = web->stopReason.empty() ? "the run has stopped; open it again" : web->stopReason;
     return -1;
   }
   const int held = guarded(
@@ -273,7 +274,10 @@ int nhweb_advance(int run, double tEnd) {
         return web->rowCount;
       },
       -1);
-  if (held < 0) web->stopped = true;
+  if (held < 0) {
+    web->stopped = true;
+    web->stopReason = lastError();
+  }
   return held;
 }
 
@@ -349,8 +353,9 @@ int nhweb_edit(int run, const char* name, double value) {
           try {
             other.run->setEdits(edits, other.comparison);
             other.scenario.edits = edits;
-          } catch (const std::exception&) {
+          } catch (const std::exception& e) {
             other.stopped = true;
+            other.stopReason = e.what();
           }
         }
         web->scenario.edits = std::move(edits);

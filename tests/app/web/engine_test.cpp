@@ -178,6 +178,16 @@ void refusals() {
   if (nhweb_advance(run, 4) < 0 || nhweb_advance(other, 4) < 0 || csvOf(run) != csvOf(other))
     fail("a refused edit changed the run");
   if (nhweb_advance(run, 20) != 1001) fail("the run went past its t-end");
+  // A run that stops stays stopped and keeps saying why (the bicycle, its first parameter
+  // raised by a quarter at t = 2 s, falls over).
+  const nh::ParameterInfo& first = nh::findSystem("whipple_bicycle")->info().parameters.front();
+  const int falling = nhweb_open(scenarioJson("whipple_bicycle").c_str());
+  nhweb_advance(falling, 2);
+  if (!nhweb_edit(falling, first.name.c_str(), first.defaultValue * 1.25))
+    fail(std::string("the bicycle's edit refused: ") + nhweb_error());
+  expectRefusal(nhweb_advance(falling, 10) < 0, "the bicycle falling over", "fallen over");
+  expectRefusal(nhweb_advance(falling, 10) < 0, "a stopped run", "fallen over");
+  nhweb_close(falling);
   // A comparison the app would refuse is refused; closing a run closes its comparison.
   expectRefusal(nhweb_open_comparison(run, R"({"mode": "sideways"})") == 0, "an unknown mode",
                 "\"vakonomic\", \"ghost\" or \"integrator\", got 'sideways'");
