@@ -158,19 +158,14 @@ ExportJob exportJobOf(const ExportOptions& o) {
   job.force = o.force;
   const Scenario& s = job.scenario;
   nhui::ExportSettings& e = job.settings;
-  e.tEnd = s.tEnd;
-  nhui::applyScenarioView(s.view, e);  // a lesson's camera, arrows and comparison; flags win
-  nhui::applyScenarioPlots(s, e);      // a lesson's plots
+  // A lesson's span (a plan's T), camera, arrows, comparison and plots; the options win.
+  e = nhui::scenarioExportSettings(s);
   applyFrameOptions(o, e);
   applyPlotOptions(o, e);
   job.csv = o.csv;
   job.writeScenario = !o.noScenario;
   job.quiet = o.quiet;
   chooseOutput(o, job);
-  // A scenario file brings its own t_end; a system name gets the default unless --t-end.
-  if (!o.scenario.fromFile && o.tEnd.empty()) e.tEnd = s.tEnd;
-  // A planned motion spans its plan's T unless --t-end says less.
-  if (const auto plan = nhui::scenarioPlan(s); plan && o.tEnd.empty()) e.tEnd = plan->tEnd;
   // parseCommandLine refused outputs over the inputs and over each other (--csv on the
   // scenario written beside the video, say).
   if (job.writeScenario) nhui::checkScenarioSidecar(job.output, job.input, job.force);

@@ -23,18 +23,6 @@ namespace {
 
 constexpr const char* kIndexTemplate = ":/page/html/lessons.html";
 
-// What `nhsim export LESSON.json --html` shows of a lesson: its span (a plan's T), its view's
-// camera, arrows and comparison, its plots.
-ExportSettings lessonSettings(const nh::Scenario& lesson) {
-  ExportSettings settings;
-  settings.tEnd = lesson.tEnd;
-  applyScenarioView(lesson.view, settings);
-  applyScenarioPlots(lesson, settings);
-  if (const auto plan = scenarioPlan(lesson)) settings.tEnd = plan->tEnd;
-  settings.validate();
-  return settings;
-}
-
 // The 3D view at the end of the lesson's run (its trails show the motion), without plots,
 // overlay, legend or corner axes, as a data: URL: JPEG where Qt's plugin is installed, else PNG.
 std::string pictureOf(const nh::Scenario& lesson, const ExportSettings& page, QSize size) {
@@ -90,6 +78,15 @@ std::string lessonCard(const LessonPage& page, bool live) {
 
 }  // namespace
 
+ExportSettings scenarioExportSettings(const nh::Scenario& scenario) {
+  ExportSettings settings;
+  settings.tEnd = scenario.tEnd;
+  applyScenarioView(scenario.view, settings);
+  applyScenarioPlots(scenario, settings);
+  if (const auto plan = scenarioPlan(scenario)) settings.tEnd = plan->tEnd;
+  return settings;
+}
+
 std::string lessonIndexPage(const std::vector<LessonPage>& pages, bool live) {
   std::string cards;
   for (const LessonPage& page : pages) cards += lessonCard(page, live);
@@ -131,7 +128,8 @@ LessonSite writeLessonSite(const std::filesystem::path& folder, const LessonSite
         std::filesystem::path(lesson.file.toStdString()).replace_extension(".html").string();
     page.replayed = options.live ? livePageRefusal(scenario) : std::string();
     page.live = options.live && page.replayed.empty();
-    const ExportSettings settings = lessonSettings(scenario);
+    ExportSettings settings = scenarioExportSettings(scenario);
+    settings.validate();
     AnimationExporter exporter(scenario, settings);
     page.bytes =
         writeInteractivePage(folder / page.file, exportedPage(exporter, scenario, page.live));

@@ -12,7 +12,15 @@
 #include <string>
 #include <vector>
 
+#include "core/nh/scenario.h"
+#include "ui/export/animation_exporter.h"
+
 namespace nhui {
+
+// What an export of `scenario` shows when no option says otherwise (nhsim export, a lesson's
+// page in the folder): its t-end (a planned motion's T), its view's camera, arrows, theme and
+// comparison, its plots. Not validated: the options applied on top may still change it.
+ExportSettings scenarioExportSettings(const nh::Scenario& scenario);
 
 struct LessonSiteOptions {
   bool live = false;        // pages run the motion themselves where the engine can
