@@ -33,6 +33,7 @@
 
 #include "core/nh/scene_table.h"
 #include "ui/scene/body_meshes.h"
+#include "ui/scene/render_lock.h"
 #include "ui/scene/scene_camera.h"
 #include "ui/scene/scene_geometry.h"
 #include "ui/scene/trail_buffer.h"
@@ -356,6 +357,7 @@ double ScreenBox::overlap(const ScreenBox& o) const {
 }
 
 ScreenBox SceneRenderer::overlayBox() {
+  const std::lock_guard lock(vtkRenderMutex());  // measures text (an export may render)
   vtkRenderWindow* w = renderer_->GetRenderWindow();
   if (!overlay_ || !w || !overlay_->GetVisibility() || overlayText_.empty()) return {};
   double extent[2] = {0, 0};
@@ -392,6 +394,7 @@ std::vector<ScreenBox> SceneRenderer::bodyBoxes() const {
 }
 
 void SceneRenderer::layoutOverlay() {
+  const std::lock_guard lock(vtkRenderMutex());  // measures text (an export may render)
   vtkRenderWindow* w = renderer_->GetRenderWindow();
   if (!overlay_ || !w || overlayText_.empty() || w->GetSize()[0] <= 0) return;
   const double scale = options_.textScale * std::max(0.1, options_.pixelRatio);
@@ -760,6 +763,7 @@ void SceneRenderer::updateLegend() {
 }
 
 void SceneRenderer::layoutLegend() {
+  const std::lock_guard lock(vtkRenderMutex());  // measures text (an export may render)
   // Stacked from the bottom right, one line per arrow, for the window's current size.
   vtkRenderWindow* w = renderer_->GetRenderWindow();
   const int width = w ? w->GetSize()[0] : 800;
