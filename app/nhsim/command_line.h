@@ -125,10 +125,12 @@ struct InfoOptions {
                                    "a system name (see 'nhsim list') or a model file"};
   std::string target;
   bool json = false;
+  bool constraints = false;
 
   void bind(Fields& f) {
     f.target(target);
     f("--json", json);
+    f("--constraints", constraints);
   }
 };
 

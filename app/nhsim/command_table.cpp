@@ -366,6 +366,12 @@ constexpr OptionRow kOptionRows[] = {
              "parameters and initial values as sliders, edits while it plays, undo, the setup "
              "in its link"},
     {.name = "--json", .commands = "info", .takes = Flag, .help = "print the description as JSON"},
+    {.name = "--constraints",
+     .commands = "info",
+     .takes = Flag,
+     .help = "derive the algebroid of the constraints (their distribution D, its anchor and "
+             "projected bracket) and say whether they are holonomic, with the bracket that "
+             "leaves D when they are not"},
     {.name = "--json",
      .commands = "linearize",
      .takes = Flag,

@@ -16,6 +16,7 @@
 #include <iostream>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <variant>
 #include <vector>
@@ -29,6 +30,7 @@
 #include "core/io/csv_writer.h"
 #include "core/io/scenario_file.h"
 #include "core/model/catalogue.h"
+#include "core/model/constrained_algebroid.h"
 #include "core/model/formula_system.h"
 #include "core/model/model_data.h"
 #include "core/model/structure_kind.h"
@@ -55,10 +57,6 @@ int list() {
   for (const auto& problem : catalogueProblems())
     std::fprintf(stderr, "nhsim: warning: %s\n", problem.c_str());
   return kOk;
-}
-
-void printInfoJson(const SystemInfo& s, const SystemFacts& facts) {
-  writeStdout(infoJson(s, facts).dump(4) + "\n");
 }
 
 // `text` followed by spaces up to `width` characters (printf pads by bytes; units like
@@ -122,13 +120,30 @@ void printInfoText(const SystemInfo& s, const SystemFacts& facts) {
   if (!facts.discreteGradient.empty()) std::printf("\n%s\n", facts.discreteGradient.c_str());
 }
 
+// `info --constraints`: the constraints' algebroid and the verdict, derived before anything is
+// printed (a control model is refused with nothing on standard output).
+nlohmann::json constraintAlgebroidJson(const model::DerivedEquations& d) {
+  nlohmann::json blocks = nlohmann::json::array();
+  for (const auto& block : d.blocks)
+    blocks.push_back({{"title", block.title}, {"plain", block.plain}, {"latex", block.latex}});
+  return {{"verdict", d.summary}, {"blocks", blocks}};
+}
+
 int info(const InfoOptions& o) {
   const auto system = findNamedSystem(o.target);
   const SystemFacts facts = factsOf(system);
-  if (o.json)
-    printInfoJson(system->info(), facts);
-  else
+  std::optional<model::DerivedEquations> algebroid;
+  if (o.constraints) algebroid = model::constrainedAlgebroidEquations(*system);
+  if (o.json) {
+    nlohmann::json out = infoJson(system->info(), facts);
+    if (algebroid) out["constraint_algebroid"] = constraintAlgebroidJson(*algebroid);
+    writeStdout(out.dump(4) + "\n");
+  } else {
     printInfoText(system->info(), facts);
+    if (algebroid)
+      std::printf("\nThe constraints' algebroid: %s\n\n%s", algebroid->summary.c_str(),
+                  model::toPlainText(*algebroid).c_str());
+  }
   return kOk;
 }
 

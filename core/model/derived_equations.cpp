@@ -12,6 +12,7 @@
 #include <sstream>
 #include <utility>
 
+#include "core/model/affine_bracket_text.h"
 #include "core/model/control_equations.h"
 #include "core/model/hamiltonian_equations.h"
 #include "core/model/symbolic_equations.h"
@@ -35,7 +36,8 @@ const char* const kControlSummary =
 
 const char* const kHamiltonianSummary =
     "the Hamiltonian side (theory §9): H = p·y − L and the nonholonomic bracket of (q, π) on "
-    "the constraint, with its Jacobiator";
+    "the constraint, with its Jacobiator; for affine or time-dependent constraints also the "
+    "bracket of sections on (q, p) with its ψ and time terms (seed 002, Theorem V.8)";
 
 // The context every block is typeset from.
 struct Typesetting {
@@ -67,21 +69,12 @@ EquationBlock anchorBlock(const Typesetting& ts) {
 // C^c e_c summed over c, for the pair (a, b): plain text and LaTeX, each "" when all are 0.
 std::pair<std::string, std::string> bracketSum(const Typesetting& ts,
                                                const std::vector<ex>& coefficients) {
-  std::string plainSum, latexSum;
+  std::vector<std::string> plainNames, texNames;
   for (int c = 0; c < ts.m; ++c) {
-    const ex& value = coefficients[c];
-    if (value.is_zero()) continue;
-    const std::string p = ts.pr.plain(value), l = ts.pr.latex(value);
-    const bool one = (value - 1).is_zero(), minusOne = (value + 1).is_zero();
-    const bool isSum = GiNaC::is_a<GiNaC::add>(value);
-    std::string pt = one ? "" : minusOne ? "-" : isSum ? "(" + p + ")*" : p + "*";
-    std::string lt = one ? "" : minusOne ? "-" : isSum ? "\\left(" + l + "\\right) " : l + " ";
-    pt += "e_" + ts.velocityNames[c];
-    lt += "e_{" + texName(ts.s.y[c]) + "}";
-    appendTerm(plainSum, pt);
-    appendTerm(latexSum, lt);
+    plainNames.push_back("e_" + ts.velocityNames[c]);
+    texNames.push_back("e_{" + texName(ts.s.y[c]) + "}");
   }
-  return {plainSum, latexSum};
+  return combinationText(ts.pr, coefficients, plainNames, texNames);
 }
 
 EquationBlock structureBlock(const Typesetting& ts) {
@@ -463,16 +456,22 @@ DerivedEquations typesetHamiltonian(const HamiltonianEquations& e) {
   }
   out.blocks.push_back(legendreBlock(ts));
   out.blocks.push_back(hamiltonianFunctionBlock(ts));
-  if (!e.bracket) {
+  if (e.bracket) {
+    if (e.constrained) {
+      out.blocks.push_back(distributionBlock(ts));
+      out.blocks.push_back(constrainedMomentaBlock(ts));
+    }
+    out.blocks.push_back(bracketBlock(ts));
+    out.blocks.push_back(jacobiatorBlock(ts));
+  } else {
     out.notes.push_back("bracket not shown: " + e.noBracketBecause);
-    return out;
   }
-  if (e.constrained) {
-    out.blocks.push_back(distributionBlock(ts));
-    out.blocks.push_back(constrainedMomentaBlock(ts));
-  }
-  out.blocks.push_back(bracketBlock(ts));
-  out.blocks.push_back(jacobiatorBlock(ts));
+  if (e.affine.formed && (e.affine.affine || e.affine.timeDependent))
+    for (EquationBlock& block : affineBracketBlocks(e.affine, s, pr))
+      out.blocks.push_back(std::move(block));
+  else if (e.constrained && !e.affine.formed && !e.affine.notFormedBecause.empty() &&
+           (e.affine.affine || e.affine.timeDependent))
+    out.notes.push_back("bracket of sections not shown: " + e.affine.notFormedBecause);
   return out;
 }
 

@@ -7,6 +7,7 @@
 #include <bit>
 #include <map>
 
+#include "core/model/constrained_algebroid.h"
 #include "core/model/symbolic_model.h"
 
 namespace nh::model {
@@ -257,19 +258,6 @@ void unconstrained(HamiltonianEquations& e) {
   setOrder(e);
 }
 
-// [X_a, X_b]_E in the e_γ: ρ(X_a)(X_b^γ) − ρ(X_b)(X_a^γ) + C^γ_{αβ} X_a^α X_b^β.
-std::vector<ex> algebroidBracket(const HamiltonianEquations& e, const std::vector<ex>& anchorA,
-                                 const std::vector<ex>& anchorB, int a, int b) {
-  const SymbolicEquations& s = e.lagrangian;
-  const int n = static_cast<int>(s.q.size()), m = static_cast<int>(s.y.size());
-  std::vector<ex> out(m, 0);
-  for (int g = 0; g < m; ++g)
-    for (int i = 0; i < n; ++i)
-      out[g] += anchorA[i] * e.X[b][g].diff(s.q[i]) - anchorB[i] * e.X[a][g].diff(s.q[i]);
-  for (const StructureCoefficient& c : s.structure) out[c.c] += c.value * e.X[a][c.a] * e.X[b][c.b];
-  return out;
-}
-
 // Whether C^γ_αβ = −C^γ_βα for all α, β, γ (so C^γ_αα = 0).
 bool skewStructure(const SymbolicEquations& s) {
   std::map<std::array<int, 3>, ex> sum;  // (γ, min(α, β), max(α, β)) → C^γ_αβ + C^γ_βα
@@ -282,10 +270,9 @@ bool skewStructure(const SymbolicEquations& s) {
 
 // {π_a, π_b} = ⟨p(q, π), [X_b, X_a]_E⟩ (ṗ_α = {p_α, H} ∋ C^γ_βα y^β p_γ, the engine's F),
 // formed as −⟨p, [X_a, X_b]_E⟩ when `skew`.
-ex momentumBracket(const HamiltonianEquations& e, const std::vector<std::vector<ex>>& anchor, int a,
-                   int b, bool skew) {
-  const std::vector<ex> bracket = skew ? algebroidBracket(e, anchor[a], anchor[b], a, b)
-                                       : algebroidBracket(e, anchor[b], anchor[a], b, a);
+ex momentumBracket(const HamiltonianEquations& e, int a, int b, bool skew) {
+  const std::vector<ex> bracket = skew ? algebroidBracketOf(e.lagrangian, e.X[a], e.X[b])
+                                       : algebroidBracketOf(e.lagrangian, e.X[b], e.X[a]);
   ex value = 0;
   for (size_t g = 0; g < bracket.size(); ++g) value += e.momentumOnConstraint[g] * bracket[g];
   return simplified(skew ? -value : value, e.order);
@@ -312,13 +299,13 @@ void formBracket(HamiltonianEquations& e) {
   if (skewStructure(s)) {
     for (int a = 0; a < d; ++a)
       for (int b = a + 1; b < d; ++b) {
-        e.Lambda(n + a, n + b) = momentumBracket(e, anchor, a, b, true);
+        e.Lambda(n + a, n + b) = momentumBracket(e, a, b, true);
         e.Lambda(n + b, n + a) = -e.Lambda(n + a, n + b);
       }
     return;
   }
   for (int a = 0; a < d; ++a)
-    for (int b = 0; b < d; ++b) e.Lambda(n + a, n + b) = momentumBracket(e, anchor, a, b, false);
+    for (int b = 0; b < d; ++b) e.Lambda(n + a, n + b) = momentumBracket(e, a, b, false);
   for (int a = 0; a < d; ++a)
     for (int b = a; b < d; ++b)
       e.skew =
@@ -359,8 +346,9 @@ void noteOmissions(HamiltonianEquations& e) {
   for (const ex& y0 : e.particular) affine = affine || !y0.is_zero();
   if (e.bracket && affine)
     e.notes.push_back(
-        "the constraints are affine (y0 ≠ 0): the bracket is formed with p on the affine "
-        "constraint, and ż = {z, H} alone does not give the motion");
+        "the constraints are affine (y0 ≠ 0): the bracket of (q, π) is formed with p on the "
+        "affine constraint, and ż = {z, H} alone does not give the motion; the bracket of "
+        "sections on (q, p) with its ψ and time terms does (seed 002, Theorem V.8)");
 }
 
 }  // namespace
@@ -384,10 +372,15 @@ HamiltonianEquations deriveHamiltonianSymbolic(const SystemModel& system,
     e.noBracketBecause = e.noLegendreBecause;
   } else if (e.lagrangian.structureOmitted) {
     e.noBracketBecause = "the structure functions of this system were not recorded (see the notes)";
-  } else if (e.constrained ? formConstraint(e, system.info()) : (unconstrained(e), true)) {
-    formBracket(e);
-    if (e.skew) formJacobiator(e);
-    e.bracket = true;
+  } else {
+    if (e.constrained)
+      e.affine =
+          deriveAffineBracket(e.lagrangian, e.p, e.velocityOfMomenta, e.hamiltonian, e.order);
+    if (e.constrained ? formConstraint(e, system.info()) : (unconstrained(e), true)) {
+      formBracket(e);
+      if (e.skew) formJacobiator(e);
+      e.bracket = true;
+    }
   }
   noteOmissions(e);
   const std::string capped = cappedNote();

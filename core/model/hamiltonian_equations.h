@@ -17,6 +17,8 @@
 // algebroid's linear bracket {p_α, p_β} = C^γ_{βα} p_γ (= −C^γ_{αβ} p_γ when skew), whose
 // ṗ = {p, H} are the unconstrained equations. A general algebroid's bracket is not skew:
 // then {π_a, π_b} ≠ −{π_b, π_a} and {π_a, π_a} ≠ 0 are formed too, and no Jacobiator.
+// For affine or time-dependent constraints ż = {z, H} on (q, π) is not the motion: the
+// bracket of seed 002 (affine_bracket.h) with its time and ψ terms is formed beside it.
 // derived_equations.h typesets it; tests compare it with hand-derived brackets.
 #pragma once
 
@@ -25,6 +27,7 @@
 #include <string>
 #include <vector>
 
+#include "core/model/affine_bracket.h"
 #include "core/model/symbolic_equations.h"
 #include "core/nh/system.h"
 
@@ -63,6 +66,11 @@ struct HamiltonianEquations {
   GiNaC::matrix Lambda;                         // (n + d)²: Λ^{IJ} = {z^I, z^J}
   bool skew = true;                             // Λ = −Λᵀ (false: a general algebroid's)
   std::vector<JacobiatorEntry> jacobiator;      // the nonzero entries (skew only)
+
+  // The bracket on (q, p) restricted to the constraint (affine_bracket.h), whose ψ and time
+  // terms give the motion for affine and time-dependent constraints too; formed for
+  // constraints affine in y whenever the Legendre transform is.
+  AffineBracket affine;
 
   std::vector<std::string> notes;
   bool derived = true;  // false: nothing derived (a C++ system that cannot be taped)

@@ -426,5 +426,26 @@ void appendTerm(std::string& to, const std::string& term) {
     to += " + " + term;
 }
 
+std::pair<std::string, std::string> combinationText(const Printer& pr,
+                                                    const std::vector<ex>& coefficients,
+                                                    const std::vector<std::string>& plainNames,
+                                                    const std::vector<std::string>& texNames) {
+  std::string plainSum, latexSum;
+  for (size_t c = 0; c < coefficients.size(); ++c) {
+    const ex& value = coefficients[c];
+    if (value.is_zero()) continue;
+    const std::string p = pr.plain(value), l = pr.latex(value);
+    const bool one = (value - 1).is_zero(), minusOne = (value + 1).is_zero();
+    const bool isSum = GiNaC::is_a<GiNaC::add>(value);
+    std::string pt = one ? "" : minusOne ? "-" : isSum ? "(" + p + ")*" : p + "*";
+    std::string lt = one ? "" : minusOne ? "-" : isSum ? "\\left(" + l + "\\right) " : l + " ";
+    pt += plainNames[c];
+    lt += texNames[c];
+    appendTerm(plainSum, pt);
+    appendTerm(latexSum, lt);
+  }
+  return {plainSum, latexSum};
+}
+
 }  // namespace nh::model::typeset
 // SPDX-License-Identifier: GPL-3.0-or-later

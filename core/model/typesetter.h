@@ -8,6 +8,7 @@
 
 #include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/model/derived_equations.h"
@@ -88,6 +89,12 @@ std::string joinLines(const std::vector<std::string>& lines);
 std::vector<std::string> names(const std::vector<GiNaC::symbol>& symbols);
 // A term of a sum added to `to` (" - x" for a term that starts with a minus sign).
 void appendTerm(std::string& to, const std::string& term);
+// Σ coefficients[i]·basis[i] in plain text ("(1 + x)*e_u - e_v") and LaTeX, the basis named by
+// `plainNames` and `texNames`; each "" when every coefficient is 0.
+std::pair<std::string, std::string> combinationText(const Printer& pr,
+                                                    const std::vector<GiNaC::ex>& coefficients,
+                                                    const std::vector<std::string>& plainNames,
+                                                    const std::vector<std::string>& texNames);
 
 // One block under construction: its title and its lines, plain and LaTeX.
 struct BlockBuilder {

@@ -73,6 +73,28 @@ class CliTest : public QObject {
     QVERIFY(text.out.contains("Initial velocities:"));
   }
 
+  // info --constraints: the constraints' algebroid and the holonomy verdict, in text and JSON;
+  // a control model is refused in one line.
+  void constraintAlgebroid() {
+    const Result sleigh = nhsim({"info", "chaplygin_sleigh", "--constraints"});
+    QCOMPARE(sleigh.code, 0);
+    QVERIFY2(sleigh.out.contains("The constraints' algebroid: nonholonomic: [X_v, X_omega] leaves "
+                                 "D"),
+             qPrintable(sleigh.out));
+    QVERIFY(sleigh.out.contains("ρ(X_v) = cos(theta)*∂/∂x + sin(theta)*∂/∂y"));
+    QVERIFY(sleigh.out.contains("A₁ [X_v, X_omega] = -1"));
+    const Result pendulum = nhsim({"info", "spherical_pendulum", "--constraints", "--json"});
+    QCOMPARE(pendulum.code, 0);
+    const QJsonObject o = QJsonDocument::fromJson(pendulum.out.toUtf8()).object();
+    QVERIFY(o.value("constraint_algebroid")
+                .toObject()
+                .value("verdict")
+                .toString()
+                .startsWith("holonomic: D = ker A is closed"));
+    QVERIFY(!nhsim({"info", "chaplygin_sleigh"}).out.contains("constraints' algebroid"));
+    expectError({"info", "rigid_body_control", "--constraints"}, 2, "is a control model");
+  }
+
   // discrete-gradient: nhsim info and the run summary say what it conserves; what it cannot
   // step is refused in one line (exit 2) before any file is written.
   void discreteGradientSaysWhatItConserves() {
