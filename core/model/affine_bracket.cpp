@@ -80,10 +80,9 @@ bool invertRegularity(const GiNaC::lst& order, AffineBracket& b) {
     std::string why;
     const auto x = solveLinear(std::move(K), std::move(unit), order, why);
     if (!x) {
-      b.notFormedBecause =
-          why == kSingularForAllValues
-              ? "𝒞 = −A M⁻¹ Aᵀ is singular: the constrained system is not regular"
-              : "𝒞 = −A M⁻¹ Aᵀ could not be inverted: " + why;
+      b.notFormedBecause = why == kSingularForAllValues
+                               ? "𝒞 = −A M⁻¹ Aᵀ is singular: the constrained system is not regular"
+                               : "𝒞 = −A M⁻¹ Aᵀ could not be inverted: " + why;
       return false;
     }
     for (int c = 0; c < r; ++c) b.regularityInverse(c, col) = (*x)[c];
@@ -164,10 +163,10 @@ ex sectionBracket(const AffineBracket& b, const symbol& t, const ex& H, const ex
     for (int c = 0; c < r; ++c) {
       const ex& Cac = b.regularityInverse(a, c);
       if (Cac.is_zero()) continue;
-      out -= Cac * (b.psi[c].diff(t) + linearBracket(b, b.psi[c], H2)) *
-             constraintForce(b, a, H1 - H);
-      out += Cac * (b.psi[a].diff(t) + linearBracket(b, b.psi[a], H1)) *
-             constraintForce(b, c, H2 - H);
+      out -=
+          Cac * (b.psi[c].diff(t) + linearBracket(b, b.psi[c], H2)) * constraintForce(b, a, H1 - H);
+      out +=
+          Cac * (b.psi[a].diff(t) + linearBracket(b, b.psi[a], H1)) * constraintForce(b, c, H2 - H);
       for (int d = 0; d < r; ++d)
         for (int e = 0; e < r; ++e)
           out += Cac * b.regularityInverse(d, e) * linearBracket(b, b.psi[c], b.psi[e]) *

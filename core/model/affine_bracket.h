@@ -41,16 +41,16 @@ struct AffineBracket {
   bool affine = false;           // some ψ has a part free of p (y0 ≠ 0)
   bool timeDependent = false;    // some ψ depends on t
 
-  std::vector<GiNaC::symbol> z;                  // n + m: q, then p
-  GiNaC::matrix Lambda;                          // (n + m)²: {z^I, z^J} on E*
-  std::vector<GiNaC::ex> psi;                    // r = k + h: ψ^a(t, q, p)
-  std::vector<std::vector<GiNaC::ex>> Z;         // r × m: Z̄_a = Z[a][α] ∂/∂p_α
-  GiNaC::matrix regularity;                      // r × r: 𝒞^{ab}
-  GiNaC::matrix regularityInverse;               // r × r: 𝒞_ab
-  std::vector<GiNaC::ex> drift;                  // r: ∂ψ^a/∂t + {ψ^a, H} + Q ∂ψ^a/∂p
-  std::vector<GiNaC::ex> multiplier;             // r: λ̄_a
-  std::vector<GiNaC::ex> rates;                  // n + m: ż^I on B̄
-  std::vector<GiNaC::ex> force;                  // m: Q_α(t, q, p) (zeros when none)
+  std::vector<GiNaC::symbol> z;           // n + m: q, then p
+  GiNaC::matrix Lambda;                   // (n + m)²: {z^I, z^J} on E*
+  std::vector<GiNaC::ex> psi;             // r = k + h: ψ^a(t, q, p)
+  std::vector<std::vector<GiNaC::ex>> Z;  // r × m: Z̄_a = Z[a][α] ∂/∂p_α
+  GiNaC::matrix regularity;               // r × r: 𝒞^{ab}
+  GiNaC::matrix regularityInverse;        // r × r: 𝒞_ab
+  std::vector<GiNaC::ex> drift;           // r: ∂ψ^a/∂t + {ψ^a, H} + Q ∂ψ^a/∂p
+  std::vector<GiNaC::ex> multiplier;      // r: λ̄_a
+  std::vector<GiNaC::ex> rates;           // n + m: ż^I on B̄
+  std::vector<GiNaC::ex> force;           // m: Q_α(t, q, p) (zeros when none)
 };
 
 // Forms the bracket from the system's derivation `s`, its momenta `p`, y(t, q, p) and

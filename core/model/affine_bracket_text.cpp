@@ -63,8 +63,8 @@ EquationBlock constraintsOnMomenta(const AffineBracket& b, const Printer& pr) {
 
 // Z̄_a as combinations of the symbols ∂/∂p_α, and 𝒞.
 EquationBlock forcesAndRegularity(const AffineBracket& b, const Printer& pr) {
-  BlockBuilder out{"Constraint forces Z̄_a = −M ∂ψ^a/∂p · ∂/∂p and regularity 𝒞^ab = dψ^a(Z̄_b)",
-                   {}, {}};
+  BlockBuilder out{
+      "Constraint forces Z̄_a = −M ∂ψ^a/∂p · ∂/∂p and regularity 𝒞^ab = dψ^a(Z̄_b)", {}, {}};
   const size_t n = b.z.size() - b.Z.front().size();
   std::vector<std::string> names, plainBasis, texBasis;
   for (size_t al = n; al < b.z.size(); ++al) {
@@ -93,8 +93,8 @@ EquationBlock projector(const AffineBracket& b, const SymbolicEquations& s, cons
     for (int c = 0; c < r; ++c) {
       const ex coefficient = simplified(-b.regularityInverse(a, c), GiNaC::lst{});
       if (coefficient.is_zero()) continue;
-      appendTerm(plain, grouped(pr, coefficient, false) + " Z̄_" + std::to_string(a + 1) +
-                            " ⊗ d" + psiPlain(c));
+      appendTerm(plain, grouped(pr, coefficient, false) + " Z̄_" + std::to_string(a + 1) + " ⊗ d" +
+                            psiPlain(c));
       appendTerm(latex, grouped(pr, coefficient, true) + " \\bar{Z}_{" + std::to_string(a + 1) +
                             "} \\otimes d" + psiLatex(c));
     }

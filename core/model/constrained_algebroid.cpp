@@ -171,13 +171,19 @@ ConstrainedAlgebroid deriveConstrainedAlgebroid(const SystemModel& system,
                      "' is a control model: its admissible velocities are its control section, "
                      "not constraints on an algebroid");
   std::lock_guard lock(ginacMutex());
-  const HamiltonianEquations e = deriveHamiltonianSymbolic(system, parameters);
+  return constrainedAlgebroidOf(deriveHamiltonianSymbolic(system, parameters), system, parameters);
+}
+
+ConstrainedAlgebroid constrainedAlgebroidOf(const HamiltonianEquations& e,
+                                            const SystemModel& system,
+                                            const std::vector<double>& parameters) {
+  std::lock_guard lock(ginacMutex());
   ConstrainedAlgebroid g;
   g.lagrangian = e.lagrangian;
   const SymbolicEquations& s = e.lagrangian;
   g.velocityNames = s.velocityNames;
   if (!e.derived || s.constraints.empty() || !e.bracket) {
-    g.notFormedBecause = !e.derived        ? "the system's functions could not be derived"
+    g.notFormedBecause = !e.derived              ? "the system's functions could not be derived"
                          : s.constraints.empty() ? "the system has no constraints"
                                                  : e.noBracketBecause;
     return g;
@@ -196,8 +202,8 @@ ConstrainedAlgebroid deriveConstrainedAlgebroid(const SystemModel& system,
     }
     g.anchor.push_back(anchor);
   }
-  const Context c{s, e, sampleStates(system, s, parameters.empty() ? system.defaultParameters()
-                                                                    : parameters)};
+  const Context c{
+      s, e, sampleStates(system, s, parameters.empty() ? system.defaultParameters() : parameters)};
   formBrackets(c, g);
   decide(g);
   g.formed = true;

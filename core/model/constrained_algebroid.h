@@ -25,6 +25,8 @@
 
 namespace nh::model {
 
+struct HamiltonianEquations;  // hamiltonian_equations.h
+
 // [U, V]_E^γ = ρ(U)(V^γ) − ρ(V)(U^γ) + C^γ_αβ U^α V^β for sections U, V of (t, q) (not
 // simplified).
 std::vector<GiNaC::ex> algebroidBracketOf(const SymbolicEquations& s,
@@ -32,21 +34,21 @@ std::vector<GiNaC::ex> algebroidBracketOf(const SymbolicEquations& s,
                                           const std::vector<GiNaC::ex>& V);
 
 struct ConstrainedBracket {
-  int a = -1, b = 0;                    // a = −1: the affine section e0 = ∂/∂t + y0
-  std::vector<GiNaC::ex> value;         // m: the bracket in the e_α
-  std::vector<GiNaC::ex> projected;     // d: C^c_ab, its projection onto D in the X_c
-  std::vector<GiNaC::ex> outside;       // k + h: A times the bracket (all 0 iff it is in D)
+  int a = -1, b = 0;                 // a = −1: the affine section e0 = ∂/∂t + y0
+  std::vector<GiNaC::ex> value;      // m: the bracket in the e_α
+  std::vector<GiNaC::ex> projected;  // d: C^c_ab, its projection onto D in the X_c
+  std::vector<GiNaC::ex> outside;    // k + h: A times the bracket (all 0 iff it is in D)
   bool inD = true;
 };
 
 struct ConstrainedAlgebroid {
   SymbolicEquations lagrangian;  // the derivation the expressions are written in
   bool formed = false;
-  std::string notFormedBecause;             // when !formed
-  std::vector<std::string> velocityNames;   // of E
-  std::vector<int> independent;             // X_a is 1 in velocity independent[a]
-  std::vector<std::vector<GiNaC::ex>> X;    // d × m
-  std::vector<GiNaC::ex> particular;        // m: y0
+  std::string notFormedBecause;                // when !formed
+  std::vector<std::string> velocityNames;      // of E
+  std::vector<int> independent;                // X_a is 1 in velocity independent[a]
+  std::vector<std::vector<GiNaC::ex>> X;       // d × m
+  std::vector<GiNaC::ex> particular;           // m: y0
   std::vector<std::vector<GiNaC::ex>> anchor;  // d × n: ρ X_a
   bool affine = false, timeDependent = false;
   std::vector<ConstrainedBracket> brackets;  // a < b, then the affine section's
@@ -59,7 +61,16 @@ struct ConstrainedAlgebroid {
 ConstrainedAlgebroid deriveConstrainedAlgebroid(const SystemModel& system,
                                                 const std::vector<double>& parameters = {});
 
-// The blocks `nhsim info --constraints` and the Equations dock show: the basis of D, its
+// The same from the system's Hamiltonian side derived already (its basis X_a and y0).
+ConstrainedAlgebroid constrainedAlgebroidOf(const HamiltonianEquations& e,
+                                            const SystemModel& system,
+                                            const std::vector<double>& parameters = {});
+
+// The blocks of `g` (the basis of D among them when `withBasis`), its verdict last.
+std::vector<EquationBlock> constrainedAlgebroidBlocks(const ConstrainedAlgebroid& g,
+                                                      bool withBasis);
+
+// The blocks `nhsim info --constraints` shows: the basis of D, its
 // anchor, the projected bracket, the brackets that leave D, and the verdict (as summary).
 DerivedEquations constrainedAlgebroidEquations(const SystemModel& system,
                                                const std::vector<double>& parameters = {});

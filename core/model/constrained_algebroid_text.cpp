@@ -88,8 +88,8 @@ EquationBlock anchorBlock(const ConstrainedAlgebroid& g, const Names& names, con
 }
 
 EquationBlock projectedBlock(const ConstrainedAlgebroid& g, const Names& names, const Printer& pr) {
-  BlockBuilder b{"Projected bracket [X_a, X_b]_D = C^c_ab X_c (M-orthogonal projection onto D)",
-                 {}, {}};
+  BlockBuilder b{
+      "Projected bracket [X_a, X_b]_D = C^c_ab X_c (M-orthogonal projection onto D)", {}, {}};
   for (const ConstrainedBracket& k : g.brackets) {
     if (k.a < 0 || k.projected.empty()) continue;
     line(b, pr, bracketName(names, k, false) + "_D", bracketName(names, k, true) + "_{D}",
@@ -111,6 +111,7 @@ EquationBlock leavingBlock(const ConstrainedAlgebroid& g, const Names& names, co
     const std::string tex = bracketName(names, k, true);
     line(b, pr, plain, tex, k.value, names.e);
     for (size_t r = 0; r < k.outside.size(); ++r) {
+      if (k.outside[r].is_zero()) continue;
       std::string name = "A";
       name.append(subscript(static_cast<int>(r + 1))).append(" ").append(plain);
       std::string texRow = "A_{";
@@ -124,6 +125,22 @@ EquationBlock leavingBlock(const ConstrainedAlgebroid& g, const Names& names, co
 
 }  // namespace
 
+std::vector<EquationBlock> constrainedAlgebroidBlocks(const ConstrainedAlgebroid& g,
+                                                      bool withBasis) {
+  std::lock_guard lock(ginacMutex());
+  const SymbolicEquations& s = g.lagrangian;
+  const Printer pr(s);
+  const Names names = namesOf(g, s);
+  std::vector<EquationBlock> out;
+  if (withBasis) out.push_back(basisBlock(g, names, pr));
+  out.push_back(anchorBlock(g, names, pr));
+  out.push_back(projectedBlock(g, names, pr));
+  if (!g.holonomic) out.push_back(leavingBlock(g, names, pr));
+  out.push_back({"The constraints' algebroid: verdict (seed 000, Theorem 7)", g.verdict,
+                 g.holonomic ? "\\mbox{holonomic}" : "\\mbox{nonholonomic: a bracket leaves } D"});
+  return out;
+}
+
 DerivedEquations constrainedAlgebroidEquations(const SystemModel& system,
                                                const std::vector<double>& parameters) {
   std::lock_guard lock(ginacMutex());
@@ -134,15 +151,7 @@ DerivedEquations constrainedAlgebroidEquations(const SystemModel& system,
     return out;
   }
   out.summary = g.verdict;
-  const SymbolicEquations& s = g.lagrangian;
-  const Printer pr(s);
-  const Names names = namesOf(g, s);
-  out.blocks = {basisBlock(g, names, pr), anchorBlock(g, names, pr),
-                projectedBlock(g, names, pr)};
-  if (!g.holonomic) out.blocks.push_back(leavingBlock(g, names, pr));
-  out.blocks.push_back({"Verdict (seed 000, Theorem 7)", g.verdict,
-                        g.holonomic ? "\\mbox{holonomic}"
-                                    : "\\mbox{nonholonomic: a bracket leaves } D"});
+  out.blocks = constrainedAlgebroidBlocks(g, true);
   return out;
 }
 

@@ -13,6 +13,7 @@
 #include <utility>
 
 #include "core/model/affine_bracket_text.h"
+#include "core/model/constrained_algebroid.h"
 #include "core/model/control_equations.h"
 #include "core/model/hamiltonian_equations.h"
 #include "core/model/symbolic_equations.h"
@@ -37,7 +38,8 @@ const char* const kControlSummary =
 const char* const kHamiltonianSummary =
     "the Hamiltonian side (theory §9): H = p·y − L and the nonholonomic bracket of (q, π) on "
     "the constraint, with its Jacobiator; for affine or time-dependent constraints also the "
-    "bracket of sections on (q, p) with its ψ and time terms (seed 002, Theorem V.8)";
+    "bracket of sections on (q, p) with its ψ and time terms (seed 002, Theorem V.8); with "
+    "constraints, the algebroid of D and whether they are holonomic (seed 000, Theorem 7)";
 
 // The context every block is typeset from.
 struct Typesetting {
@@ -521,7 +523,15 @@ DerivedEquations deriveHamiltonianEquations(const SystemModel& system,
                      "(its equations are Pontryagin's, which already carry a Hamiltonian)");
   std::lock_guard lock(ginacMutex());
   const CancelDerivationsWhen cancelled(cancel);
-  return typesetHamiltonian(deriveHamiltonianSymbolic(system, parameters));
+  const HamiltonianEquations e = deriveHamiltonianSymbolic(system, parameters);
+  DerivedEquations out = typesetHamiltonian(e);
+  if (e.bracket && e.constrained) {
+    const ConstrainedAlgebroid g = constrainedAlgebroidOf(e, system, parameters);
+    if (g.formed)
+      for (EquationBlock& block : constrainedAlgebroidBlocks(g, false))
+        out.blocks.push_back(std::move(block));
+  }
+  return out;
 }
 
 std::string toPlainText(const DerivedEquations& equations) {

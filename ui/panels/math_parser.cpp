@@ -55,7 +55,8 @@ const QHash<QString, Symbol>& symbols() {  // commands
         u"varphi φ O chi χ O psi ψ O omega ω O partial ∂ O hbar ℏ O Gamma Γ o Delta Δ o "
         u"Theta Θ o Lambda Λ o Xi Ξ o Pi Π o Sigma Σ o Upsilon Υ o Phi Φ o Psi Ψ o Omega Ω o "
         u"infty ∞ o nabla ∇ o ell ℓ o prime ′ o vdots ⋮ o cdot ⋅ b times × b pm ± b mp ∓ b "
-        u"div ÷ b ast ∗ b circ ∘ b wedge ∧ b vee ∨ b cap ∩ b cup ∪ b neq ≠ r ne ≠ r le ≤ r "
+        u"div ÷ b ast ∗ b circ ∘ b otimes ⊗ b oplus ⊕ b wedge ∧ b vee ∨ b cap ∩ b cup ∪ b neq ≠ r "
+        u"ne ≠ r le ≤ r "
         u"leq ≤ r ge ≥ r geq ≥ r ll ≪ r gg ≫ r approx ≈ r equiv ≡ r sim ∼ r simeq ≃ r "
         u"propto ∝ r to → r rightarrow → r leftarrow ← r Rightarrow ⇒ r Leftrightarrow ⇔ r "
         u"mapsto ↦ r in ∈ r subset ⊂ r perp ⊥ r parallel ∥ r ldots … i dots … i cdots ⋯ i "
@@ -88,6 +89,24 @@ qreal spaceOf(const QString& command) {
     return t;
   }();
   return table.value(command, qQNaN());
+}
+
+// Capital Latin letters in Unicode's mathematical script (𝒜, ℬ, 𝒞, …), the rest as they are:
+// what \mathcal typesets.
+QString script(const QString& text) {
+  static const QHash<QChar, char32_t> exceptions = {{u'B', U'ℬ'}, {u'E', U'ℰ'}, {u'F', U'ℱ'},
+                                                    {u'H', U'ℋ'}, {u'I', U'ℐ'}, {u'L', U'ℒ'},
+                                                    {u'M', U'ℳ'}, {u'R', U'ℛ'}};
+  QString out;
+  for (const QChar c : text) {
+    if (c < u'A' || c > u'Z') {
+      out += c;
+      continue;
+    }
+    const char32_t code = exceptions.value(c, U'𝒜' + static_cast<char32_t>(c.unicode() - u'A'));
+    out += QString::fromUcs4(&code, 1);
+  }
+  return out;
 }
 
 // The delimiter a command names after \left or \right (0: none).
@@ -453,6 +472,8 @@ class Typesetter {
       face_ = saved;
       return b;
     }
+    if (name == u"mathcal")
+      return layout_.text(script(rawArgument()), style, Face::Upright, Atom::Ord);
     if (name == u"text" || name == u"mbox" || name == u"textrm" || name == u"hbox" ||
         name == u"textup" || name == u"mathtt" || name == u"textnormal")
       return layout_.text(rawArgument(), style, Face::Upright, Atom::Ord);

@@ -106,16 +106,17 @@ class AffineBracketTest : public QObject {
  private slots:
   // Seed 002, Example VI.3: ψ, Z̄, 𝒞 and the projector's coefficient in closed form.
   void ballOnTurntableQuantities() {
-    const HamiltonianEquations e = nh::model::deriveHamiltonianSymbolic(*named("ball_on_turntable"));
+    const HamiltonianEquations e =
+        nh::model::deriveHamiltonianSymbolic(*named("ball_on_turntable"));
     const auto& b = e.affine;
     QVERIFY2(b.formed, b.notFormedBecause.c_str());
     QVERIFY(b.affine && b.timeDependent);
     const auto& s = e.lagrangian;
     const ex m = symbolOf(s.parameters, "m"), r = symbolOf(s.parameters, "r");
     const ex k2 = symbolOf(s.parameters, "inertia_ratio") * m * r * r, t = s.t;
-    const ex Omega = symbolOf(s.parameters, "Omega0") + symbolOf(s.parameters, "Omega_rate") * t +
-                     symbolOf(s.parameters, "Omega_amp") *
-                         GiNaC::sin(symbolOf(s.parameters, "Omega_freq") * t);
+    const ex Omega =
+        symbolOf(s.parameters, "Omega0") + symbolOf(s.parameters, "Omega_rate") * t +
+        symbolOf(s.parameters, "Omega_amp") * GiNaC::sin(symbolOf(s.parameters, "Omega_freq") * t);
     const ex x = symbolOf(s.q, "x"), y = symbolOf(s.q, "y");
     const ex px = symbolOf(e.p, "p_vx"), py = symbolOf(e.p, "p_vy");
     const ex ux = symbolOf(e.p, "p_wx"), uy = symbolOf(e.p, "p_wy");
@@ -159,7 +160,8 @@ class AffineBracketTest : public QObject {
 
   // ḟ = {h + f, h}_nh for a function f of every coordinate, and {h', h'} = 0.
   void evolutionIsTheBracketOfSections() {
-    const HamiltonianEquations e = nh::model::deriveHamiltonianSymbolic(*named("ball_on_turntable"));
+    const HamiltonianEquations e =
+        nh::model::deriveHamiltonianSymbolic(*named("ball_on_turntable"));
     const auto& b = e.affine;
     const ex& H = e.hamiltonian;
     ex f = e.lagrangian.t;

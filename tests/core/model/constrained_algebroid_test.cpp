@@ -33,13 +33,13 @@ std::shared_ptr<const nh::SystemModel> named(const std::string& name) {
 std::shared_ptr<const nh::SystemModel> particle(const std::string& constraint,
                                                 const std::string& third = "z") {
   const std::string v = "v" + third;
-  const std::string text = "format: nonholonomic-lab-system\nversion: 1\nname: constrained\n"
-                           "title: a constrained particle\nparameters: []\n"
-                           "coordinates: [x, y, " +
-                           third + "]\nvelocities: [vx, vy, " + v + "]\nanchor: {x: vx, y: vy, " +
-                           third + ": " + v + "}\nlagrangian: 0.5*(vx*vx + vy*vy + " + v + "*" +
-                           v + ")\nconstraints:\n  - " + constraint +
-                           "\ninitial: {x: 0.6, y: 0.3, " + third + ": 0.2}\n";
+  const std::string text =
+      "format: nonholonomic-lab-system\nversion: 1\nname: constrained\n"
+      "title: a constrained particle\nparameters: []\n"
+      "coordinates: [x, y, " +
+      third + "]\nvelocities: [vx, vy, " + v + "]\nanchor: {x: vx, y: vy, " + third + ": " + v +
+      "}\nlagrangian: 0.5*(vx*vx + vy*vy + " + v + "*" + v + ")\nconstraints:\n  - " + constraint +
+      "\ninitial: {x: 0.6, y: 0.3, " + third + ": 0.2}\n";
   return nh::model::loadModelText(text, "constrained.yaml");
 }
 
@@ -90,7 +90,8 @@ class ConstrainedAlgebroidTest : public QObject {
   }
 
   void affineHolonomicConstraintIsALieAffgebroid() {
-    const auto growing = nh::model::deriveConstrainedAlgebroid(*particle("x*vx + y*vy + z*vz - 0.5"));
+    const auto growing =
+        nh::model::deriveConstrainedAlgebroid(*particle("x*vx + y*vy + z*vz - 0.5"));
     QVERIFY2(growing.formed && growing.affine && growing.holonomic, growing.verdict.c_str());
     QVERIFY(growing.verdict.find("Lie affgebroid") != std::string::npos);
     const auto timed = nh::model::deriveConstrainedAlgebroid(*particle("vz - cos(t)"));
@@ -108,8 +109,8 @@ class ConstrainedAlgebroidTest : public QObject {
     for (const auto& block : d.blocks) all += block.title + "\n" + block.plain + "\n";
     QVERIFY2(all.find("Brackets that leave D") != std::string::npos, all.c_str());
     QVERIFY(all.find("Projected bracket") != std::string::npos);
-    QVERIFY_THROWS_EXCEPTION(nh::InputError,
-                             nh::model::constrainedAlgebroidEquations(*named("rigid_body_control")));
+    QVERIFY_THROWS_EXCEPTION(
+        nh::InputError, nh::model::constrainedAlgebroidEquations(*named("rigid_body_control")));
   }
 };
 

@@ -140,6 +140,19 @@ class EquationsPanelTest : public QObject {
     QVERIFY2(plain.contains(QString::fromUtf8("J(theta, π_v, π_omega)")), qPrintable(plain));
     QVERIFY(panel.allLatex().contains("\\{x, \\pi_{v}\\} = \\cos(\\theta)"));
     for (const nhui::MathView* view : panel.mathViews()) QVERIFY(!view->layoutInfo().elided);
+    QVERIFY2(plain.contains(QString::fromUtf8("nonholonomic: [X_v, X_omega] leaves D")),
+             qPrintable(plain));
+    // Affine, time-dependent constraints: the bracket of sections and its pieces, typeset.
+    panel.showSystem(nh::findSystem("ball_on_turntable"), {});
+    QTRY_VERIFY_WITH_TIMEOUT(panel.plainText().contains("Projector P"), 30000);
+    QVERIFY(panel.allLatex().contains("\\mathcal{C} = "));
+    QVERIFY(panel.allLatex().contains("\\otimes"));
+    for (const nhui::MathView* view : panel.mathViews()) QVERIFY(!view->layoutInfo().elided);
+    if (qEnvironmentVariableIsSet("NH_PANEL_GRAB")) {
+      panel.resize(1100, 9000);
+      QTest::qWait(200);
+      panel.grab().save(qEnvironmentVariable("NH_PANEL_GRAB"));
+    }
     panel.setHamiltonian(false);
     QTRY_VERIFY_WITH_TIMEOUT(panel.plainText().contains("Mass matrix"), 30000);
     panel.showSystem(nh::model::loadModelText(kBrockett, "brockett.yaml"), {});

@@ -168,6 +168,9 @@ class MathViewTest : public QObject {
     QCOMPARE(measure("\\sin").width, advance("sin", false));    // function names upright
     QCOMPARE(measure("\\mathrm{vx}").width, advance("vx", false));
     QCOMPARE(measure("\\text{if }").width, advance("if ", false));
+    QCOMPARE(measure("\\mathcal{C}").width, advance(QStringLiteral("𝒞"), false));  // script
+    QCOMPARE(measure("\\mathcal{H}").width, advance(QStringLiteral("ℋ"), false));
+    QCOMPARE(measure("\\otimes").width, advance(QStringLiteral("⊗"), false));
     QCOMPARE(measure("\\foo").width, advance("\\foo", false));  // unknown: its name
     QCOMPARE(measure("\\").width, advance("\\", false));        // a trailing backslash
     QCOMPARE(measure("").width, 0.0);
