@@ -190,12 +190,14 @@ struct EquationsOptions {
   std::vector<std::string> set;
   bool latex = false;
   bool hamiltonian = false;  // H and the nonholonomic bracket instead of M ẏ − Aᵀλ = F
+  bool gibbsAppell = false;  // the Gibbs–Appell function G_L and its equations instead
 
   void bind(Fields& f) {
     f.target(target);
     f("--set", set);
     f("--latex", latex);
     f("--hamiltonian", hamiltonian);
+    f("--gibbs-appell", gibbsAppell);
   }
 };
 

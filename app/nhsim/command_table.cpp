@@ -313,6 +313,14 @@ constexpr OptionRow kOptionRows[] = {
              "constraint and its Jacobiator (not for a control model)",
      .python = "hamiltonian",
      .pythonWord = IfTrue},
+    {.name = "--gibbs-appell",
+     .commands = "equations",
+     .takes = Flag,
+     .help = "the Gibbs–Appell function G_L = ½ (ẏ − a)ᵀ M (ẏ − a), G_L on the constraint and "
+             "its equations ∂G_L/∂ẇ = Υ with their solution (L quadratic in y; not for a "
+             "control model)",
+     .python = "gibbs_appell",
+     .pythonWord = IfTrue},
     // where the output goes
     {.name = "--out",
      .commands = "run",
@@ -409,6 +417,8 @@ constexpr OptionRule kRuleRows[] = {
      "--height does not apply to a page (--html): leave it out"},
     {"export", "--no-overlay", Given, OptionRule::Excludes, "--html", Given,
      "--no-overlay does not apply to a page (--html): leave it out"},
+    {"equations", "--gibbs-appell", Given, OptionRule::Excludes, "--hamiltonian", Given,
+     "give either --hamiltonian or --gibbs-appell, not both"},
     {"sweep", "--vary", Given, OptionRule::Excludes, "--sample", Given,
      "give either --vary axes or --sample axes, not both"},
     {"sweep", "--sample", Given, OptionRule::Needs, "--count", Given, "--sample needs --count N"},

@@ -8,6 +8,7 @@
 #include "core/model/catalogue.h"
 #include "core/model/derived_equations.h"
 #include "core/model/formula_system.h"
+#include "core/model/gibbs_appell_equations.h"
 #include "core/nh/scenario.h"
 
 namespace nh::cli {
@@ -31,8 +32,9 @@ std::string equationsText(const EquationsOptions& line) {
   if (model::asFormula(*system) && !overrides.empty())
     throw UsageError("--set: a model file's parameters stay symbols in its equations");
   const model::DerivedEquations equations =
-      line.hamiltonian ? model::deriveHamiltonianEquations(*system, parameters)
-                       : model::deriveEquations(*system, parameters);
+      line.hamiltonian   ? model::deriveHamiltonianEquations(*system, parameters)
+      : line.gibbsAppell ? model::gibbsAppellEquations(*system, parameters)
+                         : model::deriveEquations(*system, parameters);
   std::string text;
   if (latex) {
     text = "% " + system->name() + ": " + system->info().title + "\n" + model::toLatex(equations);

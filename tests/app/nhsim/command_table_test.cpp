@@ -179,7 +179,7 @@ class CommandTableTest : public QObject {
                    "dt_out",    "integrator", "rtol",           "atol",        "step",
                    "max_steps", "projection", "reconstruction", "vary",        "sample",
                    "count",     "seed",       "measures",       "jobs",        "force"}},
-        {"equations", {"set", "latex", "hamiltonian"}},
+        {"equations", {"set", "latex", "hamiltonian", "gibbs_appell"}},
     };
     for (const auto& [command, expected] : api) {
       QStringList names;
@@ -203,6 +203,7 @@ class CommandTableTest : public QObject {
         {"optimize", {"optimize", "nh_particle", "--t-end", "1", "--target", "x=1"}},
         {"export", {"export", "nh_particle", "--video", dir_.filePath("v.mp4").toStdString()}},
         {"sweep", {"sweep", "nh_particle", "--measure", "final(x)"}},
+        {"equations", {"equations", "nh_particle"}},
     };
     const std::map<std::string, std::string> values = {
         {"--vary", "m=1:2:2"}, {"--sample", "m=uniform:1:2"},

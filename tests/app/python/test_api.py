@@ -67,6 +67,8 @@ def test_equations_match_nhsim(nhsim):
     assert system.equations()._repr_latex_() is None
     hamiltonian = nhsim("equations", "chaplygin_sleigh", "--hamiltonian").stdout
     assert system.equations(hamiltonian=True).text == hamiltonian
+    gibbs = nhsim("equations", "chaplygin_sleigh", "--gibbs-appell").stdout
+    assert system.equations(gibbs_appell=True).text == gibbs
 
 
 def text_arguments(latex):
