@@ -93,8 +93,7 @@ bool formEquations(GibbsAppellEquations& g, const HamiltonianEquations& e,
     ex equation = g.constrainedFunction.diff(g.accelerations[g.independent[I]]);
     for (int al = 0; al < m; ++al) equation -= e.X[I][al] * s.forces[al];
     g.equations.push_back(simplified(equation, order));
-    for (int J = 0; J < d; ++J)
-      K[I][J] = g.equations[I].diff(g.accelerations[g.independent[J]]);
+    for (int J = 0; J < d; ++J) K[I][J] = g.equations[I].diff(g.accelerations[g.independent[J]]);
     r[I] = -g.equations[I].subs(rest);
   }
   const auto solution = solveLinear(std::move(K), std::move(r), order, why);
@@ -107,8 +106,8 @@ bool formEquations(GibbsAppellEquations& g, const HamiltonianEquations& e,
 }
 
 EquationBlock functionBlock(const GibbsAppellEquations& g, const Printer& pr) {
-  BlockBuilder b{"Gibbs–Appell function G_L = ½ (ẏ − a)ᵀ M (ẏ − a), a = M⁻¹ F₀ (F₀ = F − Q)", {},
-                 {}};
+  BlockBuilder b{
+      "Gibbs–Appell function G_L = ½ (ẏ − a)ᵀ M (ẏ − a), a = M⁻¹ F₀ (F₀ = F − Q)", {}, {}};
   const SymbolicEquations& s = g.lagrangian;
   for (size_t a = 0; a < s.y.size(); ++a) {
     b.plain.push_back("a_" + s.velocityNames[a] + " = " + pr.plain(g.freeAcceleration[a]));
@@ -121,8 +120,8 @@ EquationBlock functionBlock(const GibbsAppellEquations& g, const Printer& pr) {
 
 // The dependent accelerations through the independent ones, and G_L there.
 EquationBlock constraintBlock(const GibbsAppellEquations& g, const Printer& pr) {
-  BlockBuilder b{"On the constraint A ẏ = b: ẏ = X ẇ + ẏ_p, ẇ the independent accelerations", {},
-                 {}};
+  BlockBuilder b{
+      "On the constraint A ẏ = b: ẏ = X ẇ + ẏ_p, ẇ the independent accelerations", {}, {}};
   for (size_t a = 0; a < g.accelerations.size(); ++a) {
     if (std::find(g.independent.begin(), g.independent.end(), static_cast<int>(a)) !=
         g.independent.end())
@@ -136,13 +135,12 @@ EquationBlock constraintBlock(const GibbsAppellEquations& g, const Printer& pr) 
 }
 
 EquationBlock equationsBlock(const GibbsAppellEquations& g, const Printer& pr) {
-  BlockBuilder b{"Gibbs–Appell equations ∂G_L/∂ẇ_I = Υ_I = X_Iᵀ Q (seed 003, (17)), and ẇ", {},
-                 {}};
+  BlockBuilder b{"Gibbs–Appell equations ∂G_L/∂ẇ_I = Υ_I = X_Iᵀ Q (seed 003, (17)), and ẇ", {}, {}};
   for (size_t I = 0; I < g.equations.size(); ++I) {
     const symbol& w = g.accelerations[g.independent[I]];
     b.plain.push_back("∂G_L/∂" + w.get_name() + " − Υ = " + pr.plain(g.equations[I]) + " = 0");
-    b.latex.push_back("\\frac{\\partial G_L}{\\partial " + texName(w) + "} - \\Upsilon = " +
-                      pr.latex(g.equations[I]) + " = 0");
+    b.latex.push_back("\\frac{\\partial G_L}{\\partial " + texName(w) +
+                      "} - \\Upsilon = " + pr.latex(g.equations[I]) + " = 0");
   }
   for (size_t I = 0; I < g.solution.size(); ++I) {
     const symbol& w = g.accelerations[g.independent[I]];

@@ -26,7 +26,7 @@
 namespace nh::model {
 
 struct GibbsAppellEquations {
-  SymbolicEquations lagrangian;              // the derivation the expressions are written in
+  SymbolicEquations lagrangian;  // the derivation the expressions are written in
   bool formed = false;
   std::string notFormedBecause;              // when !formed
   std::vector<GiNaC::symbol> accelerations;  // m: ẏ

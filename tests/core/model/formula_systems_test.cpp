@@ -179,6 +179,36 @@ class FormulaSystemsTest : public QObject {
     QVERIFY(std::abs(sim.state()[indexOf(*system, "x")] - 1.0) < 1e-12);
   }
 
+  // Seed 000's Example 1(c), the ball on a table without friction: no constraint, so the
+  // centre moves with the constant acceleration −g sin(tilt) along x, ω stays as it was and
+  // the attitude turns uniformly about it, q(t) = (cos(|ω| t/2), sin(|ω| t/2) ω/|ω|) ⊗ q0 (ω
+  // in the space frame).
+  void slidingBallMovesFreely() {
+    const auto system = bundled("sliding_ball");
+    QVERIFY(system);
+    const double tilt = 0.2, g = 9.81, w[3] = {3.0, -1.0, 2.0};
+    Simulation sim(system, DynamicsKind::Nonholonomic, Formulation::Multipliers, tight());
+    sim.setParameters(resolveParameters(*system, {{"tilt", tilt}}));
+    const std::map<std::string, double> start = {{"x", 0.6},   {"y", -0.1},  {"vx", 0.5},
+                                                 {"vy", 0.2},  {"wx", w[0]}, {"wy", w[1]},
+                                                 {"wz", w[2]}, {"qw", 0.8},  {"qx", 0.6}};
+    sim.setState(0, initialState(sim.equations(), 0, start));
+    const double speed = std::sqrt(w[0] * w[0] + w[1] * w[1] + w[2] * w[2]);
+    sim.advance(3.0, 1.0, [&](double t, const double* x) {
+      const auto at = [&](const char* name) { return x[indexOf(*system, name)]; };
+      QVERIFY(std::abs(at("x") - (0.6 + 0.5 * t - 0.5 * g * std::sin(tilt) * t * t)) < 1e-9);
+      QVERIFY(std::abs(at("y") - (-0.1 + 0.2 * t)) < 1e-9);
+      QVERIFY(std::abs(at("wx") - w[0]) + std::abs(at("wy") - w[1]) + std::abs(at("wz") - w[2]) <
+              1e-9);
+      const double c = std::cos(speed * t / 2), s = std::sin(speed * t / 2) / speed;
+      // (c, s ω) ⊗ (0.8, 0.6, 0, 0)
+      const double expected[4] = {0.8 * c - 0.6 * s * w[0], 0.6 * c + 0.8 * s * w[0],
+                                  0.8 * s * w[1] + 0.6 * s * w[2], 0.8 * s * w[2] - 0.6 * s * w[1]};
+      const char* names[4] = {"qw", "qx", "qy", "qz"};
+      for (int k = 0; k < 4; ++k) QVERIFY2(std::abs(at(names[k]) - expected[k]) < 1e-9, names[k]);
+    });
+  }
+
   // 3. A Lie algebra with its structure constants given, the attitude carried along: the
   // Suslov problem. I = [[2, 0, 0.5], [0, 3, 0.3], [0.5, 0.3, 4]], ω(0) = (1, 0, 0), identity
   // attitude. sympy solves I ω̇ = (I ω) × ω + λ e3, ω3 = 0 for ω̇1, ω̇2, λ; scipy integrates

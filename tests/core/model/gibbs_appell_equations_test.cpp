@@ -44,8 +44,8 @@ double valueAt(const ex& e, const GiNaC::exmap& at) {
   return GiNaC::ex_to<GiNaC::numeric>(v).to_double();
 }
 
-const char* const kSystems[] = {"chaplygin_sleigh", "nh_particle",        "ball_on_table",
-                                "ball_on_turntable", "ball_on_conveyor",  "spherical_pendulum",
+const char* const kSystems[] = {"chaplygin_sleigh",  "nh_particle",           "ball_on_table",
+                                "ball_on_turntable", "ball_on_conveyor",      "spherical_pendulum",
                                 "rigid_body",        "knife_edge_on_incline", "suslov"};
 
 }  // namespace

@@ -105,7 +105,8 @@ const std::set<std::string> kAccepted = {
     "nh_particle",      "nonholonomic_oscillator",
     "rattleback",       "rigid_body",
     "rolling_disk",     "rolling_disk_3d",
-    "suslov",           "suslov_oblique",
+    "sliding_ball",     "suslov",
+    "suslov_oblique",
 };
 
 }  // namespace
