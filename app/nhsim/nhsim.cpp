@@ -120,23 +120,15 @@ void printInfoText(const SystemInfo& s, const SystemFacts& facts) {
   if (!facts.discreteGradient.empty()) std::printf("\n%s\n", facts.discreteGradient.c_str());
 }
 
-// `info --constraints`: the constraints' algebroid and the verdict, derived before anything is
-// printed (a control model is refused with nothing on standard output).
-nlohmann::json constraintAlgebroidJson(const model::DerivedEquations& d) {
-  nlohmann::json blocks = nlohmann::json::array();
-  for (const auto& block : d.blocks)
-    blocks.push_back({{"title", block.title}, {"plain", block.plain}, {"latex", block.latex}});
-  return {{"verdict", d.summary}, {"blocks", blocks}};
-}
-
 int info(const InfoOptions& o) {
   const auto system = findNamedSystem(o.target);
   const SystemFacts facts = factsOf(system);
+  // Derived before anything is printed: a control model is refused with nothing on stdout.
   std::optional<model::DerivedEquations> algebroid;
-  if (o.constraints) algebroid = model::constrainedAlgebroidEquations(*system);
+  if (o.constraints && !o.json) algebroid = model::constrainedAlgebroidEquations(*system);
   if (o.json) {
     nlohmann::json out = infoJson(system->info(), facts);
-    if (algebroid) out["constraint_algebroid"] = constraintAlgebroidJson(*algebroid);
+    if (o.constraints) out["constraint_algebroid"] = constraintAlgebroidJson(*system);
     writeStdout(out.dump(4) + "\n");
   } else {
     printInfoText(system->info(), facts);

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/model/constrained_algebroid.h"
 #include "core/model/formula_system.h"
 #include "core/model/model_data.h"
 #include "core/nh/discrete_gradient.h"
@@ -82,6 +83,14 @@ nlohmann::json infoJson(const SystemInfo& s, const SystemFacts& facts) {
   if (s.isControlModel()) root["cost"] = facts.cost;
   if (!facts.discreteGradient.empty()) root["discrete_gradient"] = facts.discreteGradient;
   return root;
+}
+
+nlohmann::json constraintAlgebroidJson(const SystemModel& system) {
+  const model::DerivedEquations d = model::constrainedAlgebroidEquations(system);
+  nlohmann::json blocks = nlohmann::json::array();
+  for (const auto& block : d.blocks)
+    blocks.push_back({{"title", block.title}, {"plain", block.plain}, {"latex", block.latex}});
+  return {{"verdict", d.summary}, {"blocks", blocks}};
 }
 
 }  // namespace nh::cli

@@ -26,6 +26,10 @@ struct SystemFacts {
 // The facts of `system` at its default parameters and start.
 SystemFacts factsOf(const std::shared_ptr<const SystemModel>& system);
 
+// `nhsim info --constraints --json`'s "constraint_algebroid": the verdict and the blocks of the
+// constraints' algebroid (constrained_algebroid.h). Throws InputError for a control model.
+nlohmann::json constraintAlgebroidJson(const SystemModel& system);
+
 // `nhsim info --json`: the description, the parameters with their ranges, the state and the
 // facts, keys sorted.
 nlohmann::json infoJson(const SystemInfo& s, const SystemFacts& facts);

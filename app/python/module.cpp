@@ -132,7 +132,9 @@ void bindSystem(py::module_& m) {
       .def_property_readonly("parameters", &System::parameters,
                              "The parameters' values by name (defaults, or the scenario's).")
       .def_property_readonly("state_names", &System::stateNames)
-      .def("info", &System::info, "What 'nhsim info --json' prints, as a dict.")
+      .def("info", &System::info, py::arg("constraints") = false,
+           "What 'nhsim info --json' prints, as a dict; constraints=True adds the "
+           "constraints' algebroid and whether they are holonomic ('nhsim info --constraints').")
       .def("__repr__", &System::repr);
   bindCommand(system, "run", &System::run, "Simulates as 'nhsim run' does; returns a Trajectory.",
               kRunPositional);

@@ -230,9 +230,10 @@ std::vector<std::string> System::stateNames() const {
   return stateLayout(*model_, scenario_.dynamics).names;
 }
 
-py::object System::info() const {
-  const std::string json = cli::infoJson(model_->info(), cli::factsOf(model_)).dump();
-  return py::module_::import("json").attr("loads")(json);
+py::object System::info(bool constraints) const {
+  nlohmann::json out = cli::infoJson(model_->info(), cli::factsOf(model_));
+  if (constraints) out["constraint_algebroid"] = cli::constraintAlgebroidJson(*model_);
+  return py::module_::import("json").attr("loads")(out.dump());
 }
 
 std::string System::repr() const {

@@ -59,7 +59,7 @@ class System {
   std::string title() const;
   py::dict parameters() const;
   std::vector<std::string> stateNames() const;
-  py::object info() const;
+  py::object info(bool constraints = false) const;  // with the constraints' algebroid
   std::string repr() const;
 
   // The methods named as nhsim's commands take that command's keyword arguments, as the option

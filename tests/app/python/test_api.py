@@ -67,6 +67,9 @@ def test_equations_match_nhsim(nhsim):
     assert system.equations()._repr_latex_() is None
     hamiltonian = nhsim("equations", "chaplygin_sleigh", "--hamiltonian").stdout
     assert system.equations(hamiltonian=True).text == hamiltonian
+    verdict = system.info(constraints=True)["constraint_algebroid"]["verdict"]
+    assert verdict.startswith("nonholonomic: [X_v, X_omega] leaves D")
+    assert "constraint_algebroid" not in system.info()
     gibbs = nhsim("equations", "chaplygin_sleigh", "--gibbs-appell").stdout
     assert system.equations(gibbs_appell=True).text == gibbs
 

@@ -2,9 +2,9 @@
 // - Theorem 5: vakonomic dynamics depends only on L restricted to the constraint S. The
 //   particle with ż = y ẋ (nh_particle) and the same L plus ½ c Φ² (equal on S) move alike
 //   from the same state and multiplier; with L + κ Φ they move alike once μ(0) is shifted by
-//   −κ (the engine's vakonomic Lagrangian L + μ Φ is then the same). Nonholonomic dynamics does depend on L off S:
-//   L + κ Φ adds the gyroscopic force κ (ẏ, −ẋ, 0) of the 1-form κ(dz − y dx), and the
-//   nonholonomic motions part.
+//   −κ (the engine's vakonomic Lagrangian L + μ Φ is then the same). Nonholonomic dynamics does
+//   depend on L off S: L + κ Φ adds the gyroscopic force κ (ẏ, −ẋ, 0) of the 1-form κ(dz − y dx),
+//   and the nonholonomic motions part.
 // - (5.11) with constraints on an algebroid that is not skew: graded_index_ray's bracket with
 //   the constraint vy = k vx. By hand from (5.11), F_x = −a vx² − 2b vx vy + a vy²,
 //   F_y = b vx² − 2a vx vy − b vy², and ẏ = F + Aᵀλ, A = (−k, 1), A ẏ = 0 give
@@ -69,8 +69,8 @@ class AlgebroidClaimsTest : public QObject {
     const auto squared =
         edited("nh_particle", {{kLagrangian, kLagrangian + " + 0.35*(vz - y*vx)^2"}});
     const auto linear = edited("nh_particle", {{kLagrangian, kLagrangian + " + 0.7*(vz - y*vx)"}});
-    const std::map<std::string, double> start = {{"x", 0.1}, {"y", 0.4}, {"vx", 0.8},
-                                                 {"vy", -0.3}, {"mu", 0.25}};
+    const std::map<std::string, double> start = {
+        {"x", 0.1}, {"y", 0.4}, {"vx", 0.8}, {"vy", -0.3}, {"mu", 0.25}};
     std::map<std::string, double> shifted = start;
     shifted["mu"] = 0.25 - 0.7;
     const int qy = plain->n() + plain->m();  // q and y; μ differs by the shift
