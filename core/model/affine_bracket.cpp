@@ -9,6 +9,14 @@ namespace {
 using GiNaC::ex;
 using GiNaC::symbol;
 
+// ∂f/∂t + {f, H} + Q ∂f/∂p: ḟ without the constraint forces.
+ex freeRate(const AffineBracket& b, const symbol& t, const ex& H, const ex& f) {
+  const size_t n = b.z.size() - b.force.size();
+  ex out = f.diff(t) + linearBracket(b, f, H);
+  for (size_t a = 0; a < b.force.size(); ++a) out += b.force[a] * f.diff(b.z[n + a]);
+  return out;
+}
+
 // e at y = y(t, q, p).
 ex onMomenta(const SymbolicEquations& s, const std::vector<ex>& velocityOfMomenta, const ex& e) {
   GiNaC::exmap at;
@@ -96,11 +104,7 @@ void formMotion(const SymbolicEquations& s, const std::vector<ex>& velocityOfMom
   const int m = static_cast<int>(s.y.size()), r = static_cast<int>(b.psi.size());
   for (int a = 0; a < m; ++a)
     b.force.push_back(simplified(onMomenta(s, velocityOfMomenta, s.forces[a]), order));
-  for (int c = 0; c < r; ++c) {
-    ex drift = b.psi[c].diff(s.t) + linearBracket(b, b.psi[c], H);
-    for (int a = 0; a < m; ++a) drift += b.force[a] * b.psi[c].diff(b.z[s.q.size() + a]);
-    b.drift.push_back(simplified(drift, order));
-  }
+  for (int c = 0; c < r; ++c) b.drift.push_back(simplified(freeRate(b, s.t, H, b.psi[c]), order));
   for (int c = 0; c < r; ++c) {
     ex lambda = 0;
     for (int d = 0; d < r; ++d) lambda -= b.regularityInverse(c, d) * b.drift[d];
@@ -127,16 +131,20 @@ AffineBracket deriveAffineBracket(const SymbolicEquations& s, const std::vector<
   return b;
 }
 
-ex linearBracket(const AffineBracket& b, const ex& F, const ex& G) {
-  const size_t N = b.z.size();
+ex matrixBracket(const std::vector<symbol>& z, const GiNaC::matrix& Lambda, const ex& F,
+                 const ex& G) {
   ex out = 0;
-  for (size_t I = 0; I < N; ++I) {
-    const ex dF = F.diff(b.z[I]);
+  for (size_t I = 0; I < z.size(); ++I) {
+    const ex dF = F.diff(z[I]);
     if (dF.is_zero()) continue;
-    for (size_t J = 0; J < N; ++J)
-      if (!b.Lambda(I, J).is_zero()) out += dF * b.Lambda(I, J) * G.diff(b.z[J]);
+    for (size_t J = 0; J < z.size(); ++J)
+      if (!Lambda(I, J).is_zero()) out += dF * Lambda(I, J) * G.diff(z[J]);
   }
   return out;
+}
+
+ex linearBracket(const AffineBracket& b, const ex& F, const ex& G) {
+  return matrixBracket(b.z, b.Lambda, F, G);
 }
 
 ex constraintForce(const AffineBracket& b, int a, const ex& f) {
@@ -147,9 +155,7 @@ ex constraintForce(const AffineBracket& b, int a, const ex& f) {
 }
 
 ex evolution(const AffineBracket& b, const symbol& t, const ex& H, const ex& f) {
-  const size_t n = b.z.size() - b.force.size();
-  ex out = f.diff(t) + linearBracket(b, f, H);
-  for (size_t a = 0; a < b.force.size(); ++a) out += b.force[a] * f.diff(b.z[n + a]);
+  ex out = freeRate(b, t, H, f);
   for (size_t a = 0; a < b.multiplier.size(); ++a)
     out += b.multiplier[a] * constraintForce(b, static_cast<int>(a), f);
   return out;

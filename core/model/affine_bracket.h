@@ -1,11 +1,12 @@
 // The nonholonomic bracket of affine and time-dependent constraints (seed 002 §V, Theorem V.8,
-// eq. (86); theory §8), on the momenta E* with coordinates z = (q, p), restricted to the
+// eq. (86); theory §9), on the momenta E* with coordinates z = (q, p), restricted to the
 // Legendre image of the constraint B̄ = {ψ = 0}:
 //
 //   ψ^a(t, q, p) = Φ^a(t, q, y(t, q, p))                       (the constraints on E*, (55))
 //   Z̄_a = −𝓗^{αβ} ∂ψ^a/∂p_β ∂/∂p_α,  𝓗 = M = (∂²H/∂p∂p)⁻¹       (their forces, (59))
 //   𝒞^{ab} = −∂ψ^a/∂p_α 𝓗^{αβ} ∂ψ^b/∂p_β  (= −A M⁻¹ Aᵀ)          (regularity, (60))
-//   P = Id − 𝒞_ab Z̄_a ⊗ dψ^b                                    (the projector, (78))
+//   P = Id − 𝒞_ab Z̄_a ⊗ dψ^b     (the projector of §IV that VI.3 prints, carried to E*: it
+//                                 agrees with (76)–(78)'s on the dynamics, not on every vector)
 //   λ̄_a = −𝒞_ab (∂ψ^b/∂t + {ψ^b, H} + Q_β ∂ψ^b/∂p_β)             (ψ̇ = 0 along the motion)
 //
 // with {·,·} the algebroid's linear bracket on E*: {q^i, p_α} = ρ^i_α, {p_α, p_β} = C^γ_βα p_γ
@@ -14,8 +15,10 @@
 //
 //   ḟ = ∂f/∂t + {f, H} + Q_α ∂f/∂p_α + λ̄_a Z̄_a(f),
 //
-// which is {h + f, h}_nh, the bracket of two sections (the paper's explicit-t affgebroid,
-// ρ0 = ∂/∂t, C0 = 0) for H' = H + f, H'' = H:
+// which, without forces (Q = 0), is {h + f, h}_nh, the bracket of two sections (the paper's
+// explicit-t affgebroid, ρ0 = ∂/∂t, C0 = 0; the formula after (92)) for H' = H + f, H'' = H.
+// (Theorem V.8(b) writes ḟ = {h̄, f̄}, which by that local formula is −ḟ; the project follows
+// the local formula.)
 //
 //   {h', h''}_nh = ∂(H' − H'')/∂t + {H', H''}
 //                  + 𝒞_ab 𝒞_cd {ψ^b, ψ^d} Z̄_a(H' − H) Z̄_c(H'' − H)
@@ -59,7 +62,11 @@ AffineBracket deriveAffineBracket(const SymbolicEquations& s, const std::vector<
                                   const std::vector<GiNaC::ex>& velocityOfMomenta,
                                   const GiNaC::ex& H, const GiNaC::lst& order);
 
-// {F, G} = ∂F/∂z^I Λ^{IJ} ∂G/∂z^J on E* (not simplified).
+// {F, G} = ∂F/∂z^I Λ^{IJ} ∂G/∂z^J for the bracket Λ of the coordinates z (not simplified).
+GiNaC::ex matrixBracket(const std::vector<GiNaC::symbol>& z, const GiNaC::matrix& Lambda,
+                        const GiNaC::ex& F, const GiNaC::ex& G);
+
+// {F, G} on E*: matrixBracket with b's z and Λ.
 GiNaC::ex linearBracket(const AffineBracket& b, const GiNaC::ex& F, const GiNaC::ex& G);
 
 // Z̄_a(f) = Z[a][α] ∂f/∂p_α.

@@ -205,7 +205,8 @@ EquationBlock sectionBracketBlock(const AffineBracket& b, const SymbolicEquation
 // λ̄_a and ż of every coordinate on B̄.
 EquationBlock motionBlock(const AffineBracket& b, const Printer& pr) {
   BlockBuilder out{
-      "Motion ḟ = ∂f/∂t + {f, H} + λ̄_a Z̄_a(f) = {h + f, h}_nh, λ̄_a = −𝒞_ab (∂ψ^b/∂t + {ψ^b, H})",
+      "Motion ḟ = ∂f/∂t + {f, H} + Q·∂f/∂p + λ̄_a Z̄_a(f), λ̄_a = −𝒞_ab (∂ψ^b/∂t + {ψ^b, H} + "
+      "Q·∂ψ^b/∂p); without Q, ḟ = {h + f, h}_nh",
       {},
       {}};
   for (size_t a = 0; a < b.multiplier.size(); ++a) {

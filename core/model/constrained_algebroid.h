@@ -1,17 +1,19 @@
 // The algebroid of a system's constraints and whether they are holonomic (seed 000 Example 2,
-// eq. (3.10), Theorem 7; theory §12), with GiNaC.
+// eq. (3.10), Theorem 7; theory §10), with GiNaC.
 //
 // The constraints Φ = A(t, q) y + a(t, q) = 0 (the velocity form ġ of holonomic ones
 // included) cut out the affine subbundle y = y0 + X v of E, modelled on D = ker A with the
 // basis X_a of hamiltonian_equations.h. D carries
 //   the anchor ρ_D(X_a) = ρ X_a and
 //   the projected bracket [X_a, X_b]_D = C^c_ab X_c, the M-orthogonal projection of the
-//   algebroid's [X_a, X_b]_E = ρ(X_a)(X_b) − ρ(X_b)(X_a) + C(X_a, X_b) onto D (Example 2: the
-//   Euler–Lagrange equations of this skew algebroid are the nonholonomic ones, (3.10)).
+//   algebroid's [X_a, X_b]_E = ρ(X_a)(X_b) − ρ(X_b)(X_a) + C(X_a, X_b) onto D (Example 2: for
+//   L = ½ yᵀ M y − V and linear constraints on a skew algebroid, the Euler–Lagrange equations of
+//   this skew algebroid are the nonholonomic ones, (3.10)).
 // Theorem 7: a linear constraint is holonomic iff D is closed under the bracket (a
 // subalgebroid: A [X_a, X_b]_E = 0 for all a, b); an affine or time-dependent one iff besides
 // the affine section e0 = ∂/∂t + y0 brackets into D, A (∂X_a/∂t + [y0, X_a]_E) = 0: then the
-// constraint is a Lie affgebroid. A bracket that leaves D is printed with A of it.
+// constraint is a Lie affgebroid. A bracket that leaves D is printed with A of it. Theorem 7
+// needs a skew bracket: a general algebroid (`skew: false`) gets no verdict.
 #pragma once
 
 #include <ginac/ginac.h>
@@ -57,7 +59,8 @@ struct ConstrainedAlgebroid {
 };
 
 // Throws InputError for a control model (it has no constraints of this kind). `parameters` as
-// for deriveSymbolic. Not thread-safe (GiNaC is not): one caller at a time.
+// for deriveSymbolic. Takes the GiNaC lock while it works; GiNaC's reference counts are not
+// atomic, so a caller keeps, copies and drops the result's expressions under that lock too.
 ConstrainedAlgebroid deriveConstrainedAlgebroid(const SystemModel& system,
                                                 const std::vector<double>& parameters = {});
 

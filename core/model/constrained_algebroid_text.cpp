@@ -95,9 +95,12 @@ EquationBlock projectedBlock(const ConstrainedAlgebroid& g, const Names& names, 
     line(b, pr, bracketName(names, k, false) + "_D", bracketName(names, k, true) + "_{D}",
          k.projected, names.X);
   }
-  if (b.plain.empty()) {
-    b.plain.push_back("D has one direction: every bracket [X_a, X_a] is 0");
-    b.latex.push_back("\\mbox{D has one direction: every bracket } [X_a, X_a] = 0");
+  if (g.X.size() == 1) {
+    b.plain.push_back("D has one direction X_a: its bracket [X_a, X_a] is 0 (skew)");
+    b.latex.push_back("\\mbox{D has one direction: } [X_a, X_a] = 0");
+  } else if (g.X.empty()) {
+    b.plain.push_back("D = 0: the constraints leave no velocity free");
+    b.latex.push_back("D = 0");
   }
   return b.done();
 }
@@ -147,7 +150,7 @@ DerivedEquations constrainedAlgebroidEquations(const SystemModel& system,
   const ConstrainedAlgebroid g = deriveConstrainedAlgebroid(system, parameters);
   DerivedEquations out;
   if (!g.formed) {
-    out.summary = "the constraints' algebroid is not formed: " + g.notFormedBecause;
+    out.summary = "not formed: " + g.notFormedBecause;
     return out;
   }
   out.summary = g.verdict;

@@ -39,8 +39,8 @@ struct GibbsAppellEquations {
   std::vector<GiNaC::ex> solution;           // d: ẇ_I
 };
 
-// Not thread-safe (GiNaC is not): one caller at a time. Throws InputError for a control
-// model. `parameters` as for deriveSymbolic.
+// Throws InputError for a control model. `parameters` as for deriveSymbolic. Takes the GiNaC
+// lock while it works; a caller keeps, copies and drops the result's expressions under it.
 GibbsAppellEquations deriveGibbsAppellSymbolic(const SystemModel& system,
                                                const std::vector<double>& parameters = {});
 

@@ -335,6 +335,13 @@ void formJacobiator(HamiltonianEquations& e) {
       }
 }
 
+// Whether a constraint has a part free of y or reads t (then the bracket of sections is formed).
+bool affineOrTimed(const SymbolicEquations& s) {
+  for (const ex& phi : s.constraints)
+    if (phi.has(s.t) || !simplified(atRest(phi, s.y), s.order).is_zero()) return true;
+  return false;
+}
+
 // The notes on what H and the bracket leave out.
 void noteOmissions(HamiltonianEquations& e) {
   const SymbolicEquations& s = e.lagrangian;
@@ -373,7 +380,7 @@ HamiltonianEquations deriveHamiltonianSymbolic(const SystemModel& system,
   } else if (e.lagrangian.structureOmitted) {
     e.noBracketBecause = "the structure functions of this system were not recorded (see the notes)";
   } else {
-    if (e.constrained)
+    if (affineOrTimed(e.lagrangian))
       e.affine =
           deriveAffineBracket(e.lagrangian, e.p, e.velocityOfMomenta, e.hamiltonian, e.order);
     if (e.constrained ? formConstraint(e, system.info()) : (unconstrained(e), true)) {
@@ -390,15 +397,17 @@ HamiltonianEquations deriveHamiltonianSymbolic(const SystemModel& system,
 }
 
 ex bracketOf(const HamiltonianEquations& e, const ex& F, const ex& G) {
-  const size_t N = e.z.size();
-  ex out = 0;
-  for (size_t I = 0; I < N; ++I) {
-    const ex dF = F.diff(e.z[I]);
-    if (dF.is_zero()) continue;
-    for (size_t J = 0; J < N; ++J)
-      if (!e.Lambda(I, J).is_zero()) out += dF * e.Lambda(I, J) * G.diff(e.z[J]);
+  return matrixBracket(e.z, e.Lambda, F, G);
+}
+
+AffineBracket affineBracketOf(const HamiltonianEquations& e) {
+  std::lock_guard lock(ginacMutex());
+  if (!e.legendre) {
+    AffineBracket b;
+    b.notFormedBecause = e.noLegendreBecause;
+    return b;
   }
-  return out;
+  return deriveAffineBracket(e.lagrangian, e.p, e.velocityOfMomenta, e.hamiltonian, e.order);
 }
 
 }  // namespace nh::model

@@ -68,8 +68,8 @@ struct HamiltonianEquations {
   std::vector<JacobiatorEntry> jacobiator;      // the nonzero entries (skew only)
 
   // The bracket on (q, p) restricted to the constraint (affine_bracket.h), whose ψ and time
-  // terms give the motion for affine and time-dependent constraints too; formed for
-  // constraints affine in y whenever the Legendre transform is.
+  // terms give the motion for affine and time-dependent constraints: formed here for those
+  // (constraints affine in y, with the Legendre transform); affineBracketOf forms it for any.
   AffineBracket affine;
 
   std::vector<std::string> notes;
@@ -80,6 +80,10 @@ struct HamiltonianEquations {
 // thread-safe (GiNaC is not): one caller at a time.
 HamiltonianEquations deriveHamiltonianSymbolic(const SystemModel& system,
                                                const std::vector<double>& parameters = {});
+
+// The bracket of sections of e's system (affine_bracket.h), for linear constraints too; not
+// formed without the Legendre transform. Takes the GiNaC lock.
+AffineBracket affineBracketOf(const HamiltonianEquations& e);
 
 // {F, G} = ∂F/∂z^I Λ^{IJ} ∂G/∂z^J for functions F, G of (t, q, π), not simplified; needs
 // e.bracket.

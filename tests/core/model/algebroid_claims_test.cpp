@@ -25,22 +25,6 @@ using namespace nh::test;
 
 namespace {
 
-// The bundled file `name` with each `from` replaced by its `to` (which must occur).
-std::shared_ptr<const SystemModel> edited(
-    const std::string& name, const std::vector<std::pair<std::string, std::string>>& changes) {
-  for (const auto& [file, text] : bundledModelFiles()) {
-    if (file != name + ".yaml") continue;
-    std::string changed = text;
-    for (const auto& [from, to] : changes) {
-      const size_t at = changed.find(from);
-      if (at == std::string::npos) throw std::logic_error("no '" + from + "' in " + file);
-      changed.replace(at, from.size(), to);
-    }
-    return model::loadModelText(changed, file);
-  }
-  throw std::logic_error("no bundled " + name);
-}
-
 // The state after `seconds` from the defaults with `initial` (names of q, y and μ).
 std::vector<double> after(const std::shared_ptr<const SystemModel>& system, DynamicsKind kind,
                           const std::map<std::string, double>& initial, double seconds) {

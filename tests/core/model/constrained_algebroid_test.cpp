@@ -18,16 +18,16 @@
 #include "core/model/catalogue.h"
 #include "core/model/model_file.h"
 #include "core/model/symbolic_model.h"
+#include "tests/core/model/model_test_support.h"
+#include "tests/core/model/symbolic_test_support.h"
 
 namespace {
 
 using GiNaC::ex;
-
-std::shared_ptr<const nh::SystemModel> named(const std::string& name) {
-  for (const auto& e : nh::catalogueEntries())
-    if (e.system->name() == name) return e.system;
-  throw std::logic_error("no system " + name);
-}
+using nh::test::named;
+using nh::test::same;
+using nh::test::symbolOf;
+using nh::test::valueAt;
 
 // A point mass in (x, y, z) or (x, y, th) with one constraint `constraint`.
 std::shared_ptr<const nh::SystemModel> particle(const std::string& constraint,
@@ -43,8 +43,6 @@ std::shared_ptr<const nh::SystemModel> particle(const std::string& constraint,
   return nh::model::loadModelText(text, "constrained.yaml");
 }
 
-bool same(const ex& a, const ex& b) { return GiNaC::normal(a - b).is_zero(); }
-
 }  // namespace
 
 class ConstrainedAlgebroidTest : public QObject {
@@ -52,6 +50,7 @@ class ConstrainedAlgebroidTest : public QObject {
 
  private slots:
   void rollingAndSkatingAreNonholonomic() {
+    std::lock_guard lock(nh::model::ginacMutex());
     for (const char* name : {"chaplygin_sleigh", "rolling_disk", "rolling_disk_3d", "ball_on_table",
                              "ball_on_turntable", "nh_particle"}) {
       const auto g = nh::model::deriveConstrainedAlgebroid(*named(name));
@@ -80,6 +79,7 @@ class ConstrainedAlgebroidTest : public QObject {
   }
 
   void derivativesOfHolonomicConstraintsAreHolonomic() {
+    std::lock_guard lock(nh::model::ginacMutex());
     const auto sphere = nh::model::deriveConstrainedAlgebroid(*particle("x*vx + y*vy + z*vz"));
     QVERIFY2(sphere.formed && sphere.holonomic, sphere.verdict.c_str());
     QVERIFY(sphere.verdict.find("subalgebroid") != std::string::npos);
@@ -90,6 +90,7 @@ class ConstrainedAlgebroidTest : public QObject {
   }
 
   void affineHolonomicConstraintIsALieAffgebroid() {
+    std::lock_guard lock(nh::model::ginacMutex());
     const auto growing =
         nh::model::deriveConstrainedAlgebroid(*particle("x*vx + y*vy + z*vz - 0.5"));
     QVERIFY2(growing.formed && growing.affine && growing.holonomic, growing.verdict.c_str());
@@ -100,6 +101,20 @@ class ConstrainedAlgebroidTest : public QObject {
     const auto skewed = nh::model::deriveConstrainedAlgebroid(*particle("vz - x"));
     QVERIFY2(skewed.formed && !skewed.holonomic, skewed.verdict.c_str());
     QVERIFY(skewed.verdict.starts_with("nonholonomic: [e0, "));
+  }
+
+  // Theorem 7 needs a skew bracket: the constrained ray on a general algebroid gets no verdict.
+  void generalAlgebroidGetsNoVerdict() {
+    std::lock_guard lock(nh::model::ginacMutex());
+    const auto ray = nh::test::edited(
+        "graded_index_ray", {{"lagrangian: 0.5*(vx*vx + vy*vy)",
+                              "lagrangian: 0.5*(vx*vx + vy*vy)\nconstraints:\n  - vy - 0.6*vx"},
+                             {"independent: [vx, vy]", "independent: [vx]"}});
+    const auto g = nh::model::deriveConstrainedAlgebroid(*ray);
+    QVERIFY(!g.formed);
+    QVERIFY2(g.notFormedBecause.find("not skew") != std::string::npos, g.notFormedBecause.c_str());
+    const auto d = nh::model::constrainedAlgebroidEquations(*named("central_force"));
+    QVERIFY2(d.summary == "not formed: the system has no constraints", d.summary.c_str());
   }
 
   void blocksForInfo() {

@@ -19,34 +19,28 @@
 #include "core/model/catalogue.h"
 #include "core/model/symbolic_model.h"
 #include "core/nh/dynamics.h"
+#include "tests/core/model/model_test_support.h"
+#include "tests/core/model/symbolic_test_support.h"
 
 namespace {
 
 using GiNaC::ex;
-
-std::shared_ptr<const nh::SystemModel> named(const std::string& name) {
-  for (const auto& e : nh::catalogueEntries())
-    if (e.system->name() == name) return e.system;
-  throw std::logic_error("no system " + name);
-}
-
-GiNaC::symbol symbolOf(const std::vector<GiNaC::symbol>& symbols, const std::string& name) {
-  for (const GiNaC::symbol& s : symbols)
-    if (s.get_name() == name) return s;
-  throw std::logic_error("no symbol " + name);
-}
-
-bool same(const ex& a, const ex& b) { return GiNaC::normal(a - b).is_zero(); }
-
-double valueAt(const ex& e, const GiNaC::exmap& at) {
-  const ex v = GiNaC::evalf(e.subs(at));
-  if (!GiNaC::is_a<GiNaC::numeric>(v)) throw std::logic_error("not a number");
-  return GiNaC::ex_to<GiNaC::numeric>(v).to_double();
-}
+using nh::test::named;
+using nh::test::same;
+using nh::test::symbolOf;
+using nh::test::valueAt;
 
 const char* const kSystems[] = {"chaplygin_sleigh",  "nh_particle",           "ball_on_table",
                                 "ball_on_turntable", "ball_on_conveyor",      "spherical_pendulum",
                                 "rigid_body",        "knife_edge_on_incline", "suslov"};
+
+// The systems, and the sleigh with a damping force (Q enters a, Υ and Gauss's principle).
+std::vector<std::shared_ptr<const nh::SystemModel>> systems() {
+  std::vector<std::shared_ptr<const nh::SystemModel>> out;
+  for (const char* name : kSystems) out.push_back(named(name));
+  out.push_back(nh::test::withForces("chaplygin_sleigh", "{v: -0.3*v, omega: -0.2*omega + 0.1}"));
+  return out;
+}
 
 }  // namespace
 
@@ -69,9 +63,10 @@ class GibbsAppellEquationsTest : public QObject {
   }
 
   void solutionIsTheExplicitEquations() {
-    for (const char* name : kSystems) {
+    for (const auto& system : systems()) {
+      const char* name = system->name().c_str();
       std::lock_guard lock(nh::model::ginacMutex());
-      const auto g = nh::model::deriveGibbsAppellSymbolic(*named(name));
+      const auto g = nh::model::deriveGibbsAppellSymbolic(*system);
       QVERIFY2(g.formed, (std::string(name) + ": " + g.notFormedBecause).c_str());
       QVERIFY2(g.lagrangian.solved, name);
       GiNaC::exmap at;
@@ -86,9 +81,9 @@ class GibbsAppellEquationsTest : public QObject {
   void engineFollowsGausssPrinciple() {
     std::mt19937 random(20261130);
     std::uniform_real_distribution<double> offset(-0.3, 0.3), speed(-1.0, 1.0);
-    for (const char* name : kSystems) {
+    for (const auto& system : systems()) {
+      const char* name = system->name().c_str();
       std::lock_guard lock(nh::model::ginacMutex());
-      const auto system = named(name);
       const auto g = nh::model::deriveGibbsAppellSymbolic(*system);
       const auto& s = g.lagrangian;
       const nh::EquationsOfMotion eq(system, nh::DynamicsKind::Nonholonomic);

@@ -21,28 +21,20 @@
 #include "core/model/derived_equations.h"
 #include "core/model/model_file.h"
 #include "core/nh/dynamics.h"
+#include "tests/core/model/symbolic_test_support.h"
 #include "veselova_model.h"
 
 namespace {
 
 using GiNaC::ex;
 using nh::model::HamiltonianEquations;
-
-std::shared_ptr<const nh::SystemModel> named(const std::string& name) {
-  for (const auto& e : nh::catalogueEntries())
-    if (e.system->name() == name) return e.system;
-  throw std::logic_error("no system " + name);
-}
+using nh::test::named;
+using nh::test::same;
+using nh::test::symbolOf;
+using nh::test::valueAt;
 
 HamiltonianEquations derive(const std::string& name) {
   return nh::model::deriveHamiltonianSymbolic(*named(name));
-}
-
-// The symbol named `name` among `symbols` (coordinates, momenta, π, parameters).
-GiNaC::symbol symbolOf(const std::vector<GiNaC::symbol>& symbols, const std::string& name) {
-  for (const GiNaC::symbol& s : symbols)
-    if (s.get_name() == name) return s;
-  throw std::logic_error("no symbol " + name);
 }
 
 // The index of the coordinate of M* (q, then π) named `name`.
@@ -65,15 +57,6 @@ ex jacobiatorEntry(const HamiltonianEquations& e, const std::string& a, const st
       return j.value;
   return 0;
 }
-
-bool same(const ex& a, const ex& b) { return GiNaC::normal(a - b).is_zero(); }
-
-#define COMPARE_EX(actual, expected)                                 \
-  do {                                                               \
-    std::ostringstream text;                                         \
-    text << GiNaC::dflt << (actual) << "  expected  " << (expected); \
-    QVERIFY2(same(actual, expected), text.str().c_str());            \
-  } while (false)
 
 // e with the velocities y = M⁻¹(p − p0) at p = p(t, q, π): on the constraint, in (q, π).
 ex onConstraint(const HamiltonianEquations& e, const ex& f) {
@@ -124,13 +107,6 @@ void checkNonholonomicDynamics(const std::string& name) {
     for (size_t a = 0; a < s.y.size(); ++a) qdot += s.rho(i, a) * s.y[a];
     COMPARE_EX(nh::model::bracketOf(e, s.q[i], e.constrainedHamiltonian), onConstraint(e, qdot));
   }
-}
-
-// The number e is at `at` (every symbol given).
-double valueAt(const ex& e, const GiNaC::exmap& at) {
-  const ex v = GiNaC::evalf(e.subs(at));
-  if (!GiNaC::is_a<GiNaC::numeric>(v)) throw std::logic_error("not a number");
-  return GiNaC::ex_to<GiNaC::numeric>(v).to_double();
 }
 
 // The bracket as derived (Λ, the data the printed text is made of) against the run's own

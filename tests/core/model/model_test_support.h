@@ -2,7 +2,10 @@
 #pragma once
 
 #include <memory>
+#include <stdexcept>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "core/model/catalogue.h"
 #include "core/model/model_file.h"
@@ -23,6 +26,35 @@ inline std::shared_ptr<const SystemModel> bundled(const std::string& name) {
   for (const auto& [file, text] : bundledModelFiles())
     if (file == name + ".yaml") return model::loadModelText(text, file);
   return nullptr;
+}
+
+// The bundled file `name` with each `from` replaced by its `to` (each must occur), loaded.
+inline std::shared_ptr<const SystemModel> edited(
+    const std::string& name, const std::vector<std::pair<std::string, std::string>>& changes) {
+  for (const auto& [file, text] : bundledModelFiles()) {
+    if (file != name + ".yaml") continue;
+    std::string changed = text;
+    for (const auto& [from, to] : changes) {
+      const size_t at = changed.find(from);
+      if (at == std::string::npos) throw std::logic_error("no '" + from + "' in " + file);
+      changed.replace(at, from.size(), to);
+    }
+    return model::loadModelText(changed, file);
+  }
+  throw std::logic_error("no bundled " + name);
+}
+
+// The bundled file `name` with `forces` (a model-file map, "{v: -0.3*v}") after its Lagrangian.
+inline std::shared_ptr<const SystemModel> withForces(const std::string& name,
+                                                     const std::string& forces) {
+  for (const auto& [file, text] : bundledModelFiles()) {
+    if (file != name + ".yaml") continue;
+    std::string changed = text;
+    const size_t end = changed.find('\n', changed.find("\nlagrangian:") + 1);
+    changed.insert(end, "\nforces: " + forces);
+    return model::loadModelText(changed, file);
+  }
+  throw std::logic_error("no bundled " + name);
 }
 
 // Index of a coordinate or velocity in the state vector [q, y, μ]; -1 if unknown.
