@@ -30,9 +30,7 @@ inline GiNaC::symbol symbolOf(const std::vector<GiNaC::symbol>& symbols, const s
   throw std::logic_error("no symbol " + name);
 }
 
-inline bool same(const GiNaC::ex& a, const GiNaC::ex& b) {
-  return GiNaC::normal(a - b).is_zero();
-}
+inline bool same(const GiNaC::ex& a, const GiNaC::ex& b) { return GiNaC::normal(a - b).is_zero(); }
 
 // The number e is at `at` (every symbol given).
 inline double valueAt(const GiNaC::ex& e, const GiNaC::exmap& at) {
