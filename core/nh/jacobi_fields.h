@@ -1,0 +1,115 @@
+// Jacobi fields along a motion: the variational equations δẋ = ∂f/∂x δx of the nonholonomic
+// right-hand side ẋ = f(t, x), x = (q, y), integrated beside a run from the tape's exact
+// Jacobian (StateDerivatives, state_derivatives.h). Two readers: the sensitivities of
+// `nhsim run --sensitivity` (d<column>/d<initial value>, RunSensitivities) and the
+// finite-time Lyapunov exponents of `nhsim lyapunov` (lyapunovExponents, QR re-orthonormalised
+// at every sample, on the tangent space of the constraint manifold).
+//
+// The fields are carried from one sample of the run to the next by a companion integration
+// of the augmented state (x, S) with the run's integrator and tolerances (the error control
+// covers x and S together), started at each sample from the run's own (projected) state: S is
+// the derivative of the run's motion, and the companion's x never drifts from it.
+#pragma once
+
+#include <Eigen/Dense>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/nh/integrators.h"
+#include "core/nh/scenario.h"
+
+namespace nh {
+
+class ScenarioRun;
+
+// The integrators with a variational form here (explicit Runge–Kutta methods, whose steps
+// the augmented state goes through unchanged), in table order.
+std::vector<std::string> variationalIntegrators();
+// "" when Jacobi fields can be integrated for a run of `dynamics` with `method`; else one line
+// naming `what` ("--sensitivity", "lyapunov") and what would do.
+std::string variationalRefusal(const std::string& what, Integrator method, DynamicsKind dynamics);
+
+// The start's derivative with respect to the initial value `name` (a coordinate or velocity of
+// the nonholonomic layout) at the completed start x0: the entry moved by one, made consistent
+// as the start is (the quaternion's norm, the holonomic constraints as EquationsOfMotion::
+// project meets them: a declared dependent coordinate is fixed by the others, so its field is
+// zero), and the velocities completed with NAME, the model's independent velocities and
+// those `given` held, the others changing least in the kinetic-energy metric (freeing more,
+// as the start does, when those cannot meet the constraints).
+Eigen::VectorXd initialValueSeed(const EquationsOfMotion& equations, double t,
+                                 const std::vector<double>& x0,
+                                 const std::map<std::string, double>& given,
+                                 const std::string& name);
+
+// Fields S (state size × columns) carried along a run's samples (see the top of the file).
+class JacobiFlow {
+ public:
+  // From the fields S0 at the run's start (t0, x0). Throws InputError for equations without
+  // an exact Jacobian (vakonomic, not taped) or an integrator without a variational form.
+  JacobiFlow(std::shared_ptr<const EquationsOfMotion> equations, const IntegratorOptions& options,
+             Eigen::MatrixXd S0, double t0, const double* x0);
+  ~JacobiFlow();
+  JacobiFlow(const JacobiFlow&) = delete;
+  JacobiFlow& operator=(const JacobiFlow&) = delete;
+
+  // Carries the fields to the run's next sample (t, x), t ≥ the last one, then starts from x.
+  // Throws IntegrationError when the companion's steps fail.
+  void advanceTo(double t, const double* x);
+  // The run's equations changed (a timed edit): the fields go on with these.
+  void setEquations(std::shared_ptr<const EquationsOfMotion> equations);
+  const EquationsOfMotion* equations() const;
+  Eigen::MatrixXd& fields();
+  // An orthonormal basis (columns) of the tangent space of the constraint manifold at (t, x):
+  // the null space of the Jacobian of the quaternions' norms, g, and Φ then ġ.
+  Eigen::MatrixXd tangentBasis(double t, const double* x);
+  std::int64_t steps() const;  // accepted steps of the companion
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+// The sensitivity columns of one run (`nhsim run --sensitivity`).
+class RunSensitivities {
+ public:
+  // Names checked against the scenario's system; throws InputError in one line for an
+  // unknown name (listing what is allowed), a refused integrator or dynamics.
+  static void check(const SystemModel& system, const Scenario& scenario,
+                    const std::vector<std::string>& names);
+  RunSensitivities(const ScenarioRun& run, const Scenario& scenario,
+                   std::vector<std::string> names);
+  ~RunSensitivities();
+  // d<column>/d<name> for each name, then each state column.
+  const std::vector<std::string>& columns() const { return columns_; }
+  // Appends this sample's fields to `row` (the run's sample (t, x)); throws IntegrationError
+  // "… blew up at t = … (dC/dN is no longer finite)" when one overflowed.
+  void sample(ScenarioRun& run, double t, const double* x, std::vector<double>& row);
+
+ private:
+  std::vector<std::string> names_, columns_;
+  std::vector<int> order_;  // the state entry of each state column
+  std::string system_;
+  std::unique_ptr<JacobiFlow> flow_;
+  Eigen::MatrixXd seeds_;
+  const EquationsOfMotion* runEquations_ = nullptr;  // those the fields go on with
+};
+
+// The finite-time Lyapunov exponents of one run.
+struct LyapunovEstimate {
+  int dimension = 0;   // of the tangent space of the constraint manifold at the start
+  double tHalf = 0;    // the sample at which the first estimate was taken (≥ T/2)
+  double tEnd = 0;     // T
+  std::vector<double> half, end;  // the `count` largest, at tHalf and at T
+  std::int64_t steps = 0;         // companion steps
+};
+// Benettin's method: `count` orthonormal fields in the tangent space integrated with the run
+// of `scenario` to its t-end, projected onto the tangent space and re-orthonormalised (QR)
+// at every sample (dt-out); the logarithms of R's diagonal summed. Throws InputError for
+// count < 1 or above the free dimension, a t-end ≤ 0, a refused integrator or dynamics.
+LyapunovEstimate lyapunovExponents(std::shared_ptr<const SystemModel> system,
+                                   const Scenario& scenario, int count);
+
+}  // namespace nh
+// SPDX-License-Identifier: GPL-3.0-or-later
