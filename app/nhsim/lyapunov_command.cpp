@@ -17,8 +17,8 @@ namespace {
 void writeText(const Scenario& s, const LyapunovEstimate& e) {
   std::string text = "Lyapunov exponents of " + s.system + " (" + toString(s.integrator.method) +
                      ", re-orthonormalised every " + formatValue(s.dtOut) +
-                     " s) on its constraint manifold of dimension " +
-                     std::to_string(e.dimension) + ":\n";
+                     " s) on its constraint manifold of dimension " + std::to_string(e.dimension) +
+                     ":\n";
   char line[160];
   std::snprintf(line, sizeof line, "  %3s  %22s  %22s\n", "i",
                 ("t = " + formatValue(e.tHalf)).c_str(), ("t = " + formatValue(e.tEnd)).c_str());

@@ -126,26 +126,29 @@ std::string variationalRefusal(const std::string& what, Integrator method, Dynam
   return "";
 }
 
-Eigen::VectorXd initialValueSeed(const EquationsOfMotion& equations, double t,
-                                 const std::vector<double>& x0,
-                                 const std::map<std::string, double>& given,
-                                 const std::string& name) {
+Eigen::MatrixXd initialValueSeeds(const EquationsOfMotion& equations, double t,
+                                  const std::vector<double>& x0,
+                                  const std::map<std::string, double>& given,
+                                  const std::vector<std::string>& names) {
   const SystemModel& sys = equations.system();
   const int n = sys.n(), m = sys.m();
   const StateLayout layout = stateLayout(sys, DynamicsKind::Nonholonomic);
-  const int pos = layout.find(name);
-  if (pos < 0) throw InputError("unknown state variable '" + echoInput(name) + "'");
-  const int index = layout.index[pos];
-  Eigen::VectorXd dx = Eigen::VectorXd::Zero(n + m);
-  if (index < n) dx.head(n) = coordinateMove(equations, t, x0, index);
-  if (index >= n) dx[index] = 1;
-  std::vector<bool> held(m, false);
-  for (int a = 0; a < m; ++a) held[a] = given.count(sys.info().velocities[a]) > 0 || a == index - n;
   const pieces::Pieces P = pieces::PiecesProgram(equations).at(t, x0.data());
-  Eigen::VectorXd dy = dx.tail(m);
-  completeVelocityMove(equations, P, dx.head(n), held, dy);
-  dx.tail(m) = dy;
-  return dx;
+  Eigen::MatrixXd seeds = Eigen::MatrixXd::Zero(n + m, static_cast<Eigen::Index>(names.size()));
+  for (std::size_t c = 0; c < names.size(); ++c) {
+    const int pos = layout.find(names[c]);
+    if (pos < 0) throw InputError("unknown state variable '" + echoInput(names[c]) + "'");
+    const int index = layout.index[pos];
+    if (index < n) seeds.col(c).head(n) = coordinateMove(equations, t, x0, index);
+    if (index >= n) seeds(index, c) = 1;
+    std::vector<bool> held(m, false);
+    for (int a = 0; a < m; ++a)
+      held[a] = given.count(sys.info().velocities[a]) > 0 || a == index - n;
+    Eigen::VectorXd dy = seeds.col(c).tail(m);
+    completeVelocityMove(equations, P, seeds.col(c).head(n), held, dy);
+    seeds.col(c).tail(m) = dy;
+  }
+  return seeds;
 }
 
 // ---- JacobiFlow ---------------------------------------------------------------------------
@@ -158,8 +161,10 @@ struct JacobiFlow::Impl {
   IntegratorOptions options;
   std::unique_ptr<Stepper> stepper;
   Eigen::MatrixXd S, J;
-  std::vector<double> x, z, end;
+  std::vector<double> x, z, end;  // the run's state at t; the companion's (x, S); at a sample
   double t = 0, trial = 0;
+  double reached = 0;    // where the companion's last step ended
+  bool running = false;  // the stepper goes on from its own state (else it restarts at x)
   std::int64_t steps = 0;
   int size = 0;
   StepperRhs rhs;
@@ -171,26 +176,37 @@ struct JacobiFlow::Impl {
                     : std::move(runEquations);
     derivatives = std::make_unique<StateDerivatives>(*equations);
     work = EquationsWorkspace(*equations);
+    running = false;
   }
+  void restart();
   void integrate(double t1);
+  bool follows(const double* runState) const;
 };
 
-// (x, S) from (t, x, S) to t1 by the run's method: adaptive ones start with the last step
-// proposed (at most the interval) and interpolate at t1; fixed-step ones land on it.
-void JacobiFlow::Impl::integrate(double t1) {
+// The stepper started at the run's state x and the fields S at t: adaptive methods with the
+// step they proposed last, fixed-step ones with their step.
+void JacobiFlow::Impl::restart() {
   const int N = static_cast<int>(x.size());
   size = N * static_cast<int>(1 + S.cols());
   z.resize(size);
   end.resize(size);
   std::copy(x.begin(), x.end(), z.begin());
   Eigen::Map<Eigen::MatrixXd>(z.data() + N, N, S.cols()) = S;
-  const bool fixed = isFixedStep(options.method);
-  const double first = fixed ? options.step : std::min(trial > 0 ? trial : options.step, t1 - t);
-  stepper->initialize(z.data(), size, t, first);
+  stepper->initialize(z.data(), size, t,
+                      isFixedStep(options.method) || trial <= 0 ? options.step : trial);
+  reached = t;
+  running = true;
+}
+
+// (x, S) carried to t1 by the run's method, going on from the companion's own steps: a
+// method with dense output steps past t1 and interpolates, the others land on it.
+void JacobiFlow::Impl::integrate(double t1) {
+  const int N = static_cast<int>(x.size());
+  if (!running) restart();
   const double tolerance = 4 * std::numeric_limits<double>::epsilon() * std::abs(t1);
   std::int64_t taken = 0;
   try {
-    for (double reached = t; t1 - reached > tolerance;) {
+    while (t1 - reached > tolerance) {
       stepper->setStopTime(t1);
       reached = stepper->doStep(rhs).second;
       if (++taken > options.maxSteps) throw StepFailure("more steps than the step budget");
@@ -206,8 +222,20 @@ void JacobiFlow::Impl::integrate(double t1) {
                            t);
   }
   steps += taken;
-  if (!fixed) trial = stepper->currentTimeStep();
+  if (!isFixedStep(options.method)) trial = stepper->currentTimeStep();
   S = Eigen::Map<const Eigen::MatrixXd>(end.data() + N, N, S.cols());
+}
+
+// Whether the companion's state at the sample just reached is the run's there, to a hundred
+// times the tolerance in every entry: it then goes on from its own state; else (the run
+// projected its state further, or an edit moved it) it restarts from the run's.
+bool JacobiFlow::Impl::follows(const double* runState) const {
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    const double scale =
+        options.atol + options.rtol * std::max(std::abs(end[i]), std::abs(runState[i]));
+    if (!(std::abs(end[i] - runState[i]) <= 100 * scale)) return false;
+  }
+  return true;
 }
 
 JacobiFlow::JacobiFlow(std::shared_ptr<const EquationsOfMotion> equations,
@@ -215,8 +243,8 @@ JacobiFlow::JacobiFlow(std::shared_ptr<const EquationsOfMotion> equations,
                        const double* x0)
     : impl_(std::make_unique<Impl>()) {
   Impl& s = *impl_;
-  const std::string refusal = variationalRefusal("Jacobi fields", options.method,
-                                                 equations->dynamics());
+  const std::string refusal =
+      variationalRefusal("Jacobi fields", options.method, equations->dynamics());
   if (!refusal.empty()) throw InputError(refusal);
   s.use(std::move(equations));
   s.options = options;
@@ -239,7 +267,10 @@ JacobiFlow::~JacobiFlow() = default;
 
 void JacobiFlow::advanceTo(double t, const double* x) {
   Impl& s = *impl_;
-  if (t > s.t) s.integrate(t);
+  if (t > s.t) {
+    s.integrate(t);
+    if (!s.follows(x)) s.running = false;
+  }
   s.t = t;
   std::copy(x, x + s.x.size(), s.x.begin());
 }
@@ -250,7 +281,12 @@ void JacobiFlow::setEquations(std::shared_ptr<const EquationsOfMotion> equations
 
 const EquationsOfMotion* JacobiFlow::equations() const { return impl_->equations.get(); }
 
-Eigen::MatrixXd& JacobiFlow::fields() { return impl_->S; }
+const Eigen::MatrixXd& JacobiFlow::fields() const { return impl_->S; }
+
+void JacobiFlow::setFields(Eigen::MatrixXd S) {
+  impl_->S = std::move(S);
+  impl_->running = false;  // the companion starts again from them
+}
 
 std::int64_t JacobiFlow::steps() const { return impl_->steps; }
 
@@ -312,15 +348,13 @@ RunSensitivities::RunSensitivities(const ScenarioRun& run, const Scenario& scena
   const EquationsOfMotion& equations = run.simulation().equations();
   check(equations.system(), scenario, names_);
   const std::vector<double>& x0 = run.start().x0;
-  seeds_.resize(equations.stateSize(), static_cast<Eigen::Index>(names_.size()));
-  for (std::size_t c = 0; c < names_.size(); ++c)
-    seeds_.col(c) = initialValueSeed(equations, 0.0, x0, scenario.initial, names_[c]);
+  const Eigen::MatrixXd seeds = initialValueSeeds(equations, 0.0, x0, scenario.initial, names_);
   order_ = run.layout().index;  // the state columns in the order the run writes them
   for (const std::string& name : names_)
     for (const std::string& column : run.layout().names)
       columns_.push_back("d" + column + "/d" + name);
-  flow_ = std::make_unique<JacobiFlow>(run.simulation().equationsPtr(), scenario.integrator,
-                                       seeds_, 0.0, x0.data());
+  flow_ = std::make_unique<JacobiFlow>(run.simulation().equationsPtr(), scenario.integrator, seeds,
+                                       0.0, x0.data());
   runEquations_ = &equations;
 }
 
@@ -340,9 +374,9 @@ void RunSensitivities::sample(ScenarioRun& run, double t, const double* x,
     for (std::size_t k = 0; k < shown; ++k) {
       const double value = S(order_[k], c);
       if (!std::isfinite(value))
-        throw IntegrationError("integration of '" + echoInput(system_) + "' blew up at t = " +
-                                   shortNumber(t) + " (" + columns_[c * shown + k] +
-                                   " is no longer finite)",
+        throw IntegrationError("integration of '" + echoInput(system_) +
+                                   "' blew up at t = " + shortNumber(t) + " (" +
+                                   columns_[c * shown + k] + " is no longer finite)",
                                t);
       row.push_back(value);
     }
@@ -363,21 +397,31 @@ Eigen::MatrixXd genericFields(const Eigen::MatrixXd& basis, int count) {
   return qr.householderQ() * Eigen::MatrixXd::Identity(basis.rows(), count);
 }
 
-// One re-orthonormalisation: the fields projected onto the tangent space at the sample, then
-// QR; the logarithms of |R_ii| added to `sums`, Q (signs made those of R's diagonal) kept.
-void reorthonormalise(JacobiFlow& flow, double t, const double* x, Eigen::VectorXd& sums) {
+// The QR factorisation of the fields projected onto the tangent space at the sample.
+Eigen::HouseholderQR<Eigen::MatrixXd> projectedQr(JacobiFlow& flow, double t, const double* x) {
   const Eigen::MatrixXd B = flow.tangentBasis(t, x);
-  Eigen::MatrixXd& S = flow.fields();
-  const Eigen::MatrixXd projected = B * (B.transpose() * S);
-  const Eigen::HouseholderQR<Eigen::MatrixXd> qr(projected);
-  const Eigen::Index count = S.cols();
-  const Eigen::MatrixXd R = qr.matrixQR().topRows(count).triangularView<Eigen::Upper>();
-  Eigen::MatrixXd Q = qr.householderQ() * Eigen::MatrixXd::Identity(S.rows(), count);
-  for (Eigen::Index i = 0; i < count; ++i) {
-    sums[i] += std::log(std::abs(R(i, i)));
-    if (R(i, i) < 0) Q.col(i) = -Q.col(i);
-  }
-  S = Q;
+  return Eigen::HouseholderQR<Eigen::MatrixXd>(B * (B.transpose() * flow.fields()));
+}
+
+// The logarithms of |R_ii| of the fields' QR at a sample. The fields S = Φ(t, t₀) Q₀ grown
+// since the last re-orthonormalisation (at t₀, where the sums were `committed`) give the
+// estimate (committed + log|R_ii|) / t at every sample; when their columns' sizes part by
+// more than 10⁶ (or leave [1e-100, 1e100]) the fields are replaced by Q, projected onto the
+// tangent space (re-orthonormalised), and the sums committed.
+Eigen::VectorXd logGrowth(JacobiFlow& flow, double t, const double* x, Eigen::VectorXd& committed) {
+  const Eigen::HouseholderQR<Eigen::MatrixXd> qr = projectedQr(flow, t, x);
+  const Eigen::Index count = committed.size(), N = flow.fields().rows();
+  Eigen::VectorXd logs(count);
+  for (Eigen::Index i = 0; i < count; ++i) logs[i] = std::log(std::abs(qr.matrixQR()(i, i)));
+  const double spread = logs.maxCoeff() - logs.minCoeff();
+  if (spread < std::log(1e6) && logs.cwiseAbs().maxCoeff() < std::log(1e100))
+    return committed + logs;
+  Eigen::MatrixXd Q = qr.householderQ() * Eigen::MatrixXd::Identity(N, count);
+  for (Eigen::Index i = 0; i < count; ++i)
+    if (qr.matrixQR()(i, i) < 0) Q.col(i) = -Q.col(i);
+  flow.setFields(std::move(Q));
+  committed += logs;
+  return committed;
 }
 
 }  // namespace
@@ -401,7 +445,7 @@ LyapunovEstimate lyapunovExponents(std::shared_ptr<const SystemModel> system,
                      std::to_string(out.dimension) +
                      " free directions on its constraint manifold; give 1 … " +
                      std::to_string(out.dimension));
-  fields.fields() = genericFields(basis, count);
+  fields.setFields(genericFields(basis, count));
   Eigen::VectorXd sums = Eigen::VectorXd::Zero(count);
   out.tEnd = scenario.tEnd;
   run.advance(
@@ -409,12 +453,12 @@ LyapunovEstimate lyapunovExponents(std::shared_ptr<const SystemModel> system,
       [&](const ScenarioRun::Sample& sample) {
         fields.advanceTo(sample.t, sample.x);
         if (sample.t <= 0) return;
-        reorthonormalise(fields, sample.t, sample.x, sums);
-        if (!sums.allFinite())
+        const Eigen::VectorXd logs = logGrowth(fields, sample.t, sample.x, sums);
+        if (!logs.allFinite())
           throw IntegrationError("the Jacobi fields of '" + scenario.system +
                                      "' are no longer finite at t = " + shortNumber(sample.t),
                                  sample.t);
-        const Eigen::VectorXd estimate = sums / sample.t;
+        const Eigen::VectorXd estimate = logs / sample.t;
         if (out.half.empty() && sample.t >= scenario.tEnd / 2) {
           out.tHalf = sample.t;
           out.half.assign(estimate.data(), estimate.data() + count);

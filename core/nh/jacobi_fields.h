@@ -2,13 +2,14 @@
 // right-hand side ẋ = f(t, x), x = (q, y), integrated beside a run from the tape's exact
 // Jacobian (StateDerivatives, state_derivatives.h). Two readers: the sensitivities of
 // `nhsim run --sensitivity` (d<column>/d<initial value>, RunSensitivities) and the
-// finite-time Lyapunov exponents of `nhsim lyapunov` (lyapunovExponents, QR re-orthonormalised
-// at every sample, on the tangent space of the constraint manifold).
+// finite-time Lyapunov exponents of `nhsim lyapunov` (lyapunovExponents, Benettin's QR method
+// on the tangent space of the constraint manifold).
 //
 // The fields are carried from one sample of the run to the next by a companion integration
 // of the augmented state (x, S) with the run's integrator and tolerances (the error control
-// covers x and S together), started at each sample from the run's own (projected) state: S is
-// the derivative of the run's motion, and the companion's x never drifts from it.
+// covers x and S together). It goes on from its own state while that is the run's at the
+// samples (to 100 tolerances), and restarts from the run's (projected) state where it is not:
+// S is the derivative of the run's motion to the tolerance.
 #pragma once
 
 #include <Eigen/Dense>
@@ -31,17 +32,18 @@ std::vector<std::string> variationalIntegrators();
 // naming `what` ("--sensitivity", "lyapunov") and what would do.
 std::string variationalRefusal(const std::string& what, Integrator method, DynamicsKind dynamics);
 
-// The start's derivative with respect to the initial value `name` (a coordinate or velocity of
-// the nonholonomic layout) at the completed start x0: the entry moved by one, made consistent
-// as the start is (the quaternion's norm, the holonomic constraints as EquationsOfMotion::
-// project meets them: a declared dependent coordinate is fixed by the others, so its field is
-// zero), and the velocities completed with NAME, the model's independent velocities and
-// those `given` held, the others changing least in the kinetic-energy metric (freeing more,
-// as the start does, when those cannot meet the constraints).
-Eigen::VectorXd initialValueSeed(const EquationsOfMotion& equations, double t,
-                                 const std::vector<double>& x0,
-                                 const std::map<std::string, double>& given,
-                                 const std::string& name);
+// The start's derivatives with respect to the initial values `names` (coordinates or
+// velocities of the nonholonomic layout) at the completed start x0, one column each: the entry
+// moved by one, made consistent as the start is (the quaternion's norm, the holonomic
+// constraints as EquationsOfMotion::project meets them: a declared dependent coordinate is
+// fixed by the others, so its field is zero), and the velocities completed with NAME, the
+// model's independent velocities and those `given` held, the others changing least in the
+// kinetic-energy metric (freeing more, as the start does, when those cannot meet the
+// constraints).
+Eigen::MatrixXd initialValueSeeds(const EquationsOfMotion& equations, double t,
+                                  const std::vector<double>& x0,
+                                  const std::map<std::string, double>& given,
+                                  const std::vector<std::string>& names);
 
 // Fields S (state size × columns) carried along a run's samples (see the top of the file).
 class JacobiFlow {
@@ -60,7 +62,9 @@ class JacobiFlow {
   // The run's equations changed (a timed edit): the fields go on with these.
   void setEquations(std::shared_ptr<const EquationsOfMotion> equations);
   const EquationsOfMotion* equations() const;
-  Eigen::MatrixXd& fields();
+  const Eigen::MatrixXd& fields() const;
+  // New fields at the last sample (re-orthonormalised ones): the companion starts from them.
+  void setFields(Eigen::MatrixXd S);
   // An orthonormal basis (columns) of the tangent space of the constraint manifold at (t, x):
   // the null space of the Jacobian of the quaternions' norms, g, and Φ then ġ.
   Eigen::MatrixXd tangentBasis(double t, const double* x);
@@ -86,27 +90,29 @@ class RunSensitivities {
   // Appends this sample's fields to `row` (the run's sample (t, x)); throws IntegrationError
   // "… blew up at t = … (dC/dN is no longer finite)" when one overflowed.
   void sample(ScenarioRun& run, double t, const double* x, std::vector<double>& row);
+  std::int64_t steps() const { return flow_->steps(); }  // the companion's accepted steps
 
  private:
   std::vector<std::string> names_, columns_;
   std::vector<int> order_;  // the state entry of each state column
   std::string system_;
   std::unique_ptr<JacobiFlow> flow_;
-  Eigen::MatrixXd seeds_;
   const EquationsOfMotion* runEquations_ = nullptr;  // those the fields go on with
 };
 
 // The finite-time Lyapunov exponents of one run.
 struct LyapunovEstimate {
-  int dimension = 0;   // of the tangent space of the constraint manifold at the start
-  double tHalf = 0;    // the sample at which the first estimate was taken (≥ T/2)
-  double tEnd = 0;     // T
+  int dimension = 0;              // of the tangent space of the constraint manifold at the start
+  double tHalf = 0;               // the sample at which the first estimate was taken (≥ T/2)
+  double tEnd = 0;                // T
   std::vector<double> half, end;  // the `count` largest, at tHalf and at T
   std::int64_t steps = 0;         // companion steps
 };
 // Benettin's method: `count` orthonormal fields in the tangent space integrated with the run
-// of `scenario` to its t-end, projected onto the tangent space and re-orthonormalised (QR)
-// at every sample (dt-out); the logarithms of R's diagonal summed. Throws InputError for
+// of `scenario` to its t-end; at every sample (dt-out) the QR factorisation of the fields
+// projected onto the tangent space gives the estimate (the logarithms of R's diagonal summed
+// since the start, over t), and the fields are re-orthonormalised (replaced by Q) where their
+// columns' sizes part by more than 10⁶. Throws InputError for
 // count < 1 or above the free dimension, a t-end ≤ 0, a refused integrator or dynamics.
 LyapunovEstimate lyapunovExponents(std::shared_ptr<const SystemModel> system,
                                    const Scenario& scenario, int count);

@@ -63,9 +63,9 @@ class JacobiCliTest : public QObject {
   void anOverflowingFieldStopsTheRun() {
     QTemporaryDir dir;
     const QString out = dir.filePath("fields.csv");
-    const Result r = nhsim({"run", "chaplygin_sleigh", "--init", "omega=0", "--init", "v=-1",
-                            "--t-end", "400", "--dt-out", "10", "--sensitivity", "omega",
-                            "--out", out});
+    const Result r =
+        nhsim({"run", "chaplygin_sleigh", "--init", "omega=0", "--init", "v=-1", "--t-end", "400",
+               "--dt-out", "10", "--sensitivity", "omega", "--out", out});
     QCOMPARE(r.code, 3);
     QVERIFY2(r.err.contains("blew up at t = 320") && r.err.contains("/domega is no longer finite"),
              qPrintable(r.err));
@@ -100,8 +100,9 @@ class JacobiCliTest : public QObject {
   // The text: a heading naming the dimension of the constraint manifold, then one line per
   // exponent with its estimates at T/2 and at T; the JSON holds the same.
   void exponentsAsTextAndJson() {
-    const QStringList args = {"lyapunov", "chaplygin_sleigh", "--init", "omega=0", "--init",
-                              "v=-1", "--t-end", "40", "--dt-out", "0.05", "--count", "2"};
+    const QStringList args = {
+        "lyapunov", "chaplygin_sleigh", "--init", "omega=0", "--init", "v=-1", "--t-end",
+        "40",       "--dt-out",         "0.05",   "--count", "2"};
     const Result text = nhsim(args);
     QCOMPARE(text.code, 0);
     const QStringList lines = csvLines(text.out);
@@ -134,9 +135,9 @@ class JacobiCliTest : public QObject {
     checkRefused(nhsim(sleigh), "lyapunov needs --t-end T");
     checkRefused(nhsim(sleigh + QStringList{"--t-end", "1", "--count", "0"}),
                  "--count must be a whole number from 1");
-    checkRefused(nhsim(sleigh + QStringList{"--t-end", "1", "--integrator", "nh-rattle", "--step",
-                                            "0.01"}),
-                 "(dopri5, dop853, rk78, rk4), not nh-rattle");
+    checkRefused(
+        nhsim(sleigh + QStringList{"--t-end", "1", "--integrator", "nh-rattle", "--step", "0.01"}),
+        "(dopri5, dop853, rk78, rk4), not nh-rattle");
     checkRefused(nhsim(sleigh + QStringList{"--t-end", "1", "--dynamics", "vakonomic"}),
                  "works on the nonholonomic equations");
   }

@@ -60,8 +60,8 @@ Rows stateRows(const Scenario& s, const std::vector<std::string>& names = {},
 // completed with the given ones, `name` and the independent ones held, freeing more when
 // they cannot meet the constraints.
 std::vector<double> movedStart(const EquationsOfMotion& eq, const std::vector<double>& x0,
-                               const std::map<std::string, double>& given,
-                               const std::string& name, double h) {
+                               const std::map<std::string, double>& given, const std::string& name,
+                               double h) {
   const SystemModel& sys = eq.system();
   const int n = sys.n(), m = sys.m();
   const StateLayout layout = stateLayout(sys, DynamicsKind::Nonholonomic);
@@ -77,9 +77,9 @@ std::vector<double> movedStart(const EquationsOfMotion& eq, const std::vector<do
   std::vector<bool> held(m, false), keep(m, false);
   for (int a = 0; a < m; ++a) {
     held[a] = given.count(sys.info().velocities[a]) > 0 || a == index - n;
-    keep[a] = held[a] || std::count(sys.info().independentVelocities.begin(),
-                                    sys.info().independentVelocities.end(),
-                                    sys.info().velocities[a]) > 0;
+    keep[a] =
+        held[a] || std::count(sys.info().independentVelocities.begin(),
+                              sys.info().independentVelocities.end(), sys.info().velocities[a]) > 0;
   }
   if (!eq.completeVelocities(ws, 0.0, x.data(), keep) &&
       !eq.completeVelocities(ws, 0.0, x.data(), held))
@@ -105,7 +105,8 @@ Rows centralDifferences(const Scenario& s, const std::string& name, double h) {
   const Rows minus = stateRows(startingAt(s, *system, movedStart(eq, x0, s.initial, name, -h)));
   Rows out = plus;
   for (std::size_t r = 0; r < out.size(); ++r)
-    for (std::size_t k = 0; k < out[r].size(); ++k) out[r][k] = (plus[r][k] - minus[r][k]) / (2 * h);
+    for (std::size_t k = 0; k < out[r].size(); ++k)
+      out[r][k] = (plus[r][k] - minus[r][k]) / (2 * h);
   return out;
 }
 
@@ -137,8 +138,7 @@ double relativeGap(const Scenario& s, const Rows& fields, int c, const std::stri
 // Every initial value of `s`'s system: its sensitivities against finite differences.
 void checkEveryInitialValue(const Scenario& s) {
   const auto system = findSystem(s.system);
-  const std::vector<std::string> names =
-      stateLayout(*system, DynamicsKind::Nonholonomic).names;
+  const std::vector<std::string> names = stateLayout(*system, DynamicsKind::Nonholonomic).names;
   Rows fields;
   stateRows(s, names, &fields);
   for (std::size_t c = 0; c < names.size(); ++c) {
@@ -191,8 +191,7 @@ class JacobiFieldsTest : public QObject {
     s.tEnd = 40;
     s.dtOut = 0.05;
     ScenarioRun start(findSystem(s.system), s);
-    const Linearization lin =
-        linearize(start.simulation().equations(), 0.0, start.start().x0);
+    const Linearization lin = linearize(start.simulation().equations(), 0.0, start.start().x0);
     double top = -INFINITY;
     for (const auto& e : lin.eigenvalues) top = std::max(top, e.real());
     QVERIFY(std::abs(top - 20.0 / 9) < 1e-12);
@@ -205,7 +204,8 @@ class JacobiFieldsTest : public QObject {
     // −20/9 and the others to 0 (the cyclic x, y, θ and the steady v).
     s.initial["v"] = 1.0;
     const LyapunovEstimate all = lyapunovExponents(findSystem(s.system), s, 5);
-    QVERIFY2(std::abs(all.end[4] + 20.0 / 9) < 0.01 * 20 / 9, qPrintable(QString::number(all.end[4])));
+    QVERIFY2(std::abs(all.end[4] + 20.0 / 9) < 0.01 * 20 / 9,
+             qPrintable(QString::number(all.end[4])));
     for (int i = 0; i < 4; ++i) QVERIFY(std::abs(all.end[i]) < 0.15);
   }
 
