@@ -69,14 +69,21 @@ void benchSystem(const std::string& system, double tEnd, int repeats) {
   const std::vector<std::string> names =
       stateLayout(*findSystem(system), DynamicsKind::Nonholonomic).names;
   const int all = static_cast<int>(names.size());
-  const int dimension = lyapunovExponents(findSystem(system), [&] {
-                          Scenario brief = s;
-                          brief.tEnd = 0.01;
-                          return brief;
-                        }(), 1).dimension;
-  const std::vector<Job> jobs = {{"plain run", 0, 0},     {"n = 1", 1, 0},
-                                 {"n = 2", 2, 0},         {"n = 4", 4, 0},
-                                 {"n = all", all, 0},     {"lyapunov K = 1", 0, 1},
+  const int dimension = lyapunovExponents(
+                            findSystem(system),
+                            [&] {
+                              Scenario brief = s;
+                              brief.tEnd = 0.01;
+                              return brief;
+                            }(),
+                            1)
+                            .dimension;
+  const std::vector<Job> jobs = {{"plain run", 0, 0},
+                                 {"n = 1", 1, 0},
+                                 {"n = 2", 2, 0},
+                                 {"n = 4", 4, 0},
+                                 {"n = all", all, 0},
+                                 {"lyapunov K = 1", 0, 1},
                                  {"lyapunov K = all", 0, dimension}};
   std::vector<std::vector<double>> times(jobs.size());
   std::vector<long> steps(jobs.size()), companion(jobs.size());
@@ -84,26 +91,35 @@ void benchSystem(const std::string& system, double tEnd, int repeats) {
     for (std::size_t j = 0; j < jobs.size(); ++j) {
       const Job& job = jobs[j];
       companionSteps = 0;
-      times[j].push_back(job.exponents > 0
-                             ? lyapunovSeconds(s, job.exponents)
-                             : runSeconds(s, std::vector<std::string>(
-                                                 names.begin(), names.begin() + job.sensitivities)));
+      times[j].push_back(
+          job.exponents > 0 ? lyapunovSeconds(s, job.exponents)
+                            : runSeconds(s, std::vector<std::string>(
+                                                names.begin(), names.begin() + job.sensitivities)));
       steps[j] = runSteps;
       companion[j] = companionSteps;
     }
+  // The fixed cost of the fields: the derivative programs compiled and the start's
+  // derivatives, from runs of one output step with and without them.
+  Scenario brief = s;
+  brief.tEnd = s.dtOut;
+  std::vector<double> setup;
+  for (int r = 0; r < repeats; ++r)
+    setup.push_back(runSeconds(brief, {names[0]}) - runSeconds(brief, {}));
   const double plain = median(times[0]);
   std::printf("\n%s, %g s, dop853 rtol 1e-10, rows every 0.01 s, state %d, manifold %d:\n",
               system.c_str(), tEnd, all, dimension);
   std::printf("  %-18s %10s %8s %8s %12s\n", "", "ms", "× plain", "goal", "steps");
+  std::printf("  %-18s %10.2f\n", "(set-up, n = 1)", 1e3 * median(setup));
   for (std::size_t j = 0; j < jobs.size(); ++j) {
     const double t = median(times[j]);
     const int n = jobs[j].sensitivities == 0 ? 0 : jobs[j].sensitivities;
     std::string label = jobs[j].label;
     if (jobs[j].exponents > 0) label = "lyapunov K = " + std::to_string(jobs[j].exponents);
     if (jobs[j].sensitivities == all) label = "n = " + std::to_string(all) + " (all)";
-    const std::string counted = jobs[j].exponents > 0 ? ""
-                                : n > 0 ? std::to_string(steps[j]) + " + " + std::to_string(companion[j])
-                                        : std::to_string(steps[j]);
+    const std::string counted =
+        jobs[j].exponents > 0 ? ""
+        : n > 0               ? std::to_string(steps[j]) + " + " + std::to_string(companion[j])
+                              : std::to_string(steps[j]);
     std::printf("  %-18s %10.2f %8.2f %8s %12s\n", label.c_str(), 1e3 * t, t / plain,
                 n > 0 ? ("≤ " + std::to_string(1 + n)).c_str() : "", counted.c_str());
   }

@@ -34,13 +34,14 @@ std::string runFooter() {
 }
 
 std::string lyapunovFooter() {
-  return "\nThe exponents are those of the motion on its constraint manifold: K orthonormal "
-         "fields\n"
-         "in its tangent space integrated with the run (" +
+  return "\nThe exponents are those of the motion on its constraint manifold: K orthonormal\n"
+         "fields in its tangent space integrated with the run (" +
          joined(variationalIntegrators()) +
-         "), projected onto the\n"
-         "tangent space and re-orthonormalised (QR) every dt-out; K at most the manifold's\n"
-         "dimension. Printed at the first sample from T/2 on and at T, to show convergence.\n";
+         "),\n"
+         "projected onto the tangent space and factored S = QR every dt-out (the estimate:\n"
+         "the sum of log|R_ii| over t), re-orthonormalised where their sizes part by 1e6;\n"
+         "K at most the manifold's dimension. Printed at the first sample from T/2 on and at\n"
+         "T, to show convergence.\n";
 }
 
 std::string exportFooter() {

@@ -16,7 +16,7 @@ namespace {
 
 void writeText(const Scenario& s, const LyapunovEstimate& e) {
   std::string text = "Lyapunov exponents of " + s.system + " (" + toString(s.integrator.method) +
-                     ", re-orthonormalised every " + formatValue(s.dtOut) +
+                     ", estimated every " + formatValue(s.dtOut) +
                      " s) on its constraint manifold of dimension " + std::to_string(e.dimension) +
                      ":\n";
   char line[160];
