@@ -30,7 +30,8 @@ std::string runFooter() {
          "the variational equations integrated with the run (" +
          joined(variationalIntegrators()) +
          "; nonholonomic\n"
-         "dynamics), NAME an initial value, the start moved as the run makes it consistent.\n";
+         "dynamics), NAME an initial value (the start moved as the run makes it consistent) or\n"
+         "a parameter of a model without holonomic constraints.\n";
 }
 
 std::string lyapunovFooter() {

@@ -332,8 +332,8 @@ constexpr OptionRow kOptionRows[] = {
      .commands = "run",
      .takes = Values,
      .type = "NAME[,NAME]...",
-     .help = "add the columns d<state column>/d<NAME> for the initial value NAME "
-             "(repeatable; integrated with the run from the exact Jacobian)",
+     .help = "add the columns d<state column>/d<NAME> for the initial value or parameter "
+             "NAME (repeatable; integrated with the run from the exact Jacobian)",
      .python = "sensitivity",
      .pythonWord = Texts},
     {.name = "--count",

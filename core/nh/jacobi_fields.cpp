@@ -79,15 +79,17 @@ bool completeFree(const pieces::Pieces& P, const std::vector<int>& free, const E
 }
 
 // The velocities' move: `dy` (the named velocity's unit change, or zero) completed through
-// Φ_q δq + A δy = 0 as initialState completes a start: the kept velocities held, freeing more
-// when they leave too little (kept → given → none).
+// Φ_q δq + A δy + r = 0 as initialState completes a start (r: Φ's change with a parameter):
+// the kept velocities held, freeing more when they leave too little (kept → given → none).
 void completeVelocityMove(const EquationsOfMotion& equations, const pieces::Pieces& P,
-                          const Eigen::VectorXd& dq, std::vector<bool> given, Eigen::VectorXd& dy) {
+                          const Eigen::VectorXd& dq, std::vector<bool> given, Eigen::VectorXd& dy,
+                          const Eigen::VectorXd* change = nullptr) {
   if (P.kt == 0) return;
   const SystemInfo& info = equations.system().info();
   const int n = P.n, m = P.m;
   Eigen::VectorXd r = P.A * dy;
   for (int j = 0; j < n; ++j) r += P.dphi[j] * dq[j];
+  if (change) r += *change;
   std::vector<bool> keep = given;
   for (const std::string& name : info.independentVelocities)
     for (int a = 0; a < m; ++a)
@@ -151,6 +153,28 @@ Eigen::MatrixXd initialValueSeeds(const EquationsOfMotion& equations, double t,
   return seeds;
 }
 
+Eigen::MatrixXd parameterSeeds(const EquationsOfMotion& equations, double t,
+                               const std::vector<double>& x0,
+                               const std::map<std::string, double>& given,
+                               const std::vector<int>& parameters) {
+  const SystemModel& sys = equations.system();
+  const int n = sys.n(), m = sys.m(), P = static_cast<int>(parameters.size());
+  Eigen::MatrixXd seeds = Eigen::MatrixXd::Zero(n + m, P);
+  if (P == 0) return seeds;
+  const pieces::PiecesProgram program(equations, SymProgram::Execution::Interpreted, false,
+                                      parameters);
+  const pieces::Pieces pieces = program.at(t, x0.data());
+  std::vector<bool> held(m, false);
+  for (int a = 0; a < m; ++a) held[a] = given.count(sys.info().velocities[a]) > 0;
+  for (int k = 0; k < P; ++k) {
+    Eigen::VectorXd dy = Eigen::VectorXd::Zero(m);
+    completeVelocityMove(equations, pieces, Eigen::VectorXd::Zero(n), held, dy,
+                         &pieces.dphi[n + m + k]);
+    seeds.col(k).tail(m) = dy;
+  }
+  return seeds;
+}
+
 // ---- JacobiFlow ---------------------------------------------------------------------------
 
 struct JacobiFlow::Impl {
@@ -168,6 +192,10 @@ struct JacobiFlow::Impl {
   std::int64_t steps = 0;
   int size = 0;
   StepperRhs rhs;
+  // The parameters of the last columns of S (sensitivities to parameters), and the program
+  // of the pieces' derivatives with respect to the state and them.
+  std::vector<int> parameters;
+  std::unique_ptr<pieces::PiecesProgram> withParameters;
 
   void use(std::shared_ptr<const EquationsOfMotion> runEquations) {
     equations = runEquations->formulation() == Formulation::Hamiltonian
@@ -175,13 +203,39 @@ struct JacobiFlow::Impl {
                           runEquations->withFormulation(Formulation::Multipliers))
                     : std::move(runEquations);
     derivatives = std::make_unique<StateDerivatives>(*equations);
+    if (!parameters.empty())
+      withParameters = std::make_unique<pieces::PiecesProgram>(
+          *equations, SymProgram::Execution::Native, false, parameters);
+    if (withParameters && !withParameters->readsParameters())
+      throw InputError("'" + echoInput(equations->system().name()) +
+                       "' reads its parameters as numbers, not on the tape: no sensitivities "
+                       "to them; name initial values");
     work = EquationsWorkspace(*equations);
     running = false;
   }
+  void rates(double at, const double* state, double* rate);
   void restart();
   void integrate(double t1);
   bool follows(const double* runState) const;
 };
+
+// (ẋ, Ṡ) at (t, x, S): Ṡ = ∂f/∂x S, and ∂f/∂p added to the parameters' columns (from the
+// pieces differentiated with respect to them too, which give ∂f/∂x on the way).
+void JacobiFlow::Impl::rates(double at, const double* state, double* rate) {
+  const int N = static_cast<int>(x.size());
+  const Eigen::Index c = S.cols(), P = static_cast<Eigen::Index>(parameters.size());
+  equations->rhs(work, at, state, rate);
+  Eigen::Map<Eigen::MatrixXd> dS(rate + N, N, c);
+  if (P == 0) {
+    derivatives->jacobian(derivativeWork, at, state, J);
+    dS.noalias() = J * Eigen::Map<const Eigen::MatrixXd>(state + N, N, c);
+    return;
+  }
+  const Eigen::MatrixXd Jp =
+      pieces::jacobianOf(*equations, withParameters->at(at, state), nullptr, static_cast<int>(P));
+  dS.noalias() = Jp.leftCols(N) * Eigen::Map<const Eigen::MatrixXd>(state + N, N, c);
+  dS.rightCols(P) += Jp.rightCols(P);
+}
 
 // The stepper started at the run's state x and the fields S at t: adaptive methods with the
 // step they proposed last, fixed-step ones with their step.
@@ -240,12 +294,13 @@ bool JacobiFlow::Impl::follows(const double* runState) const {
 
 JacobiFlow::JacobiFlow(std::shared_ptr<const EquationsOfMotion> equations,
                        const IntegratorOptions& options, Eigen::MatrixXd S0, double t0,
-                       const double* x0)
+                       const double* x0, std::vector<int> parameters)
     : impl_(std::make_unique<Impl>()) {
   Impl& s = *impl_;
   const std::string refusal =
       variationalRefusal("Jacobi fields", options.method, equations->dynamics());
   if (!refusal.empty()) throw InputError(refusal);
+  s.parameters = std::move(parameters);
   s.use(std::move(equations));
   s.options = options;
   s.stepper = integratorRow(options.method).make(*s.equations, options);
@@ -254,13 +309,7 @@ JacobiFlow::JacobiFlow(std::shared_ptr<const EquationsOfMotion> equations,
   s.J.resize(N, N);
   s.x.assign(x0, x0 + N);
   s.t = t0;
-  s.rhs = [&s, N](double t, const double* z, double* dz) {
-    s.equations->rhs(s.work, t, z, dz);
-    s.derivatives->jacobian(s.derivativeWork, t, z, s.J);
-    const Eigen::Index c = s.S.cols();
-    Eigen::Map<Eigen::MatrixXd>(dz + N, N, c).noalias() =
-        s.J * Eigen::Map<const Eigen::MatrixXd>(z + N, N, c);
-  };
+  s.rhs = [&s](double t, const double* z, double* dz) { s.rates(t, z, dz); };
 }
 
 JacobiFlow::~JacobiFlow() = default;
@@ -329,32 +378,58 @@ void RunSensitivities::check(const SystemModel& system, const Scenario& scenario
       variationalRefusal("--sensitivity", scenario.integrator.method, scenario.dynamics);
   if (!refusal.empty()) throw InputError(refusal);
   const StateLayout layout = stateLayout(system, DynamicsKind::Nonholonomic);
+  std::vector<std::string> parameters;
+  for (const ParameterInfo& p : system.info().parameters) parameters.push_back(p.name);
   for (const std::string& name : names) {
     if (layout.find(name) >= 0) continue;
-    for (const ParameterInfo& p : system.info().parameters)
-      if (p.name == name)
-        throw InputError("--sensitivity " + echoInput(name) +
-                         ": sensitivities to parameters are not available (the tape "
-                         "differentiates with respect to the state only); name initial values: " +
-                         joined(layout.names));
-    throw InputError("--sensitivity: '" + echoInput(name) + "' is not an initial value of '" +
-                     system.name() + "' (allowed: " + joined(layout.names) + ")");
+    if (std::find(parameters.begin(), parameters.end(), name) == parameters.end())
+      throw InputError("--sensitivity: '" + echoInput(name) + "' is not an initial value or a " +
+                       "parameter of '" + system.name() + "' (allowed: " + joined(layout.names) +
+                       ", or a parameter: see 'nhsim info " + system.name() + "')");
+    if (system.h() > 0)
+      throw InputError("--sensitivity " + name + ": sensitivities to parameters are not " +
+                       "available for '" + system.name() +
+                       "', whose holonomic constraints may move its start with them; name "
+                       "initial values");
   }
+}
+
+// The parameters among `names` (indices into the system's), in their order.
+std::vector<int> parametersNamed(const SystemModel& system, const std::vector<std::string>& names) {
+  const StateLayout layout = stateLayout(system, DynamicsKind::Nonholonomic);
+  const std::vector<ParameterInfo>& all = system.info().parameters;
+  std::vector<int> indices;
+  for (const std::string& name : names)
+    for (std::size_t i = 0; i < all.size(); ++i)
+      if (layout.find(name) < 0 && all[i].name == name) indices.push_back(static_cast<int>(i));
+  return indices;
 }
 
 RunSensitivities::RunSensitivities(const ScenarioRun& run, const Scenario& scenario,
                                    std::vector<std::string> names)
     : names_(std::move(names)), system_(scenario.system) {
   const EquationsOfMotion& equations = run.simulation().equations();
-  check(equations.system(), scenario, names_);
+  const SystemModel& system = equations.system();
+  check(system, scenario, names_);
   const std::vector<double>& x0 = run.start().x0;
-  const Eigen::MatrixXd seeds = initialValueSeeds(equations, 0.0, x0, scenario.initial, names_);
+  // The fields: the initial values' first, then the parameters', each name's column kept.
+  std::vector<std::string> initial;
+  for (const std::string& name : names_)
+    if (run.layout().find(name) >= 0) initial.push_back(name);
+  const std::vector<int> parameters = parametersNamed(system, names_);
+  const Eigen::MatrixXd values = initialValueSeeds(equations, 0.0, x0, scenario.initial, initial);
+  Eigen::MatrixXd seeds(values.rows(),
+                        values.cols() + static_cast<Eigen::Index>(parameters.size()));
+  seeds << values, parameterSeeds(equations, 0.0, x0, scenario.initial, parameters);
+  int nextInitial = 0, nextParameter = static_cast<int>(initial.size());
+  for (const std::string& name : names_)
+    fieldOf_.push_back(run.layout().find(name) >= 0 ? nextInitial++ : nextParameter++);
   order_ = run.layout().index;  // the state columns in the order the run writes them
   for (const std::string& name : names_)
     for (const std::string& column : run.layout().names)
       columns_.push_back("d" + column + "/d" + name);
   flow_ = std::make_unique<JacobiFlow>(run.simulation().equationsPtr(), scenario.integrator, seeds,
-                                       0.0, x0.data());
+                                       0.0, x0.data(), parameters);
   runEquations_ = &equations;
 }
 
@@ -370,9 +445,9 @@ void RunSensitivities::sample(ScenarioRun& run, double t, const double* x,
   flow_->advanceTo(t, x);
   const Eigen::MatrixXd& S = flow_->fields();
   const std::size_t shown = order_.size();
-  for (Eigen::Index c = 0; c < S.cols(); ++c)
+  for (std::size_t c = 0; c < fieldOf_.size(); ++c)
     for (std::size_t k = 0; k < shown; ++k) {
-      const double value = S(order_[k], c);
+      const double value = S(order_[k], fieldOf_[c]);
       if (!std::isfinite(value))
         throw IntegrationError("integration of '" + echoInput(system_) +
                                    "' blew up at t = " + shortNumber(t) + " (" +

@@ -1,7 +1,9 @@
 // Jacobi fields along a motion: the variational equations δẋ = ∂f/∂x δx of the nonholonomic
 // right-hand side ẋ = f(t, x), x = (q, y), integrated beside a run from the tape's exact
-// Jacobian (StateDerivatives, state_derivatives.h). Two readers: the sensitivities of
-// `nhsim run --sensitivity` (d<column>/d<initial value>, RunSensitivities) and the
+// Jacobian (StateDerivatives, state_derivatives.h), forced by ∂f/∂p for a parameter p (the
+// pieces differentiated with p a variable of the tape, equation_pieces.h). Two readers: the
+// sensitivities of `nhsim run --sensitivity` (d<column>/d<initial value or parameter>,
+// RunSensitivities) and the
 // finite-time Lyapunov exponents of `nhsim lyapunov` (lyapunovExponents, Benettin's QR method
 // on the tangent space of the constraint manifold).
 //
@@ -45,13 +47,25 @@ Eigen::MatrixXd initialValueSeeds(const EquationsOfMotion& equations, double t,
                                   const std::map<std::string, double>& given,
                                   const std::vector<std::string>& names);
 
+// The start's derivatives with respect to the parameters `parameters` (indices into the
+// system's), one column each: the velocities completed through the constraints' change with
+// the parameter (Φ_q δq + A δy + ∂Φ/∂p = 0) with the model's independent velocities and
+// those `given` held, as for an initial value; the coordinates do not move (systems with
+// holonomic constraints are refused).
+Eigen::MatrixXd parameterSeeds(const EquationsOfMotion& equations, double t,
+                               const std::vector<double>& x0,
+                               const std::map<std::string, double>& given,
+                               const std::vector<int>& parameters);
+
 // Fields S (state size × columns) carried along a run's samples (see the top of the file).
 class JacobiFlow {
  public:
-  // From the fields S0 at the run's start (t0, x0). Throws InputError for equations without
-  // an exact Jacobian (vakonomic, not taped) or an integrator without a variational form.
+  // From the fields S0 at the run's start (t0, x0); its last columns, one for each of
+  // `parameters` (indices into the system's parameters), are sensitivities to them (their
+  // fields forced by ∂f/∂p). Throws InputError for equations without an exact Jacobian
+  // (vakonomic, not taped) or an integrator without a variational form.
   JacobiFlow(std::shared_ptr<const EquationsOfMotion> equations, const IntegratorOptions& options,
-             Eigen::MatrixXd S0, double t0, const double* x0);
+             Eigen::MatrixXd S0, double t0, const double* x0, std::vector<int> parameters = {});
   ~JacobiFlow();
   JacobiFlow(const JacobiFlow&) = delete;
   JacobiFlow& operator=(const JacobiFlow&) = delete;
@@ -78,8 +92,10 @@ class JacobiFlow {
 // The sensitivity columns of one run (`nhsim run --sensitivity`).
 class RunSensitivities {
  public:
-  // Names checked against the scenario's system; throws InputError in one line for an
-  // unknown name (listing what is allowed), a refused integrator or dynamics.
+  // Names (initial values or parameters) checked against the scenario's system; throws
+  // InputError in one line for an unknown name (listing what is allowed), a parameter of a
+  // system with holonomic constraints, a refused integrator or dynamics. The constructor
+  // also refuses a parameter the system's functions read as a number, not on the tape.
   static void check(const SystemModel& system, const Scenario& scenario,
                     const std::vector<std::string>& names);
   RunSensitivities(const ScenarioRun& run, const Scenario& scenario,
@@ -94,7 +110,8 @@ class RunSensitivities {
 
  private:
   std::vector<std::string> names_, columns_;
-  std::vector<int> order_;  // the state entry of each state column
+  std::vector<int> order_;    // the state entry of each state column
+  std::vector<int> fieldOf_;  // the column of the fields of each name
   std::string system_;
   std::unique_ptr<JacobiFlow> flow_;
   const EquationsOfMotion* runEquations_ = nullptr;  // those the fields go on with

@@ -76,17 +76,21 @@ class JacobiCliTest : public QObject {
     QCOMPARE(lines.size(), 1 + 32 + 1);  // header, t = 0 … 310, the partial line
   }
 
-  // What --sensitivity cannot do is refused before anything is written: a name that is not an
-  // initial value (the allowed ones listed), a parameter, an integrator without a variational
-  // form (those with one named), vakonomic dynamics.
+  // What --sensitivity cannot do is refused before anything is written: a name that is neither
+  // an initial value nor a parameter (the allowed ones named), a parameter the system reads
+  // as a number (a C++ system's) or of a system with holonomic constraints, an integrator
+  // without a variational form (those with one named), vakonomic dynamics.
   void badSensitivitiesAreRefused() {
     QTemporaryDir dir;
     const QString out = dir.filePath("never.csv");
     const QStringList run = {"run", "chaplygin_sleigh", "--t-end", "1", "--out", out};
     checkRefused(nhsim(run + QStringList{"--sensitivity", "v,speed"}),
-                 "'speed' is not an initial value of 'chaplygin_sleigh' (allowed: x, y, theta, v, "
-                 "omega, u)");
-    checkRefused(nhsim(run + QStringList{"--sensitivity", "m"}), "parameters are not available");
+                 "'speed' is not an initial value or a parameter of 'chaplygin_sleigh' (allowed: "
+                 "x, y, theta, v, omega, u, or a parameter: see 'nhsim info chaplygin_sleigh')");
+    checkRefused(nhsim({"run", "central_force", "--out", out, "--sensitivity", "k"}),
+                 "'central_force' reads its parameters as numbers, not on the tape");
+    checkRefused(nhsim({"run", "spherical_pendulum", "--out", out, "--sensitivity", "l"}),
+                 "whose holonomic constraints may move its start with them");
     checkRefused(nhsim(run + QStringList{"--sensitivity", "v", "--integrator", "bdf"}),
                  "an integrator with a variational form (dopri5, dop853, rk78, rk4), not bdf");
     checkRefused(nhsim(run + QStringList{"--sensitivity", "v", "--dynamics", "vakonomic"}),

@@ -21,6 +21,8 @@ CASES = [
     # The sensitivity columns after the run's own, as nhsim writes them.
     ("rattleback", dict(t_end=0.5, dt_out=0.1, sensitivity=["w3", "qx"]),
      ["--sensitivity", "w3", "--sensitivity", "qx"]),
+    ("ball_on_turntable", dict(t_end=1, dt_out=0.1, sensitivity=["Omega0", "vx"]),
+     ["--sensitivity", "Omega0", "--sensitivity", "vx"]),
     ("chaplygin_sleigh", dict(t_end=1, dt_out=0.1, sensitivity="v,omega", integrator="rk4",
                               step=0.01),
      ["--sensitivity", "v,omega", "--integrator", "rk4", "--step", "0.01"]),
