@@ -10,6 +10,7 @@
 #include <QtTest>
 #include <algorithm>
 #include <cmath>
+#include <functional>
 
 #include "core/model/catalogue.h"
 #include "core/nh/errors.h"
@@ -96,14 +97,10 @@ Scenario startingAt(Scenario s, const SystemModel& sys, const std::vector<double
   return s;
 }
 
-// Central differences of the state columns of runs from starts moved by ±h.
-Rows centralDifferences(const Scenario& s, const std::string& name, double h) {
-  const auto system = findSystem(s.system);
-  ScenarioRun run(system, s);
-  const EquationsOfMotion& eq = run.simulation().equations();
-  const std::vector<double>& x0 = run.start().x0;
-  const Rows plus = stateRows(startingAt(s, *system, movedStart(eq, x0, s.initial, name, h)));
-  const Rows minus = stateRows(startingAt(s, *system, movedStart(eq, x0, s.initial, name, -h)));
+// The state columns of runs of the scenarios `moved(h)` and `moved(−h)`, differenced.
+using Moved = std::function<Scenario(double h)>;
+Rows centralDifferences(const Moved& moved, double h) {
+  const Rows plus = stateRows(moved(h)), minus = stateRows(moved(-h));
   Rows out = plus;
   for (std::size_t r = 0; r < out.size(); ++r)
     for (std::size_t k = 0; k < out[r].size(); ++k)
@@ -111,20 +108,13 @@ Rows centralDifferences(const Scenario& s, const std::string& name, double h) {
   return out;
 }
 
-// The largest gap between the sensitivity columns of `name` (the c-th of the run) and the
-// derivative from central differences at h and h/2 (Richardson: (4 D(h/2) − D(h)) / 3, whose
-// error is O(h⁴), so that the stiffest motions, the rattleback's, are measured to 1e-8),
-// relative to the largest of them and at least 1 (a unit change of the start).
-double relativeGap(const Scenario& s, const Rows& fields, int c, const std::string& name) {
-  const auto system = findSystem(s.system);
-  const StateLayout layout = stateLayout(*system, DynamicsKind::Nonholonomic);
-  const double x = ScenarioRun(system, s).start().x0[layout.index[layout.find(name)]];
-  // The rattleback's motion bends so sharply with its start (its sensitivities reach 10³ in a
-  // second; a difference over 10⁻³ is off by a factor 13) that it is differenced over 10⁻⁶,
-  // its runs at tolerances of 10⁻¹⁴.
-  const double h = (s.system == "rattleback" ? 1e-6 : 1e-4) * std::max(1.0, std::abs(x));
-  const Rows coarse = centralDifferences(s, name, h), fine = centralDifferences(s, name, h / 2);
-  const std::size_t K = layout.names.size();
+// The largest gap between the c-th sensitivity columns of a run and the derivative from
+// central differences of the runs `moved` at h and h/2 (Richardson: (4 D(h/2) − D(h)) / 3,
+// whose error is O(h⁴), so that the stiffest motions, the rattleback's, are measured to
+// 1e-8), relative to the largest of them and at least 1 (a unit change).
+double extrapolatedGap(const Rows& fields, int c, const Moved& moved, double h) {
+  const Rows coarse = centralDifferences(moved, h), fine = centralDifferences(moved, h / 2);
+  const std::size_t K = coarse[0].size();
   double gap = 0, scale = 1;
   for (std::size_t r = 0; r < fields.size(); ++r)
     for (std::size_t k = 0; k < K; ++k) {
@@ -134,6 +124,26 @@ double relativeGap(const Scenario& s, const Rows& fields, int c, const std::stri
       scale = std::max({scale, std::abs(field), std::abs(difference)});
     }
   return gap / scale;
+}
+
+// The gap of the sensitivity columns of the initial value `name` (the c-th of the run): the
+// runs start at the start moved as movedStart moves it.
+double relativeGap(const Scenario& s, const Rows& fields, int c, const std::string& name) {
+  const auto system = findSystem(s.system);
+  const ScenarioRun run(system, s);
+  const EquationsOfMotion& eq = run.simulation().equations();
+  const std::vector<double>& x0 = run.start().x0;
+  const double x = x0[run.layout().index[run.layout().find(name)]];
+  // The rattleback's motion bends so sharply with its start (its sensitivities reach 10³ in a
+  // second; a difference over 10⁻³ is off by a factor 13) that it is differenced over 10⁻⁶,
+  // its runs at tolerances of 10⁻¹⁴.
+  const double h = (s.system == "rattleback" ? 1e-6 : 1e-4) * std::max(1.0, std::abs(x));
+  return extrapolatedGap(
+      fields, c,
+      [&](double step) {
+        return startingAt(s, *system, movedStart(eq, x0, s.initial, name, step));
+      },
+      h);
 }
 
 // The start x0 of `s` for parameter `index` moved by h: the velocities completed through the
@@ -165,34 +175,14 @@ Scenario withParameterMoved(const Scenario& s, int index, double h) {
   return moved;
 }
 
-// The sensitivity columns of parameter `index` (the c-th of the run) against Richardson-
-// extrapolated central differences of runs with the parameter moved by ±h and ±h/2, relative
-// to the largest of them and at least 1.
+// The gap of the sensitivity columns of parameter `index` (the c-th of the run): the runs
+// have the parameter moved and their starts completed again (withParameterMoved).
 double parameterGap(const Scenario& s, const Rows& fields, int c, int index) {
-  const auto system = findSystem(s.system);
-  const double p = ScenarioRun(system, s).parameters()[index];
+  const double p = ScenarioRun(findSystem(s.system), s).parameters()[index];
   // The rattleback's motion bends sharply with its parameters too: differenced over 10⁻⁶.
   const double h = (s.system == "rattleback" ? 1e-6 : 1e-4) * std::max(1.0, std::abs(p));
-  auto differences = [&](double step) {
-    const Rows plus = stateRows(withParameterMoved(s, index, step));
-    const Rows minus = stateRows(withParameterMoved(s, index, -step));
-    Rows out = plus;
-    for (std::size_t r = 0; r < out.size(); ++r)
-      for (std::size_t k = 0; k < out[r].size(); ++k)
-        out[r][k] = (plus[r][k] - minus[r][k]) / (2 * step);
-    return out;
-  };
-  const Rows coarse = differences(h), fine = differences(h / 2);
-  const std::size_t K = coarse[0].size();
-  double gap = 0, scale = 1;
-  for (std::size_t r = 0; r < fields.size(); ++r)
-    for (std::size_t k = 0; k < K; ++k) {
-      const double difference = (4 * fine[r][k] - coarse[r][k]) / 3;
-      const double field = fields[r][c * K + k];
-      gap = std::max(gap, std::abs(field - difference));
-      scale = std::max({scale, std::abs(field), std::abs(difference)});
-    }
-  return gap / scale;
+  return extrapolatedGap(
+      fields, c, [&](double step) { return withParameterMoved(s, index, step); }, h);
 }
 
 // Every parameter of `s`'s system whose range holds its value ± 10⁻⁴: its sensitivities
