@@ -394,6 +394,8 @@ void RunSensitivities::check(const SystemModel& system, const Scenario& scenario
   }
 }
 
+namespace {
+
 // The parameters among `names` (indices into the system's), in their order.
 std::vector<int> parametersNamed(const SystemModel& system, const std::vector<std::string>& names) {
   const StateLayout layout = stateLayout(system, DynamicsKind::Nonholonomic);
@@ -404,6 +406,8 @@ std::vector<int> parametersNamed(const SystemModel& system, const std::vector<st
       if (layout.find(name) < 0 && all[i].name == name) indices.push_back(static_cast<int>(i));
   return indices;
 }
+
+}  // namespace
 
 RunSensitivities::RunSensitivities(const ScenarioRun& run, const Scenario& scenario,
                                    std::vector<std::string> names)

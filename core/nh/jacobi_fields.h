@@ -3,9 +3,8 @@
 // Jacobian (StateDerivatives, state_derivatives.h), forced by ∂f/∂p for a parameter p (the
 // pieces differentiated with p a variable of the tape, equation_pieces.h). Two readers: the
 // sensitivities of `nhsim run --sensitivity` (d<column>/d<initial value or parameter>,
-// RunSensitivities) and the
-// finite-time Lyapunov exponents of `nhsim lyapunov` (lyapunovExponents, Benettin's QR method
-// on the tangent space of the constraint manifold).
+// RunSensitivities) and the finite-time Lyapunov exponents of `nhsim lyapunov`
+// (lyapunovExponents, Benettin's QR method on the tangent space of the constraint manifold).
 //
 // The fields are carried from one sample of the run to the next by a companion integration
 // of the augmented state (x, S) with the run's integrator and tolerances (the error control
