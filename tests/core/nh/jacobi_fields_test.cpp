@@ -243,7 +243,7 @@ class JacobiFieldsTest : public QObject {
       checkEveryInitialValue(s);
       ++checked;
     }
-    QCOMPARE(checked, 20);
+    QVERIFY(checked >= 20);  // the 20 of the catalogue when written, and any added since
   }
 
   // The sensitivities to every parameter of every model system with dynamics and without
@@ -263,9 +263,8 @@ class JacobiFieldsTest : public QObject {
       parameters += checked;
       ++systems;
     }
-    QCOMPARE(systems, 17);
     qInfo("%d parameters of %d systems", parameters, systems);
-    QCOMPARE(parameters, 76);
+    QVERIFY(systems >= 17 && parameters >= 76);  // when written: 76 of 17, and any added since
   }
 
   // The other integrators with a variational form give them too: the fixed-step rk4 (its
