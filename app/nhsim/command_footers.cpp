@@ -3,6 +3,7 @@
 #include "app/nhsim/command_footers.h"
 
 #include "core/nh/integrators.h"
+#include "core/nh/jacobi_fields.h"
 #include "core/nh/named_choice.h"
 
 namespace nh::cli {
@@ -24,7 +25,24 @@ std::string runFooter() {
          ") refuse (exit 2) what they cannot conserve it on.\n"
          "SIGINT, SIGTERM or SIGHUP keep the rows written so far, each complete, end the file "
          "with\n"
-         "'# partial: interrupted at t = T …' and exit 130, 143 or 129.\n";
+         "'# partial: interrupted at t = T …' and exit 130, 143 or 129.\n"
+         "With --sensitivity NAME the columns d<column>/d<NAME> follow, for each state column:\n"
+         "the variational equations integrated with the run (" +
+         joined(variationalIntegrators()) +
+         "; nonholonomic\n"
+         "dynamics), NAME an initial value (the start moved as the run makes it consistent) or\n"
+         "a parameter of a model without holonomic constraints.\n";
+}
+
+std::string lyapunovFooter() {
+  return "\nThe exponents are those of the motion on its constraint manifold: K orthonormal\n"
+         "fields in its tangent space integrated with the run (" +
+         joined(variationalIntegrators()) +
+         "),\n"
+         "projected onto the tangent space and factored S = QR every dt-out (the estimate:\n"
+         "the sum of log|R_ii| over t), re-orthonormalised where their sizes part by 1e6;\n"
+         "K at most the manifold's dimension. Printed at the first sample from T/2 on and at\n"
+         "T, to show convergence.\n";
 }
 
 std::string exportFooter() {

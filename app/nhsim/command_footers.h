@@ -10,6 +10,7 @@ std::string runFooter();
 std::string exportFooter();
 std::string sweepFooter();
 std::string optimizeFooter();
+std::string lyapunovFooter();
 
 }  // namespace nh::cli
 // SPDX-License-Identifier: GPL-3.0-or-later

@@ -21,6 +21,7 @@
 #include "core/io/scenario_file.h"
 #include "core/model/catalogue.h"
 #include "core/model/model_file.h"
+#include "core/nh/jacobi_fields.h"
 #include "core/nh/messages.h"
 #include "core/nh/named_choice.h"
 #include "core/nh/simulation.h"
@@ -441,8 +442,22 @@ void check(EquationsOptions& o) {
   for (const auto& text : o.set) parseAssignment(text, "--set");
 }
 
+// --sensitivity's names, split at commas, checked against the run's system and integrator.
+void checkSensitivity(RunOptions& o) {
+  for (const std::string& list : o.sensitivity) {
+    std::size_t from = 0;
+    for (std::size_t comma; (comma = list.find(',', from)) != std::string::npos; from = comma + 1)
+      o.sensitivityNames.push_back(list.substr(from, comma - from));
+    o.sensitivityNames.push_back(list.substr(from));
+  }
+  if (o.sensitivityNames.empty()) return;
+  RunSensitivities::check(*findNamedSystem(o.scenario.resolved.system), o.scenario.resolved,
+                          o.sensitivityNames);
+}
+
 void check(RunOptions& o) {
   resolveScenario(o.scenario, &o.time, &o.integrator);
+  checkSensitivity(o);
   std::vector<NamedFile> outputs;
   addOutput(outputs, "--out", o.output.out);
   addOutput(outputs, "--save-scenario", o.saveScenario);
@@ -553,6 +568,17 @@ void check(OptimizeOptions& o) {
   addOutput(outputs, "--out", o.output.out);
   checkOutputFiles(outputs, inputsOf(o.scenario));
   checkWritable(outputs);
+}
+
+void check(LyapunovOptions& o) {
+  const double tEnd = parseNumber(o.time.tEnd, "--t-end");
+  if (!(tEnd > 0) || !std::isfinite(tEnd))
+    throw UsageError("--t-end must be a positive number, got " + quote(o.time.tEnd));
+  if (!o.count.empty()) o.countValue = static_cast<int>(wholeNumber(o.count, "--count", 1, 1000));
+  resolveScenario(o.scenario, &o.time, &o.integrator);
+  const Scenario& s = o.scenario.resolved;
+  const std::string refusal = variationalRefusal("lyapunov", s.integrator.method, s.dynamics);
+  if (!refusal.empty()) throw UsageError(refusal);
 }
 
 // The long names of `options` (a positional target has none), each with its value's kind.

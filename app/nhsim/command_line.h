@@ -152,6 +152,9 @@ struct RunOptions {
   IntegratorWords integrator;
   OutputOptions output;
   std::string saveScenario;
+  std::vector<std::string> sensitivity;  // --sensitivity NAME[,NAME]..., in order
+  // Filled by parseCommandLine: the names, the lists split at commas.
+  std::vector<std::string> sensitivityNames;
 
   void bind(Fields& f) {
     scenario.bind(f);
@@ -159,6 +162,7 @@ struct RunOptions {
     integrator.bind(f);
     output.bind(f);
     f("--save-scenario", saveScenario);
+    f("--sensitivity", sensitivity);
   }
 };
 
@@ -219,6 +223,30 @@ struct LinearizeOptions {
   }
 };
 
+struct LyapunovOptions {
+  static constexpr CommandRow kRow{"lyapunov",
+                                   "finite-time Lyapunov exponents along a run",
+                                   "takes one system or scenario",
+                                   "lyapunov needs a system name, a model file or a scenario file",
+                                   kRunTarget,
+                                   kRunTargetHelp,
+                                   lyapunovFooter};
+  ScenarioOptions scenario;
+  TimeOptions time;
+  IntegratorWords integrator;
+  std::string count;
+  bool json = false;
+  int countValue = 1;  // filled by parseCommandLine
+
+  void bind(Fields& f) {
+    scenario.bind(f);
+    time.bind(f);
+    integrator.bind(f);
+    f("--count", count);
+    f("--json", json);
+  }
+};
+
 struct SweepOptions {
   static constexpr CommandRow kRow{"sweep",
                                    "a parameter study: many runs, measures per run, CSV",
@@ -275,7 +303,7 @@ struct CommandTable {
   static constexpr CommandRow rows[] = {Options::kRow...};
 };
 using Commands = CommandTable<ListOptions, InfoOptions, RunOptions, ExportOptions, EquationsOptions,
-                              LinearizeOptions, SweepOptions, OptimizeOptions>;
+                              LinearizeOptions, LyapunovOptions, SweepOptions, OptimizeOptions>;
 
 inline constexpr const auto& kCommands = Commands::rows;
 

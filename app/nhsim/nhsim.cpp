@@ -24,6 +24,7 @@
 #include "app/nhsim/command_line.h"
 #include "app/nhsim/equations_command.h"
 #include "app/nhsim/linearize_command.h"
+#include "app/nhsim/lyapunov_command.h"
 #include "app/nhsim/optimize_command.h"
 #include "app/nhsim/system_facts.h"
 #include "core/io/atomic_output.h"
@@ -36,6 +37,7 @@
 #include "core/model/structure_kind.h"
 #include "core/nh/discrete_gradient.h"
 #include "core/nh/errors.h"
+#include "core/nh/jacobi_fields.h"
 #include "core/nh/reconstruction.h"
 #include "core/nh/run_checks.h"
 #include "core/nh/run_start.h"
@@ -164,7 +166,10 @@ void catchStopSignals() {
 class RunJob {
  public:
   explicit RunJob(const RunOptions& o)
-      : o_(o), s_(o.scenario.resolved), run_(findSystem(s_.system), s_) {}
+      : o_(o), s_(o.scenario.resolved), run_(findSystem(s_.system), s_) {
+    if (!o.sensitivityNames.empty())
+      sensitivities_ = std::make_unique<RunSensitivities>(run_, s_, o.sensitivityNames);
+  }
 
   int run() {
     // The start was checked when run_ was made (bad input is exit 2 and no file).
@@ -184,7 +189,11 @@ class RunJob {
  private:
   void openOutput() {
     try {
-      csv_ = std::make_unique<CsvWriter>(o_.output.out, run_.columns());
+      std::vector<std::string> columns = run_.columns();
+      if (sensitivities_)
+        columns.insert(columns.end(), sensitivities_->columns().begin(),
+                       sensitivities_->columns().end());
+      csv_ = std::make_unique<CsvWriter>(o_.output.out, columns);
     } catch (const Error& e) {  // before any row: a path that cannot be written is bad input
       throw InputError(e.what());
     }
@@ -202,9 +211,16 @@ class RunJob {
     run_.setStopCheck([](double t) {
       if (pendingSignal) throw RunInterrupted{t};
     });
+    std::vector<double> row;  // the output row with the sensitivities after it
     try {
       run_.advance(
-          s_.tEnd, s_.dtOut, [&csv](const ScenarioRun::Sample& sample) { csv.write(sample.row); },
+          s_.tEnd, s_.dtOut,
+          [&](const ScenarioRun::Sample& sample) {
+            if (!sensitivities_) return csv.write(sample.row);
+            row = sample.row;
+            sensitivities_->sample(run_, sample.t, sample.x, row);
+            csv.write(row);
+          },
           true);
     } catch (const RunInterrupted& stop) {
       const long rows = run_.tally().rows;
@@ -255,6 +271,7 @@ class RunJob {
   const RunOptions& o_;
   const Scenario& s_;
   ScenarioRun run_;
+  std::unique_ptr<RunSensitivities> sensitivities_;  // with --sensitivity
   std::unique_ptr<CsvWriter> csv_;
 };
 
@@ -299,6 +316,7 @@ struct Perform {
   int operator()(const RunOptions& o) const { return RunJob(o).run(); }
   int operator()(const EquationsOptions& o) const { return equationsCommand(o); }
   int operator()(const LinearizeOptions& o) const { return linearizeCommand(o, args); }
+  int operator()(const LyapunovOptions& o) const { return lyapunovCommand(o); }
   // Answered by nhsim-sweep (main below).
   int operator()(const SweepOptions&) const { return kOk; }
   int operator()(const OptimizeOptions& o) const { return optimizeCommand(o, args); }
@@ -324,7 +342,7 @@ int main(int argc, char** argv) {
     if (args[0] == SweepOptions::kRow.name) return runHelper("nhsim-sweep", argv, argc, 1, "");
     CommandLine words = parseArguments(args);
     if (const auto* help = std::get_if<HelpRequest>(&words)) {
-      std::fputs(help->text.c_str(), stdout);
+      writeStdout(help->text);  // longer than stdio's buffer: its error is the first write's
       return kOk;
     }
     if (std::holds_alternative<VersionRequest>(words)) {

@@ -6,20 +6,29 @@
 
 #include "core/model/catalogue.h"
 #include "core/nh/errors.h"
+#include "core/nh/jacobi_fields.h"
 #include "core/nh/scenario_run.h"
 
 namespace nh::python {
 
 struct RowRun::State {
-  explicit State(const Scenario& s) : scenario(s), run(findSystem(s.system), s) {}
+  State(const Scenario& s, const std::vector<std::string>& names)
+      : scenario(s), run(findSystem(s.system), s) {
+    if (!names.empty()) sensitivities = std::make_unique<RunSensitivities>(run, s, names);
+  }
   const Scenario scenario;
   ScenarioRun run;
+  std::unique_ptr<RunSensitivities> sensitivities;
   RunRows out;
 };
 
-RowRun::RowRun(const Scenario& scenario) : state_(std::make_unique<State>(scenario)) {
+RowRun::RowRun(const Scenario& scenario, const std::vector<std::string>& sensitivities)
+    : state_(std::make_unique<State>(scenario, sensitivities)) {
   State& s = *state_;
   s.out.columns = s.run.columns();
+  if (s.sensitivities)
+    s.out.columns.insert(s.out.columns.end(), s.sensitivities->columns().begin(),
+                         s.sensitivities->columns().end());
   s.out.notes = s.run.start().notes;
   // A row every dt-out from 0 and one at t-end: known before any step.
   const double rows = std::floor(scenario.tEnd / scenario.dtOut) + 2;
@@ -45,6 +54,11 @@ RunRows RowRun::integrate(const std::atomic<bool>& cancel) {
       s.scenario.tEnd, s.scenario.dtOut,
       [&s](const ScenarioRun::Sample& sample) {
         s.out.values.insert(s.out.values.end(), sample.row.begin(), sample.row.end());
+        if (s.sensitivities) {
+          std::vector<double> fields;
+          s.sensitivities->sample(s.run, sample.t, sample.x, fields);
+          s.out.values.insert(s.out.values.end(), fields.begin(), fields.end());
+        }
         ++s.out.rows;
       },
       true);

@@ -32,7 +32,8 @@ struct RunCancelled {};
 
 class RowRun {
  public:
-  explicit RowRun(const Scenario& scenario);
+  // `sensitivities`: the initial values of `--sensitivity`, their columns after the run's.
+  explicit RowRun(const Scenario& scenario, const std::vector<std::string>& sensitivities = {});
   ~RowRun();
   // Integrates to the scenario's t-end, a row every dt-out (and a last row at t-end off the
   // grid). Throws IntegrationError or SingularSystemError with nhsim's message; no rows then.

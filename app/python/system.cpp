@@ -244,7 +244,7 @@ Trajectory System::run(const py::args& args, const py::kwargs& kwargs) const {
   Words words(cli::RunOptions::kRow.name, target_);
   words.arguments(args, kwargs, kRunPositional);
   const cli::RunOptions o = checked<cli::RunOptions>(words);
-  RowRun job(o.scenario.resolved);  // compiles and checks the start
+  RowRun job(o.scenario.resolved, o.sensitivityNames);  // compiles and checks the start
   std::atomic<bool> cancel{false};
   RunRows rows = withoutGil([&] { return job.integrate(cancel); }, cancel);
   for (const auto& note : rows.notes) warn(note);

@@ -11,9 +11,10 @@ namespace nh::pieces {
 namespace {
 
 // The expressions v (n), F (m), M (m·m, column-major), A (kt·m, column-major), b, Φ (kt),
-// then their derivatives with respect to each q and y in turn, recorded on `tape` (variable
-// 0 is t, then q, then y).
-std::vector<Sym> pieceExpressions(const SystemModel& sys, const double* par, Tape& tape) {
+// then their derivatives with respect to each q and y in turn, and to each of the
+// `parameters` variables, recorded on `tape` (variable 0 is t, then q, then y, then those).
+std::vector<Sym> pieceExpressions(const SystemModel& sys, const double* par, Tape& tape,
+                                  int parameters) {
   const int n = sys.n(), m = sys.m(), kt = sys.constraintsTotal();
   std::vector<Sym> q(n), y(m), rho(n * m), phi(kt), C(m * m * m), Q(m);
   const Sym ts = tape.variable(0);
@@ -56,7 +57,7 @@ std::vector<Sym> pieceExpressions(const SystemModel& sys, const double* par, Tap
   base.insert(base.end(), phi.begin(), phi.end());
   const int nb = static_cast<int>(base.size());
   std::vector<Sym> all = base;
-  for (int j = 0; j < n + m; ++j)
+  for (int j = 0; j < n + m + parameters; ++j)
     for (int i = 0; i < nb; ++i) all.push_back(D(base[i], 1 + j));
   return all;
 }
@@ -95,20 +96,23 @@ void readBlock(const SymProgram& program, const double* registers, int offset, c
 // The outputs Φ and ∂Φ/∂x_j of `all` (pieceExpressions' layout: blocks of `blockSize`, Φ
 
 PiecesProgram::PiecesProgram(const EquationsOfMotion& equations, SymProgram::Execution execution,
-                             bool constraintsToo) {
+                             bool constraintsToo, std::vector<int> parameters) {
   const SystemModel& sys = equations.system();
   shape_.n = sys.n();
   shape_.m = sys.m();
   shape_.kt = sys.constraintsTotal();
+  for (int i : parameters) parameterValues_.push_back(equations.parameters()[i]);
   try {
     Tape tape;
-    const std::vector<Sym> all = pieceExpressions(sys, equations.parameters().data(), tape);
-    const int dims = shape_.n + shape_.m;
-    blockSize_ = static_cast<int>(all.size()) / (1 + dims);
-    program_ = SymProgram(tape, 1 + dims, all, execution);
+    const int dims = shape_.n + shape_.m, count = static_cast<int>(parameters.size());
+    if (count > 0) tape.bindSystemParametersToVariables(parameters, 1 + dims);
+    const std::vector<Sym> all = pieceExpressions(sys, equations.parameters().data(), tape, count);
+    for (int i : parameters) readsParameters_ = readsParameters_ && tape.recordedSystemParameter(i);
+    blockSize_ = static_cast<int>(all.size()) / (1 + dims + count);
+    program_ = SymProgram(tape, 1 + dims + count, all, execution);
     if (constraintsToo)
       constraintProgram_ = SymProgram(
-          tape, 1 + dims, constraintOutputs(all, blockSize_, shape_.kt, dims), execution);
+          tape, 1 + dims + count, constraintOutputs(all, blockSize_, shape_.kt, dims), execution);
   } catch (const TapeError& e) {
     throw InputError("'" + sys.name() + "' cannot be linearised: its functions cannot be " +
                      "recorded on the tape (" + e.what() + ")");
@@ -117,11 +121,13 @@ PiecesProgram::PiecesProgram(const EquationsOfMotion& equations, SymProgram::Exe
 
 Pieces PiecesProgram::at(double t, const double* x) const {
   Pieces out = shape_;
-  const int dims = shape_.n + shape_.m;
+  const int dims = shape_.n + shape_.m + static_cast<int>(parameterValues_.size());
   std::vector<double> registers = program_.makeRegisters();
   std::vector<double> vars(1 + dims);
   vars[0] = t;
-  std::copy(x, x + dims, vars.begin() + 1);
+  std::copy(x, x + shape_.n + shape_.m, vars.begin() + 1);
+  std::copy(parameterValues_.begin(), parameterValues_.end(),
+            vars.begin() + 1 + shape_.n + shape_.m);
   program_.run(registers.data(), vars.data());
   readBlock(program_, registers.data(), 0, shape_, out.v, out.F, out.M, out.A, out.b, out.phi);
   out.dv.resize(dims);
@@ -138,7 +144,7 @@ Pieces PiecesProgram::at(double t, const double* x) const {
 
 // ∂f/∂x from the saddle-point system and its derivative (equation_pieces.h).
 Eigen::MatrixXd jacobianOf(const EquationsOfMotion& equations, const Pieces& P,
-                           Eigen::VectorXd* ydotOut) {
+                           Eigen::VectorXd* ydotOut, int parameters) {
   const int n = P.n, m = P.m, kt = P.kt;
   // The saddle-point system K (ẏ, λ) = (F, b), K = [M −Aᵀ; A 0].
   Eigen::MatrixXd K = Eigen::MatrixXd::Zero(m + kt, m + kt);
@@ -154,8 +160,8 @@ Eigen::MatrixXd jacobianOf(const EquationsOfMotion& equations, const Pieces& P,
   const Eigen::VectorXd sol = lu.solve(rhs);
   const Eigen::VectorXd ydot = sol.head(m), lambda = sol.tail(kt);
   if (ydotOut) *ydotOut = ydot;
-  Eigen::MatrixXd J(n + m, n + m);
-  for (int j = 0; j < n + m; ++j) {
+  Eigen::MatrixXd J(n + m, n + m + parameters);
+  for (int j = 0; j < n + m + parameters; ++j) {
     Eigen::VectorXd r(m + kt);
     r.head(m) = P.dF[j] - P.dM[j] * ydot + P.dA[j].transpose() * lambda;
     r.tail(kt) = P.db[j] - P.dA[j] * ydot;

@@ -18,7 +18,8 @@ struct Pieces {
   int n = 0, m = 0, kt = 0;
   Eigen::VectorXd v, F, b, phi;
   Eigen::MatrixXd M, A;
-  // Derivatives with respect to state variable j (q then y): the same shapes.
+  // Derivatives with respect to state variable j (q then y), then to the parameters the
+  // program was made for (PiecesProgram's `parameters`): the same shapes.
   std::vector<Eigen::VectorXd> dv, dF, db, dphi;
   std::vector<Eigen::MatrixXd> dM, dA;
 };
@@ -35,9 +36,14 @@ void readBlock(const SymProgram& program, const double* registers, int offset, c
 // cannot be taped.
 class PiecesProgram {
  public:
+  // With `parameters` (indices into the system's parameters), those are variables of the
+  // tape after the state, and the pieces' derivatives with respect to them follow the
+  // state's (the values the equations have); readsParameters() says whether the system's
+  // functions recorded them there (a system that reads its parameters as numbers does not).
   explicit PiecesProgram(const EquationsOfMotion& equations,
                          SymProgram::Execution execution = SymProgram::Execution::Interpreted,
-                         bool constraintsToo = false);
+                         bool constraintsToo = false, std::vector<int> parameters = {});
+  bool readsParameters() const { return readsParameters_; }
 
   // The pieces at (t, x) (allocates: for a linearisation, not for a step).
   Pieces at(double t, const double* x) const;
@@ -51,12 +57,15 @@ class PiecesProgram {
   Pieces shape_;
   int blockSize_ = 0;
   SymProgram program_, constraintProgram_;
+  std::vector<double> parameterValues_;  // of the parameters that are variables
+  bool readsParameters_ = true;
 };
 
 // ∂f/∂x (n + m square); the accelerations ẏ it solves for on the way go to *ydotOut when
-// given. Throws InputError where M or A M⁻¹ Aᵀ is singular.
+// given. With `parameters`, the columns ∂f/∂p of the pieces' parameter derivatives follow
+// ((n + m) × (n + m + parameters)). Throws InputError where M or A M⁻¹ Aᵀ is singular.
 Eigen::MatrixXd jacobianOf(const EquationsOfMotion& equations, const Pieces& P,
-                           Eigen::VectorXd* ydotOut = nullptr);
+                           Eigen::VectorXd* ydotOut = nullptr, int parameters = 0);
 
 }  // namespace nh::pieces
 // SPDX-License-Identifier: GPL-3.0-or-later

@@ -82,6 +82,7 @@ Sym Tape::parameter(int index, double value) {
 
 void Tape::bindSystemParameters(const std::vector<int>& indices) {
   boundSystemParameters_.clear();
+  parameterVariables_.clear();
   for (const int i : indices) {
     if (i >= static_cast<int>(boundSystemParameters_.size()))
       boundSystemParameters_.resize(i + 1, 0);
@@ -89,10 +90,22 @@ void Tape::bindSystemParameters(const std::vector<int>& indices) {
   }
 }
 
+void Tape::bindSystemParametersToVariables(const std::vector<int>& indices, int firstVariable) {
+  bindSystemParameters(indices);
+  parameterVariables_.clear();
+  for (std::size_t k = 0; k < indices.size(); ++k) {
+    if (indices[k] >= static_cast<int>(parameterVariables_.size()))
+      parameterVariables_.resize(indices[k] + 1, -1);
+    parameterVariables_[indices[k]] = firstVariable + static_cast<int>(k);
+  }
+}
+
 Sym Tape::systemParameter(int index, double value) {
   if (index >= 0 && index < static_cast<int>(boundSystemParameters_.size()) &&
       boundSystemParameters_[index]) {
     boundSystemParameters_[index] = 2;
+    if (index < static_cast<int>(parameterVariables_.size()) && parameterVariables_[index] >= 0)
+      return variable(parameterVariables_[index]);
     return parameter(index, value);
   }
   return constant(value);

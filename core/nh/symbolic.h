@@ -91,6 +91,10 @@ class Tape {
   // parameter list, tape parameter i for system parameter i); the others are constants.
   // systemParameter(i, value) is what a system's function records for parameter i.
   void bindSystemParameters(const std::vector<int>& indices);
+  // The system's parameters `indices` recorded as the variables firstVariable, firstVariable
+  // + 1, … instead (so that derivatives with respect to them can be taken: the sensitivities
+  // to parameters, core/nh/jacobi_fields.h).
+  void bindSystemParametersToVariables(const std::vector<int>& indices, int firstVariable);
   Sym systemParameter(int index, double value);
   // Whether a system's function asked for bound parameter `index` through systemParameter
   // (a system whose functions take the parameters as doubles never does: they stay folded).
@@ -123,6 +127,7 @@ class Tape {
   std::vector<char> variable_;  // per node: dependsOnVariables
   std::vector<double> parameterValues_;
   std::vector<char> boundSystemParameters_;  // 1 bound, 2 bound and recorded
+  std::vector<int> parameterVariables_;      // per system parameter: its variable, or −1
   std::unordered_map<Key, int, KeyHash> index_;
   std::unordered_map<long long, int> derivatives_;  // (node, var) → node
   Tape* previous_;

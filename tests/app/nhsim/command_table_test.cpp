@@ -173,7 +173,7 @@ class CommandTableTest : public QObject {
     const std::map<std::string, QStringList> api = {
         {"run",
          {"set", "init", "dynamics", "formulation", "t_end", "dt_out", "integrator", "rtol", "atol",
-          "step", "max_steps", "projection", "reconstruction"}},
+          "step", "max_steps", "projection", "reconstruction", "sensitivity"}},
         {"linearize", {"set", "init", "dynamics", "formulation"}},
         {"sweep", {"set",       "init",       "dynamics",       "formulation", "t_end",
                    "dt_out",    "integrator", "rtol",           "atol",        "step",

@@ -23,6 +23,9 @@ CASES = [
     (lambda s: s.run(dynamics="magic"), ["--dynamics", "magic"]),
     (lambda s: s.run(formulation="lagrange"), ["--formulation", "lagrange"]),
     (lambda s: s.run(max_steps=0), ["--max-steps", "0"]),
+    (lambda s: s.run(sensitivity=["v", "speed"]), ["--sensitivity", "v", "--sensitivity", "speed"]),
+    (lambda s: s.run(sensitivity="v", integrator="bdf"),
+     ["--sensitivity", "v", "--integrator", "bdf"]),
 ]
 
 

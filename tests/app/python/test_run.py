@@ -18,6 +18,14 @@ CASES = [
      ["--rtol", "1e-10", "--atol", "1e-12", "--formulation", "gibbs-appell"]),
     ("chaplygin_sleigh", dict(t_end=1, dt_out=0.1, dynamics="vakonomic"),
      ["--dynamics", "vakonomic"]),
+    # The sensitivity columns after the run's own, as nhsim writes them.
+    ("rattleback", dict(t_end=0.5, dt_out=0.1, sensitivity=["w3", "qx"]),
+     ["--sensitivity", "w3", "--sensitivity", "qx"]),
+    ("ball_on_turntable", dict(t_end=1, dt_out=0.1, sensitivity=["Omega0", "vx"]),
+     ["--sensitivity", "Omega0", "--sensitivity", "vx"]),
+    ("chaplygin_sleigh", dict(t_end=1, dt_out=0.1, sensitivity="v,omega", integrator="rk4",
+                              step=0.01),
+     ["--sensitivity", "v,omega", "--integrator", "rk4", "--step", "0.01"]),
 ]
 
 
