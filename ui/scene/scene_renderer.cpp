@@ -667,15 +667,17 @@ void SceneRenderer::updateGrid() {
   if (grid_ && std::abs(z - gridZ_) < 0.05 * extent) z = gridZ_;
   // An endless floor: the grid is centred under the camera's focal point, snapped to five
   // spacings (the major lines) so the lines stay put while it moves, and reaches well
-  // beyond what the camera sees, in power-of-two steps so zooming rebuilds it rarely.
-  const double spacing = nh::niceCeil(extent / 8);
+  // beyond what the camera sees, in power-of-two steps so zooming rebuilds it rarely. Zoomed
+  // far out (a body that travels fast, followed from afar) its lines grow coarser, doubling,
+  // rather than the floor ending short of the view.
+  double spacing = nh::niceCeil(extent / 8);
   vtkCamera* cam = renderer_->GetActiveCamera();
   double fp[3];
   cam->GetFocalPoint(fp);
   const double reach = std::max(2.5 * extent, 3.0 * cam->GetDistance());
   double half = 2.5 * extent;
   while (half < reach) half *= 2;
-  half = std::min(half, 400 * spacing);  // at most 801 lines each way
+  while (half > 400 * spacing) spacing *= 2;  // at most 801 lines each way
   const double major = 5 * spacing;
   const Eigen::Vector2d centre(major * std::round(fp[0] / major),
                                major * std::round(fp[1] / major));
